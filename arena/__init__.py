@@ -1,0 +1,1 @@
+"""Hearts Arena: the platform core (engine, matches, bots, ratings), free of web and queue code."""

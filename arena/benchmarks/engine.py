@@ -1,0 +1,98 @@
+"""`arena bench engine`: the engine's speed through its three ways in.
+
+1. The C batch entry: whole random hands (deal, pass, every trick, scoring) in one call.
+2. Python driving the public `Hand` API one decision at a time (what a match does).
+3. The pure-Python reference's batch entry (the oracle's speed, for scale).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Callable
+
+from arena.engine import Hand, Rules, reference
+from arena.engine.backend import BACKEND_NAME, core
+
+
+@dataclasses.dataclass(frozen=True)
+class Figure:
+    """One measured rate."""
+
+    name: str
+    hands: int
+    seconds: float
+
+    @property
+    def per_second(self) -> float:
+        """Hands per second."""
+        return self.hands / self.seconds if self.seconds else 0.0
+
+
+def _schedule(rules: Rules) -> tuple[int, ...]:
+    return tuple(d.core_kind(rules.players) for d in rules.pass_schedule)
+
+
+def _timed_batches(run: Callable[[int], object], batch: int, seconds: float) -> Figure:
+    """Repeat `run(batch)` until `seconds` have passed; the rate over all of it."""
+    done = 0
+    start = time.perf_counter()
+    while True:
+        run(batch)
+        done += batch
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return Figure("", done, elapsed)
+
+
+def bench_c_batch(rules: Rules, seconds: float, seed: int = 1) -> Figure:
+    """Random full hands per second through the C core's batch entry (one call per batch)."""
+    if BACKEND_NAME != "c":
+        raise RuntimeError("the C core is not built (python setup.py build_ext --inplace)")
+    cfg, schedule = rules.core_config(), _schedule(rules)
+    core.play_random_hands(cfg, seed, 10_000, schedule)  # warm up
+    figure = _timed_batches(
+        lambda n: core.play_random_hands(cfg, seed, n, schedule), 200_000, seconds
+    )
+    return dataclasses.replace(figure, name="C batch: random hands")
+
+
+def bench_reference_batch(rules: Rules, seconds: float, seed: int = 1) -> Figure:
+    """Random full hands per second through the pure-Python reference's batch entry."""
+    cfg, schedule = rules.core_config(), _schedule(rules)
+    figure = _timed_batches(
+        lambda n: reference.play_random_hands(cfg, seed, n, schedule), 200, seconds
+    )
+    return dataclasses.replace(figure, name="reference batch: random hands")
+
+
+def play_hand_from_python(rules: Rules, seed: int, rng: random.Random) -> tuple[int, ...]:
+    """One random hand driven through the public API a decision at a time."""
+    hand = Hand.deal(
+        rules, seed, dealer=seed % rules.players, pass_direction=rules.pass_direction(seed)
+    )
+    size = rules.pass_size(hand.pass_direction)
+    for seat in hand.passes_pending:
+        hand.apply_pass(seat, rng.sample(list(hand.hand_of(seat)), size))
+    randrange = rng.randrange
+    legal_plays, play = hand.legal_plays, hand.play
+    while not hand.is_over:
+        legal = legal_plays()
+        play(legal.nth(randrange(len(legal))))
+    return hand.points()
+
+
+def bench_python_driven(rules: Rules, seconds: float, seed: int = 1) -> Figure:
+    """Hands per second driven from Python one decision at a time (the engine in use)."""
+    rng = random.Random(seed)
+    counter = iter(range(seed, 1 << 62))
+
+    def run(batch: int) -> None:
+        for _ in range(batch):
+            play_hand_from_python(rules, next(counter), rng)
+
+    figure = _timed_batches(run, 500, seconds)
+    return dataclasses.replace(
+        figure, name=f"Python-driven ({BACKEND_NAME}): one decision at a time"
+    )

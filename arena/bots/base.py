@@ -1,0 +1,21 @@
+"""The interface every in-process house bot implements, on the engine's per-seat view."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from arena.engine import Card, SeatView
+
+
+class HouseBot(Protocol):
+    """Decides from a `SeatView` only, so a house bot knows exactly what a remote bot knows."""
+
+    name: str
+
+    def pass_cards(self, view: SeatView, count: int) -> list[Card]:
+        """The cards to pass, in order (a scatter pass sends the i-th card i+1 seats left)."""
+        ...
+
+    def play_card(self, view: SeatView) -> Card:
+        """One of `view.legal`."""
+        ...

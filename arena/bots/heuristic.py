@@ -1,0 +1,57 @@
+"""The heuristic house bot: the habits of a sound club player, in a few readable rules.
+
+Pass the cards that take points (the QS, AS and KS, then high hearts and high cards);
+duck when following (the highest card that still loses the trick); when void, dump the
+card that hurts most (the QS, then high hearts, then high cards); lead low.
+"""
+
+from __future__ import annotations
+
+from arena.engine import Card, CardSet, SeatView, Suit
+
+_QUEEN_OF_SPADES = Card.from_str("QS")
+_SPADE_GUARDS = CardSet.parse("AS KS")
+
+
+def _danger(card: Card, view: SeatView) -> tuple[int, int]:
+    """How much a card threatens to take points for its holder; larger is worse."""
+    if card is _QUEEN_OF_SPADES:
+        return (3, card.rank)
+    if card in _SPADE_GUARDS and _QUEEN_OF_SPADES not in view.hand:
+        return (2, card.rank)
+    if view.rules.value_of(card) > 0:
+        return (1, card.rank)
+    return (0, card.rank)
+
+
+class HeuristicBot:
+    """Deterministic: the same view always gets the same decision."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def pass_cards(self, view: SeatView, count: int) -> list[Card]:
+        """The most dangerous cards first."""
+        return sorted(view.hand, key=lambda c: _danger(c, view), reverse=True)[:count]
+
+    def play_card(self, view: SeatView) -> Card:
+        """Duck, dump or lead low."""
+        legal = list(view.legal)
+        if not view.current_trick:
+            return min(legal, key=lambda c: (view.rules.value_of(c) > 0, c.rank))
+        led: Suit = view.current_trick[0][1].suit
+        following = [c for c in legal if c.suit is led]
+        if following:
+            high = max(c.rank for _, c in view.current_trick if c.suit is led)
+            ducks = [c for c in following if c.rank < high]
+            if ducks:
+                return max(ducks, key=lambda c: c.rank)
+            last_to_play = len(view.current_trick) == view.rules.players - 1
+            # Must win: with the trick's fate sealed take it high; otherwise as low as possible.
+            if last_to_play:
+                safe = [c for c in following if c is not _QUEEN_OF_SPADES]
+                return max(safe or following, key=lambda c: c.rank)
+            return min(following, key=lambda c: c.rank)
+        return max(legal, key=lambda c: _danger(c, view))

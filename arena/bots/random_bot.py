@@ -1,0 +1,24 @@
+"""The random house bot: any legal card, any pass; the floor every ladder measures against."""
+
+from __future__ import annotations
+
+import random
+
+from arena.engine import Card, SeatView
+
+
+class RandomBot:
+    """Uniformly random legal decisions from its own seeded generator (reproducible)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def pass_cards(self, view: SeatView, count: int) -> list[Card]:
+        """Any `count` cards."""
+        return self._rng.sample(list(view.hand), count)
+
+    def play_card(self, view: SeatView) -> Card:
+        """Any legal card."""
+        return view.legal.nth(self._rng.randrange(len(view.legal)))

@@ -1,0 +1,20 @@
+"""The `arena` command line: one group; the subcommands live in `arena.commands`."""
+
+from __future__ import annotations
+
+import click
+
+from arena.commands.bench import bench
+from arena.commands.demo import demo
+from arena.commands.match import match
+from arena.commands.replay import replay
+
+
+@click.group()
+@click.version_option(package_name="hearts-arena")
+def main() -> None:
+    """Hearts Arena: run matches, bots, benchmarks and the platform."""
+
+
+for command in (bench, demo, match, replay):
+    main.add_command(command)

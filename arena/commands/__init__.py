@@ -1,0 +1,1 @@
+"""The `arena` subcommands, one module per concern; each is a thin shell over `arena`."""

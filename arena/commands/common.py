@@ -1,0 +1,29 @@
+"""Options and helpers shared by the subcommands."""
+
+from __future__ import annotations
+
+import click
+from rich.console import Console
+
+from arena.engine import PRESETS, Rules, RulesError, preset
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def rules_from_option(name: str, players: int | None) -> Rules:
+    """A preset by name, as a click parameter error when it cannot be built."""
+    try:
+        return preset(name, players)
+    except RulesError as error:
+        raise click.BadParameter(str(error), param_hint="--rules") from None
+
+
+rules_option = click.option(
+    "--rules",
+    "rules_name",
+    default="standard",
+    show_default=True,
+    type=click.Choice(sorted(PRESETS)),
+    help="Rules preset.",
+)

@@ -1,0 +1,1106 @@
+/* hearts.c -- rules of Hearts for the Hearts Arena engine (see hearts.h).
+ *
+ * Rule sources (/work/shared/rules, cited by file and section):
+ *   000 standard four-hand Hearts: deal from the dealer's left, pass left/right/
+ *       across/hold, 2C lead, no points on the first trick, hearts broken,
+ *       QS = 13, shooting the moon; 3..7 players with cards removed.
+ *   001 kitty to the first player taking a point card; points broken by any
+ *       point card; Black Maria (QS may not be led before points are broken).
+ *   002 "Play variants": 10C doubles the hand, JD/TD required to shoot, QS breaks
+ *       hearts, a leader holding only hearts and the QS may lead any of them,
+ *       any first lead; kitty variants; no-trick bonus; Shooting the Sun;
+ *       scatter and center ("smoosh") passes.
+ *   004 old moon, new moon, shooter's choice, add unless losing; center mixer.
+ * Which of these a game uses is decided once, in arena.engine.rules.Rules,
+ * and compiled into the integer CoreConfig this file reads; the exact
+ * semantics are docs/decisions/0001-engine-backend-contract.md.
+ *
+ * Design decisions:
+ *  - A card is an index 0..51 and a set of cards one uint64_t, so every rule
+ *    is a few mask operations: the legal set is a mask and so is a trick.
+ *  - The options are hoisted into masks once (hc_config_init): the first-trick
+ *    ban, the lead ban R, the breaking set, the queen-and-hearts set, the
+ *    moon's required set.  "Rule off" is the empty mask, so the play code has
+ *    no per-option branches beyond testing a mask.
+ *  - A hand state is a fixed struct; a play snapshots the small hc_dyn part
+ *    onto a fixed undo stack (one entry per possible play), so push/pop never
+ *    allocate.  The play log and trick log are append-only and need no undo.
+ *  - Everything is validated at the boundary (config, starting position,
+ *    card, seat, phase) and reported as a code; no input can make the library
+ *    read or write outside its structs.
+ *  - The random batch is a separate straight-line loop over local masks (no
+ *    undo, no logs), instantiated for three CPU levels (generic, popcnt,
+ *    popcnt+BMI2 pdep) and dispatched at run time, so the library needs no
+ *    -march flags.  All three give identical results.
+ */
+#include "hearts.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define BIT(c) (1ULL << (c))
+#define GOLDEN 0x9E3779B97F4A7C15ULL
+#define POLICY_SALT 0x5851F42D4C957F2DULL
+#define CENTER_SALT 0xC3A5C85C97CB3127ULL
+
+#if defined(__GNUC__) || defined(__clang__)
+#define HC_ALWAYS_INLINE inline __attribute__((always_inline))
+#define HC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define HC_ALWAYS_INLINE inline
+#define HC_UNLIKELY(x) (x)
+#endif
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define HC_X86 1
+#include <immintrin.h>
+#endif
+
+/* Bits ------------------------------------------------------------------ */
+
+static HC_ALWAYS_INLINE int popcount_sw(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* Index of the lowest set bit; x must not be 0. */
+static HC_ALWAYS_INLINE int lowest(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int i = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        i++;
+    }
+    return i;
+#endif
+}
+
+/* Index of the highest set bit; x must not be 0. */
+static HC_ALWAYS_INLINE int highest(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 63 - __builtin_clzll(x);
+#else
+    int i = 63;
+    while (!(x >> i))
+        i--;
+    return i;
+#endif
+}
+
+/* Index of the k-th lowest set bit of x (k < popcount(x)), branch-free and
+ * without tables: per-byte counts by SWAR and a broadword compare find the
+ * byte, then the same compare on that byte's bits spread one per byte. */
+static HC_ALWAYS_INLINE int select_sw(uint64_t x, unsigned k)
+{
+    const uint64_t l8 = 0x0101010101010101ULL, h8 = 0x8080808080808080ULL;
+    uint64_t s = x - ((x >> 1) & 0x5555555555555555ULL);
+    s = (s & 0x3333333333333333ULL) + ((s >> 2) & 0x3333333333333333ULL);
+    s = (s + (s >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    const uint64_t prefix = s * l8; /* byte i: set bits in bytes 0..i */
+    uint64_t geq = ((((uint64_t)k * l8) | h8) - prefix) & h8;
+    const unsigned place = (unsigned)(((geq >> 7) * l8) >> 53) & ~7u;
+    const unsigned rank = k - (unsigned)(((prefix << 8) >> place) & 0xFF);
+    const uint64_t byte = (x >> place) & 0xFF;
+    /* lane i of `lanes` is bit i of byte */
+    const uint64_t spread = (byte * l8) & 0x8040201008040201ULL;
+    const uint64_t lanes = ((spread + 0x7F7F7F7F7F7F7F7FULL) >> 7) & l8;
+    geq = ((((uint64_t)rank * l8) | h8) - lanes * l8) & h8;
+    return (int)place + (int)(((geq >> 7) * l8) >> 56);
+}
+
+#ifdef HC_X86
+__attribute__((target("popcnt"))) static inline int popcount_hw(uint64_t x)
+{
+    return __builtin_popcountll(x);
+}
+
+__attribute__((target("bmi2"))) static inline int select_pdep(uint64_t x, unsigned k)
+{
+    return (int)__builtin_ctzll(_pdep_u64(1ULL << k, x));
+}
+#endif
+
+/* Randomness (contract "Randomness") ------------------------------------- */
+
+static HC_ALWAYS_INLINE uint64_t splitmix(uint64_t *state)
+{
+    uint64_t z = (*state += GOLDEN);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static HC_ALWAYS_INLINE uint64_t mulhi(uint64_t a, uint64_t b)
+{
+#ifdef __SIZEOF_INT128__
+    __extension__ typedef unsigned __int128 u128;
+    return (uint64_t)(((u128)a * b) >> 64);
+#else
+    uint64_t al = a & 0xFFFFFFFFu, ah = a >> 32, bl = b & 0xFFFFFFFFu, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (lh & 0xFFFFFFFFu) + (hl & 0xFFFFFFFFu);
+    return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+#endif
+}
+
+static HC_ALWAYS_INLINE uint64_t bounded(uint64_t *state, uint64_t m)
+{
+    return mulhi(splitmix(state), m);
+}
+
+uint64_t hc_splitmix_next(uint64_t *state) { return splitmix(state); }
+
+uint64_t hc_bounded(uint64_t *state, uint64_t m) { return bounded(state, m); }
+
+/* Fisher-Yates from the top, as the contract's deal and center mixer. */
+static void shuffle(uint8_t *a, int len, uint64_t *rng)
+{
+    for (int i = len - 1; i >= 1; i--) {
+        int j = (int)bounded(rng, (uint64_t)i + 1);
+        uint8_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+/* Configuration --------------------------------------------------------- */
+
+static const char *const config_errors[] = {
+    [HC_CFG_OK] = "ok",
+    [HC_CFG_PLAYERS] = "players must be 3..7",
+    [HC_CFG_HAND_SIZE] =
+        "hand_size must be at least 1 and players * hand_size at most the deck size",
+    [HC_CFG_DECK] = "deck must be a mask of cards 0..51",
+    [HC_CFG_KITTY_SIZE] = "kitty_size must equal popcount(deck) - players * hand_size",
+    [HC_CFG_PASS_COUNT] = "pass_count must be 0..hand_size",
+    [HC_CFG_OPENING] = "opening must be 0, 1 or 2",
+    [HC_CFG_FIRST_TRICK] = "first_trick must be 0, 1 or 2",
+    [HC_CFG_LEAD_RULE] = "lead_rule must be 0, 1 or 2",
+    [HC_CFG_BROKEN_BY] = "broken_by must be 0, 1 or 2",
+    [HC_CFG_QUEEN_HEARTS_LEAD] = "queen_hearts_lead must be 0 or 1",
+    [HC_CFG_VALUES] = "values must be 52 ints of magnitude below 2**31",
+    [HC_CFG_DOUBLER] = "doubler must be -1 or a card index 0..51",
+    [HC_CFG_MOON] = "moon must be 0..4",
+    [HC_CFG_MOON_POINTS] = "moon_points must have magnitude below 2**31",
+    [HC_CFG_MOON_EXTRA] = "moon_extra must be a mask of cards 0..51",
+    [HC_CFG_SUN_POINTS] = "sun_points must have magnitude below 2**31",
+    [HC_CFG_NO_TRICK_BONUS] = "no_trick_bonus must have magnitude below 2**31",
+    [HC_CFG_KITTY_TAKER] = "kitty_taker must be 0 or 1",
+};
+
+const char *hc_config_strerror(int code)
+{
+    if (code < 0 || code > HC_CFG_KITTY_TAKER)
+        return "unknown configuration error";
+    return config_errors[code];
+}
+
+static int in_range(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; }
+
+static int value_ok(int64_t v) { return in_range(v, -HC_VALUE_LIMIT, HC_VALUE_LIMIT); }
+
+int hc_config_init(hc_config *c)
+{
+    if (!in_range(c->players, HC_MIN_PLAYERS, HC_MAX_PLAYERS))
+        return HC_CFG_PLAYERS;
+    if (c->deck >> HC_CARDS)
+        return HC_CFG_DECK;
+    int size = popcount_sw(c->deck);
+    if (!in_range(c->hand_size, 1, HC_MAX_HAND) || c->players * c->hand_size > size)
+        return HC_CFG_HAND_SIZE;
+    if (c->kitty_size != size - c->players * c->hand_size)
+        return HC_CFG_KITTY_SIZE;
+    if (!in_range(c->pass_count, 0, c->hand_size))
+        return HC_CFG_PASS_COUNT;
+    if (!in_range(c->opening, 0, 2))
+        return HC_CFG_OPENING;
+    if (!in_range(c->first_trick, 0, 2))
+        return HC_CFG_FIRST_TRICK;
+    if (!in_range(c->lead_rule, 0, 2))
+        return HC_CFG_LEAD_RULE;
+    if (!in_range(c->broken_by, 0, 2))
+        return HC_CFG_BROKEN_BY;
+    if (!in_range(c->queen_hearts_lead, 0, 1))
+        return HC_CFG_QUEEN_HEARTS_LEAD;
+    for (int i = 0; i < HC_CARDS; i++)
+        if (!value_ok(c->values[i]))
+            return HC_CFG_VALUES;
+    if (!in_range(c->doubler, -1, HC_CARDS - 1))
+        return HC_CFG_DOUBLER;
+    if (!in_range(c->moon, 0, 4))
+        return HC_CFG_MOON;
+    if (!value_ok(c->moon_points))
+        return HC_CFG_MOON_POINTS;
+    if (c->moon_extra >> HC_CARDS)
+        return HC_CFG_MOON_EXTRA;
+    if (!value_ok(c->sun_points))
+        return HC_CFG_SUN_POINTS;
+    if (!value_ok(c->no_trick_bonus))
+        return HC_CFG_NO_TRICK_BONUS;
+    if (!in_range(c->kitty_taker, 0, 1))
+        return HC_CFG_KITTY_TAKER;
+
+    c->penalty = c->point = 0;
+    c->deck_size = 0;
+    for (int i = 0; i < HC_CARDS; i++) {
+        if (!(c->deck & BIT(i)))
+            continue;
+        c->deck_cards[c->deck_size++] = (uint8_t)i;
+        if (c->values[i] > 0)
+            c->penalty |= BIT(i);
+        if (c->values[i] != 0)
+            c->point |= BIT(i);
+    }
+    for (int i = c->deck_size; i < HC_CARDS; i++)
+        c->deck_cards[i] = 0;
+    c->hearts = c->deck & (HC_SUIT_MASK << 39);
+    c->clubs = c->deck & HC_SUIT_MASK;
+    c->first_ban = c->first_trick == 1 ? c->penalty : c->first_trick == 2 ? c->point : 0;
+    c->lead_ban = c->lead_rule == 1 ? c->hearts : c->lead_rule == 2 ? c->point : 0;
+    c->breaking = c->broken_by == 0   ? c->hearts
+                  : c->broken_by == 1 ? c->hearts | (c->deck & BIT(HC_QS))
+                                      : c->point;
+    c->queen_lead_ok = c->queen_hearts_lead ? c->hearts | BIT(HC_QS) : 0;
+    c->moon_required = c->penalty ? (c->penalty | c->moon_extra) & c->deck : 0;
+    return HC_CFG_OK;
+}
+
+/* 1 if `c` is what hc_config_init makes of its raw fields (guards the entry
+ * points against a config that was never initialised or was altered). */
+static int config_sane(const hc_config *c)
+{
+    hc_config t = *c;
+    if (hc_config_init(&t) != HC_CFG_OK)
+        return 0;
+    return t.penalty == c->penalty && t.point == c->point && t.hearts == c->hearts &&
+           t.clubs == c->clubs && t.first_ban == c->first_ban && t.lead_ban == c->lead_ban &&
+           t.breaking == c->breaking && t.queen_lead_ok == c->queen_lead_ok &&
+           t.moon_required == c->moon_required && t.deck_size == c->deck_size &&
+           memcmp(t.deck_cards, c->deck_cards, sizeof t.deck_cards) == 0;
+}
+
+int hc_pass_kind_valid(const hc_config *c, int64_t kind)
+{
+    if (kind >= 0 && kind < c->players)
+        return 1;
+    if (kind == HC_PASS_SCATTER)
+        return c->players - 1 <= c->hand_size;
+    return kind == HC_PASS_CENTER;
+}
+
+/* The deal ---------------------------------------------------------------- */
+
+int hc_deal(const hc_config *c, uint64_t seed, int dealer, uint64_t hands[], uint64_t *kitty)
+{
+    int n = (int)c->players;
+    if (!config_sane(c) || dealer < 0 || dealer >= n)
+        return -1;
+    uint8_t a[HC_CARDS];
+    memcpy(a, c->deck_cards, sizeof a);
+    uint64_t rng = seed;
+    shuffle(a, c->deck_size, &rng);
+    for (int s = 0; s < n; s++)
+        hands[s] = 0;
+    int dealt = n * (int)c->hand_size;
+    for (int k = 0; k < dealt; k++)
+        hands[(dealer + 1 + k) % n] |= BIT(a[k]);
+    *kitty = 0;
+    for (int k = dealt; k < c->deck_size; k++)
+        *kitty |= BIT(a[k]);
+    return 0;
+}
+
+/* Scoring (contract "Scoring") -------------------------------------------- */
+
+/* The moon (or sun) and the no-trick bonus, on top of raw scores in out[];
+ * `shooter` is -1 or the seat that shot, `m` what the shot is worth. */
+static HC_ALWAYS_INLINE void finish_score(const hc_config *c, const uint8_t won[],
+                                          const int64_t totals[], int64_t target, int shooter,
+                                          int64_t m, int64_t out[])
+{
+    const int n = (int)c->players;
+    if (HC_UNLIKELY(c->moon != 0 && shooter >= 0)) {
+        int64_t old_[HC_MAX_PLAYERS], new_[HC_MAX_PLAYERS];
+        for (int s = 0; s < n; s++) {
+            old_[s] = s == shooter ? 0 : out[s] + m;
+            new_[s] = s == shooter ? -m : out[s];
+        }
+        int use_new = c->moon == 2;
+        if (c->moon == 3 || c->moon == 4) {
+            /* margins and the "losing" test are on the totals after the hand */
+            int64_t min_old = INT64_MAX, min_new = INT64_MAX, max_old = INT64_MIN;
+            for (int s = 0; s < n; s++) {
+                int64_t o = totals[s] + old_[s], w = totals[s] + new_[s];
+                if (o > max_old)
+                    max_old = o;
+                if (s == shooter)
+                    continue;
+                if (o < min_old)
+                    min_old = o;
+                if (w < min_new)
+                    min_new = w;
+            }
+            int64_t mine_old = totals[shooter] + old_[shooter];
+            int64_t mine_new = totals[shooter] + new_[shooter];
+            if (c->moon == 3)
+                use_new = min_new - mine_new > min_old - mine_old; /* ties: old */
+            else
+                use_new = target > 0 && max_old >= target && mine_old > min_old;
+        }
+        for (int s = 0; s < n; s++)
+            out[s] = use_new ? new_[s] : old_[s];
+    }
+    const int64_t bonus = c->no_trick_bonus;
+    for (int s = 0; s < n; s++)
+        out[s] += won[s] == 0 ? bonus : 0;
+}
+
+/* The sun replaces the moon: the seat that won every trick, if any. */
+static HC_ALWAYS_INLINE int sun_shooter(const hc_config *c, const uint8_t won[], int shooter,
+                                        int64_t *m)
+{
+    if (c->sun_points > 0) {
+        for (int s = 0; s < (int)c->players; s++) {
+            if (won[s] == c->hand_size) {
+                *m = c->sun_points;
+                return s;
+            }
+        }
+    }
+    return shooter;
+}
+
+static void score_hand(const hc_config *c, const uint64_t taken[], const uint8_t won[],
+                       const int64_t totals[], int64_t target, int64_t out[])
+{
+    int n = (int)c->players;
+    int shooter = -1;
+    int64_t m = c->moon_points;
+    for (int s = 0; s < n; s++) {
+        int64_t raw = 0;
+        for (uint64_t x = taken[s] & c->point; x; x &= x - 1)
+            raw += c->values[lowest(x)];
+        if (c->doubler >= 0 && (taken[s] & BIT(c->doubler)))
+            raw *= 2;
+        out[s] = raw;
+        if (c->moon_required && (taken[s] & c->moon_required) == c->moon_required)
+            shooter = s;
+    }
+    shooter = sun_shooter(c, won, shooter, &m);
+    finish_score(c, won, totals, target, shooter, m, out);
+}
+
+/* Hand state --------------------------------------------------------------- */
+
+static const char *const state_errors[] = {
+    [HC_STATE_OK] = "ok",
+    [HC_STATE_CONFIG] = "the configuration was not initialised",
+    [HC_STATE_HANDS_LEN] = "hands must hold one mask per player",
+    [HC_STATE_HAND_SIZE] = "every hand must hold exactly hand_size cards",
+    [HC_STATE_OVERLAP] = "the hands and the kitty must be disjoint",
+    [HC_STATE_DECK] = "the hands and the kitty together must be exactly the deck",
+    [HC_STATE_DEALER] = "dealer must be a seat 0..players-1",
+    [HC_STATE_PASS_KIND] = "pass_kind must be 0 (hold), 1..players-1, 100 (scatter, needs "
+                           "hand_size >= players-1) or 101 (center)",
+    [HC_STATE_NO_CLUB] = "the opening rule (0 or 1) needs a club, and no hand holds one",
+};
+
+const char *hc_state_strerror(int code)
+{
+    if (code < 0 || code > HC_STATE_NO_CLUB)
+        return "unknown state error";
+    return state_errors[code];
+}
+
+static HC_ALWAYS_INLINE int next_seat(int s, int n) { return s + 1 == n ? 0 : s + 1; }
+
+static void start_play(hc_hand *h)
+{
+    const hc_config *c = h->cfg;
+    int n = (int)c->players;
+    hc_dyn *d = &h->d;
+    uint64_t all = 0;
+    for (int s = 0; s < n; s++)
+        all |= d->hand[s];
+    d->phase = HC_PHASE_PLAYING;
+    h->opening = (int)c->opening;
+    h->opening_card = -1;
+    d->leader = (int8_t)((h->dealer + 1) % n);
+    if (h->opening != 2) {
+        if (all & c->clubs) {
+            int low = lowest(all & c->clubs);
+            h->opening_card = low;
+            for (int s = 0; s < n; s++)
+                if (d->hand[s] & BIT(low))
+                    d->leader = (int8_t)s;
+        } else {
+            h->opening = 2; /* unreachable for a validated config */
+        }
+    }
+    d->to_play = d->leader;
+    h->undo_len = 0;
+}
+
+int hc_hand_init(hc_hand *h, const hc_config *c, const uint64_t hands[], int nhands,
+                 uint64_t kitty, int64_t dealer, int64_t pass_kind, uint64_t seed)
+{
+    memset(h, 0, offsetof(hc_hand, undo));
+    h->cfg = c;
+    if (!config_sane(c))
+        return HC_STATE_CONFIG;
+    int n = (int)c->players;
+    if (nhands != n)
+        return HC_STATE_HANDS_LEN;
+    uint64_t all = 0;
+    for (int s = 0; s < n; s++) {
+        if (popcount_sw(hands[s]) != c->hand_size)
+            return HC_STATE_HAND_SIZE;
+        if (all & hands[s])
+            return HC_STATE_OVERLAP;
+        all |= hands[s];
+    }
+    if (all & kitty)
+        return HC_STATE_OVERLAP;
+    if ((all | kitty) != c->deck)
+        return HC_STATE_DECK;
+    if (!in_range(dealer, 0, n - 1))
+        return HC_STATE_DEALER;
+    if (!hc_pass_kind_valid(c, pass_kind))
+        return HC_STATE_PASS_KIND;
+    if (c->opening != 2 && !(all & c->clubs))
+        return HC_STATE_NO_CLUB;
+
+    hc_dyn *d = &h->d;
+    for (int s = 0; s < n; s++)
+        d->hand[s] = hands[s];
+    h->kitty = kitty;
+    h->seed = seed;
+    h->dealer = (int)dealer;
+    h->pass_kind = (int)pass_kind;
+    h->opening = (int)c->opening;
+    h->opening_card = -1;
+    d->to_play = d->leader = d->kitty_owner = d->winner = -1;
+    if (pass_kind == HC_PASS_HOLD) {
+        h->pass_len = 0;
+        start_play(h);
+    } else {
+        h->pass_len = pass_kind == HC_PASS_SCATTER ? n - 1 : (int)c->pass_count;
+        d->phase = HC_PHASE_PASSING;
+    }
+    return HC_STATE_OK;
+}
+
+static void exchange(hc_hand *h)
+{
+    const hc_config *c = h->cfg;
+    int n = (int)c->players, len = h->pass_len;
+    uint64_t *hand = h->d.hand;
+    for (int s = 0; s < n; s++)
+        for (int i = 0; i < len; i++)
+            hand[s] &= ~BIT(h->passed[s][i]);
+    if (h->pass_kind == HC_PASS_SCATTER) {
+        /* seat g's i-th card goes to (g + 1 + i) % n; received in giver order */
+        for (int t = 0; t < n; t++) {
+            int m = 0;
+            for (int g = 0; g < n; g++) {
+                if (g == t)
+                    continue;
+                uint8_t card = h->passed[g][(t - g - 1 + 2 * n) % n];
+                hand[t] |= BIT(card);
+                h->received[t][m++] = card;
+            }
+            h->received_n[t] = (uint8_t)m;
+        }
+    } else if (h->pass_kind == HC_PASS_CENTER) {
+        uint8_t pool[HC_CARDS];
+        int m = 0;
+        for (int s = 0; s < n; s++)
+            for (int i = 0; i < len; i++)
+                pool[m++] = h->passed[s][i];
+        uint64_t rng = h->seed ^ CENTER_SALT;
+        shuffle(pool, m, &rng);
+        for (int k = 0; k < m; k++) {
+            int t = (h->dealer + 1 + k) % n;
+            hand[t] |= BIT(pool[k]);
+            h->received[t][h->received_n[t]++] = pool[k];
+        }
+    } else {
+        int k = h->pass_kind;
+        for (int s = 0; s < n; s++) {
+            int t = (s + k) % n;
+            for (int i = 0; i < len; i++) {
+                hand[t] |= BIT(h->passed[s][i]);
+                h->received[t][i] = h->passed[s][i];
+            }
+            h->received_n[t] = (uint8_t)len;
+        }
+    }
+}
+
+int hc_apply_pass(hc_hand *h, int64_t seat, const int64_t cards[], int64_t ncards)
+{
+    int n = (int)h->cfg->players;
+    if (h->d.phase != HC_PHASE_PASSING)
+        return HC_ERR_NOT_PASSING;
+    if (seat < 0 || seat >= n)
+        return HC_ERR_BAD_SEAT;
+    if (h->passed_seats & (1u << seat))
+        return HC_ERR_ALREADY_PASSED;
+    if (ncards != h->pass_len)
+        return HC_ERR_PASS_COUNT;
+    for (int i = 0; i < ncards; i++)
+        for (int j = 0; j < i; j++)
+            if (cards[i] == cards[j])
+                return HC_ERR_PASS_DUPLICATE;
+    for (int i = 0; i < ncards; i++)
+        if (cards[i] < 0 || cards[i] >= HC_CARDS || !(h->d.hand[seat] & BIT(cards[i])))
+            return HC_ERR_PASS_NOT_IN_HAND;
+    for (int i = 0; i < ncards; i++)
+        h->passed[seat][i] = (uint8_t)cards[i];
+    h->passed_n[seat] = (uint8_t)ncards;
+    h->passed_seats |= 1u << seat;
+    if (h->passed_seats == (1u << n) - 1) {
+        exchange(h);
+        start_play(h);
+    }
+    return HC_OK;
+}
+
+int hc_trick_len(const hc_hand *h)
+{
+    if (h->d.phase != HC_PHASE_PLAYING)
+        return 0;
+    return h->d.played - h->d.trick_number * (int)h->cfg->players;
+}
+
+/* The lead rule (contract "Leading a later trick"). */
+static HC_ALWAYS_INLINE uint64_t lead_filter(const hc_config *c, uint64_t hand, int broken)
+{
+    if (broken || !c->lead_ban)
+        return hand;
+    if (c->queen_lead_ok && !(hand & ~c->queen_lead_ok))
+        return hand;
+    uint64_t x = hand & ~c->lead_ban;
+    return x ? x : hand;
+}
+
+/* The legal set, and the code naming the first filter that removed `card`
+ * (0 if it survived; card < 0 means "no card to judge"). */
+static uint64_t legal_for(const hc_hand *h, int card, int *code)
+{
+    const hc_config *c = h->cfg;
+    const hc_dyn *d = &h->d;
+    uint64_t hand = d->hand[d->to_play], b = card >= 0 ? BIT(card) : 0, legal;
+    int first = d->trick_number == 0;
+    *code = HC_OK;
+    if (!d->trick) {
+        if (first && h->opening == 0) {
+            legal = BIT(h->opening_card);
+            if (b && !(legal & b))
+                *code = HC_ERR_MUST_LEAD_OPENING_CARD;
+        } else if (first && h->opening == 1) {
+            legal = hand & c->clubs;
+            if (b && !(legal & b))
+                *code = HC_ERR_MUST_LEAD_CLUB;
+        } else {
+            legal = lead_filter(c, hand, d->broken);
+            if (b && !(legal & b))
+                *code = HC_ERR_NOT_BROKEN;
+        }
+    } else {
+        legal = hand & (HC_SUIT_MASK << (13 * (d->best / 13)));
+        if (!legal)
+            legal = hand;
+        if (b && !(legal & b))
+            *code = HC_ERR_MUST_FOLLOW_SUIT;
+    }
+    if (first && c->first_ban) {
+        uint64_t x = legal & ~c->first_ban;
+        if (x) {
+            if (b && !*code && !(x & b))
+                *code = HC_ERR_FIRST_TRICK_POINTS;
+            legal = x;
+        }
+    }
+    return legal;
+}
+
+uint64_t hc_legal_mask(const hc_hand *h)
+{
+    int code;
+    if (h->d.phase != HC_PHASE_PLAYING)
+        return 0;
+    return legal_for(h, -1, &code);
+}
+
+/* Phase, index and ownership checks shared by play and push (codes 1..4). */
+static int structural_check(const hc_hand *h, int64_t card)
+{
+    if (h->d.phase == HC_PHASE_OVER)
+        return HC_ERR_HAND_OVER;
+    if (h->d.phase != HC_PHASE_PLAYING)
+        return HC_ERR_PASSING;
+    if (card < 0 || card >= HC_CARDS || !(h->cfg->deck & BIT(card)))
+        return HC_ERR_BAD_CARD;
+    if (!(h->d.hand[h->d.to_play] & BIT(card)))
+        return HC_ERR_NOT_IN_HAND;
+    return HC_OK;
+}
+
+int hc_check_play(const hc_hand *h, int64_t card)
+{
+    int code = structural_check(h, card);
+    if (code)
+        return code;
+    legal_for(h, (int)card, &code);
+    return code;
+}
+
+/* Play a card already known to be in the hand of the seat to play. */
+static void do_play(hc_hand *h, int card)
+{
+    const hc_config *c = h->cfg;
+    hc_dyn *d = &h->d;
+    int n = (int)c->players, p = d->to_play;
+    uint64_t b = BIT(card);
+    h->undo[h->undo_len++] = *d;
+    d->hand[p] &= ~b;
+    if (!d->trick) {
+        d->best = (uint8_t)card;
+        d->winner = (int8_t)p;
+    } else if (card / 13 == d->best / 13 && card > d->best) {
+        d->best = (uint8_t)card;
+        d->winner = (int8_t)p;
+    }
+    d->trick |= b;
+    if (b & c->breaking)
+        d->broken = 1;
+    h->plays[d->played++] = (uint8_t)card;
+    if (d->played % n) {
+        d->to_play = (int8_t)next_seat(p, n);
+        return;
+    }
+    int w = d->winner, t = d->trick_number;
+    d->taken[w] |= d->trick;
+    d->tricks_won[w]++;
+    h->trick_leader[t] = d->leader;
+    h->trick_winner[t] = (int8_t)w;
+    int last = t + 1 == c->hand_size;
+    if (d->kitty_owner < 0 &&
+        (c->kitty_taker == 0 || (d->trick & c->point) || last)) {
+        d->kitty_owner = (int8_t)w;
+        d->taken[w] |= h->kitty;
+    }
+    d->trick = 0;
+    d->trick_number++;
+    d->leader = (int8_t)w;
+    if (last) {
+        d->phase = HC_PHASE_OVER;
+        d->to_play = -1;
+    } else {
+        d->to_play = (int8_t)w;
+    }
+}
+
+int hc_play(hc_hand *h, int64_t card)
+{
+    int code = hc_check_play(h, card);
+    if (code)
+        return code;
+    do_play(h, (int)card);
+    return HC_OK;
+}
+
+int hc_push(hc_hand *h, int64_t card)
+{
+    int code = structural_check(h, card);
+    if (code)
+        return code;
+    if (h->undo_len >= HC_MAX_PLAYS)
+        return HC_ERR_HAND_OVER; /* unreachable: a hand has at most 52 plays */
+    do_play(h, (int)card);
+    return HC_OK;
+}
+
+int hc_pop(hc_hand *h)
+{
+    if (h->undo_len <= 0)
+        return -1;
+    h->d = h->undo[--h->undo_len];
+    return 0;
+}
+
+int hc_points(const hc_hand *h, const int64_t totals[], int64_t target, int64_t out[])
+{
+    int n = (int)h->cfg->players;
+    if (h->d.phase != HC_PHASE_OVER)
+        return -1;
+    if (!in_range(target, -HC_TOTAL_LIMIT, HC_TOTAL_LIMIT))
+        return -2;
+    for (int s = 0; s < n; s++)
+        if (!in_range(totals[s], -HC_TOTAL_LIMIT, HC_TOTAL_LIMIT))
+            return -2;
+    score_hand(h->cfg, h->d.taken, h->d.tricks_won, totals, target, out);
+    return 0;
+}
+
+static const int64_t zero_totals[HC_MAX_PLAYERS];
+
+/* Raw scores by table: the sum of the values in each byte of a taken mask,
+ * for the bytes that hold point cards (built once per batch call). */
+typedef struct {
+    int nbytes;
+    int shift[8];
+    int64_t sum[8][256];
+} value_tables;
+
+static void build_value_tables(const hc_config *c, value_tables *vt)
+{
+    vt->nbytes = 0;
+    for (int k = 0; k < 7; k++) {
+        unsigned pts = (unsigned)(c->point >> (8 * k)) & 0xFF;
+        if (!pts)
+            continue;
+        int64_t *t = vt->sum[vt->nbytes];
+        vt->shift[vt->nbytes++] = 8 * k;
+        t[0] = 0;
+        for (unsigned v = 1; v < 256; v++) {
+            int i = lowest(v);
+            t[v] = t[v & (v - 1)] + ((pts >> i) & 1 ? c->values[8 * k + i] : 0);
+        }
+    }
+}
+
+/* The random batch ----------------------------------------------------------
+ *
+ * One hand per iteration on local masks.  `popc`/`pdep` are compile-time
+ * constants in each instantiation below, so the dead variants fold away. */
+
+static HC_ALWAYS_INLINE int bits(uint64_t x, const int popc)
+{
+#ifdef HC_X86
+    if (popc)
+        return popcount_hw(x);
+#else
+    (void)popc;
+#endif
+    return popcount_sw(x);
+}
+
+static HC_ALWAYS_INLINE int select_bit(uint64_t x, unsigned k, const int pdep)
+{
+#ifdef HC_X86
+    if (pdep)
+        return select_pdep(x, k);
+#else
+    (void)pdep;
+#endif
+    return select_sw(x, k);
+}
+
+/* One policy decision: the k-th lowest card of a non-empty set. */
+static HC_ALWAYS_INLINE int choose(uint64_t set, uint64_t *policy, uint64_t *digest,
+                                   const int popc, const int pdep)
+{
+    unsigned k = (unsigned)bounded(policy, (uint64_t)bits(set, popc));
+    int card = select_bit(set, k, pdep);
+    *digest = (*digest ^ (uint64_t)card) * HC_FNV_PRIME;
+    return card;
+}
+
+/* The suit mask of each card (a load is shorter than divide-and-shift). */
+static const uint64_t suit_of[HC_CARDS] = {
+#define S4(m) m, m, m, m
+#define S13(m) S4(m), S4(m), S4(m), m
+    S13(HC_SUIT_MASK), S13(HC_SUIT_MASK << 13), S13(HC_SUIT_MASK << 26), S13(HC_SUIT_MASK << 39),
+#undef S13
+#undef S4
+};
+
+/* Plays one trick whose lead set is `lead`; `order` lists the seats from the
+ * leader on; `ban` is the first-trick ban (a constant 0 after trick 0).
+ * Returns the winner and stores the trick mask.  Branch-free apart from the
+ * loop over the followers. */
+static HC_ALWAYS_INLINE int batch_trick(uint64_t *hand, uint8_t *seat_of, const uint8_t *order,
+                                        int n, uint64_t lead, uint64_t ban, uint64_t *policy,
+                                        uint64_t *digest, uint64_t *trick, const int popc,
+                                        const int pdep)
+{
+    if (ban) {
+        uint64_t x = lead & ~ban;
+        lead = x ? x : lead;
+    }
+    const int leader = order[0];
+    int card = choose(lead, policy, digest, popc, pdep);
+    uint64_t b = BIT(card), tm = b;
+    hand[leader] ^= b;
+    seat_of[card] = (uint8_t)leader;
+    const uint64_t suit = suit_of[card];
+    for (int j = 1; j < n; j++) {
+        const int p = order[j];
+        uint64_t hp = hand[p], f = hp & suit;
+        f = f ? f : hp;
+        if (ban) {
+            uint64_t x = f & ~ban;
+            f = x ? x : f;
+        }
+        card = choose(f, policy, digest, popc, pdep);
+        b = BIT(card);
+        hand[p] = hp ^ b;
+        tm |= b;
+        seat_of[card] = (uint8_t)p;
+    }
+    *trick = tm;
+    return seat_of[highest(tm & suit)];
+}
+
+static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *vt,
+                                        uint64_t seed, uint64_t start, uint64_t count,
+                                        const int64_t *schedule, int nsched, uint64_t *digest_io,
+                                        int64_t *sums, const int popc, const int pdep)
+{
+    const int n = (int)c->players, hs = (int)c->hand_size, ds = c->deck_size;
+    const int dealt = n * hs, pass_count = (int)c->pass_count, opening = (int)c->opening;
+    const uint64_t ban = c->first_ban, lead_ban = c->lead_ban, breaking = c->breaking;
+    const uint64_t queen_ok = c->queen_lead_ok, point = c->point, clubs = c->clubs;
+    const int kitty_first = c->kitty_taker == 0;
+    const uint64_t doubler = c->doubler >= 0 ? BIT(c->doubler) : 0, moon_req = c->moon_required;
+    uint8_t seat_at[HC_CARDS + 2 * HC_MAX_PLAYERS]; /* seat_at[j] = j % n */
+    for (int j = 0; j < (int)sizeof seat_at; j++)
+        seat_at[j] = (uint8_t)(j % n);
+
+    uint64_t digest = *digest_io;
+    uint64_t master = seed + start * GOLDEN; /* SplitMix64 after `start` draws */
+    int dealer = (int)(start % (uint64_t)n), si = (int)(start % (uint64_t)nsched);
+
+    for (uint64_t it = 0; it < count; it++) {
+        const uint64_t hand_seed = splitmix(&master);
+        const int kind = (int)schedule[si];
+        uint64_t hand[HC_MAX_PLAYERS] = {0};
+        uint64_t kitty = 0;
+
+        /* Deal: Fisher-Yates from the top; position i is final once step i
+         * has run, so it is dealt at once (positions >= dealt are the kitty). */
+        {
+            uint8_t a[HC_CARDS];
+            memcpy(a, c->deck_cards, sizeof a);
+            uint64_t rng = hand_seed;
+            int i = ds - 1;
+            for (; i >= dealt && i >= 1; i--) {
+                int j = (int)bounded(&rng, (uint64_t)i + 1);
+                uint8_t t = a[j];
+                a[j] = a[i];
+                kitty |= BIT(t);
+            }
+            for (; i >= 1; i--) {
+                int j = (int)bounded(&rng, (uint64_t)i + 1);
+                uint8_t t = a[j];
+                a[j] = a[i];
+                hand[seat_at[dealer + 1 + i]] |= BIT(t);
+            }
+            if (dealt > 0)
+                hand[seat_at[dealer + 1]] |= BIT(a[0]);
+            else
+                kitty |= BIT(a[0]);
+        }
+
+        uint64_t policy = hand_seed ^ POLICY_SALT;
+        if (kind != HC_PASS_HOLD) {
+            const int len = kind == HC_PASS_SCATTER ? n - 1 : pass_count;
+            uint8_t given[HC_MAX_PLAYERS][HC_MAX_HAND];
+            uint64_t rest[HC_MAX_PLAYERS];
+            for (int s = 0; s < n; s++) {
+                uint64_t r = hand[s];
+                for (int i = 0; i < len; i++) {
+                    unsigned k = (unsigned)bounded(&policy, (uint64_t)(hs - i));
+                    int card = select_bit(r, k, pdep);
+                    r ^= BIT(card);
+                    given[s][i] = (uint8_t)card;
+                    digest = (digest ^ (uint64_t)card) * HC_FNV_PRIME;
+                }
+                rest[s] = r;
+            }
+            if (kind == HC_PASS_SCATTER) {
+                for (int s = 0; s < n; s++)
+                    hand[s] = rest[s];
+                for (int g = 0; g < n; g++)
+                    for (int i = 0; i < len; i++)
+                        hand[seat_at[g + 1 + i]] |= BIT(given[g][i]);
+            } else if (kind == HC_PASS_CENTER) {
+                uint8_t pool[HC_CARDS];
+                int m = 0;
+                for (int s = 0; s < n; s++) {
+                    hand[s] = rest[s];
+                    for (int i = 0; i < len; i++)
+                        pool[m++] = given[s][i];
+                }
+                uint64_t rng = hand_seed ^ CENTER_SALT;
+                shuffle(pool, m, &rng);
+                for (int k = 0; k < m; k++)
+                    hand[seat_at[dealer + 1 + k]] |= BIT(pool[k]);
+            } else {
+                uint64_t out[HC_MAX_PLAYERS];
+                for (int s = 0; s < n; s++)
+                    out[s] = hand[s] ^ rest[s];
+                for (int s = 0; s < n; s++)
+                    hand[s] = rest[s] | out[seat_at[s + n - kind]];
+            }
+        }
+
+        /* Play. */
+        int leader = seat_at[dealer + 1];
+        uint64_t lead;
+        if (opening == 2) {
+            lead = lead_filter(c, hand[leader], 0);
+        } else {
+            const uint64_t all_clubs = c->deck & ~kitty & clubs;
+            if (HC_UNLIKELY(!all_clubs)) {
+                *digest_io = digest;
+                return -3; /* as hc_hand_init: no club to open with */
+            }
+            const uint64_t low = all_clubs & (0 - all_clubs);
+            for (int s = 0; s < n; s++)
+                if (hand[s] & low)
+                    leader = s;
+            lead = opening == 0 ? low : hand[leader] & clubs;
+        }
+        uint64_t taken[HC_MAX_PLAYERS] = {0}, tm;
+        uint8_t won[HC_MAX_PLAYERS] = {0}, seat_of[64];
+        int win = batch_trick(hand, seat_of, seat_at + leader, n, lead, ban, &policy, &digest,
+                              &tm, popc, pdep);
+        taken[win] |= tm;
+        won[win]++;
+        int broken = (tm & breaking) != 0;
+        int owner = kitty_first || (tm & point) ? win : -1;
+        for (int t = 1; t < hs; t++) {
+            /* the lead rule, branch-free: R applies until broken, unless the
+             * queen-and-hearts exception covers the whole hand */
+            const uint64_t hl = hand[win];
+            const uint64_t r = broken ? 0 : lead_ban;
+            const uint64_t x = hl & ~r;
+            const int all_queen_ok = !(hl & ~queen_ok);
+            const uint64_t l = x && !all_queen_ok ? x : hl;
+            const int w = batch_trick(hand, seat_of, seat_at + win, n, l, 0, &policy, &digest,
+                                      &tm, popc, pdep);
+            taken[w] |= tm;
+            won[w]++;
+            broken |= (tm & breaking) != 0;
+            owner = owner < 0 && (tm & point) ? w : owner;
+            win = w;
+        }
+        if (owner < 0)
+            owner = win;
+        taken[owner] |= kitty;
+
+        int64_t out[HC_MAX_PLAYERS];
+        int shooter = -1;
+        for (int s = 0; s < n; s++) {
+            const uint64_t tk = taken[s];
+            int64_t raw = 0;
+            for (int k = 0; k < vt->nbytes; k++)
+                raw += vt->sum[k][(tk >> vt->shift[k]) & 0xFF];
+            out[s] = (tk & doubler) ? 2 * raw : raw;
+            shooter = moon_req && (tk & moon_req) == moon_req ? s : shooter;
+        }
+        int64_t m = c->moon_points;
+        shooter = sun_shooter(c, won, shooter, &m);
+        finish_score(c, won, zero_totals, 0, shooter, m, out);
+        for (int s = 0; s < n; s++)
+            sums[s] += out[s];
+
+        if (++dealer == n)
+            dealer = 0;
+        if (++si == nsched)
+            si = 0;
+    }
+    *digest_io = digest;
+    return 0;
+}
+
+#define BATCH_PARAMS                                                                       \
+    const hc_config *c, const value_tables *vt, uint64_t seed, uint64_t start, uint64_t count, \
+        const int64_t *schedule, int nsched, uint64_t *digest, int64_t *sums
+#define BATCH_ARGS c, vt, seed, start, count, schedule, nsched, digest, sums
+
+static int batch_generic(BATCH_PARAMS) { return batch_core(BATCH_ARGS, 0, 0); }
+
+#ifdef HC_X86
+__attribute__((target("popcnt"))) static int batch_popcnt(BATCH_PARAMS)
+{
+    return batch_core(BATCH_ARGS, 1, 0);
+}
+
+__attribute__((target("popcnt,bmi,bmi2"))) static int batch_bmi2(BATCH_PARAMS)
+{
+    return batch_core(BATCH_ARGS, 1, 1);
+}
+
+static int cpu_has(int variant)
+{
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt"))
+        return 0;
+    if (variant == HC_BATCH_POPCNT)
+        return 1;
+    return __builtin_cpu_supports("bmi2") != 0;
+}
+
+/* pdep is microcoded (slow) on AMD Zen 1 and 2; there the popcnt variant with
+ * the broadword select is faster. */
+static int pdep_is_fast(void)
+{
+    __builtin_cpu_init();
+    return !__builtin_cpu_is("znver1") && !__builtin_cpu_is("znver2");
+}
+#endif
+
+int hc_play_random_hands_with(int variant, const hc_config *c, uint64_t seed, uint64_t start,
+                              uint64_t count, const int64_t schedule[], int nsched,
+                              uint64_t *digest, int64_t sums[])
+{
+    if (nsched < 1 || !schedule || !config_sane(c))
+        return -1;
+    for (int i = 0; i < nsched; i++)
+        if (!hc_pass_kind_valid(c, schedule[i]))
+            return -1;
+#ifdef HC_X86
+    if (variant == HC_BATCH_AUTO) {
+        variant = !cpu_has(HC_BATCH_POPCNT)                    ? HC_BATCH_GENERIC
+                  : cpu_has(HC_BATCH_BMI2) && pdep_is_fast() ? HC_BATCH_BMI2
+                                                               : HC_BATCH_POPCNT;
+    }
+    if ((variant == HC_BATCH_BMI2 || variant == HC_BATCH_POPCNT) && !cpu_has(variant))
+        return -2;
+#else
+    if (variant == HC_BATCH_AUTO)
+        variant = HC_BATCH_GENERIC;
+#endif
+    if (variant < HC_BATCH_GENERIC || variant > HC_BATCH_BMI2)
+        return -2;
+    value_tables tables, *vt = &tables;
+    build_value_tables(c, vt);
+#ifdef HC_X86
+    if (variant == HC_BATCH_BMI2)
+        return batch_bmi2(BATCH_ARGS);
+    if (variant == HC_BATCH_POPCNT)
+        return batch_popcnt(BATCH_ARGS);
+#endif
+    if (variant != HC_BATCH_GENERIC)
+        return -2;
+    return batch_generic(BATCH_ARGS);
+}
+
+int hc_play_random_hands(const hc_config *c, uint64_t seed, uint64_t start, uint64_t count,
+                         const int64_t schedule[], int nschedule, uint64_t *digest,
+                         int64_t sums[])
+{
+    return hc_play_random_hands_with(HC_BATCH_AUTO, c, seed, start, count, schedule, nschedule,
+                                     digest, sums);
+}

@@ -1,0 +1,255 @@
+/* hearts.h -- the C core of the Hearts Arena rules engine (plain C11, no Python).
+ *
+ * This library implements docs/decisions/0001-engine-backend-contract.md: the
+ * flat integer configuration (`CoreConfig`), the deterministic deal, passing,
+ * legal plays with their error codes, trick resolution, scoring and the random
+ * batch.  The CPython binding in _hearts.c is a thin shell over it; the pure
+ * Python reference (arena/engine/reference.py) implements the same contract
+ * independently, and the two are compared card by card.
+ *
+ * Cards are indices 0..51 (suit * 13 + rank, suits C D S H); every set of cards
+ * is one uint64_t with bit `index` set.  Public names start with `hc_`.
+ * Nothing here allocates: a hand state is a fixed-size struct, and its undo
+ * stack holds a snapshot per play (at most 52 plays per hand).
+ */
+#ifndef HEARTS_CORE_H
+#define HEARTS_CORE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HC_CARDS 52
+#define HC_MIN_PLAYERS 3
+#define HC_MAX_PLAYERS 7
+#define HC_MAX_PLAYS 52                       /* players * hand_size <= 52 */
+#define HC_MAX_HAND (HC_CARDS / HC_MIN_PLAYERS) /* 17 */
+#define HC_QS 36
+#define HC_SUIT_MASK 0x1FFFULL
+#define HC_FULL_DECK ((1ULL << HC_CARDS) - 1)
+
+/* Numeric limits that keep every sum inside int64_t (the contract does not
+ * bound these ints; any real rule set is far inside them). */
+/* |values|, |moon_points|, |sun_points|, |no_trick_bonus| */
+#define HC_VALUE_LIMIT 2147483647LL
+#define HC_TOTAL_LIMIT (1LL << 60)         /* |totals|, |target| given to hc_points */
+
+/* Pass kinds: 0 hold, 1..n-1 directional offsets, scatter, center mixer. */
+#define HC_PASS_HOLD 0
+#define HC_PASS_SCATTER 100
+#define HC_PASS_CENTER 101
+
+#define HC_PHASE_PASSING 0
+#define HC_PHASE_PLAYING 1
+#define HC_PHASE_OVER 2
+
+/* Error codes returned for plays and passes (the contract's numbers). */
+enum {
+    HC_OK = 0,
+    HC_ERR_HAND_OVER = 1,
+    HC_ERR_PASSING = 2,
+    HC_ERR_BAD_CARD = 3,
+    HC_ERR_NOT_IN_HAND = 4,
+    HC_ERR_MUST_LEAD_OPENING_CARD = 5,
+    HC_ERR_MUST_LEAD_CLUB = 6,
+    HC_ERR_MUST_FOLLOW_SUIT = 7,
+    HC_ERR_FIRST_TRICK_POINTS = 8,
+    HC_ERR_NOT_BROKEN = 9,
+    HC_ERR_NOT_PASSING = 10,
+    HC_ERR_BAD_SEAT = 11,
+    HC_ERR_ALREADY_PASSED = 12,
+    HC_ERR_PASS_COUNT = 13,
+    HC_ERR_PASS_DUPLICATE = 14,
+    HC_ERR_PASS_NOT_IN_HAND = 15
+};
+
+/* Why hc_config_init rejected a configuration (see hc_config_strerror). */
+enum {
+    HC_CFG_OK = 0,
+    HC_CFG_PLAYERS,
+    HC_CFG_HAND_SIZE,
+    HC_CFG_DECK,
+    HC_CFG_KITTY_SIZE,
+    HC_CFG_PASS_COUNT,
+    HC_CFG_OPENING,
+    HC_CFG_FIRST_TRICK,
+    HC_CFG_LEAD_RULE,
+    HC_CFG_BROKEN_BY,
+    HC_CFG_QUEEN_HEARTS_LEAD,
+    HC_CFG_VALUES,
+    HC_CFG_DOUBLER,
+    HC_CFG_MOON,
+    HC_CFG_MOON_POINTS,
+    HC_CFG_MOON_EXTRA,
+    HC_CFG_SUN_POINTS,
+    HC_CFG_NO_TRICK_BONUS,
+    HC_CFG_KITTY_TAKER
+};
+
+/* Why hc_hand_init rejected a starting position (see hc_state_strerror). */
+enum {
+    HC_STATE_OK = 0,
+    HC_STATE_CONFIG,
+    HC_STATE_HANDS_LEN,
+    HC_STATE_HAND_SIZE,
+    HC_STATE_OVERLAP,
+    HC_STATE_DECK,
+    HC_STATE_DEALER,
+    HC_STATE_PASS_KIND,
+    HC_STATE_NO_CLUB          /* opening 0/1 and no hand holds a club */
+};
+
+/* The 18 CoreConfig fields in contract order (wide ints so that a binding can
+ * store what it was given and let hc_config_init judge it), then the derived
+ * masks that hc_config_init computes once. */
+typedef struct hc_config {
+    int64_t players;
+    int64_t hand_size;
+    uint64_t deck;
+    int64_t kitty_size;
+    int64_t pass_count;
+    int64_t opening;
+    int64_t first_trick;
+    int64_t lead_rule;
+    int64_t broken_by;
+    int64_t queen_hearts_lead;
+    int64_t values[HC_CARDS];
+    int64_t doubler;
+    int64_t moon;
+    int64_t moon_points;
+    uint64_t moon_extra;
+    int64_t sun_points;
+    int64_t no_trick_bonus;
+    int64_t kitty_taker;
+
+    /* derived (read-only after hc_config_init) */
+    uint64_t penalty;        /* deck cards with value > 0 */
+    uint64_t point;          /* deck cards with value != 0 */
+    uint64_t hearts;         /* deck & hearts suit */
+    uint64_t clubs;          /* deck & clubs suit */
+    uint64_t first_ban;      /* cards the first-trick filter removes (0: none) */
+    uint64_t lead_ban;       /* R of the lead rule (0 when lead_rule is 0) */
+    uint64_t breaking;       /* cards whose play breaks hearts/points */
+    uint64_t queen_lead_ok;  /* hearts | QS when queen_hearts_lead, else 0 */
+    uint64_t moon_required;  /* (penalty | moon_extra) & deck, 0 when penalty is empty */
+    int deck_size;
+    uint8_t deck_cards[HC_CARDS]; /* the deck's cards in ascending order */
+} hc_config;
+
+/* The part of a hand that a play changes; the undo stack stores copies. */
+typedef struct hc_dyn {
+    uint64_t hand[HC_MAX_PLAYERS];
+    uint64_t taken[HC_MAX_PLAYERS];
+    uint64_t trick;           /* cards on the table in the current trick */
+    uint8_t tricks_won[HC_MAX_PLAYERS];
+    int8_t phase;
+    int8_t to_play;           /* -1 while passing and when over */
+    int8_t leader;            /* -1 while passing */
+    int8_t kitty_owner;       /* -1 until the kitty is taken */
+    int8_t winner;            /* seat currently winning the trick */
+    uint8_t best;             /* highest card of the led suit so far */
+    uint8_t trick_number;
+    uint8_t played;           /* cards played in the hand so far */
+    uint8_t broken;
+} hc_dyn;
+
+typedef struct hc_hand {
+    const hc_config *cfg;     /* borrowed; must outlive the hand */
+    hc_dyn d;
+    uint64_t kitty;
+    uint64_t seed;            /* the hand's seed (center mixer) */
+    int dealer;
+    int pass_kind;
+    int pass_len;             /* cards per pass (0 for hold) */
+    int opening;              /* the opening rule in force (cfg->opening) */
+    int opening_card;         /* the lowest club in the hands once play starts (-1 before) */
+    unsigned passed_seats;    /* bit s set once seat s has passed */
+    uint8_t passed_n[HC_MAX_PLAYERS];
+    uint8_t passed[HC_MAX_PLAYERS][HC_MAX_HAND];
+    uint8_t received_n[HC_MAX_PLAYERS];
+    uint8_t received[HC_MAX_PLAYERS][HC_MAX_HAND];
+    uint8_t plays[HC_MAX_PLAYS];            /* every card played, in order */
+    int8_t trick_leader[HC_MAX_HAND];       /* per finished trick */
+    int8_t trick_winner[HC_MAX_HAND];
+    int undo_len;
+    hc_dyn undo[HC_MAX_PLAYS];
+} hc_hand;
+
+/* Configuration --------------------------------------------------------- */
+
+/* Validate the 18 raw fields and compute the derived masks.  Returns HC_CFG_OK
+ * or the HC_CFG_* code of the first bad field; on error the derived fields are
+ * unspecified and the config must not be used. */
+int hc_config_init(hc_config *cfg);
+const char *hc_config_strerror(int code);
+
+/* 1 if `kind` is a pass kind this (initialised) config can play, else 0. */
+int hc_pass_kind_valid(const hc_config *cfg, int64_t kind);
+
+/* Randomness and the deal ------------------------------------------------ */
+
+uint64_t hc_splitmix_next(uint64_t *state);
+uint64_t hc_bounded(uint64_t *state, uint64_t m);   /* high word of next() * m */
+
+/* Deal with SplitMix64(seed); `dealer` must be in 0..n-1 (else nothing is
+ * written and -1 is returned).  hands[] needs `players` entries. */
+int hc_deal(const hc_config *cfg, uint64_t seed, int dealer, uint64_t hands[], uint64_t *kitty);
+
+/* Hand state ------------------------------------------------------------- */
+
+/* Start a hand from dealt hands (nhands masks) and the kitty.  Returns
+ * HC_STATE_OK or an HC_STATE_* code; on error `h` is left unusable. */
+int hc_hand_init(hc_hand *h, const hc_config *cfg, const uint64_t hands[], int nhands,
+                 uint64_t kitty, int64_t dealer, int64_t pass_kind, uint64_t seed);
+const char *hc_state_strerror(int code);
+
+/* Pass `ncards` cards from `seat`'s dealt hand.  Returns 0 or an error code
+ * 10..15; `cards` is read only when ncards equals the pass length.  The last
+ * seat's pass exchanges every pass and starts play. */
+int hc_apply_pass(hc_hand *h, int64_t seat, const int64_t cards[], int64_t ncards);
+
+uint64_t hc_legal_mask(const hc_hand *h);          /* 0 while passing or over */
+int hc_check_play(const hc_hand *h, int64_t card); /* 0 or error code 1..9 */
+int hc_play(hc_hand *h, int64_t card);             /* validated: 0, or a code and no change */
+
+/* Unchecked play for search: only the structural checks (phase, card index,
+ * card in the hand of the seat to play; codes 1..4) are made, so a rule-illegal
+ * card is played as if legal but the state never becomes inconsistent. */
+int hc_push(hc_hand *h, int64_t card);
+int hc_pop(hc_hand *h);                            /* 0, or -1 when nothing to undo */
+
+int hc_trick_len(const hc_hand *h);                /* cards in the current trick */
+
+/* Hand scores (contract "Scoring").  totals[] has `players` entries.  Returns 0,
+ * -1 when the hand is not over, -2 when a total or the target exceeds
+ * HC_TOTAL_LIMIT in magnitude. */
+int hc_points(const hc_hand *h, const int64_t totals[], int64_t target, int64_t out[]);
+
+/* Random batch (contract "Random batch"), resumable: plays hands
+ * start..start+count-1 of the batch seeded with `seed`, folds every decision
+ * into *digest (start from HC_FNV_OFFSET) and adds each seat's hand scores to
+ * sums[].  Returns 0; -1 (nothing done) for a bad config or a schedule entry
+ * that fails hc_pass_kind_valid; -3 when a deal leaves no club in any hand
+ * under opening 0/1 (as hc_hand_init would refuse it; *digest and sums[] are
+ * then partial).  Scores are below 2^40 per hand, so a chunk of up to 2^22
+ * hands cannot overflow int64_t sums. */
+#define HC_FNV_OFFSET ((uint64_t)0xCBF29CE484222325ULL)
+#define HC_FNV_PRIME ((uint64_t)0x100000001B3ULL)
+int hc_play_random_hands(const hc_config *cfg, uint64_t seed, uint64_t start, uint64_t count,
+                         const int64_t schedule[], int nschedule, uint64_t *digest,
+                         int64_t sums[]);
+
+/* The same with a chosen implementation (for tests and benchmarks): they give
+ * identical results; a variant the CPU lacks returns -2. */
+enum { HC_BATCH_AUTO = 0, HC_BATCH_GENERIC, HC_BATCH_POPCNT, HC_BATCH_BMI2 };
+int hc_play_random_hands_with(int variant, const hc_config *cfg, uint64_t seed, uint64_t start,
+                              uint64_t count, const int64_t schedule[], int nschedule,
+                              uint64_t *digest, int64_t sums[]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEARTS_CORE_H */

@@ -1,0 +1,11 @@
+#!/bin/sh
+# Build the C core's standalone tests with the sanitizers and run them.
+# Usage: arena/engine/_core/run_tests.sh   (from anywhere; exit status is the tests')
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+out=${TMPDIR:-/tmp}/hearts_core_tests.$$
+trap 'rm -f "$out"' EXIT INT TERM
+gcc -std=c11 -O2 -Wall -Wextra -Werror -g -fno-omit-frame-pointer \
+    -fsanitize=address,undefined -fno-sanitize-recover=all \
+    -I"$here" "$here/hearts.c" "$here/test_hearts.c" -o "$out"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 "$out"

@@ -1,0 +1,1185 @@
+/* test_hearts.c -- standalone tests of the C rules core (run_tests.sh builds it
+ * with the sanitizers).  Scenario tests are named after the rule they check
+ * (docs/decisions/0001-engine-backend-contract.md); the random-play loop checks
+ * invariants and that the batch and the hand state agree decision by decision.
+ * Prints "N passed, N failed" and exits 0 only if nothing failed.
+ */
+#include "hearts.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+
+#define CHECK(cond)                                                                        \
+    do {                                                                                   \
+        if (cond) {                                                                        \
+            passed++;                                                                      \
+        } else {                                                                           \
+            failed++;                                                                      \
+            fprintf(stderr, "%s:%d: %s: CHECK(%s) failed\n", __FILE__, __LINE__, __func__, \
+                    #cond);                                                                \
+        }                                                                                  \
+    } while (0)
+
+#define CHECK_EQ(a, b)                                                                       \
+    do {                                                                                     \
+        long long a_ = (long long)(a), b_ = (long long)(b);                                  \
+        if (a_ == b_) {                                                                      \
+            passed++;                                                                        \
+        } else {                                                                             \
+            failed++;                                                                        \
+            fprintf(stderr, "%s:%d: %s: %s == %lld, expected %s == %lld\n", __FILE__,        \
+                    __LINE__, __func__, #a, a_, #b, b_);                                     \
+        }                                                                                    \
+    } while (0)
+
+/* Cards and configs ------------------------------------------------------- */
+
+/* "QS" -> 36; -1 for a bad name. */
+static int card(const char *s)
+{
+    static const char ranks[] = "23456789TJQKA", suits[] = "CDSH";
+    const char *r = strchr(ranks, s[0]), *u = strchr(suits, s[1]);
+    if (!s[0] || !s[1] || !r || !u)
+        return -1;
+    return (int)(u - suits) * 13 + (int)(r - ranks);
+}
+
+/* "2C 3C QS" -> mask */
+static uint64_t cards(const char *list)
+{
+    uint64_t m = 0;
+    char buf[4];
+    while (*list) {
+        while (*list == ' ')
+            list++;
+        if (!*list)
+            break;
+        buf[0] = list[0];
+        buf[1] = list[1];
+        buf[2] = 0;
+        int c = card(buf);
+        if (c < 0) {
+            fprintf(stderr, "bad card %s\n", buf);
+            exit(2);
+        }
+        m |= 1ULL << c;
+        list += 2;
+    }
+    return m;
+}
+
+static int popcount(uint64_t x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+static int lowest(uint64_t x)
+{
+    int i = 0;
+    while (!(x >> i & 1))
+        i++;
+    return i;
+}
+
+/* The standard four-hand game (config.standard_config). */
+static hc_config standard(int players)
+{
+    hc_config c;
+    memset(&c, 0, sizeof c);
+    c.players = players;
+    c.hand_size = 52 / players;
+    c.deck = HC_FULL_DECK;
+    c.kitty_size = 52 % players;
+    c.pass_count = 3;
+    c.opening = 0;
+    c.first_trick = 1;
+    c.lead_rule = 1;
+    c.broken_by = 1;
+    c.queen_hearts_lead = 0;
+    for (int i = 39; i < 52; i++)
+        c.values[i] = 1;
+    c.values[HC_QS] = 13;
+    c.doubler = -1;
+    c.moon = 1;
+    c.moon_points = 26;
+    c.moon_extra = 0;
+    c.sun_points = 0;
+    c.no_trick_bonus = 0;
+    c.kitty_taker = 0;
+    return c;
+}
+
+static hc_config init_ok(hc_config c)
+{
+    int code = hc_config_init(&c);
+    if (code) {
+        fprintf(stderr, "config rejected: %s\n", hc_config_strerror(code));
+        exit(2);
+    }
+    return c;
+}
+
+/* Hands with the given cards per seat (NULL: none), the rest of the deck dealt
+ * in ascending order to fill every hand; what is left is the kitty. */
+static void build(const hc_config *c, const char *const given[], uint64_t hands[], uint64_t *kitty)
+{
+    int n = (int)c->players;
+    uint64_t used = 0;
+    for (int s = 0; s < n; s++) {
+        hands[s] = given && given[s] ? cards(given[s]) : 0;
+        used |= hands[s];
+    }
+    uint64_t rest = c->deck & ~used;
+    for (int s = 0; s < n; s++) {
+        while (popcount(hands[s]) < c->hand_size) {
+            int x = lowest(rest);
+            hands[s] |= 1ULL << x;
+            rest &= rest - 1;
+        }
+    }
+    *kitty = rest;
+}
+
+static hc_hand *new_hand(const hc_config *c, const char *const given[], int dealer, int kind)
+{
+    static hc_hand h;
+    uint64_t hands[HC_MAX_PLAYERS], kitty;
+    build(c, given, hands, &kitty);
+    int code = hc_hand_init(&h, c, hands, c->players, kitty, dealer, kind, 42);
+    if (code) {
+        fprintf(stderr, "hand rejected: %s\n", hc_state_strerror(code));
+        exit(2);
+    }
+    return &h;
+}
+
+/* Randomness and the deal -------------------------------------------------- */
+
+static void test_splitmix_reference_values(void)
+{
+    /* SplitMix64 seeded with 0 (the published reference sequence) */
+    uint64_t s = 0;
+    CHECK(hc_splitmix_next(&s) == 0xE220A8397B1DCDAFULL);
+    CHECK(hc_splitmix_next(&s) == 0x6E789E6AA1B965F4ULL);
+    CHECK(hc_splitmix_next(&s) == 0x06C45D188009454FULL);
+    s = 0;
+    CHECK_EQ(hc_bounded(&s, 52), 45); /* high word of 0xE220A8397B1DCDAF * 52 */
+    s = 7;
+    for (int i = 0; i < 1000; i++)
+        CHECK(hc_bounded(&s, (uint64_t)(i % 52) + 1) <= (uint64_t)(i % 52));
+}
+
+static void test_deal_is_deterministic_partition(void)
+{
+    for (int players = 3; players <= 7; players++) {
+        hc_config c = init_ok(standard(players));
+        for (uint64_t seed = 0; seed < 50; seed++) {
+            uint64_t a[HC_MAX_PLAYERS], b[HC_MAX_PLAYERS], ka, kb, all = 0;
+            int dealer = (int)(seed % (uint64_t)players);
+            CHECK_EQ(hc_deal(&c, seed, dealer, a, &ka), 0);
+            hc_deal(&c, seed, dealer, b, &kb);
+            CHECK(memcmp(a, b, sizeof(uint64_t) * (size_t)players) == 0 && ka == kb);
+            int ok = 1;
+            for (int s = 0; s < players; s++) {
+                ok &= popcount(a[s]) == c.hand_size && !(all & a[s]);
+                all |= a[s];
+            }
+            CHECK(ok && !(all & ka) && (all | ka) == c.deck && popcount(ka) == c.kitty_size);
+            /* the dealer deals from their left: moving the deal rotates the hands */
+            uint64_t r[HC_MAX_PLAYERS], kr;
+            hc_deal(&c, seed, (dealer + 1) % players, r, &kr);
+            ok = kr == ka;
+            for (int s = 0; s < players; s++)
+                ok &= r[(s + 1) % players] == a[s];
+            CHECK(ok);
+        }
+    }
+    hc_config c = init_ok(standard(4));
+    uint64_t h[HC_MAX_PLAYERS], k;
+    CHECK_EQ(hc_deal(&c, 1, 4, h, &k), -1);
+    CHECK_EQ(hc_deal(&c, 1, -1, h, &k), -1);
+}
+
+static void test_deal_follows_fisher_yates_from_the_top(void)
+{
+    /* the contract's shuffle, spelled out: the first card dealt goes to the
+     * dealer's left */
+    hc_config c = init_ok(standard(4));
+    uint8_t a[52];
+    for (int i = 0; i < 52; i++)
+        a[i] = (uint8_t)i;
+    uint64_t rng = 99;
+    for (int i = 51; i >= 1; i--) {
+        int j = (int)hc_bounded(&rng, (uint64_t)i + 1);
+        uint8_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+    uint64_t h[HC_MAX_PLAYERS], k;
+    hc_deal(&c, 99, 2, h, &k);
+    CHECK(h[3] & (1ULL << a[0]));
+    CHECK(h[0] & (1ULL << a[1]));
+    CHECK(h[2] & (1ULL << a[51]));
+}
+
+/* Configuration validation ------------------------------------------------ */
+
+static void test_config_rejects_impossible_values(void)
+{
+    hc_config c;
+#define REJECT(field, value, code)        \
+    c = standard(4);                      \
+    c.field = value;                      \
+    CHECK_EQ(hc_config_init(&c), code);
+    REJECT(players, 2, HC_CFG_PLAYERS);
+    REJECT(players, 8, HC_CFG_PLAYERS);
+    REJECT(hand_size, 0, HC_CFG_HAND_SIZE);
+    REJECT(hand_size, 14, HC_CFG_HAND_SIZE);
+    REJECT(deck, 1ULL << 52 | 1, HC_CFG_DECK);
+    REJECT(kitty_size, 1, HC_CFG_KITTY_SIZE);
+    REJECT(pass_count, -1, HC_CFG_PASS_COUNT);
+    REJECT(pass_count, 14, HC_CFG_PASS_COUNT);
+    REJECT(opening, 3, HC_CFG_OPENING);
+    REJECT(first_trick, -1, HC_CFG_FIRST_TRICK);
+    REJECT(lead_rule, 3, HC_CFG_LEAD_RULE);
+    REJECT(broken_by, 3, HC_CFG_BROKEN_BY);
+    REJECT(queen_hearts_lead, 2, HC_CFG_QUEEN_HEARTS_LEAD);
+    REJECT(values[7], 1LL << 40, HC_CFG_VALUES);
+    REJECT(doubler, -2, HC_CFG_DOUBLER);
+    REJECT(doubler, 52, HC_CFG_DOUBLER);
+    REJECT(moon, 5, HC_CFG_MOON);
+    REJECT(moon_points, -(1LL << 40), HC_CFG_MOON_POINTS);
+    REJECT(moon_extra, 1ULL << 60, HC_CFG_MOON_EXTRA);
+    REJECT(sun_points, 1LL << 33, HC_CFG_SUN_POINTS);
+    REJECT(no_trick_bonus, INT64_MIN, HC_CFG_NO_TRICK_BONUS);
+    REJECT(kitty_taker, 2, HC_CFG_KITTY_TAKER);
+#undef REJECT
+    /* a deck whose clubs can all sit in the kitty is a valid config ... */
+    c = standard(4);
+    c.deck = HC_FULL_DECK & ~0x1FF0ULL; /* clubs 2C..5C only */
+    c.hand_size = 8;
+    c.kitty_size = 43 - 32;
+    CHECK_EQ(hc_config_init(&c), HC_CFG_OK);
+    /* ... but a position with no club in any hand cannot open on a club */
+    uint64_t hands[4] = {0}, kitty = cards("2C 3C 4C 5C"), rest = c.deck & ~kitty;
+    for (int s = 0; s < 4; s++)
+        for (int i = 0; i < 8; i++) {
+            hands[s] |= 1ULL << lowest(rest);
+            rest &= rest - 1;
+        }
+    kitty |= rest;
+    hc_hand h;
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 4, kitty, 0, 0, 0), HC_STATE_NO_CLUB);
+    c.opening = 2;
+    CHECK_EQ(hc_config_init(&c), HC_CFG_OK);
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 4, kitty, 0, 0, 0), HC_STATE_OK);
+    /* the batch refuses such a deal too */
+    c.opening = 1;
+    c = init_ok(c);
+    int64_t sched[1] = {0}, sums[4] = {0};
+    uint64_t digest = HC_FNV_OFFSET;
+    int rc = 0;
+    for (uint64_t seed = 0; seed < 200 && rc == 0; seed++)
+        rc = hc_play_random_hands(&c, seed, 0, 50, sched, 1, &digest, sums);
+    CHECK_EQ(rc, -3);
+    CHECK(strlen(hc_config_strerror(HC_CFG_PLAYERS)) > 0);
+    CHECK(strlen(hc_config_strerror(999)) > 0);
+}
+
+static void test_config_derives_masks(void)
+{
+    hc_config c = init_ok(standard(4));
+    CHECK(c.penalty == (cards("QS") | (0x1FFFULL << 39)));
+    CHECK(c.point == c.penalty);
+    CHECK(c.first_ban == c.penalty);
+    CHECK(c.lead_ban == (0x1FFFULL << 39));
+    CHECK(c.breaking == (cards("QS") | (0x1FFFULL << 39)));
+    CHECK_EQ(c.queen_lead_ok, 0);
+    c = standard(4);
+    c.values[card("JD")] = -10;
+    c.first_trick = 2;
+    c.lead_rule = 2;
+    c.broken_by = 2;
+    c = init_ok(c);
+    CHECK(c.point == (c.penalty | cards("JD")));
+    CHECK(c.first_ban == c.point && c.lead_ban == c.point && c.breaking == c.point);
+}
+
+static void test_hand_init_validates_the_position(void)
+{
+    hc_config c = init_ok(standard(4));
+    uint64_t hands[HC_MAX_PLAYERS], kitty;
+    hc_hand h;
+    build(&c, NULL, hands, &kitty);
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 3, kitty, 0, 0, 0), HC_STATE_HANDS_LEN);
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 4, kitty, 4, 0, 0), HC_STATE_DEALER);
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 4, kitty, -1, 0, 0), HC_STATE_DEALER);
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 4, kitty, 0, 4, 0), HC_STATE_PASS_KIND);
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 4, kitty, 0, 102, 0), HC_STATE_PASS_KIND);
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 4, kitty, 0, 100, 0), HC_STATE_OK);
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 4, kitty, 0, 101, 0), HC_STATE_OK);
+    uint64_t bad[4];
+    memcpy(bad, hands, sizeof bad);
+    bad[0] ^= 1; /* 12 cards */
+    CHECK_EQ(hc_hand_init(&h, &c, bad, 4, kitty, 0, 0, 0), HC_STATE_HAND_SIZE);
+    memcpy(bad, hands, sizeof bad);
+    bad[1] = (bad[1] & ~(1ULL << lowest(bad[1]))) | (1ULL << lowest(bad[0]));
+    CHECK_EQ(hc_hand_init(&h, &c, bad, 4, kitty, 0, 0, 0), HC_STATE_OVERLAP);
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 4, 1, 0, 0, 0), HC_STATE_OVERLAP);
+    hc_config d = standard(4);
+    d.deck &= ~cards("2C 3C 4C 5C");
+    d.hand_size = 12;
+    d = init_ok(d);
+    build(&d, NULL, hands, &kitty);
+    hands[0] = (hands[0] & ~(1ULL << lowest(hands[0]))) | 1; /* the removed 2C */
+    CHECK_EQ(hc_hand_init(&h, &d, hands, 4, kitty, 0, 0, 0), HC_STATE_DECK);
+    hc_config raw = standard(4); /* never initialised */
+    CHECK_EQ(hc_hand_init(&h, &raw, hands, 4, kitty, 0, 0, 0), HC_STATE_CONFIG);
+    /* scatter needs players - 1 cards per hand */
+    hc_config e = standard(7);
+    e.hand_size = 5;
+    e.kitty_size = 52 - 35;
+    e.pass_count = 2;
+    e = init_ok(e);
+    CHECK(!hc_pass_kind_valid(&e, HC_PASS_SCATTER));
+    CHECK(hc_pass_kind_valid(&e, 6) && hc_pass_kind_valid(&e, HC_PASS_CENTER));
+    CHECK(!hc_pass_kind_valid(&e, 7) && !hc_pass_kind_valid(&e, -1));
+}
+
+/* Legal plays --------------------------------------------------------------- */
+
+static void test_opening_lowest_club_must_be_led(void)
+{
+    hc_config c = init_ok(standard(4));
+    const char *g[] = {"AS", NULL, "2C 3C AH", NULL};
+    hc_hand *h = new_hand(&c, g, 0, HC_PASS_HOLD);
+    CHECK_EQ(h->d.phase, HC_PHASE_PLAYING);
+    CHECK_EQ(h->d.to_play, 2);
+    CHECK_EQ(h->d.leader, 2);
+    CHECK(hc_legal_mask(h) == cards("2C"));
+    CHECK_EQ(hc_check_play(h, card("3C")), HC_ERR_MUST_LEAD_OPENING_CARD);
+    CHECK_EQ(hc_check_play(h, card("AH")), HC_ERR_MUST_LEAD_OPENING_CARD);
+    CHECK_EQ(hc_check_play(h, card("AS")), HC_ERR_NOT_IN_HAND);
+    CHECK_EQ(hc_check_play(h, 52), HC_ERR_BAD_CARD);
+    CHECK_EQ(hc_check_play(h, -1), HC_ERR_BAD_CARD);
+    CHECK_EQ(hc_check_play(h, INT64_MAX), HC_ERR_BAD_CARD);
+    CHECK_EQ(hc_check_play(h, card("2C")), 0);
+    /* without the 2C in play the lowest club in the hands opens */
+    hc_config d = standard(4);
+    d.deck &= ~cards("2C 3C 4C 5C");
+    d.hand_size = 12;
+    d = init_ok(d);
+    const char *g2[] = {NULL, "6C", NULL, NULL};
+    h = new_hand(&d, g2, 0, HC_PASS_HOLD);
+    CHECK(hc_legal_mask(h) == cards("6C"));
+    CHECK_EQ(h->d.to_play, 1);
+    CHECK_EQ(hc_check_play(h, card("2C")), HC_ERR_BAD_CARD);
+}
+
+static void test_opening_any_club(void)
+{
+    hc_config c = standard(4);
+    c.opening = 1;
+    c = init_ok(c);
+    const char *g[] = {NULL, "2C 9C KC QS AH", NULL, NULL};
+    hc_hand *h = new_hand(&c, g, 0, HC_PASS_HOLD);
+    CHECK_EQ(h->d.to_play, 1);
+    CHECK(hc_legal_mask(h) == (h->d.hand[1] & 0x1FFFULL));
+    CHECK_EQ(hc_check_play(h, card("KC")), 0);
+    CHECK_EQ(hc_check_play(h, card("QS")), HC_ERR_MUST_LEAD_CLUB);
+    CHECK_EQ(hc_check_play(h, card("AH")), HC_ERR_MUST_LEAD_CLUB);
+}
+
+static void test_opening_left_of_dealer_uses_the_lead_rule(void)
+{
+    hc_config c = standard(4);
+    c.opening = 2;
+    c = init_ok(c);
+    const char *g[] = {NULL, NULL, "2H 3H QS 4D", NULL};
+    hc_hand *h = new_hand(&c, g, 1, HC_PASS_HOLD);
+    CHECK_EQ(h->d.to_play, 2);
+    CHECK_EQ(hc_check_play(h, card("2H")), HC_ERR_NOT_BROKEN);
+    /* QS is not a heart (lead rule 1) but is penalty (first-trick filter) */
+    CHECK_EQ(hc_check_play(h, card("QS")), HC_ERR_FIRST_TRICK_POINTS);
+    CHECK_EQ(hc_check_play(h, card("4D")), 0);
+    CHECK(!(hc_legal_mask(h) & cards("2H 3H QS")));
+    /* first_trick 0: QS may be led */
+    c.first_trick = 0;
+    c = init_ok(c);
+    h = new_hand(&c, g, 1, HC_PASS_HOLD);
+    CHECK_EQ(hc_check_play(h, card("QS")), 0);
+}
+
+static void test_follow_suit(void)
+{
+    hc_config c = init_ok(standard(4));
+    /* seat 0 leads 2C; seat 1 holds clubs and must follow */
+    const char *g[] = {"2C", "5C 8H", "KD", "9C"};
+    hc_hand *h = new_hand(&c, g, 3, HC_PASS_HOLD);
+    CHECK_EQ(hc_play(h, card("2C")), 0);
+    CHECK_EQ(h->d.to_play, 1);
+    CHECK_EQ(hc_check_play(h, card("8H")), HC_ERR_MUST_FOLLOW_SUIT);
+    CHECK_EQ(hc_check_play(h, card("5C")), 0);
+    CHECK(hc_legal_mask(h) == (h->d.hand[1] & 0x1FFFULL));
+    CHECK_EQ(hc_play(h, card("8H")), HC_ERR_MUST_FOLLOW_SUIT);
+    CHECK_EQ(h->d.played, 1); /* nothing changed */
+    CHECK_EQ(hc_play(h, card("5C")), 0);
+    CHECK_EQ(hc_trick_len(h), 2);
+}
+
+static void test_first_trick_filter(void)
+{
+    hc_config c = init_ok(standard(4));
+    /* seat 1 void in clubs: may discard, but no penalty card on trick 0 */
+    const char *g1[] = {"2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", "QS AH 2D", NULL, NULL};
+    hc_hand *h = new_hand(&c, g1, 3, HC_PASS_HOLD);
+    CHECK_EQ(hc_play(h, card("2C")), 0);
+    CHECK_EQ(hc_check_play(h, card("QS")), HC_ERR_FIRST_TRICK_POINTS);
+    CHECK_EQ(hc_check_play(h, card("AH")), HC_ERR_FIRST_TRICK_POINTS);
+    CHECK_EQ(hc_check_play(h, card("2D")), 0);
+    CHECK(!(hc_legal_mask(h) & c.penalty));
+    /* a seat holding only hearts and the QS may play any of them */
+    const char *g2[] = {"2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+                        "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH QS", NULL, NULL};
+    h = new_hand(&c, g2, 3, HC_PASS_HOLD);
+    CHECK_EQ(hc_play(h, card("2C")), 0);
+    CHECK(hc_legal_mask(h) == h->d.hand[1]);
+    CHECK_EQ(hc_check_play(h, card("QS")), 0);
+    CHECK_EQ(hc_check_play(h, card("KH")), 0);
+    /* first_trick 2 bans any point card, including a negative one */
+    hc_config d = standard(4);
+    d.values[card("JD")] = -10;
+    d.first_trick = 2;
+    d = init_ok(d);
+    const char *g3[] = {"2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", "JD 3D", NULL, NULL};
+    h = new_hand(&d, g3, 3, HC_PASS_HOLD);
+    CHECK_EQ(hc_play(h, card("2C")), 0);
+    CHECK_EQ(hc_check_play(h, card("JD")), HC_ERR_FIRST_TRICK_POINTS);
+    CHECK_EQ(hc_check_play(h, card("3D")), 0);
+    /* first_trick 1 allows the JD (value -10 is not a penalty) */
+    d.first_trick = 1;
+    d = init_ok(d);
+    h = new_hand(&d, g3, 3, HC_PASS_HOLD);
+    CHECK_EQ(hc_play(h, card("2C")), 0);
+    CHECK_EQ(hc_check_play(h, card("JD")), 0);
+    /* the filter is checked after follow suit: a club follower is told 7 */
+    const char *g4[] = {"2C", "3C QS", NULL, NULL};
+    h = new_hand(&c, g4, 3, HC_PASS_HOLD);
+    hc_play(h, card("2C"));
+    CHECK_EQ(hc_check_play(h, card("QS")), HC_ERR_MUST_FOLLOW_SUIT);
+}
+
+/* Plays the rest of the current trick with each seat's lowest legal card. */
+static void finish_trick(hc_hand *h)
+{
+    do {
+        uint64_t l = hc_legal_mask(h);
+        hc_play(h, lowest(l));
+    } while (h->d.phase == HC_PHASE_PLAYING && hc_trick_len(h) != 0);
+}
+
+static void test_hearts_may_not_be_led_until_broken(void)
+{
+    hc_config c = init_ok(standard(4));
+    /* seat 0 wins trick 0 with AC and must then lead */
+    const char *g[] = {"AC 2H 3H 2S", "2C", "3C", "4C"};
+    hc_hand *h = new_hand(&c, g, 3, HC_PASS_HOLD);
+    CHECK_EQ(h->d.to_play, 1);
+    hc_play(h, card("2C"));
+    hc_play(h, card("3C"));
+    hc_play(h, card("4C"));
+    hc_play(h, card("AC"));
+    CHECK_EQ(h->d.trick_number, 1);
+    CHECK_EQ(h->d.to_play, 0);
+    CHECK_EQ(h->d.broken, 0);
+    CHECK_EQ(hc_check_play(h, card("2H")), HC_ERR_NOT_BROKEN);
+    CHECK_EQ(hc_check_play(h, card("2S")), 0);
+    CHECK(!(hc_legal_mask(h) & c.hearts));
+    /* a leader holding only hearts may lead one, and that breaks hearts */
+    const char *g2[] = {"AC 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH", "2C", "3C", "4C"};
+    h = new_hand(&c, g2, 3, HC_PASS_HOLD);
+    finish_trick(h);
+    CHECK_EQ(h->d.to_play, 0);
+    CHECK(hc_legal_mask(h) == h->d.hand[0]);
+    CHECK_EQ(hc_play(h, card("5H")), 0);
+    CHECK_EQ(h->d.broken, 1);
+}
+
+static void test_queen_breaks_hearts_with_broken_by_1(void)
+{
+    hc_config c = init_ok(standard(4));
+    /* trick 1: seat 0 leads a diamond, seat 1 (void) discards the QS */
+    const char *g[] = {"AC 2D 3H", "2C QS 2H 3S 4S 5S 6S 7S 8S 9S TS JS KS", "3C", "4C"};
+    hc_hand *h = new_hand(&c, g, 3, HC_PASS_HOLD);
+    CHECK_EQ(h->d.to_play, 1);
+    hc_play(h, card("2C"));
+    finish_trick(h);
+    CHECK_EQ(h->d.to_play, 0);
+    CHECK_EQ(hc_play(h, card("2D")), 0);
+    CHECK(!(h->d.hand[1] & 0x1FFFULL << 13)); /* seat 1 is void in diamonds */
+    CHECK_EQ(hc_play(h, card("QS")), 0);
+    CHECK_EQ(h->d.broken, 1);
+    hc_config d = standard(4);
+    d.broken_by = 0;
+    d = init_ok(d);
+    h = new_hand(&d, g, 3, HC_PASS_HOLD);
+    hc_play(h, card("2C"));
+    finish_trick(h);
+    hc_play(h, card("2D"));
+    CHECK_EQ(hc_play(h, card("QS")), 0);
+    CHECK_EQ(h->d.broken, 0);
+}
+
+static void test_queen_hearts_lead(void)
+{
+    /* leader holds only hearts and the QS after trick 0 */
+    const char *g[] = {"AC QS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH", "2C", "3C", "4C"};
+    hc_config c = init_ok(standard(4)); /* queen_hearts_lead 0, lead_rule 1 */
+    hc_hand *h = new_hand(&c, g, 3, HC_PASS_HOLD);
+    finish_trick(h);
+    CHECK_EQ(h->d.to_play, 0);
+    CHECK(hc_legal_mask(h) == cards("QS"));
+    CHECK_EQ(hc_check_play(h, card("2H")), HC_ERR_NOT_BROKEN);
+    c.queen_hearts_lead = 1;
+    c = init_ok(c);
+    h = new_hand(&c, g, 3, HC_PASS_HOLD);
+    finish_trick(h);
+    CHECK(hc_legal_mask(h) == h->d.hand[0]);
+    CHECK_EQ(hc_check_play(h, card("2H")), 0);
+    /* with another suit in hand the exception does not apply */
+    const char *g2[] = {"AC QS 2H 3H 2D", "2C", "3C", "4C"};
+    h = new_hand(&c, g2, 3, HC_PASS_HOLD);
+    finish_trick(h);
+    CHECK_EQ(hc_check_play(h, card("2H")), HC_ERR_NOT_BROKEN);
+    CHECK_EQ(hc_check_play(h, card("QS")), 0);
+    /* lead rule 2 (points): QS and hearts are both restricted */
+    hc_config d = standard(4);
+    d.lead_rule = 2;
+    d = init_ok(d);
+    h = new_hand(&d, g2, 3, HC_PASS_HOLD);
+    finish_trick(h);
+    CHECK_EQ(hc_check_play(h, card("QS")), HC_ERR_NOT_BROKEN);
+    CHECK((hc_legal_mask(h) & cards("2D")) && !(hc_legal_mask(h) & d.point));
+}
+
+static void test_lead_rule_0_allows_any_lead(void)
+{
+    hc_config c = standard(4);
+    c.lead_rule = 0;
+    c = init_ok(c);
+    const char *g[] = {"AC 2H 3H 2S", "2C", "3C", "4C"};
+    hc_hand *h = new_hand(&c, g, 3, HC_PASS_HOLD);
+    finish_trick(h);
+    CHECK(hc_legal_mask(h) == h->d.hand[0]);
+}
+
+/* Passing -------------------------------------------------------------------- */
+
+static void test_pass_errors_in_order(void)
+{
+    hc_config c = init_ok(standard(4));
+    hc_hand *h = new_hand(&c, NULL, 0, 1);
+    CHECK_EQ(h->d.phase, HC_PHASE_PASSING);
+    CHECK_EQ(h->d.to_play, -1);
+    CHECK_EQ(hc_legal_mask(h), 0);
+    CHECK_EQ(hc_check_play(h, 0), HC_ERR_PASSING);
+    CHECK_EQ(hc_check_play(h, 99), HC_ERR_PASSING);
+    CHECK_EQ(hc_play(h, 0), HC_ERR_PASSING);
+    CHECK_EQ(hc_push(h, 0), HC_ERR_PASSING);
+    CHECK_EQ(hc_pop(h), -1);
+    /* seat 0 holds 2C..AC (13 clubs) from build() */
+    int64_t ok[3] = {0, 1, 2}, dup[3] = {0, 1, 0}, out[3] = {0, 1, 60}, foreign[3] = {0, 1, 20};
+    CHECK_EQ(hc_apply_pass(h, 4, ok, 3), HC_ERR_BAD_SEAT);
+    CHECK_EQ(hc_apply_pass(h, -1, ok, 3), HC_ERR_BAD_SEAT);
+    CHECK_EQ(hc_apply_pass(h, 0, ok, 2), HC_ERR_PASS_COUNT);
+    CHECK_EQ(hc_apply_pass(h, 0, NULL, 1000), HC_ERR_PASS_COUNT);
+    CHECK_EQ(hc_apply_pass(h, 0, dup, 3), HC_ERR_PASS_DUPLICATE);
+    int64_t dup_out[3] = {60, 60, 1};
+    CHECK_EQ(hc_apply_pass(h, 0, dup_out, 3), HC_ERR_PASS_DUPLICATE);
+    CHECK_EQ(hc_apply_pass(h, 0, out, 3), HC_ERR_PASS_NOT_IN_HAND);
+    CHECK_EQ(hc_apply_pass(h, 0, foreign, 3), HC_ERR_PASS_NOT_IN_HAND);
+    int64_t neg[3] = {0, -1, 2};
+    CHECK_EQ(hc_apply_pass(h, 0, neg, 3), HC_ERR_PASS_NOT_IN_HAND);
+    CHECK_EQ(h->passed_seats, 0);
+    CHECK_EQ(hc_apply_pass(h, 0, ok, 3), 0);
+    CHECK_EQ(hc_apply_pass(h, 0, ok, 3), HC_ERR_ALREADY_PASSED);
+    CHECK_EQ(hc_apply_pass(h, 0, ok, 2), HC_ERR_ALREADY_PASSED);
+    CHECK(h->d.hand[0] == 0x1FFFULL); /* nothing moves before the last pass */
+    for (int s = 1; s < 4; s++) {
+        int64_t p[3];
+        uint64_t m = h->d.hand[s];
+        for (int i = 0; i < 3; i++) {
+            p[i] = lowest(m);
+            m &= m - 1;
+        }
+        CHECK_EQ(hc_apply_pass(h, s, p, 3), 0);
+    }
+    CHECK_EQ(h->d.phase, HC_PHASE_PLAYING);
+    CHECK_EQ(hc_apply_pass(h, 0, ok, 3), HC_ERR_NOT_PASSING);
+    CHECK_EQ(hc_apply_pass(h, 9, ok, 3), HC_ERR_NOT_PASSING);
+    /* pass left: seat 1 received seat 0's 2C 3C 4C, and leads the 2C */
+    CHECK_EQ(h->received_n[1], 3);
+    CHECK(h->received[1][0] == 0 && h->received[1][1] == 1 && h->received[1][2] == 2);
+    CHECK_EQ(h->d.to_play, 1);
+    CHECK(hc_legal_mask(h) == 1);
+    CHECK_EQ(hc_pop(h), -1); /* passes are not undone */
+    for (int s = 0; s < 4; s++)
+        CHECK_EQ(popcount(h->d.hand[s]), 13);
+}
+
+/* Passes each seat's lowest `len` cards, in ascending order. */
+static void pass_lowest(hc_hand *h)
+{
+    for (int s = 0; s < h->cfg->players; s++) {
+        int64_t p[HC_MAX_HAND];
+        uint64_t m = h->d.hand[s];
+        for (int i = 0; i < h->pass_len; i++) {
+            p[i] = lowest(m);
+            m &= m - 1;
+        }
+        CHECK_EQ(hc_apply_pass(h, s, p, h->pass_len), 0);
+    }
+}
+
+static void test_pass_directions(void)
+{
+    hc_config c = init_ok(standard(4));
+    for (int kind = 1; kind <= 3; kind++) {
+        hc_hand *h = new_hand(&c, NULL, 0, kind);
+        uint64_t before[4], given[4];
+        memcpy(before, h->d.hand, sizeof before);
+        pass_lowest(h);
+        for (int s = 0; s < 4; s++) {
+            given[s] = 0;
+            for (int i = 0; i < 3; i++)
+                given[s] |= 1ULL << h->passed[s][i];
+        }
+        for (int s = 0; s < 4; s++)
+            CHECK(h->d.hand[(s + kind) % 4] ==
+                  ((before[(s + kind) % 4] & ~given[(s + kind) % 4]) | given[s]));
+    }
+    /* scatter: seat s's i-th card to (s + 1 + i) % n, received in giver order */
+    hc_hand *h = new_hand(&c, NULL, 0, HC_PASS_SCATTER);
+    CHECK_EQ(h->pass_len, 3);
+    pass_lowest(h);
+    for (int t = 0; t < 4; t++) {
+        int m = 0, ok = h->received_n[t] == 3;
+        for (int g = 0; g < 4; g++) {
+            if (g == t)
+                continue;
+            int i = (t - g - 1 + 4) % 4;
+            ok &= h->received[t][m++] == h->passed[g][i];
+            ok &= (h->d.hand[t] >> h->passed[g][i]) & 1;
+        }
+        CHECK(ok);
+    }
+    /* center: the pool (seat 0 first) shuffled with seed ^ C3A5..., dealt from
+     * the dealer's left */
+    h = new_hand(&c, NULL, 2, HC_PASS_CENTER);
+    pass_lowest(h);
+    uint8_t pool[12];
+    int m = 0;
+    for (int s = 0; s < 4; s++)
+        for (int i = 0; i < 3; i++)
+            pool[m++] = h->passed[s][i];
+    uint64_t rng = 42 ^ 0xC3A5C85C97CB3127ULL;
+    for (int i = m - 1; i >= 1; i--) {
+        int j = (int)hc_bounded(&rng, (uint64_t)i + 1);
+        uint8_t t = pool[i];
+        pool[i] = pool[j];
+        pool[j] = t;
+    }
+    int ok = 1, got[4] = {0};
+    for (int k = 0; k < m; k++) {
+        int t = (2 + 1 + k) % 4;
+        ok &= h->received[t][got[t]++] == pool[k];
+        ok &= (h->d.hand[t] >> pool[k]) & 1;
+    }
+    CHECK(ok);
+    CHECK(got[0] == 3 && got[1] == 3 && got[2] == 3 && got[3] == 3);
+}
+
+/* Scoring --------------------------------------------------------------------- */
+
+/* A finished hand with the given taken masks and trick counts. */
+static hc_hand *over(const hc_config *c, const uint64_t taken[], const int won[])
+{
+    hc_hand *h = new_hand(c, NULL, 0, HC_PASS_HOLD);
+    for (int s = 0; s < c->players; s++) {
+        h->d.taken[s] = taken[s];
+        h->d.tricks_won[s] = (uint8_t)won[s];
+    }
+    h->d.phase = HC_PHASE_OVER;
+    return h;
+}
+
+static int64_t zero[HC_MAX_PLAYERS];
+
+#define SCORES(h, totals, target, a, b, c_, d)                  \
+    do {                                                        \
+        int64_t o_[HC_MAX_PLAYERS];                             \
+        CHECK_EQ(hc_points(h, totals, target, o_), 0);          \
+        CHECK_EQ(o_[0], a);                                     \
+        CHECK_EQ(o_[1], b);                                     \
+        CHECK_EQ(o_[2], c_);                                    \
+        CHECK_EQ(o_[3], d);                                     \
+    } while (0)
+
+static void test_scoring_plain_and_doubler(void)
+{
+    hc_config c = init_ok(standard(4));
+    uint64_t t[4] = {cards("QS 2H"), cards("3H 4H 5H"), cards("6H 7H 8H 9H TH JH QH KH AH"), 0};
+    int w[4] = {3, 4, 5, 1};
+    hc_hand *h = over(&c, t, w);
+    SCORES(h, zero, 0, 14, 3, 9, 0);
+    /* 002: the 10 of clubs doubles its taker's hand score */
+    c.doubler = card("TC");
+    c.values[card("JD")] = -10;
+    c = init_ok(c);
+    uint64_t t2[4] = {cards("QS 2H TC"), cards("JD TC") & ~cards("TC"), cards("3H"), cards("4H")};
+    t2[1] |= cards("5H 6H 7H 8H 9H TH JH QH KH AH");
+    h = over(&c, t2, w);
+    SCORES(h, zero, 0, 28, 0, 1, 1);
+    uint64_t t3[4] = {cards("JD TC"), cards("QS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"), 0, 0};
+    h = over(&c, t3, w);
+    SCORES(h, zero, 0, 6, 0, 26, 26); /* seat 1 shot the moon: -20 + 26 */
+    /* not over: error */
+    hc_hand *g = new_hand(&c, NULL, 0, HC_PASS_HOLD);
+    int64_t o[4];
+    CHECK_EQ(hc_points(g, zero, 0, o), -1);
+    int64_t huge[4] = {0, 0, INT64_MAX, 0};
+    h = over(&c, t3, w); /* new_hand reuses one static state */
+    CHECK_EQ(hc_points(h, huge, 0, o), -2);
+    CHECK_EQ(hc_points(h, zero, INT64_MIN, o), -2);
+}
+
+static void test_scoring_moon_variants(void)
+{
+    uint64_t all = cards("QS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH");
+    uint64_t t[4] = {cards("2C"), all, cards("3C"), cards("4C")};
+    int w[4] = {3, 6, 3, 1};
+    hc_config c = init_ok(standard(4));
+    SCORES(over(&c, t, w), zero, 0, 26, 0, 26, 26); /* old moon */
+    c.moon = 2;
+    c = init_ok(c);
+    SCORES(over(&c, t, w), zero, 0, 0, -26, 0, 0); /* new moon */
+    c.moon = 0;
+    c = init_ok(c);
+    SCORES(over(&c, t, w), zero, 0, 0, 26, 0, 0); /* no moon */
+    /* shooter's choice: pick the larger margin, ties old.  As the contract
+     * defines the margins they are always equal (old adds M to every other
+     * seat, new takes M from the shooter), so the choice is always old. */
+    c.moon = 3;
+    c = init_ok(c);
+    SCORES(over(&c, t, w), zero, 0, 26, 0, 26, 26);
+    int64_t tot[4] = {10, 50, 80, 90};
+    SCORES(over(&c, t, w), tot, 0, 26, 0, 26, 26);
+    int64_t tot2[4] = {10, 5, 80, 90};
+    SCORES(over(&c, t, w), tot2, 100, 26, 0, 26, 26);
+    uint64_t t4[4] = {cards("2C AD"), all, cards("3C"), cards("4C")};
+    c.values[card("AD")] = -3; /* a negative card with another seat */
+    c.moon_points = 20;
+    c = init_ok(c);
+    int64_t tot4[4] = {5, 0, 0, 0};
+    SCORES(over(&c, t4, w), tot4, 0, 17, 0, 20, 20);
+    /* 004 add unless losing: 100-point game, shooter 90, others 95, 63, 70 */
+    hc_config a = standard(4);
+    a.moon = 4;
+    a = init_ok(a);
+    int64_t tl[4] = {95, 90, 63, 70};
+    SCORES(over(&a, t, w), tl, 100, 0, -26, 0, 0); /* old would sink the shooter */
+    int64_t tw[4] = {95, 40, 63, 70};
+    SCORES(over(&a, t, w), tw, 100, 26, 0, 26, 26); /* shooter stays lowest */
+    int64_t tt[4] = {95, 89, 63, 70};
+    SCORES(over(&a, t, w), tt, 100, 26, 0, 26, 26); /* tied lowest is not losing */
+    SCORES(over(&a, t, w), tl, 0, 26, 0, 26, 26);   /* no target: always add */
+    int64_t tn[4] = {5, 90, 6, 7};
+    SCORES(over(&a, t, w), tn, 100, 26, 0, 26, 26); /* game not ending */
+    /* moon_extra: the JD is required too */
+    hc_config e = standard(4);
+    e.moon_extra = cards("JD");
+    e = init_ok(e);
+    SCORES(over(&e, t, w), zero, 0, 0, 26, 0, 0);
+    uint64_t tj[4] = {cards("2C"), all | cards("JD"), cards("3C"), cards("4C")};
+    SCORES(over(&e, tj, w), zero, 0, 26, 0, 26, 26);
+}
+
+static void test_scoring_sun_and_no_trick_bonus(void)
+{
+    hc_config c = standard(4);
+    c.sun_points = 52;
+    c = init_ok(c);
+    uint64_t t[4] = {0, c.deck, 0, 0};
+    int w[4] = {0, 13, 0, 0};
+    SCORES(over(&c, t, w), zero, 0, 52, 0, 52, 52); /* sun replaces the moon */
+    c.moon = 2;
+    c = init_ok(c);
+    SCORES(over(&c, t, w), zero, 0, 0, -52, 0, 0);
+    c.moon = 0;
+    c = init_ok(c);
+    SCORES(over(&c, t, w), zero, 0, 0, 26, 0, 0); /* no moon: no sun either */
+    /* the sun needs every trick, not just every card */
+    c.moon = 1;
+    c = init_ok(c);
+    int w2[4] = {1, 12, 0, 0};
+    SCORES(over(&c, t, w2), zero, 0, 26, 0, 26, 26);
+    /* no-trick bonus, added last (also on top of a moon) */
+    hc_config b = standard(4);
+    b.no_trick_bonus = -5;
+    b = init_ok(b);
+    uint64_t t3[4] = {cards("2H"), cards("QS 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"), 0, 0};
+    int w3[4] = {6, 7, 0, 0};
+    SCORES(over(&b, t3, w3), zero, 0, 1, 25, -5, -5);
+    uint64_t t4[4] = {0, cards("QS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"), 0, 0};
+    int w4[4] = {6, 7, 0, 0};
+    SCORES(over(&b, t4, w4), zero, 0, 26, 0, 21, 21);
+    /* no penalty card at all: nobody shoots the moon */
+    hc_config z = standard(4);
+    memset(z.values, 0, sizeof z.values);
+    z = init_ok(z);
+    SCORES(over(&z, t4, w4), zero, 0, 0, 0, 0, 0);
+}
+
+/* Kitty ----------------------------------------------------------------------- */
+
+/* Plays a hand out with the lowest legal card each time. */
+static void play_lowest(hc_hand *h)
+{
+    while (h->d.phase == HC_PHASE_PLAYING)
+        CHECK_EQ(hc_play(h, lowest(hc_legal_mask(h))), 0);
+}
+
+static void test_kitty_takers(void)
+{
+    /* three players: 17 cards each and a one-card kitty */
+    hc_config c = init_ok(standard(3));
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        uint64_t hands[3], kitty;
+        hc_deal(&c, seed, 0, hands, &kitty);
+        hc_hand h;
+        CHECK_EQ(hc_hand_init(&h, &c, hands, 3, kitty, 0, 0, seed), 0);
+        CHECK_EQ(h.d.kitty_owner, -1);
+        CHECK_EQ(hc_play(&h, lowest(hc_legal_mask(&h))), 0);
+        while (hc_trick_len(&h))
+            hc_play(&h, lowest(hc_legal_mask(&h)));
+        CHECK_EQ(h.d.kitty_owner, h.trick_winner[0]); /* winner of trick 0 */
+        CHECK(h.d.taken[h.d.kitty_owner] & kitty);
+        play_lowest(&h);
+        CHECK_EQ(h.d.tricks_won[0] + h.d.tricks_won[1] + h.d.tricks_won[2], 17);
+    }
+    hc_config k = standard(3);
+    k.kitty_taker = 1;
+    k = init_ok(k);
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        uint64_t hands[3], kitty;
+        hc_deal(&k, seed, 1, hands, &kitty);
+        hc_hand h;
+        hc_hand_init(&h, &k, hands, 3, kitty, 1, 0, seed);
+        play_lowest(&h);
+        int expect = h.trick_winner[16];
+        for (int t = 16; t >= 0; t--) {
+            uint64_t tm = 0;
+            for (int i = 0; i < 3; i++)
+                tm |= 1ULL << h.plays[t * 3 + i];
+            if (tm & k.point)
+                expect = h.trick_winner[t];
+        }
+        CHECK_EQ(h.d.kitty_owner, expect);
+        CHECK(h.d.taken[expect] & kitty);
+    }
+}
+
+/* Undo ------------------------------------------------------------------------- */
+
+static void test_push_pop_restores_state(void)
+{
+    hc_config c = init_ok(standard(4));
+    uint64_t rng = 5;
+    for (int game = 0; game < 50; game++) {
+        uint64_t hands[4], kitty;
+        hc_deal(&c, (uint64_t)game, game % 4, hands, &kitty);
+        static hc_hand h, start;
+        hc_hand_init(&h, &c, hands, 4, kitty, game % 4, 0, 0);
+        start = h;
+        hc_dyn snaps[HC_MAX_PLAYS + 1];
+        int k = 0;
+        while (h.d.phase == HC_PHASE_PLAYING) {
+            snaps[k++] = h.d;
+            uint64_t l = hc_legal_mask(&h);
+            int pick = (int)hc_bounded(&rng, (uint64_t)popcount(l));
+            while (pick--)
+                l &= l - 1;
+            CHECK_EQ(game % 2 ? hc_push(&h, lowest(l)) : hc_play(&h, lowest(l)), 0);
+        }
+        CHECK_EQ(k, 52);
+        CHECK_EQ(h.d.to_play, -1);
+        CHECK_EQ(h.d.trick_number, 13);
+        CHECK_EQ(hc_push(&h, 0), HC_ERR_HAND_OVER);
+        CHECK_EQ(hc_play(&h, 0), HC_ERR_HAND_OVER);
+        CHECK_EQ(hc_check_play(&h, 0), HC_ERR_HAND_OVER);
+        int ok = 1;
+        while (k > 0) {
+            ok &= hc_pop(&h) == 0;
+            ok &= memcmp(&h.d, &snaps[--k], sizeof h.d) == 0;
+        }
+        CHECK(ok);
+        CHECK_EQ(hc_pop(&h), -1);
+        CHECK(memcmp(&h.d, &start.d, sizeof h.d) == 0);
+    }
+    /* push checks what keeps the state consistent, nothing more */
+    hc_hand *h = new_hand(&c, NULL, 3, HC_PASS_HOLD);
+    CHECK_EQ(hc_push(h, 60), HC_ERR_BAD_CARD);
+    CHECK_EQ(hc_push(h, -5), HC_ERR_BAD_CARD);
+    CHECK_EQ(hc_push(h, card("AS")), HC_ERR_NOT_IN_HAND);
+    CHECK_EQ(hc_push(h, card("3C")), 0); /* rule-illegal, structurally fine */
+    CHECK_EQ(hc_pop(h), 0);
+    CHECK_EQ(hc_pop(h), -1);
+}
+
+/* Random play ----------------------------------------------------------------- */
+
+static uint64_t test_rng = 12345;
+
+static int64_t rnd(int64_t lo, int64_t hi) /* inclusive */
+{
+    return lo + (int64_t)hc_bounded(&test_rng, (uint64_t)(hi - lo + 1));
+}
+
+static hc_config random_config(void)
+{
+    for (;;) {
+        hc_config c;
+        memset(&c, 0, sizeof c);
+        c.players = rnd(3, 7);
+        c.deck = HC_FULL_DECK;
+        int removed = (int)rnd(0, 12);
+        for (int i = 0; i < removed; i++)
+            c.deck &= ~(1ULL << rnd(0, 51));
+        int size = popcount(c.deck);
+        int64_t max_hand = size / c.players;
+        if (max_hand > HC_MAX_HAND)
+            max_hand = HC_MAX_HAND;
+        c.hand_size = rnd(1, max_hand);
+        c.kitty_size = size - c.players * c.hand_size;
+        c.pass_count = rnd(0, c.hand_size < 4 ? c.hand_size : 4);
+        c.opening = rnd(0, 2);
+        if (popcount(c.deck & 0x1FFFULL) <= c.kitty_size)
+            c.opening = 2; /* a deal could leave every club in the kitty */
+        c.first_trick = rnd(0, 2);
+        c.lead_rule = rnd(0, 2);
+        c.broken_by = rnd(0, 2);
+        c.queen_hearts_lead = rnd(0, 1);
+        int style = (int)rnd(0, 2);
+        for (int i = 0; i < 52; i++) {
+            if (!(c.deck >> i & 1))
+                continue;
+            if (style == 0)
+                c.values[i] = i >= 39;
+            else if (style == 1)
+                c.values[i] = rnd(0, 5) == 0 ? rnd(-10, 13) : 0;
+        }
+        if (style != 2)
+            c.values[HC_QS] = c.deck >> HC_QS & 1 ? 13 : 0;
+        c.doubler = rnd(0, 3) ? -1 : rnd(0, 51);
+        c.moon = rnd(0, 4);
+        c.moon_points = rnd(-5, 30);
+        c.moon_extra = rnd(0, 2) ? 0 : 1ULL << rnd(0, 51);
+        c.sun_points = rnd(0, 2) ? 0 : rnd(-5, 60);
+        c.no_trick_bonus = rnd(0, 2) ? 0 : rnd(-5, 10);
+        c.kitty_taker = rnd(0, 1);
+        if (hc_config_init(&c) == HC_CFG_OK)
+            return c;
+    }
+}
+
+static int64_t random_kind(const hc_config *c)
+{
+    for (;;) {
+        int64_t k = rnd(0, c->players + 1);
+        if (k == c->players)
+            k = HC_PASS_SCATTER;
+        else if (k == c->players + 1)
+            k = HC_PASS_CENTER;
+        if (hc_pass_kind_valid(c, k))
+            return k;
+    }
+}
+
+static int kth(uint64_t set, uint64_t k)
+{
+    while (k--)
+        set &= set - 1;
+    return lowest(set);
+}
+
+#define FNV(h, c) ((h) = ((h) ^ (uint64_t)(c)) * HC_FNV_PRIME)
+
+/* The random batch replayed through the hand state, from the contract text. */
+static void replay_batch(const hc_config *c, uint64_t seed, uint64_t count, const int64_t *sched,
+                         int nsched, uint64_t *digest, int64_t sums[], int *ok)
+{
+    uint64_t master = seed, h = HC_FNV_OFFSET;
+    int n = (int)c->players;
+    memset(sums, 0, sizeof(int64_t) * (size_t)n);
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t hs = hc_splitmix_next(&master), hands[HC_MAX_PLAYERS], kitty;
+        int dealer = (int)(i % (uint64_t)n);
+        int64_t kind = sched[i % (uint64_t)nsched];
+        hc_deal(c, hs, dealer, hands, &kitty);
+        static hc_hand st;
+        *ok &= hc_hand_init(&st, c, hands, n, kitty, dealer, kind, hs) == 0;
+        uint64_t policy = hs ^ 0x5851F42D4C957F2DULL;
+        if (kind != HC_PASS_HOLD) {
+            for (int s = 0; s < n; s++) {
+                uint64_t rest = hands[s];
+                int64_t chosen[HC_MAX_HAND];
+                for (int j = 0; j < st.pass_len; j++) {
+                    int x = kth(rest, hc_bounded(&policy, (uint64_t)popcount(rest)));
+                    rest &= ~(1ULL << x);
+                    chosen[j] = x;
+                    FNV(h, x);
+                }
+                *ok &= hc_apply_pass(&st, s, chosen, st.pass_len) == 0;
+            }
+        }
+        uint64_t played = 0;
+        while (st.d.phase == HC_PHASE_PLAYING) {
+            uint64_t l = hc_legal_mask(&st);
+            *ok &= l != 0 && (l & ~st.d.hand[st.d.to_play]) == 0;
+            int x = kth(l, hc_bounded(&policy, (uint64_t)popcount(l)));
+            FNV(h, x);
+            *ok &= hc_play(&st, x) == 0;
+            *ok &= !(played >> x & 1);
+            played |= 1ULL << x;
+        }
+        /* invariants: every dealt card played once, everything taken */
+        uint64_t dealt = c->deck & ~kitty, taken = 0;
+        int tricks = 0;
+        for (int s = 0; s < n; s++) {
+            *ok &= st.d.hand[s] == 0;
+            *ok &= !(taken & st.d.taken[s]);
+            taken |= st.d.taken[s];
+            tricks += st.d.tricks_won[s];
+        }
+        *ok &= played == dealt && taken == c->deck && tricks == c->hand_size;
+        *ok &= st.d.kitty_owner >= 0 && (st.d.taken[st.d.kitty_owner] & kitty) == kitty;
+        int64_t out[HC_MAX_PLAYERS], total = 0, expected = 0;
+        *ok &= hc_points(&st, zero, 0, out) == 0;
+        for (int s = 0; s < n; s++) {
+            sums[s] += out[s];
+            total += out[s];
+        }
+        for (int x = 0; x < 52; x++)
+            expected += c->deck >> x & 1 ? c->values[x] : 0;
+        int moon = c->moon_required &&
+                   ((st.d.taken[0] & c->moon_required) == c->moon_required ||
+                    (st.d.taken[1] & c->moon_required) == c->moon_required ||
+                    (st.d.taken[2] & c->moon_required) == c->moon_required ||
+                    (n > 3 && (st.d.taken[3] & c->moon_required) == c->moon_required) ||
+                    (n > 4 && (st.d.taken[4] & c->moon_required) == c->moon_required) ||
+                    (n > 5 && (st.d.taken[5] & c->moon_required) == c->moon_required) ||
+                    (n > 6 && (st.d.taken[6] & c->moon_required) == c->moon_required));
+        int sun = c->sun_points > 0;
+        if (c->moon == 0 || (!moon && !sun)) {
+            if (c->doubler < 0 && c->no_trick_bonus == 0)
+                *ok &= total == expected;
+        }
+    }
+    *digest = h;
+}
+
+static void test_random_play_invariants_and_batch_agreement(void)
+{
+    int ok = 1, agree = 1, tried = 0;
+    for (int round = 0; round < 300; round++) {
+        hc_config c = round == 0 ? init_ok(standard(4)) : random_config();
+        int64_t sched[4];
+        int ns = (int)rnd(1, 4);
+        for (int i = 0; i < ns; i++)
+            sched[i] = random_kind(&c);
+        uint64_t seed = hc_splitmix_next(&test_rng), count = (uint64_t)rnd(1, 12);
+        uint64_t d1;
+        int64_t s1[HC_MAX_PLAYERS];
+        replay_batch(&c, seed, count, sched, ns, &d1, s1, &ok);
+        for (int v = HC_BATCH_AUTO; v <= HC_BATCH_BMI2; v++) {
+            uint64_t d2 = HC_FNV_OFFSET;
+            int64_t s2[HC_MAX_PLAYERS] = {0};
+            int rc = hc_play_random_hands_with(v, &c, seed, 0, count, sched, ns, &d2, s2);
+            if (rc == -2)
+                continue; /* the CPU lacks this variant */
+            tried++;
+            size_t sums_size = sizeof(int64_t) * (size_t)c.players;
+            agree &= rc == 0 && d1 == d2 && memcmp(s1, s2, sums_size) == 0;
+            /* resumable: two chunks give the same result */
+            uint64_t d3 = HC_FNV_OFFSET;
+            int64_t s3[HC_MAX_PLAYERS] = {0};
+            hc_play_random_hands_with(v, &c, seed, 0, count / 2, sched, ns, &d3, s3);
+            uint64_t half = count / 2;
+            hc_play_random_hands_with(v, &c, seed, half, count - half, sched, ns, &d3, s3);
+            agree &= d3 == d1 && memcmp(s1, s3, sums_size) == 0;
+        }
+    }
+    CHECK(ok);
+    CHECK(agree);
+    CHECK(tried >= 600);
+    /* invalid schedules and configs are refused */
+    hc_config c = init_ok(standard(4));
+    int64_t bad[1] = {4}, good[1] = {1};
+    uint64_t d = 0;
+    int64_t s[4] = {0};
+    CHECK_EQ(hc_play_random_hands(&c, 1, 0, 1, bad, 1, &d, s), -1);
+    CHECK_EQ(hc_play_random_hands(&c, 1, 0, 1, good, 0, &d, s), -1);
+    CHECK_EQ(hc_play_random_hands_with(99, &c, 1, 0, 1, good, 1, &d, s), -2);
+    hc_config raw = standard(4);
+    CHECK_EQ(hc_play_random_hands(&raw, 1, 0, 1, good, 1, &d, s), -1);
+    d = HC_FNV_OFFSET;
+    CHECK_EQ(hc_play_random_hands(&c, 1, 0, 0, good, 1, &d, s), 0);
+    CHECK(d == HC_FNV_OFFSET && s[0] == 0);
+}
+
+static void test_standard_batch_totals(void)
+{
+    /* old moon, 26 points per hand: sum = 26 per hand plus 52 per moon */
+    hc_config c = init_ok(standard(4));
+    int64_t sched[4] = {1, 3, 2, 0}, s[4] = {0};
+    uint64_t d = HC_FNV_OFFSET;
+    CHECK_EQ(hc_play_random_hands(&c, 2024, 0, 20000, sched, 4, &d, s), 0);
+    int64_t total = s[0] + s[1] + s[2] + s[3];
+    CHECK(total >= 26 * 20000 && (total - 26 * 20000) % 52 == 0);
+}
+
+int main(void)
+{
+    test_splitmix_reference_values();
+    test_deal_is_deterministic_partition();
+    test_deal_follows_fisher_yates_from_the_top();
+    test_config_rejects_impossible_values();
+    test_config_derives_masks();
+    test_hand_init_validates_the_position();
+    test_opening_lowest_club_must_be_led();
+    test_opening_any_club();
+    test_opening_left_of_dealer_uses_the_lead_rule();
+    test_follow_suit();
+    test_first_trick_filter();
+    test_hearts_may_not_be_led_until_broken();
+    test_queen_breaks_hearts_with_broken_by_1();
+    test_queen_hearts_lead();
+    test_lead_rule_0_allows_any_lead();
+    test_pass_errors_in_order();
+    test_pass_directions();
+    test_scoring_plain_and_doubler();
+    test_scoring_moon_variants();
+    test_scoring_sun_and_no_trick_bonus();
+    test_kitty_takers();
+    test_push_pop_restores_state();
+    test_random_play_invariants_and_batch_agreement();
+    test_standard_batch_totals();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

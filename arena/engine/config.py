@@ -1,0 +1,115 @@
+"""The flat, integer-only rules configuration that both engine backends consume.
+
+Why: the C core and the pure-Python reference must not each interpret the rich
+:class:`arena.engine.rules.Rules` value (two interpretations would drift); `Rules`
+compiles once into this tuple of ints, and both backends implement exactly the
+contract in docs/decisions/0001-engine-backend-contract.md on top of it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+OPENING_LOWEST_CLUB = 0
+OPENING_ANY_CLUB = 1
+OPENING_LEFT_OF_DEALER = 2
+
+FIRST_TRICK_ANY = 0
+FIRST_TRICK_NO_PENALTY = 1
+FIRST_TRICK_NO_POINTS = 2
+
+LEAD_ANY = 0
+LEAD_NOT_HEARTS = 1
+LEAD_NOT_POINTS = 2
+
+BROKEN_BY_HEARTS = 0
+BROKEN_BY_HEARTS_OR_QUEEN = 1
+BROKEN_BY_POINTS = 2
+
+MOON_NONE = 0
+MOON_OLD = 1
+MOON_NEW = 2
+MOON_SHOOTERS_CHOICE = 3
+MOON_ADD_UNLESS_LOSING = 4
+
+KITTY_TO_FIRST_TRICK = 0
+KITTY_TO_FIRST_POINTS = 1
+
+PASS_HOLD = 0
+PASS_SCATTER = 100
+PASS_CENTER = 101
+
+PHASE_PASSING = 0
+PHASE_PLAYING = 1
+PHASE_OVER = 2
+
+# Error codes shared by both backends (see the contract for their precedence).
+ERR_HAND_OVER = 1
+ERR_PASSING = 2
+ERR_BAD_CARD = 3
+ERR_NOT_IN_HAND = 4
+ERR_MUST_LEAD_OPENING_CARD = 5
+ERR_MUST_LEAD_CLUB = 6
+ERR_MUST_FOLLOW_SUIT = 7
+ERR_FIRST_TRICK_POINTS = 8
+ERR_NOT_BROKEN = 9
+ERR_NOT_PASSING = 10
+ERR_BAD_SEAT = 11
+ERR_ALREADY_PASSED = 12
+ERR_PASS_COUNT = 13
+ERR_PASS_DUPLICATE = 14
+ERR_PASS_NOT_IN_HAND = 15
+
+
+class CoreConfig(NamedTuple):
+    """Every rule the backends need, as plain ints (field order is part of the contract)."""
+
+    players: int
+    hand_size: int
+    deck: int
+    kitty_size: int
+    pass_count: int
+    opening: int
+    first_trick: int
+    lead_rule: int
+    broken_by: int
+    queen_hearts_lead: int
+    values: tuple[int, ...]
+    doubler: int
+    moon: int
+    moon_points: int
+    moon_extra: int
+    sun_points: int
+    no_trick_bonus: int
+    kitty_taker: int
+
+
+FULL_DECK = (1 << 52) - 1
+
+
+def standard_config(players: int = 4) -> CoreConfig:
+    """The four-hand standard game's configuration, for backend tests that avoid `Rules`."""
+    values = [0] * 52
+    for index in range(39, 52):
+        values[index] = 1
+    values[36] = 13
+    return CoreConfig(
+        players=players,
+        hand_size=52 // players,
+        deck=FULL_DECK,
+        kitty_size=52 % players,
+        pass_count=3,
+        opening=OPENING_LOWEST_CLUB,
+        first_trick=FIRST_TRICK_NO_PENALTY,
+        lead_rule=LEAD_NOT_HEARTS,
+        broken_by=BROKEN_BY_HEARTS_OR_QUEEN,
+        queen_hearts_lead=0,
+        values=tuple(values),
+        doubler=-1,
+        moon=MOON_OLD,
+        moon_points=26,
+        moon_extra=0,
+        sun_points=0,
+        no_trick_bonus=0,
+        kitty_taker=KITTY_TO_FIRST_TRICK,
+    )

@@ -1,0 +1,492 @@
+"""`Hand`: one deal of Hearts, from the deal through the pass and the tricks to its points.
+
+The rules themselves (legal plays, passing, trick resolution, scoring) live in the
+backend (the C core, or the pure-Python reference under ``ARENA_PUREPYTHON=1``); this
+class turns the backend's ints into cards, its error codes into specific exceptions
+with readable messages, and its state into per-seat views.
+
+>>> from arena.engine import Hand, preset
+>>> hand = Hand.deal(preset("standard"), seed=7)
+>>> hand.phase
+<Phase.PASSING: 'passing'>
+>>> for seat in range(4):
+...     hand.apply_pass(seat, list(hand.hand_of(seat))[:3])
+>>> hand.to_play == hand.seat_holding("2C")
+True
+>>> str(hand.legal_plays())
+'2C'
+>>> hand.play("2C")
+>>> while not hand.is_over:
+...     hand.play(hand.legal_plays().first())
+>>> sum(hand.points())
+26
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+from typing import Any
+
+from . import config as core_config
+from .backend import core
+from .cards import CARDS, Card, CardLike, CardSet, Suit, to_card
+from .rules import KittyVisibility, PassDirection, Rules
+
+_new_cardset = object.__new__
+_set_mask = vars(CardSet)["mask"].__set__
+
+
+def _cardset(mask: int) -> CardSet:
+    """Wrap a backend mask without re-validating it (the hot path of `legal_plays`)."""
+    result: CardSet = _new_cardset(CardSet)
+    _set_mask(result, mask)
+    return result
+
+
+class IllegalPlayError(ValueError):
+    """A card that may not be played now; `reason` says which rule forbids it."""
+
+    def __init__(self, message: str, *, card: Card | None, seat: int | None, code: int) -> None:
+        super().__init__(message)
+        self.card = card
+        self.seat = seat
+        self.code = code
+
+
+class OutOfTurnError(IllegalPlayError):
+    """A play by a seat whose turn it is not."""
+
+
+class HandOverError(IllegalPlayError):
+    """A play after the last trick."""
+
+
+class IllegalPassError(ValueError):
+    """A pass of the wrong size, of cards not held, twice, or when no pass is due."""
+
+    def __init__(self, message: str, *, seat: int, code: int) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.code = code
+
+
+class Phase(StrEnum):
+    """Where a hand stands."""
+
+    PASSING = "passing"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+_PHASES = (Phase.PASSING, Phase.PLAYING, Phase.OVER)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: who led, every (seat, card) in play order, and who won it."""
+
+    leader: int
+    plays: tuple[tuple[int, Card], ...]
+    winner: int
+
+    @property
+    def cards(self) -> CardSet:
+        """The trick's cards as a set."""
+        return CardSet(card for _, card in self.plays)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat may know: its own cards, everything played, never others' hands."""
+
+    seat: int
+    rules: Rules
+    dealer: int
+    pass_direction: PassDirection
+    phase: Phase
+    to_play: int | None
+    hand: CardSet
+    legal: CardSet
+    passed: tuple[Card, ...]
+    received: tuple[Card, ...]
+    current_trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[Trick, ...]
+    hearts_broken: bool
+    points_taken: tuple[int, ...]
+    kitty: CardSet | None
+
+
+class Hand:
+    """One deal: build it with `Hand.deal` (from a seed) or `Hand.from_cards`."""
+
+    __slots__ = ("_state", "dealer", "pass_direction", "players", "rules", "seed")
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: Sequence[int],
+        kitty: int,
+        *,
+        dealer: int,
+        pass_direction: PassDirection,
+        seed: int,
+    ) -> None:
+        self.rules = rules
+        self.players = rules.players
+        self.dealer = dealer
+        self.pass_direction = PassDirection(pass_direction)
+        self.seed = seed
+        try:
+            self._state: Any = core.HandState(
+                rules.core_config(),
+                tuple(hands),
+                kitty,
+                dealer,
+                self.pass_direction.core_kind(rules.players),
+                seed & 0xFFFFFFFFFFFFFFFF,
+            )
+        except ValueError as error:
+            raise ValueError(f"impossible deal: {error}") from None
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        seed: int,
+        *,
+        dealer: int = 0,
+        pass_direction: PassDirection | str | None = None,
+    ) -> Hand:
+        """Shuffle and deal deterministically from `seed` (the first hand's pass by default)."""
+        _check_seat(rules, dealer, "dealer")
+        direction = rules.pass_direction(0) if pass_direction is None else pass_direction
+        seed &= 0xFFFFFFFFFFFFFFFF
+        hands, kitty = core.deal(rules.core_config(), seed, dealer)
+        return cls(
+            rules, hands, kitty, dealer=dealer, pass_direction=PassDirection(direction), seed=seed
+        )
+
+    @classmethod
+    def from_cards(
+        cls,
+        rules: Rules,
+        cards_by_seat: Sequence[Iterable[CardLike] | str],
+        *,
+        pass_direction: PassDirection | str = PassDirection.HOLD,
+        dealer: int = 0,
+        kitty: Iterable[CardLike] | str = (),
+        seed: int = 0,
+    ) -> Hand:
+        """A hand from explicit cards per seat (text like ``'2C 3C QS'`` or `Card`s).
+
+        Raises ValueError naming the problem when the cards do not form a deal of these
+        rules (wrong counts, a card twice, cards missing or not in play).
+        """
+        _check_seat(rules, dealer, "dealer")
+        if len(cards_by_seat) != rules.players:
+            raise ValueError(f"expected cards for {rules.players} seats, got {len(cards_by_seat)}")
+        masks = [CardSet(cards).mask for cards in cards_by_seat]
+        for seat, cards in enumerate(cards_by_seat):
+            count = len(cards.split()) if isinstance(cards, str) else len(list(cards))
+            if count != masks[seat].bit_count():
+                raise ValueError(f"seat {seat} is given the same card twice")
+        return cls(
+            rules,
+            masks,
+            CardSet(kitty).mask,
+            dealer=dealer,
+            pass_direction=PassDirection(pass_direction),
+            seed=seed,
+        )
+
+    # -- state --------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        """Passing, playing or over."""
+        return _PHASES[self._state.phase]
+
+    @property
+    def is_over(self) -> bool:
+        """True once every trick has been played."""
+        return bool(self._state.phase == core_config.PHASE_OVER)
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat to play, or None while passing and when the hand is over."""
+        seat: int = self._state.to_play
+        return None if seat < 0 else seat
+
+    @property
+    def trick_number(self) -> int:
+        """The 0-based number of the trick in play."""
+        return int(self._state.trick_number)
+
+    @property
+    def hearts_broken(self) -> bool:
+        """Whether hearts (or points, by the rules' breaking setting) have been broken."""
+        return bool(self._state.broken)
+
+    @property
+    def leader(self) -> int:
+        """The seat that led (or is to lead) the current trick."""
+        return int(self._state.leader)
+
+    @property
+    def current_trick(self) -> tuple[tuple[int, Card], ...]:
+        """(seat, card) pairs played to the unfinished trick, in order."""
+        leader = self._state.leader
+        n = self.players
+        return tuple(
+            ((leader + i) % n, CARDS[index]) for i, index in enumerate(self._state.current_trick())
+        )
+
+    def hand_of(self, seat: int) -> CardSet:
+        """The cards `seat` holds now."""
+        _check_seat(self.rules, seat, "seat")
+        return _cardset(self._state.hand(seat))
+
+    def seat_holding(self, card: CardLike) -> int | None:
+        """The seat that holds `card`, or None."""
+        mask = to_card(card).mask
+        for seat in range(self.players):
+            if self._state.hand(seat) & mask:
+                return seat
+        return None
+
+    def taken(self, seat: int) -> CardSet:
+        """Cards `seat` has won so far (the kitty included once taken)."""
+        _check_seat(self.rules, seat, "seat")
+        return _cardset(self._state.taken(seat))
+
+    def tricks_won(self, seat: int) -> int:
+        """How many tricks `seat` has won."""
+        _check_seat(self.rules, seat, "seat")
+        return int(self._state.tricks_won(seat))
+
+    @property
+    def kitty(self) -> CardSet:
+        """The kitty's cards (all of them: views decide who may see them)."""
+        return _cardset(self._state.kitty)
+
+    @property
+    def kitty_owner(self) -> int | None:
+        """The seat that took the kitty, or None."""
+        owner: int = self._state.kitty_owner
+        return None if owner < 0 else owner
+
+    def passed(self, seat: int) -> tuple[Card, ...]:
+        """The cards `seat` gave in the pass, in the order given."""
+        _check_seat(self.rules, seat, "seat")
+        return tuple(CARDS[i] for i in self._state.passed(seat))
+
+    def received(self, seat: int) -> tuple[Card, ...]:
+        """The cards `seat` received, once the pass has been exchanged."""
+        _check_seat(self.rules, seat, "seat")
+        return tuple(CARDS[i] for i in self._state.received(seat))
+
+    @property
+    def passes_pending(self) -> tuple[int, ...]:
+        """Seats that still have to pass."""
+        if self._state.phase != core_config.PHASE_PASSING:
+            return ()
+        return tuple(s for s in range(self.players) if not self._state.passed(s))
+
+    def tricks(self) -> tuple[Trick, ...]:
+        """Every finished trick, in order."""
+        n = self.players
+        return tuple(
+            Trick(leader, tuple(((leader + i) % n, CARDS[c]) for i, c in enumerate(cards)), winner)
+            for leader, cards, winner in self._state.history()
+        )
+
+    # -- moves --------------------------------------------------------------------
+
+    def legal_plays(self) -> CardSet:
+        """The cards the seat to play may play now (empty while passing or when over)."""
+        return _cardset(self._state.legal_mask())
+
+    def is_legal(self, card: CardLike) -> bool:
+        """Whether `card` may be played now by the seat to play."""
+        return self._state.check_play(to_card(card).index) == 0  # type: ignore[no-any-return]
+
+    def illegal_reason(self, card: CardLike) -> str | None:
+        """Why the seat to play may not play `card` now, or None if it may."""
+        card = to_card(card)
+        code = self._state.check_play(card.index)
+        return str(self._play_error(code, card)) if code else None
+
+    def play(self, card: CardLike, seat: int | None = None) -> None:
+        """Play `card` for the seat to play (checked against `seat` when given).
+
+        Raises IllegalPlayError (OutOfTurnError, HandOverError) saying which rule forbids it.
+        """
+        if card.__class__ is not Card:
+            card = to_card(card)
+        state = self._state
+        if seat is not None and seat != state.to_play:
+            if state.phase == core_config.PHASE_OVER:
+                raise HandOverError(
+                    f"cannot play {card}: the hand is over",
+                    card=card,
+                    seat=seat,
+                    code=core_config.ERR_HAND_OVER,
+                )
+            raise OutOfTurnError(
+                f"seat {seat} cannot play {card}: it is "
+                + ("the passing phase" if state.to_play < 0 else f"seat {state.to_play}'s turn"),
+                card=card,
+                seat=seat,
+                code=0,
+            )
+        code = state.play(card.index)
+        if code:
+            raise self._play_error(code, card)
+
+    def push(self, card: CardLike) -> None:
+        """Play without checking (for search: the caller guarantees legality); undo with `pop`."""
+        self._state.push(to_card(card).index)
+
+    def pop(self) -> None:
+        """Undo the last `play` or `push` (IndexError when there is nothing to undo)."""
+        self._state.pop()
+
+    def apply_pass(self, seat: int, cards: Iterable[CardLike] | str) -> None:
+        """Give `seat`'s pass (ordered: in a scatter pass the i-th card goes i+1 seats left).
+
+        Raises IllegalPassError saying what is wrong.
+        """
+        _check_seat(self.rules, seat, "seat")
+        if isinstance(cards, str):
+            cards = cards.split()
+        chosen = [to_card(card) for card in cards]
+        code = self._state.apply_pass(seat, tuple(card.index for card in chosen))
+        if code:
+            raise IllegalPassError(self._pass_message(code, seat, chosen), seat=seat, code=code)
+
+    def points(self, totals: Sequence[int] | None = None) -> tuple[int, ...]:
+        """Each seat's score for this hand (moon rules may look at the game `totals`).
+
+        Raises ValueError before the hand is over.
+        """
+        if not self.is_over:
+            raise ValueError("the hand is not over: points are scored after the last trick")
+        totals = tuple(totals) if totals is not None else (0,) * self.players
+        if len(totals) != self.players:
+            raise ValueError(f"expected {self.players} totals, got {len(totals)}")
+        return tuple(self._state.points(totals, self.rules.target_score or 0))
+
+    # -- views --------------------------------------------------------------------
+
+    def view(self, seat: int) -> SeatView:
+        """Everything `seat` may know now, and nothing it may not (other hands, a hidden kitty)."""
+        _check_seat(self.rules, seat, "seat")
+        tricks = self.tricks()
+        points = [0] * self.players
+        for trick in tricks:
+            points[trick.winner] += sum(self.rules.value_of(card) for _, card in trick.plays)
+        return SeatView(
+            seat=seat,
+            rules=self.rules,
+            dealer=self.dealer,
+            pass_direction=self.pass_direction,
+            phase=self.phase,
+            to_play=self.to_play,
+            hand=self.hand_of(seat),
+            legal=self.legal_plays() if self.to_play == seat else CardSet(),
+            passed=self.passed(seat),
+            received=self.received(seat),
+            current_trick=self.current_trick,
+            tricks=tricks,
+            hearts_broken=self.hearts_broken,
+            points_taken=tuple(points),
+            kitty=self._visible_kitty(seat, len(tricks)),
+        )
+
+    def _visible_kitty(self, seat: int, tricks_done: int) -> CardSet | None:
+        """002 'Kitty variants': face up, shown after the first trick, taker only, or secret."""
+        if not self.rules.kitty_size:
+            return None
+        visibility = self.rules.kitty_visibility
+        if (
+            visibility is KittyVisibility.FACE_UP
+            or (visibility is KittyVisibility.AFTER_FIRST_TRICK and tricks_done >= 1)
+            or (visibility is KittyVisibility.TAKER_ONLY and self.kitty_owner == seat)
+        ):
+            return self.kitty
+        return None
+
+    # -- messages -----------------------------------------------------------------
+
+    def _play_error(self, code: int, card: Card) -> IllegalPlayError:
+        seat = self.to_play
+        who = f"seat {seat}" if seat is not None else "nobody"
+        if code == core_config.ERR_HAND_OVER:
+            return HandOverError(
+                f"cannot play {card}: the hand is over", card=card, seat=seat, code=code
+            )
+        if code == core_config.ERR_PASSING:
+            pending = ", ".join(str(s) for s in self.passes_pending)
+            return OutOfTurnError(
+                f"cannot play {card}: seats {pending} still have to pass",
+                card=card,
+                seat=seat,
+                code=code,
+            )
+        trick = self._state.current_trick()
+        led = CARDS[trick[0]].suit if trick else None
+        reason = {
+            core_config.ERR_BAD_CARD: f"{card} is not in play under these rules",
+            core_config.ERR_NOT_IN_HAND: f"{who} does not hold {card}",
+            core_config.ERR_MUST_LEAD_OPENING_CARD: "the first trick must be opened with "
+            + str(self._lowest_club()),
+            core_config.ERR_MUST_LEAD_CLUB: "the first trick must be opened with a club",
+            core_config.ERR_MUST_FOLLOW_SUIT: f"{who} must follow suit: "
+            + (f"{_suit_name(led)} were led" if led is not None else "a suit was led"),
+            core_config.ERR_FIRST_TRICK_POINTS: "no point cards on the first trick "
+            "while other cards can be played (000 'The Play')",
+            core_config.ERR_NOT_BROKEN: "hearts have not been broken"
+            if self.rules.lead_rule.value == "hearts_broken"
+            else "points have not been broken",
+        }.get(code, f"error code {code}")
+        return IllegalPlayError(
+            f"illegal play {card} by {who}: {reason}", card=card, seat=seat, code=code
+        )
+
+    def _lowest_club(self) -> Card | None:
+        clubs = 0
+        for seat in range(self.players):
+            clubs |= self._state.hand(seat) & Suit.CLUBS.mask
+        return CARDS[(clubs & -clubs).bit_length() - 1] if clubs else None
+
+    def _pass_message(self, code: int, seat: int, cards: list[Card]) -> str:
+        size = self.rules.pass_size(self.pass_direction)
+        text = " ".join(str(card) for card in cards) or "nothing"
+        reason = {
+            core_config.ERR_NOT_PASSING: "no pass is due now"
+            + (" (this is a hold hand)" if self.pass_direction is PassDirection.HOLD else ""),
+            core_config.ERR_BAD_SEAT: f"there is no seat {seat}",
+            core_config.ERR_ALREADY_PASSED: f"seat {seat} has already passed",
+            core_config.ERR_PASS_COUNT: f"a {self.pass_direction.value} pass is {size} cards, "
+            f"not {len(cards)}",
+            core_config.ERR_PASS_DUPLICATE: "a card is given twice",
+            core_config.ERR_PASS_NOT_IN_HAND: f"seat {seat} does not hold every card passed",
+        }.get(code, f"error code {code}")
+        return f"illegal pass by seat {seat} ({text}): {reason}"
+
+    def __repr__(self) -> str:
+        return (
+            f"<Hand {self.rules.name} dealer={self.dealer} pass={self.pass_direction.value} "
+            f"phase={self.phase.value} trick={self.trick_number}>"
+        )
+
+
+def _suit_name(suit: Suit) -> str:
+    return suit.name.lower()
+
+
+def _check_seat(rules: Rules, seat: int, what: str) -> None:
+    if not isinstance(seat, int) or not 0 <= seat < rules.players:
+        raise ValueError(f"{what} {seat!r} is not a seat of a {rules.players}-player game")

@@ -1,0 +1,246 @@
+"""Named rule presets, each traced to the source text in ../shared/rules/ it implements.
+
+`preset(name, players=None)` builds the full `Rules` value; seasons, matches and replays
+store that value, not the name. The deck trims for 3, 5, 6 and 7 players differ by
+source, so each preset uses its own source's table.
+
+>>> preset("standard").players
+4
+>>> str(preset("standard", players=3).removed_cards)
+'2D'
+>>> sorted(PRESETS)[:3]
+['black_maria', 'classic', 'hooligan']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Final
+
+from .cards import Card, CardSet, Suit
+from .rules import (
+    BrokenBy,
+    FirstTrick,
+    KittyTaker,
+    LeadRule,
+    MoonRule,
+    Opening,
+    PassDirection,
+    Rules,
+    RulesError,
+    standard_values,
+)
+
+L, R, A, H = PassDirection.LEFT, PassDirection.RIGHT, PassDirection.ACROSS, PassDirection.HOLD
+L2, R2 = PassDirection.LEFT2, PassDirection.RIGHT2
+
+# 000 'The Deal': the cards removed so the pack deals evenly.
+TRIMS_000: Final[Mapping[int, str]] = {3: "2D", 4: "", 5: "2D 2C", 6: "2D 3D 3C 4C", 7: "2S 3D 3C"}
+# 003 'Deal': three players remove 2D; five remove 2D and 2S.
+TRIMS_003: Final[Mapping[int, str]] = {3: "2D", 4: "", 5: "2D 2S"}
+# 002 'Alternatives to the Kitty': 3C for three; 3C and 2D for five.
+TRIMS_002: Final[Mapping[int, str]] = {3: "3C", 4: "", 5: "3C 2D"}
+
+# Pass rotations: 4 players 000/001/002 (left, right, across, hold); 3 players 001
+# (left, right, keeper); 5 players 001 (left, two-left, right, two-right, keeper);
+# more than five: 000 'The Pass' ("left and then right").
+ROTATIONS: Final[Mapping[int, tuple[PassDirection, ...]]] = {
+    3: (L, R, H),
+    4: (L, R, A, H),
+    5: (L, L2, R, R2, H),
+    6: (L, R),
+    7: (L, R),
+}
+
+
+def _trim(table: Mapping[int, str], players: int, preset_name: str) -> CardSet:
+    if players not in table:
+        supported = ", ".join(str(n) for n in sorted(table))
+        raise RulesError(f"preset {preset_name!r} supports {supported} players, not {players}")
+    return CardSet.parse(table[players])
+
+
+def _values_without_removed(values: dict[Card, int], removed: CardSet) -> dict[Card, int]:
+    return {card: value for card, value in values.items() if card not in removed}
+
+
+def standard(players: int = 4) -> Rules:
+    """000 'Hearts': pass L/R/A/hold, 2C leads, no points on trick 1, hearts broken by a
+    heart or the QS, hearts 1 and QS 13, old moon, game to 100."""
+    removed = _trim(TRIMS_000, players, "standard")
+    return Rules(
+        name="standard",
+        players=players,
+        removed_cards=removed,
+        pass_schedule=ROTATIONS[players],
+        card_values=_values_without_removed(standard_values(), removed),
+    )
+
+
+def new_moon(players: int = 4) -> Rules:
+    """Standard with 004's 'New Moon': the shooter subtracts 26 instead."""
+    return standard(players).replace(name="new_moon", moon=MoonRule.NEW)
+
+
+def sun(players: int = 4) -> Rules:
+    """Standard plus 'Shooting the Sun' (002 'Hand scoring variants'; 004): all tricks = 52."""
+    return standard(players).replace(name="sun", sun_points=52)
+
+
+def omnibus(players: int = 4) -> Rules:
+    """000 'Omnibus Hearts': the TD counts -10; a slam (all 13 hearts, the QS and the TD)
+    scores 26 plus instead of 16 minus. Four to six players."""
+    if players not in (4, 5, 6):
+        raise RulesError("Omnibus Hearts is for four to six players (000 'Omnibus Hearts')")
+    base = standard(players)
+    values = dict(base.card_values)
+    values[Card.from_str("TD")] = -10
+    return base.replace(
+        name="omnibus",
+        card_values=values,
+        moon=MoonRule.NEW,
+        moon_requires=CardSet.parse("TD"),
+        moon_points=26,
+    )
+
+
+def omnibus_jack(players: int = 4) -> Rules:
+    """The JD instead of the TD (000 'some localities'; 002 preferred rules): -10, not
+    needed to shoot, the shooter chooses old or new moon (002 'the Score')."""
+    base = standard(players)
+    values = dict(base.card_values)
+    values[Card.from_str("JD")] = -10
+    return base.replace(
+        name="omnibus_jack",
+        card_values=values,
+        moon=MoonRule.SHOOTERS_CHOICE,
+        broken_by=BrokenBy.HEARTS,  # 002 'the Play': "until a Heart was played"
+        first_trick=FirstTrick.ANY,  # 002 lists "no bleeding" only as a variant
+    )
+
+
+def black_maria(players: int = 4) -> Rules:
+    """001: JD -10; no point card (hearts, QS, JD) led until points are broken or played
+    on the first trick; a 3/5-player kitty goes to the first player to take a point card;
+    game ends when someone passes 100."""
+    if players not in (3, 4, 5):
+        raise RulesError("the 001 rules cover three, four and five players")
+    values = standard_values()
+    values[Card.from_str("JD")] = -10
+    kitty = {3: 1, 4: 0, 5: 2}[players]
+    return Rules(
+        name="black_maria",
+        players=players,
+        kitty_size=kitty,
+        kitty_taker=KittyTaker.FIRST_POINTS,
+        pass_schedule=ROTATIONS[players],
+        card_values=values,
+        first_trick=FirstTrick.NO_POINT_CARDS,
+        lead_rule=LeadRule.POINTS_BROKEN,
+        broken_by=BrokenBy.POINT_CARDS,
+        target_score=101,  # "until a player scores more than 100"
+    )
+
+
+def midwest(players: int = 4) -> Rules:
+    """003 'Lakewood Junior College rules': L/R/A/hold (three-hand rotation for 3 or 5),
+    2C leads, no scoring card led until one is taken, old moon, to 100."""
+    removed = _trim(TRIMS_003, players, "midwest")
+    rotation = (L, R, A, H) if players == 4 else (L, R, H)
+    return Rules(
+        name="midwest",
+        players=players,
+        removed_cards=removed,
+        pass_schedule=rotation,
+        card_values=_values_without_removed(standard_values(), removed),
+        first_trick=FirstTrick.ANY,
+        lead_rule=LeadRule.POINTS_BROKEN,
+        broken_by=BrokenBy.POINT_CARDS,
+    )
+
+
+def classic(players: int = 4) -> Rules:
+    """003 'Regular Hearts' and 004's 1911 text: pass three left every deal, the player
+    left of the dealer leads any card, hearts only (no QS), no moon."""
+    removed = _trim(TRIMS_003, players, "classic")
+    hearts = {card: 1 for card in CardSet.from_mask(Suit.HEARTS.mask) if card not in removed}
+    return Rules(
+        name="classic",
+        players=players,
+        removed_cards=removed,
+        pass_schedule=(L,),
+        opening=Opening.LEFT_OF_DEALER,
+        first_trick=FirstTrick.ANY,
+        lead_rule=LeadRule.ANY,
+        broken_by=BrokenBy.HEARTS,
+        card_values=hearts,
+        moon=MoonRule.NONE,
+    )
+
+
+def _heart_table(points_by_rank: str) -> dict[Card, int]:
+    ranks = "23456789TJQKA"
+    table = [int(p) for p in points_by_rank.split()]
+    return {Card.from_str(rank + "H"): p for rank, p in zip(ranks, table, strict=True)}
+
+
+def spot(players: int = 4) -> Rules:
+    """Spot Hearts, 004 (1911 'Spot Hearts'): hearts by their spots, J 11, Q 12, K 13,
+    A 14 (104 in all), plus the QS 13."""
+    values = _heart_table("2 3 4 5 6 7 8 9 10 11 12 13 14")
+    values[Card.from_str("QS")] = 13
+    return standard(players).replace(name="spot", card_values=values)
+
+
+def spot_midwest(players: int = 4) -> Rules:
+    """003 'Simple variations': hearts at face value, J Q K 10 each, A 15, QS 25, play to
+    500. The text says this totals 114; its own table sums to 124, which we implement."""
+    values = _heart_table("2 3 4 5 6 7 8 9 10 10 10 10 15")
+    values[Card.from_str("QS")] = 25
+    return midwest(players).replace(name="spot_midwest", card_values=values, target_score=500)
+
+
+def spot_face(players: int = 4) -> Rules:
+    """004 'Scoring variants': numbered hearts at face value, faces and the ace 10 each,
+    the QS 25: 119 per deal."""
+    values = _heart_table("2 3 4 5 6 7 8 9 10 10 10 10 10")
+    values[Card.from_str("QS")] = 25
+    return standard(players).replace(name="spot_face", card_values=values)
+
+
+def hooligan(players: int = 4) -> Rules:
+    """Hooligan Hearts (004 'Scoring variants'): the 7C is a penalty card worth 7."""
+    base = standard(players)
+    values = dict(base.card_values)
+    values[Card.from_str("7C")] = 7
+    return base.replace(name="hooligan", card_values=values)
+
+
+PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
+    "standard": standard,
+    "new_moon": new_moon,
+    "sun": sun,
+    "omnibus": omnibus,
+    "omnibus_jack": omnibus_jack,
+    "black_maria": black_maria,
+    "midwest": midwest,
+    "classic": classic,
+    "spot": spot,
+    "spot_midwest": spot_midwest,
+    "spot_face": spot_face,
+    "hooligan": hooligan,
+}
+
+
+def preset(name: str, players: int | None = None) -> Rules:
+    """The named preset's full `Rules` (four players unless `players` says otherwise).
+
+    Raises RulesError for an unknown name or an unsupported number of players.
+    """
+    try:
+        builder = PRESETS[name]
+    except KeyError:
+        raise RulesError(
+            f"unknown rules preset {name!r}; known: {', '.join(sorted(PRESETS))}"
+        ) from None
+    return builder(4 if players is None else players)

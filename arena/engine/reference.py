@@ -1,0 +1,872 @@
+"""The pure-Python reference backend: the Hearts rules written out plainly, as the oracle.
+
+Why: the C core (`arena.engine._hearts`) is fast but hard to read; this module implements
+the same contract (docs/decisions/0001-engine-backend-contract.md) from the text alone, so
+the two can be compared card by card, and `ARENA_PUREPYTHON=1` can run without a compiler.
+Clarity beats speed here, but cards are still bits of an int so that random play stays in
+the thousands of hands per second.
+
+Rule sources are quoted by file name and section, from /work/shared/rules/:
+000 (standard Hearts), 001 (kitty, points broken), 002 (Omnibus and its variant list),
+004 (encyclopedic summary: moon variants, center mixer).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from arena.engine.config import (
+    BROKEN_BY_HEARTS,
+    BROKEN_BY_HEARTS_OR_QUEEN,
+    ERR_ALREADY_PASSED,
+    ERR_BAD_CARD,
+    ERR_BAD_SEAT,
+    ERR_FIRST_TRICK_POINTS,
+    ERR_HAND_OVER,
+    ERR_MUST_FOLLOW_SUIT,
+    ERR_MUST_LEAD_CLUB,
+    ERR_MUST_LEAD_OPENING_CARD,
+    ERR_NOT_BROKEN,
+    ERR_NOT_IN_HAND,
+    ERR_NOT_PASSING,
+    ERR_PASS_COUNT,
+    ERR_PASS_DUPLICATE,
+    ERR_PASS_NOT_IN_HAND,
+    ERR_PASSING,
+    FIRST_TRICK_ANY,
+    FIRST_TRICK_NO_PENALTY,
+    KITTY_TO_FIRST_TRICK,
+    LEAD_ANY,
+    LEAD_NOT_HEARTS,
+    MOON_ADD_UNLESS_LOSING,
+    MOON_NEW,
+    MOON_NONE,
+    MOON_OLD,
+    MOON_SHOOTERS_CHOICE,
+    OPENING_ANY_CLUB,
+    OPENING_LOWEST_CLUB,
+    PASS_CENTER,
+    PASS_HOLD,
+    PASS_SCATTER,
+    PHASE_OVER,
+    PHASE_PASSING,
+    PHASE_PLAYING,
+    CoreConfig,
+)
+
+__all__ = ["HandState", "SplitMix64", "deal", "play_random_hands"]
+
+# --- Cards as bits (contract "Cards"): index = suit * 13 + rank, suits C, D, S, H. ---
+
+RANKS = 13
+CLUBS = 0x1FFF
+HEARTS_SUIT = CLUBS << 39
+SUIT_MASKS = (CLUBS, CLUBS << 13, CLUBS << 26, HEARTS_SUIT)
+QUEEN_OF_SPADES = 2 * RANKS + 10
+ALL_CARDS = (1 << 52) - 1
+
+# --- Randomness constants (contract "Randomness"). ---
+
+MASK64 = (1 << 64) - 1
+GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+CENTER_MIXER_SALT = 0xC3A5C85C97CB3127
+POLICY_SALT = 0x5851F42D4C957F2D
+FNV_OFFSET = 0xCBF29CE484222325
+FNV_PRIME = 0x100000001B3
+
+Trick = tuple[int, tuple[int, ...], int]
+
+
+def cards_of(mask: int) -> list[int]:
+    """The card indices in `mask`, lowest first."""
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(low.bit_length() - 1)
+        mask ^= low
+    return cards
+
+
+def nth_lowest(mask: int, k: int) -> int:
+    """The `k`-th lowest card (0-based) of a mask with more than `k` cards."""
+    for _ in range(k):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+def mask_of(cards: tuple[int, ...] | list[int]) -> int:
+    """The set of the given card indices as a mask."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+class SplitMix64:
+    """The contract's PRNG: SplitMix64 with 64-bit wrapping arithmetic.
+
+    Why this generator: it is tiny, has no platform-dependent parts, and is trivially
+    identical in C and Python, so a seed names one deal everywhere.
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK64
+
+    def next(self) -> int:
+        """The next 64-bit output."""
+        self.state = (self.state + GOLDEN_GAMMA) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def bounded(self, m: int) -> int:
+        """A value in `0..m-1`: the high word of the 128-bit product (no modulo bias loop)."""
+        return (self.next() * m) >> 64
+
+    def shuffle(self, cards: list[int]) -> None:
+        """Fisher-Yates from the top, in place, exactly as the contract spells it."""
+        for i in range(len(cards) - 1, 0, -1):
+            j = self.bounded(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+
+
+# --- The configuration, checked once and with its derived masks. ---
+
+
+class Derived(NamedTuple):
+    """The masks each backend derives from a `CoreConfig` (contract "Derived masks")."""
+
+    penalty: int
+    """Cards worth more than 0: what "no bleeding on the first trick" forbids."""
+    point: int
+    """Cards worth anything but 0."""
+    hearts: int
+    """The hearts in play."""
+    breaking: int
+    """Cards whose play breaks hearts/points (`broken_by`)."""
+    lead_restricted: int
+    """Cards that may not be led before breaking (`lead_rule`); 0 when any lead goes."""
+    first_trick_banned: int
+    """Cards the first-trick filter removes (`first_trick`); 0 when anything goes."""
+    shoot_required: int
+    """Cards a moon shooter must take: every penalty card plus `moon_extra`, in the deck."""
+
+
+def _check_config(cfg: CoreConfig) -> None:
+    """Raise ValueError when `cfg` is not internally consistent (the backends trust `Rules`
+    to compile sensible options, but a tuple of ints can say anything)."""
+    if not 3 <= cfg.players <= 7:
+        raise ValueError(f"players must be 3..7, got {cfg.players}")
+    if len(cfg.values) != 52:
+        raise ValueError(f"values must list 52 cards, got {len(cfg.values)}")
+    if not 0 <= cfg.deck <= ALL_CARDS:
+        raise ValueError(f"deck {cfg.deck:#x} is not a mask of cards 0..51")
+    if cfg.hand_size < 1 or cfg.kitty_size < 0:
+        raise ValueError(f"bad hand_size {cfg.hand_size} or kitty_size {cfg.kitty_size}")
+    if cfg.players * cfg.hand_size + cfg.kitty_size != cfg.deck.bit_count():
+        raise ValueError(
+            f"{cfg.players} hands of {cfg.hand_size} plus a kitty of {cfg.kitty_size} "
+            f"do not make the deck's {cfg.deck.bit_count()} cards"
+        )
+    if not 0 <= cfg.pass_count <= cfg.hand_size:
+        raise ValueError(f"pass_count must be 0..hand_size ({cfg.hand_size}), got {cfg.pass_count}")
+    if not -1 <= cfg.doubler < 52:
+        raise ValueError(f"doubler must be a card index or -1, got {cfg.doubler}")
+
+
+@lru_cache(maxsize=256)
+def derive(cfg: CoreConfig) -> Derived:
+    """Check `cfg` and compute its derived masks (cached: a match reuses one config).
+
+    Raises ValueError if the configuration is inconsistent.
+    """
+    _check_config(cfg)
+    in_deck = cards_of(cfg.deck)
+    penalty = mask_of([c for c in in_deck if cfg.values[c] > 0])
+    point = mask_of([c for c in in_deck if cfg.values[c] != 0])
+    hearts = HEARTS_SUIT & cfg.deck
+    # 000 'The Play': "Hearts may not be led until a heart or the queen of spades has been
+    # discarded"; 002 'Play variants': "Playing the Queen of Spades also breaks Hearts";
+    # 001 'HOW TO PLAY': "Points are broken when a point card is legitimately played".
+    if cfg.broken_by == BROKEN_BY_HEARTS:
+        breaking = hearts
+    elif cfg.broken_by == BROKEN_BY_HEARTS_OR_QUEEN:
+        breaking = hearts | (1 << QUEEN_OF_SPADES & cfg.deck)
+    else:
+        breaking = point
+    if cfg.lead_rule == LEAD_ANY:
+        lead_restricted = 0
+    elif cfg.lead_rule == LEAD_NOT_HEARTS:
+        lead_restricted = hearts
+    else:
+        lead_restricted = point
+    # 000 'The Play': no heart or queen on the first trick; 001 'HOW TO PLAY': no point card
+    # "on the very first round".
+    if cfg.first_trick == FIRST_TRICK_ANY:
+        first_trick_banned = 0
+    elif cfg.first_trick == FIRST_TRICK_NO_PENALTY:
+        first_trick_banned = penalty
+    else:
+        first_trick_banned = point
+    # 002 'Individual card variants': "The Jack (or Ten) of Diamonds is required to Shoot".
+    shoot_required = (penalty | cfg.moon_extra) & cfg.deck
+    return Derived(
+        penalty, point, hearts, breaking, lead_restricted, first_trick_banned, shoot_required
+    )
+
+
+def _check_seed(seed: int) -> None:
+    if not 0 <= seed <= MASK64:
+        raise ValueError(f"seed must be a 64-bit unsigned int, got {seed}")
+
+
+def as_config(cfg: CoreConfig | tuple[Any, ...]) -> CoreConfig:
+    """`cfg` as a CoreConfig (a plain tuple of the same 18 fields is accepted too).
+
+    Raises ValueError if it has the wrong number of fields.
+    """
+    if isinstance(cfg, CoreConfig):
+        return cfg
+    if len(cfg) != len(CoreConfig._fields):
+        raise ValueError(f"a CoreConfig has {len(CoreConfig._fields)} fields, got {len(cfg)}")
+    return CoreConfig(*cfg)
+
+
+def _check_pass_kind(pass_kind: int, cfg: CoreConfig) -> None:
+    players = cfg.players
+    # A scatter pass gives one card to each other seat, so it needs that many cards.
+    scatter_fits = cfg.hand_size >= players - 1
+    if not (
+        0 <= pass_kind < players
+        or pass_kind == PASS_CENTER
+        or (pass_kind == PASS_SCATTER and scatter_fits)
+    ):
+        raise ValueError(
+            f"pass kind {pass_kind} is not valid for {players} players with hands of "
+            f"{cfg.hand_size} (0 hold, 1..{players - 1} directional, {PASS_SCATTER} scatter "
+            f"if hands hold at least {players - 1} cards, {PASS_CENTER} center)"
+        )
+
+
+# --- The deal. ---
+
+
+def deal(cfg: CoreConfig, seed: int, dealer: int) -> tuple[tuple[int, ...], int]:
+    """Shuffle the deck with `seed` and deal it from the dealer's left; return (hands, kitty).
+
+    000 'The Deal': "distributes the cards one at a time, face down, clockwise"; the cards
+    left over form the kitty (002 '"Kitty" variants'). Raises ValueError for a bad config,
+    seed or dealer.
+    """
+    cfg = as_config(cfg)
+    derive(cfg)
+    _check_seed(seed)
+    n = cfg.players
+    if not 0 <= dealer < n:
+        raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer}")
+    cards = cards_of(cfg.deck)
+    SplitMix64(seed).shuffle(cards)
+    hands = [0] * n
+    dealt = n * cfg.hand_size
+    for k in range(dealt):
+        hands[(dealer + 1 + k) % n] |= 1 << cards[k]
+    return tuple(hands), mask_of(cards[dealt:])
+
+
+# --- One hand. ---
+
+
+class HandState:
+    """One hand from the pass to the last trick: passing, legal plays, tricks, scoring.
+
+    `play` validates and answers an error code; `push` trusts its caller (a search that
+    already knows the card is legal) and `pop` undoes either. Nothing here raises for a bad
+    card index: a bot's wrong card is data, and the public API turns codes into messages.
+    """
+
+    __slots__ = (
+        "_broken",
+        "_cfg",
+        "_dealer",
+        "_derived",
+        "_hands",
+        "_history",
+        "_kitty",
+        "_kitty_owner",
+        "_leader",
+        "_n",
+        "_opening_card",
+        "_pass_kind",
+        "_passes",
+        "_phase",
+        "_received",
+        "_seed",
+        "_taken",
+        "_to_play",
+        "_trick",
+        "_trick_number",
+        "_tricks_won",
+        "_undo",
+    )
+
+    def __init__(
+        self,
+        cfg: CoreConfig,
+        hands: tuple[int, ...],
+        kitty: int,
+        dealer: int,
+        pass_kind: int,
+        seed: int,
+    ) -> None:
+        """Start a hand from dealt `hands` and `kitty`.
+
+        Raises ValueError if the config is inconsistent, the hands are not `players` disjoint
+        masks of `hand_size` cards that with the kitty make up the deck, the dealer is not a
+        seat, the pass kind is not valid for the number of players (scatter also needs
+        hands of at least `players - 1` cards), the seed is not 64-bit, or the opening needs
+        a club and no hand holds one.
+        """
+        cfg = self._cfg = as_config(cfg)
+        self._derived = derive(cfg)
+        n = self._n = cfg.players
+        hands = tuple(hands)
+        if len(hands) != n:
+            raise ValueError(f"expected {n} hands, got {len(hands)}")
+        union = 0
+        for seat, hand in enumerate(hands):
+            if not 0 <= hand <= ALL_CARDS:
+                raise ValueError(f"hand {seat} ({hand:#x}) is not a mask of cards 0..51")
+            if hand.bit_count() != cfg.hand_size:
+                raise ValueError(
+                    f"hand {seat} has {hand.bit_count()} cards, expected {cfg.hand_size}"
+                )
+            if union & hand:
+                raise ValueError(f"hand {seat} shares cards {cards_of(union & hand)}")
+            union |= hand
+        if not 0 <= kitty <= ALL_CARDS or kitty & union:
+            raise ValueError(f"kitty {kitty:#x} is not a mask disjoint from the hands")
+        if union | kitty != cfg.deck:
+            raise ValueError(
+                f"hands and kitty do not make up the deck (extra "
+                f"{cards_of((union | kitty) & ~cfg.deck)}, missing "
+                f"{cards_of(cfg.deck & ~(union | kitty))})"
+            )
+        if not 0 <= dealer < n:
+            raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer}")
+        _check_pass_kind(pass_kind, cfg)
+        _check_seed(seed)
+        if cfg.opening in (OPENING_LOWEST_CLUB, OPENING_ANY_CLUB) and not union & CLUBS:
+            raise ValueError("the opening rule needs a club, and no hand holds one")
+
+        self._hands = list(hands)
+        self._kitty = kitty
+        self._kitty_owner = -1
+        self._dealer = dealer
+        self._pass_kind = pass_kind
+        self._seed = seed
+        self._passes: list[tuple[int, ...] | None] = [None] * n
+        self._received: list[tuple[int, ...]] = [()] * n
+        self._taken = [0] * n
+        self._tricks_won = [0] * n
+        self._history: list[Trick] = []
+        self._trick: list[int] = []
+        self._trick_number = 0
+        self._broken = False
+        self._opening_card = -1
+        self._leader = -1
+        self._to_play = -1
+        self._undo: list[tuple[int, ...]] = []
+        # 000 'The Pass': "a keep or hold hand where no cards are passed".
+        if pass_kind == PASS_HOLD:
+            self._passes = [()] * n
+            self._start_play()
+        else:
+            self._phase = PHASE_PASSING
+
+    # --- Read-only views. ---
+
+    @property
+    def phase(self) -> int:
+        """0 passing, 1 playing, 2 over."""
+        return self._phase
+
+    @property
+    def to_play(self) -> int:
+        """The seat to play, or -1 while passing and when the hand is over."""
+        return self._to_play
+
+    @property
+    def trick_number(self) -> int:
+        """The 0-based trick being played; `hand_size` once the hand is over."""
+        return self._trick_number
+
+    @property
+    def broken(self) -> bool:
+        """Whether hearts (or points, per `broken_by`) have been broken."""
+        return self._broken
+
+    @property
+    def leader(self) -> int:
+        """The seat that led (or will lead) the current trick; -1 while passing.
+
+        Once the hand is over this is the winner of the last trick, the seat that would
+        lead next.
+        """
+        return self._leader
+
+    @property
+    def kitty(self) -> int:
+        """The kitty as dealt."""
+        return self._kitty
+
+    @property
+    def kitty_owner(self) -> int:
+        """The seat that has taken the kitty, or -1 (also set when the kitty is empty)."""
+        return self._kitty_owner
+
+    def current_trick(self) -> tuple[int, ...]:
+        """The cards played to the current trick, in order (empty between tricks)."""
+        return tuple(self._trick)
+
+    def hand(self, seat: int) -> int:
+        """The seat's cards now (its dealt hand while passing). Raises IndexError for a bad seat."""
+        return self._hands[self._seat(seat)]
+
+    def taken(self, seat: int) -> int:
+        """The cards the seat has taken in tricks, plus the kitty once it owns it."""
+        return self._taken[self._seat(seat)]
+
+    def tricks_won(self, seat: int) -> int:
+        """How many tricks the seat has won (the kitty is not a trick)."""
+        return self._tricks_won[self._seat(seat)]
+
+    def passed(self, seat: int) -> tuple[int, ...]:
+        """The cards the seat gave, in the order given; () until it has passed."""
+        return self._passes[self._seat(seat)] or ()
+
+    def received(self, seat: int) -> tuple[int, ...]:
+        """The cards the seat received, in giver-seat order; () until the exchange.
+
+        For the center mixer, the order is the order of the redeal.
+        """
+        return self._received[self._seat(seat)]
+
+    def history(self) -> tuple[Trick, ...]:
+        """(leader, cards, winner) for each finished trick."""
+        return tuple(self._history)
+
+    def _seat(self, seat: int) -> int:
+        # IndexError, as for any sequence: a seat indexes the table.
+        if not 0 <= seat < self._n:
+            raise IndexError(f"seat must be 0..{self._n - 1}, got {seat}")
+        return seat
+
+    # --- Passing (000 'The Pass'; 002 'Passing variants'; 004 'Passing cards'). ---
+
+    def apply_pass(self, seat: int, cards: tuple[int, ...]) -> int:
+        """Record `seat`'s pass; exchange all passes once the last seat has passed.
+
+        Returns 0, or the first error code that applies: 10 not passing, 11 bad seat,
+        12 already passed, 13 wrong number of cards, 14 a card given twice, 15 a card not in
+        the seat's hand (or out of range). Nothing changes on an error.
+        """
+        if self._phase != PHASE_PASSING:
+            return ERR_NOT_PASSING
+        if not 0 <= seat < self._n:
+            return ERR_BAD_SEAT
+        if self._passes[seat] is not None:
+            return ERR_ALREADY_PASSED
+        cards = tuple(cards)
+        if len(cards) != self._pass_size():
+            return ERR_PASS_COUNT
+        if len(set(cards)) != len(cards):
+            return ERR_PASS_DUPLICATE
+        hand = self._hands[seat]
+        for card in cards:
+            if not 0 <= card < 52 or not hand >> card & 1:
+                return ERR_PASS_NOT_IN_HAND
+        self._passes[seat] = cards
+        # "Nothing moves until the last seat has passed" (contract "Passing").
+        if all(given is not None for given in self._passes):
+            self._exchange()
+        return 0
+
+    def _pass_size(self) -> int:
+        # 002 'Passing variants': scatter passes "1 card to each other player".
+        if self._pass_kind == PASS_SCATTER:
+            return self._n - 1
+        return self._cfg.pass_count
+
+    def _exchange(self) -> None:
+        """Move every pass at once, then start the play."""
+        n = self._n
+        passes = [given or () for given in self._passes]
+        if self._pass_kind == PASS_SCATTER:
+            # The giver's i-th card goes to the seat i + 1 places on its left.
+            received = [
+                tuple(passes[giver][(seat - giver - 1) % n] for giver in range(n) if giver != seat)
+                for seat in range(n)
+            ]
+        elif self._pass_kind == PASS_CENTER:
+            # 004 'Passing cards': "discard them to a central pile. The Dealer will gather,
+            # shuffle, and re-deal these cards" (the "smoosh" of 002 'Passing variants').
+            pool = [card for given in passes for card in given]
+            SplitMix64(self._seed ^ CENTER_MIXER_SALT).shuffle(pool)
+            dealt: list[list[int]] = [[] for _ in range(n)]
+            for k, card in enumerate(pool):
+                dealt[(self._dealer + 1 + k) % n].append(card)
+            received = [tuple(cards) for cards in dealt]
+        else:
+            # A directional pass by k: seat s gives to s + k, so receives from s - k.
+            received = [passes[(seat - self._pass_kind) % n] for seat in range(n)]
+        for seat in range(n):
+            self._hands[seat] = (self._hands[seat] & ~mask_of(passes[seat])) | mask_of(
+                received[seat]
+            )
+        self._received = received
+        self._start_play()
+
+    def _start_play(self) -> None:
+        """Find the opening leader: 000 'The Play' ("The player holding the 2C after the pass
+        makes the opening lead"), 001 'HOW TO PLAY' (the 3C when the 2C is in the kitty),
+        002 'Play variants' ("the player to the left of the dealer may lead any card")."""
+        self._phase = PHASE_PLAYING
+        if self._cfg.opening in (OPENING_LOWEST_CLUB, OPENING_ANY_CLUB):
+            held = 0
+            for hand in self._hands:
+                held |= hand
+            clubs = held & CLUBS
+            self._opening_card = (clubs & -clubs).bit_length() - 1
+            opening_bit = 1 << self._opening_card
+            self._leader = next(s for s, hand in enumerate(self._hands) if hand & opening_bit)
+        else:
+            self._leader = (self._dealer + 1) % self._n
+        self._to_play = self._leader
+
+    # --- Legal plays (contract "Legal plays"). ---
+
+    def _narrowing(self) -> list[tuple[int, int]]:
+        """The filters from the seat's hand down to its legal plays, as (error code, cards
+        left after that filter); the last entry's cards are the legal plays.
+
+        Why one list: `legal_mask` and `check_play` read the same steps, so the error code
+        always names the first filter that removed the card.
+        """
+        cfg = self._cfg
+        derived = self._derived
+        hand = self._hands[self._to_play]
+        steps: list[tuple[int, int]] = []
+        if self._trick:
+            # 000 'The Play': "Each player must follow suit if possible. If a player is void
+            # in the suit led, a card of any other suit may be discarded."
+            follow = hand & SUIT_MASKS[self._trick[0] // RANKS]
+            steps.append((ERR_MUST_FOLLOW_SUIT, follow or hand))
+        elif self._trick_number == 0 and cfg.opening == OPENING_LOWEST_CLUB:
+            steps.append((ERR_MUST_LEAD_OPENING_CARD, 1 << self._opening_card))
+        elif self._trick_number == 0 and cfg.opening == OPENING_ANY_CLUB:
+            steps.append((ERR_MUST_LEAD_CLUB, hand & CLUBS))
+        else:
+            steps.append((ERR_NOT_BROKEN, self._lead_filter(hand)))
+        banned = derived.first_trick_banned
+        if self._trick_number == 0 and banned:
+            # 004 'The play of the game': no penalty card on the first trick, "however the
+            # player must follow suit and can play a penalty card if they would otherwise
+            # renege" -- so the filter only applies when something else is left.
+            allowed = steps[-1][1]
+            steps.append((ERR_FIRST_TRICK_POINTS, allowed & ~banned or allowed))
+        return steps
+
+    def _lead_filter(self, hand: int) -> int:
+        """The cards `hand` may lead given the lead rule and whether hearts are broken."""
+        restricted = self._derived.lead_restricted
+        if not restricted or self._broken:
+            return hand
+        # 002 'Play variants' and 004 'The play of the game': a leader holding only hearts
+        # and the QS "may elect not to throw the Queen on himself and instead still play a
+        # Heart".
+        if self._cfg.queen_hearts_lead and not hand & ~(
+            self._derived.hearts | 1 << QUEEN_OF_SPADES
+        ):
+            return hand
+        # 000 'The Play' / 001 'HOW TO PLAY': not until broken, unless "you have nothing but
+        # point cards in your hand".
+        return hand & ~restricted or hand
+
+    def legal_mask(self) -> int:
+        """The cards the seat to play may play; 0 while passing and when the hand is over."""
+        if self._phase != PHASE_PLAYING:
+            return 0
+        return self._narrowing()[-1][1]
+
+    def check_play(self, card: int) -> int:
+        """0 if the seat to play may play `card`, else the error code that says why not.
+
+        Codes, first applying wins: 1 hand over, 2 still passing, 3 not a card in the deck,
+        4 not in the hand, then the filter that removed it (5, 6, 9 or 7, then 8).
+        """
+        if self._phase == PHASE_OVER:
+            return ERR_HAND_OVER
+        if self._phase == PHASE_PASSING:
+            return ERR_PASSING
+        if not 0 <= card < 52 or not self._cfg.deck >> card & 1:
+            return ERR_BAD_CARD
+        if not self._hands[self._to_play] >> card & 1:
+            return ERR_NOT_IN_HAND
+        for code, allowed in self._narrowing():
+            if not allowed >> card & 1:
+                return code
+        return 0
+
+    # --- Playing and undoing. ---
+
+    def play(self, card: int) -> int:
+        """Play `card` for the seat to play if it is legal (0); else return the error code
+        and change nothing. Undo with `pop`."""
+        code = self.check_play(card)
+        if code == 0:
+            self.push(card)
+        return code
+
+    def push(self, card: int) -> None:
+        """Play `card` without checking the rules (the caller knows it is legal); `pop`
+        undoes it.
+
+        Only the bookkeeping is guarded, so that a misuse cannot corrupt the state: raises
+        ValueError if the hand is not being played or the card is not in the hand of the
+        seat to play (codes 1 to 4 of `check_play`).
+        """
+        if self._phase != PHASE_PLAYING or not (
+            0 <= card < 52 and self._hands[self._to_play] >> card & 1
+        ):
+            code = self.check_play(card)
+            raise ValueError(f"push({card}): cannot play that card now (error {code})")
+        self._undo.append(
+            (
+                self._to_play,
+                card,
+                self._leader,
+                self._trick_number,
+                self._broken,
+                self._phase,
+                self._kitty_owner,
+                len(self._history),
+                *self._trick,
+            )
+        )
+        self._advance(card)
+
+    def pop(self) -> None:
+        """Undo the last `push` or `play`. Raises IndexError when there is nothing to undo."""
+        if not self._undo:
+            raise IndexError("pop from a hand with no plays to undo")
+        seat, card, leader, trick_number, broken, phase, kitty_owner, finished, *trick = (
+            self._undo.pop()
+        )
+        if len(self._history) > finished:
+            # The card completed a trick: give the trick (and perhaps the kitty) back.
+            _, _, winner = self._history.pop()
+            self._tricks_won[winner] -= 1
+            self._taken[winner] &= ~mask_of([*trick, card])
+            if kitty_owner == -1 and self._kitty_owner != -1:
+                self._taken[self._kitty_owner] &= ~self._kitty
+        self._hands[seat] |= 1 << card
+        self._trick = trick
+        self._to_play = seat
+        self._leader = leader
+        self._trick_number = trick_number
+        self._broken = bool(broken)
+        self._phase = phase
+        self._kitty_owner = kitty_owner
+
+    def _advance(self, card: int) -> None:
+        """Move `card` from the seat to play into the trick, and finish the trick if full."""
+        seat = self._to_play
+        bit = 1 << card
+        self._hands[seat] &= ~bit
+        self._trick.append(card)
+        # Contract "Broken": the moment a breaking card is played, led or followed.
+        if bit & self._derived.breaking:
+            self._broken = True
+        if len(self._trick) < self._n:
+            self._to_play = (seat + 1) % self._n
+        else:
+            self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        """000 'The Play': "The highest card of the suit led wins a trick and the winner of
+        that trick leads next." Also hand over the kitty when its rule says so."""
+        cfg = self._cfg
+        trick = self._trick
+        led_suit = trick[0] // RANKS
+        best = max(range(self._n), key=lambda i: trick[i] if trick[i] // RANKS == led_suit else -1)
+        winner = (self._leader + best) % self._n
+        cards = mask_of(trick)
+        self._taken[winner] |= cards
+        self._tricks_won[winner] += 1
+        self._history.append((self._leader, tuple(trick), winner))
+        self._trick = []
+        self._trick_number += 1
+        if self._kitty_owner == -1:
+            # 002 '"Kitty" variants': "The kitty is taken by the person who takes the first
+            # trick"; 001 'WINNING THE KITTY': "award them to the first player who takes a
+            # point card" -- and, if nobody ever does, the winner of the last trick.
+            if cfg.kitty_taker == KITTY_TO_FIRST_TRICK:
+                takes = self._trick_number == 1
+            else:
+                takes = bool(cards & self._derived.point) or self._trick_number == cfg.hand_size
+            if takes:
+                self._kitty_owner = winner
+                self._taken[winner] |= self._kitty
+        self._leader = winner
+        if self._trick_number == cfg.hand_size:
+            self._phase = PHASE_OVER
+            self._to_play = -1
+        else:
+            self._to_play = winner
+
+    # --- Scoring (contract "Scoring"). ---
+
+    def points(self, totals: tuple[int, ...], target: int) -> tuple[int, ...]:
+        """Each seat's score for this hand, given the game totals before it and the target.
+
+        `totals` and `target` only matter for the add-unless-losing and shooter's-choice
+        moons. Raises ValueError unless the hand is over, or if `totals` has the wrong length.
+        """
+        if self._phase != PHASE_OVER:
+            raise ValueError("points() needs a finished hand")
+        n = self._n
+        totals = tuple(totals)
+        if len(totals) != n:
+            raise ValueError(f"expected {n} totals, got {len(totals)}")
+        cfg = self._cfg
+        values = cfg.values
+        raw = []
+        for seat in range(n):
+            taken = self._taken[seat]
+            score = sum(values[card] for card in cards_of(taken))
+            # 002 'Individual card variants': "The 10 of Clubs doubles the value of the
+            # current hand for whoever takes it".
+            if cfg.doubler >= 0 and taken >> cfg.doubler & 1:
+                score *= 2
+            raw.append(score)
+        scores = raw
+        shooter, worth = self._shooter()
+        if cfg.moon != MOON_NONE and shooter >= 0:
+            scores = self._moon_scores(raw, shooter, worth, totals, target)
+        # 002 'Hand scoring variants': "Players who take no tricks in a round get -5 points"
+        # (or +10 "for being such a wimp").
+        return tuple(
+            score + (cfg.no_trick_bonus if self._tricks_won[seat] == 0 else 0)
+            for seat, score in enumerate(scores)
+        )
+
+    def _shooter(self) -> tuple[int, int]:
+        """(seat, M) for the seat that shot the sun or the moon, or (-1, 0)."""
+        cfg = self._cfg
+        # 002 'Hand scoring variants': "'Shooting the Sun' is taking all the tricks ... 52
+        # points are distributed"; it takes the moon's place.
+        if cfg.sun_points > 0:
+            for seat in range(self._n):
+                if self._tricks_won[seat] == cfg.hand_size:
+                    return seat, cfg.sun_points
+        # 000 'Shooting the Moon': "takes all 13 hearts and the queen of spades".
+        required = self._derived.shoot_required
+        if self._derived.penalty:
+            for seat in range(self._n):
+                if self._taken[seat] & required == required:
+                    return seat, cfg.moon_points
+        return -1, 0
+
+    def _moon_scores(
+        self, raw: list[int], shooter: int, worth: int, totals: tuple[int, ...], target: int
+    ) -> list[int]:
+        """Replace the scores for a shot moon (or sun) worth `worth`, per 004 'Shooting the
+        moon': old moon, new moon, shooter's choice, and add-unless-losing."""
+        n = self._n
+        # Old moon: "that player's score remains unchanged while 26 penalty points are added
+        # to the scores of each of the other three players" (000: "that player scores zero").
+        old = [0 if seat == shooter else raw[seat] + worth for seat in range(n)]
+        # New moon: "subtracting 26 points from his own score instead".
+        new = [-worth if seat == shooter else raw[seat] for seat in range(n)]
+        moon = self._cfg.moon
+        if moon == MOON_OLD:
+            return old
+        if moon == MOON_NEW:
+            return new
+
+        def after(scores: list[int]) -> list[int]:
+            return [totals[seat] + scores[seat] for seat in range(n)]
+
+        if moon == MOON_SHOOTERS_CHOICE:
+
+            def margin(scores: list[int]) -> int:
+                finals = after(scores)
+                others = min(finals[seat] for seat in range(n) if seat != shooter)
+                return others - finals[shooter]
+
+            return old if margin(old) >= margin(new) else new
+        assert moon == MOON_ADD_UNLESS_LOSING
+        # "must add unless doing so would end the game with the shooter losing".
+        finals = after(old)
+        game_ends = target > 0 and max(finals) >= target
+        shooter_losing = finals[shooter] > min(finals)
+        return new if game_ends and shooter_losing else old
+
+
+# --- Many random hands at once (contract "Random batch"). ---
+
+
+def play_random_hands(
+    cfg: CoreConfig, seed: int, count: int, schedule: tuple[int, ...]
+) -> tuple[int, tuple[int, ...]]:
+    """Deal and play `count` hands with the contract's seeded random policy.
+
+    Returns (FNV-1a digest of every decision, each seat's summed hand scores). Why: a
+    cheap fingerprint that C and Python play the very same hands, and a benchmark.
+    Raises ValueError for a bad config, seed, count or schedule.
+    """
+    cfg = as_config(cfg)
+    derive(cfg)
+    _check_seed(seed)
+    n = cfg.players
+    if count < 0:
+        raise ValueError(f"count must not be negative, got {count}")
+    schedule = tuple(schedule)
+    if not schedule:
+        raise ValueError("the pass schedule must not be empty")
+    for kind in schedule:
+        _check_pass_kind(kind, cfg)
+    master = SplitMix64(seed)
+    digest = FNV_OFFSET
+    sums = [0] * n
+    zeros = (0,) * n
+    for i in range(count):
+        hand_seed = master.next()
+        dealer = i % n
+        pass_kind = schedule[i % len(schedule)]
+        hands, kitty = deal(cfg, hand_seed, dealer)
+        state = HandState(cfg, hands, kitty, dealer, pass_kind, hand_seed)
+        policy = SplitMix64(hand_seed ^ POLICY_SALT)
+        if state.phase == PHASE_PASSING:
+            size = state._pass_size()
+            for seat in range(n):
+                rest = hands[seat]
+                chosen = []
+                for _ in range(size):
+                    card = nth_lowest(rest, policy.bounded(rest.bit_count()))
+                    rest &= ~(1 << card)
+                    chosen.append(card)
+                    digest = ((digest ^ card) * FNV_PRIME) & MASK64
+                state.apply_pass(seat, tuple(chosen))
+        while state.phase == PHASE_PLAYING:
+            legal = state.legal_mask()
+            card = nth_lowest(legal, policy.bounded(legal.bit_count()))
+            digest = ((digest ^ card) * FNV_PRIME) & MASK64
+            state._advance(card)
+        for seat, score in enumerate(state.points(zeros, 0)):
+            sums[seat] += score
+    return digest, tuple(sums)

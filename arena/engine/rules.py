@@ -1,0 +1,487 @@
+"""`Rules`: one immutable, validated, serialisable value describing a Hearts variant.
+
+Why one value: a season, a match and a replay each carry the full `Rules`, never just a
+preset name, so a replay made today still verifies after a preset changes. Every option
+cites the source text in ../shared/rules/ it comes from (by file name and section); the
+presets live in `arena.engine.presets`. `Rules.core_config()` compiles the value into the
+integer `CoreConfig` that the C core and the reference both play by.
+
+>>> rules = Rules()
+>>> rules.players, rules.hand_size, rules.penalty_total
+(4, 13, 26)
+>>> Rules.from_dict(rules.to_dict()) == rules
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from enum import StrEnum
+from functools import cached_property
+from typing import Any, Final, TypeVar
+
+from . import config as core
+from .cards import Card, CardLike, CardSet, Suit, to_card
+
+RULES_FORMAT_VERSION: Final = 1
+
+_E = TypeVar("_E", bound=StrEnum)
+
+
+class RulesError(ValueError):
+    """Impossible or contradictory rules; the message names the setting and why."""
+
+
+class PassDirection(StrEnum):
+    """Where a hand's passed cards go (000 'The Pass'; 001 rotations; 002 'Passing variants')."""
+
+    LEFT = "left"
+    RIGHT = "right"
+    ACROSS = "across"
+    LEFT2 = "left2"  # two seats to the left (001, five players)
+    RIGHT2 = "right2"  # two seats to the right (001, five players)
+    HOLD = "hold"  # keep: no passing this hand (000 'The Pass')
+    SCATTER = "scatter"  # one card to each other player (002 'Passing variants')
+    CENTER = "center"  # the center mixer / "smoosh" (002; 004 'Passing cards')
+
+    def offset(self, players: int) -> int | None:
+        """Seats to the left the cards go, or None for hold/scatter/center."""
+        return {
+            PassDirection.LEFT: 1,
+            PassDirection.RIGHT: players - 1,
+            PassDirection.ACROSS: players // 2,
+            PassDirection.LEFT2: 2,
+            PassDirection.RIGHT2: players - 2,
+        }.get(self)
+
+    def core_kind(self, players: int) -> int:
+        """The backend's pass kind (contract: 0 hold, 1..n-1 offset, 100 scatter, 101 center)."""
+        if self is PassDirection.HOLD:
+            return core.PASS_HOLD
+        if self is PassDirection.SCATTER:
+            return core.PASS_SCATTER
+        if self is PassDirection.CENTER:
+            return core.PASS_CENTER
+        offset = self.offset(players)
+        assert offset is not None
+        return offset
+
+
+class Opening(StrEnum):
+    """Who leads the first trick, and what."""
+
+    LOWEST_CLUB = "lowest_club"  # holder of 2C leads it; 3C when 2C is out (000 'The Play'; 001)
+    ANY_CLUB = "any_club"  # holder of the lowest club leads any club
+    LEFT_OF_DEALER = "left_of_dealer"  # any card (003 'Regular Hearts'; 004 1911; 002)
+
+
+class FirstTrick(StrEnum):
+    """What may be discarded on the first trick (000 'The Play'; 001; 002 'Play variants')."""
+
+    ANY = "any"
+    NO_PENALTY_CARDS = "no_penalty_cards"  # no card worth points (hearts, QS, 7C…)
+    NO_POINT_CARDS = "no_point_cards"  # also no bonus card such as JD (001)
+
+
+class LeadRule(StrEnum):
+    """What may not be led until broken (000 'The Play'; 001 'How to play'; 003)."""
+
+    ANY = "any"
+    HEARTS_BROKEN = "hearts_broken"
+    POINTS_BROKEN = "points_broken"  # no point card led until one is played (001, 003)
+
+
+class BrokenBy(StrEnum):
+    """What breaks (000: a heart or the QS discarded; 002: a heart; 001: any point card)."""
+
+    HEARTS = "hearts"
+    HEARTS_OR_QUEEN = "hearts_or_queen"
+    POINT_CARDS = "point_cards"
+
+
+class MoonRule(StrEnum):
+    """Shooting the moon (000 'Shooting the Moon'; 004 'Shooting the moon')."""
+
+    NONE = "none"
+    OLD = "old"  # shooter 0, everyone else + moon points
+    NEW = "new"  # shooter - moon points
+    SHOOTERS_CHOICE = "shooters_choice"  # 002: either; the engine picks the better for the shooter
+    ADD_UNLESS_LOSING = "add_unless_losing"  # 004 sub-rule: add unless that loses the game
+
+
+class KittyTaker(StrEnum):
+    """Who takes the kitty (002 'Kitty variants'; 001 'Winning the kitty'; 004)."""
+
+    FIRST_TRICK = "first_trick"
+    FIRST_POINTS = "first_points"
+
+
+class KittyVisibility(StrEnum):
+    """Who may see the kitty (002 'Kitty variants')."""
+
+    HIDDEN = "hidden"
+    FACE_UP = "face_up"
+    AFTER_FIRST_TRICK = "after_first_trick"
+    TAKER_ONLY = "taker_only"
+
+
+_ENUM_FIELDS: Final[dict[str, type[StrEnum]]] = {
+    "kitty_taker": KittyTaker,
+    "kitty_visibility": KittyVisibility,
+    "opening": Opening,
+    "first_trick": FirstTrick,
+    "lead_rule": LeadRule,
+    "broken_by": BrokenBy,
+    "moon": MoonRule,
+}
+
+QUEEN_OF_SPADES_POINTS: Final = 13
+HEART_POINTS: Final = 1
+
+
+def standard_values() -> dict[Card, int]:
+    """Each heart 1, the QS 13 (000 'Scoring')."""
+    values = dict.fromkeys(CardSet.from_mask(Suit.HEARTS.mask), HEART_POINTS)
+    values[Card.from_str("QS")] = QUEEN_OF_SPADES_POINTS
+    return values
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Rules:
+    """A complete, validated Hearts variant. Build presets with `arena.engine.presets`.
+
+    Raises RulesError on construction for impossible or contradictory settings.
+    """
+
+    players: int = 4
+    removed_cards: CardSet = dataclasses.field(default_factory=CardSet)
+    kitty_size: int = 0
+    kitty_taker: KittyTaker = KittyTaker.FIRST_TRICK
+    kitty_visibility: KittyVisibility = KittyVisibility.HIDDEN
+    pass_count: int = 3
+    pass_schedule: tuple[PassDirection, ...] = (
+        PassDirection.LEFT,
+        PassDirection.RIGHT,
+        PassDirection.ACROSS,
+        PassDirection.HOLD,
+    )
+    opening: Opening = Opening.LOWEST_CLUB
+    first_trick: FirstTrick = FirstTrick.NO_PENALTY_CARDS
+    lead_rule: LeadRule = LeadRule.HEARTS_BROKEN
+    broken_by: BrokenBy = BrokenBy.HEARTS_OR_QUEEN
+    queen_and_hearts_may_lead_heart: bool = False
+    card_values: Mapping[Card, int] = dataclasses.field(default_factory=standard_values)
+    doubler: Card | None = None
+    moon: MoonRule = MoonRule.OLD
+    moon_points: int | None = None
+    moon_requires: CardSet = dataclasses.field(default_factory=CardSet)
+    sun_points: int = 0
+    no_trick_bonus: int = 0
+    exact_score_adjustments: tuple[tuple[int, int], ...] = ()
+    target_score: int | None = 100
+    max_hands: int | None = None
+    name: str = "custom"
+
+    def __post_init__(self) -> None:
+        # Normalise convenient inputs (text cards, lists) into the canonical immutable forms.
+        set_ = object.__setattr__
+        if not isinstance(self.removed_cards, CardSet):
+            set_(self, "removed_cards", CardSet(self.removed_cards))
+        if not isinstance(self.moon_requires, CardSet):
+            set_(self, "moon_requires", CardSet(self.moon_requires))
+        if self.doubler is not None and not isinstance(self.doubler, Card):
+            set_(self, "doubler", to_card(self.doubler))
+        for field, enum in _ENUM_FIELDS.items():
+            set_(self, field, _coerce_enum(enum, field, getattr(self, field)))
+        set_(
+            self,
+            "pass_schedule",
+            tuple(_coerce_enum(PassDirection, "pass_schedule", d) for d in self.pass_schedule),
+        )
+        set_(self, "card_values", _frozen_values(self.card_values))
+        set_(
+            self,
+            "exact_score_adjustments",
+            tuple((int(a), int(b)) for a, b in self.exact_score_adjustments),
+        )
+        self._validate()
+
+    # -- derived facts ---------------------------------------------------------------
+
+    @property
+    def deck(self) -> CardSet:
+        """The cards in play (the pack minus removed cards)."""
+        return CardSet.from_mask(((1 << 52) - 1) & ~self.removed_cards.mask)
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each player."""
+        return (len(self.deck) - self.kitty_size) // self.players
+
+    @property
+    def penalty_cards(self) -> CardSet:
+        """Cards worth points to their taker (value > 0)."""
+        return CardSet(card for card, value in self.card_values.items() if value > 0)
+
+    @property
+    def point_cards(self) -> CardSet:
+        """Cards with any value, bonus cards included."""
+        return CardSet(card for card, value in self.card_values.items() if value != 0)
+
+    @property
+    def penalty_total(self) -> int:
+        """The sum of all positive card values (26 in the standard game)."""
+        return sum(value for value in self.card_values.values() if value > 0)
+
+    @property
+    def effective_moon_points(self) -> int:
+        """What a moon is worth: `moon_points`, or by default every penalty point."""
+        return self.penalty_total if self.moon_points is None else self.moon_points
+
+    def pass_direction(self, hand_number: int) -> PassDirection:
+        """The pass of the `hand_number`-th hand (0-based) in the rotation."""
+        return self.pass_schedule[hand_number % len(self.pass_schedule)]
+
+    def pass_size(self, direction: PassDirection) -> int:
+        """How many cards each player passes in `direction`."""
+        if direction is PassDirection.HOLD:
+            return 0
+        if direction is PassDirection.SCATTER:
+            return self.players - 1
+        return self.pass_count
+
+    def value_of(self, card: CardLike) -> int:
+        """Points a card is worth to its taker."""
+        return self.card_values.get(to_card(card), 0)
+
+    @cached_property
+    def _core(self) -> core.CoreConfig:
+        values = [0] * 52
+        for card, value in self.card_values.items():
+            values[card.index] = value
+        return core.CoreConfig(
+            players=self.players,
+            hand_size=self.hand_size,
+            deck=self.deck.mask,
+            kitty_size=self.kitty_size,
+            pass_count=self.pass_count,
+            opening=list(Opening).index(self.opening),
+            first_trick=list(FirstTrick).index(self.first_trick),
+            lead_rule=list(LeadRule).index(self.lead_rule),
+            broken_by=list(BrokenBy).index(self.broken_by),
+            queen_hearts_lead=int(self.queen_and_hearts_may_lead_heart),
+            values=tuple(values),
+            doubler=-1 if self.doubler is None else self.doubler.index,
+            moon=list(MoonRule).index(self.moon),
+            moon_points=self.effective_moon_points,
+            moon_extra=self.moon_requires.mask,
+            sun_points=self.sun_points,
+            no_trick_bonus=self.no_trick_bonus,
+            kitty_taker=list(KittyTaker).index(self.kitty_taker),
+        )
+
+    def core_config(self) -> core.CoreConfig:
+        """The integer configuration the engine backends play by (computed once)."""
+        return self._core
+
+    # -- serialisation ---------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict holding every setting (the replay and season format)."""
+        return {
+            "format": RULES_FORMAT_VERSION,
+            "name": self.name,
+            "players": self.players,
+            "removed_cards": [str(card) for card in self.removed_cards],
+            "kitty_size": self.kitty_size,
+            "kitty_taker": self.kitty_taker.value,
+            "kitty_visibility": self.kitty_visibility.value,
+            "pass_count": self.pass_count,
+            "pass_schedule": [d.value for d in self.pass_schedule],
+            "opening": self.opening.value,
+            "first_trick": self.first_trick.value,
+            "lead_rule": self.lead_rule.value,
+            "broken_by": self.broken_by.value,
+            "queen_and_hearts_may_lead_heart": self.queen_and_hearts_may_lead_heart,
+            "card_values": {str(card): value for card, value in self.card_values.items()},
+            "doubler": None if self.doubler is None else str(self.doubler),
+            "moon": self.moon.value,
+            "moon_points": self.moon_points,
+            "moon_requires": [str(card) for card in self.moon_requires],
+            "sun_points": self.sun_points,
+            "no_trick_bonus": self.no_trick_bonus,
+            "exact_score_adjustments": [list(pair) for pair in self.exact_score_adjustments],
+            "target_score": self.target_score,
+            "max_hands": self.max_hands,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """Rebuild from `to_dict` output; RulesError names unknown or malformed keys."""
+        if not isinstance(data, Mapping):
+            raise RulesError(f"rules must be a JSON object, not {type(data).__name__}")
+        fields = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - fields - {"format"})
+        if unknown:
+            raise RulesError(f"unknown rules setting(s): {', '.join(unknown)}")
+        version = data.get("format", RULES_FORMAT_VERSION)
+        if version != RULES_FORMAT_VERSION:
+            raise RulesError(f"rules format {version!r} is not supported (expected 1)")
+        kwargs = {key: value for key, value in data.items() if key != "format"}
+        try:
+            if "card_values" in kwargs:
+                values = kwargs["card_values"]
+                if not isinstance(values, Mapping):
+                    raise RulesError("card_values must be an object of card -> points")
+                kwargs["card_values"] = {to_card(card): value for card, value in values.items()}
+            for key in ("pass_schedule", "exact_score_adjustments"):
+                if key in kwargs:
+                    kwargs[key] = tuple(kwargs[key])
+            return cls(**kwargs)
+        except RulesError:
+            raise
+        except (TypeError, ValueError) as error:
+            raise RulesError(f"malformed rules: {error}") from error
+
+    def to_json(self) -> str:
+        """Canonical JSON (sorted keys), stable across runs."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Rules:
+        """Parse `to_json` output (RulesError for bad JSON too)."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise RulesError(f"rules are not valid JSON: {error}") from error
+        return cls.from_dict(data)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some settings changed (validated again)."""
+        return dataclasses.replace(self, **changes)
+
+    # -- validation ------------------------------------------------------------------
+
+    def _validate(self) -> None:
+        _check_int(self, "players", 3, 7)
+        _check_int(self, "kitty_size", 0, 17)
+        _check_int(self, "pass_count", 0, 13)
+        _check_int(self, "sun_points", 0, 1000)
+        _check_int(self, "no_trick_bonus", -1000, 1000)
+        if not isinstance(self.queen_and_hearts_may_lead_heart, bool):
+            raise RulesError("queen_and_hearts_may_lead_heart must be true or false")
+        deck_size = len(self.deck)
+        if (deck_size - self.kitty_size) % self.players:
+            raise RulesError(
+                f"{deck_size} cards in play minus a kitty of {self.kitty_size} do not deal evenly "
+                f"to {self.players} players: remove cards or use a kitty (000 'The Deal')"
+            )
+        if self.hand_size < 1:
+            raise RulesError("no cards left to deal to each player")
+        if not self.pass_schedule:
+            raise RulesError("pass_schedule needs at least one entry (use 'hold' for no passing)")
+        for direction in self.pass_schedule:
+            self._validate_pass(direction)
+        values_outside = [str(card) for card in self.card_values if card not in self.deck]
+        if values_outside:
+            raise RulesError(
+                f"card_values gives points to removed card(s): {' '.join(values_outside)}"
+            )
+        for card, value in self.card_values.items():
+            if not isinstance(value, int) or isinstance(value, bool) or not -1000 <= value <= 1000:
+                raise RulesError(
+                    f"card_values[{card}] must be an int in -1000..1000, not {value!r}"
+                )
+        if self.doubler is not None and self.doubler not in self.deck:
+            raise RulesError(f"the doubler {self.doubler} is not in play")
+        clubs = self.deck.of_suit(Suit.CLUBS)
+        if self.opening is not Opening.LEFT_OF_DEALER and len(clubs) <= self.kitty_size:
+            raise RulesError(
+                f"opening {self.opening.value!r} needs a club in someone's hand, but only "
+                f"{len(clubs)} club(s) are in play with a kitty of {self.kitty_size}"
+            )
+        self._validate_moon()
+        self._validate_end()
+
+    def _validate_pass(self, direction: PassDirection) -> None:
+        size = self.pass_size(direction)
+        if size > self.hand_size:
+            raise RulesError(
+                f"a {direction.value} pass of {size} cards exceeds the hand of {self.hand_size}"
+            )
+        if direction not in (PassDirection.HOLD, PassDirection.SCATTER) and self.pass_count < 1:
+            raise RulesError(f"a {direction.value} pass needs pass_count of at least 1")
+        if direction is PassDirection.ACROSS and self.players % 2:
+            raise RulesError(
+                f"no one sits across with {self.players} players: use left2/right2 or scatter "
+                "(001, five players; 004 star passing)"
+            )
+        if direction in (PassDirection.LEFT2, PassDirection.RIGHT2) and self.players < 5:
+            raise RulesError(f"{direction.value} passes need at least five players (001)")
+
+    def _validate_moon(self) -> None:
+        outside = [str(card) for card in self.moon_requires if card not in self.deck]
+        if outside:
+            raise RulesError(f"moon_requires names card(s) not in play: {' '.join(outside)}")
+        if self.moon_points is not None:
+            _check_int(self, "moon_points", 1, 10000)
+        if self.moon is not MoonRule.NONE and not self.penalty_cards:
+            raise RulesError("shooting the moon needs at least one penalty card (value > 0)")
+        if self.moon is MoonRule.NONE and (self.sun_points or self.moon_requires):
+            raise RulesError("sun_points and moon_requires need a moon rule other than 'none'")
+        if self.moon is MoonRule.ADD_UNLESS_LOSING and self.target_score is None:
+            raise RulesError("moon 'add_unless_losing' needs a target_score to lose by (004)")
+
+    def _validate_end(self) -> None:
+        if self.target_score is None and self.max_hands is None:
+            raise RulesError("the game needs an end: a target_score, max_hands, or both")
+        if self.target_score is not None:
+            _check_int(self, "target_score", 1, 100000)
+        if self.max_hands is not None:
+            _check_int(self, "max_hands", 1, 100000)
+        for pair in self.exact_score_adjustments:
+            if pair[0] == pair[1]:
+                raise RulesError(f"exact_score_adjustments maps {pair[0]} to itself")
+
+
+def _check_int(rules: Rules, field: str, low: int, high: int) -> None:
+    value = getattr(rules, field)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise RulesError(f"{field} must be an integer in {low}..{high}, not {value!r}")
+
+
+def _coerce_enum(enum: type[_E], field: str, value: object) -> _E:
+    if isinstance(value, enum):
+        return value
+    try:
+        return enum(str(value)) if isinstance(value, str) else enum(value)  # type: ignore[arg-type]
+    except ValueError:
+        choices = ", ".join(member.value for member in enum)
+        raise RulesError(f"{field} {value!r} is not one of: {choices}") from None
+
+
+class _FrozenValues(dict[Card, int]):
+    """A read-only, hashable card -> points mapping (keeps `Rules` immutable)."""
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted((card.index, value) for card, value in self.items())))
+
+    def _readonly(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("Rules.card_values is read-only; use Rules.replace(card_values=...)")
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _readonly  # type: ignore[assignment]
+
+
+def _frozen_values(values: Mapping[Any, Any]) -> _FrozenValues:
+    if not isinstance(values, Mapping):
+        raise RulesError("card_values must be a mapping of card -> points")
+    items = sorted(
+        ((to_card(card), value) for card, value in values.items() if value != 0),
+        key=lambda item: item[0].index,
+    )
+    frozen = _FrozenValues()
+    for card, value in items:
+        dict.__setitem__(frozen, card, value)
+    return frozen

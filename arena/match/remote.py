@@ -1,0 +1,325 @@
+"""`GrpcSeat`: a bot reached over `hearts.v1` — one PlayMatch stream per game, answers awaited
+under the seat's clock, every failure turned into a `SeatFault`.
+
+A background task reads the stream into a queue, so a timed-out query leaves the stream
+intact: the late answer arrives with an older request id and is dropped. A broken stream
+is reopened once per decision with `MatchStart.resumed`; a dead process is a crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import grpc
+
+from arena.engine import SeatView, Trick
+
+from . import protocol
+from .faults import FaultKind, SeatFault
+from .protocol import bot_pb2, bot_pb2_grpc, game_pb2
+from .seats import DecisionContext, GameInfo
+
+log = logging.getLogger(__name__)
+
+_STREAM_END = object()
+CHANNEL_OPTIONS = (("grpc.max_receive_message_length", 256 * 1024), ("grpc.enable_retries", 0))
+
+
+class BotHost(Protocol):
+    """What runs the bot: a local process or a sandbox (or nothing, for a bare address)."""
+
+    address: str
+
+    def wait_ready(self, timeout: float) -> bool:
+        """True once the bot's server is listening."""
+        ...
+
+    def exit_reason(self) -> str | None:
+        """Why the bot's process ended, or None while it runs."""
+        ...
+
+    def log_excerpt(self) -> str:
+        """The bot's captured output, capped."""
+        ...
+
+    def stop(self) -> None:
+        """Stop everything the bot started."""
+        ...
+
+
+class GrpcSeat:
+    """A remote bot; `host` (when given) is stopped with the seat."""
+
+    def __init__(
+        self,
+        address: str,
+        label: str,
+        *,
+        host: BotHost | None = None,
+        names: Sequence[str] = (),
+        connect: Callable[[str], grpc.aio.Channel] | None = None,
+    ) -> None:
+        self.address = address
+        self.label = label
+        self.host = host
+        self.names = tuple(names)
+        self._connect = connect or (
+            lambda target: grpc.aio.insecure_channel(target, options=CHANNEL_OPTIONS)
+        )
+        self._channel: grpc.aio.Channel | None = None
+        self._stub: Any = None
+        self._call: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._answers: asyncio.Queue[Any] = asyncio.Queue()
+        self._next_id = 0
+        self._wants_notifications = False
+        self._broken: str | None = None
+        self._info: GameInfo | None = None
+        self._hands = 0
+        self._ready = False
+
+    # -- connection ----------------------------------------------------------------
+
+    async def _wait_ready(self, timeout: float) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        if self.host is not None:
+            ready = await asyncio.to_thread(self.host.wait_ready, timeout)
+            if not ready:
+                reason = self.host.exit_reason()
+                if reason is not None:
+                    raise SeatFault(FaultKind.CRASH, f"the bot {reason} before it was ready")
+                raise SeatFault(FaultKind.NOT_READY, f"the bot was not ready within {timeout:g} s")
+        self._channel = self._connect(self.address)
+        self._stub = bot_pb2_grpc.BotServiceStub(self._channel)
+        last = "no answer"
+        while True:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise SeatFault(
+                    FaultKind.NOT_READY, f"Ready got no answer within {timeout:g} s ({last})"
+                )
+            try:
+                await self._stub.Ready(bot_pb2.ReadyRequest(), timeout=min(remaining, 1.0))
+                self._ready = True
+                return
+            except grpc.aio.AioRpcError as error:
+                last = f"{error.code().name}: {error.details()}"
+                crashed = self._crash_reason()
+                if crashed:
+                    raise SeatFault(FaultKind.CRASH, crashed) from None
+                await asyncio.sleep(0.02)
+
+    def _crash_reason(self) -> str | None:
+        if self.host is None:
+            return None
+        reason = self.host.exit_reason()
+        return None if reason is None else f"the bot process {reason}"
+
+    async def _open_stream(self, resumed: bool) -> None:
+        assert self._info is not None
+        await self._drop_stream()
+        self._call = self._stub.PlayMatch()
+        self._answers = asyncio.Queue()
+        self._reader = asyncio.create_task(self._read(self._call, self._answers))
+        self._broken = None
+        start = protocol.match_start(
+            self._info, self.names or [f"seat {s}" for s in range(self._info.rules.players)]
+        )
+        start.resumed = resumed
+        answer = await self._exchange(
+            self._info.time.ready_timeout, "match_start", match_start=start
+        )
+        self._wants_notifications = answer.match_start.wants_notifications
+
+    @staticmethod
+    async def _read(call: Any, answers: asyncio.Queue[Any]) -> None:
+        try:
+            async for response in call:
+                answers.put_nowait(response)
+        except grpc.aio.AioRpcError as error:
+            answers.put_nowait(error)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # a response that does not parse
+            answers.put_nowait(error)
+        answers.put_nowait(_STREAM_END)
+
+    async def _drop_stream(self) -> None:
+        if self._call is not None:
+            self._call.cancel()
+            self._call = None
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+            self._reader = None
+
+    # -- one query -------------------------------------------------------------------
+
+    def _stream_fault(self, item: object) -> SeatFault:
+        crashed = self._crash_reason()
+        if crashed:
+            return SeatFault(FaultKind.CRASH, crashed)
+        if isinstance(item, grpc.aio.AioRpcError):
+            code, details = item.code(), item.details() or ""
+            if code is grpc.StatusCode.INTERNAL:
+                return SeatFault(FaultKind.ERROR, f"the bot failed: {details}")
+            if code in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION):
+                return SeatFault(
+                    FaultKind.DISCONNECT, f"the bot rejected the request ({code.name}): {details}"
+                )
+            return SeatFault(FaultKind.DISCONNECT, f"the stream ended: {code.name} {details}")
+        if isinstance(item, Exception):
+            return SeatFault(FaultKind.MALFORMED, f"unreadable answer: {item}")
+        return SeatFault(FaultKind.DISCONNECT, "the bot closed the stream")
+
+    async def _exchange(self, timeout: float, expected: str, **kind: Any) -> Any:
+        """Send one query and await its answer under `timeout` (raises SeatFault)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        self._next_id += 1
+        request_id = self._next_id
+        try:
+            await asyncio.wait_for(
+                self._call.write(bot_pb2.PlayMatchRequest(request_id=request_id, **kind)), timeout
+            )
+        except TimeoutError:
+            raise SeatFault(
+                FaultKind.TIMEOUT, f"could not even send the query within {timeout * 1000:.0f} ms"
+            ) from None
+        except (grpc.aio.AioRpcError, grpc.aio.UsageError, asyncio.InvalidStateError) as error:
+            self._broken = str(error)
+            raise self._stream_fault(error) from None
+        while True:
+            remaining = deadline - loop.time()
+            try:
+                item = await asyncio.wait_for(self._answers.get(), max(remaining, 0.0))
+            except TimeoutError:
+                raise SeatFault(
+                    FaultKind.TIMEOUT, f"no answer within {timeout * 1000:.0f} ms"
+                ) from None
+            if item is _STREAM_END or isinstance(item, Exception):
+                self._broken = "stream ended"
+                raise self._stream_fault(item)
+            if item.request_id < request_id:
+                continue  # a late answer to a query that already timed out
+            if item.request_id != request_id:
+                raise SeatFault(
+                    FaultKind.MALFORMED,
+                    f"answer for request {item.request_id}, expected {request_id}",
+                )
+            got = item.WhichOneof("kind")
+            if got != expected:
+                raise SeatFault(
+                    FaultKind.MALFORMED, f"answered {got or 'nothing'} to a {expected} query"
+                )
+            return item
+
+    async def _query(self, timeout: float, expected: str, **kind: Any) -> Any:
+        if self._broken is not None:
+            crashed = self._crash_reason()
+            if crashed:
+                raise SeatFault(FaultKind.CRASH, crashed)
+            try:  # one reconnection attempt per decision
+                await self._open_stream(resumed=True)
+            except SeatFault as fault:
+                raise SeatFault(fault.kind, f"reconnecting failed: {fault.detail}") from None
+        return await self._exchange(timeout, expected, **kind)
+
+    # -- the Seat protocol -------------------------------------------------------------
+
+    async def start_game(self, info: GameInfo) -> None:
+        """Wait for the bot (first game only) and open this game's stream."""
+        self._info = info
+        self._hands = 0
+        if not self._ready:
+            await self._wait_ready(info.time.ready_timeout)
+        await self._open_stream(resumed=False)
+
+    async def choose_pass(
+        self, view: SeatView, count: int, context: DecisionContext, timeout: float
+    ) -> list[str]:
+        """Ask for a pass."""
+        answer = await self._query(
+            timeout, "pass_cards", pass_cards=protocol.pass_query(view, count, context)
+        )
+        return list(answer.pass_cards.cards)
+
+    async def choose_play(self, view: SeatView, context: DecisionContext, timeout: float) -> str:
+        """Ask for a card."""
+        answer = await self._query(
+            timeout, "play_card", play_card=protocol.play_query(view, context)
+        )
+        card: str = answer.play_card.card
+        return card
+
+    async def _notify(self, **kind: Any) -> None:
+        if self._broken is not None or self._call is None:
+            return
+        self._next_id += 1
+        try:
+            await asyncio.wait_for(
+                self._call.write(bot_pb2.PlayMatchRequest(request_id=self._next_id, **kind)), 1.0
+            )
+        except (
+            TimeoutError,
+            grpc.aio.AioRpcError,
+            grpc.aio.UsageError,
+            asyncio.InvalidStateError,
+        ) as error:
+            self._broken = f"notification failed: {error}"
+
+    async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
+        """Notification, if the bot asked for them."""
+        if self._wants_notifications:
+            await self._notify(hand_start=protocol.hand_start(view, context))
+
+    async def trick_ended(self, hand_number: int, trick_number: int, trick: Trick) -> None:
+        """Notification, if the bot asked for them."""
+        if self._wants_notifications:
+            await self._notify(
+                trick_end=game_pb2.TrickEnd(
+                    hand_number=hand_number,
+                    trick_number=trick_number,
+                    trick=protocol.trick_message(trick),
+                )
+            )
+
+    async def hand_ended(
+        self, hand_number: int, points: tuple[int, ...], totals: tuple[int, ...]
+    ) -> None:
+        """Notification, if the bot asked for them."""
+        self._hands += 1
+        if self._wants_notifications:
+            await self._notify(
+                hand_end=game_pb2.HandEnd(
+                    hand_number=hand_number, hand_scores=list(points), scores=list(totals)
+                )
+            )
+
+    async def end_game(self, totals: tuple[int, ...], aborted: bool) -> None:
+        """Always sent: MatchEnd, then the stream is half-closed and dropped."""
+        await self._notify(match_end=protocol.match_end(totals, self._hands, aborted))
+        if self._call is not None and self._broken is None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._call.done_writing(), 1.0)
+        await self._drop_stream()
+
+    async def close(self) -> None:
+        """Drop the stream and channel and stop the bot's host."""
+        await self._drop_stream()
+        if self._channel is not None:
+            with contextlib.suppress(Exception):
+                await self._channel.close()
+            self._channel = None
+        if self.host is not None:
+            await asyncio.to_thread(self.host.stop)
+
+    def log_excerpt(self) -> str:
+        """The host's captured output (nothing for a bare address)."""
+        return self.host.log_excerpt() if self.host is not None else ""

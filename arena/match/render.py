@@ -1,0 +1,63 @@
+"""`arena replay show`: a replay as text, trick by trick, for people and for diffs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from arena.engine import Card
+
+
+def _pretty(text: str) -> str:
+    return Card.from_str(text).pretty
+
+
+def render(replay: dict[str, Any], *, pretty: bool = True) -> Iterator[str]:
+    """Yield the lines of the match: header, each game, hand, pass, trick and the result."""
+    show = _pretty if pretty else str
+    names = [e["name"] for e in replay["entrants"]]
+    rules = replay["rules"]
+    yield (
+        f"Match {replay['match_id']} — rules {rules.get('name', 'custom')}, "
+        f"{rules['players']} players, seed {replay['seed']}, {replay['match_format']}"
+    )
+    for game in replay["games"]:
+        seating = game["seating"]
+        who = [f"{seat}:{names[e]}" for seat, e in enumerate(seating)]
+        yield ""
+        yield f"Game {game['index'] + 1} — seats {', '.join(who)}"
+        for hand in game["hands"]:
+            yield (
+                f"  Hand {hand['number'] + 1}: dealer seat {hand['dealer']}, "
+                f"pass {hand['pass_direction']}"
+            )
+            for given in hand["passes"]:
+                note = f" [{given['fault']}]" if given.get("fault") else ""
+                yield (
+                    f"    seat {given['seat']} passes "
+                    f"{' '.join(show(c) for c in given['cards'])}{note}"
+                )
+            for number, trick in enumerate(hand["tricks"], 1):
+                plays = []
+                for play in trick["plays"]:
+                    mark = f"!{play['fault']}" if play.get("fault") else ""
+                    plays.append(f"{play['seat']}:{show(play['card'])}{mark}")
+                yield f"    trick {number:2d}: {'  '.join(plays)}  → seat {trick['winner']}"
+            moon = f" (seat {hand['moon']} shot the moon)" if hand.get("moon") is not None else ""
+            yield f"    points {hand['points']}  totals {hand['totals']}{moon}"
+    yield ""
+    result = replay["result"]
+    if result["void"]:
+        yield "VOID — the platform failed; this match is not scored."
+        return
+    for entry in sorted(result["entrants"], key=lambda e: e["rank"]):
+        flags = " (disqualified)" if entry["disqualified"] else ""
+        yield (
+            f"  #{entry['rank']} {entry['name']}: {entry['score']} points, "
+            f"{entry['faults']} faults{flags}"
+        )
+    for fault in replay.get("faults", []):
+        yield (
+            f"  fault: {names[fault['entrant']]} game {fault['game'] + 1} hand "
+            f"{fault['hand'] + 1}: {fault['kind']} — {fault['detail']}"
+        )

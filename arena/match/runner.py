@@ -1,0 +1,535 @@
+"""The match runner: deals, asks each seat for its decisions under its clock, applies them
+through the engine, applies the fault policy, and writes everything into a replay.
+
+A match is one game to the rules' end, or a duplicate set: the same game seed replayed
+once per rotation, entrant `b` sitting at seat `(b + r) % n` in rotation `r`, so every
+entrant plays every seat's cards once. Bots' failures are `Fault` records; anything else
+that goes wrong is our bug and voids the match (it is never scored).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime as dt
+import logging
+import time
+import traceback
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
+from typing import Any
+
+from arena.engine import Card, CardParseError, CardSet, Game, Hand, Rules
+from arena.engine.cards import to_card
+
+from .clock import Clock, TimePolicy
+from .faults import Fault, FaultKind, FaultPolicy, SeatFault
+from .replay import REPLAY_FORMAT, REPLAY_VERSION, cap_log
+from .seats import DecisionContext, GameInfo, Seat
+
+log = logging.getLogger(__name__)
+
+
+@dataclasses.dataclass(frozen=True)
+class Entrant:
+    """A bot in the match: its name and version for the record, and the seat that reaches it."""
+
+    name: str
+    seat: Seat
+    version: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class EntrantResult:
+    """One entrant's outcome over the whole match."""
+
+    entrant: int
+    name: str
+    score: int
+    rank: int
+    faults: int
+    disqualified: bool
+    hands: int
+    moons: int
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchOutcome:
+    """The replay document and the result it proves (void when the platform broke)."""
+
+    replay: dict[str, Any]
+    results: tuple[EntrantResult, ...]
+    void: bool
+    void_reason: str | None
+
+
+@dataclasses.dataclass(frozen=True)
+class Progress:
+    """Told to the progress callback after every hand."""
+
+    game: int
+    games: int
+    hand: int
+    totals: tuple[int, ...]
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000.0, 3)
+
+
+class MatchRunner:
+    """Runs one match; `run()` never raises for a bot's behaviour."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        entrants: Sequence[Entrant],
+        seed: int,
+        *,
+        duplicate: bool = False,
+        time_policy: TimePolicy | None = None,
+        fault_policy: FaultPolicy | None = None,
+        match_id: str | None = None,
+        on_progress: Callable[[Progress], None] | None = None,
+        now: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        if len(entrants) != rules.players:
+            raise ValueError(f"{rules.name} needs {rules.players} entrants, got {len(entrants)}")
+        self.rules = rules
+        self.entrants = tuple(entrants)
+        self.seed = seed
+        self.duplicate = duplicate
+        self.time_policy = time_policy or TimePolicy()
+        self.fault_policy = fault_policy or FaultPolicy()
+        self.match_id = match_id or uuid.uuid4().hex
+        self.on_progress = on_progress
+        self._now = now
+        n = rules.players
+        self._clocks = [Clock(self.time_policy) for _ in range(n)]
+        self._faults: list[Fault] = []
+        self._fault_count = [0] * n
+        self._disqualified = [False] * n
+        self._moons = [0] * n
+        self._hands = [0] * n
+
+    # -- the match ---------------------------------------------------------------
+
+    def run(self) -> MatchOutcome:
+        """Play the match and return its replay and result (runs its own event loop)."""
+        return asyncio.run(self.run_async())
+
+    async def run_async(self) -> MatchOutcome:
+        """Play the match inside a running event loop."""
+        games_total = self.rules.players if self.duplicate else 1
+        replay = self._replay_header(games_total)
+        void_reason: str | None = None
+        try:
+            for game_index in range(games_total):
+                replay["games"].append(await self._play_game(game_index, games_total))
+        except Exception:  # our bug, never a bot's: the match is void
+            void_reason = traceback.format_exc(limit=8)
+            log.exception("match %s voided by a platform error", self.match_id)
+        finally:
+            for entrant in self.entrants:
+                try:
+                    await entrant.seat.close()
+                except Exception:
+                    log.exception("closing seat %s failed", entrant.seat.label)
+        results = self._results(replay["games"])
+        replay["faults"] = [fault.to_dict() for fault in self._faults]
+        replay["logs"] = [cap_log(e.seat.log_excerpt()) for e in self.entrants]
+        replay["result"] = {
+            "void": void_reason is not None,
+            "void_reason": void_reason,
+            "entrants": [dataclasses.asdict(r) for r in results],
+        }
+        replay["finished_at"] = dt.datetime.now(dt.UTC).isoformat()
+        return MatchOutcome(replay, results, void_reason is not None, void_reason)
+
+    def _replay_header(self, games_total: int) -> dict[str, Any]:
+        return {
+            "format": REPLAY_FORMAT,
+            "version": REPLAY_VERSION,
+            "match_id": self.match_id,
+            "started_at": dt.datetime.now(dt.UTC).isoformat(),
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "match_format": "duplicate" if self.duplicate else "single",
+            "time_policy": dataclasses.asdict(self.time_policy),
+            "fault_policy": dataclasses.asdict(self.fault_policy),
+            "entrants": [
+                {"index": i, "name": e.name, "version": e.version, "label": e.seat.label}
+                for i, e in enumerate(self.entrants)
+            ],
+            "games": [],
+        }
+
+    def _seating(self, game_index: int) -> list[int]:
+        """seating[seat] = the entrant sitting there in this rotation."""
+        n = self.rules.players
+        seating = [0] * n
+        for entrant in range(n):
+            seating[(entrant + game_index) % n] = entrant
+        return seating
+
+    async def _play_game(self, game_index: int, games_total: int) -> dict[str, Any]:
+        rules, n = self.rules, self.rules.players
+        seating = self._seating(game_index)
+        game = Game(rules, self.seed)
+        record: dict[str, Any] = {"index": game_index, "seating": seating, "hands": []}
+        for seat in range(n):
+            await self._start(seat, seating[seat], game_index, games_total)
+        while not game.is_over:
+            record["hands"].append(await self._play_hand(game, game_index, seating))
+            if self.on_progress is not None:
+                self.on_progress(
+                    Progress(game_index, games_total, game.hand_number, tuple(game.totals))
+                )
+        record["totals"] = list(game.totals)
+        record["ranking"] = list(game.ranking())
+        for seat in range(n):
+            await self._notify(seating[seat], partial(_call, "end_game", tuple(game.totals), False))
+        return record
+
+    async def _start(self, seat: int, entrant: int, game_index: int, games_total: int) -> None:
+        if self._disqualified[entrant]:
+            return
+        info = GameInfo(
+            self.rules, seat, self.match_id, game_index, games_total, self.seed, self.time_policy
+        )
+        started = self._now()
+        try:
+            await self.entrants[entrant].seat.start_game(info)
+        except SeatFault as fault:
+            # A bot that cannot even start is out of the match at once.
+            await self._record_fault(
+                entrant,
+                seat,
+                game_index,
+                0,
+                None,
+                fault.kind,
+                fault.detail,
+                (),
+                self._now() - started,
+            )
+            await self._disqualify(entrant)
+
+    async def _play_hand(self, game: Game, game_index: int, seating: list[int]) -> dict[str, Any]:
+        hand, rules, n = game.hand, self.rules, self.rules.players
+        number = game.hand_number
+        scores = tuple(game.totals)
+        record: dict[str, Any] = {
+            "number": number,
+            "seed": game.hand_seeds[-1],
+            "dealer": hand.dealer,
+            "pass_direction": hand.pass_direction.value,
+            "deal": [[str(c) for c in hand.hand_of(s)] for s in range(n)],
+            "kitty": [str(c) for c in hand.kitty],
+            "passes": [],
+            "tricks": [],
+        }
+        for seat in range(n):
+            view, context = hand.view(seat), self._context(seating[seat], number, scores)
+            await self._notify(seating[seat], partial(_call, "hand_started", view, context))
+        count = rules.pass_size(hand.pass_direction)
+        for seat in hand.passes_pending:
+            record["passes"].append(
+                await self._take_pass(hand, seat, seating[seat], count, game_index, number, scores)
+            )
+        record["received"] = [[str(c) for c in hand.received(s)] for s in range(n)]
+        plays: list[dict[str, Any]] = []
+        while not hand.is_over:
+            turn = hand.to_play
+            assert turn is not None
+            trick_number = hand.trick_number
+            plays.append(
+                await self._take_play(hand, turn, seating[turn], game_index, number, scores)
+            )
+            if hand.trick_number != trick_number or hand.is_over:
+                trick = hand.tricks()[-1]
+                record["tricks"].append(
+                    {"leader": trick.leader, "plays": plays, "winner": trick.winner}
+                )
+                plays = []
+                for s in range(n):
+                    await self._notify(
+                        seating[s], partial(_call, "trick_ended", number, trick_number, trick)
+                    )
+        points = game.finish_hand()
+        record["points"] = list(points)
+        record["totals"] = list(game.totals)
+        record["kitty_owner"] = hand.kitty_owner
+        record["moon"] = self._shooter(hand)
+        if record["moon"] is not None:
+            self._moons[seating[record["moon"]]] += 1
+        for seat in range(n):
+            self._hands[seating[seat]] += 1
+            await self._notify(
+                seating[seat], partial(_call, "hand_ended", number, points, tuple(game.totals))
+            )
+        return record
+
+    def _shooter(self, hand: Hand) -> int | None:
+        rules = self.rules
+        needed = (rules.penalty_cards | rules.moon_requires).mask
+        if rules.moon.value == "none" or not needed:
+            return None
+        for seat in range(rules.players):
+            if needed & ~hand.taken(seat).mask == 0:
+                return seat
+        return None
+
+    # -- decisions ---------------------------------------------------------------
+
+    def _context(self, entrant: int, hand_number: int, scores: tuple[int, ...]) -> DecisionContext:
+        clock = self._clocks[entrant]
+        return DecisionContext(hand_number, scores, self.time_policy.per_decision, clock.bank)
+
+    async def _ask(
+        self, entrant: int, ask: Callable[[float], Awaitable[Any]]
+    ) -> tuple[Any, float, SeatFault | None]:
+        """Call the bot under its clock: (answer, elapsed seconds, fault or None)."""
+        clock = self._clocks[entrant]
+        allowance = clock.allowance
+        started = self._now()
+        try:
+            answer = await ask(allowance)
+        except SeatFault as fault:
+            elapsed = self._now() - started
+            if fault.kind is FaultKind.TIMEOUT:
+                clock.exhaust()
+            else:
+                clock.charge(elapsed)
+            return None, elapsed, fault
+        elapsed = self._now() - started
+        if elapsed > allowance:
+            clock.exhaust()
+            return (
+                None,
+                elapsed,
+                SeatFault(
+                    FaultKind.TIMEOUT,
+                    f"answered after {_ms(elapsed)} ms; allowed {_ms(allowance)} ms",
+                ),
+            )
+        clock.charge(elapsed)
+        return answer, elapsed, None
+
+    async def _take_play(
+        self,
+        hand: Hand,
+        seat: int,
+        entrant: int,
+        game_index: int,
+        number: int,
+        scores: tuple[int, ...],
+    ) -> dict[str, Any]:
+        legal = hand.legal_plays()
+        if self._disqualified[entrant]:
+            auto = legal.first()
+            hand.play(auto, seat=seat)
+            return {"seat": seat, "card": str(auto), "ms": 0.0, "auto": True}
+        view = hand.view(seat)
+        context = self._context(entrant, number, scores)
+        answer, elapsed, fault = await self._ask(
+            entrant, lambda t: self.entrants[entrant].seat.choose_play(view, context, t)
+        )
+        card: Card | None = None
+        if fault is None:
+            card, fault = self._judge_card(answer, hand, seat, legal)
+        if fault is not None or card is None:
+            assert fault is not None
+            default = legal.first()
+            await self._record_fault(
+                entrant,
+                seat,
+                game_index,
+                number,
+                hand.trick_number,
+                fault.kind,
+                fault.detail,
+                (str(default),),
+                elapsed,
+            )
+            hand.play(default, seat=seat)
+            return {
+                "seat": seat,
+                "card": str(default),
+                "ms": _ms(elapsed),
+                "fault": fault.kind.value,
+            }
+        hand.play(card, seat=seat)
+        return {"seat": seat, "card": str(card), "ms": _ms(elapsed)}
+
+    @staticmethod
+    def _judge_card(
+        answer: object, hand: Hand, seat: int, legal: CardSet
+    ) -> tuple[Card | None, SeatFault | None]:
+        try:
+            card = to_card(answer)  # type: ignore[arg-type]  # anything a bot sent
+        except CardParseError as error:
+            return None, SeatFault(FaultKind.MALFORMED, str(error))
+        if card not in hand.hand_of(seat):
+            return None, SeatFault(
+                FaultKind.NOT_HELD, f"played {card}, which seat {seat} does not hold"
+            )
+        reason = hand.illegal_reason(card)
+        if reason is not None:
+            return None, SeatFault(FaultKind.ILLEGAL, reason)
+        return card, None
+
+    async def _take_pass(
+        self,
+        hand: Hand,
+        seat: int,
+        entrant: int,
+        count: int,
+        game_index: int,
+        number: int,
+        scores: tuple[int, ...],
+    ) -> dict[str, Any]:
+        held = hand.hand_of(seat)
+        default = tuple(list(held)[:count])
+        if self._disqualified[entrant]:
+            hand.apply_pass(seat, default)
+            return {"seat": seat, "cards": [str(c) for c in default], "ms": 0.0, "auto": True}
+        view = hand.view(seat)
+        context = self._context(entrant, number, scores)
+        answer, elapsed, fault = await self._ask(
+            entrant, lambda t: self.entrants[entrant].seat.choose_pass(view, count, context, t)
+        )
+        cards: tuple[Card, ...] = ()
+        if fault is None:
+            cards, fault = self._judge_pass(answer, held, count, seat)
+        if fault is not None:
+            await self._record_fault(
+                entrant,
+                seat,
+                game_index,
+                number,
+                None,
+                fault.kind,
+                fault.detail,
+                tuple(str(c) for c in default),
+                elapsed,
+            )
+            hand.apply_pass(seat, default)
+            return {
+                "seat": seat,
+                "cards": [str(c) for c in default],
+                "ms": _ms(elapsed),
+                "fault": fault.kind.value,
+            }
+        hand.apply_pass(seat, cards)
+        return {"seat": seat, "cards": [str(c) for c in cards], "ms": _ms(elapsed)}
+
+    @staticmethod
+    def _judge_pass(
+        answer: object, held: CardSet, count: int, seat: int
+    ) -> tuple[tuple[Card, ...], SeatFault | None]:
+        if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
+            return (), SeatFault(
+                FaultKind.MALFORMED, f"a pass must be a list of cards, not {type(answer).__name__}"
+            )
+        try:
+            cards = tuple(to_card(c) for c in answer)
+        except CardParseError as error:
+            return (), SeatFault(FaultKind.MALFORMED, str(error))
+        if len(cards) != count:
+            return (), SeatFault(
+                FaultKind.ILLEGAL, f"passed {len(cards)} cards; the pass is {count}"
+            )
+        if len(set(cards)) != count:
+            return (), SeatFault(FaultKind.ILLEGAL, "passed the same card twice")
+        missing = [str(c) for c in cards if c not in held]
+        if missing:
+            return (), SeatFault(
+                FaultKind.NOT_HELD, f"passed {' '.join(missing)}, not held by seat {seat}"
+            )
+        return cards, None
+
+    # -- faults, notifications and results ----------------------------------------
+
+    async def _record_fault(
+        self,
+        entrant: int,
+        seat: int,
+        game_index: int,
+        hand: int,
+        trick: int | None,
+        kind: FaultKind,
+        detail: str,
+        substitute: tuple[str, ...],
+        elapsed: float,
+    ) -> None:
+        self._faults.append(
+            Fault(
+                entrant,
+                seat,
+                game_index,
+                hand,
+                trick,
+                kind,
+                detail[:2000],
+                substitute,
+                _ms(elapsed),
+            )
+        )
+        self._fault_count[entrant] += 1
+        if self._fault_count[entrant] >= self.fault_policy.max_faults:
+            await self._disqualify(entrant)
+
+    async def _disqualify(self, entrant: int) -> None:
+        if not self._disqualified[entrant]:
+            self._disqualified[entrant] = True
+            try:
+                await self.entrants[entrant].seat.close()
+            except Exception:
+                log.exception("closing disqualified seat %s failed", entrant)
+
+    async def _notify(self, entrant: int, send: Callable[..., Awaitable[None]]) -> None:
+        if self._disqualified[entrant]:
+            return
+        try:
+            await send(seat=self.entrants[entrant].seat)
+        except SeatFault as fault:
+            log.info("notification to entrant %s failed: %s", entrant, fault)
+
+    def _results(self, games: list[dict[str, Any]]) -> tuple[EntrantResult, ...]:
+        n = self.rules.players
+        scores = [0] * n
+        for game in games:
+            if "totals" not in game:
+                continue
+            for seat, total in enumerate(game["totals"]):
+                scores[game["seating"][seat]] += total
+        return tuple(
+            EntrantResult(
+                entrant=i,
+                name=self.entrants[i].name,
+                score=scores[i],
+                rank=rank_entrants(scores, self._disqualified)[i],
+                faults=self._fault_count[i],
+                disqualified=self._disqualified[i],
+                hands=self._hands[i],
+                moons=self._moons[i],
+            )
+            for i in range(n)
+        )
+
+
+async def _call(method: str, *args: Any, seat: Seat) -> None:
+    """Call a notification method by name (lets notifications be built with `partial`)."""
+    await getattr(seat, method)(*args)
+
+
+def rank_entrants(scores: Sequence[int], disqualified: Sequence[bool]) -> list[int]:
+    """1 = best (lowest score); ties share a rank; disqualified entrants share the last rank.
+
+    >>> rank_entrants([10, 5, 10, 0], [False, False, False, True])
+    [2, 1, 2, 4]
+    """
+    keys = [(dq, 0 if dq else score) for score, dq in zip(scores, disqualified, strict=True)]
+    return [1 + sum(other < key for other in keys) for key in keys]

@@ -1,0 +1,134 @@
+"""Seats: how the runner reaches a bot. In-process for house bots and tests; gRPC for the rest.
+
+A seat answers decisions from a `SeatView` (exactly what that seat may know) and
+raises `SeatFault` when its bot fails; notifications never raise. The runner, not the
+seat, judges time and legality, so every kind of seat is held to the same rules. Seats
+are asynchronous because a remote bot's answer is awaited on a gRPC stream; an
+in-process bot simply answers at once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Protocol
+
+from arena.bots import HouseBot
+from arena.engine import Card, Rules, SeatView, Trick
+
+from .clock import TimePolicy
+
+
+@dataclasses.dataclass(frozen=True)
+class GameInfo:
+    """What a seat is told when a game of the match starts."""
+
+    rules: Rules
+    seat: int
+    match_id: str
+    game_index: int
+    games: int
+    seed: int
+    time: TimePolicy
+
+
+@dataclasses.dataclass(frozen=True)
+class DecisionContext:
+    """What the view does not hold: the game so far and the seat's clock."""
+
+    hand_number: int
+    scores: tuple[int, ...]
+    per_decision: float
+    bank_remaining: float
+
+
+class Seat(Protocol):
+    """One bot at the table."""
+
+    label: str
+
+    async def start_game(self, info: GameInfo) -> None:
+        """A game begins (raises SeatFault if the bot cannot be reached)."""
+        ...
+
+    async def choose_pass(
+        self, view: SeatView, count: int, context: DecisionContext, timeout: float
+    ) -> Sequence[Card | str]:
+        """The cards to pass, in order (raises SeatFault)."""
+        ...
+
+    async def choose_play(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> Card | str:
+        """The card to play (raises SeatFault)."""
+        ...
+
+    async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
+        """Notification: a hand was dealt."""
+        ...
+
+    async def trick_ended(self, hand_number: int, trick_number: int, trick: Trick) -> None:
+        """Notification: a trick is complete."""
+        ...
+
+    async def hand_ended(
+        self, hand_number: int, points: tuple[int, ...], totals: tuple[int, ...]
+    ) -> None:
+        """Notification: a hand is over."""
+        ...
+
+    async def end_game(self, totals: tuple[int, ...], aborted: bool) -> None:
+        """Notification: the game is over."""
+        ...
+
+    async def close(self) -> None:
+        """Release the bot (stop its process, close the channel); idempotent."""
+        ...
+
+    def log_excerpt(self) -> str:
+        """What the bot wrote to its logs (capped), for its owner."""
+        ...
+
+
+class InProcessSeat:
+    """A trusted house bot called directly: no transport, no process."""
+
+    def __init__(self, bot: HouseBot, label: str | None = None) -> None:
+        self.bot = bot
+        self.label = label or f"house:{bot.name}"
+
+    async def start_game(self, info: GameInfo) -> None:
+        """Nothing to set up."""
+
+    async def choose_pass(
+        self, view: SeatView, count: int, context: DecisionContext, timeout: float
+    ) -> Sequence[Card | str]:
+        """Ask the bot."""
+        return self.bot.pass_cards(view, count)
+
+    async def choose_play(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> Card | str:
+        """Ask the bot."""
+        return self.bot.play_card(view)
+
+    async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
+        """House bots decide from the view alone."""
+
+    async def trick_ended(self, hand_number: int, trick_number: int, trick: Trick) -> None:
+        """House bots decide from the view alone."""
+
+    async def hand_ended(
+        self, hand_number: int, points: tuple[int, ...], totals: tuple[int, ...]
+    ) -> None:
+        """House bots decide from the view alone."""
+
+    async def end_game(self, totals: tuple[int, ...], aborted: bool) -> None:
+        """Nothing to tear down."""
+
+    async def close(self) -> None:
+        """Nothing to release."""
+
+    def log_excerpt(self) -> str:
+        """House bots do not log."""
+        return ""

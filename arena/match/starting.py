@@ -1,0 +1,69 @@
+"""`SeatFactory`: makes seats from `--bot` specs and owns whatever it started for them."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from types import TracebackType
+
+from .clock import TimePolicy
+from .process import BotProcess
+from .remote import BotHost, GrpcSeat
+from .seats import Seat
+from .spec import BotSpec, house_seat
+
+
+class SandboxRequiredError(RuntimeError):
+    """Untrusted code would run without a sandbox; says how to proceed."""
+
+
+class SeatFactory(contextlib.AbstractContextManager["SeatFactory"]):
+    """Builds seats; closing it stops every process it started, whatever happened.
+
+    Bot files run in the sandbox unless `sandbox=False` is asked for explicitly (a
+    developer's own code on their own machine).
+    """
+
+    def __init__(self, *, sandbox: bool = True, time_policy: TimePolicy | None = None) -> None:
+        self.sandbox = sandbox
+        self.time_policy = time_policy or TimePolicy()
+        self._hosts: list[BotHost] = []
+
+    def seat(self, spec: BotSpec, seed: int, names: tuple[str, ...] = ()) -> Seat:
+        """A seat for `spec` (house bots get `seed`)."""
+        if spec.kind == "house":
+            return house_seat(spec, seed)
+        if spec.kind == "address":
+            return GrpcSeat(spec.value, spec.name, names=names)
+        host = self._start_file(Path(spec.value), len(self._hosts))
+        return GrpcSeat(host.address, spec.name, host=host, names=names)
+
+    def _start_file(self, path: Path, index: int) -> BotHost:
+        host: BotHost
+        host = self._sandboxed(path, index) if self.sandbox else BotProcess(path)
+        self._hosts.append(host)
+        return host
+
+    def _sandboxed(self, path: Path, index: int) -> BotHost:
+        try:
+            from workers.sandbox import start_bot_file  # type: ignore[attr-defined]
+        except ImportError as error:
+            raise SandboxRequiredError(
+                f"the sandbox is not available ({error}); to run your own bot unsandboxed "
+                "on your own machine pass --no-sandbox"
+            ) from None
+        return start_bot_file(path, seat=index)  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        """Stop every bot process started here (idempotent)."""
+        for host in self._hosts:
+            host.stop()
+        self._hosts.clear()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,159 @@
+"""`arena replay verify`: re-apply every decision of a replay through the engine and confirm
+every recorded deal, trick, score, total and ranking; name the first thing that differs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from arena.engine import Game, Rules, RulesError
+
+from .runner import rank_entrants
+
+
+class ReplayMismatchError(ValueError):
+    """The first place where the replay and the engine disagree."""
+
+    def __init__(self, where: str, recorded: object, engine: object) -> None:
+        super().__init__(f"{where}: recorded {recorded!r}, engine says {engine!r}")
+        self.where = where
+        self.recorded = recorded
+        self.engine = engine
+
+
+@dataclasses.dataclass(frozen=True)
+class Verification:
+    """What was checked."""
+
+    games: int
+    hands: int
+    decisions: int
+
+
+def _expect(where: str, recorded: object, engine: object) -> None:
+    if recorded != engine:
+        raise ReplayMismatchError(where, recorded, engine)
+
+
+def _get(node: Any, key: str | int, where: str) -> Any:
+    try:
+        return node[key]
+    except (KeyError, IndexError, TypeError):
+        raise ReplayMismatchError(f"{where}[{key!r}]", "missing", "required") from None
+
+
+def verify(replay: dict[str, Any]) -> Verification:
+    """Check the whole replay; raises ReplayMismatchError naming the first difference."""
+    try:
+        rules = Rules.from_dict(_get(replay, "rules", "replay"))
+    except RulesError as error:
+        raise ReplayMismatchError("rules", "invalid", str(error)) from None
+    seed = _get(replay, "seed", "replay")
+    games = _get(replay, "games", "replay")
+    hands = decisions = 0
+    for g, record in enumerate(games):
+        h, d = _verify_game(rules, seed, record, f"games[{g}]")
+        hands += h
+        decisions += d
+    _verify_result(replay, rules, games)
+    return Verification(len(games), hands, decisions)
+
+
+def _verify_game(rules: Rules, seed: int, record: dict[str, Any], where: str) -> tuple[int, int]:
+    game = Game(rules, seed)
+    decisions = 0
+    hands = _get(record, "hands", where)
+    for number, hand_record in enumerate(hands):
+        at = f"{where}.hands[{number}]"
+        if game.is_over:
+            raise ReplayMismatchError(at, "another hand", "the game was already over")
+        decisions += _verify_hand(game, hand_record, at)
+    if "totals" in record:  # absent only in a void match's unfinished game
+        _expect(f"{where}.game_over", True, game.is_over)
+        _expect(f"{where}.totals", record["totals"], list(game.totals))
+        _expect(f"{where}.ranking", record.get("ranking"), list(game.ranking()))
+    return len(hands), decisions
+
+
+def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
+    hand, n = game.hand, game.rules.players
+    _expect(f"{at}.seed", _get(record, "seed", at), game.hand_seeds[-1])
+    _expect(f"{at}.dealer", _get(record, "dealer", at), hand.dealer)
+    _expect(f"{at}.pass_direction", _get(record, "pass_direction", at), hand.pass_direction.value)
+    _expect(
+        f"{at}.deal",
+        _get(record, "deal", at),
+        [[str(c) for c in hand.hand_of(s)] for s in range(n)],
+    )
+    _expect(f"{at}.kitty", record.get("kitty", []), [str(c) for c in hand.kitty])
+    decisions = 0
+    for i, given in enumerate(_get(record, "passes", at)):
+        where = f"{at}.passes[{i}]"
+        seat = _get(given, "seat", where)
+        cards = _get(given, "cards", where)
+        if given.get("fault") or given.get("auto"):
+            count = game.rules.pass_size(hand.pass_direction)
+            _expect(
+                f"{where}.cards (default pass)",
+                cards,
+                [str(c) for c in list(hand.hand_of(seat))[:count]],
+            )
+        try:
+            hand.apply_pass(seat, cards)
+        except ValueError as error:
+            raise ReplayMismatchError(where, cards, f"illegal: {error}") from None
+        decisions += 1
+    if "received" in record:
+        _expect(
+            f"{at}.received",
+            record["received"],
+            [[str(c) for c in hand.received(s)] for s in range(n)],
+        )
+    for t, trick in enumerate(_get(record, "tricks", at)):
+        where = f"{at}.tricks[{t}]"
+        _expect(f"{where}.leader", _get(trick, "leader", where), hand.to_play)
+        for p, play in enumerate(_get(trick, "plays", where)):
+            spot = f"{where}.plays[{p}]"
+            _expect(f"{spot}.seat", _get(play, "seat", spot), hand.to_play)
+            card = _get(play, "card", spot)
+            if play.get("fault") or play.get("auto"):
+                _expect(f"{spot}.card (default play)", card, str(hand.legal_plays().first()))
+            try:
+                hand.play(card, seat=play["seat"])
+            except ValueError as error:
+                raise ReplayMismatchError(spot, card, f"illegal: {error}") from None
+            decisions += 1
+        _expect(f"{where}.winner", _get(trick, "winner", where), hand.tricks()[-1].winner)
+    if not hand.is_over:
+        raise ReplayMismatchError(f"{at}.tricks", "hand finished", "cards still to play")
+    points = game.finish_hand()
+    _expect(f"{at}.points", _get(record, "points", at), list(points))
+    _expect(f"{at}.totals", _get(record, "totals", at), list(game.totals))
+    return decisions
+
+
+def _verify_result(replay: dict[str, Any], rules: Rules, games: Sequence[dict[str, Any]]) -> None:
+    result = _get(replay, "result", "replay")
+    if result.get("void"):
+        return
+    entrants = _get(result, "entrants", "result")
+    n = rules.players
+    faults = [0] * n
+    for fault in replay.get("faults", []):
+        faults[fault["entrant"]] += 1
+    limit = replay.get("fault_policy", {}).get("max_faults", 3)
+    scores = [0] * n
+    for game in games:
+        for seat, total in enumerate(game["totals"]):
+            scores[game["seating"][seat]] += total
+    disqualified = [bool(e.get("disqualified")) for e in entrants]
+    ranks = rank_entrants(scores, disqualified)
+    for i, entry in enumerate(entrants):
+        where = f"result.entrants[{i}]"
+        _expect(f"{where}.score", entry.get("score"), scores[i])
+        _expect(f"{where}.faults", entry.get("faults"), faults[i])
+        if faults[i] >= limit:
+            _expect(f"{where}.disqualified", entry.get("disqualified"), True)
+        _expect(f"{where}.rank", entry.get("rank"), ranks[i])

@@ -1,0 +1,73 @@
+"""`Bot`: the base class a contestant subclasses (two decisions, optional event hooks).
+
+>>> from hearts_bot.cards import lowest
+>>> class LowBot(Bot):
+...     def pass_cards(self, view: PassView) -> list[str]:
+...         return sorted(view.hand, key=by_rank)[-view.count:]
+...     def play_card(self, view: PlayView) -> str:
+...         return lowest(view.legal)
+>>> LowBot().name, LowBot().wants_notifications
+('LowBot', False)
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+
+from .cards import Card, by_rank  # noqa: F401  (by_rank is used by the doctest)
+from .views import HandEnded, HandStarted, MatchEnded, MatchInfo, PassView, PlayView, TrickEnded
+
+_NOTIFICATION_HOOKS = ("on_hand_start", "on_trick_end", "on_hand_end")
+
+
+class Bot(abc.ABC):
+    """A Hearts bot: implement `pass_cards` and `play_card`; override hooks as you need.
+
+    Each method is called with a frozen view holding everything the seat knows, so a bot
+    may keep no state at all. The hooks let a bot that keeps state follow the match;
+    the arena sends the hand, trick and hand-end events only to a bot that overrides
+    at least one of their hooks. Time spent in hooks counts against the next decision.
+    An exception raised by any method fails the match's stream (the arena records a
+    crash); the server itself keeps running.
+    """
+
+    name: str = ""
+    """The name the bot reports to the arena (default: the class name)."""
+
+    def __init__(self) -> None:
+        if not self.name:
+            self.name = type(self).__name__
+
+    @abc.abstractmethod
+    def pass_cards(self, view: PassView) -> Sequence[Card]:
+        """Return `view.count` distinct cards from `view.hand` to pass.
+
+        On a scatter pass the i-th card goes to seat `view.recipients[i]`.
+        """
+
+    @abc.abstractmethod
+    def play_card(self, view: PlayView) -> Card:
+        """Return one card from `view.legal`."""
+
+    def on_match_start(self, match: MatchInfo) -> None:  # noqa: B027 (optional hook)
+        """A match begins (called first, and again if the arena reconnects)."""
+
+    def on_hand_start(self, event: HandStarted) -> None:  # noqa: B027
+        """A hand was dealt."""
+
+    def on_trick_end(self, event: TrickEnded) -> None:  # noqa: B027
+        """A trick is complete."""
+
+    def on_hand_end(self, event: HandEnded) -> None:  # noqa: B027
+        """A hand is over and scored."""
+
+    def on_match_end(self, event: MatchEnded) -> None:  # noqa: B027
+        """The match is over (always called, whether or not the bot wants notifications)."""
+
+    @property
+    def wants_notifications(self) -> bool:
+        """Whether the bot overrides a hand, trick or hand-end hook (the arena then sends
+        those events; otherwise it saves itself the messages)."""
+        cls = type(self)
+        return any(getattr(cls, hook) is not getattr(Bot, hook) for hook in _NOTIFICATION_HOOKS)

@@ -1,0 +1,251 @@
+"""The ``hearts-bot`` command: new, serve, play, check.
+
+``play`` and ``check`` run the platform's own ``arena`` command (its engine, its match
+runner, its upload checks), so a bot is tested locally exactly as it will be played;
+the SDK itself never imports the platform.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+from .bot import Bot
+from .loader import BotLoadError, load_bot
+from .server import DEFAULT_ADDRESS, AddressError, sdk_version, serve
+
+ARENA_ENV = "HEARTS_ARENA"
+"""Environment variable naming the ``arena`` executable (default: ``arena`` on PATH)."""
+HOUSE_PREFIX = "house:"
+DEFAULT_OPPONENTS = "heuristic"
+DEFAULT_PLAYERS = 4
+
+
+class CommandError(Exception):
+    """A user error the command reports in one line (exit status 2)."""
+
+
+# -- new -------------------------------------------------------------------------------
+
+
+def bot_names(name: str) -> tuple[str, str]:
+    """The file name and class name for `name` (``my-bot`` -> ``my_bot.py``, ``MyBot``).
+
+    >>> bot_names("cautious")
+    ('cautious.py', 'CautiousBot')
+    >>> bot_names("MyBot.py")
+    ('my_bot.py', 'MyBot')
+    """
+    stem = name.removesuffix(".py")
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", stem):
+        raise CommandError(
+            f"bot name {name!r} must start with a letter and use letters, digits, - or _"
+        )
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", stem).replace("-", "_").lower()
+    camel = "".join(part[:1].upper() + part[1:] for part in snake.split("_") if part)
+    if not camel.endswith("Bot"):
+        camel += "Bot"
+    return f"{snake}.py", camel
+
+
+def command_new(args: argparse.Namespace) -> int:
+    file_name, class_name = bot_names(args.name)
+    path = Path(args.dir) / file_name
+    if path.exists() and not args.force:
+        raise CommandError(f"{path} already exists (use --force to overwrite it)")
+    template = resources.files("hearts_bot").joinpath("templates/bot.py.tmpl").read_text()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(template.format(class_name=class_name, file_name=file_name))
+    print(f"wrote {path} ({class_name}); next: hearts-bot play {path} --vs random,heuristic")
+    return 0
+
+
+# -- serve -----------------------------------------------------------------------------
+
+
+def command_serve(args: argparse.Namespace) -> int:
+    bot = _load(args.bot)
+    try:
+        serve(bot, args.address)
+    except AddressError as error:
+        raise CommandError(str(error)) from None
+    return 0
+
+
+# -- play and check (through the arena command) ----------------------------------------
+
+
+def opponent_spec(entry: str) -> str:
+    """How the arena names an opponent: a house bot's name becomes ``house:NAME``;
+    a file (``other.py``), a module (``pkg.mod:Cls``) or ``house:NAME`` stays as it is.
+
+    >>> opponent_spec("random"), opponent_spec("house:heuristic"), opponent_spec("me.py")
+    ('house:random', 'house:heuristic', 'me.py')
+    """
+    entry = entry.strip()
+    if not entry:
+        raise CommandError("an empty opponent in --vs")
+    if ":" in entry or entry.endswith(".py") or os.sep in entry:
+        return entry
+    if not re.fullmatch(r"[A-Za-z0-9_-]+", entry):
+        raise CommandError(f"opponent {entry!r} is not a house bot name, a .py file or pkg.mod:Cls")
+    return HOUSE_PREFIX + entry
+
+
+def match_command(
+    bot: str, *, vs: str, players: int, rules: str, hands: int | None, seed: int | None
+) -> list[str]:
+    """The ``arena match run`` arguments for ``hearts-bot play`` (without the executable).
+
+    The opponents in `vs` are repeated in turn to fill the other ``players - 1`` seats;
+    the bot sits in seat 0.
+
+    >>> match_command("me.py", vs="random,heuristic", players=4, rules="standard",
+    ...               hands=5, seed=7)  # doctest: +NORMALIZE_WHITESPACE
+    ['match', 'run', '--rules', 'standard', '--bot', 'me.py', '--bot', 'house:random',
+     '--bot', 'house:heuristic', '--bot', 'house:random', '--seed', '7', '--hands', '5']
+    """
+    opponents = [opponent_spec(entry) for entry in vs.split(",")]
+    if players < 3:
+        raise CommandError(f"--players must be at least 3, not {players}")
+    if len(opponents) > players - 1:
+        raise CommandError(f"--vs names {len(opponents)} opponents for {players - 1} other seats")
+    command = ["match", "run", "--rules", rules, "--bot", bot]
+    for seat in range(players - 1):
+        command += ["--bot", opponents[seat % len(opponents)]]
+    if seed is not None:
+        command += ["--seed", str(seed)]
+    if hands is not None:
+        command += ["--hands", str(hands)]
+    return command
+
+
+def check_command(bot: str) -> list[str]:
+    """The ``arena bot check`` arguments for ``hearts-bot check``."""
+    return ["bot", "check", bot]
+
+
+def find_arena(explicit: str | None = None) -> str:
+    """The arena executable: `explicit`, $HEARTS_ARENA, or ``arena`` on PATH.
+
+    Raises CommandError, saying how to install it, when there is none.
+    """
+    candidate = explicit or os.environ.get(ARENA_ENV) or "arena"
+    found = shutil.which(candidate)
+    if found is None:
+        raise CommandError(
+            f"the `{candidate}` command was not found: `hearts-bot play` and `hearts-bot check` "
+            "run the platform's own engine through it. Install the platform's command-line "
+            "tool (from a checkout of Hearts Arena: pip install -e .), or point "
+            f"${ARENA_ENV} or --arena at it."
+        )
+    return found
+
+
+def _run_arena(arena: str, arguments: list[str]) -> int:
+    command = [arena, *arguments]
+    print(f"hearts-bot: running {shlex.join(['arena', *arguments])}", file=sys.stderr, flush=True)
+    try:
+        # The arena draws the progress bar and the score table on this terminal.
+        return subprocess.run(command, check=False).returncode
+    except KeyboardInterrupt:
+        return 130
+
+
+def _check_bot_argument(bot: str) -> None:
+    if bot.endswith(".py") and not Path(bot).is_file():
+        raise CommandError(f"no such bot file: {bot}")
+    _load(bot)  # fail fast, with the bot's own error, before starting a match
+
+
+def command_play(args: argparse.Namespace) -> int:
+    arguments = match_command(
+        args.bot, vs=args.vs, players=args.players, rules=args.rules, hands=args.hands,
+        seed=args.seed,
+    )
+    arena = find_arena(args.arena)
+    _check_bot_argument(args.bot)
+    return _run_arena(arena, arguments)
+
+
+def command_check(args: argparse.Namespace) -> int:
+    arena = find_arena(args.arena)
+    _check_bot_argument(args.bot)
+    return _run_arena(arena, check_command(args.bot))
+
+
+def _load(spec: str) -> Bot:
+    try:
+        return load_bot(spec)
+    except BotLoadError as error:
+        raise CommandError(str(error)) from None
+
+
+# -- main ------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hearts-bot", description="Write, try and check a Hearts Arena bot."
+    )
+    parser.add_argument("--version", action="version", version=sdk_version())
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    new = commands.add_parser("new", help="write a starter bot file to edit")
+    new.add_argument("name", help="the bot's name, e.g. cautious (writes cautious.py)")
+    new.add_argument("--dir", default=".", help="where to write it (default: here)")
+    new.add_argument("--force", action="store_true", help="overwrite an existing file")
+    new.set_defaults(func=command_new)
+
+    bot_help = "a bot file (mybot.py), a module (pkg.mod:Class) or starter:random|heuristic"
+    serve_ = commands.add_parser("serve", help="serve a bot over gRPC (as the arena does)")
+    serve_.add_argument("bot", help=bot_help)
+    serve_.add_argument(
+        "--address", default=DEFAULT_ADDRESS, help="unix:/path or host:port (default: %(default)s)"
+    )
+    serve_.set_defaults(func=command_serve)
+
+    play = commands.add_parser("play", help="play local matches against house bots")
+    play.add_argument("bot", help=bot_help)
+    play.add_argument(
+        "--vs", default=DEFAULT_OPPONENTS,
+        help="comma-separated opponents, repeated to fill the table: house bot names "
+        "(random, heuristic, ...), other bot files or pkg.mod:Class (default: %(default)s)",
+    )
+    play.add_argument("--hands", type=int, help="hands to play (default: a full match)")
+    play.add_argument("--seed", type=int, help="the deal's seed, for repeatable matches")
+    play.add_argument("--rules", default="standard", help="rules preset (default: %(default)s)")
+    play.add_argument(
+        "--players", type=int, default=DEFAULT_PLAYERS,
+        help="seats at the table; must match the rules (default: %(default)s)",
+    )
+    play.add_argument("--arena", help=f"the arena executable (default: ${ARENA_ENV} or arena)")
+    play.set_defaults(func=command_play)
+
+    check = commands.add_parser("check", help="run the platform's upload checks on a bot")
+    check.add_argument("bot", help=bot_help)
+    check.add_argument("--arena", help=f"the arena executable (default: ${ARENA_ENV} or arena)")
+    check.set_defaults(func=command_check)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``hearts-bot`` with `argv`; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        status: int = args.func(args)
+    except CommandError as error:
+        print(f"hearts-bot: {error}", file=sys.stderr)
+        return 2
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,461 @@
+"""The wire mapping: protobuf messages to validated views, and rules to and from protobuf.
+
+Every query is checked before a bot sees it; a malformed one raises `ProtocolError`
+naming the field (the server answers it with INVALID_ARGUMENT). `rules_to_proto` and
+`rules_from_proto` convert between the protocol's `Rules` message and the dict shape of
+the arena's ``Rules.to_dict()``, so the arena and the SDK share one mapping.
+
+>>> rules_from_proto(rules_to_proto(RulesView().to_dict())) == RulesView().to_dict()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from enum import StrEnum
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+from .cards import DECK, Card, card_order
+from .proto.hearts.v1 import game_pb2, rules_pb2
+from .rules import (
+    BrokenBy,
+    FirstTrick,
+    KittyTaker,
+    KittyVisibility,
+    LeadRule,
+    MoonRule,
+    Opening,
+    PassDirection,
+    RulesView,
+)
+from .views import (
+    Clock,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    MatchInfo,
+    PassView,
+    PlayView,
+    Trick,
+    TrickEnded,
+)
+
+_E = TypeVar("_E", bound=StrEnum)
+_T = TypeVar("_T")
+_CARDS = frozenset(DECK)
+MAX_PLAYERS = 7
+MIN_PLAYERS = 3
+
+
+class ProtocolError(ValueError):
+    """A malformed message; the text names the offending field and value."""
+
+
+def _enum_maps(wrapper: Any, enum: type[_E]) -> tuple[dict[int, _E], dict[_E, Any]]:
+    """Pair proto enum numbers with the StrEnum of the same name (prefix removed)."""
+    prefix = wrapper.DESCRIPTOR.values[0].name.removesuffix("UNSPECIFIED")
+    to_view: dict[int, _E] = {}
+    for name, number in wrapper.items():
+        if number:
+            to_view[number] = enum(name.removeprefix(prefix).lower())
+    if len(to_view) != len(enum):
+        raise RuntimeError(f"{wrapper.DESCRIPTOR.name} and {enum.__name__} differ")
+    return to_view, {member: number for number, member in to_view.items()}
+
+
+_PASS, _PASS_PB = _enum_maps(rules_pb2.PassDirection, PassDirection)
+_OPENING, _OPENING_PB = _enum_maps(rules_pb2.Opening, Opening)
+_FIRST, _FIRST_PB = _enum_maps(rules_pb2.FirstTrick, FirstTrick)
+_LEAD, _LEAD_PB = _enum_maps(rules_pb2.LeadRule, LeadRule)
+_BROKEN, _BROKEN_PB = _enum_maps(rules_pb2.BrokenBy, BrokenBy)
+_MOON, _MOON_PB = _enum_maps(rules_pb2.MoonRule, MoonRule)
+_TAKER, _TAKER_PB = _enum_maps(rules_pb2.KittyTaker, KittyTaker)
+_VISIBILITY, _VISIBILITY_PB = _enum_maps(rules_pb2.KittyVisibility, KittyVisibility)
+_END_REASONS: dict[int, str] = {
+    game_pb2.MATCH_END_REASON_COMPLETED: "completed",
+    game_pb2.MATCH_END_REASON_ABORTED: "aborted",
+}
+
+
+def _enum(table: Mapping[int, _T], number: int, where: str) -> _T:
+    try:
+        return table[number]
+    except KeyError:
+        what = "is not set" if number == 0 else f"has unknown value {number}"
+        raise ProtocolError(f"{where} {what}") from None
+
+
+def _card(text: str, where: str) -> Card:
+    if text not in _CARDS:
+        raise ProtocolError(f"{where}: unknown card {text!r} (expected rank then suit, like 'QS')")
+    return text
+
+
+def _cards(texts: Iterable[str], where: str, *, unique: bool = True) -> tuple[Card, ...]:
+    cards = tuple(texts)
+    if not cards:
+        return cards
+    if not _CARDS.issuperset(cards):
+        for index, text in enumerate(cards):
+            _card(text, f"{where}[{index}]")
+    if unique and len(frozenset(cards)) != len(cards):
+        duplicates = sorted({c for c in cards if cards.count(c) > 1}, key=card_order)
+        raise ProtocolError(f"{where}: card(s) listed twice: {' '.join(duplicates)}")
+    return cards
+
+
+def _seat(value: int, players: int, where: str) -> int:
+    if value >= players:
+        raise ProtocolError(f"{where} is {value}, but seats are 0..{players - 1}")
+    return value
+
+
+def _scores(values: Sequence[int], players: int, where: str) -> tuple[int, ...]:
+    if len(values) != players:
+        raise ProtocolError(f"{where} has {len(values)} entries, expected one per seat ({players})")
+    return tuple(values)
+
+
+# -- rules -----------------------------------------------------------------------------
+
+
+def rules_view_from_proto(message: rules_pb2.Rules, where: str = "rules") -> RulesView:
+    """The validated view of a Rules message; raises ProtocolError."""
+    return _rules_view_cached(message.SerializeToString(deterministic=True), where)
+
+
+@lru_cache(maxsize=16)
+def _rules_view_cached(data: bytes, where: str) -> RulesView:
+    message = rules_pb2.Rules.FromString(data)
+    players = message.players
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ProtocolError(f"{where}.players is {players}, expected {MIN_PLAYERS}..{MAX_PLAYERS}")
+    if not message.pass_schedule:
+        raise ProtocolError(f"{where}.pass_schedule is empty")
+    values: dict[Card, int] = {}
+    for index, entry in enumerate(message.card_values):
+        card = _card(entry.card, f"{where}.card_values[{index}].card")
+        if card in values:
+            raise ProtocolError(f"{where}.card_values lists {card} twice")
+        values[card] = entry.points
+    removed = _cards(message.removed_cards, f"{where}.removed_cards")
+    if len(DECK) - len(removed) - message.kitty_size < players:
+        raise ProtocolError(f"{where}: too few cards left to deal")
+    return RulesView(
+        name=message.name,
+        players=players,
+        removed_cards=frozenset(removed),
+        kitty_size=message.kitty_size,
+        kitty_taker=_enum(_TAKER, message.kitty_taker, f"{where}.kitty_taker"),
+        kitty_visibility=_enum(_VISIBILITY, message.kitty_visibility, f"{where}.kitty_visibility"),
+        pass_count=message.pass_count,
+        pass_schedule=tuple(
+            _enum(_PASS, d, f"{where}.pass_schedule[{i}]")
+            for i, d in enumerate(message.pass_schedule)
+        ),
+        opening=_enum(_OPENING, message.opening, f"{where}.opening"),
+        first_trick=_enum(_FIRST, message.first_trick, f"{where}.first_trick"),
+        lead_rule=_enum(_LEAD, message.lead_rule, f"{where}.lead_rule"),
+        broken_by=_enum(_BROKEN, message.broken_by, f"{where}.broken_by"),
+        queen_and_hearts_may_lead_heart=message.queen_and_hearts_may_lead_heart,
+        card_values=MappingProxyType(dict(sorted(values.items(), key=lambda i: card_order(i[0])))),
+        doubler=_card(message.doubler, f"{where}.doubler") if message.HasField("doubler") else None,
+        moon=_enum(_MOON, message.moon, f"{where}.moon"),
+        moon_points=message.moon_points if message.HasField("moon_points") else None,
+        moon_requires=frozenset(_cards(message.moon_requires, f"{where}.moon_requires")),
+        sun_points=message.sun_points,
+        no_trick_bonus=message.no_trick_bonus,
+        exact_score_adjustments=tuple(
+            (a.from_score, a.to_score) for a in message.exact_score_adjustments
+        ),
+        target_score=message.target_score if message.HasField("target_score") else None,
+        max_hands=message.max_hands if message.HasField("max_hands") else None,
+    )
+
+
+def rules_from_proto(message: rules_pb2.Rules) -> dict[str, Any]:
+    """The Rules message as an arena ``Rules.to_dict()`` dict; raises ProtocolError."""
+    return rules_view_from_proto(message).to_dict()
+
+
+def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
+    """A Rules message from an arena ``Rules.to_dict()`` dict (or a `RulesView`).
+
+    Raises ProtocolError for an unknown setting or enumeration text.
+    """
+    data = rules.to_dict() if isinstance(rules, RulesView) else dict(rules)
+    unknown = sorted(set(data) - set(RulesView().to_dict()))
+    if unknown:
+        raise ProtocolError(f"unknown rules setting(s): {', '.join(unknown)}")
+    defaults = RulesView().to_dict()
+
+    def get(key: str) -> Any:
+        return data.get(key, defaults[key])
+
+    def number(table: Mapping[Any, Any], key: str, text: Any) -> Any:
+        try:
+            return table[text]
+        except KeyError:
+            choices = ", ".join(str(member) for member in table)
+            raise ProtocolError(f"rules {key} {text!r} is not one of: {choices}") from None
+
+    message = rules_pb2.Rules(
+        name=get("name"),
+        players=get("players"),
+        removed_cards=[str(c) for c in get("removed_cards")],
+        kitty_size=get("kitty_size"),
+        kitty_taker=number(_TAKER_PB, "kitty_taker", get("kitty_taker")),
+        kitty_visibility=number(_VISIBILITY_PB, "kitty_visibility", get("kitty_visibility")),
+        pass_count=get("pass_count"),
+        pass_schedule=[number(_PASS_PB, "pass_schedule", d) for d in get("pass_schedule")],
+        opening=number(_OPENING_PB, "opening", get("opening")),
+        first_trick=number(_FIRST_PB, "first_trick", get("first_trick")),
+        lead_rule=number(_LEAD_PB, "lead_rule", get("lead_rule")),
+        broken_by=number(_BROKEN_PB, "broken_by", get("broken_by")),
+        queen_and_hearts_may_lead_heart=get("queen_and_hearts_may_lead_heart"),
+        card_values=[
+            rules_pb2.CardValue(card=card, points=points)
+            for card, points in sorted(
+                ((_card(str(c), "rules card_values"), p) for c, p in get("card_values").items()),
+                key=lambda item: card_order(item[0]),
+            )
+            if points
+        ],
+        moon=number(_MOON_PB, "moon", get("moon")),
+        moon_requires=[str(c) for c in get("moon_requires")],
+        sun_points=get("sun_points"),
+        no_trick_bonus=get("no_trick_bonus"),
+        exact_score_adjustments=[
+            rules_pb2.ScoreAdjustment(from_score=a, to_score=b)
+            for a, b in get("exact_score_adjustments")
+        ],
+    )
+    for key in ("doubler", "moon_points", "target_score", "max_hands"):
+        value = get(key)
+        if value is not None:
+            setattr(message, key, str(value) if key == "doubler" else value)
+    return message
+
+
+def pass_direction_to_proto(direction: str) -> Any:
+    """The protocol's PassDirection number for a direction's text (``"left"``)."""
+    return _PASS_PB[PassDirection(direction)]
+
+
+# -- views -----------------------------------------------------------------------------
+
+
+def _clock(message: game_pb2.Clock) -> Clock:
+    per = message.per_decision
+    bank = message.bank_remaining
+    return Clock(per.seconds + per.nanos * 1e-9, bank.seconds + bank.nanos * 1e-9)
+
+
+_SEATS: dict[tuple[int, int, int], tuple[int, ...]] = {
+    (leader, count, players): tuple((leader + i) % players for i in range(count))
+    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    for leader in range(players)
+    for count in range(players + 1)
+}
+
+
+def _trick(message: game_pb2.Trick, players: int, where: str, *, finished: bool) -> Trick:
+    leader = message.leader
+    if leader >= players:
+        _seat(leader, players, f"{where}.leader")
+    cards = _cards(message.cards, f"{where}.cards")
+    has_winner = message.HasField("winner")
+    if finished:
+        if len(cards) != players:
+            raise ProtocolError(f"{where} is finished but has {len(cards)} cards, not {players}")
+        if not has_winner:
+            raise ProtocolError(f"{where} is finished but has no winner")
+    elif len(cards) >= players:
+        raise ProtocolError(f"{where} is in progress but already has {len(cards)} cards")
+    winner = None
+    if has_winner:
+        winner = _seat(message.winner, players, f"{where}.winner")
+    return Trick(leader, cards, _SEATS[leader, len(cards), players], winner)
+
+
+def _finished_tricks(state: game_pb2.HandState, players: int, where: str) -> tuple[Trick, ...]:
+    tricks: list[Trick] = []
+    append = tricks.append
+    for index, message in enumerate(state.tricks):
+        # The fast path checks what `_trick` does; `_trick` names the problem.
+        cards = tuple(message.cards)
+        leader = message.leader
+        winner = message.winner
+        if (
+            len(cards) == players
+            and leader < players
+            and winner < players
+            and _CARDS.issuperset(cards)
+            and message.HasField("winner")
+        ):
+            append(Trick(leader, cards, _SEATS[leader, players, players], winner))
+        else:
+            append(_trick(message, players, f"{where}.tricks[{index}]", finished=True))
+    return tuple(tricks)
+
+
+def _check_distinct(fields: dict[str, Any], current: Trick | None, where: str) -> None:
+    """No card is both held and played, or played twice, in one hand."""
+    cards = [*fields["hand"]]
+    for trick in fields["tricks"]:
+        cards += trick.cards
+    if current is not None:
+        cards += current.cards
+    if len(frozenset(cards)) != len(cards):
+        twice = sorted({card for card in cards if cards.count(card) > 1}, key=card_order)
+        raise ProtocolError(
+            f"{where}: card(s) both held and played, or played twice: {' '.join(twice)}"
+        )
+
+
+def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
+    if not state.HasField("rules"):
+        raise ProtocolError(f"{where}.rules is missing")
+    rules = rules_view_from_proto(state.rules, f"{where}.rules")
+    players = rules.players
+    kitty_taker = None
+    if state.HasField("kitty_taker"):
+        kitty_taker = _seat(state.kitty_taker, players, f"{where}.kitty_taker")
+    seat = state.seat
+    dealer = state.dealer
+    if seat >= players or dealer >= players:
+        _seat(seat, players, f"{where}.seat")
+        _seat(dealer, players, f"{where}.dealer")
+    return {
+        "rules": rules,
+        "seat": seat,
+        "hand_number": state.hand_number,
+        "dealer": dealer,
+        "hand": _cards(state.hand, f"{where}.hand"),
+        "scores": _scores(state.scores, players, f"{where}.scores"),
+        "pass_direction": _enum(_PASS, state.pass_direction, f"{where}.pass_direction"),
+        "passed": _cards(state.passed, f"{where}.passed"),
+        "received": _cards(state.received, f"{where}.received"),
+        "tricks": _finished_tricks(state, players, where),
+        "broken": state.broken,
+        "clock": _clock(state.clock),
+        "kitty": _cards(state.kitty, f"{where}.kitty"),
+        "kitty_taker": kitty_taker,
+    }
+
+
+def pass_view_from_proto(query: game_pb2.PassCardsQuery, where: str = "pass_cards") -> PassView:
+    """The validated `PassView` of a PassCardsQuery; raises ProtocolError."""
+    if not query.HasField("state"):
+        raise ProtocolError(f"{where}.state is missing")
+    fields = _hand_fields(query.state, f"{where}.state")
+    direction = _enum(_PASS, query.direction, f"{where}.direction")
+    if direction is PassDirection.HOLD:
+        raise ProtocolError(f"{where}.direction is HOLD: nothing is passed on a hold hand")
+    hand = fields["hand"]
+    if not hand:
+        raise ProtocolError(f"{where}.state.hand is missing (no cards)")
+    if not 0 < query.count <= len(hand):
+        raise ProtocolError(f"{where}.count is {query.count}, expected 1..{len(hand)}")
+    players = fields["rules"].players
+    recipients = tuple(
+        _seat(r, players, f"{where}.recipients[{i}]") for i, r in enumerate(query.recipients)
+    )
+    if direction is not PassDirection.CENTER and len(recipients) != query.count:
+        raise ProtocolError(
+            f"{where}.recipients has {len(recipients)} seats, expected one per card ({query.count})"
+        )
+    _check_distinct(fields, None, f"{where}.state")
+    return PassView(direction=direction, count=query.count, recipients=recipients, **fields)
+
+
+def play_view_from_proto(query: game_pb2.PlayCardQuery, where: str = "play_card") -> PlayView:
+    """The validated `PlayView` of a PlayCardQuery; raises ProtocolError."""
+    if not query.HasField("state"):
+        raise ProtocolError(f"{where}.state is missing")
+    state = query.state
+    fields = _hand_fields(state, f"{where}.state")
+    hand: tuple[Card, ...] = fields["hand"]
+    if not hand:
+        raise ProtocolError(f"{where}.state.hand is missing (no cards)")
+    legal = _cards(query.legal_cards, f"{where}.legal_cards")
+    if not legal:
+        raise ProtocolError(f"{where}.legal_cards is empty")
+    outside = [card for card in legal if card not in hand]
+    if outside:
+        raise ProtocolError(f"{where}.legal_cards are not in the hand: {' '.join(outside)}")
+    if not state.HasField("current_trick"):
+        raise ProtocolError(f"{where}.state.current_trick is missing")
+    players = fields["rules"].players
+    current = _trick(state.current_trick, players, f"{where}.state.current_trick", finished=False)
+    if (current.leader + len(current.cards)) % players != fields["seat"]:
+        raise ProtocolError(
+            f"{where}: seat {fields['seat']} is asked to play, but it is seat "
+            f"{(current.leader + len(current.cards)) % players}'s turn in current_trick"
+        )
+    _check_distinct(fields, current, f"{where}.state")
+    return PlayView(legal=legal, current_trick=current, **fields)
+
+
+def match_info_from_proto(message: game_pb2.MatchStart, where: str = "match_start") -> MatchInfo:
+    """The validated `MatchInfo` of a MatchStart; raises ProtocolError."""
+    if not message.HasField("rules"):
+        raise ProtocolError(f"{where}.rules is missing")
+    rules = rules_view_from_proto(message.rules, f"{where}.rules")
+    names = [f"seat {seat}" for seat in range(rules.players)]
+    for index, player in enumerate(message.players):
+        names[_seat(player.seat, rules.players, f"{where}.players[{index}].seat")] = player.name
+    return MatchInfo(
+        match_id=message.match_id,
+        rules=rules,
+        seat=_seat(message.seat, rules.players, f"{where}.seat"),
+        players=tuple(names),
+        clock=_clock(message.clock),
+        resumed=message.resumed,
+    )
+
+
+def hand_started_from_proto(message: game_pb2.HandStart, players: int) -> HandStarted:
+    """The validated `HandStarted` event; raises ProtocolError."""
+    return HandStarted(
+        hand_number=message.hand_number,
+        dealer=_seat(message.dealer, players, "hand_start.dealer"),
+        hand=_cards(message.hand, "hand_start.hand"),
+        pass_direction=_enum(_PASS, message.pass_direction, "hand_start.pass_direction"),
+        scores=_scores(message.scores, players, "hand_start.scores"),
+        kitty=_cards(message.kitty, "hand_start.kitty"),
+    )
+
+
+def trick_ended_from_proto(message: game_pb2.TrickEnd, players: int) -> TrickEnded:
+    """The validated `TrickEnded` event; raises ProtocolError."""
+    if not message.HasField("trick"):
+        raise ProtocolError("trick_end.trick is missing")
+    return TrickEnded(
+        hand_number=message.hand_number,
+        trick_number=message.trick_number,
+        trick=_trick(message.trick, players, "trick_end.trick", finished=True),
+    )
+
+
+def hand_ended_from_proto(message: game_pb2.HandEnd, players: int) -> HandEnded:
+    """The validated `HandEnded` event; raises ProtocolError."""
+    shooter = message.moon_shooter if message.HasField("moon_shooter") else None
+    return HandEnded(
+        hand_number=message.hand_number,
+        hand_scores=_scores(message.hand_scores, players, "hand_end.hand_scores"),
+        scores=_scores(message.scores, players, "hand_end.scores"),
+        moon_shooter=None if shooter is None else _seat(shooter, players, "hand_end.moon_shooter"),
+        kitty=_cards(message.kitty, "hand_end.kitty"),
+    )
+
+
+def match_ended_from_proto(message: game_pb2.MatchEnd, players: int) -> MatchEnded:
+    """The validated `MatchEnded` event; raises ProtocolError."""
+    return MatchEnded(
+        reason=_enum(_END_REASONS, message.reason, "match_end.reason"),
+        scores=_scores(message.scores, players, "match_end.scores"),
+        hands_played=message.hands_played,
+    )

@@ -1,0 +1,202 @@
+"""The rules of a match as a bot sees them: `RulesView` and its enumerations.
+
+The enumerations' values are the platform's own text (``"left"``, ``"hearts_broken"``,
+``"old"``), so `RulesView.to_dict()` has the shape of the arena's ``Rules.to_dict()``.
+
+>>> rules = RulesView()
+>>> rules.players, rules.hand_size, rules.value_of("QS"), rules.penalty_total
+(4, 13, 13, 26)
+>>> rules.pass_direction(2)
+<PassDirection.ACROSS: 'across'>
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, Final
+
+from .cards import DECK, HEARTS, QUEEN_OF_SPADES, Card, card_order
+
+RULES_FORMAT_VERSION: Final = 1
+
+
+class PassDirection(StrEnum):
+    """Where a hand's passed cards go (see docs/protocol.md for the seats)."""
+
+    LEFT = "left"
+    RIGHT = "right"
+    ACROSS = "across"
+    LEFT2 = "left2"
+    RIGHT2 = "right2"
+    HOLD = "hold"
+    SCATTER = "scatter"
+    CENTER = "center"
+
+
+class Opening(StrEnum):
+    """Who leads the first trick, and what."""
+
+    LOWEST_CLUB = "lowest_club"
+    ANY_CLUB = "any_club"
+    LEFT_OF_DEALER = "left_of_dealer"
+
+
+class FirstTrick(StrEnum):
+    """What may be played on the first trick."""
+
+    ANY = "any"
+    NO_PENALTY_CARDS = "no_penalty_cards"
+    NO_POINT_CARDS = "no_point_cards"
+
+
+class LeadRule(StrEnum):
+    """What may not be led until broken."""
+
+    ANY = "any"
+    HEARTS_BROKEN = "hearts_broken"
+    POINTS_BROKEN = "points_broken"
+
+
+class BrokenBy(StrEnum):
+    """What breaks the lead restriction."""
+
+    HEARTS = "hearts"
+    HEARTS_OR_QUEEN = "hearts_or_queen"
+    POINT_CARDS = "point_cards"
+
+
+class MoonRule(StrEnum):
+    """How shooting the moon scores."""
+
+    NONE = "none"
+    OLD = "old"
+    NEW = "new"
+    SHOOTERS_CHOICE = "shooters_choice"
+    ADD_UNLESS_LOSING = "add_unless_losing"
+
+
+class KittyTaker(StrEnum):
+    """Who takes the kitty."""
+
+    FIRST_TRICK = "first_trick"
+    FIRST_POINTS = "first_points"
+
+
+class KittyVisibility(StrEnum):
+    """Who may see the kitty."""
+
+    HIDDEN = "hidden"
+    FACE_UP = "face_up"
+    AFTER_FIRST_TRICK = "after_first_trick"
+    TAKER_ONLY = "taker_only"
+
+
+def _standard_values() -> Mapping[Card, int]:
+    values = {card: 1 for card in DECK if card[1] == HEARTS}
+    values[QUEEN_OF_SPADES] = 13
+    return MappingProxyType(dict(sorted(values.items(), key=lambda item: card_order(item[0]))))
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class RulesView:
+    """Every setting of the match's rules (docs/protocol.md, message Rules).
+
+    The defaults are the standard four-player game.
+    """
+
+    name: str = "standard"
+    players: int = 4
+    removed_cards: frozenset[Card] = frozenset()
+    kitty_size: int = 0
+    kitty_taker: KittyTaker = KittyTaker.FIRST_TRICK
+    kitty_visibility: KittyVisibility = KittyVisibility.HIDDEN
+    pass_count: int = 3
+    pass_schedule: tuple[PassDirection, ...] = (
+        PassDirection.LEFT,
+        PassDirection.RIGHT,
+        PassDirection.ACROSS,
+        PassDirection.HOLD,
+    )
+    opening: Opening = Opening.LOWEST_CLUB
+    first_trick: FirstTrick = FirstTrick.NO_PENALTY_CARDS
+    lead_rule: LeadRule = LeadRule.HEARTS_BROKEN
+    broken_by: BrokenBy = BrokenBy.HEARTS_OR_QUEEN
+    queen_and_hearts_may_lead_heart: bool = False
+    card_values: Mapping[Card, int] = dataclasses.field(default_factory=_standard_values)
+    doubler: Card | None = None
+    moon: MoonRule = MoonRule.OLD
+    moon_points: int | None = None
+    moon_requires: frozenset[Card] = frozenset()
+    sun_points: int = 0
+    no_trick_bonus: int = 0
+    exact_score_adjustments: tuple[tuple[int, int], ...] = ()
+    target_score: int | None = 100
+    max_hands: int | None = None
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.players, tuple(self.card_values.items())))
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The cards in play, in card order."""
+        return tuple(card for card in DECK if card not in self.removed_cards)
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each seat."""
+        return (52 - len(self.removed_cards) - self.kitty_size) // self.players
+
+    def value_of(self, card: Card) -> int:
+        """Points `card` is worth to its taker (0 for most cards)."""
+        return self.card_values.get(card, 0)
+
+    @property
+    def penalty_cards(self) -> frozenset[Card]:
+        """Cards worth more than 0 points to their taker."""
+        return frozenset(card for card, value in self.card_values.items() if value > 0)
+
+    @property
+    def penalty_total(self) -> int:
+        """The sum of every penalty card's points (26 in the standard game)."""
+        return sum(value for value in self.card_values.values() if value > 0)
+
+    @property
+    def effective_moon_points(self) -> int:
+        """What a moon is worth: `moon_points`, or by default every penalty point."""
+        return self.penalty_total if self.moon_points is None else self.moon_points
+
+    def pass_direction(self, hand_number: int) -> PassDirection:
+        """The pass of the `hand_number`-th hand (0-based)."""
+        return self.pass_schedule[hand_number % len(self.pass_schedule)]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings in the shape of the arena's ``Rules.to_dict()``."""
+        return {
+            "format": RULES_FORMAT_VERSION,
+            "name": self.name,
+            "players": self.players,
+            "removed_cards": sorted(self.removed_cards, key=card_order),
+            "kitty_size": self.kitty_size,
+            "kitty_taker": self.kitty_taker.value,
+            "kitty_visibility": self.kitty_visibility.value,
+            "pass_count": self.pass_count,
+            "pass_schedule": [d.value for d in self.pass_schedule],
+            "opening": self.opening.value,
+            "first_trick": self.first_trick.value,
+            "lead_rule": self.lead_rule.value,
+            "broken_by": self.broken_by.value,
+            "queen_and_hearts_may_lead_heart": self.queen_and_hearts_may_lead_heart,
+            "card_values": dict(self.card_values),
+            "doubler": self.doubler,
+            "moon": self.moon.value,
+            "moon_points": self.moon_points,
+            "moon_requires": sorted(self.moon_requires, key=card_order),
+            "sun_points": self.sun_points,
+            "no_trick_bonus": self.no_trick_bonus,
+            "exact_score_adjustments": [list(pair) for pair in self.exact_score_adjustments],
+            "target_score": self.target_score,
+            "max_hands": self.max_hands,
+        }

@@ -1,0 +1,198 @@
+"""One PlayMatch stream's state: checks the order of messages, converts them, calls the bot.
+
+Kept apart from gRPC so it can be tested and reused: `MatchSession.handle` takes one
+request and returns the answer (or None for a notification), or raises `StreamError`
+carrying the gRPC status code the server ends the stream with.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import traceback
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+import grpc
+
+from .bot import Bot
+from .cards import Card, is_card, parse_card
+from .convert import (
+    ProtocolError,
+    hand_ended_from_proto,
+    hand_started_from_proto,
+    match_ended_from_proto,
+    match_info_from_proto,
+    pass_view_from_proto,
+    play_view_from_proto,
+    trick_ended_from_proto,
+)
+from .proto.hearts.v1 import bot_pb2, game_pb2
+from .views import MatchInfo
+
+_T = TypeVar("_T")
+_WARNINGS_PER_MATCH = 20  # a bot's own log lines stay readable: warnings are capped
+
+
+class StreamError(Exception):
+    """Ends the stream with a gRPC status: `code` and a message naming the problem."""
+
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(f"{code.name}: {details}")
+        self.code = code
+        self.details = details
+
+
+class MalformedMessage:
+    """Stands in for a request whose bytes did not parse (answered INVALID_ARGUMENT)."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+class MatchSession:
+    """Handles the messages of one PlayMatch stream, in order.
+
+    Raises StreamError: INVALID_ARGUMENT for a malformed message, FAILED_PRECONDITION for
+    one out of order (a query before match_start, a second match_start, a request_id
+    that does not increase, anything after match_end), INTERNAL when the bot raises or
+    answers with something that is not a card.
+    """
+
+    def __init__(self, bot: Bot, lock: threading.Lock | None = None) -> None:
+        self.bot = bot
+        self.lock = lock or threading.Lock()
+        self.match: MatchInfo | None = None
+        self.last_request_id = 0
+        self.ended = False
+        self.warnings = 0
+
+    def handle(self, request: bot_pb2.PlayMatchRequest | MalformedMessage) -> (
+        bot_pb2.PlayMatchResponse | None
+    ):
+        """The answer to `request` (None for a notification); raises StreamError."""
+        if isinstance(request, MalformedMessage):
+            raise StreamError(
+                grpc.StatusCode.INVALID_ARGUMENT, f"malformed PlayMatchRequest: {request.error}"
+            )
+        kind = request.WhichOneof("kind")
+        if kind is None:
+            raise StreamError(grpc.StatusCode.INVALID_ARGUMENT, "PlayMatchRequest.kind is not set")
+        self._check_order(request, kind)
+        try:
+            return self._dispatch(request, kind)
+        except ProtocolError as error:
+            raise StreamError(grpc.StatusCode.INVALID_ARGUMENT, str(error)) from None
+
+    def _check_order(self, request: bot_pb2.PlayMatchRequest, kind: str) -> None:
+        failed = grpc.StatusCode.FAILED_PRECONDITION
+        if request.request_id == 0:
+            raise StreamError(grpc.StatusCode.INVALID_ARGUMENT, "request_id is not set (0)")
+        if request.request_id <= self.last_request_id:
+            raise StreamError(
+                failed,
+                f"request_id {request.request_id} does not increase "
+                f"(the previous message had {self.last_request_id})",
+            )
+        if self.ended:
+            raise StreamError(failed, f"{kind} after match_end: the match is over")
+        if kind == "match_start" and self.match is not None:
+            raise StreamError(failed, "a second match_start on the same stream")
+        if kind != "match_start" and self.match is None:
+            raise StreamError(failed, f"{kind} before match_start: the stream must begin with it")
+        self.last_request_id = request.request_id
+
+    def _dispatch(
+        self, request: bot_pb2.PlayMatchRequest, kind: str
+    ) -> bot_pb2.PlayMatchResponse | None:
+        request_id = request.request_id
+        if kind == "match_start":
+            match = match_info_from_proto(request.match_start)
+            self._call(lambda: self.bot.on_match_start(match), "on_match_start")
+            self.match = match
+            answer = game_pb2.MatchStartAnswer(wants_notifications=self.bot.wants_notifications)
+            return bot_pb2.PlayMatchResponse(request_id=request_id, match_start=answer)
+        assert self.match is not None
+        players = self.match.rules.players
+        if kind == "play_card":
+            view = play_view_from_proto(request.play_card)
+            self._check_seat(view.seat)
+            card = self._card(self._call(lambda: self.bot.play_card(view), "play_card"))
+            if card not in view.legal:
+                self._warn(f"play_card returned {card}, which is not in view.legal")
+            return bot_pb2.PlayMatchResponse(
+                request_id=request_id, play_card=game_pb2.PlayCardAnswer(card=card)
+            )
+        if kind == "pass_cards":
+            pview = pass_view_from_proto(request.pass_cards)
+            self._check_seat(pview.seat)
+            cards = self._cards(self._call(lambda: self.bot.pass_cards(pview), "pass_cards"))
+            if len(set(cards)) != pview.count or not set(cards) <= set(pview.hand):
+                self._warn(
+                    f"pass_cards returned {' '.join(cards) or 'nothing'}: expected "
+                    f"{pview.count} distinct cards from view.hand"
+                )
+            return bot_pb2.PlayMatchResponse(
+                request_id=request_id, pass_cards=game_pb2.PassCardsAnswer(cards=cards)
+            )
+        if kind == "hand_start":
+            started = hand_started_from_proto(request.hand_start, players)
+            self._call(lambda: self.bot.on_hand_start(started), "on_hand_start")
+        elif kind == "trick_end":
+            trick = trick_ended_from_proto(request.trick_end, players)
+            self._call(lambda: self.bot.on_trick_end(trick), "on_trick_end")
+        elif kind == "hand_end":
+            hand = hand_ended_from_proto(request.hand_end, players)
+            self._call(lambda: self.bot.on_hand_end(hand), "on_hand_end")
+        elif kind == "match_end":
+            ended = match_ended_from_proto(request.match_end, players)
+            self.ended = True
+            self._call(lambda: self.bot.on_match_end(ended), "on_match_end")
+        return None
+
+    def _check_seat(self, seat: int) -> None:
+        assert self.match is not None
+        if seat != self.match.seat:
+            raise StreamError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"state.seat is {seat}, but this bot sits in seat {self.match.seat}",
+            )
+
+    def _call(self, function: Callable[[], _T], method: str) -> _T:
+        with self.lock:
+            try:
+                return function()
+            except Exception as error:
+                traceback.print_exc(file=sys.stderr)
+                raise StreamError(
+                    grpc.StatusCode.INTERNAL,
+                    f"the bot's {method} raised {type(error).__name__}: {error}",
+                ) from None
+
+    def _card(self, answer: object) -> Card:
+        """The canonical text of a card the bot answered (any object whose text is a card,
+        such as "qs" or a card class of the bot's own, is accepted)."""
+        if is_card(answer):
+            return str(answer)
+        try:
+            if answer is None:
+                raise ValueError("None")
+            return parse_card(str(answer))
+        except ValueError:
+            raise StreamError(
+                grpc.StatusCode.INTERNAL,
+                f"the bot answered {answer!r}, which is not a card (expected text like 'QS')",
+            ) from None
+
+    def _cards(self, answer: object) -> list[Card]:
+        if isinstance(answer, str) or not isinstance(answer, Sequence | set | frozenset):
+            raise StreamError(
+                grpc.StatusCode.INTERNAL,
+                f"pass_cards returned {answer!r}, expected a list of cards like ['QS', 'AH']",
+            )
+        return [self._card(card) for card in answer]
+
+    def _warn(self, text: str) -> None:
+        self.warnings += 1
+        if self.warnings <= _WARNINGS_PER_MATCH:
+            print(f"hearts-bot: warning: {text}", file=sys.stderr, flush=True)

@@ -1,0 +1,216 @@
+"""What a bot is shown: typed, frozen views of the protocol's queries and notifications.
+
+A bot never handles protobuf messages: the server turns each query into a `PassView` or a
+`PlayView` (everything the seat knows about the hand) and each notification into an event.
+Cards are canonical text (``"QS"``); seats are ``0 .. players - 1`` clockwise.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .cards import Card, rank_of
+from .rules import PassDirection, RulesView
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Trick:
+    """One trick: the leader, the cards in play order and who played them."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    seats: tuple[int, ...]
+    """``seats[i]`` played ``cards[i]``."""
+    winner: int | None = None
+    """Set once the trick is complete."""
+
+    @property
+    def plays(self) -> tuple[tuple[int, Card], ...]:
+        """``(seat, card)`` pairs in play order."""
+        return tuple(zip(self.seats, self.cards, strict=True))
+
+    @property
+    def led_suit(self) -> str | None:
+        """The suit led, or None before the lead."""
+        return self.cards[0][1] if self.cards else None
+
+    def winning_card(self) -> Card | None:
+        """The highest card of the led suit so far (it wins if no one beats it)."""
+        if not self.cards:
+            return None
+        suit = self.cards[0][1]
+        return max((card for card in self.cards if card[1] == suit), key=rank_of)
+
+    def points(self, rules: RulesView) -> int:
+        """What the trick's cards are worth to its taker."""
+        return sum(rules.card_values.get(card, 0) for card in self.cards)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Clock:
+    """The time a bot may spend on a decision, in seconds, as of when the query was sent."""
+
+    per_decision: float
+    """The free allowance of every decision."""
+    bank_remaining: float
+    """What is left of the overtime bank for the rest of the match."""
+
+    @property
+    def time_left(self) -> float:
+        """The most this decision may take (network time included) before it times out."""
+        return self.per_decision + self.bank_remaining
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class HandView:
+    """Everything one seat knows about the hand in progress (the base of both views)."""
+
+    rules: RulesView
+    seat: int
+    hand_number: int
+    """0-based: the match's first hand is hand 0."""
+    dealer: int
+    hand: tuple[Card, ...]
+    """The cards held now, in card order."""
+    scores: tuple[int, ...]
+    """Each seat's match score before this hand."""
+    pass_direction: PassDirection
+    passed: tuple[Card, ...]
+    """The cards this seat passed this hand, in the order it gave them."""
+    received: tuple[Card, ...]
+    """The cards this seat received (empty until everyone has passed)."""
+    tricks: tuple[Trick, ...]
+    """The hand's finished tricks, in order, each with its winner."""
+    broken: bool
+    """Whether the lead restriction (hearts or points) has been lifted."""
+    clock: Clock
+    kitty: tuple[Card, ...] = ()
+    """The kitty, when the rules let this seat see it now."""
+    kitty_taker: int | None = None
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self.rules.players
+
+    @property
+    def time_left(self) -> float:
+        """Seconds this decision may take before it times out (see `Clock`)."""
+        return self.clock.time_left
+
+    @property
+    def trick_number(self) -> int:
+        """The 0-based number of the trick in progress (or about to start)."""
+        return len(self.tricks)
+
+    def played_cards(self) -> frozenset[Card]:
+        """Every card played this hand, in finished tricks and the current one."""
+        return frozenset(card for trick in self._all_tricks() for card in trick.cards)
+
+    def points_taken(self) -> tuple[int, ...]:
+        """Card points each seat has taken in this hand's finished tricks (by seat)."""
+        taken = [0] * self.rules.players
+        for trick in self.tricks:
+            if trick.winner is not None:
+                taken[trick.winner] += trick.points(self.rules)
+        return tuple(taken)
+
+    def _all_tricks(self) -> tuple[Trick, ...]:
+        return self.tricks
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class PassView(HandView):
+    """The seat is asked which cards to pass: return `count` cards from `hand`."""
+
+    direction: PassDirection
+    count: int
+    recipients: tuple[int, ...]
+    """The seat each passed card goes to, in order (empty for a center pass)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class PlayView(HandView):
+    """The seat is asked which card to play: return one of `legal`."""
+
+    legal: tuple[Card, ...]
+    """The cards that may be played now (never empty), in card order."""
+    current_trick: Trick
+    """The trick being played: its leader and the cards so far."""
+
+    @property
+    def leading(self) -> bool:
+        """Whether this seat leads the trick."""
+        return not self.current_trick.cards
+
+    @property
+    def led_suit(self) -> str | None:
+        """The suit led to the current trick, or None when leading."""
+        return self.current_trick.led_suit
+
+    @property
+    def last_to_play(self) -> bool:
+        """Whether this seat plays the trick's last card."""
+        return len(self.current_trick.cards) == self.rules.players - 1
+
+    def _all_tricks(self) -> tuple[Trick, ...]:
+        return (*self.tricks, self.current_trick)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class MatchInfo:
+    """A match begins: the rules, this bot's seat and the table."""
+
+    match_id: str
+    rules: RulesView
+    seat: int
+    players: tuple[str, ...]
+    """Each seat's player name, by seat (names may be anonymised)."""
+    clock: Clock
+    resumed: bool = False
+    """True when the arena reconnected mid-match after a failed stream."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class HandStarted:
+    """A hand was dealt (before any passing)."""
+
+    hand_number: int
+    dealer: int
+    hand: tuple[Card, ...]
+    pass_direction: PassDirection
+    scores: tuple[int, ...]
+    kitty: tuple[Card, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class TrickEnded:
+    """A trick is complete (`trick.winner` is set)."""
+
+    hand_number: int
+    trick_number: int
+    trick: Trick
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class HandEnded:
+    """A hand is over and scored."""
+
+    hand_number: int
+    hand_scores: tuple[int, ...]
+    """Each seat's score for this hand, by seat."""
+    scores: tuple[int, ...]
+    """Each seat's match score after this hand, by seat."""
+    moon_shooter: int | None = None
+    kitty: tuple[Card, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class MatchEnded:
+    """The match is over."""
+
+    reason: str
+    """``"completed"`` or ``"aborted"``."""
+    scores: tuple[int, ...]
+    hands_played: int
+

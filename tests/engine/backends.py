@@ -1,0 +1,154 @@
+"""The engine backends the tests run against, and random valid configurations for them.
+
+Why: every engine test runs once per backend (the pure-Python reference always, the C core
+when it is built), and the invariant and differential tests need configurations drawn from
+the whole option space, not only the presets.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from types import ModuleType
+
+from arena.engine import reference
+from arena.engine.config import FULL_DECK, PASS_CENTER, PASS_SCATTER, CoreConfig
+
+CLUBS = 0x1FFF
+RANKS = "23456789TJQKA"
+SUITS = "CDSH"
+
+
+def card(text: str) -> int:
+    """The index of a card written like 'QS' or 'TD'."""
+    return SUITS.index(text[1]) * 13 + RANKS.index(text[0])
+
+
+def _load_c_backend() -> ModuleType | None:
+    try:
+        return importlib.import_module("arena.engine._hearts")
+    except ImportError:
+        return None
+
+
+C_BACKEND = _load_c_backend()
+"""`arena.engine._hearts` if it is built, else None."""
+
+BACKENDS: list[ModuleType] = [reference] + ([C_BACKEND] if C_BACKEND is not None else [])
+BACKEND_IDS = ["reference", "c"][: len(BACKENDS)]
+
+# 000 'The Deal': the cards removed so that 3, 5, 6 and 7 players get equal hands.
+STANDARD_REMOVALS = {
+    3: ["2D"],
+    4: [],
+    5: ["2D", "2C"],
+    6: ["2D", "3D", "3C", "4C"],
+    7: ["2S", "3D", "3C"],
+}
+
+
+def random_pass_kind(rng: random.Random, players: int) -> int:
+    """A pass kind valid for `players`: hold, a direction, scatter or center."""
+    kinds: list[int] = [0, *range(1, players), PASS_SCATTER, PASS_CENTER]
+    return rng.choice(kinds)
+
+
+def random_schedule(rng: random.Random, players: int) -> tuple[int, ...]:
+    """A pass rotation of 1 to 5 random valid kinds."""
+    return tuple(random_pass_kind(rng, players) for _ in range(rng.randint(1, 5)))
+
+
+def _random_deck(rng: random.Random, players: int) -> tuple[int, int, int]:
+    """(deck, hand_size, kitty_size): standard removals, a kitty, or random removals."""
+    mode = rng.random()
+    if mode < 0.3:
+        removed = sum(1 << card(text) for text in STANDARD_REMOVALS[players])
+        deck = FULL_DECK & ~removed
+        return deck, deck.bit_count() // players, 0
+    if mode < 0.55:
+        # 002 '"Kitty" variants': the odd cards form a kitty (or a 4-card kitty for four).
+        hand_size = 52 // players
+        if players == 4 and rng.random() < 0.5:
+            hand_size = 12
+        return FULL_DECK, hand_size, 52 - players * hand_size
+    # Anything goes: a smaller hand, a random kitty, random cards removed (the 2C and the QS
+    # included). Hands keep at least players - 1 cards so that a scatter pass is possible.
+    hand_size = rng.randint(players - 1, 52 // players)
+    spare = 52 - players * hand_size
+    kitty_size = rng.choice([0, 0, rng.randint(0, min(spare, 6)), rng.randint(0, spare)])
+    in_play = players * hand_size + kitty_size
+    if rng.random() < 0.5:
+        cards = rng.sample(range(52), in_play)
+    else:
+        # Remove low cards first, as the rule books do.
+        cards = sorted(range(52), key=lambda c: (c % 13) + rng.random() * 4)[52 - in_play :]
+    return sum(1 << c for c in cards), hand_size, kitty_size
+
+
+def _random_values(rng: random.Random, deck: int) -> tuple[int, ...]:
+    """Mostly the standard hearts 1, QS 13, with the variants of 002 and 004 mixed in."""
+    values = [0] * 52
+    hearts = rng.choices(["standard", "spot", "spot14", "high", "ace5"], [6, 1, 1, 1, 1])[0]
+    for rank in range(13):
+        index = 39 + rank
+        if hearts == "spot":  # 002 'Spot hearts': ace counts 1
+            values[index] = rank + 2 if rank < 12 else 1
+        elif hearts == "spot14":  # 004: "the ace counts 14"
+            values[index] = rank + 2
+        elif hearts == "high":  # 004: "A=5, K=4, Q=3, J=2"
+            values[index] = max(1, rank - 7)
+        elif hearts == "ace5":  # 002: "The Ace of Hearts counts 5 points"
+            values[index] = 5 if rank == 12 else 1
+        else:
+            values[index] = 1
+    values[card("QS")] = rng.choices([13, 5, 0, 25], [7, 1, 1, 1])[0]
+    bonus = rng.choices([None, "JD", "TD"], [5, 3, 2])[0]
+    if bonus is not None:
+        values[card(bonus)] = -10
+    if rng.random() < 0.15:  # 004 'Scoring variants': Hooligan Hearts, 7C = 7
+        values[card("7C")] = 7
+    if rng.random() < 0.1:  # 004: "The AS can also be a penalty card"
+        values[card("AS")] = rng.choice([7, 10])
+    if rng.random() < 0.1:  # anything at all, zero-valued hearts included
+        for index in rng.sample(range(52), rng.randint(1, 6)):
+            values[index] = rng.randint(-10, 15)
+    return tuple(value if deck >> index & 1 else 0 for index, value in enumerate(values))
+
+
+def random_config(rng: random.Random) -> CoreConfig:
+    """A random valid `CoreConfig` covering every option of the contract."""
+    players = rng.randint(3, 7)
+    deck, hand_size, kitty_size = _random_deck(rng, players)
+    values = _random_values(rng, deck)
+    pass_count = min(hand_size, rng.choices([3, 2, 1, 4, 0], [6, 2, 1, 1, 1])[0])
+    opening = rng.randint(0, 2)
+    if (deck & CLUBS).bit_count() <= kitty_size:
+        opening = 2  # the kitty could hold every club: only the left of the dealer can open
+    penalty_total = sum(value for value in values if value > 0)
+    moon_extra = 0
+    extra_mode = rng.random()
+    if extra_mode < 0.3:
+        # 002: "The Jack (or Ten) of Diamonds is required to Shoot the Moon".
+        moon_extra = sum(1 << index for index, value in enumerate(values) if value < 0)
+    elif extra_mode < 0.4:
+        moon_extra = 1 << rng.randrange(52)
+    return CoreConfig(
+        players=players,
+        hand_size=hand_size,
+        deck=deck,
+        kitty_size=kitty_size,
+        pass_count=pass_count,
+        opening=opening,
+        first_trick=rng.randint(0, 2),
+        lead_rule=rng.randint(0, 2),
+        broken_by=rng.randint(0, 2),
+        queen_hearts_lead=rng.randint(0, 1),
+        values=values,
+        doubler=rng.choices([-1, card("TC"), rng.randrange(52)], [6, 3, 1])[0],
+        moon=rng.randint(0, 4),
+        moon_points=rng.choices([26, penalty_total, rng.randint(0, 60)], [6, 2, 1])[0],
+        moon_extra=moon_extra,
+        sun_points=rng.choice([0, 52]),
+        no_trick_bonus=rng.choice([0, -5, 10]),
+        kitty_taker=rng.randint(0, 1),
+    )

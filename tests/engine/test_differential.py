@@ -1,0 +1,254 @@
+"""The C core against the pure-Python reference, decision by decision, on random hands.
+
+Why: the scenario tests pin the rules we thought of; this runs both backends side by side
+on random configurations (tests.engine.backends.random_config) and random play, asking
+both the same question at every decision, so any drift shows up with the config, the
+seed and the step that exposes it. The quick run is part of every test run; the full run
+is for CI: it runs when selected with `-m slow` or when ARENA_DIFF_HANDS (its number of
+hands, 100,000 by default) is set.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from typing import Any
+
+import pytest
+
+from arena.engine import reference
+from arena.engine.config import (
+    PASS_SCATTER,
+    PHASE_PASSING,
+    PHASE_PLAYING,
+    CoreConfig,
+    standard_config,
+)
+from tests.engine.backends import C_BACKEND, random_config, random_pass_kind, random_schedule
+
+pytestmark = pytest.mark.skipif(
+    C_BACKEND is None,
+    reason="the C backend arena.engine._hearts is not built "
+    "(.venv/bin/python setup.py build_ext --inplace)",
+)
+
+QUICK_HANDS = 2_000
+FULL_HANDS = int(os.environ.get("ARENA_DIFF_HANDS", "100000"))
+HANDS_PER_CHUNK = 5_000
+CHUNKS = max(1, math.ceil(FULL_HANDS / HANDS_PER_CHUNK))
+
+
+def outcome(state: Any, name: str, args: tuple[Any, ...] | None) -> Any:
+    """What `state.name` (a property, when `args` is None) or `state.name(*args)` answers,
+    with an exception reduced to its type's name: raising is an answer to compare too."""
+    try:
+        value = getattr(state, name)
+        return value if args is None else value(*args)
+    except Exception as error:
+        return f"raised {type(error).__name__}"
+
+
+class Pair:
+    """The same hand in both backends; every question goes to both and must agree."""
+
+    def __init__(self, cfg: CoreConfig, seed: int, dealer: int, kind: int, label: str) -> None:
+        assert C_BACKEND is not None
+        self.n = cfg.players
+        self.context = (
+            f"hand {label}: cfg={cfg!r}, seed={seed:#x}, dealer={dealer}, pass_kind={kind}"
+        )
+        self.step = "construction"
+        self.decisions: list[Any] = []
+        self.ref_deal = reference.deal(cfg, seed, dealer)
+        self.same("deal", self.ref_deal, C_BACKEND.deal(cfg, seed, dealer))
+        hands, kitty = self.ref_deal
+        self.ref = reference.HandState(cfg, hands, kitty, dealer, kind, seed)
+        self.c = C_BACKEND.HandState(cfg, hands, kitty, dealer, kind, seed)
+
+    def same(self, what: str, ref_answer: Any, c_answer: Any) -> None:
+        # Compared with ==, so a list where the contract promises a tuple is a disagreement.
+        if ref_answer != c_answer:
+            raise AssertionError(
+                f"C and reference disagree on {what} at step {self.step}\n"
+                f"  {self.context}\n"
+                f"  decisions so far: {self.decisions}\n"
+                f"  reference: {ref_answer!r}\n"
+                f"  C:         {c_answer!r}"
+            )
+
+    def call(self, method: str, *args: Any) -> Any:
+        """Call `method(*args)` on both states; return the (agreed) answer."""
+        ref_answer = outcome(self.ref, method, args)
+        what = f"{method}({', '.join(map(repr, args))})"
+        self.same(what, ref_answer, outcome(self.c, method, args))
+        return ref_answer
+
+    def quick_views(self) -> None:
+        for name in ("phase", "to_play", "trick_number", "broken", "leader", "kitty_owner"):
+            self.same(name, outcome(self.ref, name, None), outcome(self.c, name, None))
+        self.call("current_trick")
+
+    def all_views(self) -> None:
+        self.quick_views()
+        self.same("kitty", outcome(self.ref, "kitty", None), outcome(self.c, "kitty", None))
+        self.call("legal_mask")
+        self.call("history")
+        for seat in range(self.n):
+            for name in ("hand", "taken", "tricks_won", "passed", "received"):
+                self.call(name, seat)
+
+
+def probes(rng: random.Random, hand: int) -> list[int]:
+    """A few card indices to ask check_play about: in the hand, anywhere, out of range."""
+    held = [c for c in range(52) if hand >> c & 1]
+    picks = [rng.randrange(52) for _ in range(3)]
+    picks += rng.sample(held, min(2, len(held)))
+    picks.append(rng.choice([-1, 52, 63, 64, -(2**40), 2**70, rng.randint(-100, 200)]))
+    return picks
+
+
+def bad_pass(rng: random.Random, size: int, hand: int) -> tuple[int, ...]:
+    """A random, usually wrong, pass made of a hand's cards."""
+    cards = rng.sample([c for c in range(52) if hand >> c & 1], size)
+    kind = rng.randrange(5)
+    if kind == 0:  # one card too many or too few
+        if cards and rng.random() < 0.5:
+            cards.pop()
+        else:
+            cards.append(rng.randrange(52))
+    elif kind == 1 and len(cards) > 1:  # a card twice
+        cards[-1] = cards[0]
+    elif kind == 2 and cards:  # any card, most likely not in the hand
+        cards[rng.randrange(len(cards))] = rng.randrange(52)
+    elif kind == 3 and cards:  # not a card at all
+        cards[rng.randrange(len(cards))] = rng.choice([-1, 52, 99, -(2**33)])
+    return tuple(cards)
+
+
+def compare_hand(cfg: CoreConfig, rng: random.Random, label: str) -> None:
+    """Play one random hand in both backends, comparing every answer on the way."""
+    n = cfg.players
+    seed, dealer, kind = rng.getrandbits(64), rng.randrange(n), random_pass_kind(rng, n)
+    pair = Pair(cfg, seed, dealer, kind, label)
+    pair.all_views()
+    if pair.ref.phase == PHASE_PASSING:
+        compare_passes(pair, cfg, kind, rng)
+    pair.call("points", (0,) * n, 0)  # before the end: both must raise
+    pair.call("pop")  # nothing to undo: both must raise
+    step = 0
+    while pair.ref.phase == PHASE_PLAYING:
+        pair.step = f"play {step}"
+        legal = pair.call("legal_mask")
+        for probe in probes(rng, pair.ref.hand(pair.ref.to_play)):
+            pair.call("check_play", probe)
+        illegal = [c for c in range(52) if not legal >> c & 1]
+        if illegal and rng.random() < 0.1:
+            assert pair.call("play", rng.choice(illegal)) != 0
+            pair.quick_views()
+        choice = rng.choice([c for c in range(52) if legal >> c & 1])
+        if rng.random() < 0.1:
+            pair.call("push", choice)
+            pair.all_views()
+            pair.call("pop")
+            pair.all_views()
+        pair.decisions.append(choice)
+        assert pair.call("play", choice) == 0
+        pair.quick_views()
+        step += 1
+    pair.step = "end"
+    pair.all_views()
+    for probe in (0, 51, -1, 52):
+        pair.call("check_play", probe)
+    targets = [0, 50, 100, rng.randint(1, 200)]
+    for _ in range(4):
+        target = rng.choice(targets)
+        totals = tuple(rng.randint(max(0, target - 40) - 60, target + 20) for _ in range(n))
+        pair.call("points", totals, target)
+    if rng.random() < 0.2:  # undo the last trick, then play it again
+        plays = [d for d in pair.decisions if isinstance(d, int)]
+        for _ in range(n):
+            pair.call("pop")
+        pair.all_views()
+        for choice in plays[-n:]:
+            pair.call("push", choice)
+        pair.all_views()
+        pair.call("points", (0,) * n, 0)
+
+
+def compare_passes(pair: Pair, cfg: CoreConfig, kind: int, rng: random.Random) -> None:
+    """Random wrong passes, then every seat's pass in a random order."""
+    n = cfg.players
+    hands = pair.ref_deal[0]
+    size = n - 1 if kind == PASS_SCATTER else cfg.pass_count
+    seats = list(range(n))
+    rng.shuffle(seats)
+    done: set[int] = set()
+    for seat in seats:
+        pair.step = f"pass of seat {seat}"
+        for _ in range(rng.randint(0, 2)):
+            cards = bad_pass(rng, size, hands[seat])
+            giver = rng.choice([-1, n, rng.randrange(n)]) if rng.random() < 0.2 else seat
+            if pair.call("apply_pass", giver, cards) == 0:
+                done.add(giver)
+                pair.decisions.append(("pass", giver, cards))
+        pair.call("check_play", rng.randrange(-2, 54))
+        if seat not in done:
+            given = tuple(rng.sample([c for c in range(52) if hands[seat] >> c & 1], size))
+            pair.decisions.append(("pass", seat, given))
+            assert pair.call("apply_pass", seat, given) == 0
+            done.add(seat)
+        pair.all_views()
+    pair.call("apply_pass", 0, ())  # after the exchange
+
+
+def compare_batch(rng: random.Random, label: str) -> None:
+    """play_random_hands must give the same digest and sums."""
+    assert C_BACKEND is not None
+    cfg = random_config(rng)
+    schedule = random_schedule(rng, cfg.players)
+    seed, count = rng.getrandbits(64), rng.randint(0, 25)
+    ref_answer = reference.play_random_hands(cfg, seed, count, schedule)
+    c_answer = C_BACKEND.play_random_hands(cfg, seed, count, schedule)
+    if ref_answer != c_answer:
+        raise AssertionError(
+            f"C and reference disagree on play_random_hands (batch {label})\n"
+            f"  cfg={cfg!r}, seed={seed:#x}, count={count}, schedule={schedule}\n"
+            f"  reference: {ref_answer!r}\n"
+            f"  C:         {c_answer!r}"
+        )
+
+
+def run(first: int, count: int) -> None:
+    """Compare hands `first..first+count-1` (each reproducible from its own label)."""
+    cfg = random_config(random.Random("config-0"))
+    for index in range(first, first + count):
+        rng = random.Random(f"hand-{index}")
+        if index % 4 == 0:
+            cfg = random_config(rng)
+        compare_hand(cfg, rng, f"#{index} (random.Random('hand-{index}'))")
+        if index % 10 == 0:
+            compare_batch(rng, f"#{index}")
+
+
+def test_c_matches_reference_on_standard_batches():
+    assert C_BACKEND is not None
+    for players in range(3, 8):
+        cfg = standard_config(players)
+        for schedule in [(0,), (1, players - 1, 0), (100, 101)]:
+            args = (cfg, 12345 + players, 50, schedule)
+            assert reference.play_random_hands(*args) == C_BACKEND.play_random_hands(*args)
+
+
+def test_c_matches_reference_on_random_hands():
+    run(0, QUICK_HANDS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_c_matches_reference_on_many_random_hands(request, chunk):
+    markexpr = request.config.getoption("markexpr") or ""
+    if "slow" not in markexpr and "ARENA_DIFF_HANDS" not in os.environ:
+        pytest.skip("the full differential run: select it with -m slow (size: ARENA_DIFF_HANDS)")
+    first = QUICK_HANDS + chunk * HANDS_PER_CHUNK
+    run(first, min(HANDS_PER_CHUNK, FULL_HANDS - chunk * HANDS_PER_CHUNK))

@@ -1,0 +1,195 @@
+"""Every preset, played through the public API: scenario tests named after the rules,
+and random-play invariants on every preset and player count."""
+
+import random
+
+import pytest
+
+from arena.engine import CardSet, Hand, RulesError, Suit, preset
+from arena.engine.presets import PRESETS
+
+# One suit per seat: seat 3 holds every club, leads the 2C, and wins every trick
+# whatever anyone plays, so it takes every card: a moon and a sun in one hand.
+ONE_SUIT_EACH = [
+    "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+    "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+]
+
+EXPECTED_WHEN_SEAT_3_TAKES_EVERYTHING = {
+    "standard": (26, 26, 26, 0),  # 000 'Shooting the Moon': others + 26
+    "new_moon": (0, 0, 0, -26),  # 004 'New Moon'
+    "sun": (52, 52, 52, 0),  # 002/004 'Shooting the Sun': 52
+    "omnibus": (0, 0, 0, -26),  # 000 'Slam': 26 plus with the TD
+    "omnibus_jack": (26, 26, 26, 0),  # 002 shooter's choice: adding leaves seat 3 lowest
+    "black_maria": (26, 26, 26, 0),
+    "midwest": (26, 26, 26, 0),  # 003 'Regular Hearts' moon
+    "classic": (0, 0, 0, 13),  # 003 'Simple variations': no QS, no moon
+    "spot": (117, 117, 117, 0),  # 004 1911 Spot Hearts 104 + QS 13
+    "spot_midwest": (124, 124, 124, 0),  # 003's table (its text says 114; the table sums to 124)
+    "spot_face": (119, 119, 119, 0),  # 004: 119 per deal
+    "hooligan": (33, 33, 33, 0),  # 004: the 7C worth 7 joins the moon
+}
+
+
+def test_every_preset_has_a_moon_scenario():
+    assert set(EXPECTED_WHEN_SEAT_3_TAKES_EVERYTHING) == set(PRESETS)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_taking_every_card_scores_by_the_presets_moon_rule(name):
+    rules = preset(name)
+    rng = random.Random(name)
+    # Dealer 2 puts seat 3 on lead where the player left of the dealer opens (classic).
+    hand = Hand.from_cards(rules, ONE_SUIT_EACH, dealer=2)
+    while not hand.is_over:
+        legal = hand.legal_plays()
+        hand.play(legal.nth(rng.randrange(len(legal))))
+    assert all(trick.winner == 3 for trick in hand.tricks())
+    assert hand.points() == EXPECTED_WHEN_SEAT_3_TAKES_EVERYTHING[name]
+
+
+def test_no_points_on_the_first_trick_keeps_the_queen_back():
+    hand = Hand.from_cards(preset("standard"), ONE_SUIT_EACH, dealer=2)
+    hand.play("2C")
+    assert "QS" not in hand.legal_plays()  # seat 0 has other spades to discard
+
+
+def test_black_maria_forbids_the_jack_of_diamonds_on_the_first_trick():
+    hand = Hand.from_cards(preset("black_maria"), ONE_SUIT_EACH, dealer=2)
+    hand.play("2C")
+    hand.play("AS")
+    hand.play("2H")  # only hearts: allowed although a penalty card
+    assert "JD" not in hand.legal_plays()  # 001: no point card, the JD included
+
+
+def test_classic_left_of_dealer_leads_any_card():
+    hand = Hand.from_cards(preset("classic"), ONE_SUIT_EACH, dealer=0)
+    assert hand.to_play == 1
+    assert hand.legal_plays() == CardSet.parse(ONE_SUIT_EACH[1])  # hearts lead allowed
+
+
+def _raw_points(rules, taken):
+    raw = sum(rules.value_of(card) for card in taken)
+    if rules.doubler is not None and rules.doubler in taken:
+        raw *= 2
+    return raw
+
+
+def _play_random_hand(rules, seed):
+    rng = random.Random(seed)
+    hand = Hand.deal(
+        rules, seed, dealer=seed % rules.players, pass_direction=rules.pass_direction(seed)
+    )
+    size = rules.pass_size(hand.pass_direction)
+    for seat in hand.passes_pending:
+        hand.apply_pass(seat, rng.sample(list(hand.hand_of(seat)), size))
+    while not hand.is_over:
+        legal = hand.legal_plays()
+        assert legal, "a seat to play always has a legal card"
+        turn = hand.to_play
+        assert turn is not None
+        assert all(card in hand.hand_of(turn) for card in legal)
+        hand.play(legal.nth(rng.randrange(len(legal))))
+    return hand
+
+
+CASES = []
+for _name in sorted(PRESETS):
+    for _players in range(3, 8):
+        try:
+            preset(_name, _players)
+        except RulesError:
+            continue
+        CASES.append((_name, _players))
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_random_play_invariants(name, players):
+    rules = preset(name, players)
+    moon_cards = rules.penalty_cards | rules.moon_requires
+    for seed in range(40):
+        hand = _play_random_hand(rules, seed)
+        played = CardSet()
+        for trick in hand.tricks():
+            assert len(trick.plays) == players
+            assert not (played & trick.cards), "a card was played twice"
+            played |= trick.cards
+            led = trick.plays[0][1].suit
+            followers = [c for _, c in trick.plays if c.suit is led]
+            assert trick.plays[[c for _, c in trick.plays].index(max(followers))][0] == trick.winner
+        assert played | hand.kitty == rules.deck, "every card is played exactly once"
+        taken = [hand.taken(seat) for seat in range(players)]
+        union = CardSet()
+        for cards in taken:
+            assert not (union & cards)
+            union |= cards
+        assert union == rules.deck
+        points = hand.points()
+        shooter = [s for s in range(players) if moon_cards.mask & ~taken[s].mask == 0]
+        if not shooter or rules.moon.value == "none":
+            assert list(points) == [
+                _raw_points(rules, taken[s])
+                + (rules.no_trick_bonus if hand.tricks_won(s) == 0 else 0)
+                for s in range(players)
+            ]
+        if not shooter and rules.doubler is None and not rules.no_trick_bonus:
+            assert sum(points) == sum(rules.card_values.values())
+
+
+@pytest.mark.parametrize("name", ["standard", "omnibus", "black_maria", "spot"])
+def test_views_never_show_other_hands_during_random_play(name):
+    rules = preset(name)
+    hand = Hand.deal(rules, 5, pass_direction="hold")
+    rng = random.Random(5)
+    while not hand.is_over:
+        for seat in range(4):
+            view = hand.view(seat)
+            assert view.hand == hand.hand_of(seat)
+            public = CardSet(c for t in view.tricks for _, c in t.plays) | CardSet(
+                c for _, c in view.current_trick
+            )
+            for other in range(4):
+                if other != seat:
+                    assert not (hand.hand_of(other) & view.hand)
+            assert not (public & view.hand)
+        legal = hand.legal_plays()
+        hand.play(legal.nth(rng.randrange(len(legal))))
+    assert sum(hand.view(0).points_taken) == sum(rules.value_of(c) for c in rules.deck)
+
+
+def test_black_maria_kitty_goes_to_first_point_taker_and_is_hidden():
+    rules = preset("black_maria", players=3)
+    assert rules.kitty_size == 1
+    for seed in range(20):
+        hand = _play_random_hand(rules, seed)
+        owner = hand.kitty_owner
+        assert owner is not None
+        first_points = next(
+            (t.winner for t in hand.tricks() if any(rules.value_of(c) for _, c in t.plays)),
+            hand.tricks()[-1].winner,
+        )
+        assert owner == first_points
+        assert hand.kitty.mask & hand.taken(owner).mask == hand.kitty.mask
+        assert hand.view((owner + 1) % 3).kitty is None
+
+
+def test_three_player_standard_removes_the_two_of_diamonds_and_opens_with_the_2c():
+    rules = preset("standard", players=3)
+    hand = Hand.deal(rules, 3, pass_direction="hold")
+    assert "2D" not in rules.deck and all(len(hand.hand_of(s)) == 17 for s in range(3))
+    assert hand.legal_plays() == CardSet.parse("2C")
+
+
+def test_five_player_standard_opens_with_the_three_of_clubs():
+    # 000 'The Play': "If the 2C has been removed ... the 3C is led".
+    rules = preset("standard", players=5)
+    assert "2C" not in rules.deck
+    hand = Hand.deal(rules, 8, pass_direction="hold")
+    assert hand.legal_plays() == CardSet.parse("3C")
+    assert hand.to_play == hand.seat_holding("3C")
+
+
+def test_hearts_suit_mask_matches_cards():
+    assert CardSet.from_mask(Suit.HEARTS.mask) == CardSet(f"{r}H" for r in "23456789TJQKA")
