@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from arena.commands.bench import bench
+from arena.commands.bot import bot
 from arena.commands.demo import demo
 from arena.commands.match import match
 from arena.commands.replay import replay
@@ -16,5 +17,5 @@ def main() -> None:
     """Hearts Arena: run matches, bots, benchmarks and the platform."""
 
 
-for command in (bench, demo, match, replay):
+for command in (bench, bot, demo, match, replay):
     main.add_command(command)

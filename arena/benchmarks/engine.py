@@ -67,20 +67,65 @@ def bench_reference_batch(rules: Rules, seconds: float, seed: int = 1) -> Figure
     return dataclasses.replace(figure, name="reference batch: random hands")
 
 
+def _random_indices(mask: int, count: int, uniform: Callable[[], float]) -> tuple[int, ...]:
+    """`count` distinct random card indices from `mask`."""
+    chosen = []
+    for _ in range(count):
+        pick, skip = mask, int(uniform() * mask.bit_count())
+        while skip:
+            pick &= pick - 1
+            skip -= 1
+        low = pick & -pick
+        chosen.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(chosen)
+
+
 def play_hand_from_python(rules: Rules, seed: int, rng: random.Random) -> tuple[int, ...]:
-    """One random hand driven through the public API a decision at a time."""
+    """One random hand driven from Python a decision at a time, through the public API's
+    fast path (`legal_mask` / `try_play_index`): Python picks every card."""
+    hand = Hand.deal(
+        rules, seed, dealer=seed % rules.players, pass_direction=rules.pass_direction(seed)
+    )
+    size = rules.pass_size(hand.pass_direction)
+    uniform = rng.random
+    for seat in hand.passes_pending:
+        hand.try_pass_indices(seat, _random_indices(hand.hand_of(seat).mask, size, uniform))
+    legal_mask, play = hand.legal_mask, hand.try_play_index
+    while mask := legal_mask():
+        skip = int(uniform() * mask.bit_count())  # a uniformly random legal card
+        while skip:
+            mask &= mask - 1
+            skip -= 1
+        play((mask & -mask).bit_length() - 1)
+    return hand.points()
+
+
+def play_hand_with_cards(rules: Rules, seed: int, rng: random.Random) -> tuple[int, ...]:
+    """One random hand through the card-level API (`legal_plays`, `play`, `apply_pass`)."""
     hand = Hand.deal(
         rules, seed, dealer=seed % rules.players, pass_direction=rules.pass_direction(seed)
     )
     size = rules.pass_size(hand.pass_direction)
     for seat in hand.passes_pending:
-        hand.apply_pass(seat, rng.sample(list(hand.hand_of(seat)), size))
-    randrange = rng.randrange
-    legal_plays, play = hand.legal_plays, hand.play
+        hand.apply_pass(seat, rng.sample(tuple(hand.hand_of(seat)), size))
     while not hand.is_over:
-        legal = legal_plays()
-        play(legal.nth(randrange(len(legal))))
+        legal = hand.legal_plays()
+        hand.play(legal.nth(int(rng.random() * len(legal))))
     return hand.points()
+
+
+def bench_card_api(rules: Rules, seconds: float, seed: int = 1) -> Figure:
+    """Hands per second through the card-level API (Card objects, validated plays)."""
+    rng = random.Random(seed)
+    counter = iter(range(seed, 1 << 62))
+
+    def run(batch: int) -> None:
+        for _ in range(batch):
+            play_hand_with_cards(rules, next(counter), rng)
+
+    figure = _timed_batches(run, 200, seconds)
+    return dataclasses.replace(figure, name=f"Python-driven ({BACKEND_NAME}): Card API")
 
 
 def bench_python_driven(rules: Rules, seconds: float, seed: int = 1) -> Figure:
@@ -94,5 +139,5 @@ def bench_python_driven(rules: Rules, seconds: float, seed: int = 1) -> Figure:
 
     figure = _timed_batches(run, 500, seconds)
     return dataclasses.replace(
-        figure, name=f"Python-driven ({BACKEND_NAME}): one decision at a time"
+        figure, name=f"Python-driven ({BACKEND_NAME}): one decision at a time, fast path"
     )

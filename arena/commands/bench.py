@@ -40,6 +40,7 @@ def bench_engine(rules_name: str, players: int | None, seconds: float, as_json: 
     else:
         console.print("[yellow]C core not built: skipping the C batch figure[/yellow]")
     figures.append(bench_mod.bench_python_driven(rules, seconds))
+    figures.append(bench_mod.bench_card_api(rules, seconds))
     figures.append(bench_mod.bench_reference_batch(rules, seconds))
     if as_json:
         click.echo(json.dumps({f.name: round(f.per_second, 1) for f in figures}, indent=2))
@@ -56,4 +57,72 @@ def bench_engine(rules_name: str, players: int | None, seconds: float, as_json: 
         table.add_row(
             figure.name, f"{figure.hands:,}", f"{figure.seconds:.2f}", f"{figure.per_second:,.0f}"
         )
+    console.print(table)
+
+
+@bench.command("protocol")
+@click.option(
+    "--calls",
+    type=click.IntRange(100, 1_000_000),
+    default=2000,
+    show_default=True,
+    help="Round trips per sample.",
+)
+@click.option(
+    "--hands",
+    type=click.IntRange(1, 10_000),
+    default=20,
+    show_default=True,
+    help="Hands per match sample.",
+)
+@click.option("--repeats", type=click.IntRange(1, 100), default=3, show_default=True)
+@click.option("--compare", is_flag=True, help="Also the unary-vs-stream match comparison.")
+def bench_protocol(calls: int, hands: int, repeats: int, compare: bool) -> None:
+    """Raw gRPC round trip, a full decision through the SDK, and four bots in turn."""
+    from hearts_bot import bench as sdk_bench
+
+    results = sdk_bench.run(
+        calls=calls,
+        hands=hands,
+        repeats=repeats,
+        compare=compare,
+        progress=lambda name: console.print(f"[dim]measuring {name} …[/dim]"),
+    )
+    for measure in results:
+        click.echo(measure.format())
+
+
+@bench.command("match")
+@click.option(
+    "--games",
+    type=click.IntRange(1, 1000),
+    default=5,
+    show_default=True,
+    help="Full games to 100 points.",
+)
+@click.option(
+    "--calls",
+    type=click.IntRange(100, 1_000_000),
+    default=2000,
+    show_default=True,
+    help="Round trips for the raw baseline.",
+)
+def bench_match(games: int, calls: int) -> None:
+    """The runner against four trivial bot processes: cost per decision, decisions/s, games/s."""
+    from arena.benchmarks.match import measure
+
+    figures = measure(games=games, calls=calls)
+    table = Table(
+        title=f"arena bench match — {figures.games} games, {figures.decisions:,} "
+        "decisions, 4 trivial bots in 4 processes"
+    )
+    table.add_column("measurement")
+    table.add_column("value", justify="right")
+    table.add_row(
+        "raw gRPC stream round trip (200-byte echo)", f"{figures.raw_round_trip * 1000:.3f} ms"
+    )
+    table.add_row("runner cost per decision", f"{figures.decision * 1000:.3f} ms")
+    table.add_row("decision / raw round trip", f"{figures.ratio:.2f}x")
+    table.add_row("decisions per second", f"{figures.decisions_per_second:,.0f}")
+    table.add_row("full games to 100 per second", f"{figures.games_per_second:.2f}")
     console.print(table)

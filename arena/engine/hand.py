@@ -25,14 +25,14 @@ True
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from typing import Any
 
 from . import config as core_config
 from .backend import core
 from .cards import CARDS, Card, CardLike, CardSet, Suit, to_card
-from .rules import KittyVisibility, PassDirection, Rules
+from .rules import _PASS_KINDS, KittyVisibility, PassDirection, Rules
 
 _new_cardset = object.__new__
 _set_mask = vars(CardSet)["mask"].__set__
@@ -121,7 +121,31 @@ class SeatView:
 class Hand:
     """One deal: build it with `Hand.deal` (from a seed) or `Hand.from_cards`."""
 
-    __slots__ = ("_state", "dealer", "pass_direction", "players", "rules", "seed")
+    __slots__ = (
+        "_history",
+        "_state",
+        "dealer",
+        "legal_mask",
+        "pass_direction",
+        "players",
+        "push_index",
+        "rules",
+        "seed",
+        "try_pass_indices",
+        "try_play_index",
+    )
+
+    # The fast path for search and simulation: the backend's own methods, bound once, so a
+    # decision costs one C call and no Python frame (see docs/engine.md 'Speed').
+    legal_mask: Callable[[], int]
+    """The legal cards as a bitmask (bit i = card index i); 0 while passing or when over."""
+    try_play_index: Callable[[int], int]
+    """Play card index i if legal: returns 0, or an `arena.engine.config` ERR_* code and
+    changes nothing."""
+    push_index: Callable[[int], None]
+    """Play card index i unchecked (legality is the caller's promise); undo with `pop`."""
+    try_pass_indices: Callable[[int, tuple[int, ...]], int]
+    """Give seat's pass as card indices: returns 0, or an ERR_* code and changes nothing."""
 
     def __init__(
         self,
@@ -130,25 +154,35 @@ class Hand:
         kitty: int,
         *,
         dealer: int,
-        pass_direction: PassDirection,
+        pass_direction: PassDirection | str,
         seed: int,
     ) -> None:
         self.rules = rules
-        self.players = rules.players
+        self.players = players = rules.players
         self.dealer = dealer
-        self.pass_direction = PassDirection(pass_direction)
+        direction = (
+            pass_direction
+            if pass_direction.__class__ is PassDirection
+            else PassDirection(pass_direction)
+        )
+        self.pass_direction: PassDirection = direction
         self.seed = seed
         try:
             self._state: Any = core.HandState(
                 rules.core_config(),
-                tuple(hands),
+                hands if hands.__class__ is tuple else tuple(hands),
                 kitty,
                 dealer,
-                self.pass_direction.core_kind(rules.players),
+                _PASS_KINDS[direction, players],
                 seed & 0xFFFFFFFFFFFFFFFF,
             )
         except ValueError as error:
             raise ValueError(f"impossible deal: {error}") from None
+        self._history: tuple[Any, tuple[Trick, ...], tuple[int, ...]] = ((), (), ())
+        self.legal_mask = self._state.legal_mask
+        self.try_play_index = self._state.play
+        self.push_index = self._state.push
+        self.try_pass_indices = self._state.apply_pass
 
     @classmethod
     def deal(
@@ -161,12 +195,10 @@ class Hand:
     ) -> Hand:
         """Shuffle and deal deterministically from `seed` (the first hand's pass by default)."""
         _check_seat(rules, dealer, "dealer")
-        direction = rules.pass_direction(0) if pass_direction is None else pass_direction
+        direction = rules.pass_schedule[0] if pass_direction is None else pass_direction
         seed &= 0xFFFFFFFFFFFFFFFF
         hands, kitty = core.deal(rules.core_config(), seed, dealer)
-        return cls(
-            rules, hands, kitty, dealer=dealer, pass_direction=PassDirection(direction), seed=seed
-        )
+        return cls(rules, hands, kitty, dealer=dealer, pass_direction=direction, seed=seed)
 
     @classmethod
     def from_cards(
@@ -296,11 +328,27 @@ class Hand:
 
     def tricks(self) -> tuple[Trick, ...]:
         """Every finished trick, in order."""
-        n = self.players
-        return tuple(
-            Trick(leader, tuple(((leader + i) % n, CARDS[c]) for i, c in enumerate(cards)), winner)
-            for leader, cards, winner in self._state.history()
-        )
+        return self._finished()[0]
+
+    def _finished(self) -> tuple[tuple[Trick, ...], tuple[int, ...]]:
+        """The finished tricks and the points taken in them per seat, rebuilt only when the
+        backend's history changed (a view is asked for at every decision)."""
+        raw = self._state.history()
+        cached_raw, tricks, points = self._history
+        if raw == cached_raw:
+            return tricks, points
+        n, value_of = self.players, self.rules.card_values.get
+        kept = tricks[: len(raw)] if raw[: len(cached_raw)] == cached_raw else ()
+        built = list(kept)
+        taken = [0] * n
+        for trick in kept:
+            taken[trick.winner] += sum(value_of(card, 0) for _, card in trick.plays)
+        for leader, cards, winner in raw[len(kept) :]:
+            plays = tuple(((leader + i) % n, CARDS[c]) for i, c in enumerate(cards))
+            built.append(Trick(leader, plays, winner))
+            taken[winner] += sum(value_of(CARDS[c], 0) for c in cards)
+        self._history = (raw, tuple(built), tuple(taken))
+        return self._history[1], self._history[2]
 
     # -- moves --------------------------------------------------------------------
 
@@ -383,10 +431,7 @@ class Hand:
     def view(self, seat: int) -> SeatView:
         """Everything `seat` may know now, and nothing it may not (other hands, a hidden kitty)."""
         _check_seat(self.rules, seat, "seat")
-        tricks = self.tricks()
-        points = [0] * self.players
-        for trick in tricks:
-            points[trick.winner] += sum(self.rules.value_of(card) for _, card in trick.plays)
+        tricks, points = self._finished()
         return SeatView(
             seat=seat,
             rules=self.rules,
@@ -401,7 +446,7 @@ class Hand:
             current_trick=self.current_trick,
             tricks=tricks,
             hearts_broken=self.hearts_broken,
-            points_taken=tuple(points),
+            points_taken=points,
             kitty=self._visible_kitty(seat, len(tricks)),
         )
 

@@ -802,13 +802,12 @@ class HandState:
             return [totals[seat] + scores[seat] for seat in range(n)]
 
         if moon == MOON_SHOOTERS_CHOICE:
-
-            def margin(scores: list[int]) -> int:
-                finals = after(scores)
-                others = min(finals[seat] for seat in range(n) if seat != shooter)
-                return others - finals[shooter]
-
-            return old if margin(old) >= margin(new) else new
+            # 002 "may either subtract 26 ... or add 26": against the others both are worth
+            # the same, so the choice is about the game's end: add while strictly ahead
+            # (hastening an end the shooter leads), subtract otherwise.
+            finals = after(old)
+            ahead = all(finals[shooter] < finals[seat] for seat in range(n) if seat != shooter)
+            return old if ahead else new
         assert moon == MOON_ADD_UNLESS_LOSING
         # "must add unless doing so would end the game with the shooter losing".
         finals = after(old)

@@ -48,25 +48,29 @@ class PassDirection(StrEnum):
 
     def offset(self, players: int) -> int | None:
         """Seats to the left the cards go, or None for hold/scatter/center."""
-        return {
-            PassDirection.LEFT: 1,
-            PassDirection.RIGHT: players - 1,
-            PassDirection.ACROSS: players // 2,
-            PassDirection.LEFT2: 2,
-            PassDirection.RIGHT2: players - 2,
-        }.get(self)
+        kind = _PASS_KINDS[self, players]
+        return kind if 0 < kind < core.PASS_SCATTER else None
 
     def core_kind(self, players: int) -> int:
         """The backend's pass kind (contract: 0 hold, 1..n-1 offset, 100 scatter, 101 center)."""
-        if self is PassDirection.HOLD:
-            return core.PASS_HOLD
-        if self is PassDirection.SCATTER:
-            return core.PASS_SCATTER
-        if self is PassDirection.CENTER:
-            return core.PASS_CENTER
-        offset = self.offset(players)
-        assert offset is not None
-        return offset
+        return _PASS_KINDS[self, players]
+
+
+def _pass_kind(direction: PassDirection, players: int) -> int:
+    return {
+        PassDirection.LEFT: 1,
+        PassDirection.RIGHT: players - 1,
+        PassDirection.ACROSS: players // 2,
+        PassDirection.LEFT2: 2 % players,
+        PassDirection.RIGHT2: (players - 2) % players,
+        PassDirection.HOLD: core.PASS_HOLD,
+        PassDirection.SCATTER: core.PASS_SCATTER,
+        PassDirection.CENTER: core.PASS_CENTER,
+    }[direction]
+
+
+# Looked up once per hand on the hot path, so computed once for every table size.
+_PASS_KINDS: Final = {(d, n): _pass_kind(d, n) for d in PassDirection for n in range(1, 8)}
 
 
 class Opening(StrEnum):
@@ -281,6 +285,14 @@ class Rules:
             no_trick_bonus=self.no_trick_bonus,
             kitty_taker=list(KittyTaker).index(self.kitty_taker),
         )
+
+    def __hash__(self) -> int:
+        # Computed once: rules are hashed on hot paths (caches keyed by the rules).
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+            self.__dict__["_hash"] = cached
+        return cached
 
     def core_config(self) -> core.CoreConfig:
         """The integer configuration the engine backends play by (computed once)."""

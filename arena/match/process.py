@@ -68,10 +68,14 @@ def describe_exit(returncode: int) -> str:
 
 
 class BotProcess:
-    """`python -m hearts_bot serve FILE --address unix:SOCKET` in its own process group."""
+    """`python -m hearts_bot serve SPEC --address unix:SOCKET` in its own process group.
 
-    def __init__(self, bot_file: Path, *, python: str = sys.executable) -> None:
-        self.bot_file = bot_file
+    `spec` is a bot file, or ``package.module:Class`` (as `hearts-bot serve` takes it).
+    """
+
+    def __init__(self, spec: Path | str, *, python: str = sys.executable) -> None:
+        self.spec = str(spec)
+        is_file = Path(self.spec).is_file()
         self._dir = Path(tempfile.mkdtemp(prefix="arena-bot-"))
         os.chmod(self._dir, 0o700)
         self.address = f"unix:{self._dir / 'bot.sock'}"
@@ -84,11 +88,11 @@ class BotProcess:
             "HOME": str(self._dir),
         }
         self._process = subprocess.Popen(
-            [python, "-m", "hearts_bot", "serve", str(bot_file), "--address", self.address],
+            [python, "-m", "hearts_bot", "serve", self.spec, "--address", self.address],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            cwd=bot_file.parent,
+            cwd=Path(self.spec).resolve().parent if is_file else None,
             env=env,
             start_new_session=True,
         )

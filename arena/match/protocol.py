@@ -41,10 +41,35 @@ def trick_message(trick: Trick) -> game_pb2.Trick:
     )
 
 
-def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
-    """Everything `view.seat` knows now, as the protocol's HandState."""
+class TrickMessages:
+    """Finished tricks as messages, built once each: a hand's views share Trick objects,
+    and a query carries every finished trick, so rebuilding them would dominate."""
+
+    def __init__(self) -> None:
+        self._source: tuple[Trick, ...] = ()
+        self._messages: list[game_pb2.Trick] = []
+
+    def __call__(self, tricks: tuple[Trick, ...]) -> list[game_pb2.Trick]:
+        known = len(self._source)
+        if len(tricks) < known or any(
+            a is not b for a, b in zip(tricks, self._source, strict=False)
+        ):
+            self._source, self._messages, known = (), [], 0
+        self._messages.extend(trick_message(t) for t in tricks[known:])
+        self._source = tricks
+        return self._messages
+
+
+def hand_state(
+    view: SeatView,
+    context: DecisionContext,
+    rules: rules_pb2.Rules | None = None,
+    tricks: TrickMessages | None = None,
+) -> game_pb2.HandState:
+    """Everything `view.seat` knows now, as the protocol's HandState (`rules` and
+    `tricks` are caches a seat keeps for its match)."""
     state = game_pb2.HandState(
-        rules=rules_message(view.rules),
+        rules=rules if rules is not None else rules_message(view.rules),
         seat=view.seat,
         hand_number=context.hand_number,
         dealer=view.dealer,
@@ -53,7 +78,9 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
         pass_direction=pass_direction_to_proto(view.pass_direction.value),
         passed=[str(c) for c in view.passed],
         received=[str(c) for c in sorted(view.received)],
-        tricks=[trick_message(t) for t in view.tricks],
+        tricks=tricks(view.tricks)
+        if tricks is not None
+        else [trick_message(t) for t in view.tricks],
         broken=view.hearts_broken,
         clock=clock_message(context.per_decision, context.bank_remaining),
     )
@@ -62,9 +89,14 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
     return state
 
 
-def play_query(view: SeatView, context: DecisionContext) -> game_pb2.PlayCardQuery:
+def play_query(
+    view: SeatView,
+    context: DecisionContext,
+    rules: rules_pb2.Rules | None = None,
+    tricks: TrickMessages | None = None,
+) -> game_pb2.PlayCardQuery:
     """A PlayCardQuery: the state, the trick in progress and the legal cards."""
-    state = hand_state(view, context)
+    state = hand_state(view, context, rules, tricks)
     leader = view.current_trick[0][0] if view.current_trick else view.seat
     state.current_trick.CopyFrom(
         game_pb2.Trick(leader=leader, cards=[str(c) for _, c in view.current_trick])
@@ -72,7 +104,9 @@ def play_query(view: SeatView, context: DecisionContext) -> game_pb2.PlayCardQue
     return game_pb2.PlayCardQuery(state=state, legal_cards=[str(c) for c in view.legal])
 
 
-def pass_query(view: SeatView, count: int, context: DecisionContext) -> game_pb2.PassCardsQuery:
+def pass_query(
+    view: SeatView, count: int, context: DecisionContext, rules: rules_pb2.Rules | None = None
+) -> game_pb2.PassCardsQuery:
     """A PassCardsQuery, with each card's recipient (none for a center pass)."""
     n = view.rules.players
     direction = view.pass_direction
@@ -86,7 +120,7 @@ def pass_query(view: SeatView, count: int, context: DecisionContext) -> game_pb2
         assert offset is not None
         recipients = [(view.seat + offset) % n] * count
     return game_pb2.PassCardsQuery(
-        state=hand_state(view, context),
+        state=hand_state(view, context, rules),
         direction=pass_direction_to_proto(direction.value),
         count=count,
         recipients=recipients,

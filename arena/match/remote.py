@@ -81,6 +81,8 @@ class GrpcSeat:
         self._info: GameInfo | None = None
         self._hands = 0
         self._ready = False
+        self._rules_pb: Any = None
+        self._tricks = protocol.TrickMessages()
 
     # -- connection ----------------------------------------------------------------
 
@@ -161,8 +163,15 @@ class GrpcSeat:
 
     # -- one query -------------------------------------------------------------------
 
-    def _stream_fault(self, item: object) -> SeatFault:
+    async def _stream_fault(self, item: object) -> SeatFault:
+        # A dying process closes its sockets before it can be reaped: give it a moment,
+        # so a crash is reported as a crash and not as a dropped connection.
         crashed = self._crash_reason()
+        for _ in range(25):
+            if crashed or self.host is None:
+                break
+            await asyncio.sleep(0.01)
+            crashed = self._crash_reason()
         if crashed:
             return SeatFault(FaultKind.CRASH, crashed)
         if isinstance(item, grpc.aio.AioRpcError):
@@ -180,45 +189,42 @@ class GrpcSeat:
 
     async def _exchange(self, timeout: float, expected: str, **kind: Any) -> Any:
         """Send one query and await its answer under `timeout` (raises SeatFault)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
         self._next_id += 1
         request_id = self._next_id
+        request = bot_pb2.PlayMatchRequest(request_id=request_id, **kind)
         try:
-            await asyncio.wait_for(
-                self._call.write(bot_pb2.PlayMatchRequest(request_id=request_id, **kind)), timeout
-            )
+            # asyncio.timeout, not wait_for: no extra task per decision on the hot path.
+            async with asyncio.timeout(timeout):
+                try:
+                    await self._call.write(request)
+                except (
+                    grpc.aio.AioRpcError,
+                    grpc.aio.UsageError,
+                    asyncio.InvalidStateError,
+                ) as error:
+                    self._broken = str(error)
+                    raise await self._stream_fault(error) from None
+                while True:
+                    item = await self._answers.get()
+                    if item is _STREAM_END or isinstance(item, Exception):
+                        self._broken = "stream ended"
+                        raise await self._stream_fault(item)
+                    if item.request_id >= request_id:
+                        break  # older ids are late answers to queries that timed out
         except TimeoutError:
             raise SeatFault(
-                FaultKind.TIMEOUT, f"could not even send the query within {timeout * 1000:.0f} ms"
+                FaultKind.TIMEOUT, f"no answer within {timeout * 1000:.0f} ms"
             ) from None
-        except (grpc.aio.AioRpcError, grpc.aio.UsageError, asyncio.InvalidStateError) as error:
-            self._broken = str(error)
-            raise self._stream_fault(error) from None
-        while True:
-            remaining = deadline - loop.time()
-            try:
-                item = await asyncio.wait_for(self._answers.get(), max(remaining, 0.0))
-            except TimeoutError:
-                raise SeatFault(
-                    FaultKind.TIMEOUT, f"no answer within {timeout * 1000:.0f} ms"
-                ) from None
-            if item is _STREAM_END or isinstance(item, Exception):
-                self._broken = "stream ended"
-                raise self._stream_fault(item)
-            if item.request_id < request_id:
-                continue  # a late answer to a query that already timed out
-            if item.request_id != request_id:
-                raise SeatFault(
-                    FaultKind.MALFORMED,
-                    f"answer for request {item.request_id}, expected {request_id}",
-                )
-            got = item.WhichOneof("kind")
-            if got != expected:
-                raise SeatFault(
-                    FaultKind.MALFORMED, f"answered {got or 'nothing'} to a {expected} query"
-                )
-            return item
+        if item.request_id != request_id:
+            raise SeatFault(
+                FaultKind.MALFORMED, f"answer for request {item.request_id}, expected {request_id}"
+            )
+        got = item.WhichOneof("kind")
+        if got != expected:
+            raise SeatFault(
+                FaultKind.MALFORMED, f"answered {got or 'nothing'} to a {expected} query"
+            )
+        return item
 
     async def _query(self, timeout: float, expected: str, **kind: Any) -> Any:
         if self._broken is not None:
@@ -237,6 +243,7 @@ class GrpcSeat:
         """Wait for the bot (first game only) and open this game's stream."""
         self._info = info
         self._hands = 0
+        self._rules_pb = protocol.rules_message(info.rules)
         if not self._ready:
             await self._wait_ready(info.time.ready_timeout)
         await self._open_stream(resumed=False)
@@ -246,14 +253,18 @@ class GrpcSeat:
     ) -> list[str]:
         """Ask for a pass."""
         answer = await self._query(
-            timeout, "pass_cards", pass_cards=protocol.pass_query(view, count, context)
+            timeout,
+            "pass_cards",
+            pass_cards=protocol.pass_query(view, count, context, self._rules_pb),
         )
         return list(answer.pass_cards.cards)
 
     async def choose_play(self, view: SeatView, context: DecisionContext, timeout: float) -> str:
         """Ask for a card."""
         answer = await self._query(
-            timeout, "play_card", play_card=protocol.play_query(view, context)
+            timeout,
+            "play_card",
+            play_card=protocol.play_query(view, context, self._rules_pb, self._tricks),
         )
         card: str = answer.play_card.card
         return card

@@ -1,13 +1,15 @@
 """Turn a `--bot` argument into a seat: a house bot, a bot file run locally, or an address.
 
 Forms: ``house:random`` / ``house:heuristic`` (in-process); ``unix:/path/sock`` or
-``host:port`` (a bot already serving); a path to a ``.py`` bot file (started here in its
-own process through the SDK's server, sandboxed with ``sandbox=True``).
+``host:port`` (a bot already serving); a path to a ``.py`` bot file, or an installed
+``package.module:Class`` (started here in its own process through the SDK's server,
+in the sandbox unless explicitly asked not to).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 from arena.bots import HOUSE_BOTS
@@ -23,7 +25,7 @@ class BotSpecError(ValueError):
 class BotSpec:
     """A parsed `--bot` value."""
 
-    kind: str  # "house", "address" or "file"
+    kind: str  # "house", "address", "file" or "module"
     value: str
 
     @property
@@ -33,6 +35,8 @@ class BotSpec:
             return f"house:{self.value}"
         if self.kind == "file":
             return Path(self.value).stem
+        if self.kind == "module":
+            return self.value.rpartition(":")[2] or self.value
         return self.value
 
 
@@ -55,8 +59,11 @@ def parse_bot_spec(text: str) -> BotSpec:
     host, _, port = text.rpartition(":")
     if host and port.isdigit():
         return BotSpec("address", text)
+    if host and re.fullmatch(r"[A-Za-z_][\w.]*", host) and port.isidentifier():
+        return BotSpec("module", text)  # an installed bot, package.module:Class
     raise BotSpecError(
-        f"cannot use {text!r} as a bot: give house:NAME, a bot .py file, unix:/path or host:port"
+        f"cannot use {text!r} as a bot: give house:NAME, a bot .py file, package.module:Class, "
+        "unix:/path or host:port"
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 from pathlib import Path
 from types import TracebackType
 
@@ -46,13 +47,16 @@ class SeatFactory(contextlib.AbstractContextManager["SeatFactory"]):
 
     def _sandboxed(self, path: Path, index: int) -> BotHost:
         try:
-            from workers.sandbox import start_bot_file  # type: ignore[attr-defined]
-        except ImportError as error:
+            # Imported by name: the sandbox belongs to the workers, not to `arena`.
+            sandbox = importlib.import_module("workers.sandbox")
+            start_bot_file = sandbox.start_bot_file
+        except (ImportError, AttributeError) as error:
             raise SandboxRequiredError(
                 f"the sandbox is not available ({error}); to run your own bot unsandboxed "
                 "on your own machine pass --no-sandbox"
             ) from None
-        return start_bot_file(path, seat=index)  # type: ignore[no-any-return]
+        host: BotHost = start_bot_file(path, seat=index)
+        return host
 
     def close(self) -> None:
         """Stop every bot process started here (idempotent)."""

@@ -565,12 +565,14 @@ def test_moon_worth_is_configurable(backend):
     assert state.points((0, 0, 0), 100) == (-16, 0, 0)
 
 
-def test_shooters_choice_ties_pick_old(backend):
-    # The contract's margins of old and new are always equal (both are min(others' totals
-    # + raw) + M - shooter's total), so the tie rule makes the choice the old moon.
+def test_shooters_choice_adds_while_strictly_ahead_else_subtracts(backend):
+    # Against the others old and new are worth the same M; the engine adds when that
+    # leaves the shooter strictly lowest, and subtracts otherwise (contract 'Scoring').
     state = moon_hand(backend, JD_TO_SEAT_2, moon=MOON_SHOOTERS_CHOICE)
-    for totals in [(0, 0, 0), (90, 95, 63), (10, 0, 80), (-30, 40, 5)]:
+    for totals in [(0, 0, 0), (10, 0, 80), (-30, 40, 5)]:
         assert state.points(totals, 100) == (0, 26, 16)
+    for totals in [(90, 95, 63), (16, 0, 0)]:  # behind, or only tied after adding
+        assert state.points(totals, 100) == (-26, 0, -10)
 
 
 def test_add_unless_losing_adds_when_the_game_goes_on(backend):

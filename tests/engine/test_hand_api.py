@@ -233,3 +233,30 @@ def test_deal_is_deterministic_and_partitions_the_deck():
         union |= h
     assert union == rules.deck
     assert Hand.deal(rules, 100).hand_of(0) != hands[0]
+
+
+def test_fast_path_plays_indices_and_reports_codes():
+    from arena.engine import config
+
+    hand = standard_hand()
+    assert hand.legal_mask() == Card.from_str("2C").mask
+    assert hand.try_play_index(Card.from_str("3C").index) == config.ERR_MUST_LEAD_OPENING_CARD
+    assert hand.to_play == 0  # nothing changed
+    assert hand.try_play_index(Card.from_str("2C").index) == 0
+    assert hand.to_play == 1
+    assert hand.try_play_index(99) == config.ERR_BAD_CARD
+    hand.push_index(Card.from_str("JC").index)
+    assert hand.current_trick[-1] == (1, Card.from_str("JC"))
+    hand.pop()
+    assert hand.to_play == 1
+
+
+def test_fast_path_passes_indices():
+    from arena.engine import config
+
+    hand = standard_hand(pass_direction="left")
+    two_c, three_c = Card.from_str("2C").index, Card.from_str("3C").index
+    assert hand.try_pass_indices(0, (two_c, three_c)) == config.ERR_PASS_COUNT
+    assert hand.try_pass_indices(0, (two_c, three_c, 51)) == config.ERR_PASS_NOT_IN_HAND
+    assert hand.try_pass_indices(0, (two_c, three_c, Card.from_str("4C").index)) == 0
+    assert hand.passes_pending == (1, 2, 3)

@@ -57,7 +57,9 @@ def start_bot(tmp_path: Path) -> Iterator[Callable[..., BotProcess]]:
         with stderr_path.open("w") as stderr:
             process = subprocess.Popen(
                 [sys.executable, "-m", "hearts_bot", "serve", spec, "--address", address],
-                stdout=subprocess.PIPE, stderr=stderr, text=True,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                text=True,
             )
         started.append(process)
         try:
@@ -89,8 +91,12 @@ HAND = ["3C", "7C", "QC", "4D", "TD", "2S", "9S", "QS", "AS", "5H", "8H", "JH", 
 def state(**changes: Any) -> game_pb2.HandState:
     """A valid HandState for seat 2 (hand 1, passing left, nothing played yet)."""
     fields: dict[str, Any] = {
-        "rules": rules_to_proto(RULES), "seat": 2, "hand_number": 0, "dealer": 0,
-        "hand": HAND, "scores": [0, 0, 0, 0],
+        "rules": rules_to_proto(RULES),
+        "seat": 2,
+        "hand_number": 0,
+        "dealer": 0,
+        "hand": HAND,
+        "scores": [0, 0, 0, 0],
         "pass_direction": pass_direction_to_proto("left"),
     }
     fields.update(changes)
@@ -102,7 +108,9 @@ def state(**changes: Any) -> game_pb2.HandState:
 
 def pass_query(**changes: Any) -> game_pb2.PassCardsQuery:
     fields: dict[str, Any] = {
-        "state": state(), "direction": pass_direction_to_proto("left"), "count": 3,
+        "state": state(),
+        "direction": pass_direction_to_proto("left"),
+        "count": 3,
         "recipients": [3, 3, 3],
     }
     fields.update(changes)
@@ -132,8 +140,11 @@ def start_kind(seat: int = 2) -> dict[str, Any]:
 
 
 def end_kind() -> dict[str, Any]:
-    return {"match_end": game_pb2.MatchEnd(
-        reason=game_pb2.MATCH_END_REASON_COMPLETED, scores=[1, 2, 3, 4], hands_played=1)}
+    return {
+        "match_end": game_pb2.MatchEnd(
+            reason=game_pb2.MATCH_END_REASON_COMPLETED, scores=[1, 2, 3, 4], hands_played=1
+        )
+    }
 
 
 @dataclass
@@ -143,8 +154,7 @@ class StreamResult:
     details: str
 
 
-def play_stream(stub: bot_pb2_grpc.BotServiceStub,
-                messages: Iterable[Any]) -> StreamResult:
+def play_stream(stub: bot_pb2_grpc.BotServiceStub, messages: Iterable[Any]) -> StreamResult:
     """Send `messages` on one PlayMatch stream, then half-close; collect the answers and
     the final status."""
     responses: list[bot_pb2.PlayMatchResponse] = []

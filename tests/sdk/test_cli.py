@@ -27,8 +27,15 @@ FAKE_ARENA = textwrap.dedent("""\
 
 
 def hearts_bot(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None):
-    return subprocess.run([sys.executable, "-m", "hearts_bot", *args], capture_output=True,
-                          text=True, timeout=60, env=env, cwd=cwd, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "hearts_bot", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        cwd=cwd,
+        check=False,
+    )
 
 
 @pytest.fixture
@@ -55,12 +62,31 @@ EXAMPLE = str(SDK / "examples" / "low_bot.py")
 @pytest.mark.timeout(60)
 def test_play_runs_an_arena_match_with_the_opponents_filling_the_table(fake_arena):
     env, calls = fake_arena
-    done = hearts_bot("play", EXAMPLE, "--vs", "random,heuristic", "--hands", "20",
-                      "--seed", "7", env=env)
+    done = hearts_bot(
+        "play", EXAMPLE, "--vs", "random,heuristic", "--hands", "20", "--seed", "7", env=env
+    )
     assert done.returncode == 0, done.stderr
-    assert calls() == [["match", "run", "--rules", "standard", "--bot", EXAMPLE,
-                        "--bot", "house:random", "--bot", "house:heuristic",
-                        "--bot", "house:random", "--seed", "7", "--hands", "20"]]
+    assert calls() == [
+        [
+            "match",
+            "run",
+            "--rules",
+            "standard",
+            "--bot",
+            EXAMPLE,
+            "--bot",
+            "house:random",
+            "--bot",
+            "house:heuristic",
+            "--bot",
+            "house:random",
+            "--seed",
+            "7",
+            "--hands",
+            "20",
+            "--no-sandbox",
+        ]
+    ]
     assert "fake arena: progress 100% | score table" in done.stdout  # the arena's own output
     assert "running arena match run" in done.stderr
 
@@ -68,12 +94,37 @@ def test_play_runs_an_arena_match_with_the_opponents_filling_the_table(fake_aren
 @pytest.mark.timeout(60)
 def test_play_passes_other_rules_and_table_sizes_and_bot_files(fake_arena, tmp_path):
     env, calls = fake_arena
-    done = hearts_bot("play", EXAMPLE, "--vs", f"house:strong,{EXAMPLE}", "--rules", "omnibus",
-                      "--players", "5", env=env)
+    done = hearts_bot(
+        "play",
+        EXAMPLE,
+        "--vs",
+        f"house:strong,{EXAMPLE}",
+        "--rules",
+        "omnibus",
+        "--players",
+        "5",
+        env=env,
+    )
     assert done.returncode == 0, done.stderr
-    assert calls() == [["match", "run", "--rules", "omnibus", "--bot", EXAMPLE,
-                        "--bot", "house:strong", "--bot", EXAMPLE,
-                        "--bot", "house:strong", "--bot", EXAMPLE]]
+    assert calls() == [
+        [
+            "match",
+            "run",
+            "--rules",
+            "omnibus",
+            "--bot",
+            EXAMPLE,
+            "--bot",
+            "house:strong",
+            "--bot",
+            EXAMPLE,
+            "--bot",
+            "house:strong",
+            "--bot",
+            EXAMPLE,
+            "--no-sandbox",
+        ]
+    ]
 
 
 @pytest.mark.timeout(60)
@@ -82,7 +133,7 @@ def test_check_runs_the_platforms_checks_and_returns_their_status(fake_arena):
     env["FAKE_ARENA_STATUS"] = "3"
     done = hearts_bot("check", EXAMPLE, env=env)
     assert done.returncode == 3
-    assert calls() == [["bot", "check", EXAMPLE]]
+    assert calls() == [["bot", "check", EXAMPLE, "--no-sandbox"]]
 
 
 @pytest.mark.timeout(60)
@@ -91,7 +142,7 @@ def test_hearts_arena_env_names_the_arena_command(fake_arena, tmp_path):
     env["HEARTS_ARENA"] = str(tmp_path / "bin" / "arena")
     env["PATH"] = str(tmp_path)  # not on PATH any more
     assert hearts_bot("check", EXAMPLE, env=env).returncode == 0
-    assert calls() == [["bot", "check", EXAMPLE]]
+    assert calls() == [["bot", "check", EXAMPLE, "--no-sandbox"]]
 
 
 @pytest.mark.timeout(60)

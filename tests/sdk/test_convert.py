@@ -54,13 +54,19 @@ def test_optional_settings_stay_unset_on_the_wire():
 
 
 @pytest.mark.timeout(60)
-@pytest.mark.parametrize(("wrapper", "enum"), [
-    (rules_pb2.PassDirection, rules.PassDirection), (rules_pb2.Opening, rules.Opening),
-    (rules_pb2.FirstTrick, rules.FirstTrick), (rules_pb2.LeadRule, rules.LeadRule),
-    (rules_pb2.BrokenBy, rules.BrokenBy), (rules_pb2.MoonRule, rules.MoonRule),
-    (rules_pb2.KittyTaker, rules.KittyTaker),
-    (rules_pb2.KittyVisibility, rules.KittyVisibility),
-])
+@pytest.mark.parametrize(
+    ("wrapper", "enum"),
+    [
+        (rules_pb2.PassDirection, rules.PassDirection),
+        (rules_pb2.Opening, rules.Opening),
+        (rules_pb2.FirstTrick, rules.FirstTrick),
+        (rules_pb2.LeadRule, rules.LeadRule),
+        (rules_pb2.BrokenBy, rules.BrokenBy),
+        (rules_pb2.MoonRule, rules.MoonRule),
+        (rules_pb2.KittyTaker, rules.KittyTaker),
+        (rules_pb2.KittyVisibility, rules.KittyVisibility),
+    ],
+)
 def test_every_enum_value_maps_to_the_platforms_text(wrapper, enum):
     to_view, to_wire = convert._enum_maps(wrapper, enum)
     assert sorted(to_view.values()) == sorted(enum)
@@ -73,8 +79,16 @@ def test_every_enum_value_maps_to_the_platforms_text(wrapper, enum):
 @pytest.mark.timeout(60)
 def test_the_platform_enums_match_the_sdks():
     engine_rules = pytest.importorskip("arena.engine.rules")
-    for name in ("PassDirection", "Opening", "FirstTrick", "LeadRule", "BrokenBy", "MoonRule",
-                 "KittyTaker", "KittyVisibility"):
+    for name in (
+        "PassDirection",
+        "Opening",
+        "FirstTrick",
+        "LeadRule",
+        "BrokenBy",
+        "MoonRule",
+        "KittyTaker",
+        "KittyVisibility",
+    ):
         platform, sdk = getattr(engine_rules, name), getattr(rules, name)
         assert [m.value for m in platform] == [m.value for m in sdk]
 
@@ -92,10 +106,18 @@ def test_rules_to_proto_names_a_bad_setting():
 @pytest.mark.timeout(60)
 def test_a_play_view_holds_the_whole_state():
     trick = game_pb2.Trick(leader=3, cards=["2D", "3D", "5D", "6D"], winner=2)
-    query = play_query(state=state(
-        hand=HAND, tricks=[trick], passed=["AD", "KD", "QD"], received=["3C", "7C", "QC"],
-        current_trick=game_pb2.Trick(leader=0, cards=["6C", "KC"]), broken=False,
-        kitty=[], scores=[10, 0, 5, 3]))
+    query = play_query(
+        state=state(
+            hand=HAND,
+            tricks=[trick],
+            passed=["AD", "KD", "QD"],
+            received=["3C", "7C", "QC"],
+            current_trick=game_pb2.Trick(leader=0, cards=["6C", "KC"]),
+            broken=False,
+            kitty=[],
+            scores=[10, 0, 5, 3],
+        )
+    )
     view = play_view_from_proto(query)
     assert view.hand == tuple(HAND) and view.legal == ("3C", "7C", "QC")
     assert view.rules.moon is MoonRule.OLD and view.pass_direction is PassDirection.LEFT

@@ -7,8 +7,15 @@ import importlib
 
 import pytest
 
-MODULES = ["hearts_bot", "hearts_bot.bot", "hearts_bot.cards", "hearts_bot.cli",
-           "hearts_bot.convert", "hearts_bot.rules", "hearts_bot.server"]
+MODULES = [
+    "hearts_bot",
+    "hearts_bot.bot",
+    "hearts_bot.cards",
+    "hearts_bot.cli",
+    "hearts_bot.convert",
+    "hearts_bot.rules",
+    "hearts_bot.server",
+]
 
 
 @pytest.mark.timeout(60)

@@ -36,8 +36,15 @@ def test_the_example_bot_is_about_twenty_lines():
 
 @pytest.mark.timeout(120)
 def test_the_example_bot_plays_whole_hands_against_the_starters(start_bot):
-    bots = [start_bot(spec) for spec in
-            (str(EXAMPLE), "starter:random", "starter:heuristic", str(BOTS / "recording_bot.py"))]
+    bots = [
+        start_bot(spec)
+        for spec in (
+            str(EXAMPLE),
+            "starter:random",
+            "starter:heuristic",
+            str(BOTS / "recording_bot.py"),
+        )
+    ]
     driver = asyncio.run(play_hands([bot.address for bot in bots], hands=4))
     assert driver.decisions == 4 * 52 + 3 * 4  # three passing hands and one hold hand
     for bot in bots:
@@ -51,8 +58,12 @@ def test_the_example_bot_plays_whole_hands_against_the_starters(start_bot):
 def test_a_new_bot_plays_as_written(start_bot, tmp_path):
     import subprocess
 
-    subprocess.run([sys.executable, "-m", "hearts_bot", "new", "fresh", "--dir", str(tmp_path)],
-                   check=True, timeout=60, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "hearts_bot", "new", "fresh", "--dir", str(tmp_path)],
+        check=True,
+        timeout=60,
+        capture_output=True,
+    )
     bots = [start_bot(str(tmp_path / "fresh.py"))]
     bots += [start_bot("starter:heuristic") for _ in range(3)]
     driver = asyncio.run(play_hands([bot.address for bot in bots], hands=2))

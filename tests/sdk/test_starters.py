@@ -54,7 +54,8 @@ def test_the_random_bot_is_repeatable_with_a_seed():
     view = play_view_from_proto(play_query())
     assert {RandomBot(seed=4).play_card(view) for _ in range(5)} <= {"3C", "7C", "QC"}
     assert RandomBot(seed=4).pass_cards(pass_view_from_proto(pass_query())) == RandomBot(
-        seed=4).pass_cards(pass_view_from_proto(pass_query()))
+        seed=4
+    ).pass_cards(pass_view_from_proto(pass_query()))
 
 
 @pytest.mark.timeout(30)
@@ -69,10 +70,12 @@ def test_the_loader_finds_bots_by_file_module_and_starter_name():
 def test_the_loader_explains_what_is_wrong(tmp_path):
     (tmp_path / "two.py").write_text(
         "from hearts_bot.starters.random_bot import RandomBot\n"
-        "class A(RandomBot): pass\nclass B(RandomBot): pass\n")
+        "class A(RandomBot): pass\nclass B(RandomBot): pass\n"
+    )
     (tmp_path / "half.py").write_text(
         "from hearts_bot import Bot\nclass Half(Bot):\n"
-        "    def play_card(self, view): return view.legal[0]\n")
+        "    def play_card(self, view): return view.legal[0]\n"
+    )
     (tmp_path / "broken.py").write_text("import no_such_module\n")
     with pytest.raises(BotLoadError, match=r"exactly one Bot subclass.*found: A, B"):
         load_bot(str(tmp_path / "two.py"))

@@ -335,22 +335,17 @@ static HC_ALWAYS_INLINE void finish_score(const hc_config *c, const uint8_t won[
         int use_new = c->moon == 2;
         if (c->moon == 3 || c->moon == 4) {
             /* margins and the "losing" test are on the totals after the hand */
-            int64_t min_old = INT64_MAX, min_new = INT64_MAX, max_old = INT64_MIN;
+            int64_t min_old = INT64_MAX, max_old = INT64_MIN;
             for (int s = 0; s < n; s++) {
-                int64_t o = totals[s] + old_[s], w = totals[s] + new_[s];
+                int64_t o = totals[s] + old_[s];
                 if (o > max_old)
                     max_old = o;
-                if (s == shooter)
-                    continue;
-                if (o < min_old)
+                if (s != shooter && o < min_old)
                     min_old = o;
-                if (w < min_new)
-                    min_new = w;
             }
             int64_t mine_old = totals[shooter] + old_[shooter];
-            int64_t mine_new = totals[shooter] + new_[shooter];
-            if (c->moon == 3)
-                use_new = min_new - mine_new > min_old - mine_old; /* ties: old */
+            if (c->moon == 3) /* add while strictly ahead, else subtract */
+                use_new = mine_old >= min_old;
             else
                 use_new = target > 0 && max_old >= target && mine_old > min_old;
         }

@@ -772,14 +772,14 @@ static void test_scoring_moon_variants(void)
     c.moon = 0;
     c = init_ok(c);
     SCORES(over(&c, t, w), zero, 0, 0, 26, 0, 0); /* no moon */
-    /* shooter's choice: pick the larger margin, ties old.  As the contract
-     * defines the margins they are always equal (old adds M to every other
-     * seat, new takes M from the shooter), so the choice is always old. */
+    /* shooter's choice: old while the shooter ends strictly lowest, else new */
     c.moon = 3;
     c = init_ok(c);
     SCORES(over(&c, t, w), zero, 0, 26, 0, 26, 26);
     int64_t tot[4] = {10, 50, 80, 90};
-    SCORES(over(&c, t, w), tot, 0, 26, 0, 26, 26);
+    SCORES(over(&c, t, w), tot, 0, 0, -26, 0, 0); /* 50 is not below 10 + 26 */
+    int64_t tie[4] = {0, 26, 80, 90};
+    SCORES(over(&c, t, w), tie, 0, 0, -26, 0, 0); /* tied after adding: subtract */
     int64_t tot2[4] = {10, 5, 80, 90};
     SCORES(over(&c, t, w), tot2, 100, 26, 0, 26, 26);
     uint64_t t4[4] = {cards("2C AD"), all, cards("3C"), cards("4C")};

@@ -75,6 +75,7 @@ class Measure:
 
     def format(self) -> str:
         """A human line: ``name  0.312 ms  [0.301..0.340]  detail``."""
+
         def show(value: float) -> str:
             return f"{value * 1000:.3f} ms" if self.unit == "s" else f"{value:,.0f} {self.unit}"
 
@@ -84,8 +85,13 @@ class Measure:
 
     def to_dict(self) -> dict[str, Any]:
         """For --json."""
-        return {"name": self.name, "unit": self.unit, "median": self.median,
-                "samples": list(self.samples), "detail": self.detail}
+        return {
+            "name": self.name,
+            "unit": self.unit,
+            "median": self.median,
+            "samples": list(self.samples),
+            "detail": self.detail,
+        }
 
 
 # -- processes ---------------------------------------------------------------------------
@@ -149,18 +155,25 @@ def _identity(data: bytes) -> bytes:
 
 def echo_server(address: str) -> None:
     """A raw gRPC echo server (unary and bidirectional stream); runs until killed."""
+
     def unary(request: bytes, context: grpc.ServicerContext) -> bytes:
         return request
 
     def stream(requests: Iterator[bytes], context: grpc.ServicerContext) -> Iterator[bytes]:
         yield from requests
 
-    handler = grpc.method_handlers_generic_handler(ECHO_SERVICE, {
-        "Unary": grpc.unary_unary_rpc_method_handler(unary, _identity, _identity),
-        "Stream": grpc.stream_stream_rpc_method_handler(stream, _identity, _identity),
-    })
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4), handlers=[handler],
-                         options=[("grpc.so_reuseport", 0)])
+    handler = grpc.method_handlers_generic_handler(
+        ECHO_SERVICE,
+        {
+            "Unary": grpc.unary_unary_rpc_method_handler(unary, _identity, _identity),
+            "Stream": grpc.stream_stream_rpc_method_handler(stream, _identity, _identity),
+        },
+    )
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=4),
+        handlers=[handler],
+        options=[("grpc.so_reuseport", 0)],
+    )
     server.add_insecure_port(address)
     server.start()
     print(f"{READY_PREFIX} {address}", flush=True)
@@ -228,8 +241,8 @@ class BotStream(RoundTrip):
         return bot_pb2.PlayMatchRequest(request_id=self.next_id, **kind)
 
     async def __call__(self, payload: Any) -> Any:
-        request = payload if isinstance(payload, bot_pb2.PlayMatchRequest) else self.request(
-            **payload
+        request = (
+            payload if isinstance(payload, bot_pb2.PlayMatchRequest) else self.request(**payload)
         )
         await self.stream.write(request)
         if request.WhichOneof("kind") not in ("match_start", "pass_cards", "play_card"):
@@ -268,7 +281,9 @@ STANDARD = RulesView()
 def match_start_message(seat: int, rules: RulesView = STANDARD) -> game_pb2.MatchStart:
     """A MatchStart for `seat` (one second per decision, a ten-second bank)."""
     return game_pb2.MatchStart(
-        match_id="bench", rules=rules_to_proto(rules), seat=seat,
+        match_id="bench",
+        rules=rules_to_proto(rules),
+        seat=seat,
         players=[game_pb2.Player(seat=s, name=f"bot {s}") for s in range(rules.players)],
         clock=_clock(),
     )
@@ -297,8 +312,14 @@ class HandDriver:
 
     def _state(self, seat: int, hand_number: int, hand: list[Card], **more: Any) -> Any:
         return game_pb2.HandState(
-            rules=self.rules_message, seat=seat, hand_number=hand_number, dealer=hand_number % 4,
-            hand=sorted(hand, key=card_order), scores=self.scores, clock=_clock(), **more,
+            rules=self.rules_message,
+            seat=seat,
+            hand_number=hand_number,
+            dealer=hand_number % 4,
+            hand=sorted(hand, key=card_order),
+            scores=self.scores,
+            clock=_clock(),
+            **more,
         )
 
     async def _ask(self, seat: int, **kind: Any) -> bot_pb2.PlayMatchResponse:
@@ -314,23 +335,37 @@ class HandDriver:
     async def play_hand(self, hand_number: int) -> None:
         deck = list(DECK)
         self.rng.shuffle(deck)
-        hands = [deck[i * 13:(i + 1) * 13] for i in range(4)]
+        hands = [deck[i * 13 : (i + 1) * 13] for i in range(4)]
         direction = STANDARD.pass_direction(hand_number)
         pb_direction = pass_direction_to_proto(direction)
         for seat in range(4):
-            await self._notify(seat, hand_start=game_pb2.HandStart(
-                hand_number=hand_number, dealer=hand_number % 4, hand=hands[seat],
-                pass_direction=pb_direction, scores=self.scores))
+            await self._notify(
+                seat,
+                hand_start=game_pb2.HandStart(
+                    hand_number=hand_number,
+                    dealer=hand_number % 4,
+                    hand=hands[seat],
+                    pass_direction=pb_direction,
+                    scores=self.scores,
+                ),
+            )
         passed: list[list[Card]] = [[] for _ in range(4)]
         received: list[list[Card]] = [[] for _ in range(4)]
         if direction is not PassDirection.HOLD:
             offset = {PassDirection.LEFT: 1, PassDirection.RIGHT: 3, PassDirection.ACROSS: 2}
             for seat in range(4):
                 to = (seat + offset[direction]) % 4
-                answer = await self._ask(seat, pass_cards=game_pb2.PassCardsQuery(
-                    state=self._state(seat, hand_number, hands[seat],
-                                      pass_direction=pb_direction),
-                    direction=pb_direction, count=3, recipients=[to] * 3))
+                answer = await self._ask(
+                    seat,
+                    pass_cards=game_pb2.PassCardsQuery(
+                        state=self._state(
+                            seat, hand_number, hands[seat], pass_direction=pb_direction
+                        ),
+                        direction=pb_direction,
+                        count=3,
+                        recipients=[to] * 3,
+                    ),
+                )
                 chosen = list(answer.pass_cards.cards)
                 if len(set(chosen)) != 3 or not set(chosen) <= set(hands[seat]):
                     chosen = hands[seat][:3]
@@ -349,12 +384,22 @@ class HandDriver:
                 legal = sorted(follow or hand, key=card_order)
                 if trick_number == 0 and turn == 0:
                     legal = ["2C"]
-                answer = await self._ask(seat, play_card=game_pb2.PlayCardQuery(
-                    state=self._state(
-                        seat, hand_number, hand, pass_direction=pb_direction,
-                        passed=passed[seat], received=received[seat], tricks=tricks,
-                        current_trick=game_pb2.Trick(leader=leader, cards=cards)),
-                    legal_cards=legal))
+                answer = await self._ask(
+                    seat,
+                    play_card=game_pb2.PlayCardQuery(
+                        state=self._state(
+                            seat,
+                            hand_number,
+                            hand,
+                            pass_direction=pb_direction,
+                            passed=passed[seat],
+                            received=received[seat],
+                            tricks=tricks,
+                            current_trick=game_pb2.Trick(leader=leader, cards=cards),
+                        ),
+                        legal_cards=legal,
+                    ),
+                )
                 card = answer.play_card.card if answer.play_card.card in legal else legal[0]
                 hand.remove(card)
                 cards.append(card)
@@ -364,12 +409,20 @@ class HandDriver:
             trick = game_pb2.Trick(leader=leader, cards=cards, winner=winner)
             tricks.append(trick)
             for seat in range(4):
-                await self._notify(seat, trick_end=game_pb2.TrickEnd(
-                    hand_number=hand_number, trick_number=trick_number, trick=trick))
+                await self._notify(
+                    seat,
+                    trick_end=game_pb2.TrickEnd(
+                        hand_number=hand_number, trick_number=trick_number, trick=trick
+                    ),
+                )
             leader = winner
         for seat in range(4):
-            await self._notify(seat, hand_end=game_pb2.HandEnd(
-                hand_number=hand_number, hand_scores=[0] * 4, scores=self.scores))
+            await self._notify(
+                seat,
+                hand_end=game_pb2.HandEnd(
+                    hand_number=hand_number, hand_scores=[0] * 4, scores=self.scores
+                ),
+            )
 
 
 # -- the benchmarks --------------------------------------------------------------------------
@@ -393,9 +446,17 @@ def _decision_request(stream: BotStream) -> Callable[[], Awaitable[Any]]:
     ]
     hand = ["2S", "5S", "9S", "QS", "3H", "8H", "KH"]
     state = game_pb2.HandState(
-        rules=rules, seat=2, hand_number=3, dealer=3, hand=hand, scores=[12, 30, 7, 51],
-        pass_direction=pass_direction_to_proto("hold"), tricks=tricks,
-        current_trick=game_pb2.Trick(leader=0, cards=["4S", "JS"]), broken=True, clock=_clock(),
+        rules=rules,
+        seat=2,
+        hand_number=3,
+        dealer=3,
+        hand=hand,
+        scores=[12, 30, 7, 51],
+        pass_direction=pass_direction_to_proto("hold"),
+        tricks=tricks,
+        current_trick=game_pb2.Trick(leader=0, cards=["4S", "JS"]),
+        broken=True,
+        clock=_clock(),
     )
     query = game_pb2.PlayCardQuery(state=state, legal_cards=["2S", "5S", "9S", "QS"])
     return lambda: stream({"play_card": query})
@@ -445,23 +506,27 @@ class _EchoSeat(RoundTrip):
     async def __call__(self, payload: Any) -> Any:
         self.next_id += 1
         request = bot_pb2.PlayMatchRequest(request_id=self.next_id, **payload)
-        echoed = bot_pb2.PlayMatchRequest.FromString(
-            await self.inner(request.SerializeToString())
-        )
+        echoed = bot_pb2.PlayMatchRequest.FromString(await self.inner(request.SerializeToString()))
         if echoed.HasField("play_card"):
             card = echoed.play_card.legal_cards[0]
-            return bot_pb2.PlayMatchResponse(request_id=self.next_id,
-                                             play_card=game_pb2.PlayCardAnswer(card=card))
+            return bot_pb2.PlayMatchResponse(
+                request_id=self.next_id, play_card=game_pb2.PlayCardAnswer(card=card)
+            )
         cards = echoed.pass_cards.state.hand[:3]
-        return bot_pb2.PlayMatchResponse(request_id=self.next_id,
-                                         pass_cards=game_pb2.PassCardsAnswer(cards=cards))
+        return bot_pb2.PlayMatchResponse(
+            request_id=self.next_id, pass_cards=game_pb2.PassCardsAnswer(cards=cards)
+        )
 
     async def close(self) -> None:
         await self.inner.close()
 
 
 def run(
-    *, calls: int = 2000, hands: int = 20, repeats: int = 3, compare: bool = False,
+    *,
+    calls: int = 2000,
+    hands: int = 20,
+    repeats: int = 3,
+    compare: bool = False,
     bot: str = "hearts_bot.bench:FirstLegalBot",
     progress: Callable[[str], None] | None = None,
 ) -> list[Measure]:
@@ -477,32 +542,61 @@ def run(
         echo = [echo_command(f"unix:{tmp}/echo{i}.sock") for i in range(4)]
         bots = [bot_command(bot, f"unix:{tmp}/bot{i}.sock") for i in range(4)]
         with server_processes(echo) as echo_addresses, server_processes(bots) as bot_addresses:
-            def sample(name: str, unit: str, detail: str,
-                       measure: Callable[[], Coroutine[Any, Any, float]]) -> None:
+
+            def sample(
+                name: str, unit: str, detail: str, measure: Callable[[], Coroutine[Any, Any, float]]
+            ) -> None:
                 say(name)
                 values = tuple(asyncio.run(measure()) for _ in range(repeats))
                 results.append(Measure(name, values, unit, detail))
 
-            sample("raw gRPC unary round trip", "s", f"{TRIVIAL_PAYLOAD_BYTES}-byte echo",
-                   lambda: _raw(UnaryEcho, echo_addresses[0], calls))
-            sample("raw gRPC stream round trip", "s", f"{TRIVIAL_PAYLOAD_BYTES}-byte echo",
-                   lambda: _raw(StreamEcho, echo_addresses[0], calls))
-            sample("decision through the SDK", "s", "mid-hand PlayCardQuery, stream",
-                   lambda: _decision(bot_addresses[0], calls))
-            sample("match: 4 SDK bots, 4 processes", "decisions/s", f"{hands} hands, in turn",
-                   lambda: _match(bot_addresses, hands, "sdk"))
+            sample(
+                "raw gRPC unary round trip",
+                "s",
+                f"{TRIVIAL_PAYLOAD_BYTES}-byte echo",
+                lambda: _raw(UnaryEcho, echo_addresses[0], calls),
+            )
+            sample(
+                "raw gRPC stream round trip",
+                "s",
+                f"{TRIVIAL_PAYLOAD_BYTES}-byte echo",
+                lambda: _raw(StreamEcho, echo_addresses[0], calls),
+            )
+            sample(
+                "decision through the SDK",
+                "s",
+                "mid-hand PlayCardQuery, stream",
+                lambda: _decision(bot_addresses[0], calls),
+            )
+            sample(
+                "match: 4 SDK bots, 4 processes",
+                "decisions/s",
+                f"{hands} hands, in turn",
+                lambda: _match(bot_addresses, hands, "sdk"),
+            )
             if compare:
-                sample("match over raw unary (echo)", "decisions/s", "4 echo processes",
-                       lambda: _match(echo_addresses, hands, "unary"))
-                sample("match over raw stream (echo)", "decisions/s", "4 echo processes",
-                       lambda: _match(echo_addresses, hands, "stream"))
+                sample(
+                    "match over raw unary (echo)",
+                    "decisions/s",
+                    "4 echo processes",
+                    lambda: _match(echo_addresses, hands, "unary"),
+                )
+                sample(
+                    "match over raw stream (echo)",
+                    "decisions/s",
+                    "4 echo processes",
+                    lambda: _match(echo_addresses, hands, "stream"),
+                )
     return results
 
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m hearts_bot.bench [--calls N] [--hands N] [--repeats N] [--compare] [--json]``."""
-    parser = argparse.ArgumentParser(prog="python -m hearts_bot.bench", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m hearts_bot.bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command")
     echo = sub.add_parser("echo-server", help="run a raw echo server (used by the benchmark)")
     echo.add_argument("address")
@@ -515,9 +609,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "echo-server":
         echo_server(args.address)
         return 0
-    results = run(calls=args.calls, hands=args.hands, repeats=args.repeats, compare=args.compare,
-                  progress=None if args.json else lambda name: print(f"measuring {name} ...",
-                                                                     file=sys.stderr))
+    results = run(
+        calls=args.calls,
+        hands=args.hands,
+        repeats=args.repeats,
+        compare=args.compare,
+        progress=None
+        if args.json
+        else lambda name: print(f"measuring {name} ...", file=sys.stderr),
+    )
     if args.json:
         print(json.dumps([result.to_dict() for result in results], indent=2))
     else:
@@ -525,8 +625,10 @@ def main(argv: list[str] | None = None) -> int:
             print(result.format())
         by_name = {result.name: result.median for result in results}
         decision = by_name["decision through the SDK"]
-        print(f"decision / raw round trip: {decision / by_name['raw gRPC unary round trip']:.2f}x "
-              f"unary, {decision / by_name['raw gRPC stream round trip']:.2f}x stream")
+        print(
+            f"decision / raw round trip: {decision / by_name['raw gRPC unary round trip']:.2f}x "
+            f"unary, {decision / by_name['raw gRPC stream round trip']:.2f}x stream"
+        )
     return 0
 
 

@@ -100,17 +100,26 @@ def opponent_spec(entry: str) -> str:
 
 
 def match_command(
-    bot: str, *, vs: str, players: int, rules: str, hands: int | None, seed: int | None
+    bot: str,
+    *,
+    vs: str,
+    players: int,
+    rules: str,
+    hands: int | None,
+    seed: int | None,
+    sandbox: bool = False,
 ) -> list[str]:
     """The ``arena match run`` arguments for ``hearts-bot play`` (without the executable).
 
     The opponents in `vs` are repeated in turn to fill the other ``players - 1`` seats;
-    the bot sits in seat 0.
+    the bot sits in seat 0. Your own bot runs as a plain local process unless `sandbox`
+    (the platform always sandboxes uploads).
 
     >>> match_command("me.py", vs="random,heuristic", players=4, rules="standard",
     ...               hands=5, seed=7)  # doctest: +NORMALIZE_WHITESPACE
     ['match', 'run', '--rules', 'standard', '--bot', 'me.py', '--bot', 'house:random',
-     '--bot', 'house:heuristic', '--bot', 'house:random', '--seed', '7', '--hands', '5']
+     '--bot', 'house:heuristic', '--bot', 'house:random', '--seed', '7', '--hands', '5',
+     '--no-sandbox']
     """
     opponents = [opponent_spec(entry) for entry in vs.split(",")]
     if players < 3:
@@ -124,12 +133,13 @@ def match_command(
         command += ["--seed", str(seed)]
     if hands is not None:
         command += ["--hands", str(hands)]
+    command.append("--sandbox" if sandbox else "--no-sandbox")
     return command
 
 
-def check_command(bot: str) -> list[str]:
+def check_command(bot: str, *, sandbox: bool = False) -> list[str]:
     """The ``arena bot check`` arguments for ``hearts-bot check``."""
-    return ["bot", "check", bot]
+    return ["bot", "check", bot, "--sandbox" if sandbox else "--no-sandbox"]
 
 
 def find_arena(explicit: str | None = None) -> str:
@@ -167,8 +177,13 @@ def _check_bot_argument(bot: str) -> None:
 
 def command_play(args: argparse.Namespace) -> int:
     arguments = match_command(
-        args.bot, vs=args.vs, players=args.players, rules=args.rules, hands=args.hands,
+        args.bot,
+        vs=args.vs,
+        players=args.players,
+        rules=args.rules,
+        hands=args.hands,
         seed=args.seed,
+        sandbox=args.sandbox,
     )
     arena = find_arena(args.arena)
     _check_bot_argument(args.bot)
@@ -178,7 +193,7 @@ def command_play(args: argparse.Namespace) -> int:
 def command_check(args: argparse.Namespace) -> int:
     arena = find_arena(args.arena)
     _check_bot_argument(args.bot)
-    return _run_arena(arena, check_command(args.bot))
+    return _run_arena(arena, check_command(args.bot, sandbox=args.sandbox))
 
 
 def _load(spec: str) -> Bot:
@@ -212,10 +227,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve_.set_defaults(func=command_serve)
 
+    sandbox_help = (
+        "run your bot inside the platform's sandbox (needs bubblewrap); by default it runs "
+        "as a plain local process, which is fine for your own code on your own machine"
+    )
     play = commands.add_parser("play", help="play local matches against house bots")
     play.add_argument("bot", help=bot_help)
     play.add_argument(
-        "--vs", default=DEFAULT_OPPONENTS,
+        "--vs",
+        default=DEFAULT_OPPONENTS,
         help="comma-separated opponents, repeated to fill the table: house bot names "
         "(random, heuristic, ...), other bot files or pkg.mod:Class (default: %(default)s)",
     )
@@ -223,15 +243,19 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, help="the deal's seed, for repeatable matches")
     play.add_argument("--rules", default="standard", help="rules preset (default: %(default)s)")
     play.add_argument(
-        "--players", type=int, default=DEFAULT_PLAYERS,
+        "--players",
+        type=int,
+        default=DEFAULT_PLAYERS,
         help="seats at the table; must match the rules (default: %(default)s)",
     )
     play.add_argument("--arena", help=f"the arena executable (default: ${ARENA_ENV} or arena)")
+    play.add_argument("--sandbox", action="store_true", help=sandbox_help)
     play.set_defaults(func=command_play)
 
     check = commands.add_parser("check", help="run the platform's upload checks on a bot")
     check.add_argument("bot", help=bot_help)
     check.add_argument("--arena", help=f"the arena executable (default: ${ARENA_ENV} or arena)")
+    check.add_argument("--sandbox", action="store_true", help=sandbox_help)
     check.set_defaults(func=command_check)
     return parser
 

@@ -103,7 +103,5 @@ def _import_file(path: Path) -> ModuleType:
     try:
         module_spec.loader.exec_module(module)
     except Exception as error:
-        raise BotLoadError(
-            f"importing {path} raised {type(error).__name__}: {error}"
-        ) from error
+        raise BotLoadError(f"importing {path} raised {type(error).__name__}: {error}") from error
     return module

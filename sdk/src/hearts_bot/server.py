@@ -147,8 +147,14 @@ class _Handlers:
 class _Running:
     """A started aio server and what is needed to stop it."""
 
-    def __init__(self, server: grpc.aio.Server, handlers: _Handlers, address: str,
-                 socket_path: str | None, health: Any) -> None:
+    def __init__(
+        self,
+        server: grpc.aio.Server,
+        handlers: _Handlers,
+        address: str,
+        socket_path: str | None,
+        health: Any,
+    ) -> None:
         self.server = server
         self.handlers = handlers
         self.address = address
@@ -203,13 +209,17 @@ async def _serve_until_signal(bot: Bot, address: str, ready_line: bool) -> None:
             _exit_now("a second signal")
         loop.call_soon_threadsafe(stop.set)
         # The loop cannot stop while the bot is deciding: give it the grace period.
-        watchdog = threading.Timer(SHUTDOWN_GRACE_SECONDS + 1.0, _exit_now,
-                                   args=("the bot was still deciding at shutdown",))
+        watchdog = threading.Timer(
+            SHUTDOWN_GRACE_SECONDS + 1.0,
+            _exit_now,
+            args=("the bot was still deciding at shutdown",),
+        )
         watchdog.daemon = True
         watchdog.start()
 
-    previous = {signum: signal.signal(signum, on_signal)
-                for signum in (signal.SIGTERM, signal.SIGINT)}
+    previous = {
+        signum: signal.signal(signum, on_signal) for signum in (signal.SIGTERM, signal.SIGINT)
+    }
     try:
         if ready_line:
             print(f"{READY_PREFIX} {running.address}", flush=True)
@@ -240,11 +250,13 @@ class BotServer:
 
     def __init__(self, bot: Bot, address: str = DEFAULT_ADDRESS) -> None:
         self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="hearts-bot-server",
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="hearts-bot-server", daemon=True
+        )
         self._thread.start()
-        started: Future[_Running] = asyncio.run_coroutine_threadsafe(_start(bot, address),
-                                                                      self._loop)
+        started: Future[_Running] = asyncio.run_coroutine_threadsafe(
+            _start(bot, address), self._loop
+        )
         try:
             self._running = started.result(START_TIMEOUT_SECONDS)
         except BaseException:

@@ -67,9 +67,9 @@ class MatchSession:
         self.ended = False
         self.warnings = 0
 
-    def handle(self, request: bot_pb2.PlayMatchRequest | MalformedMessage) -> (
-        bot_pb2.PlayMatchResponse | None
-    ):
+    def handle(
+        self, request: bot_pb2.PlayMatchRequest | MalformedMessage
+    ) -> bot_pb2.PlayMatchResponse | None:
         """The answer to `request` (None for a notification); raises StreamError."""
         if isinstance(request, MalformedMessage):
             raise StreamError(

@@ -213,4 +213,3 @@ class MatchEnded:
     """``"completed"`` or ``"aborted"``."""
     scores: tuple[int, ...]
     hands_played: int
-

@@ -1,0 +1,93 @@
+"""`arena bench match`: what the match runner adds on top of gRPC, with real bot processes.
+
+Four trivial SDK bots (the first legal card) each serve in their own process on a Unix
+socket; the runner plays full games to 100 points against them. Printed beside the raw
+gRPC stream round trip of a trivial call (the baseline the runner is measured against).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import tempfile
+import time
+
+from hearts_bot import bench as sdk_bench
+
+from arena.engine import preset
+from arena.match.process import BotProcess
+from arena.match.remote import GrpcSeat
+from arena.match.runner import Entrant, MatchRunner
+
+TRIVIAL_BOT = "hearts_bot.bench:FirstLegalBot"
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchFigures:
+    """The figures `arena bench match` prints."""
+
+    raw_round_trip: float  # seconds, a 200-byte echo on a long-lived stream
+    decision: float  # seconds per decision through the runner
+    decisions_per_second: float
+    games_per_second: float
+    games: int
+    decisions: int
+
+    @property
+    def ratio(self) -> float:
+        """A decision's cost as a multiple of the raw round trip."""
+        return self.decision / self.raw_round_trip
+
+
+def _decisions(replay: dict[str, object]) -> int:
+    total = 0
+    for game in replay["games"]:  # type: ignore[attr-defined]
+        for hand in game["hands"]:
+            total += len(hand["passes"]) + sum(len(t["plays"]) for t in hand["tricks"])
+    return total
+
+
+def raw_stream_round_trip(calls: int = 2000, repeats: int = 3) -> float:
+    """Seconds per trivial 200-byte echo on a long-lived gRPC stream (best of `repeats`)."""
+    with (
+        tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp,
+        sdk_bench.server_processes([sdk_bench.echo_command(f"unix:{tmp}/echo.sock")]) as (address,),
+    ):
+
+        async def sample() -> float:
+            client = sdk_bench.StreamEcho(address)
+            payload = os.urandom(sdk_bench.TRIVIAL_PAYLOAD_BYTES)
+            try:
+                return await sdk_bench.time_calls(lambda: client(payload), calls)
+            finally:
+                await client.close()
+
+        return min(asyncio.run(sample()) for _ in range(repeats))
+
+
+def measure(games: int = 5, calls: int = 2000, seed: int = 1) -> MatchFigures:
+    """Play `games` games to 100 against four trivial bot processes; time everything."""
+    raw = raw_stream_round_trip(calls)
+    rules = preset("standard")
+    hosts = [BotProcess(TRIVIAL_BOT) for _ in range(4)]
+    try:
+        for host in hosts:
+            if not host.wait_ready(20):
+                raise RuntimeError(f"trivial bot did not start: {host.log_excerpt()}")
+        decisions = 0
+        start = time.perf_counter()
+        for game in range(games):
+            seats = [GrpcSeat(h.address, f"trivial {i}") for i, h in enumerate(hosts)]
+            entrants = [Entrant(f"trivial {i}", seat) for i, seat in enumerate(seats)]
+            outcome = asyncio.run(MatchRunner(rules, entrants, seed + game).run_async())
+            if outcome.void or outcome.replay["faults"]:
+                raise RuntimeError(f"benchmark match went wrong: {outcome.replay['faults']}")
+            decisions += _decisions(outcome.replay)
+        elapsed = time.perf_counter() - start
+    finally:
+        for host in hosts:
+            host.stop()
+    return MatchFigures(
+        raw, elapsed / decisions, decisions / elapsed, games / elapsed, games, decisions
+    )

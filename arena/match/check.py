@@ -1,0 +1,83 @@
+"""The checks a bot must pass before it plays rated matches (what `arena bot check` and the
+upload validation run): it starts, answers Ready, and plays a short match against house
+bots without a single fault.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+from arena.bots import HeuristicBot
+from arena.engine import Rules, preset
+
+from .clock import TimePolicy
+from .faults import FaultPolicy
+from .runner import Entrant, MatchOutcome, MatchRunner
+from .seats import InProcessSeat, Seat
+
+CHECK_HANDS = 2
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckReport:
+    """Whether the bot passed, and what happened, for its owner."""
+
+    passed: bool
+    summary: str
+    faults: tuple[dict[str, object], ...]
+    log: str
+    outcome: MatchOutcome
+
+
+def check_rules(rules: Rules | None = None, hands: int = CHECK_HANDS) -> Rules:
+    """The short match's rules: the given ones (standard by default), cut to `hands` hands."""
+    base = rules or preset("standard")
+    moon = "old" if base.moon.value == "add_unless_losing" else base.moon
+    return base.replace(target_score=None, max_hands=hands, moon=moon)
+
+
+async def check_seat(
+    seat: Seat,
+    *,
+    rules: Rules | None = None,
+    hands: int = CHECK_HANDS,
+    seed: int = 1,
+    time_policy: TimePolicy | None = None,
+) -> CheckReport:
+    """Play the check match with `seat` at seat 0 and house heuristics elsewhere."""
+    rules = check_rules(rules, hands)
+    entrants = [Entrant("candidate", seat)] + [
+        Entrant(f"house:heuristic {i}", InProcessSeat(HeuristicBot(seed + i)))
+        for i in range(1, rules.players)
+    ]
+    runner = MatchRunner(
+        rules, entrants, seed, time_policy=time_policy, fault_policy=FaultPolicy(max_faults=1)
+    )
+    outcome = await runner.run_async()
+    faults = tuple(f for f in outcome.replay["faults"] if f["entrant"] == 0)
+    decisions = sum(
+        1
+        for game in outcome.replay["games"]
+        for hand in game["hands"]
+        for decision in [*hand["passes"], *(p for t in hand["tricks"] for p in t["plays"])]
+        if decision["seat"] == game["seating"].index(0) and not decision.get("auto")
+    )
+    if outcome.void:
+        summary = f"the check itself failed (not the bot's fault): {outcome.void_reason}"
+    elif faults:
+        first = faults[0]
+        summary = f"failed: {first['kind']} — {first['detail']}"
+    else:
+        summary = (
+            f"passed: ready, then {hands} hands and {decisions} decisions against house "
+            "bots without a fault"
+        )
+    return CheckReport(
+        not outcome.void and not faults, summary, faults, outcome.replay["logs"][0], outcome
+    )
+
+
+def check(seat: Seat, **kwargs: object) -> CheckReport:
+    """`check_seat` from synchronous code."""
+    return asyncio.run(check_seat(seat, **kwargs))  # type: ignore[arg-type]

@@ -1,0 +1,179 @@
+"""Matches against real bot processes over real gRPC: honest bots, and each way a bot fails.
+
+Every bot runs in its own process (`python -m hearts_bot serve FILE`); every test is
+bounded by a pytest timeout and by the match's own clocks, and every process is stopped.
+"""
+
+import asyncio
+from pathlib import Path
+
+import grpc
+import pytest
+
+from arena.engine import preset
+from arena.match import replay as replay_io
+from arena.match.clock import TimePolicy
+from arena.match.process import BotProcess
+from arena.match.protocol import bot_pb2, bot_pb2_grpc, game_pb2
+from arena.match.remote import GrpcSeat
+from arena.match.runner import Entrant, MatchOutcome, MatchRunner
+from arena.match.verify import verify
+
+BOTS = Path(__file__).parent / "bots"
+SDK = Path(__file__).resolve().parents[2] / "sdk"
+LOW_BOT = SDK / "examples" / "low_bot.py"
+RANDOM_BOT = SDK / "src" / "hearts_bot" / "starters" / "random_bot.py"
+HEURISTIC_BOT = SDK / "src" / "hearts_bot" / "starters" / "heuristic_bot.py"
+
+pytestmark = pytest.mark.timeout(120)
+
+FAST = TimePolicy(per_decision=0.5, bank=1.0, ready_timeout=15.0)
+
+
+def play(bot_files, *, rules=None, time_policy=FAST, seed=5, max_hands=3, **kwargs):
+    rules = rules or preset("standard").replace(target_score=None, max_hands=max_hands)
+    hosts = [BotProcess(path) for path in bot_files]
+    try:
+        entrants = [
+            Entrant(Path(p).stem, GrpcSeat(h.address, Path(p).stem, host=h))
+            for p, h in zip(bot_files, hosts, strict=True)
+        ]
+        outcome = MatchRunner(rules, entrants, seed, time_policy=time_policy, **kwargs).run()
+    finally:
+        for host in hosts:
+            host.stop()
+    assert not outcome.void, outcome.void_reason
+    verify(outcome.replay)
+    return outcome
+
+
+def faults_of(outcome: MatchOutcome, entrant: int):
+    return [f for f in outcome.replay["faults"] if f["entrant"] == entrant]
+
+
+def test_a_full_match_of_four_sdk_bots_in_four_processes():
+    outcome = play(
+        [LOW_BOT, RANDOM_BOT, HEURISTIC_BOT, LOW_BOT],
+        rules=preset("standard"),
+        time_policy=TimePolicy(1.0, 10.0, 15.0),
+    )
+    assert outcome.replay["faults"] == []
+    totals = outcome.replay["games"][0]["totals"]
+    assert max(totals) >= 100
+    assert sorted(r.rank for r in outcome.results)[0] == 1
+    again = replay_io.loads(replay_io.dumps(outcome.replay))
+    assert verify(again).decisions > 50
+
+
+def test_a_slow_bot_times_out_near_the_deadline_and_the_match_goes_on():
+    policy = TimePolicy(per_decision=0.1, bank=0.0, ready_timeout=15.0)
+    outcome = play(
+        [BOTS / "slow_bot.py", LOW_BOT, LOW_BOT, LOW_BOT], time_policy=policy, max_hands=2
+    )
+    timeouts = faults_of(outcome, 0)
+    assert timeouts and all(f["kind"] == "timeout" for f in timeouts)
+    for fault in timeouts:  # the deadline is enforced by the runner, not by the bot
+        assert 100.0 <= fault["elapsed_ms"] <= 100.0 + 40.0, fault
+    assert outcome.results[0].disqualified  # three timeouts within two hands
+    assert all(r.hands == 2 for r in outcome.results)
+
+
+def test_the_bank_absorbs_an_occasional_slow_answer():
+    policy = TimePolicy(per_decision=0.1, bank=5.0, ready_timeout=15.0)
+    outcome = play(
+        [BOTS / "slow_bot.py", LOW_BOT, LOW_BOT, LOW_BOT], time_policy=policy, max_hands=1
+    )
+    assert faults_of(outcome, 0) == []
+
+
+def test_a_bot_that_crashes_mid_match_is_recorded_and_disqualified():
+    outcome = play([BOTS / "crash_bot.py", LOW_BOT, LOW_BOT, LOW_BOT])
+    faults = faults_of(outcome, 0)
+    assert faults[0]["kind"] == "crash"
+    assert "exited with status 3" in faults[0]["detail"]
+    assert outcome.results[0].disqualified and outcome.results[0].rank == 4
+    assert "crash bot: goodbye" in outcome.replay["logs"][0]
+    assert all(r.hands == 3 for r in outcome.results)
+
+
+@pytest.mark.parametrize(
+    ("bot", "kind", "detail"),
+    [
+        ("illegal_bot.py", "illegal", "illegal play"),
+        ("not_held_bot.py", "not_held", "does not hold"),
+        ("garbage_bot.py", "error", "not a card"),
+        ("raising_bot.py", "error", "my strategy has a bug"),
+    ],
+)
+def test_wrong_answers_are_faults_and_the_others_play_on(bot, kind, detail):
+    outcome = play([LOW_BOT, BOTS / bot, LOW_BOT, LOW_BOT])
+    faults = faults_of(outcome, 1)
+    assert faults, "the bad bot was never caught"
+    assert faults[0]["kind"] == kind
+    assert detail in faults[0]["detail"]
+    assert faults_of(outcome, 0) == faults_of(outcome, 2) == faults_of(outcome, 3) == []
+    assert outcome.results[1].disqualified
+
+
+def test_a_bot_that_never_becomes_ready_is_out_at_once():
+    policy = TimePolicy(per_decision=0.5, bank=1.0, ready_timeout=1.5)
+    outcome = play(
+        [BOTS / "never_ready_bot.py", LOW_BOT, LOW_BOT, LOW_BOT], time_policy=policy, max_hands=1
+    )
+    (fault,) = faults_of(outcome, 0)
+    assert fault["kind"] == "not_ready"
+    assert outcome.results[0].disqualified
+
+
+class WrongIdServicer(bot_pb2_grpc.BotServiceServicer):
+    """A non-SDK bot that answers queries with the wrong request id."""
+
+    async def Ready(self, request, context):
+        return bot_pb2.ReadyResponse(bot_name="wrong-id")
+
+    async def PlayMatch(self, request_iterator, context):
+        async for request in request_iterator:
+            kind = request.WhichOneof("kind")
+            if kind == "match_start":
+                yield bot_pb2.PlayMatchResponse(
+                    request_id=request.request_id, match_start=game_pb2.MatchStartAnswer()
+                )
+            elif kind == "play_card":
+                yield bot_pb2.PlayMatchResponse(
+                    request_id=request.request_id + 7,
+                    play_card=game_pb2.PlayCardAnswer(card=request.play_card.legal_cards[0]),
+                )
+            elif kind == "pass_cards":
+                yield bot_pb2.PlayMatchResponse(
+                    request_id=request.request_id,
+                    pass_cards=game_pb2.PassCardsAnswer(
+                        cards=list(request.pass_cards.state.hand[: request.pass_cards.count])
+                    ),
+                )
+
+
+def test_answers_with_the_wrong_request_id_are_malformed(tmp_path):
+    async def scenario():
+        server = grpc.aio.server()
+        bot_pb2_grpc.add_BotServiceServicer_to_server(WrongIdServicer(), server)
+        address = f"unix:{tmp_path}/wrong.sock"
+        server.add_insecure_port(address)
+        await server.start()
+        hosts = [BotProcess(LOW_BOT) for _ in range(3)]
+        try:
+            seats = [GrpcSeat(address, "wrong-id")] + [
+                GrpcSeat(h.address, "low", host=h) for h in hosts
+            ]
+            rules = preset("standard").replace(target_score=None, max_hands=1)
+            runner = MatchRunner(rules, [Entrant(s.label, s) for s in seats], 3, time_policy=FAST)
+            return await runner.run_async()
+        finally:
+            for host in hosts:
+                host.stop()
+            await server.stop(0)
+
+    outcome = asyncio.run(scenario())
+    faults = faults_of(outcome, 0)
+    assert faults and faults[0]["kind"] == "malformed"
+    assert "expected" in faults[0]["detail"]
+    verify(outcome.replay)
