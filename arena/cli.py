@@ -19,3 +19,7 @@ def main() -> None:
 
 for command in (bench, bot, demo, match, replay):
     main.add_command(command)
+
+
+if __name__ == "__main__":
+    main()

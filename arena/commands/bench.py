@@ -126,3 +126,29 @@ def bench_match(games: int, calls: int) -> None:
     table.add_row("decisions per second", f"{figures.decisions_per_second:,.0f}")
     table.add_row("full games to 100 per second", f"{figures.games_per_second:.2f}")
     console.print(table)
+
+
+@bench.command("sandbox")
+@click.option("--starts", type=click.IntRange(1, 1000), default=10, show_default=True)
+@click.option("--calls", type=click.IntRange(10, 100_000), default=200, show_default=True)
+@click.option("--rounds", type=click.IntRange(1, 1000), default=25, show_default=True)
+def bench_sandbox(starts: int, calls: int, rounds: int) -> None:
+    """Start-to-ready, decision round trip and idle memory, sandboxed and not."""
+    from workers.sandbox import SandboxUnavailableError
+    from workers.sandbox.bench import run
+
+    try:
+        figures = run(starts=starts, calls=calls, rounds=rounds)
+    except SandboxUnavailableError as error:
+        raise click.ClickException(f"the sandbox is unavailable: {error}") from None
+    table = Table(title="arena bench sandbox")
+    for column in ("mode", "start to ready", "round trip", "idle memory (PSS)"):
+        table.add_column(column)
+    for figure in figures:
+        table.add_row(
+            figure.mode,
+            f"{figure.start_to_ready * 1e3:.1f} ms",
+            f"{figure.round_trip * 1e6:.0f} µs",
+            f"{figure.idle_memory / 2**20:.1f} MiB",
+        )
+    console.print(table)

@@ -6,9 +6,9 @@ import click
 
 from arena.match.check import CHECK_HANDS, check
 from arena.match.spec import BotSpecError, parse_bot_spec
-from arena.match.starting import SandboxRequiredError, SeatFactory
 
 from .common import console, err_console, rules_from_option, rules_option
+from .seating import SandboxRequiredError, SeatFactory
 
 
 @click.group()

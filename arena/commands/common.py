@@ -7,8 +7,8 @@ from rich.console import Console
 
 from arena.engine import PRESETS, Rules, RulesError, preset
 
-console = Console()
-err_console = Console(stderr=True)
+console = Console(soft_wrap=True)
+err_console = Console(stderr=True, soft_wrap=True)
 
 
 def rules_from_option(name: str, players: int | None) -> Rules:

@@ -14,9 +14,9 @@ from arena.match.faults import FaultPolicy
 from arena.match.runner import Entrant, MatchOutcome, MatchRunner
 from arena.match.runner import Progress as MatchProgress
 from arena.match.spec import BotSpecError, parse_bot_spec
-from arena.match.starting import SandboxRequiredError, SeatFactory
 
 from .common import console, err_console, rules_from_option, rules_option
+from .seating import SandboxRequiredError, SeatFactory
 
 
 @click.group()

@@ -326,7 +326,7 @@ class GrpcSeat:
         await self._drop_stream()
         if self._channel is not None:
             with contextlib.suppress(Exception):
-                await self._channel.close()
+                await self._channel.close(None)
             self._channel = None
         if self.host is not None:
             await asyncio.to_thread(self.host.stop)

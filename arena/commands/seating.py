@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import contextlib
-import importlib
 from pathlib import Path
 from types import TracebackType
 
-from .clock import TimePolicy
-from .process import BotProcess
-from .remote import BotHost, GrpcSeat
-from .seats import Seat
-from .spec import BotSpec, house_seat
+from arena.match.clock import TimePolicy
+from arena.match.process import BotProcess
+from arena.match.remote import BotHost, GrpcSeat
+from arena.match.seats import Seat
+from arena.match.spec import BotSpec, house_seat
 
 
 class SandboxRequiredError(RuntimeError):
@@ -46,16 +45,16 @@ class SeatFactory(contextlib.AbstractContextManager["SeatFactory"]):
         return host
 
     def _sandboxed(self, path: Path, index: int) -> BotHost:
+        # The sandbox belongs to the workers; only the command-line shell reaches for it.
+        from workers.sandbox import SandboxUnavailableError, start_bot_file
+
         try:
-            # Imported by name: the sandbox belongs to the workers, not to `arena`.
-            sandbox = importlib.import_module("workers.sandbox")
-            start_bot_file = sandbox.start_bot_file
-        except (ImportError, AttributeError) as error:
+            host: BotHost = start_bot_file(path, seat=index)
+        except SandboxUnavailableError as error:
             raise SandboxRequiredError(
-                f"the sandbox is not available ({error}); to run your own bot unsandboxed "
-                "on your own machine pass --no-sandbox"
+                f"the sandbox is not available here: {error}. Install bubblewrap, or pass "
+                "--no-sandbox to run your own bot as a plain local process"
             ) from None
-        host: BotHost = start_bot_file(path, seat=index)
         return host
 
     def close(self) -> None:

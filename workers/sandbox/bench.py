@@ -1,0 +1,182 @@
+"""`arena bench sandbox`: what the sandbox costs, for the same bot sandboxed and not.
+
+Three figures per mode, in one run:
+
+* **start to ready**: from asking for the bot to its readiness line and pinned socket
+  (median over `starts` starts, the two modes interleaved after one warm-up each);
+* **round trip**: one mid-hand PlayCardQuery answered over a PlayMatch stream (median
+  per call over `rounds` rounds of `calls` calls, after a warm-up);
+* **idle memory**: the proportional set size (PSS) of every process of the bot once it
+  idles after answering (bubblewrap's two processes included when sandboxed).
+
+The sandbox lives in ``workers.sandbox``, imported here lazily: the benchmark belongs to
+the ``arena bench`` family, but only this function reaches into the workers' package.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+BOT_SOURCE = '''"""The benchmark's bot: the first legal card, the first cards of the hand."""
+
+from hearts_bot import Bot
+
+
+class FirstLegal(Bot):
+    def pass_cards(self, view):
+        return list(view.hand[: view.count])
+
+    def play_card(self, view):
+        return view.legal[0]
+'''
+
+
+@dataclasses.dataclass(frozen=True)
+class SandboxFigures:
+    """One mode's figures (seconds and bytes)."""
+
+    mode: str
+    start_to_ready: float
+    round_trip: float
+    idle_memory: int
+    starts: int
+    calls: int
+
+
+def _pss(pids: set[int]) -> int:
+    """Bytes of proportional set size of `pids` (from smaps_rollup)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as rollup:
+                for line in rollup:
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+        except OSError:
+            continue
+    return total
+
+
+def _query(seat: int) -> Any:
+    from hearts_bot.convert import pass_direction_to_proto, rules_to_proto
+    from hearts_bot.proto.hearts.v1 import game_pb2
+    from hearts_bot.rules import RulesView
+
+    clock = game_pb2.Clock()
+    clock.per_decision.FromMilliseconds(1000)
+    clock.bank_remaining.FromMilliseconds(10_000)
+    state = game_pb2.HandState(
+        rules=rules_to_proto(RulesView()),
+        seat=seat,
+        hand_number=3,
+        dealer=3,
+        hand=["2S", "5S", "9S", "QS", "3H", "8H", "KH"],
+        scores=[12, 30, 7, 51],
+        pass_direction=pass_direction_to_proto("hold"),
+        current_trick=game_pb2.Trick(leader=0, cards=["4S", "JS"]),
+        broken=True,
+        clock=clock,
+    )
+    return game_pb2.PlayCardQuery(state=state, legal_cards=["2S", "5S", "9S", "QS"])
+
+
+async def _round_trips(addresses: dict[str, str], calls: int, rounds: int) -> dict[str, float]:
+    """Median seconds per decision for each bot: `rounds` rounds of `calls` decisions,
+    the bots taking turns within each round (so both see the same machine)."""
+    from hearts_bot.bench import BotStream, match_start_message, time_calls
+
+    streams = {mode: BotStream(address) for mode, address in addresses.items()}
+    samples: dict[str, list[float]] = {mode: [] for mode in addresses}
+    query = _query(2)
+
+    def decide(stream: BotStream) -> Callable[[], Awaitable[Any]]:
+        return lambda: stream({"play_card": query})
+
+    try:
+        for stream in streams.values():
+            await stream.start(match_start_message(2))
+            await time_calls(decide(stream), calls)
+        for _ in range(rounds):
+            for mode, stream in streams.items():
+                samples[mode].append(await time_calls(decide(stream), calls, warmup=10))
+        return {mode: statistics.median(values) for mode, values in samples.items()}
+    finally:
+        for stream in streams.values():
+            await stream.close()
+
+
+def run(
+    *, starts: int = 10, calls: int = 200, rounds: int = 25, work_dir: Path | None = None
+) -> list[SandboxFigures]:
+    """Measure the same bot sandboxed and unsandboxed; [sandboxed, unsandboxed].
+
+    Raises workers.sandbox.SandboxUnavailableError when this machine cannot sandbox.
+    """
+    from workers.sandbox import BotProcess, Sandbox, build_environment, start_unsandboxed
+
+    sandbox = Sandbox()
+    with tempfile.TemporaryDirectory(prefix="arena-bench-sandbox-", dir=work_dir) as folder:
+        root = Path(folder)
+        root.chmod(0o755)
+        (root / "upload").mkdir()
+        (root / "upload" / "bot.py").write_text(BOT_SOURCE)
+        env = build_environment(
+            root / "upload", root / "env", runtime_root=root / "state", offline=True
+        )
+
+        def start(mode: str) -> BotProcess:
+            if mode == "sandboxed":
+                return sandbox.start(env, seat=0)
+            return start_unsandboxed(env.bot_dir / env.entry, seat=0, python=env.python)
+
+        def ready_time(mode: str) -> float:
+            with start(mode) as bot:
+                if not bot.wait_ready(60):
+                    raise RuntimeError(f"the {mode} bot did not start: {bot.exit_reason()}")
+                assert bot.ready_at is not None
+                return bot.ready_at - bot.started
+
+        modes = ("sandboxed", "unsandboxed")
+        for mode in modes:
+            ready_time(mode)  # warm-up (page cache, .pyc)
+        ready: dict[str, list[float]] = {mode: [] for mode in modes}
+        for _ in range(starts):
+            for mode in modes:
+                ready[mode].append(ready_time(mode))
+        bots = [start(mode) for mode in modes]
+        try:
+            for bot in bots:
+                if not bot.wait_ready(60):
+                    raise RuntimeError(f"a bot did not start: {bot.exit_reason()}")
+            trips = asyncio.run(
+                _round_trips(
+                    {mode: bot.address for mode, bot in zip(modes, bots, strict=True)},
+                    calls,
+                    rounds,
+                )
+            )
+            time.sleep(0.5)
+            memory = {mode: _pss(bot.processes()) for mode, bot in zip(modes, bots, strict=True)}
+        finally:
+            for bot in bots:
+                bot.stop()
+        figures = [
+            SandboxFigures(
+                mode,
+                statistics.median(ready[mode]),
+                trips[mode],
+                memory[mode],
+                starts,
+                calls * rounds,
+            )
+            for mode in modes
+        ]
+        return figures

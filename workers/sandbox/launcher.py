@@ -1,0 +1,520 @@
+"""`Sandbox`: starts bot versions inside bubblewrap; and the developer-only unsandboxed mode.
+
+The command line of one sandboxed bot, outermost first::
+
+    prlimit (rlimits, inherited by all below)
+      bwrap   as root: new mount, PID, network, IPC, UTS and cgroup namespaces, no user
+              namespace; read-only /usr, interpreter, runtime, venv and bot; tmpfs /tmp
+              and /run/bot (size-capped); fresh /proc and /dev; empty environment;
+              die-with-parent; new session; waits on --block-fd until we have put it in
+              its cgroup; installs the seccomp filter last
+        setpriv  drops to the bot's own uid/gid, clears groups and every capability
+          python -m hearts_bot serve /bot/<entry> --address unix:/run/bot/bot.sock
+
+bwrap runs as root (no user namespace) so that it can read the interpreter wherever it
+is installed and so that the bot's uid is a real, unprivileged uid on the host: files,
+signals, ``RLIMIT_NPROC`` and /proc all see a different user for each running bot.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import json
+import logging
+import os
+import secrets
+import select
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from .cgroups import BotCgroup, CgroupDriver, CgroupLimits
+from .environment import BotEnvironment
+from .errors import SandboxError, SandboxUnavailableError
+from .policy import SandboxPolicy
+from .process import BotProcess
+from .seccomp import build_filter
+from .uids import DEFAULT_BASE, DEFAULT_COUNT, Uid, UidPool
+
+log = logging.getLogger(__name__)
+
+DEFAULT_STATE_DIR = Path("/run/hearts-arena")
+SOCKET_DIR = "/run/bot"
+SOCKET_NAME = "bot.sock"
+BOT_DIR = "/bot"
+SETUP_TIMEOUT = 10.0
+SYSTEM_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
+SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime")
+
+_T = TypeVar("_T")
+# Bubblewrap's die-with-parent is tied to the *thread* that forked it (PR_SET_PDEATHSIG):
+# start every sandbox from one long-lived thread, so a bot never dies because the thread
+# that happened to start it ended.
+_SPAWNER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="sandbox-spawn")
+
+
+def spawn(function: Callable[[], _T]) -> _T:
+    """Run `function` (which starts a process) on the long-lived spawner thread."""
+    if threading.current_thread().name.startswith("sandbox-spawn"):
+        return function()
+    return _SPAWNER.submit(function).result()
+
+
+# -- availability ------------------------------------------------------------------------------
+
+_PROBED: dict[str, str | None] = {}
+
+
+def find_tool(name: str, package: str) -> str:
+    """The path of the program `name`; SandboxUnavailableError names its package if none."""
+    found = shutil.which(name, path=os.environ.get("PATH", "") + ":/usr/bin:/bin:/usr/sbin:/sbin")
+    if found is None:
+        raise SandboxUnavailableError(f"{name} is not installed (Debian package {package})")
+    return found
+
+
+def check_available(bwrap: str | None = None) -> str:
+    """The bwrap to use, after checking once that this machine can run the sandbox.
+
+    Raises SandboxUnavailableError naming what is missing: bubblewrap, root (to give each
+    bot its own uid), setpriv or prlimit (util-linux), seccomp in the kernel, or a
+    namespace bubblewrap could not create (its own message is quoted).
+    """
+    path = bwrap or find_tool("bwrap", "bubblewrap")
+    if path in _PROBED:
+        problem = _PROBED[path]
+        if problem:
+            raise SandboxUnavailableError(problem)
+        return path
+    try:
+        _probe(path)
+    except SandboxUnavailableError as error:
+        _PROBED[path] = str(error)
+        raise
+    _PROBED[path] = None
+    return path
+
+
+def _probe(bwrap: str) -> None:
+    if os.geteuid() != 0:
+        raise SandboxUnavailableError(
+            f"the sandbox gives each bot its own uid, which needs root (this is uid {os.geteuid()})"
+        )
+    find_tool("setpriv", "util-linux")
+    find_tool("prlimit", "util-linux")
+    with open("/proc/self/status") as status:
+        if "Seccomp:" not in status.read():
+            raise SandboxUnavailableError("the kernel has no seccomp support (CONFIG_SECCOMP)")
+    program = build_filter()
+    read_end, write_end = os.pipe()
+    os.write(write_end, program)
+    os.close(write_end)
+    command = [
+        bwrap,
+        *_NAMESPACES,
+        "--ro-bind",
+        "/usr",
+        "/usr",
+        *_system_links(),
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--size",
+        "65536",
+        "--tmpfs",
+        "/tmp",
+        "--remount-ro",
+        "/",
+        "--seccomp",
+        str(read_end),
+        "--",
+        "/usr/bin/true",
+    ]
+    try:
+        result = spawn(
+            lambda: subprocess.run(
+                command,
+                capture_output=True,
+                text=True,
+                env={},
+                pass_fds=(read_end,),
+                timeout=30,
+                check=False,
+            )
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise SandboxUnavailableError(f"bubblewrap ({bwrap}) could not be run: {error}") from None
+    finally:
+        os.close(read_end)
+    if result.returncode != 0:
+        message = result.stderr.strip() or f"exit status {result.returncode}"
+        raise SandboxUnavailableError(
+            f"bubblewrap cannot build the sandbox on this machine: {message}"
+        )
+
+
+_NAMESPACES = (
+    "--unshare-ipc",
+    "--unshare-pid",
+    "--unshare-net",
+    "--unshare-uts",
+    "--unshare-cgroup",
+    "--die-with-parent",
+    "--new-session",
+    "--clearenv",
+)
+
+
+def _system_links() -> list[str]:
+    """/bin, /lib, ...: links into /usr as on the host, or read-only binds if folders."""
+    args: list[str] = []
+    for name in SYSTEM_LINKS:
+        path = Path("/") / name
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += ["--ro-bind", str(path), str(path)]
+    return args
+
+
+# -- the sandbox -------------------------------------------------------------------------------
+
+
+def _mirror(paths: Sequence[Path]) -> list[str]:
+    """Read-only binds of `paths` at the same place, with 0755 folders leading to them."""
+    args: list[str] = []
+    made: set[Path] = set()
+    for path in paths:
+        for parent in reversed(path.parents):
+            if parent != Path("/") and parent not in made:
+                args += ["--perms", "0755", "--dir", str(parent)]
+                made.add(parent)
+        args += ["--ro-bind", str(path), str(path)]
+        made.add(path)
+    return args
+
+
+def rlimit_args(policy: SandboxPolicy, *, with_cgroup: bool) -> list[str]:
+    """prlimit's options for `policy`."""
+    cpu = int(policy.cpu_seconds) + 1 + (1 if with_cgroup else 0)  # the watchdog acts first
+    data = policy.data_limit(with_cgroup=with_cgroup)
+    return [
+        f"--data={data}:{data}",
+        f"--nproc={policy.max_processes}:{policy.max_processes}",
+        f"--cpu={cpu}:{cpu + 1}",
+        f"--fsize={policy.file_size_bytes}:{policy.file_size_bytes}",
+        f"--nofile={policy.open_files}:{policy.open_files}",
+        "--core=0:0",
+        "--memlock=0:0",
+        "--msgqueue=0:0",
+    ]
+
+
+def serve_command(python: Path | str, bot_file: str, socket_path: str) -> list[str]:
+    """The SDK's serving command (the same sandboxed and not)."""
+    return [
+        str(python),
+        "-B",
+        "-m",
+        "hearts_bot",
+        "serve",
+        bot_file,
+        "--address",
+        f"unix:{socket_path}",
+    ]
+
+
+class Sandbox:
+    """Starts bots in bubblewrap; one per worker process is enough (it is thread-safe).
+
+    Raises SandboxUnavailableError when this machine cannot sandbox (see
+    `check_available`).
+    """
+
+    def __init__(
+        self,
+        state_dir: Path = DEFAULT_STATE_DIR,
+        *,
+        bwrap: str | None = None,
+        uid_base: int = DEFAULT_BASE,
+        uid_count: int = DEFAULT_COUNT,
+        cgroups: CgroupDriver | None = None,
+    ) -> None:
+        self.bwrap = check_available(bwrap)
+        self.setpriv = find_tool("setpriv", "util-linux")
+        self.prlimit = find_tool("prlimit", "util-linux")
+        self.uids = UidPool(state_dir / "uids", uid_base, uid_count)
+        self.cgroups = cgroups if cgroups is not None else CgroupDriver.detect()
+        for name in self.cgroups.reap_stale():
+            log.warning("removed the stale bot cgroup %s", name)
+        self._filter = build_filter()
+        self._counter = 0
+        self._lock = threading.Lock()
+
+    def start(
+        self, env: BotEnvironment, *, seat: int, policy: SandboxPolicy | None = None
+    ) -> BotProcess:
+        """Start `env`'s bot for `seat`; returns at once (then call `wait_ready`).
+
+        Raises SandboxUnavailableError if the policy requires a cgroup and none can be
+        made, and SandboxError if bubblewrap fails to set the sandbox up (our fault, not
+        the bot's: the bot has not run yet).
+        """
+        policy = policy or SandboxPolicy()
+        started = time.perf_counter()
+        with self._lock:
+            self._counter += 1
+            name = f"{os.getpid()}-{self._counter}-seat{seat}-{secrets.token_hex(3)}"
+        uid = self.uids.acquire()
+        cgroup: BotCgroup | None = None
+        try:
+            cgroup = self._make_cgroup(name, policy)
+            return spawn(
+                lambda: self._launch(env, seat, policy, uid, cgroup=cgroup, started=started)
+            )
+        except BaseException:
+            if cgroup is not None:
+                cgroup.kill()
+                cgroup.remove()
+            uid.release()
+            raise
+
+    def _make_cgroup(self, name: str, policy: SandboxPolicy) -> BotCgroup | None:
+        problem = "; ".join(self.cgroups.problems) or "no cgroup hierarchy is mounted"
+        if self.cgroups.usable:
+            try:
+                group = self.cgroups.create(
+                    name, CgroupLimits(policy.memory_bytes, policy.max_processes, policy.cpu_cores)
+                )
+                if not policy.require_cgroup or {"memory", "pids"} <= group.controllers:
+                    return group
+                group.remove()
+                problem = f"the cgroup lacks {sorted({'memory', 'pids'} - group.controllers)}"
+            except OSError as error:
+                problem = f"cannot create a cgroup: {error}"
+        if policy.require_cgroup:
+            raise SandboxUnavailableError(f"the policy requires a cgroup, but {problem}")
+        log.warning("running a bot without a cgroup (rlimits only): %s", problem)
+        return None
+
+    def command(
+        self,
+        env: BotEnvironment,
+        uid: int,
+        policy: SandboxPolicy,
+        *,
+        with_cgroup: bool,
+        info_fd: int,
+        block_fd: int,
+        seccomp_fd: int,
+    ) -> list[str]:
+        """The full command line (see the module's docstring)."""
+        return [
+            self.prlimit,
+            *rlimit_args(policy, with_cgroup=with_cgroup),
+            "--",
+            self.bwrap,
+            *_NAMESPACES,
+            "--hostname",
+            "bot",
+            "--cap-drop",
+            "ALL",
+            "--cap-add",
+            "CAP_SETUID",
+            "--cap-add",
+            "CAP_SETGID",
+            "--cap-add",
+            "CAP_SETPCAP",
+            "--ro-bind",
+            "/usr",
+            "/usr",
+            *_system_links(),
+            *[
+                arg
+                for path in SYSTEM_FILES
+                if os.path.exists(path)
+                for arg in ("--ro-bind", path, path)
+            ],
+            "--perms",
+            "1777",
+            "--size",
+            str(policy.tmp_bytes),
+            "--tmpfs",
+            "/tmp",
+            "--perms",
+            "1777",
+            "--size",
+            str(policy.socket_dir_bytes),
+            "--tmpfs",
+            SOCKET_DIR,
+            *_mirror(env.host_mounts()),
+            "--ro-bind",
+            str(env.bot_dir),
+            BOT_DIR,
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "--remount-ro",
+            "/",
+            "--chdir",
+            BOT_DIR,
+            "--info-fd",
+            str(info_fd),
+            "--block-fd",
+            str(block_fd),
+            "--seccomp",
+            str(seccomp_fd),
+            "--",
+            self.setpriv,
+            f"--reuid={uid}",
+            f"--regid={uid}",
+            "--clear-groups",
+            "--bounding-set=-all",
+            "--inh-caps=-all",
+            "--",
+            *serve_command(env.python, f"{BOT_DIR}/{env.entry}", f"{SOCKET_DIR}/{SOCKET_NAME}"),
+        ]
+
+    def _launch(
+        self,
+        env: BotEnvironment,
+        seat: int,
+        policy: SandboxPolicy,
+        uid: Uid,
+        *,
+        cgroup: BotCgroup | None,
+        started: float,
+    ) -> BotProcess:
+        uid_value = uid.value
+        ours: list[int] = []  # descriptors to close whatever happens
+        theirs: list[int] = []  # the child's ends, closed once it has them
+        try:
+            info_r, info_w = os.pipe2(os.O_CLOEXEC)
+            block_r, block_w = os.pipe2(os.O_CLOEXEC)
+            seccomp_r, seccomp_w = os.pipe2(os.O_CLOEXEC)
+            out_r, out_w = os.pipe2(os.O_CLOEXEC)
+            err_r, err_w = os.pipe2(os.O_CLOEXEC)
+            ours += [info_r, block_w, seccomp_w, out_r, err_r]
+            theirs += [info_w, block_r, seccomp_r, out_w, err_w]
+            os.write(seccomp_w, self._filter)  # < 64 KiB: fits the pipe
+            os.close(seccomp_w)
+            ours.remove(seccomp_w)
+            command = self.command(
+                env,
+                uid_value,
+                policy,
+                with_cgroup=cgroup is not None,
+                info_fd=info_w,
+                block_fd=block_r,
+                seccomp_fd=seccomp_r,
+            )
+            popen = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=out_w,
+                stderr=err_w,
+                env={},
+                pass_fds=(info_w, block_r, seccomp_r),
+                start_new_session=True,
+                cwd="/",
+            )
+            for fd in theirs:
+                os.close(fd)
+            theirs.clear()
+            try:
+                init_pid = _read_child_pid(info_r, popen, err_r)
+                init_pidfd = os.pidfd_open(init_pid)
+            except BaseException:
+                popen.kill()
+                popen.wait()
+                raise
+            try:
+                if cgroup is not None:
+                    cgroup.attach(popen.pid)
+                    cgroup.attach(init_pid)
+                os.write(block_w, b"go")
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.close(init_pidfd)
+                popen.kill()
+                popen.wait()
+                raise
+            os.close(block_w)
+            os.close(info_r)
+            ours = [fd for fd in ours if fd not in (block_w, info_r)]
+            bot = BotProcess(
+                seat=seat,
+                policy=policy,
+                popen=popen,
+                stdout_fd=out_r,
+                stderr_fd=err_r,
+                root=_sandbox_root(init_pid, init_pidfd),
+                socket_path=f"{SOCKET_DIR}/{SOCKET_NAME}".lstrip("/"),
+                owner_uid=uid_value,
+                sandboxed=True,
+                init_pidfd=init_pidfd,
+                init_pid=init_pid,
+                cgroup=cgroup,
+                uid=uid,
+                started=started,
+            )
+            ours.clear()  # the BotProcess owns out_r and err_r now
+            return bot
+        finally:
+            for fd in ours + theirs:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+
+
+def _sandbox_root(init_pid: int, init_pidfd: int) -> Callable[[], int]:
+    """Opens the sandbox's root through its init's /proc entry (once set-up is over: the
+    root changes during it), checking through the pidfd that the pid was still ours."""
+
+    def open_root() -> int:
+        fd = os.open(f"/proc/{init_pid}/root", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+        if select.select([init_pidfd], [], [], 0)[0]:
+            os.close(fd)
+            raise ProcessLookupError(f"the sandbox's init {init_pid} has exited")
+        return fd
+
+    return open_root
+
+
+def _drain(fd: int) -> str:
+    chunks = []
+    with contextlib.suppress(OSError):
+        while select.select([fd], [], [], 0.2)[0]:
+            data = os.read(fd, 65536)
+            if not data:
+                break
+            chunks.append(data)
+    return b"".join(chunks).decode("utf-8", "replace").strip()[-2000:]
+
+
+def _read_child_pid(info_fd: int, popen: subprocess.Popen[bytes], err_fd: int) -> int:
+    """The sandbox init's host pid, from bubblewrap's --info-fd JSON."""
+    data = b""
+    deadline = time.monotonic() + SETUP_TIMEOUT
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise SandboxError(f"bubblewrap gave no info in {SETUP_TIMEOUT:g} s")
+        if not select.select([info_fd], [], [], left)[0]:
+            continue
+        chunk = os.read(info_fd, 4096)
+        if not chunk:
+            break
+        data += chunk
+        with contextlib.suppress(ValueError):
+            return int(json.loads(data)["child-pid"])
+    popen.wait(timeout=SETUP_TIMEOUT)
+    raise SandboxError(
+        f"bubblewrap failed to set up the sandbox (status {popen.returncode}): " + _drain(err_fd)
+    )
