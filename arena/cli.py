@@ -9,6 +9,7 @@ from arena.commands.bot import bot
 from arena.commands.demo import demo
 from arena.commands.match import match
 from arena.commands.replay import replay
+from arena.store.commands import db
 
 
 @click.group()
@@ -17,7 +18,7 @@ def main() -> None:
     """Hearts Arena: run matches, bots, benchmarks and the platform."""
 
 
-for command in (bench, bot, demo, match, replay):
+for command in (bench, bot, db, demo, match, replay):
     main.add_command(command)
 
 

@@ -115,29 +115,37 @@ def play_hand_with_cards(rules: Rules, seed: int, rng: random.Random) -> tuple[i
     return hand.points()
 
 
-def bench_card_api(rules: Rules, seconds: float, seed: int = 1) -> Figure:
-    """Hands per second through the card-level API (Card objects, validated plays)."""
+def _bench_driver(
+    play_hand: Callable[[Rules, int, random.Random], tuple[int, ...]],
+    rules: Rules,
+    seconds: float,
+    seed: int,
+    name: str,
+) -> Figure:
+    """Hands per second of `play_hand` on fresh deals (hand i uses seed + i)."""
     rng = random.Random(seed)
     counter = iter(range(seed, 1 << 62))
 
     def run(batch: int) -> None:
         for _ in range(batch):
-            play_hand_with_cards(rules, next(counter), rng)
+            play_hand(rules, next(counter), rng)
 
-    figure = _timed_batches(run, 200, seconds)
-    return dataclasses.replace(figure, name=f"Python-driven ({BACKEND_NAME}): Card API")
+    return dataclasses.replace(_timed_batches(run, 200, seconds), name=name)
+
+
+def bench_card_api(rules: Rules, seconds: float, seed: int = 1) -> Figure:
+    """Hands per second through the card-level API (Card objects, validated plays)."""
+    return _bench_driver(
+        play_hand_with_cards, rules, seconds, seed, f"Python-driven ({BACKEND_NAME}): Card API"
+    )
 
 
 def bench_python_driven(rules: Rules, seconds: float, seed: int = 1) -> Figure:
     """Hands per second driven from Python one decision at a time (the engine in use)."""
-    rng = random.Random(seed)
-    counter = iter(range(seed, 1 << 62))
-
-    def run(batch: int) -> None:
-        for _ in range(batch):
-            play_hand_from_python(rules, next(counter), rng)
-
-    figure = _timed_batches(run, 500, seconds)
-    return dataclasses.replace(
-        figure, name=f"Python-driven ({BACKEND_NAME}): one decision at a time, fast path"
+    return _bench_driver(
+        play_hand_from_python,
+        rules,
+        seconds,
+        seed,
+        f"Python-driven ({BACKEND_NAME}): one decision at a time, fast path",
     )

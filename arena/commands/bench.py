@@ -152,3 +152,33 @@ def bench_sandbox(starts: int, calls: int, rounds: int) -> None:
             f"{figure.idle_memory / 2**20:.1f} MiB",
         )
     console.print(table)
+
+
+@bench.command("store")
+@click.option(
+    "--url",
+    default=None,
+    help="PostgreSQL server URL (a scratch database is created and dropped); "
+    "default: a temporary SQLite file.",
+)
+@click.option("--versions", type=click.IntRange(4), default=10_000, show_default=True)
+@click.option("--matches", type=click.IntRange(0), default=100_000, show_default=True)
+@click.option("--rounds", type=click.IntRange(1), default=3, show_default=True)
+def bench_store(url: str | None, versions: int, matches: int, rounds: int) -> None:
+    """A matchmaking round and the top-100 ladder query at scale."""
+    from arena.benchmarks import store
+
+    click.echo(
+        store.describe(store.bench_store(url, versions=versions, matches=matches, rounds=rounds))
+    )
+
+
+@bench.command("ratings")
+@click.option("--games", type=click.IntRange(8), default=400, show_default=True)
+@click.option("--runs", type=click.IntRange(1), default=10, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+def bench_ratings(games: int, runs: int, seed: int) -> None:
+    """How fast Elo finds the true order, with and without duplicate sets."""
+    from arena.benchmarks import ratings
+
+    click.echo(ratings.describe(*ratings.bench_convergence(games=games, runs=runs, seed=seed)))

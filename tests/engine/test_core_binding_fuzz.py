@@ -457,11 +457,16 @@ def test_push_pop_round_trip(cfg, seed, data):
 # Module functions ----------------------------------------------------------------
 
 
+def _not_a_long_batch(value: object) -> bool:
+    return not (isinstance(value, int) and 5 < value < 2**64)
+
+
 @FUZZ
 @given(configs(), st.data())
 def test_hostile_batch_and_deal_arguments(cfg, data):
     seed = data.draw(st.one_of(st.integers(0, 2**64 - 1), HOSTILE))
-    count = data.draw(st.one_of(st.integers(0, 5), HOSTILE))
+    # A huge but valid count is no attack, only a very long batch: keep counts small.
+    count = data.draw(st.one_of(st.integers(0, 5), HOSTILE.filter(_not_a_long_batch)))
     schedule = data.draw(
         st.one_of(
             st.lists(st.sampled_from(pass_kinds(cfg)), min_size=1, max_size=4).map(tuple),

@@ -1,0 +1,430 @@
+"""The schema: SQLAlchemy 2.0 typed models for users, bots, seasons, matches and ratings.
+
+Alembic migrations (`arena/store/migrations/`) create exactly these tables; a test
+compares the two on SQLite and on PostgreSQL. Constraint names follow one naming
+convention so migrations can refer to them on both. Unbounded relations (a season's
+matches, a bot's versions) are write-only collections: they are queried, never loaded
+whole.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    Double,
+    Enum,
+    ForeignKey,
+    Index,
+    LargeBinary,
+    MetaData,
+    SmallInteger,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import (
+    DeclarativeBase,
+    Mapped,
+    WriteOnlyMapped,
+    mapped_column,
+    relationship,
+    validates,
+)
+
+from arena.engine import Rules
+
+from .types import UTCDateTime, utc_now
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+SHA256_HEX = 64
+
+
+class Base(DeclarativeBase):
+    """Every model; timestamps are timezone-aware (`UTCDateTime`)."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
+        datetime: UTCDateTime(),
+        dict[str, Any]: JSON(),
+    }
+
+
+def _enum(cls: type[StrEnum], name: str) -> Enum:
+    """A portable enum: VARCHAR plus a CHECK constraint (no PostgreSQL enum type to migrate)."""
+    return Enum(
+        cls,
+        name=name,
+        native_enum=False,
+        create_constraint=True,
+        length=16,
+        values_callable=lambda members: [m.value for m in members],
+    )
+
+
+class VersionStatus(StrEnum):
+    """Where an uploaded bot version is in its life."""
+
+    PENDING = "pending"  # uploaded, waiting for validation
+    VALIDATING = "validating"  # a worker is validating it
+    READY = "ready"  # may be entered into seasons and scheduled
+    REJECTED = "rejected"  # failed validation (reason and the bot's stderr kept)
+    DISABLED = "disabled"  # taken out of play by its owner or an admin
+
+
+class SeasonStatus(StrEnum):
+    """A season's lifecycle: scheduled → running → finished (results frozen)."""
+
+    SCHEDULED = "scheduled"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+class MatchStatus(StrEnum):
+    """A match's lifecycle: queued → running → done | void | failed."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"  # recorded and (in a running season) rated
+    VOID = "void"  # stored, never rated (e.g. the house's fault, or the season ended)
+    FAILED = "failed"  # our error: no result
+
+
+TERMINAL_MATCH_STATUSES = frozenset({MatchStatus.DONE, MatchStatus.VOID, MatchStatus.FAILED})
+IN_FLIGHT_MATCH_STATUSES = frozenset({MatchStatus.QUEUED, MatchStatus.RUNNING})
+
+
+class MatchFormat(StrEnum):
+    """One game, or a duplicate set: the same seed played once per seat rotation, as one
+    match whose result is each entrant's total over the set (`arena.match.runner`)."""
+
+    SINGLE = "single"
+    DUPLICATE = "duplicate"
+
+
+# -- accounts ----------------------------------------------------------------------------
+
+
+class User(Base):
+    """A contestant or an admin; the password is kept only as a scrypt hash."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    is_admin: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+    bots: Mapped[list[Bot]] = relationship(back_populates="owner")
+    tokens: WriteOnlyMapped[ApiToken] = relationship(back_populates="user")
+
+
+class ApiToken(Base):
+    """An API token, stored as the SHA-256 of its text (the text is shown once, at issue)."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str] = mapped_column(String(SHA256_HEX), unique=True)
+    prefix: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    last_used_at: Mapped[datetime | None]
+    revoked_at: Mapped[datetime | None]
+
+    user: Mapped[User] = relationship(back_populates="tokens")
+
+
+# -- bots --------------------------------------------------------------------------------
+
+
+class Bot(Base):
+    """A named bot of one owner; its code lives in immutable versions."""
+
+    __tablename__ = "bots"
+    __table_args__ = (UniqueConstraint("owner_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    name: Mapped[str] = mapped_column(String(64))
+    is_house: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+    owner: Mapped[User] = relationship(back_populates="bots")
+    versions: WriteOnlyMapped[BotVersion] = relationship(
+        back_populates="bot", order_by="BotVersion.number"
+    )
+
+
+class Archive(Base):
+    """An uploaded archive, content-addressed: its key is the SHA-256 of its bytes."""
+
+    __tablename__ = "archives"
+    __table_args__ = (CheckConstraint("size >= 0", name="size_not_negative"),)
+
+    sha256: Mapped[str] = mapped_column(String(SHA256_HEX), primary_key=True)
+    size: Mapped[int]
+    content: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+
+class BotVersion(Base):
+    """One immutable upload of a bot: number, archive hash, and its validation status."""
+
+    __tablename__ = "bot_versions"
+    __table_args__ = (
+        UniqueConstraint("bot_id", "number"),
+        CheckConstraint("number >= 1", name="number_positive"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id"))
+    number: Mapped[int]
+    archive_sha256: Mapped[str] = mapped_column(ForeignKey("archives.sha256"), index=True)
+    status: Mapped[VersionStatus] = mapped_column(
+        _enum(VersionStatus, "version_status"), default=VersionStatus.PENDING
+    )
+    status_reason: Mapped[str | None] = mapped_column(Text)
+    status_detail: Mapped[str | None] = mapped_column(Text)  # e.g. the bot's own stderr
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    status_changed_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+    bot: Mapped[Bot] = relationship(back_populates="versions")
+    archive: Mapped[Archive] = relationship(lazy="raise")
+
+    @validates("bot_id", "number", "archive_sha256")
+    def _keep_immutable(self, key: str, value: Any) -> Any:
+        current = self.__dict__.get(key)
+        if current is not None and current != value:
+            raise ValueError(f"a bot version is immutable ({key}): upload a new version instead")
+        return value
+
+
+# -- seasons -----------------------------------------------------------------------------
+
+
+class Ruleset(Base):
+    """A full `Rules` value, stored once per distinct value (keyed by its canonical hash)."""
+
+    __tablename__ = "rulesets"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(SHA256_HEX), unique=True)
+    name: Mapped[str] = mapped_column(String(64))
+    data: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+    @property
+    def rules(self) -> Rules:
+        """The `Rules` value (RulesError if the stored value no longer validates)."""
+        return Rules.from_dict(self.data)
+
+
+class Season(Base):
+    """A ladder with one ruleset, a start, an end, a round cadence and matchmaking settings."""
+
+    __tablename__ = "seasons"
+    __table_args__ = (
+        CheckConstraint("ends_at > starts_at", name="ends_after_start"),
+        CheckConstraint("cadence_seconds > 0", name="cadence_positive"),
+        CheckConstraint("players >= 2", name="players_at_least_two"),
+        Index(None, "status", "starts_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    ruleset_id: Mapped[int] = mapped_column(ForeignKey("rulesets.id"), index=True)
+    players: Mapped[int] = mapped_column(SmallInteger)
+    starts_at: Mapped[datetime]
+    ends_at: Mapped[datetime]
+    cadence_seconds: Mapped[int]
+    matchmaking: Mapped[dict[str, Any]]
+    status: Mapped[SeasonStatus] = mapped_column(
+        _enum(SeasonStatus, "season_status"), default=SeasonStatus.SCHEDULED
+    )
+    template_id: Mapped[int | None] = mapped_column(ForeignKey("seasons.id"), index=True)
+    round_number: Mapped[int] = mapped_column(default=0)
+    last_round_at: Mapped[datetime | None]
+    rated_matches: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+    ruleset: Mapped[Ruleset] = relationship()
+    template: Mapped[Season | None] = relationship(remote_side="Season.id")
+    entries: WriteOnlyMapped[SeasonEntry] = relationship(back_populates="season")
+    matches: WriteOnlyMapped[Match] = relationship(back_populates="season")
+
+
+class SeasonEntry(Base):
+    """A bot version entered in a season; final place and Elo frozen when it finishes."""
+
+    __tablename__ = "season_entries"
+    __table_args__ = (UniqueConstraint("season_id", "bot_version_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id"))
+    bot_version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), index=True)
+    active: Mapped[bool] = mapped_column(default=True)
+    joined_at: Mapped[datetime] = mapped_column(default=utc_now)
+    final_rank: Mapped[int | None]
+    final_elo: Mapped[float | None] = mapped_column(Double)
+    final_games: Mapped[int | None]
+
+    season: Mapped[Season] = relationship(back_populates="entries")
+    bot_version: Mapped[BotVersion] = relationship()
+
+
+# -- matches -----------------------------------------------------------------------------
+
+
+class Match(Base):
+    """One game at one table: its rules, seed, format, status and timings."""
+
+    __tablename__ = "matches"
+    __table_args__ = (
+        UniqueConstraint("season_id", "rating_seq"),
+        UniqueConstraint("season_id", "round", "table_number"),
+        CheckConstraint("seed >= 0", name="seed_not_negative"),
+        Index(None, "season_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    season_id: Mapped[int | None] = mapped_column(ForeignKey("seasons.id"))
+    ruleset_id: Mapped[int] = mapped_column(ForeignKey("rulesets.id"), index=True)
+    round: Mapped[int | None]
+    table_number: Mapped[int | None]  # the table's place in its round (0-based)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    format: Mapped[MatchFormat] = mapped_column(
+        _enum(MatchFormat, "match_format"), default=MatchFormat.SINGLE
+    )
+    status: Mapped[MatchStatus] = mapped_column(
+        _enum(MatchStatus, "match_status"), default=MatchStatus.QUEUED
+    )
+    status_reason: Mapped[str | None] = mapped_column(Text)
+    hands_played: Mapped[int | None]
+    rating_seq: Mapped[int | None]  # the order in which the season's ratings applied it
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+    recorded_at: Mapped[datetime | None]
+
+    season: Mapped[Season | None] = relationship(back_populates="matches")
+    ruleset: Mapped[Ruleset] = relationship()
+    seats: Mapped[list[MatchSeat]] = relationship(
+        back_populates="match", order_by="MatchSeat.seat", cascade="all, delete-orphan"
+    )
+    replay: Mapped[Replay | None] = relationship(back_populates="match")
+
+
+class MatchSeat(Base):
+    """A bot version at a seat of a match, with its result once recorded.
+
+    In a duplicate set `seat` is the entrant's seat in the first rotation (entrant b sits
+    at seat (b + r) mod n in rotation r) and the result is its total over the set.
+
+    Keyed by (match, seat): a round of a large season writes tens of thousands of seats,
+    and a surrogate id would only add an index to maintain.
+    """
+
+    __tablename__ = "match_seats"
+    __table_args__ = (
+        UniqueConstraint("match_id", "bot_version_id"),
+        CheckConstraint("seat >= 0", name="seat_not_negative"),
+        CheckConstraint("rank IS NULL OR rank >= 1", name="rank_positive"),
+        CheckConstraint("faults >= 0", name="faults_not_negative"),
+    )
+
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    bot_version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), index=True)
+    score: Mapped[int | None]
+    rank: Mapped[int | None] = mapped_column(SmallInteger)
+    faults: Mapped[int] = mapped_column(default=0)
+    disqualified: Mapped[bool] = mapped_column(default=False)
+    moons: Mapped[int] = mapped_column(SmallInteger, default=0)
+    hand_points: Mapped[list[int] | None] = mapped_column(JSON)
+
+    match: Mapped[Match] = relationship(back_populates="seats")
+    bot_version: Mapped[BotVersion] = relationship()
+
+
+class Replay(Base):
+    """A match's replay: the compressed JSON document as the runner wrote it, and its hash."""
+
+    __tablename__ = "replays"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), unique=True)
+    sha256: Mapped[str] = mapped_column(String(SHA256_HEX))
+    encoding: Mapped[str] = mapped_column(String(16))
+    size: Mapped[int]
+    content: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+    match: Mapped[Match] = relationship(back_populates="replay")
+
+
+# -- ratings -----------------------------------------------------------------------------
+
+
+class Rating(Base):
+    """A bot version's rating in a season: Elo, games, provisional flag, and its certainty."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (
+        UniqueConstraint("season_id", "bot_version_id"),
+        CheckConstraint("games >= 0", name="games_not_negative"),
+        CheckConstraint("sigma >= 0", name="sigma_not_negative"),
+        Index(None, "season_id", "elo", "bot_version_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id"))
+    bot_version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), index=True)
+    elo: Mapped[float] = mapped_column(Double)
+    games: Mapped[int] = mapped_column(default=0)
+    provisional: Mapped[bool] = mapped_column(default=True)
+    mu: Mapped[float] = mapped_column(Double)  # Plackett-Luce skill (arena.ratings.uncertainty)
+    sigma: Mapped[float] = mapped_column(Double)
+    last_match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"))
+    updated_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+    bot_version: Mapped[BotVersion] = relationship()
+
+
+class RatingChange(Base):
+    """One bot version's rating before and after one match (the rating history)."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (
+        UniqueConstraint("match_id", "bot_version_id"),
+        Index(None, "season_id", "bot_version_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id"))
+    bot_version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"))
+    elo_before: Mapped[float] = mapped_column(Double)
+    elo_after: Mapped[float] = mapped_column(Double)
+    mu_after: Mapped[float] = mapped_column(Double)
+    sigma_after: Mapped[float] = mapped_column(Double)
+    games_after: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)

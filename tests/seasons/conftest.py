@@ -1,0 +1,12 @@
+"""Fixtures for the season tests: each database test runs on SQLite and on PostgreSQL."""
+
+from tests.store.databases import (
+    db_url,
+    engine,
+    postgres_migrated,
+    session,
+    sessions,
+    sqlite_template,
+)
+
+__all__ = ["db_url", "engine", "postgres_migrated", "session", "sessions", "sqlite_template"]

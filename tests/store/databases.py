@@ -1,0 +1,143 @@
+"""Database fixtures: every store test runs on SQLite (a file) and on PostgreSQL.
+
+PostgreSQL is the server at `ARENA_TEST_POSTGRES_URL` (default 127.0.0.1:5432, user
+postgres, database `test`, trust auth). One database `arena_test_<random>` is created per
+test session, migrated once and dropped at the end; each test starts from empty tables
+(TRUNCATE). SQLite tests get a fresh copy of a migrated file. When PostgreSQL cannot be
+reached the PostgreSQL half is skipped with the reason, unless `CI` is set: then it fails.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, text
+from sqlalchemy.engine import URL
+from sqlalchemy.orm import Session, sessionmaker
+
+from arena.store import make_engine, make_sessionmaker, migrate
+from arena.store.database import database_url
+from arena.store.models import Base
+
+POSTGRES_URL = os.environ.get(
+    "ARENA_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
+BACKENDS = ["sqlite", "postgresql"]
+
+
+def postgres_admin() -> Engine:
+    """An autocommit engine on the administration database (CREATE/DROP DATABASE)."""
+    return make_engine(
+        POSTGRES_URL, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3}
+    )
+
+
+def require_postgres() -> None:
+    """Skip the calling test (fail it under CI) when the PostgreSQL server is unreachable."""
+    admin = postgres_admin()
+    try:
+        with admin.connect():
+            pass
+    except Exception as error:  # the server is not there: say so
+        _unreachable(error)
+    finally:
+        admin.dispose()
+
+
+def _unreachable(error: Exception) -> None:
+    reason = f"PostgreSQL at {POSTGRES_URL} is unreachable: {type(error).__name__}: {error}"
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI is set, so PostgreSQL is required)")
+    pytest.skip(reason)
+
+
+def create_postgres_database(prefix: str = "arena_test") -> URL:
+    """A new empty PostgreSQL database; skips (or fails under CI) when the server is away."""
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    admin = postgres_admin()
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+    except Exception as error:  # the server is not there: say so
+        _unreachable(error)
+    finally:
+        admin.dispose()
+    return database_url(POSTGRES_URL).set(database=name)
+
+
+def drop_postgres_database(url: URL) -> None:
+    """Drop a database made by `create_postgres_database`."""
+    admin = postgres_admin()
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{url.database}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_migrated() -> Iterator[URL]:
+    """The session's migrated PostgreSQL database."""
+    url = create_postgres_database()
+    try:
+        migrate.upgrade(url)
+        yield url
+    finally:
+        drop_postgres_database(url)
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated SQLite file that each test copies."""
+    path = tmp_path_factory.mktemp("sqlite-template") / "arena.db"
+    migrate.upgrade(f"sqlite:///{path}")
+    return path
+
+
+def truncate_all(url: URL) -> None:
+    """Empty every table of the store (ids restart at 1)."""
+    engine = make_engine(url)
+    try:
+        with engine.begin() as connection:
+            tables = ", ".join(f'"{table.name}"' for table in Base.metadata.sorted_tables)
+            connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> URL:
+    """A migrated, empty database of each backend."""
+    if request.param == "sqlite":
+        path = tmp_path / "arena.db"
+        shutil.copy(request.getfixturevalue("sqlite_template"), path)
+        return database_url(f"sqlite:///{path}")
+    url: URL = request.getfixturevalue("postgres_migrated")
+    truncate_all(url)
+    return url
+
+
+@pytest.fixture
+def engine(db_url: URL) -> Iterator[Engine]:
+    """An engine on `db_url`, disposed after the test."""
+    engine = make_engine(db_url)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def sessions(engine: Engine) -> sessionmaker[Session]:
+    """A session factory on the test database."""
+    return make_sessionmaker(engine)
+
+
+@pytest.fixture
+def session(sessions: sessionmaker[Session]) -> Iterator[Session]:
+    """A session on the test database, closed after the test."""
+    with sessions() as session:
+        yield session

@@ -1,0 +1,115 @@
+"""Migrations from an empty database, and the models agreeing with them, on both backends."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from click.testing import CliRunner
+from sqlalchemy import inspect
+from sqlalchemy.engine import URL
+
+from arena.store import make_engine, migrate
+from arena.store.commands import db
+from arena.store.database import database_url
+from arena.store.models import Base
+from tests.store.databases import BACKENDS, create_postgres_database, drop_postgres_database
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture(params=BACKENDS)
+def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[URL]:
+    """A database that has never been migrated."""
+    if request.param == "sqlite":
+        yield database_url(f"sqlite:///{tmp_path / 'empty.db'}")
+        return
+    url = create_postgres_database("arena_test_empty")
+    try:
+        yield url
+    finally:
+        drop_postgres_database(url)
+
+
+def table_names(url: URL) -> set[str]:
+    engine = make_engine(url)
+    try:
+        return set(inspect(engine).get_table_names()) - {"alembic_version"}
+    finally:
+        engine.dispose()
+
+
+def schema_differences(url: URL) -> list[object]:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            context = MigrationContext.configure(connection, opts={"compare_type": True})
+            return list(compare_metadata(context, Base.metadata))
+    finally:
+        engine.dispose()
+
+
+def test_upgrade_from_empty_creates_every_table(empty_url: URL) -> None:
+    assert migrate.current(empty_url) is None
+    migrate.upgrade(empty_url)
+    assert migrate.current(empty_url) == migrate.head()
+    assert table_names(empty_url) == set(Base.metadata.tables)
+
+
+def test_models_and_migrations_agree(empty_url: URL) -> None:
+    migrate.upgrade(empty_url)
+    assert schema_differences(empty_url) == []
+
+
+def test_downgrade_to_base_and_back(empty_url: URL) -> None:
+    migrate.upgrade(empty_url)
+    migrate.downgrade(empty_url, "base")
+    assert table_names(empty_url) == set()
+    migrate.upgrade(empty_url)
+    assert table_names(empty_url) == set(Base.metadata.tables)
+
+
+def test_upgrade_twice_is_harmless(empty_url: URL) -> None:
+    migrate.upgrade(empty_url)
+    migrate.upgrade(empty_url)
+    assert migrate.current(empty_url) == migrate.head()
+
+
+def test_db_commands(empty_url: URL) -> None:
+    url = empty_url.render_as_string(hide_password=False)
+    runner = CliRunner()
+    before = runner.invoke(db, ["current", "--url", url])
+    assert before.exit_code == 0, before.output
+    assert "(none)" in before.output and "needs `arena db upgrade`" in before.output
+    upgraded = runner.invoke(db, ["upgrade", "--url", url])
+    assert upgraded.exit_code == 0, upgraded.output
+    assert f"at revision {migrate.head()}" in upgraded.output
+    after = runner.invoke(db, ["current", "--url", url])
+    assert "up to date" in after.output
+
+
+def test_sqlite_default_url_is_a_file_under_var(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ARENA_DATABASE_URL", raising=False)
+    migrate.upgrade()
+    assert (tmp_path / "var" / "arena.db").exists()
+    engine = make_engine()
+    try:
+        with engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+            assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 30_000
+    finally:
+        engine.dispose()
+
+
+def test_url_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARENA_DATABASE_URL", "postgresql://u@db.example/arena")
+    url = database_url()
+    assert url.drivername == "postgresql+psycopg"
+    assert url.database == "arena"
