@@ -6,6 +6,7 @@ import click
 
 from arena.commands.bench import bench
 from arena.commands.bot import bot
+from arena.commands.bot_upload import upload as bot_upload
 from arena.commands.demo import demo
 from arena.commands.match import match
 from arena.commands.replay import replay
@@ -18,6 +19,7 @@ def main() -> None:
     """Hearts Arena: run matches, bots, benchmarks and the platform."""
 
 
+bot.add_command(bot_upload)
 for command in (bench, bot, db, demo, match, replay):
     main.add_command(command)
 

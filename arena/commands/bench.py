@@ -182,3 +182,23 @@ def bench_ratings(games: int, runs: int, seed: int) -> None:
     from arena.benchmarks import ratings
 
     click.echo(ratings.describe(*ratings.bench_convergence(games=games, runs=runs, seed=seed)))
+
+
+@bench.command("web")
+@click.option(
+    "--url",
+    default=None,
+    help="PostgreSQL server URL (scratch database); default: a temporary SQLite file.",
+)
+@click.option("--versions", type=click.IntRange(4), default=10_000, show_default=True)
+@click.option("--matches", type=click.IntRange(0), default=100_000, show_default=True)
+@click.option("--repeats", type=click.IntRange(1), default=30, show_default=True)
+def bench_web(url: str | None, versions: int, matches: int, repeats: int) -> None:
+    """Server time of the ladder page (10,000 bots) and of a match page (median of N)."""
+    from web import bench as web_bench
+
+    click.echo(
+        web_bench.describe(
+            web_bench.bench_web(url, versions=versions, matches=matches, repeats=repeats)
+        )
+    )

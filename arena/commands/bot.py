@@ -13,7 +13,7 @@ from .seating import SandboxRequiredError, SeatFactory
 
 @click.group()
 def bot() -> None:
-    """Bots: check them (uploads come with the web site)."""
+    """Bots: check and upload them."""
 
 
 @bot.command("check")

@@ -1,0 +1,155 @@
+"""`arena bot upload`: send a bot to the site through its JSON API (docs/api.md).
+
+    export ARENA_URL=https://arena.example   # default http://127.0.0.1:5000
+    export ARENA_TOKEN=ha_…                  # from your account page
+    arena bot upload mybot.py                # or a .zip / .tar.gz, or a folder
+    arena bot upload mybot/ --name shark --wait
+
+A folder is packed as a zip (without `__pycache__`, dotfiles and compiled files). The
+bot's name defaults to the file's or folder's name. With `--wait` the command follows the
+validation and exits 0 when the version is ready, 1 when it is rejected.
+
+Standard library HTTP only: the command needs nothing beyond the `arena` package.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import secrets
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import zipfile
+from pathlib import Path
+from typing import Any, Final
+
+import click
+
+DEFAULT_URL: Final = "http://127.0.0.1:5000"
+SETTLED: Final = frozenset({"ready", "rejected", "disabled"})
+SKIPPED_PARTS: Final = frozenset({"__pycache__", ".git", ".venv", "venv", ".mypy_cache"})
+
+
+class ApiError(click.ClickException):
+    """The site refused the request; the message is the site's own."""
+
+
+def pack_folder(folder: Path) -> bytes:
+    """The folder as a zip archive in memory (its files relative to it, in name order)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(folder.rglob("*")):
+            relative = path.relative_to(folder)
+            if any(part in SKIPPED_PARTS or part.startswith(".") for part in relative.parts):
+                continue
+            if path.is_symlink() or not path.is_file() or path.suffix in (".pyc", ".pyo"):
+                continue
+            archive.write(path, relative.as_posix())
+    return buffer.getvalue()
+
+
+def bot_name(path: Path) -> str:
+    """The default bot name: the file's name without its suffixes, or the folder's name."""
+    name = path.name
+    for suffix in (".tar.gz", ".tar.bz2", ".tar.xz", ".tgz", ".tar", ".zip", ".py"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def multipart(field: str, filename: str, content: bytes) -> tuple[bytes, str]:
+    """A multipart/form-data body holding one file field, and its content type."""
+    boundary = "arena-" + secrets.token_hex(16)
+    safe_name = filename.replace('"', "_").replace("\r", "_").replace("\n", "_")
+    head = (
+        f"--{boundary}\r\n"
+        f'Content-Disposition: form-data; name="{field}"; filename="{safe_name}"\r\n'
+        "Content-Type: application/octet-stream\r\n\r\n"
+    ).encode()
+    body = head + content + f"\r\n--{boundary}--\r\n".encode()
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+def call(
+    url: str, token: str, *, data: bytes | None = None, content_type: str | None = None
+) -> tuple[int, dict[str, Any]]:
+    """One API request: (status, JSON body). Raises ApiError for an error answer or no answer."""
+    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+    if content_type:
+        headers["Content-Type"] = content_type
+    request = urllib.request.Request(url, data=data, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        try:
+            message = json.loads(error.read())["error"]["message"]
+        except (ValueError, KeyError, TypeError):
+            message = error.reason
+        raise ApiError(f"{error.code}: {message}") from None
+    except urllib.error.URLError as error:
+        raise ApiError(f"cannot reach {url}: {error.reason}") from None
+
+
+def wait_for(base: str, token: str, version_id: int, timeout: float) -> dict[str, Any]:
+    """Poll the version until its validation is over (or `timeout` seconds pass)."""
+    deadline = time.monotonic() + timeout
+    delay = 1.0
+    while True:
+        _status, version = call(f"{base}/api/v1/versions/{version_id}", token)
+        if version["status"] in SETTLED or time.monotonic() > deadline:
+            return version
+        time.sleep(delay)
+        delay = min(delay * 1.5, 10.0)
+
+
+@click.command("upload")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--name", default=None, help="The bot's name (default: from PATH).")
+@click.option(
+    "--url",
+    envvar="ARENA_URL",
+    default=DEFAULT_URL,
+    show_default=True,
+    help="The site (or $ARENA_URL).",
+)
+@click.option(
+    "--token", envvar="ARENA_TOKEN", required=True, help="An API token (or $ARENA_TOKEN)."
+)
+@click.option("--wait", is_flag=True, help="Follow the validation; exit 1 if rejected.")
+@click.option("--timeout", type=click.FloatRange(1), default=600.0, show_default=True)
+def upload(path: Path, name: str | None, url: str, token: str, wait: bool, timeout: float) -> None:
+    """Upload PATH (a .py file, a .zip or .tar.gz, or a folder) as a new bot version."""
+    if not url.startswith(("http://", "https://")):
+        raise click.BadParameter(
+            "the site's URL must start with http:// or https://", param_hint="--url"
+        )
+    if path.is_dir():
+        content, filename = pack_folder(path), f"{path.name}.zip"
+    else:
+        content, filename = path.read_bytes(), path.name
+    chosen = name or bot_name(path.resolve())
+    base = url.rstrip("/")
+    body, content_type = multipart("file", filename, content)
+    status, version = call(
+        f"{base}/api/v1/bots/{urllib.parse.quote(chosen, safe='')}/versions",
+        token,
+        data=body,
+        content_type=content_type,
+    )
+    state = "uploaded" if status == 201 else "unchanged (the newest version has these bytes)"
+    click.echo(f"{chosen} v{version['number']}: {state}; status {version['status']}")
+    click.echo(f"{base}/versions/{version['id']}")
+    if not wait:
+        return
+    final = wait_for(base, token, int(version["id"]), timeout)
+    click.echo(
+        f"{chosen} v{final['number']}: {final['status']}"
+        + (f" — {final['reason']}" if final.get("reason") else "")
+    )
+    if final.get("log"):
+        click.echo(final["log"], err=True)
+    if final["status"] not in ("ready",):
+        raise SystemExit(1)

@@ -1,0 +1,182 @@
+"""What a person does on the site, in real Chromium: sign up, upload a bot and watch it
+validate, open the ladder, step through a replay with the keyboard, look through one
+seat's eyes, follow a deep link. Screenshots: artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from sqlalchemy import select
+
+from arena.store import write_transaction
+from arena.store.bots import set_version_status
+from arena.store.models import Bot, BotVersion, VersionStatus
+from tests.web.browser.conftest import screenshot
+from tests.web.factories import BOT_SOURCE, PASSWORD, row
+from web.database import sessions
+
+
+def test_sign_up_upload_and_watch_it_validate(site, page, app):
+    """Sign up, upload a bot file, and watch its page follow the validation live.
+
+    The workers are not part of this test, so the test plays the worker's side of the
+    contract between them and the site, which is the database: it moves the version
+    pending → validating → ready with a log through `arena.store.bots.set_version_status`,
+    the function a validating worker calls, while the page polls. Nothing of the site is
+    faked: the page learns of each change through its own JSON endpoint.
+    """
+    server, _world = site
+    page.goto(f"{server.url}/signup")
+    page.fill("#username", "carol")
+    page.fill("#password", PASSWORD)
+    page.fill("#confirm", PASSWORD)
+    page.click("#submit")
+    page.wait_for_selector("text=Welcome, carol.")
+    assert page.locator(".who").inner_text().startswith("carol")
+
+    page.click("nav >> text=Upload")
+    page.fill("#name", "owl")
+    page.set_input_files(
+        "#file", files=[{"name": "owl.py", "mimeType": "text/x-python", "buffer": BOT_SOURCE}]
+    )
+    page.click("#submit")
+    page.wait_for_selector("text=Uploaded owl version 1.")
+    status = page.locator("#version-status [data-status]")
+    assert status.get_attribute("data-status") == "pending"
+    screenshot(page, "01-upload-pending")
+
+    with sessions(app)() as db:
+        version_id = db.scalar(
+            select(BotVersion.id).join(Bot).where(Bot.name == "owl", BotVersion.number == 1)
+        )
+        db.rollback()
+        with write_transaction(db):
+            set_version_status(db, row(db, BotVersion, version_id), VersionStatus.VALIDATING)
+        page.wait_for_selector('#version-status [data-status="validating"]')
+        assert "current" in page.locator('.progress li[data-step="validating"]').get_attribute(
+            "class"
+        )
+        screenshot(page, "02-upload-validating")
+        with write_transaction(db):
+            set_version_status(
+                db,
+                row(db, BotVersion, version_id),
+                VersionStatus.READY,
+                reason="passed: 20 hands against house bots, no faults",
+                detail="owl: thinking…\nowl: done\n",
+            )
+    page.wait_for_selector('#version-status [data-status="ready"]')
+    page.wait_for_selector("#version-log >> text=owl: done")
+    assert "passed: 20 hands" in page.locator("#version-reason").inner_text()
+    screenshot(page, "03-upload-ready")
+
+
+def test_ladder(site, page):
+    """The ladder: the season's bots with Elo ± uncertainty, sortable, a season selector."""
+    server, _world = site
+    page.goto(f"{server.url}/ladder")
+    page.wait_for_selector("#ladder")
+    assert re.search(r"/seasons/\d+/ladder$", page.url)
+    names = page.locator("#ladder tbody tr td:nth-child(2) a").all_inner_texts()
+    assert "shark" in names
+    assert "minnow" in names
+    assert page.locator("#season-choice").is_visible()
+    screenshot(page, "04-ladder")
+    page.click("#ladder thead >> text=Games")
+    page.wait_for_url(re.compile(r"sort=games"))
+    assert page.locator('#ladder th[aria-sort="descending"]').inner_text().startswith("Games")
+
+
+def step(page) -> str:
+    return page.locator("#viewer").get_attribute("data-step")
+
+
+def test_replay_with_the_keyboard_and_one_seats_view(site, page):
+    """Step through a match by card, trick and hand with the keyboard; then one seat's view
+    hides every other hand."""
+    server, world = site
+    page.goto(f"{server.url}/matches/{world.match_id}")
+    page.wait_for_selector('#viewer[data-ready="true"]')
+    assert step(page) == "1-1-0-0"  # game 1, hand 1, the deal
+    page.locator("#viewer").focus()
+    page.keyboard.press("ArrowRight")  # the pass
+    assert step(page) == "1-1-0-1"
+    page.keyboard.press("ArrowRight")  # the first card of the first trick
+    assert step(page) == "1-1-1-1"
+    assert page.locator(".trick .play").count() == 1
+    page.keyboard.press("Shift+ArrowRight")  # to the end of that trick
+    assert step(page) == "1-1-1-4"
+    assert page.locator(".trick .play").count() == 4
+    assert page.locator(".trick .play.winner").count() == 1
+    page.keyboard.press("Shift+ArrowRight")  # the whole second trick
+    assert step(page) == "1-1-2-4"
+    page.keyboard.press("ArrowLeft")
+    assert step(page) == "1-1-2-3"
+    page.keyboard.press("PageDown")  # the next hand
+    assert step(page) == "1-2-0-0"
+    assert "h=2" in page.url
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    screenshot(page, "05-replay-all-hands")
+
+    # Every hand face up: 52 minus the cards played are visible in the seats.
+    assert page.locator(".seat .hand .card.back").count() == 0
+
+    page.keyboard.press("0")  # seat 0's view
+    assert page.locator("#viewer").get_attribute("data-view") == "0"
+    mine = page.locator('.seat[data-seat="0"] .hand .card')
+    assert mine.count() > 0
+    assert page.locator('.seat[data-seat="0"] .hand .card.back').count() == 0
+    for seat in (1, 2, 3):
+        hand = page.locator(f'.seat[data-seat="{seat}"] .hand')
+        assert hand.locator(".card").count() > 0
+        assert hand.locator(".card:not(.back)").count() == 0, f"seat {seat}'s cards are visible"
+        assert hand.locator("[data-card]").count() == 0
+    # Other seats' passes are not shown either (only the cards on the table).
+    assert page.locator('.seat[data-face-up="false"] .meta .card').count() == 0
+    screenshot(page, "06-replay-seat-0-view")
+
+    page.keyboard.press("a")
+    assert page.locator(".seat .hand .card.back").count() == 0
+
+    before = step(page)
+    page.keyboard.press("+")
+    page.keyboard.press("+")
+    page.keyboard.press("Space")  # play
+    assert page.locator('[data-action="play"]').get_attribute("aria-pressed") == "true"
+    page.wait_for_selector(f'#viewer:not([data-step="{before}"])')
+    page.keyboard.press("Space")  # pause
+    assert page.locator('[data-action="play"]').get_attribute("aria-pressed") == "false"
+    paused = step(page)
+    time.sleep(0.6)
+    assert step(page) == paused
+
+
+def test_deep_link_to_a_trick(site, page):
+    """A link to hand 2, trick 3, card 2 opens the viewer there, in the seat view asked for."""
+    server, world = site
+    page.goto(f"{server.url}/matches/{world.match_id}#g=1&h=2&t=3&c=2&view=1")
+    page.wait_for_selector('#viewer[data-ready="true"]')
+    assert step(page) == "1-2-3-2"
+    assert page.locator("#viewer").get_attribute("data-view") == "1"
+    assert page.locator(".trick .play").count() == 2
+    assert "Hand 2/" in page.locator(".position").inner_text()
+    assert "trick 3 · card 2" in page.locator(".position").inner_text()
+    screenshot(page, "07-replay-deep-link")
+    # The score sheet's links move the viewer within the page.
+    page.click("#score-sheet a >> text=3")
+    page.wait_for_selector('#viewer[data-step="1-3-0-0"]')
+
+
+def test_match_page_on_a_phone(site, browser):
+    """The match page at phone width: the table stacks and nothing overflows sideways."""
+    server, world = site
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{server.url}/matches/{world.match_id}#g=1&h=1&t=1&c=3")
+    page.wait_for_selector('#viewer[data-ready="true"]')
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400, f"the page is {width}px wide on a 390px screen"
+    screenshot(page, "08-replay-phone")
+    context.close()

@@ -1,0 +1,132 @@
+"""Fixtures for the site's tests: `app`, `client`, `auth` (as in Flask's tutorial), a
+database to arrange rows in, and `world`: a small season with a recorded match.
+
+Each test gets its own SQLite file, copied from one migrated once per session. CSRF
+protection stays on: the `auth` helper reads the token from a page, as a browser does.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy.orm import Session
+
+from arena.store import migrate
+from tests.web.factories import World, build_world
+from web import create_app
+from web.database import dispose, sessions
+
+CSRF = re.compile(
+    r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"'
+)
+
+
+@pytest.fixture(scope="session")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated, empty SQLite database file that each test copies."""
+    path = tmp_path_factory.mktemp("web-template") / "arena.db"
+    migrate.upgrade(f"sqlite:///{path}")
+    return path
+
+
+def make_app(database: Path, **config: Any) -> Flask:
+    """The site on `database`, configured for tests (cheap password hashing)."""
+    settings = {
+        "TESTING": True,
+        "DATABASE_URL": f"sqlite:///{database}",
+        "SECRET_KEY": "test secret",
+        "ARGON2_PROFILE": "CHEAPEST",
+    }
+    settings.update(config)
+    return create_app(settings)
+
+
+@pytest.fixture
+def database(migrated: Path, tmp_path: Path) -> Path:
+    """This test's database file."""
+    path = tmp_path / "arena.db"
+    shutil.copy(migrated, path)
+    return path
+
+
+@pytest.fixture
+def app(database: Path) -> Iterator[Flask]:
+    """The site, on this test's database."""
+    application = make_app(database)
+    yield application
+    dispose(application)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A test client of the site."""
+    return app.test_client()
+
+
+@pytest.fixture
+def db(app: Flask) -> Iterator[Session]:
+    """A session on the site's database, to arrange and inspect rows."""
+    with sessions(app)() as session:
+        yield session
+
+
+def csrf_token(client: FlaskClient, path: str = "/signin") -> str:
+    """The CSRF token of the client's session, read from a form page."""
+    page = client.get(path).get_data(as_text=True)
+    found = CSRF.search(page)
+    assert found, f"no CSRF token on {path}"
+    return found.group(1) or found.group(2)
+
+
+class AuthActions:
+    """Sign up, in and out through the real forms."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+
+    def signup(self, username: str = "alice", password: str = "correct horse") -> Any:
+        return self.client.post(
+            "/signup",
+            data={
+                "username": username,
+                "password": password,
+                "confirm": password,
+                "csrf_token": csrf_token(self.client, "/signup"),
+            },
+        )
+
+    def login(self, username: str = "alice", password: str = "correct horse") -> Any:
+        return self.client.post(
+            "/signin",
+            data={
+                "username": username,
+                "password": password,
+                "csrf_token": csrf_token(self.client),
+            },
+        )
+
+    def logout(self) -> Any:
+        return self.client.post("/signout", data={"csrf_token": csrf_token(self.client, "/")})
+
+    def token(self) -> str:
+        return csrf_token(self.client, "/")
+
+
+@pytest.fixture
+def auth(client: FlaskClient) -> AuthActions:
+    """Sign-up, sign-in and sign-out helpers on `client`."""
+    return AuthActions(client)
+
+
+@pytest.fixture
+def world(app: Flask, db: Session) -> World:
+    """Users alice (with a ready bot in a running season), bob and an admin, and one
+    recorded match of that season with a replay (one seat faulting, with logs)."""
+    return build_world(db, app)

@@ -1,0 +1,62 @@
+"""The account page and API tokens: made, shown once, used, revoked."""
+
+from __future__ import annotations
+
+import re
+
+from tests.web.conftest import csrf_token
+
+
+def make_token(client, auth, name="laptop"):
+    auth.login()
+    page = client.post(
+        "/account/tokens", data={"name": name, "csrf_token": csrf_token(client, "/account")}
+    ).get_data(as_text=True)
+    found = re.search(r'id="new-token">(ha_[^<]+)<', page)
+    assert found, page
+    return found.group(1)
+
+
+def test_a_token_is_shown_once_and_works(client, auth, world):
+    token = make_token(client, auth)
+    again = client.get("/account").get_data(as_text=True)
+    assert token not in again
+    assert token[:10] in again  # the prefix only
+    me = client.get("/api/v1/me", headers={"Authorization": f"Bearer {token}"})
+    assert me.json["username"] == "alice"
+
+
+def test_a_revoked_token_stops_working(client, auth, world, db):
+    token = make_token(client, auth)
+    from arena.store.models import ApiToken
+
+    token_id = db.query(ApiToken.id).scalar()
+    response = client.post(
+        f"/account/tokens/{token_id}/revoke", data={"csrf_token": csrf_token(client, "/account")}
+    )
+    assert response.status_code == 302
+    me = client.get("/api/v1/me", headers={"Authorization": f"Bearer {token}"})
+    assert me.status_code == 401
+    assert me.json["error"]["code"] == "unauthorized"
+
+
+def test_another_users_token_cannot_be_revoked(client, auth, world):
+    make_token(client, auth)
+    auth.logout()
+    auth.login("bob")
+    response = client.post("/account/tokens/1/revoke", data={"csrf_token": auth.token()})
+    assert response.status_code == 404
+
+
+def test_token_name_is_required(client, auth, world):
+    auth.login()
+    response = client.post(
+        "/account/tokens", data={"name": "", "csrf_token": csrf_token(client, "/account")}
+    )
+    assert response.status_code == 400
+
+
+def test_user_page_lists_bots(client, world):
+    page = client.get(f"/users/{world.alice_id}").get_data(as_text=True)
+    assert "shark" in page
+    assert client.get("/users/999").status_code == 404

@@ -1,0 +1,64 @@
+"""Errors are answered as JSON or as a page, by what the client accepts; never a traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.conftest import make_app
+
+
+@pytest.mark.parametrize(
+    ("accept", "json"),
+    [
+        ("application/json", True),
+        ("text/html", False),
+        ("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", False),
+        ("application/json, text/html;q=0.5", True),
+        ("*/*", False),
+    ],
+)
+def test_not_found_by_accept(client, accept, json):
+    response = client.get("/no/such/page", headers={"Accept": accept})
+    assert response.status_code == 404
+    if json:
+        assert response.json == {
+            "error": {
+                "status": 404,
+                "code": "not_found",
+                "message": response.json["error"]["message"],
+            }
+        }
+    else:
+        assert response.mimetype == "text/html"
+        assert "<h1>" in response.get_data(as_text=True)
+
+
+def test_the_api_always_answers_json(client):
+    response = client.get("/api/v1/nothing", headers={"Accept": "text/html"})
+    assert response.status_code == 404
+    assert response.json["error"]["code"] == "not_found"
+
+
+def test_method_not_allowed_keeps_its_allow_header(client):
+    response = client.delete("/api/v1/seasons")
+    assert response.status_code == 405
+    assert "GET" in response.headers["Allow"]
+    assert response.json["error"]["code"] == "method_not_allowed"
+
+
+def test_an_unexpected_error_is_a_500_without_details(database):
+    app = make_app(database, TESTING=False)
+
+    @app.get("/boom")
+    def boom() -> str:
+        raise RuntimeError("secret internals")
+
+    client = app.test_client()
+    page = client.get("/boom")
+    assert page.status_code == 500
+    assert "secret internals" not in page.get_data(as_text=True)
+    assert "Something went wrong" in page.get_data(as_text=True)
+    data = client.get("/boom", headers={"Accept": "application/json"})
+    assert data.json is not None
+    assert data.json["error"]["code"] == "internal_server_error"
+    assert "secret internals" not in data.get_data(as_text=True)

@@ -1,0 +1,88 @@
+"""A user's account: their bots, and their API tokens (made, listed, revoked).
+
+A token's text is shown once, in the answer to the request that made it; only its
+SHA-256 is kept (`arena.store.accounts`).
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+
+from arena.store.accounts import issue_token, revoke_token
+from arena.store.models import ApiToken, Bot, User
+
+from . import database
+from .auth import current_user, login_required
+from .forms import ActionForm, TokenForm
+
+bp = Blueprint("account", __name__)
+
+
+def _page(form: TokenForm, new_token: str | None = None, status: int = 200) -> tuple[str, int]:
+    user = current_user()
+    assert user is not None
+    db = database.session()
+    tokens = db.scalars(
+        select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.id.desc())
+    ).all()
+    bots = db.scalars(select(Bot).where(Bot.owner_id == user.id).order_by(Bot.name)).all()
+    page = render_template(
+        "account/index.html",
+        form=form,
+        tokens=tokens,
+        bots=bots,
+        new_token=new_token,
+        revoke=ActionForm(),
+    )
+    return page, status
+
+
+@bp.get("/account")
+@login_required
+def index() -> tuple[str, int]:
+    """Your bots and your API tokens."""
+    return _page(TokenForm())
+
+
+@bp.post("/account/tokens")
+@login_required
+def create_token() -> tuple[str, int]:
+    """Make an API token and show its text, once."""
+    form = TokenForm()
+    if not form.validate_on_submit():
+        return _page(form, status=400)
+    user = current_user()
+    assert user is not None
+    with database.writing() as db:
+        owner = db.get(User, user.id)
+        assert owner is not None
+        _token, text = issue_token(db, owner, form.name.data or "token")
+    return _page(TokenForm(formdata=None), new_token=text)
+
+
+@bp.post("/account/tokens/<int:token_id>/revoke")
+@login_required
+def revoke(token_id: int) -> Response:
+    """Revoke one of your tokens."""
+    user = current_user()
+    assert user is not None
+    with database.writing() as db:
+        token = db.get(ApiToken, token_id)
+        if token is None or token.user_id != user.id:
+            abort(404, f"You have no token {token_id}.")
+        revoke_token(db, token)
+    flash("Token revoked.", "info")
+    return redirect(url_for("account.index"))
+
+
+@bp.get("/users/<int:user_id>")
+def user_page(user_id: int) -> str:
+    """A contestant's public page: their bots."""
+    db = database.session()
+    owner = db.get(User, user_id)
+    if owner is None:
+        abort(404, f"There is no user {user_id}.")
+    bots = db.scalars(select(Bot).where(Bot.owner_id == owner.id).order_by(Bot.name)).all()
+    return render_template("account/user.html", owner=owner, bots=bots)

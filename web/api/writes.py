@@ -1,0 +1,90 @@
+"""The API's writes: uploading a bot version, and challenging opponents (token required)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import abort, request, url_for
+
+from arena.store.bots import BotError
+from arena.store.models import BotVersion, User
+
+from .. import database
+from ..archives import UploadError
+from ..bots import version_status
+from ..challenges import ChallengeError, challenge_rules, create_challenge, find_opponent
+from ..errors import fail
+from ..forms import NAME_MESSAGE, NAME_PATTERN
+from ..submissions import read_upload, submit_bot
+from . import api, api_user
+from .reads import match_json
+
+
+@api.post("/bots/<name>/versions")
+def upload(name: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Upload a new version of your bot `name` (made on first upload): multipart `file`.
+
+    201 with the new pending version; 200 with the existing one when the bytes are those
+    of the bot's newest version. 413 too large; 422 for an upload that is unsafe or not
+    a bot (`error.reason` says which check failed).
+    """
+    user = api_user(required=True)
+    assert user is not None
+    if not re.match(NAME_PATTERN, name) or len(name) > 64:
+        abort(400, f"The bot name {name!r} is not allowed: use {NAME_MESSAGE}.")
+    file = request.files.get("file")
+    if file is None:
+        abort(400, "Send the bot as a multipart/form-data field named 'file'.")
+    filename, data = read_upload(file)
+    try:
+        with database.writing() as db:
+            owner = db.get(User, user.id)
+            assert owner is not None
+            version, created = submit_bot(db, owner, name, filename, data)
+            body = version_status(version)
+    except UploadError as error:
+        fail(413 if error.reason == "too_large" else 422, str(error), reason=error.reason)
+    except BotError as error:
+        abort(409, str(error))
+    location = url_for("api.version", version_id=version.id)
+    return body, 201 if created else 200, {"Location": location}
+
+
+def _json_body() -> dict[str, Any]:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        abort(400, "Send a JSON object (Content-Type: application/json).")
+    return body
+
+
+@api.post("/challenges")
+def challenge() -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Challenge opponents to an unrated match: JSON {version, opponents, rules?, hands?}."""
+    user = api_user(required=True)
+    assert user is not None
+    body = _json_body()
+    version_id, opponents = body.get("version"), body.get("opponents")
+    rules_name, hands = body.get("rules", "standard"), body.get("hands")
+    if not isinstance(version_id, int) or isinstance(version_id, bool):
+        abort(400, "'version' must be the id of one of your ready bot versions.")
+    if not isinstance(opponents, list) or not all(isinstance(o, str) for o in opponents):
+        abort(400, "'opponents' must be a list of 'owner/bot' names.")
+    if not isinstance(rules_name, str):
+        abort(400, "'rules' must be the name of a rules preset.")
+    if hands is not None and (
+        not isinstance(hands, int) or isinstance(hands, bool) or not 1 <= hands <= 50
+    ):
+        abort(400, "'hands' must be a whole number from 1 to 50.")
+    try:
+        with database.writing() as db:
+            mine = db.get(BotVersion, version_id)
+            if mine is None or mine.bot.owner_id != user.id:
+                raise ChallengeError(f"you have no bot version {version_id}")
+            rivals = [find_opponent(db, reference) for reference in opponents]
+            rules = challenge_rules(rules_name, len(opponents) + 1, hands)
+            match = create_challenge(db, mine, rivals, rules)
+            body = match_json(match)
+    except ChallengeError as error:
+        abort(422, str(error))
+    return body, 201, {"Location": url_for("api.match", match_id=match.id)}

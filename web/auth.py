@@ -1,0 +1,150 @@
+"""Accounts: sign up, sign in and out; who is signed in; the guards views use.
+
+The session cookie holds only the user's id (signed, HttpOnly, SameSite=Lax). Signing out
+is a POST with a CSRF token, so another site cannot sign anyone out.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+
+from arena.store.accounts import AccountError, create_user
+from arena.store.models import User
+
+from . import database
+from .forms import ActionForm, SignInForm, SignUpForm, add_error
+from .passwords import check_password, hash_password
+
+bp = Blueprint("auth", __name__)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+ViewResult = Response | str | tuple[str, int]
+
+
+@bp.before_app_request
+def load_signed_in_user() -> None:
+    """Put the signed-in user (or None) in `g.user`."""
+    user_id = session.get("user_id")
+    g.user = None if user_id is None else database.session().get(User, user_id)
+
+
+def current_user() -> User | None:
+    """The signed-in user, if any."""
+    user: User | None = g.get("user")
+    return user
+
+
+def login_required(view: Callable[P, R]) -> Callable[P, R | Response]:
+    """Send people who are not signed in to the sign-in page (then back here)."""
+
+    @functools.wraps(view)
+    def wrapped(*args: P.args, **kwargs: P.kwargs) -> R | Response:
+        if current_user() is None:
+            return redirect(url_for("auth.signin", next=request.full_path.rstrip("?")))
+        return view(*args, **kwargs)
+
+    return wrapped
+
+
+def admin_required(view: Callable[P, R]) -> Callable[P, R | Response]:
+    """Admins only: others are refused (403), people not signed in sent to sign in."""
+
+    @functools.wraps(view)
+    def wrapped(*args: P.args, **kwargs: P.kwargs) -> R | Response:
+        user = current_user()
+        if user is None:
+            return redirect(url_for("auth.signin", next=request.full_path.rstrip("?")))
+        if not user.is_admin:
+            abort(403, "This page is for admins.")
+        return view(*args, **kwargs)
+
+    return wrapped
+
+
+def _safe_next(target: str | None) -> str:
+    """A local path to go to after signing in (never another site)."""
+    if target and target.startswith("/") and not target.startswith("//"):
+        parts = urlsplit(target)
+        if not parts.scheme and not parts.netloc:
+            return target
+    return url_for("home.index")
+
+
+@bp.route("/signup", methods=["GET", "POST"])
+def signup() -> ViewResult:
+    """Create an account and sign in to it."""
+    form = SignUpForm()
+    if form.validate_on_submit():
+        username = form.username.data or ""
+        try:
+            with database.writing() as db:
+                user = create_user(db, username, None)
+                user.password_hash = hash_password(form.password.data or "")
+        except AccountError:
+            add_error(form.username, "that username is taken")
+        else:
+            session.clear()
+            session["user_id"] = user.id
+            flash(f"Welcome, {user.username}.", "success")
+            return redirect(url_for("home.index"))
+    status = 400 if form.errors else 200
+    return render_template("auth/signup.html", form=form), status
+
+
+@bp.route("/signin", methods=["GET", "POST"])
+def signin() -> ViewResult:
+    """Sign in with a username and password."""
+    form = SignInForm()
+    if request.method == "GET":
+        form.next.data = request.args.get("next", "")
+    if form.validate_on_submit():
+        db = database.session()
+        user = db.scalars(select(User).where(User.username == form.username.data)).one_or_none()
+        matched, new_hash = (
+            check_password(user.password_hash, form.password.data or "")
+            if user is not None
+            else (False, None)
+        )
+        if user is None or not matched:
+            add_error(form.password, "unknown username or wrong password")
+        else:
+            if new_hash is not None:
+                with database.writing() as db:
+                    stored = db.get(User, user.id)
+                    if stored is not None:
+                        stored.password_hash = new_hash
+            session.clear()
+            session["user_id"] = user.id
+            return redirect(_safe_next(form.next.data))
+    status = 400 if form.errors else 200
+    return render_template("auth/signin.html", form=form), status
+
+
+@bp.post("/signout")
+def signout() -> Response:
+    """Sign out (a POST carrying the CSRF token)."""
+    form = ActionForm()
+    if not form.validate_on_submit():
+        abort(400, "The sign-out form was not valid.")
+    session.clear()
+    flash("Signed out.", "info")
+    return redirect(url_for("home.index"))

@@ -1,0 +1,217 @@
+"""Bots and their versions: status and validation log, ratings over time, recent matches,
+head-to-head results, per-seat figures; the owner's logs (owner and admins only).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+
+from arena.seasons import SeasonError, enter_season
+from arena.store.bots import archive_content
+from arena.store.models import (
+    BotVersion,
+    MatchSeat,
+    Rating,
+    Season,
+    SeasonStatus,
+    VersionStatus,
+)
+from arena.store.stats import (
+    bot_seasons,
+    head_to_head,
+    rating_history,
+    recent_matches,
+    seat_stats,
+)
+
+from . import database
+from .archives import archive_kind
+from .auth import current_user
+from .challenges import newest_ready_version
+from .charts import elo_chart
+from .forms import EnterForm, choices
+from .loaders import load_bot, load_match, load_version, may_see_logs, require_logs
+from .replays import replay_document
+
+bp = Blueprint("bots", __name__)
+
+SETTLED_STATUSES = frozenset({VersionStatus.READY, VersionStatus.REJECTED, VersionStatus.DISABLED})
+
+
+def _versions(bot_id: int) -> list[BotVersion]:
+    return list(
+        database.session().scalars(
+            select(BotVersion).where(BotVersion.bot_id == bot_id).order_by(BotVersion.number.desc())
+        )
+    )
+
+
+def _open_seasons() -> list[Season]:
+    return list(
+        database.session().scalars(
+            select(Season)
+            .where(Season.status != SeasonStatus.FINISHED)
+            .order_by(Season.starts_at.desc())
+        )
+    )
+
+
+@bp.get("/bots/<int:bot_id>")
+def show(bot_id: int) -> str:
+    """A bot: versions, rating history in a season, recent matches, head-to-head, seats."""
+    bot = load_bot(bot_id)
+    db = database.session()
+    versions = _versions(bot.id)
+    seasons = bot_seasons(db, bot.id)
+    chosen = request.args.get("season", type=int)
+    season = next((s for s in seasons if s.id == chosen), seasons[0] if seasons else None)
+    ids = [v.id for v in versions]
+    history = rating_history(db, season.id, ids) if season is not None else []
+    ratings = (
+        db.scalars(
+            select(Rating).where(Rating.season_id == season.id, Rating.bot_version_id.in_(ids))
+        ).all()
+        if season is not None
+        else []
+    )
+    owner_view = may_see_logs(bot)
+    enter = None
+    user = current_user()
+    if user is not None and user.id == bot.owner_id:
+        enter = EnterForm()
+        enter.season.choices = choices((s.id, s.name) for s in _open_seasons())
+    return render_template(
+        "bots/show.html",
+        bot=bot,
+        versions=versions,
+        seasons=seasons,
+        season=season,
+        chart=elo_chart([p.elo for p in history]),
+        history=history,
+        ratings={r.bot_version_id: r for r in ratings},
+        matches=recent_matches(db, bot.id, limit=20),
+        rivals=head_to_head(db, bot.id),
+        seats=seat_stats(db, bot.id),
+        owner_view=owner_view,
+        enter=enter,
+    )
+
+
+@bp.post("/bots/<int:bot_id>/enter")
+def enter(bot_id: int) -> Response:
+    """Enter the bot's newest ready version into a season (the owner only)."""
+    bot = load_bot(bot_id)
+    user = current_user()
+    if user is None:
+        abort(401, "Sign in to enter a season.")
+    if user.id != bot.owner_id:
+        abort(403, "Only the bot's owner may enter it.")
+    form = EnterForm()
+    form.season.choices = choices((s.id, s.name) for s in _open_seasons())
+    if not form.validate_on_submit():
+        abort(400, "Choose a season that is not finished.")
+    with database.writing() as db:
+        version = newest_ready_version(db, bot.id)
+        season = db.get(Season, form.season.data)
+        if version is None or season is None:
+            abort(409, "The bot has no ready version yet.")
+        try:
+            enter_season(db, season, version)
+        except SeasonError as error:
+            abort(409, str(error))
+    flash(f"Version {version.number} entered in {season.name}.", "success")
+    return redirect(url_for("bots.show", bot_id=bot.id))
+
+
+def version_status(version: BotVersion) -> dict[str, Any]:
+    """A version's status as the live page and the API show it (the log for its owner)."""
+    bot = version.bot
+    data: dict[str, Any] = {
+        "id": version.id,
+        "bot_id": version.bot_id,
+        "bot": bot.name,
+        "number": version.number,
+        "status": version.status.value,
+        "reason": version.status_reason,
+        "settled": version.status in SETTLED_STATUSES,
+        "created_at": version.created_at.isoformat(),
+        "status_changed_at": version.status_changed_at.isoformat(),
+        "archive_sha256": version.archive_sha256,
+    }
+    if may_see_logs(bot):
+        data["log"] = version.status_detail
+    return data
+
+
+@bp.get("/versions/<int:version_id>")
+def version(version_id: int) -> str:
+    """A bot version: its status (updated live while it validates) and validation log."""
+    found = load_version(version_id)
+    return render_template(
+        "bots/version.html",
+        version=found,
+        bot=found.bot,
+        status=version_status(found),
+        owner_view=may_see_logs(found.bot),
+    )
+
+
+@bp.get("/versions/<int:version_id>/status")
+def status(version_id: int) -> Response:
+    """The version's status as JSON (what the version page polls)."""
+    response = jsonify(version_status(load_version(version_id)))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/versions/<int:version_id>/archive")
+def archive(version_id: int) -> Response:
+    """The uploaded archive, as uploaded (the owner and admins only)."""
+    found = load_version(version_id)
+    require_logs(found.bot)
+    content = archive_content(database.session(), found.archive_sha256)
+    suffix = {"zip": "zip", "tar": "tar", "file": "py"}[archive_kind(content)]
+    response = Response(content, mimetype="application/octet-stream")
+    name = f"{found.bot.name}-v{found.number}.{suffix}"
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@bp.get("/bots/<int:bot_id>/logs")
+def logs(bot_id: int) -> str:
+    """The bot's logs: validation logs and its matches' faults (the owner and admins only)."""
+    bot = load_bot(bot_id)
+    require_logs(bot)
+    return render_template(
+        "bots/logs.html",
+        bot=bot,
+        versions=_versions(bot.id),
+        matches=recent_matches(database.session(), bot.id, limit=50),
+    )
+
+
+@bp.get("/bots/<int:bot_id>/logs/<int:match_id>")
+def match_log(bot_id: int, match_id: int) -> str:
+    """What the bot wrote to stderr in one match, and its faults (owner and admins only)."""
+    bot = load_bot(bot_id)
+    require_logs(bot)
+    match = load_match(match_id)
+    db = database.session()
+    seats = db.scalars(
+        select(MatchSeat.seat)
+        .join(BotVersion, BotVersion.id == MatchSeat.bot_version_id)
+        .where(MatchSeat.match_id == match.id, BotVersion.bot_id == bot.id)
+    ).all()
+    if not seats:
+        abort(404, f"{bot.name} did not play match {match_id}.")
+    replay = replay_document(db, match.id)
+    entries = []
+    for seat in seats:
+        logs_text = replay["logs"][seat] if replay and seat < len(replay["logs"]) else None
+        faults = [f for f in (replay or {}).get("faults", []) if f.get("entrant") == seat]
+        entries.append({"seat": seat, "log": logs_text, "faults": faults})
+    return render_template("bots/match_log.html", bot=bot, match=match, entries=entries)

@@ -1,0 +1,116 @@
+"""Matches: the page with every seat, the score sheet, the faults and the replay viewer,
+and the replay's JSON to download (other bots' logs and fault texts blanked).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, render_template, request
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+
+from arena.match.replay import ReplayError
+from arena.store.models import Bot, BotVersion, Match, MatchSeat, User
+
+from . import database
+from .auth import current_user
+from .loaders import load_match
+from .replays import faults_by_entrant, owned_entrants, redact, replay_document, score_sheet
+
+bp = Blueprint("matches", __name__, url_prefix="/matches")
+
+
+def seat_rows(match: Match) -> list[dict[str, Any]]:
+    """Each seat with its bot, version, owner and result."""
+    rows = database.session().execute(
+        select(MatchSeat, BotVersion.number, Bot.id, Bot.name, Bot.is_house, User.id, User.username)
+        .join(BotVersion, BotVersion.id == MatchSeat.bot_version_id)
+        .join(Bot, Bot.id == BotVersion.bot_id)
+        .join(User, User.id == Bot.owner_id)
+        .where(MatchSeat.match_id == match.id)
+        .order_by(MatchSeat.seat)
+    )
+    return [
+        {
+            "seat": seat.seat,
+            "bot_version_id": seat.bot_version_id,
+            "version": number,
+            "bot_id": bot_id,
+            "bot": bot_name,
+            "is_house": is_house,
+            "owner_id": owner_id,
+            "owner": owner,
+            "label": f"{owner}/{bot_name} v{number}",
+            "score": seat.score,
+            "rank": seat.rank,
+            "faults": seat.faults,
+            "moons": seat.moons,
+            "disqualified": seat.disqualified,
+        }
+        for seat, number, bot_id, bot_name, is_house, owner_id, owner in rows
+    ]
+
+
+def _replay(match: Match) -> dict[str, Any] | None:
+    try:
+        return replay_document(database.session(), match.id)
+    except ReplayError as error:
+        abort(500, f"The stored replay cannot be read: {error}")
+
+
+@bp.get("/<int:match_id>")
+def show(match_id: int) -> str:
+    """A match: seats and results, the replay viewer, the score sheet and the faults."""
+    match = load_match(match_id)
+    seats = seat_rows(match)
+    replay = _replay(match)
+    readable = owned_entrants(database.session(), match, current_user())
+    viewer_seats = [{"seat": s["seat"], "label": s["label"]} for s in seats]
+    return render_template(
+        "matches/show.html",
+        match=match,
+        seats=seats,
+        viewer_seats=viewer_seats,
+        replay=replay,
+        sheet=score_sheet(replay) if replay else [],
+        faults=faults_by_entrant(redact(replay, readable)) if replay else [],
+        readable=readable,
+    )
+
+
+@bp.get("/<int:match_id>/status")
+def status(match_id: int) -> Response:
+    """The match's status as JSON (what the page of a queued match polls)."""
+    match = load_match(match_id)
+    response = jsonify(
+        {"id": match.id, "status": match.status.value, "reason": match.status_reason}
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def replay_response(match: Match) -> Response:
+    """The match's replay JSON for the current viewer (404 while there is none)."""
+    replay = _replay(match)
+    if replay is None:
+        abort(404, f"Match {match.id} has no replay (it is {match.status.value}).")
+    readable = owned_entrants(database.session(), match, current_user())
+    body = json.dumps(redact(replay, readable), separators=(",", ":")).encode()
+    response = Response(mimetype="application/json")
+    if request.accept_encodings["gzip"]:
+        response.set_data(gzip.compress(body, compresslevel=5))
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        response.set_data(body)
+    response.headers["Vary"] = "Accept-Encoding, Cookie"
+    response.headers["Content-Disposition"] = f'attachment; filename="match-{match.id}.json"'
+    return response
+
+
+@bp.get("/<int:match_id>/replay.json")
+def replay(match_id: int) -> Response:
+    """The replay as JSON, to download or for the viewer."""
+    return replay_response(load_match(match_id))

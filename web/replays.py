@@ -1,0 +1,101 @@
+"""A match's replay for the site: loaded from the store, cut to what the viewer may read,
+and summed up as a score sheet.
+
+The replay as stored holds every bot's own output (`logs`) and the text of each fault
+(`faults[].detail`, which can quote a bot's exception). Those belong to the bot's owner
+and the admins: `redact` blanks them for everyone else, and keeps the rest, which is the
+public record of the game (the fault's kind, place and the card played instead).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Collection
+from typing import Any, Final
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from arena.match import replay as replay_io
+from arena.store.models import Bot, BotVersion, Match, MatchSeat, Replay, User
+
+HIDDEN_DETAIL: Final = "(visible to the bot's owner)"
+
+
+def replay_document(session: Session, match_id: int) -> dict[str, Any] | None:
+    """The match's replay document, or None when it has none (yet).
+
+    Raises arena.match.replay.ReplayError when the stored bytes are not a readable replay.
+    """
+    content = session.scalar(select(Replay.content).where(Replay.match_id == match_id))
+    return None if content is None else replay_io.loads(content)
+
+
+def owned_entrants(session: Session, match: Match, user: User | None) -> frozenset[int]:
+    """The entrants (seat numbers of the match) whose logs `user` may read."""
+    if user is None:
+        return frozenset()
+    if user.is_admin:
+        return frozenset(seat.seat for seat in match.seats)
+    owners = dict(
+        session.execute(
+            select(MatchSeat.seat, Bot.owner_id)
+            .join(BotVersion, BotVersion.id == MatchSeat.bot_version_id)
+            .join(Bot, Bot.id == BotVersion.bot_id)
+            .where(MatchSeat.match_id == match.id)
+        ).all()
+    )
+    return frozenset(seat for seat, owner in owners.items() if owner == user.id)
+
+
+def redact(replay: dict[str, Any], readable: Collection[int]) -> dict[str, Any]:
+    """A copy of `replay` with the logs and fault texts of other entrants blanked."""
+    result = dict(replay)
+    result["logs"] = [
+        log if index in readable else "" for index, log in enumerate(replay.get("logs", []))
+    ]
+    result["faults"] = [
+        fault if fault.get("entrant") in readable else {**fault, "detail": HIDDEN_DETAIL}
+        for fault in replay.get("faults", [])
+    ]
+    return result
+
+
+@dataclasses.dataclass(frozen=True)
+class SheetRow:
+    """One hand on the score sheet: points and running totals, by entrant."""
+
+    game: int
+    hand: int
+    pass_direction: str
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+    moon: int | None  # the entrant who shot the moon
+
+
+def score_sheet(replay: dict[str, Any]) -> list[SheetRow]:
+    """Every hand's points and totals, columns by entrant (seats mapped through seating)."""
+    rows = []
+    for game in replay.get("games", []):
+        seating: list[int] = game["seating"]
+        entrant_seat = {entrant: seat for seat, entrant in enumerate(seating)}
+        order = [entrant_seat[e] for e in range(len(seating))]
+        for hand in game["hands"]:
+            moon = hand.get("moon")
+            rows.append(
+                SheetRow(
+                    game=game["index"],
+                    hand=hand["number"],
+                    pass_direction=hand["pass_direction"],
+                    points=tuple(hand["points"][seat] for seat in order),
+                    totals=tuple(hand["totals"][seat] for seat in order),
+                    moon=None if moon is None else seating[moon],
+                )
+            )
+    return rows
+
+
+def faults_by_entrant(replay: dict[str, Any]) -> list[dict[str, Any]]:
+    """The faults in match order (a copy: the template may add to them)."""
+    return copy.deepcopy(replay.get("faults", []))

@@ -1,0 +1,173 @@
+"""A `Rules` value told in plain words: the sentences a season page shows.
+
+Everything comes from the full `Rules` the season stores, never from the preset's name,
+so a season whose rules were changed by hand is described as it is played.
+
+>>> from arena.engine import preset
+>>> lines = describe(preset("standard"))
+>>> lines[0]
+('Players and deal', '4 players, 13 cards each from the full 52-card pack.')
+>>> dict(lines)["Shooting the moon"]
+'Taking every penalty card (26 points) scores 0 and adds 26 to everyone else.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from arena.engine import Card, Rules
+from arena.engine.rules import (
+    BrokenBy,
+    FirstTrick,
+    KittyTaker,
+    KittyVisibility,
+    LeadRule,
+    MoonRule,
+    Opening,
+    PassDirection,
+)
+
+from .templating import card_name
+
+PASS_WORDS: Final = {
+    PassDirection.LEFT: "left",
+    PassDirection.RIGHT: "right",
+    PassDirection.ACROSS: "across",
+    PassDirection.LEFT2: "two seats left",
+    PassDirection.RIGHT2: "two seats right",
+    PassDirection.HOLD: "no pass (keep)",
+    PassDirection.SCATTER: "one card to each other player",
+    PassDirection.CENTER: "into the centre, shuffled and dealt back",
+}
+
+
+def _cards(cards: Iterable[Card]) -> str:
+    names = [card_name(str(card)) for card in cards]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _points(value: int) -> str:
+    return f"{value} point" if abs(value) == 1 else f"{value} points"
+
+
+def _values(rules: Rules) -> str:
+    hearts = {str(c): v for c, v in rules.card_values.items() if str(c).endswith("H")}
+    others = {str(c): v for c, v in rules.card_values.items() if not str(c).endswith("H")}
+    parts = []
+    spots = {f"{rank}H": value for value, rank in enumerate("23456789TJQKA", start=2)}
+    if hearts == spots:
+        parts.append(
+            "each heart its spot value (two 2 … ten 10, jack 11, queen 12, king 13, ace 14)"
+        )
+    elif hearts and len(set(hearts.values())) == 1:
+        parts.append(f"each heart {_points(next(iter(hearts.values())))}")
+    elif hearts:
+        parts.extend(f"the {card_name(c)} {_points(v)}" for c, v in hearts.items())
+    parts.extend(f"the {card_name(c)} {_points(v)}" for c, v in others.items())
+    return "Points taken: " + ", ".join(parts) + "; every other card is worth nothing."
+
+
+def _moon(rules: Rules) -> str:
+    worth = rules.effective_moon_points
+    take = f"Taking every penalty card ({worth} points)"
+    if rules.moon_requires:
+        take = f"Taking every penalty card and the {_cards(rules.moon_requires)}"
+    return {
+        MoonRule.NONE: "There is no shooting the moon.",
+        MoonRule.OLD: f"{take} scores 0 and adds {worth} to everyone else.",
+        MoonRule.NEW: f"{take} scores -{worth} for the shooter.",
+        MoonRule.SHOOTERS_CHOICE: f"{take} lets the shooter choose: -{worth} for themselves, "
+        f"or {worth} added to everyone else.",
+        MoonRule.ADD_UNLESS_LOSING: f"{take} adds {worth} to everyone else, unless that would "
+        f"end the game with the shooter not lowest; then the shooter scores -{worth}.",
+    }[rules.moon]
+
+
+def describe(rules: Rules) -> list[tuple[str, str]]:
+    """The rules as (topic, sentence) pairs, in the order a player needs them."""
+    deck = "the full 52-card pack"
+    if rules.removed_cards:
+        deck = f"a pack without the {_cards(rules.removed_cards)}"
+    lines = [
+        (
+            "Players and deal",
+            f"{rules.players} players, {rules.hand_size} cards each from {deck}.",
+        )
+    ]
+    if rules.kitty_size:
+        taker = {
+            KittyTaker.FIRST_TRICK: "the winner of the first trick",
+            KittyTaker.FIRST_POINTS: "the first player to take a point card",
+        }[rules.kitty_taker]
+        seen = {
+            KittyVisibility.HIDDEN: "face down",
+            KittyVisibility.FACE_UP: "face up",
+            KittyVisibility.AFTER_FIRST_TRICK: "face down, shown after the first trick",
+            KittyVisibility.TAKER_ONLY: "seen only by its taker",
+        }[rules.kitty_visibility]
+        lines.append(("Kitty", f"{rules.kitty_size} cards left over, {seen}, go to {taker}."))
+    schedule = ", then ".join(PASS_WORDS[d] for d in rules.pass_schedule)
+    lines.append(
+        (
+            "Passing",
+            f"Before each hand everyone passes {rules.pass_count} cards: {schedule}, in rotation.",
+        )
+    )
+    lines.append(
+        (
+            "First trick",
+            {
+                Opening.LOWEST_CLUB: "The holder of the lowest club leads it.",
+                Opening.ANY_CLUB: "The holder of the lowest club leads any club.",
+                Opening.LEFT_OF_DEALER: "The player left of the dealer leads any card.",
+            }[rules.opening]
+            + " "
+            + {
+                FirstTrick.ANY: "Any card may be played on it.",
+                FirstTrick.NO_PENALTY_CARDS: "No penalty card may be played on it "
+                "(unless a player holds nothing else).",
+                FirstTrick.NO_POINT_CARDS: "No card with any value may be played on it "
+                "(unless a player holds nothing else).",
+            }[rules.first_trick],
+        )
+    )
+    broken = {
+        BrokenBy.HEARTS: "a heart has been played",
+        BrokenBy.HEARTS_OR_QUEEN: "a heart or the queen of spades has been played",
+        BrokenBy.POINT_CARDS: "a point card has been played",
+    }[rules.broken_by]
+    lead = {
+        LeadRule.ANY: "Any card may be led.",
+        LeadRule.HEARTS_BROKEN: f"Hearts may not be led until {broken}.",
+        LeadRule.POINTS_BROKEN: f"No point card may be led until {broken}.",
+    }[rules.lead_rule]
+    if rules.queen_and_hearts_may_lead_heart:
+        lead += " A player holding only hearts and the queen of spades may lead a heart."
+    lines.append(
+        ("Leading", "Follow suit if you can; the highest card of the suit led wins. " + lead)
+    )
+    lines.append(("Points", _values(rules)))
+    if rules.doubler is not None:
+        lines.append(("Doubler", f"Taking the {card_name(str(rules.doubler))} doubles your hand."))
+    lines.append(("Shooting the moon", _moon(rules)))
+    if rules.sun_points:
+        lines.append(("Shooting the sun", f"Taking every trick is worth {rules.sun_points}."))
+    if rules.no_trick_bonus:
+        lines.append(("No tricks", f"Taking no trick adds {rules.no_trick_bonus}."))
+    for hit, becomes in rules.exact_score_adjustments:
+        lines.append(("Exact score", f"A total of exactly {hit} becomes {becomes}."))
+    ends = []
+    if rules.target_score is not None:
+        ends.append(f"someone reaches {rules.target_score} points")
+    if rules.max_hands is not None:
+        ends.append(f"{rules.max_hands} hands have been played")
+    lines.append(
+        (
+            "End",
+            "The game ends when " + " or ".join(ends) + "; the lowest total wins, ties share.",
+        )
+    )
+    return lines

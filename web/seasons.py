@@ -1,0 +1,166 @@
+"""Seasons: the list, each season's rules in words, schedule, standings and final results;
+admins create them, change a scheduled one's window, start, run a round, and finish them.
+
+A round made here is stored as queued matches and nothing more: the workers' dispatch
+runs queued matches (the site never talks to the workers).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+
+from arena.engine import RulesError, preset
+from arena.seasons import (
+    MatchmakingSettings,
+    SeasonError,
+    create_season,
+    finish_season,
+    schedule_round,
+    start_season,
+)
+from arena.seasons.rounds import lock_season
+from arena.store.models import Season, SeasonStatus
+from arena.store.stats import final_results, ladder_page, season_counts
+
+from . import database
+from .auth import admin_required
+from .forms import ActionForm, ScheduleForm, SeasonForm, add_error
+from .loaders import load_season
+from .rulebook import describe
+
+bp = Blueprint("seasons", __name__, url_prefix="/seasons")
+
+
+def _utc(value: datetime | None) -> datetime:
+    assert value is not None
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+@bp.get("/")
+def index() -> str:
+    """Every season, newest first."""
+    seasons = database.session().scalars(
+        select(Season).order_by(Season.starts_at.desc(), Season.id.desc())
+    )
+    return render_template("seasons/index.html", seasons=list(seasons))
+
+
+@bp.get("/<int:season_id>")
+def show(season_id: int) -> str:
+    """A season: its rules in words, its schedule and status, standings or final results."""
+    season = load_season(season_id)
+    db = database.session()
+    finished = season.status is SeasonStatus.FINISHED
+    schedule = ScheduleForm(
+        formdata=None,
+        starts_at=season.starts_at.replace(tzinfo=None),
+        ends_at=season.ends_at.replace(tzinfo=None),
+        cadence_minutes=season.cadence_seconds // 60 or 1,
+    )
+    return render_template(
+        "seasons/show.html",
+        season=season,
+        rules=describe(season.ruleset.rules),
+        rules_json=season.ruleset.data,
+        matchmaking=MatchmakingSettings.from_dict(season.matchmaking),
+        standings=None if finished else ladder_page(db, season.id, limit=20),
+        final=final_results(db, season.id) if finished else None,
+        counts=season_counts(db, season.id),
+        action=ActionForm(),
+        schedule=schedule,
+    )
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@admin_required
+def create() -> Response | tuple[str, int]:
+    """Create a scheduled season (admins)."""
+    form = SeasonForm()
+    if form.validate_on_submit():
+        try:
+            rules = preset(form.preset.data or "standard", form.players.data)
+            with database.writing() as db:
+                season = create_season(
+                    db,
+                    name=(form.name.data or "").strip(),
+                    rules=rules,
+                    starts_at=_utc(form.starts_at.data),
+                    ends_at=_utc(form.ends_at.data),
+                    cadence=timedelta(minutes=form.cadence_minutes.data or 10),
+                    matchmaking=MatchmakingSettings(duplicate_sets=bool(form.duplicate_sets.data)),
+                    house_bots=bool(form.house_bots.data),
+                )
+        except (RulesError, SeasonError) as error:
+            add_error(form.name, str(error))
+        else:
+            flash(f"Season {season.name} created.", "success")
+            return redirect(url_for("seasons.show", season_id=season.id))
+    elif not form.is_submitted():
+        now = datetime.now(UTC).replace(second=0, microsecond=0, tzinfo=None)
+        form.starts_at.data = now + timedelta(hours=1)
+        form.ends_at.data = now + timedelta(days=30)
+    return render_template("seasons/new.html", form=form), 400 if form.errors else 200
+
+
+@bp.post("/<int:season_id>/schedule")
+@admin_required
+def reschedule(season_id: int) -> Response:
+    """Change a scheduled season's window and cadence (admins)."""
+    load_season(season_id)
+    form = ScheduleForm()
+    if not form.validate_on_submit():
+        abort(400, "; ".join(f"{k}: {', '.join(v)}" for k, v in form.errors.items()))
+    starts, ends = _utc(form.starts_at.data), _utc(form.ends_at.data)
+    if ends <= starts:
+        abort(400, "The season must end after it starts.")
+    with database.writing() as db:
+        season = lock_season(db, season_id)
+        if season.status is not SeasonStatus.SCHEDULED:
+            abort(409, f"The season is {season.status.value}: only a scheduled one can move.")
+        season.starts_at, season.ends_at = starts, ends
+        season.cadence_seconds = 60 * (form.cadence_minutes.data or 10)
+    flash("Schedule saved.", "success")
+    return redirect(url_for("seasons.show", season_id=season_id))
+
+
+def _action(season_id: int) -> None:
+    load_season(season_id)
+    if not ActionForm().validate_on_submit():
+        abort(400, "The form was not valid.")
+
+
+@bp.post("/<int:season_id>/start")
+@admin_required
+def start(season_id: int) -> Response:
+    """Start a scheduled season now (admins)."""
+    _action(season_id)
+    started = start_season(database.idle(), season_id)
+    flash("Season started." if started else "The season was not scheduled.", "info")
+    return redirect(url_for("seasons.show", season_id=season_id))
+
+
+@bp.post("/<int:season_id>/round")
+@admin_required
+def run_round(season_id: int) -> Response:
+    """Make the next round now: its matches are queued for the workers (admins)."""
+    _action(season_id)
+    try:
+        report = schedule_round(database.idle(), season_id, lambda ids: None)
+    except SeasonError as error:
+        abort(409, str(error))
+    flash(f"Round {report.round_number}: {report.tables} tables queued.", "success")
+    return redirect(url_for("seasons.show", season_id=season_id))
+
+
+@bp.post("/<int:season_id>/finish")
+@admin_required
+def finish(season_id: int) -> Response:
+    """Finish the season now, freezing its results (admins)."""
+    _action(season_id)
+    finished = finish_season(database.idle(), season_id)
+    flash("Season finished: results frozen." if finished else "It was already finished.", "info")
+    return redirect(url_for("seasons.show", season_id=season_id))

@@ -1,0 +1,564 @@
+// Hearts Arena replay viewer: draws a replay document (docs/replay.md) card by card.
+//
+// No build step and no dependencies. The viewer fetches the match's replay JSON and
+// walks a timeline of steps: for each hand, the deal, the pass (when there is one), then
+// every card of every trick. Everything shown at a step is recomputed from the replay,
+// so any step can be reached directly: by the buttons, the keyboard, the scrubber, or a
+// deep link in the URL: #g=GAME&h=HAND&t=TRICK&c=CARD&view=SEAT (g, h and t from 1;
+// t=0 is the deal (c=0) and the pass (c=1); view is "all" or a seat number).
+//
+// One seat's view shows only what that seat knew at that moment: its own cards, the
+// cards it passed and (after the exchange) received, and the cards played; the other
+// hands are drawn as card backs, and their passes are not shown at all.
+"use strict";
+
+(function () {
+  const root = document.getElementById("viewer");
+  if (!root) return;
+
+  const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], S: ["♠", "spades"], H: ["♥", "hearts"] };
+  const RANKS = {
+    2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
+    T: "ten", J: "jack", Q: "queen", K: "king", A: "ace",
+  };
+  const SPEEDS = [0.25, 0.5, 1, 2, 4, 8];
+  const BASE_DELAY_MS = 900;
+
+  const seatsInfo = JSON.parse(root.dataset.seats || "[]");
+  let replay = null;
+  let steps = [];
+  let index = 0;
+  let view = "all";
+  let speed = 1;
+  let timer = null;
+  const ui = {};
+
+  // -- helpers -----------------------------------------------------------------------
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key.startsWith("data-")) node.setAttribute(key, value);
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children) {
+      if (child === null || child === undefined) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function cardName(code) {
+    const rank = RANKS[code[0]];
+    const suit = SUITS[code[1]];
+    return rank && suit ? `${rank} of ${suit[1]}` : code;
+  }
+
+  function card(code, extra) {
+    const suit = SUITS[code[1]] || ["?", "?"];
+    const rank = code[0] === "T" ? "10" : code[0];
+    return el(
+      "span",
+      { class: `card suit-${code[1].toLowerCase()} ${extra || ""}`.trim(), role: "img",
+        "aria-label": cardName(code), title: cardName(code), "data-card": code },
+      rank,
+      el("span", { class: "pip", "aria-hidden": "true", text: suit[0] }),
+    );
+  }
+
+  function back() {
+    return el("span", { class: "card back", "aria-hidden": "true" }, "·");
+  }
+
+  const ORDER = "23456789TJQKA";
+  const SUIT_ORDER = "CDSH";
+  function sortCards(cards) {
+    return [...cards].sort(
+      (a, b) => SUIT_ORDER.indexOf(a[1]) - SUIT_ORDER.indexOf(b[1]) || ORDER.indexOf(a[0]) - ORDER.indexOf(b[0]),
+    );
+  }
+
+  function labelOf(entrant) {
+    const info = seatsInfo.find((s) => s.seat === entrant);
+    if (info) return info.label;
+    const e = (replay.entrants || [])[entrant];
+    return e ? e.name : `entrant ${entrant}`;
+  }
+
+  // -- the timeline --------------------------------------------------------------------
+
+  function hasPass(hand) {
+    return (hand.passes || []).some((p) => (p.cards || []).length > 0);
+  }
+
+  function buildSteps() {
+    const list = [];
+    replay.games.forEach((game, g) => {
+      game.hands.forEach((hand, h) => {
+        list.push({ g, h, t: 0, c: 0 });
+        if (hasPass(hand)) list.push({ g, h, t: 0, c: 1 });
+        hand.tricks.forEach((trick, t) => {
+          trick.plays.forEach((_, c) => list.push({ g, h, t: t + 1, c: c + 1 }));
+        });
+      });
+    });
+    return list;
+  }
+
+  function findStep(g, h, t, c) {
+    let best = -1;
+    for (let i = 0; i < steps.length; i++) {
+      const s = steps[i];
+      if (s.g === g && s.h === h) {
+        if (best < 0) best = i;
+        if (s.t < t || (s.t === t && s.c <= c)) best = i;
+      }
+    }
+    if (best >= 0) return best;
+    // No such hand: the first step of that game, else of the match.
+    const first = steps.findIndex((s) => s.g === g);
+    return first >= 0 ? first : 0;
+  }
+
+  // -- the state at a step --------------------------------------------------------------
+
+  function stateAt(step) {
+    const game = replay.games[step.g];
+    const hand = game.hands[step.h];
+    const n = game.seating.length;
+    const passed = step.t > 0 || step.c === 1;
+    const holding = hand.deal.map((cards) => new Set(cards));
+    const gave = Array.from({ length: n }, () => []);
+    const got = Array.from({ length: n }, () => []);
+    for (const pass of hand.passes || []) gave[pass.seat] = pass.cards || [];
+    if (hand.received) hand.received.forEach((cards, seat) => (got[seat] = cards || []));
+    if (passed) {
+      gave.forEach((cards, seat) => cards.forEach((c) => holding[seat].delete(c)));
+      got.forEach((cards, seat) => cards.forEach((c) => holding[seat].add(c)));
+    }
+    const values = (replay.rules && replay.rules.card_values) || {};
+    const taken = new Array(n).fill(0);
+    let trick = null;
+    let trickDone = false;
+    for (let t = 0; t < step.t; t++) {
+      const record = hand.tricks[t];
+      const count = t === step.t - 1 ? step.c : record.plays.length;
+      for (let c = 0; c < count; c++) holding[record.plays[c].seat].delete(record.plays[c].card);
+      const complete = count === record.plays.length;
+      if (complete) {
+        for (const play of record.plays) taken[record.winner] += values[play.card] || 0;
+      }
+      if (t === step.t - 1) {
+        trick = { record, count };
+        trickDone = complete;
+      }
+    }
+    const lastHandStep = step.t === hand.tricks.length && trickDone;
+    let toPlay = null;
+    if (step.t === 0) toPlay = hand.tricks.length ? hand.tricks[0].leader : null;
+    else if (!trickDone) toPlay = trick.record.plays[trick.count].seat;
+    else if (step.t < hand.tricks.length) toPlay = hand.tricks[step.t].leader;
+    const before = step.h > 0 ? game.hands[step.h - 1].totals : new Array(n).fill(0);
+    return { game, hand, n, passed, holding, gave, got, taken, trick, trickDone, lastHandStep, toPlay, before };
+  }
+
+  // -- drawing --------------------------------------------------------------------------
+
+  function viewerSeat(game) {
+    if (view === "all") return null;
+    const seat = game.seating.indexOf(Number(view));
+    return seat >= 0 ? seat : null;
+  }
+
+  function kittyVisible(state, mine) {
+    const rule = (replay.rules && replay.rules.kitty_visibility) || "hidden";
+    if (mine === null || rule === "face_up") return true;
+    const afterFirst = state.trick && (state.trick.record === state.hand.tricks[0] ? state.trickDone : true);
+    if (rule === "after_first_trick") return Boolean(afterFirst);
+    if (rule === "taker_only") return state.lastHandStep && state.hand.kitty_owner === mine;
+    return false;
+  }
+
+  function drawSeat(state, seat, mine) {
+    const entrant = state.game.seating[seat];
+    const faceUp = mine === null || mine === seat;
+    const cards = sortCards([...state.holding[seat]]);
+    const received = new Set(state.passed ? state.got[seat] : []);
+    const hand = el("div", { class: "hand", "aria-label": faceUp ? "cards held" : `${cards.length} cards, hidden` });
+    for (const c of cards) hand.append(faceUp ? card(c, received.has(c) && faceUp ? "received" : "") : back());
+    const total = state.lastHandStep ? state.hand.totals[seat] : state.before[seat] + state.taken[seat];
+    const pointsNow = state.lastHandStep ? state.hand.points[seat] : state.taken[seat];
+    const meta = el("div", { class: "meta" });
+    meta.append(`this hand: ${pointsNow}`);
+    if (state.lastHandStep && state.hand.moon === seat) meta.append(" · shot the moon ☾");
+    if (faceUp && state.gave[seat].length && (state.passed || mine === null)) {
+      meta.append(el("br"), state.passed ? "passed " : "will pass ");
+      for (const c of state.gave[seat]) meta.append(card(c, "small"), " ");
+    }
+    const classes = ["seat", `seat-${seat}`];
+    if (state.toPlay === seat) classes.push("to-play");
+    if (mine === seat) classes.push("viewing");
+    return el(
+      "section",
+      { class: classes.join(" "), "data-seat": seat, "data-face-up": faceUp ? "true" : "false", "aria-label": `seat ${seat}` },
+      el("h3", {}, el("span", {}, `${seat} · ${labelOf(entrant)}`), el("span", { class: "score", title: "running total" }, total)),
+      hand,
+      meta,
+    );
+  }
+
+  function drawCentre(state, mine, step) {
+    const centre = el("div", { class: "trick" });
+    if (step.t === 0) {
+      const dir = state.hand.pass_direction;
+      centre.append(el("div", { class: "caption" }, step.c === 0 ? `Deal · pass ${dir}` : `Pass ${dir}: cards exchanged`));
+      if (state.hand.kitty && state.hand.kitty.length) {
+        const k = el("div", { class: "passes" }, "kitty: ");
+        for (const c of state.hand.kitty) k.append(kittyVisible(state, mine) ? card(c) : back(), " ");
+        centre.append(k);
+      }
+      if (step.c === 0 && !hasPass(state.hand)) centre.append(el("div", { class: "passes" }, "no pass this hand"));
+      if (mine === null && hasPass(state.hand)) {
+        const list = el("div", { class: "passes" });
+        for (const pass of state.hand.passes) {
+          const line = el("div", {}, `${pass.seat} → `);
+          for (const c of pass.cards || []) line.append(card(c), " ");
+          if (pass.fault) line.append(el("span", { class: "badge danger" }, pass.fault));
+          if (typeof pass.ms === "number") line.append(` ${pass.ms.toFixed(1)} ms`);
+          list.append(line);
+        }
+        centre.append(list);
+      }
+      return centre;
+    }
+    const { record, count } = state.trick;
+    centre.append(el("div", { class: "caption" }, `Trick ${step.t} of ${state.hand.tricks.length}`));
+    const plays = el("div", { class: "plays" });
+    for (let c = 0; c < count; c++) {
+      const play = record.plays[c];
+      const classes = ["play"];
+      if (state.trickDone && play.seat === record.winner) classes.push("winner");
+      if (play.fault || play.auto) classes.push("fault");
+      const note = [`seat ${play.seat}`];
+      if (typeof play.ms === "number") note.push(`${play.ms < 10 ? play.ms.toFixed(2) : play.ms.toFixed(0)} ms`);
+      if (play.fault) note.push(play.fault);
+      else if (play.auto) note.push("auto");
+      plays.append(el("div", { class: classes.join(" "), "data-play-seat": play.seat }, card(play.card), note.join(" · ")));
+    }
+    centre.append(plays);
+    if (state.trickDone) centre.append(el("div", {}, `won by seat ${record.winner}`));
+    return centre;
+  }
+
+  function describe(step) {
+    const game = replay.games[step.g];
+    const hand = game.hands[step.h];
+    if (step.t === 0) return step.c === 0 ? "the deal" : "the pass";
+    const play = hand.tricks[step.t - 1].plays[step.c - 1];
+    return `seat ${play.seat} plays the ${cardName(play.card)}`;
+  }
+
+  function positionText(step) {
+    const games = replay.games.length > 1 ? `Game ${step.g + 1} · ` : "";
+    const hands = replay.games[step.g].hands.length;
+    const where = step.t === 0 ? (step.c === 0 ? "deal" : "pass") : `trick ${step.t} · card ${step.c}`;
+    return `${games}Hand ${step.h + 1}/${hands} · ${where}`;
+  }
+
+  function drawScores(state) {
+    const game = state.game;
+    const table = el("table", { class: "scores", "aria-label": "scores" });
+    const head = el("tr", {}, el("th", { scope: "col", text: "Seat" }), el("th", { scope: "col", text: "Hand" }), el("th", { scope: "col", text: "Total" }));
+    table.append(el("thead", {}, head));
+    const body = el("tbody");
+    for (let seat = 0; seat < state.n; seat++) {
+      const points = state.lastHandStep ? state.hand.points[seat] : state.taken[seat];
+      const total = state.lastHandStep ? state.hand.totals[seat] : state.before[seat] + state.taken[seat];
+      body.append(el("tr", {}, el("td", { text: `${seat} ${labelOf(game.seating[seat])}` }), el("td", { text: points }), el("td", { text: total })));
+    }
+    table.append(body);
+    return table;
+  }
+
+  function drawSheet(step) {
+    const game = replay.games[step.g];
+    const table = el("table", { class: "sheet-mini", "aria-label": "score sheet of this game" });
+    const head = el("tr", {}, el("th", { scope: "col", text: "Hand" }));
+    for (let seat = 0; seat < game.seating.length; seat++) head.append(el("th", { scope: "col", text: `${seat}` }));
+    table.append(el("thead", {}, head));
+    const body = el("tbody");
+    game.hands.forEach((hand, h) => {
+      const done = h < step.h || (h === step.h && stateAt(step).lastHandStep);
+      const row = el("tr", { class: h === step.h ? "current" : "" });
+      row.append(el("td", {}, el("a", { href: `#g=${step.g + 1}&h=${h + 1}&t=0&c=0`, "data-jump": "" }, `${h + 1}`)));
+      for (let seat = 0; seat < game.seating.length; seat++) row.append(el("td", { text: done ? hand.totals[seat] : "" }));
+      body.append(row);
+    });
+    table.append(body);
+    return table;
+  }
+
+  function drawEvents(step) {
+    const list = el("ul", { class: "events" });
+    for (const fault of replay.faults || []) {
+      if (fault.game !== step.g || fault.hand !== step.h) continue;
+      const where = fault.trick === null ? "pass" : `trick ${fault.trick + 1}`;
+      list.append(el("li", { class: "fault" }, `${where}: seat ${fault.seat} ${fault.kind}, ${Math.round(fault.elapsed_ms)} ms → ${fault.substitute.join(" ")}`));
+    }
+    if (!list.children.length) list.append(el("li", { text: "no faults this hand" }));
+    return list;
+  }
+
+  function render() {
+    const step = steps[index];
+    const state = stateAt(step);
+    const mine = viewerSeat(state.game);
+    ui.felt.className = `table-felt players-${state.n}`;
+    ui.felt.replaceChildren();
+    for (let seat = 0; seat < state.n; seat++) ui.felt.append(drawSeat(state, seat, mine));
+    ui.felt.append(drawCentre(state, mine, step));
+    ui.scores.replaceChildren(drawScores(state));
+    ui.sheet.replaceChildren(drawSheet(step));
+    ui.events.replaceChildren(drawEvents(step));
+    ui.position.textContent = positionText(step);
+    ui.scrubber.value = String(index);
+    ui.scrubber.setAttribute("aria-valuetext", positionText(step));
+    ui.live.textContent = `${positionText(step)}: ${describe(step)}`;
+    root.dataset.step = `${step.g + 1}-${step.h + 1}-${step.t}-${step.c}`;
+    root.dataset.view = view;
+    const hash = `#g=${step.g + 1}&h=${step.h + 1}&t=${step.t}&c=${step.c}&view=${view}`;
+    if (window.location.hash !== hash) history.replaceState(null, "", hash);
+  }
+
+  // -- moving -----------------------------------------------------------------------------
+
+  function go(target) {
+    index = Math.max(0, Math.min(steps.length - 1, target));
+    render();
+  }
+
+  function same(a, b, keys) {
+    return keys.every((k) => a[k] === b[k]);
+  }
+
+  function lastOfGroup(i) {
+    let j = i;
+    while (j + 1 < steps.length && same(steps[j + 1], steps[i], ["g", "h", "t"])) j++;
+    return j;
+  }
+
+  // To the end of this trick; when it is complete already, to the end of the next one.
+  function nextTrick() {
+    const end = lastOfGroup(index);
+    if (steps[index].t > 0 && end > index) return go(end);
+    if (end + 1 >= steps.length) return go(steps.length - 1);
+    go(lastOfGroup(end + 1));
+  }
+
+  function prevTrick() {
+    const s = steps[index];
+    let i = index;
+    while (i > 0 && same(steps[i - 1], s, ["g", "h", "t"])) i--;
+    go(i - 1 >= 0 ? i - 1 : 0);
+  }
+
+  function nextHand() {
+    const s = steps[index];
+    let i = index + 1;
+    while (i < steps.length && same(steps[i], s, ["g", "h"])) i++;
+    go(i);
+  }
+
+  function prevHand() {
+    const s = steps[index];
+    let i = index;
+    while (i > 0 && same(steps[i - 1], s, ["g", "h"])) i--;
+    if (i === index && i > 0) {
+      i -= 1;
+      while (i > 0 && same(steps[i - 1], steps[i], ["g", "h"])) i--;
+    }
+    go(i);
+  }
+
+  function play() {
+    if (timer) return;
+    if (index >= steps.length - 1) go(0);
+    ui.play.setAttribute("aria-pressed", "true");
+    ui.play.textContent = "⏸";
+    ui.play.setAttribute("aria-label", "Pause");
+    const tick = () => {
+      if (index >= steps.length - 1) return pause();
+      go(index + 1);
+      timer = setTimeout(tick, BASE_DELAY_MS / speed);
+    };
+    timer = setTimeout(tick, BASE_DELAY_MS / speed);
+  }
+
+  function pause() {
+    clearTimeout(timer);
+    timer = null;
+    ui.play.setAttribute("aria-pressed", "false");
+    ui.play.textContent = "▶";
+    ui.play.setAttribute("aria-label", "Play");
+  }
+
+  function toggle() {
+    if (timer) pause();
+    else play();
+  }
+
+  function setSpeed(value) {
+    speed = value;
+    ui.speed.value = String(value);
+  }
+
+  function changeSpeed(direction) {
+    const at = SPEEDS.indexOf(speed);
+    setSpeed(SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, at + direction))]);
+  }
+
+  function setView(value) {
+    const known = value === "all" || seatsInfo.some((s) => String(s.seat) === String(value)) ||
+      (replay && Number(value) >= 0 && Number(value) < replay.entrants.length);
+    view = known ? String(value) : "all";
+    ui.view.value = view;
+    render();
+  }
+
+  function fromHash() {
+    const params = new URLSearchParams(window.location.hash.slice(1));
+    if (!params.has("g") && !params.has("h")) {
+      if (params.has("view")) setView(params.get("view"));
+      return false;
+    }
+    const num = (key, fallback) => {
+      const value = parseInt(params.get(key), 10);
+      return Number.isFinite(value) ? value : fallback;
+    };
+    if (params.has("view")) {
+      const value = params.get("view");
+      view = value === "all" || /^\d+$/.test(value) ? value : "all";
+      ui.view.value = view;
+    }
+    index = findStep(num("g", 1) - 1, num("h", 1) - 1, num("t", 0), num("c", 0));
+    render();
+    return true;
+  }
+
+  // -- building the viewer -----------------------------------------------------------------
+
+  function button(label, title, action, key) {
+    return el("button", { type: "button", title: `${title} (${key})`, "aria-label": title, onclick: () => { action(); } }, label);
+  }
+
+  function build() {
+    root.replaceChildren();
+    const controls = el("div", { class: "controls", role: "toolbar", "aria-label": "Replay controls" });
+    ui.play = button("▶", "Play", toggle, "Space");
+    ui.play.setAttribute("aria-pressed", "false");
+    ui.play.dataset.action = "play";
+    controls.append(
+      button("⇤", "First step", () => go(0), "Home"),
+      button("↞", "Previous hand", prevHand, "PageUp"),
+      button("«", "Previous trick", prevTrick, "Shift+←"),
+      button("‹", "Previous card", () => go(index - 1), "←"),
+      ui.play,
+      button("›", "Next card", () => go(index + 1), "→"),
+      button("»", "Next trick", nextTrick, "Shift+→"),
+      button("↠", "Next hand", nextHand, "PageDown"),
+      button("⇥", "Last step", () => go(steps.length - 1), "End"),
+    );
+    ui.speed = el("select", { id: "replay-speed", onchange: (e) => setSpeed(Number(e.target.value)) });
+    for (const s of SPEEDS) ui.speed.append(el("option", { value: String(s), selected: s === 1 }, `${s}×`));
+    ui.view = el("select", { id: "replay-view", onchange: (e) => setView(e.target.value) });
+    ui.view.append(el("option", { value: "all" }, "All hands face up"));
+    replay.entrants.forEach((entrant, i) => ui.view.append(el("option", { value: String(i) }, `Seat ${i}'s view: ${labelOf(i)}`)));
+    controls.append(
+      el("label", { for: "replay-speed" }, "Speed"), ui.speed,
+      el("label", { for: "replay-view" }, "Show"), ui.view,
+    );
+    ui.scrubber = el("input", { type: "range", min: "0", max: String(steps.length - 1), value: "0", id: "replay-scrubber", "aria-label": "Position in the match" });
+    ui.scrubber.addEventListener("input", () => { pause(); go(Number(ui.scrubber.value)); });
+    ui.position = el("span", { class: "position", "aria-hidden": "true" });
+    const scrub = el("div", { class: "scrub" }, ui.scrubber, ui.position);
+    ui.felt = el("div", { class: "table-felt" });
+    ui.live = el("p", { class: "sr-only", "aria-live": "polite" });
+    ui.scores = el("div");
+    ui.sheet = el("div");
+    ui.events = el("div");
+    const side = el(
+      "aside",
+      { class: "side", "aria-label": "Scores and events" },
+      el("div", {}, el("h3", { text: "Running scores" }), ui.scores),
+      el("div", {}, el("h3", { text: "Score sheet" }), ui.sheet),
+      el("div", {}, el("h3", { text: "Faults in this hand" }), ui.events),
+      el("p", { class: "keys" },
+        el("kbd", { text: "←" }), el("kbd", { text: "→" }), " card · ",
+        el("kbd", { text: "Shift" }), "+", el("kbd", { text: "←" }), el("kbd", { text: "→" }), " trick · ",
+        el("kbd", { text: "PgUp" }), el("kbd", { text: "PgDn" }), " hand · ",
+        el("kbd", { text: "Space" }), " play · ", el("kbd", { text: "+" }), el("kbd", { text: "−" }), " speed · ",
+        el("kbd", { text: "a" }), " all hands · ", el("kbd", { text: "0" }), "–", el("kbd", { text: String(replay.entrants.length - 1) }), " one seat's view"),
+    );
+    root.append(controls, scrub, el("div", {}, ui.felt, ui.live), side);
+    root.tabIndex = 0;
+  }
+
+  function onKey(event) {
+    const target = event.target;
+    if (target instanceof HTMLElement && target.closest("input, select, textarea") && target.id !== "replay-scrubber") return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const key = event.key;
+    const handled = () => event.preventDefault();
+    if (key === "ArrowRight" && event.shiftKey) { pause(); nextTrick(); return handled(); }
+    if (key === "ArrowLeft" && event.shiftKey) { pause(); prevTrick(); return handled(); }
+    if (target && target.id === "replay-scrubber") return; // the range moves itself with plain arrows
+    switch (key) {
+      case "ArrowRight": case "l": pause(); go(index + 1); return handled();
+      case "ArrowLeft": case "h": pause(); go(index - 1); return handled();
+      case "]": pause(); nextTrick(); return handled();
+      case "[": pause(); prevTrick(); return handled();
+      case "PageDown": case "n": pause(); nextHand(); return handled();
+      case "PageUp": case "p": pause(); prevHand(); return handled();
+      case "Home": pause(); go(0); return handled();
+      case "End": pause(); go(steps.length - 1); return handled();
+      case " ": case "k":
+        if (target instanceof HTMLButtonElement) return; // a focused button answers Space itself
+        toggle(); return handled();
+      case "+": case "=": changeSpeed(1); return handled();
+      case "-": case "_": changeSpeed(-1); return handled();
+      case "a": setView("all"); return handled();
+      default:
+        if (/^[0-9]$/.test(key) && Number(key) < replay.entrants.length) { setView(key); return handled(); }
+    }
+  }
+
+  async function start() {
+    try {
+      const response = await fetch(root.dataset.replayUrl, { headers: { Accept: "application/json" } });
+      if (!response.ok) throw new Error(`the server answered ${response.status}`);
+      replay = await response.json();
+    } catch (error) {
+      root.replaceChildren(el("p", { class: "error", text: `The replay could not be loaded: ${error.message}` }));
+      return;
+    }
+    steps = buildSteps();
+    if (!steps.length) {
+      root.replaceChildren(el("p", { text: "This match has no hands to show." }));
+      return;
+    }
+    build();
+    if (!fromHash()) render();
+    document.addEventListener("keydown", onKey);
+    window.addEventListener("hashchange", () => {
+      pause();
+      if (fromHash()) root.scrollIntoView({ block: "start" });
+    });
+    root.dataset.ready = "true";
+  }
+
+  start();
+})();

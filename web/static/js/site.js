@@ -1,0 +1,81 @@
+// Hearts Arena: small enhancements for every page (no build step, no dependencies).
+// - selects that choose a season submit themselves;
+// - a bot version's page follows its validation live (polling a small JSON endpoint);
+// - a queued match's page reloads itself when the match is over.
+"use strict";
+
+(function () {
+  document.documentElement.classList.add("js");
+
+  for (const form of document.querySelectorAll("[data-season-select], [data-autosubmit]")) {
+    const select = form.querySelector("select");
+    if (select) select.addEventListener("change", () => form.submit());
+  }
+
+  const ORDER = ["pending", "validating", "ready"];
+
+  function showStatus(panel, data) {
+    const badge = panel.querySelector("#version-status");
+    badge.innerHTML = "";
+    const span = document.createElement("span");
+    span.className = "status status-" + data.status;
+    span.dataset.status = data.status;
+    span.textContent = data.status;
+    badge.appendChild(span);
+    panel.querySelector("#version-reason").textContent = data.reason || "";
+    const log = panel.querySelector("#version-log");
+    if (log && "log" in data) log.textContent = data.log || "(nothing yet)";
+    const at = ORDER.indexOf(data.status);
+    for (const step of panel.querySelectorAll(".progress li")) {
+      const index = ORDER.indexOf(step.dataset.step);
+      step.classList.toggle("done", at > index || (data.status === "ready" && index === at));
+      step.classList.toggle("current", at === index && data.status !== "ready");
+      step.classList.toggle("failed", false);
+    }
+    if (data.status === "rejected" || data.status === "disabled") {
+      const last = panel.querySelector('.progress li[data-step="ready"]');
+      last.classList.add("failed");
+      last.textContent = data.status;
+    }
+    if (data.settled) {
+      const note = panel.querySelector("#validation-note");
+      if (note) note.textContent = "";
+    }
+  }
+
+  const validation = document.getElementById("validation");
+  if (validation && validation.dataset.settled !== "true") {
+    const url = validation.dataset.statusUrl;
+    let delay = 1000;
+    const poll = async () => {
+      try {
+        const response = await fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" });
+        if (response.ok) {
+          const data = await response.json();
+          showStatus(validation, data);
+          if (data.settled) return;
+        }
+      } catch (error) {
+        delay = Math.min(delay * 2, 15000);
+      }
+      setTimeout(poll, delay);
+    };
+    setTimeout(poll, delay);
+  }
+
+  const pending = document.getElementById("pending-match");
+  if (pending && ["queued", "running"].includes(pending.dataset.status)) {
+    const poll = async () => {
+      try {
+        const response = await fetch(pending.dataset.statusUrl, { headers: { Accept: "application/json" } });
+        const data = await response.json();
+        if (!["queued", "running"].includes(data.status)) {
+          window.location.reload();
+          return;
+        }
+      } catch (error) { /* try again */ }
+      setTimeout(poll, 3000);
+    };
+    setTimeout(poll, 3000);
+  }
+})();
