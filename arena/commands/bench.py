@@ -202,3 +202,71 @@ def bench_web(url: str | None, versions: int, matches: int, repeats: int) -> Non
             web_bench.bench_web(url, versions=versions, matches=matches, repeats=repeats)
         )
     )
+
+
+@bench.command("bots")
+@rules_option
+@click.option(
+    "--deals",
+    type=click.IntRange(2, 1_000_000),
+    default=2000,
+    show_default=True,
+    help="Duplicate deals per pair, each played once per seat rotation.",
+)
+@click.option(
+    "--strong-samples",
+    type=click.IntRange(1, 100_000),
+    default=50,
+    show_default=True,
+    help="The strong bot's sampled deals per move.",
+)
+@click.option(
+    "--strong-time",
+    type=click.FloatRange(0.001, 0.1),
+    default=0.1,
+    show_default=True,
+    help="The strong bot's time cap per move, in seconds.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=2,
+    show_default=True,
+    help="Processes sharing the deals.",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_bots(
+    rules_name: str,
+    deals: int,
+    strong_samples: int,
+    strong_time: float,
+    workers: int,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """Duplicate hands: heuristic vs random, strong vs heuristic; points per hand, 95% CI."""
+    from arena.benchmarks import bots as bench_mod
+
+    rules = rules_from_option(rules_name, None)
+    with console.status("playing duplicate deals …") as status:
+        figures = bench_mod.measure(
+            deals=deals,
+            strong_time=strong_time,
+            strong_samples=strong_samples,
+            rules=rules,
+            seed=seed,
+            workers=workers,
+            progress=lambda pair, done, total: status.update(f"{pair}: {done:,}/{total:,} deals"),
+        )
+    if as_json:
+        click.echo(json.dumps([f.to_dict() for f in figures], indent=2))
+        return
+    for pair in figures:
+        verdict = "clear of zero" if pair.clear_of_zero else "NOT clear of zero"
+        table = Table(title=f"arena bench bots — {pair.bot} vs {pair.field}: {verdict}")
+        table.add_column("measurement")
+        table.add_column("value", justify="right")
+        for name, value in pair.rows():
+            table.add_row(name, value)
+        console.print(table)

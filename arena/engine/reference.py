@@ -13,6 +13,7 @@ Rule sources are quoted by file name and section, from /work/shared/rules/:
 
 from __future__ import annotations
 
+import operator
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -74,6 +75,14 @@ CENTER_MIXER_SALT = 0xC3A5C85C97CB3127
 POLICY_SALT = 0x5851F42D4C957F2D
 FNV_OFFSET = 0xCBF29CE484222325
 FNV_PRIME = 0x100000001B3
+
+# --- Playout policies (contract "Playouts"). ---
+
+POLICY_RANDOM = 0
+POLICY_GREEDY = 1
+POLICY_MIXED = 2
+MIXED_ODDS = 8
+"""The mixed policy plays a random card at one decision in 8 on average, greedy otherwise."""
 
 Trick = tuple[int, tuple[int, ...], int]
 
@@ -763,6 +772,63 @@ class HandState:
             score + (cfg.no_trick_bonus if self._tricks_won[seat] == 0 else 0)
             for seat, score in enumerate(scores)
         )
+
+    # --- Playouts for search (contract "Playouts"). ---
+
+    def playout(self, seed: int, policy: int) -> tuple[int, ...]:
+        """Play the hand out from here with `policy` for every seat (0 random from
+        SplitMix64(seed), 1 greedy, 2 mixed: random at one decision in 8), score it with
+        zero totals and target 0, and put every play back: the state is left as it was.
+        Why: a search bot evaluates a position by many whole playouts, and one call per
+        playout keeps the loop out of Python.
+
+        Raises ValueError for a seed outside 0..2**64-1, an unknown policy, or a hand that
+        is still passing.
+        """
+        seed = operator.index(seed)
+        _check_seed(seed)
+        policy = operator.index(policy)
+        if policy not in (POLICY_RANDOM, POLICY_GREEDY, POLICY_MIXED):
+            raise ValueError(f"playout: unknown policy {policy} (0 random, 1 greedy, 2 mixed)")
+        if self._phase == PHASE_PASSING:
+            raise ValueError("playout: the hand is still in the passing phase")
+        rng = SplitMix64(seed)
+        pushed = 0
+        while self._phase == PHASE_PLAYING:
+            legal = self.legal_mask()
+            if policy == POLICY_RANDOM or (policy == POLICY_MIXED and rng.bounded(MIXED_ODDS) == 0):
+                card = nth_lowest(legal, rng.bounded(legal.bit_count()))
+            else:
+                card = self._greedy_card(legal)
+            self.push(card)
+            pushed += 1
+        scores = self.points((0,) * self._n, 0)
+        for _ in range(pushed):
+            self.pop()
+        return scores
+
+    def _greedy_card(self, legal: int) -> int:
+        """The contract's greedy policy: a cheap imitation of a careful player."""
+        values = self._cfg.values
+        if not self._trick:
+            # Lead the lowest rank, preferring a card worth nothing; lowest index on ties.
+            calm = legal & ~self._derived.point or legal
+            return min(cards_of(calm), key=lambda card: (card % RANKS, card))
+        led = self._trick[0] // RANKS
+        best = max(card for card in self._trick if card // RANKS == led)
+        suit = SUIT_MASKS[best // RANKS]
+        if legal & suit:
+            # Duck: the highest card that still loses to the trick's best.
+            below = legal & suit & ((1 << best) - 1)
+            if below:
+                return below.bit_length() - 1
+            # Must win: as the last to play, the highest card worth no penalty; else the lowest.
+            safe = legal & ~self._derived.penalty or legal
+            if len(self._trick) == self._n - 1:
+                return safe.bit_length() - 1
+            return (safe & -safe).bit_length() - 1
+        # Void: dump the card that hurts most, then the highest rank.
+        return max(cards_of(legal), key=lambda card: (max(values[card], 0), card % RANKS, card))
 
     def _shooter(self) -> tuple[int, int]:
         """(seat, M) for the seat that shot the sun or the moon, or (-1, 0)."""

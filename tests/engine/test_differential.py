@@ -133,12 +133,18 @@ def compare_hand(cfg: CoreConfig, rng: random.Random, label: str) -> None:
     pair = Pair(cfg, seed, dealer, kind, label)
     pair.all_views()
     if pair.ref.phase == PHASE_PASSING:
+        pair.call("playout", 1, 1)  # while passing: both must raise
         compare_passes(pair, cfg, kind, rng)
     pair.call("points", (0,) * n, 0)  # before the end: both must raise
     pair.call("pop")  # nothing to undo: both must raise
     step = 0
+    # Playouts draw from their own generator, so the hands above stay the ones they were.
+    playout_rng = random.Random(f"playout {label}")
+    playout_step = playout_rng.randrange(cfg.hand_size * n)
     while pair.ref.phase == PHASE_PLAYING:
         pair.step = f"play {step}"
+        if step == playout_step:
+            compare_playouts(pair, playout_rng)
         legal = pair.call("legal_mask")
         for probe in probes(rng, pair.ref.hand(pair.ref.to_play)):
             pair.call("check_play", probe)
@@ -158,6 +164,7 @@ def compare_hand(cfg: CoreConfig, rng: random.Random, label: str) -> None:
         step += 1
     pair.step = "end"
     pair.all_views()
+    pair.call("playout", playout_rng.getrandbits(64), playout_rng.randrange(3))  # over: points
     for probe in (0, 51, -1, 52):
         pair.call("check_play", probe)
     targets = [0, 50, 100, rng.randint(1, 200)]
@@ -174,6 +181,39 @@ def compare_hand(cfg: CoreConfig, rng: random.Random, label: str) -> None:
             pair.call("push", choice)
         pair.all_views()
         pair.call("points", (0,) * n, 0)
+
+
+def snapshot(state: Any, n: int) -> tuple[Any, ...]:
+    """Everything a state shows, to check that a call left it as it was."""
+    seats = tuple(
+        (state.hand(s), state.taken(s), state.tricks_won(s), state.passed(s), state.received(s))
+        for s in range(n)
+    )
+    return (
+        state.phase,
+        state.to_play,
+        state.trick_number,
+        state.broken,
+        state.leader,
+        state.kitty_owner,
+        state.current_trick(),
+        state.history(),
+        state.legal_mask(),
+        seats,
+    )
+
+
+def compare_playouts(pair: Pair, rng: random.Random) -> None:
+    """Every playout policy from this position gives the same scores in both backends and
+    leaves the state as it was (contract "Playouts"); bad arguments raise in both."""
+    before = [snapshot(pair.ref, pair.n), snapshot(pair.c, pair.n)]
+    for policy in PLAYOUT_POLICIES:
+        pair.call("playout", rng.getrandbits(64), policy)
+        pair.same(
+            "the state after playout", before, [snapshot(s, pair.n) for s in (pair.ref, pair.c)]
+        )
+    pair.call("playout", 0, rng.choice([-1, 3, 2**70]))
+    pair.call("playout", rng.choice([-1, 2**64]), 1)
 
 
 def compare_passes(pair: Pair, cfg: CoreConfig, kind: int, rng: random.Random) -> None:
@@ -200,6 +240,9 @@ def compare_passes(pair: Pair, cfg: CoreConfig, kind: int, rng: random.Random) -
             done.add(seat)
         pair.all_views()
     pair.call("apply_pass", 0, ())  # after the exchange
+
+
+PLAYOUT_POLICIES = (0, 1, 2)  # random, greedy, mixed
 
 
 def compare_batch(rng: random.Random, label: str) -> None:

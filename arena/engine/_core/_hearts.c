@@ -621,6 +621,34 @@ static PyObject *HandState_points(PyObject *self, PyObject *const *args, Py_ssiz
     return i64_tuple(out, n);
 }
 
+/* playout(seed, policy) -> tuple[int, ...] */
+static PyObject *HandState_playout(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    hc_hand *h = &HS(self)->hand;
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "playout() takes 2 arguments (seed, policy), got %zd",
+                     nargs);
+        return NULL;
+    }
+    uint64_t seed;
+    int64_t policy, out[HC_MAX_PLAYERS];
+    if (get_unsigned(args[0], "seed", -1, 64, &seed) < 0 ||
+        get_i64(args[1], "policy", -1, &policy) < 0)
+        return NULL;
+    int code = hc_playout(h, seed, policy, out);
+    if (code == -2) {
+        PyErr_Format(PyExc_ValueError,
+                     "playout: unknown policy %lld (0 random, 1 greedy, 2 mixed)",
+                     (long long)policy);
+        return NULL;
+    }
+    if (code == -1) {
+        PyErr_SetString(PyExc_ValueError, "playout: the hand is still in the passing phase");
+        return NULL;
+    }
+    return i64_tuple(out, (int)h->cfg->players);
+}
+
 static PyMethodDef HandState_methods[] = {
     {"current_trick", HandState_current_trick, METH_NOARGS,
      PyDoc_STR("current_trick() -> tuple of the cards played to the current trick")},
@@ -647,6 +675,9 @@ static PyMethodDef HandState_methods[] = {
      PyDoc_STR("apply_pass(seat, cards) -> 0 or an error code")},
     {"points", (PyCFunction)(void (*)(void))HandState_points, METH_FASTCALL,
      PyDoc_STR("points(totals, target) -> hand scores; ValueError unless the hand is over")},
+    {"playout", (PyCFunction)(void (*)(void))HandState_playout, METH_FASTCALL,
+     PyDoc_STR("playout(seed, policy) -> the scores after playing the hand out with a policy "
+               "(0 random, 1 greedy, 2 mixed); the state is left unchanged")},
     {NULL, NULL, 0, NULL},
 };
 

@@ -746,7 +746,84 @@ int hc_points(const hc_hand *h, const int64_t totals[], int64_t target, int64_t 
     return 0;
 }
 
+/* Playouts (contract "Playouts") ------------------------------------------ */
+
+#define RANK_MASK (1ULL | 1ULL << 13 | 1ULL << 26 | 1ULL << 39) /* rank 0 of every suit */
+
+/* The lowest-ranked card of a non-empty set, the lowest index among equals. */
+static int lowest_rank(uint64_t set)
+{
+    for (int r = 0;; r++)
+        if (set & (RANK_MASK << r))
+            return lowest(set & (RANK_MASK << r));
+}
+
+/* The greedy policy: lead the lowest rank (a card worth nothing if possible);
+ * follow with the highest card that loses to the trick's best, else (when it
+ * must win) the highest card worth no penalty as the last to play and the
+ * lowest otherwise; when void, dump the largest (max(value, 0), rank, index). */
+static int greedy_card(const hc_hand *h, uint64_t legal)
+{
+    const hc_config *c = h->cfg;
+    const hc_dyn *d = &h->d;
+    if (!d->trick) {
+        uint64_t calm = legal & ~c->point;
+        return lowest_rank(calm ? calm : legal);
+    }
+    uint64_t suit = HC_SUIT_MASK << (13 * (d->best / 13));
+    if (legal & suit) {
+        uint64_t below = legal & suit & (BIT(d->best) - 1);
+        if (below)
+            return highest(below);
+        uint64_t safe = legal & ~c->penalty;
+        if (!safe)
+            safe = legal;
+        return hc_trick_len(h) == (int)c->players - 1 ? highest(safe) : lowest(safe);
+    }
+    /* (max(value, 0), rank, index) as one int: values are below 2^31 (HC_VALUE_LIMIT) */
+    int best = -1;
+    int64_t best_key = -1;
+    for (uint64_t x = legal; x; x &= x - 1) {
+        int card = lowest(x);
+        int64_t value = c->values[card] > 0 ? c->values[card] : 0;
+        int64_t key = value << 12 | (int64_t)(card % 13) << 6 | card;
+        if (key > best_key) {
+            best = card;
+            best_key = key;
+        }
+    }
+    return best;
+}
+
 static const int64_t zero_totals[HC_MAX_PLAYERS];
+
+int hc_playout(hc_hand *h, uint64_t seed, int64_t policy, int64_t out[])
+{
+    if (policy != HC_POLICY_RANDOM && policy != HC_POLICY_GREEDY && policy != HC_POLICY_MIXED)
+        return -2;
+    if (h->d.phase == HC_PHASE_PASSING)
+        return -1;
+    const hc_dyn saved = h->d;
+    const int saved_len = h->undo_len;
+    uint64_t rng = seed;
+    while (h->d.phase == HC_PHASE_PLAYING) {
+        int code;
+        uint64_t legal = legal_for(h, -1, &code);
+        int card;
+        if (policy == HC_POLICY_RANDOM ||
+            (policy == HC_POLICY_MIXED && bounded(&rng, HC_MIXED_ODDS) == 0)) {
+            unsigned k = (unsigned)bounded(&rng, (uint64_t)popcount_sw(legal));
+            card = select_sw(legal, k);
+        } else {
+            card = greedy_card(h, legal);
+        }
+        do_play(h, card);
+    }
+    score_hand(h->cfg, h->d.taken, h->d.tricks_won, zero_totals, 0, out);
+    h->d = saved;
+    h->undo_len = saved_len;
+    return 0;
+}
 
 /* Raw scores by table: the sum of the values in each byte of a taken mask,
  * for the bytes that hold point cards (built once per batch call). */

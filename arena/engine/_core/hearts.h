@@ -227,6 +227,21 @@ int hc_trick_len(const hc_hand *h);                /* cards in the current trick
  * HC_TOTAL_LIMIT in magnitude. */
 int hc_points(const hc_hand *h, const int64_t totals[], int64_t target, int64_t out[]);
 
+/* Playouts for search (contract "Playouts").  Plays the hand from the current
+ * position to its end, every seat choosing by `policy`, writes the scores of
+ * hc_points with zero totals and target 0 into out[], and restores the
+ * position exactly (the undo stack included).  Policies, with rng =
+ * SplitMix64(seed): HC_POLICY_RANDOM plays the k-th lowest legal card, k =
+ * bounded(popcount(legal)); HC_POLICY_GREEDY the contract's deterministic
+ * duck-and-dump choice (seed unused); HC_POLICY_MIXED draws r = bounded(8) at
+ * each decision and plays as RANDOM (drawing k next) when r == 0, else GREEDY.
+ * Returns 0; -1 while passing (nothing done); -2 for an unknown policy. */
+#define HC_POLICY_RANDOM 0
+#define HC_POLICY_GREEDY 1
+#define HC_POLICY_MIXED 2
+#define HC_MIXED_ODDS 8
+int hc_playout(hc_hand *h, uint64_t seed, int64_t policy, int64_t out[]);
+
 /* Random batch (contract "Random batch"), resumable: plays hands
  * start..start+count-1 of the batch seeded with `seed`, folds every decision
  * into *digest (start from HC_FNV_OFFSET) and adds each seat's hand scores to

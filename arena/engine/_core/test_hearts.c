@@ -942,6 +942,101 @@ static void test_push_pop_restores_state(void)
     CHECK_EQ(hc_pop(h), -1);
 }
 
+/* Playouts ------------------------------------------------------------------- */
+
+/* The random policy by hand, with the contract's rng: the k-th lowest legal card. */
+static void manual_random_playout(hc_hand *h, uint64_t seed, int64_t out[])
+{
+    uint64_t rng = seed;
+    int pushed = 0;
+    while (h->d.phase == HC_PHASE_PLAYING) {
+        uint64_t l = hc_legal_mask(h);
+        int k = (int)hc_bounded(&rng, (uint64_t)popcount(l));
+        while (k--)
+            l &= l - 1;
+        hc_push(h, lowest(l));
+        pushed++;
+    }
+    hc_points(h, (const int64_t[HC_MAX_PLAYERS]){0}, 0, out);
+    while (pushed--)
+        hc_pop(h);
+}
+
+static void test_playout_restores_the_state_and_scores_the_hand(void)
+{
+    hc_config c = init_ok(standard(4));
+    uint64_t rng = 99;
+    int restored = 1, scored = 1, random_agrees = 1, deterministic = 1;
+    for (int game = 0; game < 200; game++) {
+        uint64_t hands[4], kitty;
+        hc_deal(&c, (uint64_t)game * 7919, game % 4, hands, &kitty);
+        static hc_hand h, before;
+        hc_hand_init(&h, &c, hands, 4, kitty, game % 4, 0, 0);
+        int steps = (int)hc_bounded(&rng, 52);
+        for (int i = 0; i < steps; i++) {
+            uint64_t l = hc_legal_mask(&h);
+            hc_play(&h, lowest(l));
+        }
+        before = h;
+        for (int policy = HC_POLICY_RANDOM; policy <= HC_POLICY_MIXED; policy++) {
+            int64_t out[4], again[4], manual[4];
+            uint64_t seed = hc_splitmix_next(&rng);
+            CHECK_EQ(hc_playout(&h, seed, policy, out), 0);
+            restored &= memcmp(&h.d, &before.d, sizeof h.d) == 0 && h.undo_len == before.undo_len;
+            int64_t sum = out[0] + out[1] + out[2] + out[3];
+            scored &= sum == 26 || sum == 78;
+            CHECK_EQ(hc_playout(&h, seed, policy, again), 0);
+            deterministic &= memcmp(out, again, sizeof out) == 0;
+            if (policy == HC_POLICY_RANDOM) {
+                manual_random_playout(&h, seed, manual);
+                random_agrees &= memcmp(out, manual, sizeof out) == 0;
+            }
+        }
+        /* the undo stack still undoes every play made before the playouts */
+        int popped = 0;
+        while (hc_pop(&h) == 0)
+            popped++;
+        restored &= popped == steps;
+    }
+    CHECK(restored);
+    CHECK(scored);
+    CHECK(random_agrees);
+    CHECK(deterministic);
+    /* passing: refused; unknown policy: refused; over: the hand's own points */
+    int64_t out[4], pts[4];
+    hc_hand *h = new_hand(&c, NULL, 0, 1);
+    CHECK_EQ(hc_playout(h, 1, HC_POLICY_GREEDY, out), -1);
+    h = new_hand(&c, NULL, 0, HC_PASS_HOLD);
+    CHECK_EQ(hc_playout(h, 1, 3, out), -2);
+    CHECK_EQ(hc_playout(h, 1, -1, out), -2);
+    while (h->d.phase == HC_PHASE_PLAYING)
+        hc_play(h, lowest(hc_legal_mask(h)));
+    CHECK_EQ(hc_playout(h, 1, HC_POLICY_GREEDY, out), 0);
+    hc_points(h, (const int64_t[HC_MAX_PLAYERS]){0}, 0, pts);
+    CHECK(memcmp(out, pts, sizeof out) == 0);
+}
+
+static void test_greedy_playout_of_a_seat_holding_every_club(void)
+{
+    /* Seat 0 holds every club, leads them one by one (the lowest rank first) and wins
+     * every trick, whatever the others shed: all 26 points, an old moon. */
+    hc_config c = init_ok(standard(4));
+    const char *given[4] = {
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+        "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD QS",
+        "2S 3S 4S 5S 6S 7S 8S 9S TS JS KS AS AD",
+        "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    };
+    hc_hand *h = new_hand(&c, given, 3, HC_PASS_HOLD);
+    int64_t out[4];
+    CHECK_EQ(hc_playout(h, 0, HC_POLICY_GREEDY, out), 0);
+    CHECK_EQ(out[0], 0);
+    CHECK_EQ(out[1], 26);
+    CHECK_EQ(out[2], 26);
+    CHECK_EQ(out[3], 26);
+    CHECK_EQ(h->d.played, 0);
+}
+
 /* Random play ----------------------------------------------------------------- */
 
 static uint64_t test_rng = 12345;
@@ -1178,6 +1273,8 @@ int main(void)
     test_scoring_sun_and_no_trick_bonus();
     test_kitty_takers();
     test_push_pop_restores_state();
+    test_playout_restores_the_state_and_scores_the_hand();
+    test_greedy_playout_of_a_seat_holding_every_club();
     test_random_play_invariants_and_batch_agreement();
     test_standard_batch_totals();
     printf("%d passed, %d failed\n", passed, failed);

@@ -1,0 +1,130 @@
+"""Choosing a pass by sampling: a few sensible candidate passes, each judged by playouts.
+
+Before the pass a seat knows only its own cards (and a face-up kitty). For each sampled
+deal of the rest, the other seats are assumed to pass their most dangerous cards
+(`danger_order`, the habits of the heuristic bot), every candidate pass is applied in the
+engine together with theirs (so scatter and center passes exchange exactly as in play),
+and the hand is played out with the engine's playout policy. Every candidate sees the same
+deals, so their differences are measured, not drowned in the deals' own variance.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import random
+import time
+
+from arena.engine import CARDS, Card, SeatView
+from arena.engine.backend import core
+from arena.engine.config import CoreConfig
+
+from .belief import SUIT_MASKS, bits
+
+_EXTRA_CANDIDATES = 3
+"""Candidates are the passes drawn from the `count + 3` most dangerous cards (20 passes of
+three), plus passes that empty a short suit."""
+
+
+@functools.lru_cache(maxsize=64)
+def _biggest_penalty(cfg: CoreConfig) -> int:
+    """The card worth most to its taker if it is worth at least 5 (the QS), else -1."""
+    best = max(range(52), key=lambda c: (cfg.values[c] if cfg.deck >> c & 1 else -1, c))
+    return best if cfg.values[best] >= 5 else -1
+
+
+def danger_order(hand: int, cfg: CoreConfig) -> list[int]:
+    """`hand`'s cards, the most dangerous to keep first: the biggest penalty card, the cards
+    above it in its suit, the other penalty cards, then by rank."""
+    big = _biggest_penalty(cfg)
+    values = cfg.values
+
+    def danger(card: int) -> tuple[int, int, int]:
+        if card == big:
+            tier = 3
+        elif big >= 0 and card // 13 == big // 13 and card > big:
+            tier = 2
+        else:
+            tier = 1 if values[card] > 0 else 0
+        return (tier, card % 13, card)
+
+    return sorted(bits(hand), key=danger, reverse=True)
+
+
+def candidate_passes(hand: int, count: int, cfg: CoreConfig) -> list[tuple[int, ...]]:
+    """Passes worth judging: combinations of the most dangerous cards, and voids."""
+    order = danger_order(hand, cfg)
+    top = order[: count + _EXTRA_CANDIDATES]
+    candidates = [tuple(c) for c in itertools.combinations(top, count)]
+    seen = {frozenset(c) for c in candidates}
+    for suit in SUIT_MASKS:
+        held = hand & suit
+        if suit == SUIT_MASKS[3] or not held or held.bit_count() > count:
+            continue
+        # Empty a short side suit, filling the pass with the most dangerous other cards.
+        fill = [c for c in order if not held >> c & 1][: count - held.bit_count()]
+        chosen = tuple(bits(held)) + tuple(fill)
+        if frozenset(chosen) not in seen:
+            seen.add(frozenset(chosen))
+            candidates.append(chosen)
+    # In danger order, so a scatter pass sends the worst card to the seat on the left.
+    rank = {card: i for i, card in enumerate(order)}
+    return [tuple(sorted(c, key=rank.__getitem__)) for c in candidates]
+
+
+def search_pass(
+    view: SeatView,
+    count: int,
+    rng: random.Random,
+    deadline: float,
+    max_samples: int,
+    policy: int,
+) -> tuple[list[Card], int]:
+    """The candidate pass with the best mean playout outcome, and the deals sampled.
+
+    Stops at `max_samples` deals or when the next would end after `deadline`
+    (a `time.perf_counter` value); always samples at least one deal.
+    """
+    started = time.perf_counter()
+    rules = view.rules
+    cfg = rules.core_config()
+    n, me, dealer = rules.players, view.seat, view.dealer
+    kind = view.pass_direction.core_kind(n)
+    hand = view.hand.mask
+    candidates = candidate_passes(hand, count, cfg)
+    if len(candidates) == 1:
+        return [CARDS[c] for c in candidates[0]], 0
+    kitty = view.kitty.mask if view.kitty is not None else 0
+    unseen = bits(cfg.deck & ~hand & ~kitty)
+    hidden_kitty = cfg.kitty_size - kitty.bit_count()
+    others = [s for s in range(n) if s != me]
+    totals = [0] * len(candidates)
+    samples = 0
+    while samples < max_samples:
+        rng.shuffle(unseen)
+        dealt = [0] * n
+        dealt[me] = hand
+        at = 0
+        for seat in others:
+            for card in unseen[at : at + cfg.hand_size]:
+                dealt[seat] |= 1 << card
+            at += cfg.hand_size
+        deal_kitty = kitty
+        for card in unseen[at : at + hidden_kitty]:
+            deal_kitty |= 1 << card
+        hands = tuple(dealt)
+        passes = {seat: tuple(danger_order(dealt[seat], cfg)[:count]) for seat in others}
+        seed = rng.getrandbits(64)
+        for i, candidate in enumerate(candidates):
+            state = core.HandState(cfg, hands, deal_kitty, dealer, kind, seed)
+            for seat in range(n):
+                state.apply_pass(seat, candidate if seat == me else passes[seat])
+            points = state.playout(seed, policy)
+            mine = points[me]
+            totals[i] += mine * (n - 1) - (sum(points) - mine)
+        samples += 1
+        now = time.perf_counter()
+        if now + (now - started) / samples > deadline:
+            break
+    best = min(range(len(candidates)), key=lambda i: totals[i])
+    return [CARDS[c] for c in candidates[best]], samples

@@ -1,0 +1,165 @@
+"""The strong house bot: determinized Monte Carlo search (perfect-information sampling, PIMC).
+
+For each decision it imagines the hidden cards many times (`Belief.sample`: deals that fit
+everything the seat has seen), rebuilds each imagined hand in the engine's C core by
+replaying the hand's history, and for every legal card plays the rest of the hand out
+with the engine's playout (`HandState.playout`, one C call per playout: the greedy policy
+of the heuristic bot, with one decision in eight random). The card with the best average
+outcome is played; the outcome is the seat's points minus the mean of the others' (so a
+moon, which adds to the others, counts for what it is). Passes are chosen the same way
+(`arena.bots.passing`).
+
+The budget is a time per move (`time_per_move`), a number of sampled deals
+(`max_samples`), or both (whichever runs out first); with only `max_samples` the bot is
+deterministic: the same view and seed always give the same card.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from arena.engine import CARDS, Card, SeatView
+from arena.engine.backend import core
+
+from .belief import Belief, InconsistentBeliefError
+from .heuristic import HeuristicBot
+from .passing import search_pass
+
+POLICIES = {"random": 0, "greedy": 1, "mixed": 2}
+"""Playout policies of the engine's `HandState.playout` (contract "Playouts")."""
+
+DEFAULT_TIME_PER_MOVE = 0.1
+DEFAULT_MAX_SAMPLES = 200
+TIME_MARGIN = 0.9
+"""The search aims to end within this share of `time_per_move`: a sample's cost varies
+(another process may take the core), and the answer must still reach the runner in time."""
+
+
+class StrongBot:
+    """Samples deals consistent with its view and plays each candidate out in the C core."""
+
+    name = "strong"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        time_per_move: float | None = DEFAULT_TIME_PER_MOVE,
+        max_samples: int | None = DEFAULT_MAX_SAMPLES,
+        policy: str = "mixed",
+        playouts: int = 4,
+        pass_search: bool = True,
+    ) -> None:
+        """Configure the search.
+
+        `time_per_move` (seconds) and `max_samples` (sampled deals) bound each decision,
+        whichever runs out first; either may be None, not both. `policy` is the playout
+        policy (`POLICIES`), `playouts` the playouts per candidate card and sampled deal,
+        and `pass_search=False` passes like the heuristic bot instead of searching.
+
+        Raises ValueError for a missing or non-positive budget, an unknown policy, or
+        fewer than one playout.
+        """
+        if time_per_move is None and max_samples is None:
+            raise ValueError("the strong bot needs a time_per_move, a max_samples, or both")
+        if time_per_move is not None and time_per_move <= 0:
+            raise ValueError(f"time_per_move must be positive, got {time_per_move}")
+        if max_samples is not None and max_samples < 1:
+            raise ValueError(f"max_samples must be at least 1, got {max_samples}")
+        if policy not in POLICIES:
+            raise ValueError(f"unknown playout policy {policy!r}; known: {', '.join(POLICIES)}")
+        if playouts < 1:
+            raise ValueError(f"playouts must be at least 1, got {playouts}")
+        self.seed = seed
+        self.time_per_move = time_per_move
+        self.max_samples = max_samples
+        self.policy = policy
+        self.playouts = playouts
+        self.pass_search = pass_search
+        self.last_samples = 0
+        """Deals sampled for the last decision (for benchmarks and tests)."""
+        self._fallback = HeuristicBot(seed)
+
+    def _rng(self, view: SeatView) -> random.Random:
+        """A generator seeded by the bot's seed and the position: decisions do not depend
+        on what the bot was asked before."""
+        history = tuple(c.index for t in view.tricks for _, c in t.plays)
+        current = tuple(c.index for _, c in view.current_trick)
+        key = hash((self.seed, view.seat, view.hand.mask, history, current))
+        return random.Random(key)
+
+    def _budget(self) -> tuple[float, int]:
+        """(seconds to search, deals to sample) for one decision."""
+        limit = self.time_per_move
+        seconds = limit * TIME_MARGIN if limit is not None else float("inf")
+        samples = self.max_samples if self.max_samples is not None else 1 << 30
+        return seconds, samples
+
+    def pass_cards(self, view: SeatView, count: int) -> list[Card]:
+        """The pass whose sampled playouts go best (see `arena.bots.passing`)."""
+        started = time.perf_counter()
+        self.last_samples = 0
+        if not self.pass_search:
+            return self._fallback.pass_cards(view, count)
+        seconds, samples = self._budget()
+        chosen, self.last_samples = search_pass(
+            view, count, self._rng(view), started + seconds, samples, POLICIES[self.policy]
+        )
+        return chosen
+
+    def play_card(self, view: SeatView) -> Card:
+        """The legal card with the best mean outcome over sampled deals."""
+        started = time.perf_counter()
+        self.last_samples = 0
+        legal = view.legal
+        # The heuristic's choice goes first, so it wins ties (e.g. a hand already decided).
+        preferred = self._fallback.play_card(view)
+        if len(legal) == 1:
+            return preferred
+        try:
+            belief = Belief.from_view(view)
+        except InconsistentBeliefError:  # our bug, not worth a lost decision: play safe
+            return preferred
+        candidates = [preferred.index] + [c.index for c in legal if c is not preferred]
+        totals = self._evaluate(view, belief, candidates, started)
+        best = min(range(len(candidates)), key=totals.__getitem__)
+        return CARDS[candidates[best]]
+
+    def _evaluate(
+        self, view: SeatView, belief: Belief, candidates: list[int], started: float
+    ) -> list[int]:
+        """Per candidate, the sum over sampled deals and playouts of the seat's points
+        times (n - 1) minus the others' points: lower is better."""
+        rng = self._rng(view)
+        rules = view.rules
+        cfg = rules.core_config()
+        n, me, dealer = rules.players, view.seat, view.dealer
+        policy = POLICIES[self.policy]
+        seconds, max_samples = self._budget()
+        totals = [0] * len(candidates)
+        samples = 0
+        while samples < max_samples:
+            try:
+                deal = belief.sample(rng)
+            except InconsistentBeliefError:
+                break
+            hands = tuple(deal[s] | belief.played[s] for s in range(n))
+            state = core.HandState(cfg, hands, deal[n], dealer, 0, 0)
+            push, pop, playout = state.push, state.pop, state.playout
+            for card in belief.history:
+                push(card)
+            for _ in range(self.playouts):
+                seed = rng.getrandbits(64)  # the same for every candidate: a fair comparison
+                for i, card in enumerate(candidates):
+                    push(card)
+                    points = playout(seed, policy)
+                    pop()
+                    mine = points[me]
+                    totals[i] += mine * (n - 1) - (sum(points) - mine)
+            samples += 1
+            # Stop when the next sample, at the pace so far, would overrun the budget.
+            if (time.perf_counter() - started) * (samples + 1) > seconds * samples:
+                break
+        self.last_samples = samples
+        return totals
