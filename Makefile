@@ -22,7 +22,7 @@ build: $(STAMP)
 	$(PY) setup.py --quiet build_ext --inplace
 
 run: build
-	$(VENV)/bin/arena demo
+	$(VENV)/bin/arena platform
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

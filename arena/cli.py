@@ -9,6 +9,9 @@ from arena.commands.bot import bot
 from arena.commands.bot_upload import upload as bot_upload
 from arena.commands.demo import demo
 from arena.commands.match import match
+from arena.commands.operations import COMMANDS as OPERATIONS_COMMANDS
+from arena.commands.operations import season as bench_season
+from arena.commands.platform import COMMANDS as PLATFORM_COMMANDS
 from arena.commands.replay import replay
 from arena.store.commands import db
 
@@ -20,7 +23,8 @@ def main() -> None:
 
 
 bot.add_command(bot_upload)
-for command in (bench, bot, db, demo, match, replay):
+bench.add_command(bench_season)
+for command in (bench, bot, db, demo, match, replay, *PLATFORM_COMMANDS, *OPERATIONS_COMMANDS):
     main.add_command(command)
 
 

@@ -14,6 +14,7 @@ from .database import (
     make_sessionmaker,
     write_transaction,
 )
+from .heartbeats import Heartbeat, HeartbeatRow
 from .ladder import LadderRow, ladder, recompute_ratings
 from .results import (
     MatchNotFoundError,
@@ -28,6 +29,8 @@ from .results import (
 
 __all__ = [
     "DEFAULT_URL",
+    "Heartbeat",
+    "HeartbeatRow",
     "LadderRow",
     "MatchNotFoundError",
     "MatchResult",

@@ -1,0 +1,316 @@
+"""`arena platform` (the whole platform, one command), and its parts: `arena web`,
+`arena worker`, `arena beat`.
+
+`arena platform` needs no server installed first: SQLite under ``./var``, a Celery broker
+on a SQLite file (kombu's SQLAlchemy transport; Redis on 127.0.0.1:6379 with
+``--redis`` when it answers), the migrations, the house bots and a demo season, then the
+web site, N workers and beat as child processes, supervised. Ctrl-C stops them all
+cleanly; running it again carries on where it stopped. Configuration is the
+environment's (`workers.config`); what is unset gets the local defaults.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import socket
+import sqlite3
+import sys
+from datetime import timedelta
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import click
+
+SECRET_FILE = "secret_key"
+DEFAULT_QUEUES = "default,matches,validate"
+
+
+def _exit_on_sigterm() -> None:
+    """Make SIGTERM a clean exit (SystemExit unwinds like Ctrl-C)."""
+
+    def handler(_signum: int, _frame: FrameType | None) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, handler)
+
+
+# -- the parts ---------------------------------------------------------------------------------
+
+
+@click.command("web")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
+@click.option("--threads", type=int, default=8, show_default=True, help="Request threads.")
+def web(host: str, port: int, threads: int) -> None:
+    """Serve the web site (`web.create_app()`) with waitress, a production WSGI server."""
+    from workers.supervisor import EXIT_UNAVAILABLE
+
+    try:
+        from web import create_app
+    except ImportError as error:
+        click.echo(
+            f"arena web: the web site cannot be loaded ({type(error).__name__}: {error}). "
+            "Its package `web` (web/__init__.py with create_app) is not installed in this "
+            "checkout yet.",
+            err=True,
+        )
+        raise SystemExit(EXIT_UNAVAILABLE) from None
+    import waitress
+
+    application = create_app()
+    _exit_on_sigterm()
+    click.echo(f"web site on http://{host}:{port}/")
+    with contextlib.suppress(KeyboardInterrupt):
+        waitress.serve(application, host=host, port=port, threads=threads, ident="hearts-arena")
+
+
+@click.command("worker")
+@click.option(
+    "-c",
+    "--concurrency",
+    type=click.IntRange(1, 256),
+    default=1,
+    show_default=True,
+    help="Matches run at once by this worker (one process each).",
+)
+@click.option(
+    "-Q",
+    "--queues",
+    default=DEFAULT_QUEUES,
+    show_default=True,
+    help="Queues to take tasks from, comma-separated.",
+)
+@click.option("-n", "--name", default=None, help="Worker name, e.g. worker1@%h.")
+@click.option(
+    "--max-tasks-per-child",
+    type=int,
+    default=None,
+    help="Replace a pool process after this many tasks.",
+)
+def worker(
+    concurrency: int, queues: str, name: str | None, max_tasks_per_child: int | None
+) -> None:
+    """Run a Celery worker (prefork pool, late acks, prefetch of one)."""
+    from workers import heartbeats  # noqa: F401  (its signals write the heartbeat)
+    from workers.app import app
+    from workers.context import settings
+
+    argv = [
+        "worker",
+        "--pool=prefork",
+        f"--concurrency={concurrency}",
+        f"--queues={queues}",
+        f"--loglevel={settings().log_level}",
+        "--without-gossip",
+        "--without-mingle",
+    ]
+    if name:
+        argv.append(f"--hostname={name}")
+    if max_tasks_per_child:
+        argv.append(f"--max-tasks-per-child={max_tasks_per_child}")
+    app.worker_main(argv)
+
+
+@click.command("beat")
+def beat() -> None:
+    """Run Celery beat: seasons, dispatch and the reaper on their schedules."""
+    from workers import heartbeats  # noqa: F401  (its signals write the heartbeat)
+    from workers.app import app
+    from workers.context import settings
+
+    current = settings()
+    current.data_dir.mkdir(parents=True, exist_ok=True)
+    app.start(["beat", f"--loglevel={current.log_level}"])
+
+
+@click.command("setup")
+@click.option("--demo", is_flag=True, help="Also make the demo season (and its players).")
+def setup(demo: bool) -> None:
+    """Migrate the database and register the house bots (idempotent: the deploy's first step)."""
+    from arena.store import migrate
+    from arena.store.bots import ensure_house_bots
+    from arena.store.database import write_transaction
+    from workers.context import sessions, settings
+    from workers.seed import ensure_demo_season
+
+    current = settings()
+    migrate.upgrade(current.database_url)
+    with sessions()() as session:
+        with write_transaction(session):
+            count = len(ensure_house_bots(session))
+        click.echo(f"database at the newest schema; {count} house bot versions registered")
+        if demo:
+            click.echo(f"demo season {ensure_demo_season(session)}")
+
+
+# -- the whole platform ------------------------------------------------------------------------
+
+
+def redis_reachable(host: str = "127.0.0.1", port: int = 6379, timeout: float = 0.5) -> bool:
+    """Whether a Redis server answers PING at host:port."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as connection:
+            connection.sendall(b"PING\r\n")
+            return connection.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def prepare_sql_broker(broker_url: str) -> None:
+    """Put the SQLite broker file in WAL mode (readers never wait for the writer)."""
+    path = broker_url.split(":///", 1)[1]
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(path, timeout=30) as connection:
+        connection.execute("PRAGMA journal_mode=WAL")
+
+
+def local_environment(environ: dict[str, str], *, use_redis: bool) -> dict[str, str]:
+    """The environment of the platform's processes: `environ` plus the local defaults."""
+    from workers.config import default_broker_url
+
+    env = dict(environ)
+    data_dir = Path(env.get("ARENA_DATA_DIR") or "var").absolute()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    env["ARENA_DATA_DIR"] = str(data_dir)
+    env.setdefault("ARENA_DATABASE_URL", f"sqlite:///{data_dir / 'arena.db'}")
+    if not env.get("ARENA_BROKER_URL"):
+        if use_redis and redis_reachable():
+            env["ARENA_BROKER_URL"] = "redis://127.0.0.1:6379/0"
+        else:
+            if use_redis:
+                click.echo("no Redis answers on 127.0.0.1:6379: using the SQLite broker")
+            env["ARENA_BROKER_URL"] = default_broker_url(data_dir)
+    if not env.get("ARENA_SECRET_KEY"):
+        secret = data_dir / SECRET_FILE
+        if not secret.exists():
+            secret.write_text(secrets.token_urlsafe(32))
+            secret.chmod(0o600)
+        env["ARENA_SECRET_KEY"] = secret.read_text().strip()
+    env.setdefault("ARENA_LOG_FORMAT", "text")
+    return env
+
+
+def prepare(env: dict[str, str], cadence: float = 30.0) -> dict[str, Any]:
+    """Migrate, seed the house bots and the demo season, and enqueue its first round."""
+    from arena.seasons import advance_seasons
+    from arena.store import migrate
+    from workers.app import app, configure
+    from workers.config import Settings
+    from workers.context import sessions
+    from workers.matches import enqueue_matches
+    from workers.seed import ensure_demo_season
+
+    settings = Settings.from_environ(env)
+    configure(app, settings)
+    if settings.broker_is_sql:
+        prepare_sql_broker(settings.broker_url)
+    migrate.upgrade(settings.database_url)
+    with app.connection_for_write() as connection:  # creates the SQL broker's tables once
+        connection.ensure_connection(max_retries=3)
+        channel: Any = connection.default_channel
+        channel.queue_declare(queue="matches", durable=True)
+    with sessions()() as session:
+        season_id = ensure_demo_season(session, cadence=timedelta(seconds=cadence))
+        report = advance_seasons(session, enqueue_matches)
+    return {
+        "season_id": season_id,
+        "enqueued": sum(len(r.match_ids) for r in report.rounds),
+        "settings": settings,
+    }
+
+
+def sandbox_problem() -> str | None:
+    """Why uploaded bots cannot run here, or None when the sandbox is available."""
+    from workers.sandbox import SandboxUnavailableError, check_available
+
+    try:
+        check_available()
+    except SandboxUnavailableError as error:
+        return str(error)
+    return None
+
+
+def process_command(*args: str) -> list[str]:
+    """The command line of one of the platform's parts, run by this interpreter."""
+    return [sys.executable, "-m", "arena.commands.platform", *args]
+
+
+@click.command("platform")
+@click.option(
+    "-w",
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=2,
+    show_default=True,
+    help="Worker processes.",
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="The web site's address.")
+@click.option("--port", type=int, default=8000, show_default=True, help="The web site's port.")
+@click.option(
+    "--redis",
+    "use_redis",
+    is_flag=True,
+    help="Use the Redis at 127.0.0.1:6379 as the broker when it answers.",
+)
+@click.option("--no-web", is_flag=True, help="Run the workers and beat only.")
+@click.option(
+    "--cadence",
+    type=click.FloatRange(1, 86400),
+    default=30.0,
+    show_default=True,
+    help="Seconds between the rounds of a demo season made now.",
+)
+def platform(
+    workers: int, host: str, port: int, use_redis: bool, no_web: bool, cadence: float
+) -> None:
+    """Run the whole platform here: database, broker, web site, workers and beat."""
+    from workers.supervisor import Child, Supervisor
+
+    env = local_environment(dict(os.environ), use_redis=use_redis)
+    click.echo(f"data in {env['ARENA_DATA_DIR']}; broker {env['ARENA_BROKER_URL']}")
+    prepared = prepare(env, cadence)
+    click.echo(
+        f"database migrated; house bots and demo season {prepared['season_id']} ready "
+        f"({prepared['enqueued']} matches enqueued now)"
+    )
+    problem = sandbox_problem()
+    if problem:
+        click.echo(
+            f"warning: uploaded bots will be rejected here, the sandbox is unavailable: "
+            f"{problem}. House bots play as usual.",
+            err=True,
+        )
+    children = [
+        Child(f"worker{i}", process_command("worker", "--name", f"worker{i}@%h"), env)
+        for i in range(1, workers + 1)
+    ]
+    children.append(Child("beat", process_command("beat"), env))
+    if not no_web:
+        children.insert(
+            0, Child("web", process_command("web", "--host", host, "--port", str(port)), env)
+        )
+        click.echo(f"the platform: http://{host}:{port}/   (Ctrl-C stops everything)")
+    code = Supervisor(children, echo=click.echo).run()
+    click.echo("stopped")
+    raise SystemExit(code)
+
+
+COMMANDS = (platform, setup, web, worker, beat)
+"""The commands `arena.cli` registers from this module."""
+
+
+@click.group()
+def processes() -> None:
+    """The platform's processes (what `arena platform` starts)."""
+
+
+for _command in COMMANDS:
+    processes.add_command(_command)
+
+
+if __name__ == "__main__":
+    processes()

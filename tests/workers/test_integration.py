@@ -1,0 +1,334 @@
+"""The workers for real: Redis, `arena worker` and `arena beat` processes, a database.
+
+* a season runs several rounds, and every match is recorded once with its ratings;
+* a worker killed with SIGKILL in the middle of a match (the whole worker, or only its
+  pool process): the match is run again and recorded once;
+* Redis restarted (without persistence) mid-season: nothing lost;
+* the same task delivered twice: one result.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.engine import URL
+from sqlalchemy.orm import Session, sessionmaker
+
+from arena.seasons import schedule_round, start_season
+from arena.seasons.lifecycle import enter_season
+from arena.store import heartbeats, ladder, recompute_ratings
+from arena.store.accounts import create_user
+from arena.store.bots import add_version, create_bot
+from arena.store.database import write_transaction
+from arena.store.models import (
+    BotVersion,
+    Match,
+    MatchStatus,
+    Rating,
+    RatingChange,
+    Replay,
+    Season,
+    VersionStatus,
+)
+from tests.workers import bots
+from tests.workers.conftest import link_runtime, sandbox_or_skip
+from tests.workers.processes import (
+    Processes,
+    ensure_redis,
+    pick_redis_db,
+    platform_env,
+    processes_for,
+    redis_client,
+    require_redis,
+    restart_redis,
+    wait_until,
+)
+from workers.app import app, configure
+from workers.config import Settings
+from workers.seed import ensure_demo_season
+
+QUICK_PLAYERS = (("heuristic", 4), ("random", 4))
+
+
+@pytest.fixture(scope="session")
+def redis_db() -> Iterator[int]:
+    """This session's Redis database number (flushed before and after)."""
+    require_redis()
+    db = pick_redis_db()
+    redis_client(db).flushdb()
+    yield db
+    ensure_redis()
+    redis_client(db).flushdb()
+
+
+@pytest.fixture
+def env(
+    redis_db: int, db_url: URL, tmp_path: Path, shared_runtime: Path
+) -> Iterator[dict[str, str]]:
+    """The platform's environment for this test; this process configured the same way."""
+    redis_client(redis_db).flushdb()
+    data_dir = tmp_path / "data"
+    link_runtime(data_dir, shared_runtime)
+    broker = f"redis://127.0.0.1:6379/{redis_db}"
+    environment = platform_env(
+        data_dir=data_dir,
+        database_url=db_url.render_as_string(hide_password=False),
+        broker_url=broker,
+    )
+    configure(app, Settings.from_environ(environment))
+    yield environment
+    configure(app, Settings.from_environ())
+
+
+@pytest.fixture
+def procs(tmp_path: Path) -> Iterator[Processes]:
+    with processes_for(tmp_path) as group:
+        yield group
+
+
+def quick_season(sessions: sessionmaker[Session], cadence: float = 1.0) -> int:
+    with sessions() as session:
+        return ensure_demo_season(
+            session, players=QUICK_PLAYERS, cadence=timedelta(seconds=cadence)
+        )
+
+
+def wait_for_workers(sessions: sessionmaker[Session], *names: str, timeout: float = 60) -> None:
+    def ready() -> bool:
+        with sessions() as session:
+            seen = {row.name for row in heartbeats.heartbeats(session)}
+        return all(f"worker:{name}@" in " ".join(seen) for name in names)
+
+    wait_until(ready, timeout, f"workers {names} to write their heartbeats")
+
+
+def status_of(sessions: sessionmaker[Session], match_id: int) -> MatchStatus:
+    with sessions() as session:
+        status = session.scalar(select(Match.status).where(Match.id == match_id))
+        assert status is not None
+        return status
+
+
+def assert_recorded_once(session: Session, season_id: int) -> int:
+    """Every rated match counted exactly once; the stored ratings are the replayed history.
+
+    Returns the number of rated matches.
+    """
+    season = session.get(Season, season_id, populate_existing=True)
+    assert season is not None
+    seqs = list(
+        session.scalars(
+            select(Match.rating_seq)
+            .where(Match.season_id == season_id, Match.rating_seq.is_not(None))
+            .order_by(Match.rating_seq)
+        )
+    )
+    assert seqs == list(range(1, season.rated_matches + 1))
+    done = session.scalar(
+        select(func.count())
+        .select_from(Match)
+        .where(Match.season_id == season_id, Match.status == MatchStatus.DONE)
+    )
+    assert done == season.rated_matches
+    seats = season.rated_matches * 4
+    history = session.scalar(
+        select(func.count()).select_from(RatingChange).where(RatingChange.season_id == season_id)
+    )
+    games = session.scalar(select(func.sum(Rating.games)).where(Rating.season_id == season_id))
+    assert history == seats
+    assert (games or 0) == seats
+    replays = session.scalar(
+        select(func.count())
+        .select_from(Replay)
+        .join(Match, Match.id == Replay.match_id)
+        .where(Match.season_id == season_id)
+    )
+    assert replays == done
+    stored = {r.bot_version_id: r.elo for r in session.scalars(select(Rating))}
+    replayed = recompute_ratings(session, season_id)
+    assert {k: round(v.elo, 6) for k, v in replayed.items()} == {
+        k: round(v, 6) for k, v in stored.items() if k in replayed
+    }
+    session.rollback()
+    return season.rated_matches
+
+
+@pytest.mark.timeout(240)
+def test_a_season_runs_several_rounds_and_every_match_is_recorded_once(
+    env: dict[str, str], procs: Processes, sessions: sessionmaker[Session]
+) -> None:
+    season_id = quick_season(sessions)
+    procs.worker("w1", env)
+    procs.worker("w2", env)
+    wait_for_workers(sessions, "w1", "w2")
+    beat = procs.beat(env)
+
+    def rounds_done() -> bool:
+        with sessions() as session:
+            season = session.get(Season, season_id)
+            assert season is not None
+            pending = session.scalar(
+                select(func.count())
+                .select_from(Match)
+                .where(
+                    Match.season_id == season_id,
+                    Match.round <= 4,
+                    Match.status.in_([MatchStatus.QUEUED, MatchStatus.RUNNING]),
+                )
+            )
+            return season.round_number >= 4 and pending == 0
+
+    wait_until(rounds_done, 120, "four rounds played")
+    beat.stop()
+    with sessions() as session:
+        statuses = set(
+            session.scalars(
+                select(Match.status).where(Match.season_id == season_id, Match.round <= 4)
+            )
+        )
+        assert statuses == {MatchStatus.DONE}
+        rated = assert_recorded_once(session, season_id)
+        assert rated >= 8  # four rounds of two tables
+        assert ladder(session, season_id)[0].games > 0
+    workers_that_ran = {
+        entry.get("pid")
+        for process in procs.started
+        for entry in process.log_entries()
+        if entry.get("logger") == "workers.matches" and "recorded" in entry.get("msg", "")
+    }
+    assert len(workers_that_ran) >= 1
+
+
+def slow_bot_match(sessions: sessionmaker[Session], procs: Processes, env: dict[str, str]) -> int:
+    """A queued match of a sandboxed slow bot (validated by a real worker) and 3 house bots."""
+    with sessions() as session, write_transaction(session):
+        owner = create_user(session, "slowpoke", None)
+        version_id = add_version(session, create_bot(session, owner, "slow"), bots.SLOW).id
+    validator = procs.worker("validator", env, "--queues=validate")
+    from workers.validation import enqueue_validations
+
+    enqueue_validations([version_id])
+
+    def validated() -> BotVersion | None:
+        with sessions() as session:
+            version = session.get(BotVersion, version_id)
+            assert version is not None
+            return version if version.status is VersionStatus.READY else None
+
+    wait_until(validated, 90, "the slow bot's validation")
+    validator.stop()
+    with sessions() as session:
+        season_id = ensure_demo_season(
+            session, players=(), cadence=timedelta(hours=1), name="Slow season"
+        )
+        with write_transaction(session):
+            season = session.get(Season, season_id)
+            version = session.get(BotVersion, version_id)
+            assert season is not None and version is not None
+            enter_season(session, season, version)
+        start_season(session, season_id)
+        ids: list[int] = []
+        schedule_round(session, season_id, ids.extend)
+    assert len(ids) == 1
+    return ids[0]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(
+    "victim", ["whole-worker", pytest.param("pool-process", marks=pytest.mark.slow)]
+)
+def test_a_worker_killed_mid_match_loses_nothing_and_counts_nothing_twice(
+    env: dict[str, str], procs: Processes, sessions: sessionmaker[Session], victim: str
+) -> None:
+    sandbox_or_skip()
+    match_id = slow_bot_match(sessions, procs, env)
+    doomed = procs.worker("doomed", env)
+    wait_for_workers(sessions, "doomed")
+    from workers.matches import enqueue_matches
+
+    enqueue_matches([match_id])
+    wait_until(lambda: status_of(sessions, match_id) is MatchStatus.RUNNING, 30, "the match")
+    time.sleep(1.0)  # the bots are up and the match is under way
+    if victim == "whole-worker":
+        doomed.kill()
+    else:
+        for pid in wait_until(doomed.children, 10, "the pool process"):
+            os.kill(pid, signal.SIGKILL)
+    assert status_of(sessions, match_id) is MatchStatus.RUNNING
+    procs.worker("survivor", env)
+    procs.beat(env)  # its reaper finds the lost match
+    wait_until(lambda: status_of(sessions, match_id) is MatchStatus.DONE, 120, "the match redone")
+    with sessions() as session:
+        match = session.get(Match, match_id)
+        assert match is not None and match.rating_seq == 1
+        assert assert_recorded_once(session, match.season_id or 0) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_redis_restarted_mid_season_loses_nothing(
+    env: dict[str, str], procs: Processes, sessions: sessionmaker[Session]
+) -> None:
+    season_id = quick_season(sessions)
+    procs.worker("w1", env)
+    procs.worker("w2", env)
+    wait_for_workers(sessions, "w1", "w2")
+    procs.beat(env)
+
+    def round_number() -> int:
+        with sessions() as session:
+            season = session.get(Season, season_id)
+            assert season is not None
+            return season.round_number
+
+    wait_until(lambda: round_number() >= 2, 60, "two rounds")
+    try:
+        restart_redis(down_for=2.0)
+    finally:
+        ensure_redis()
+    restarted_at = round_number()
+    target = restarted_at + 3
+
+    def all_done_up_to_target() -> bool:
+        with sessions() as session:
+            statuses = list(
+                session.scalars(
+                    select(Match.status).where(Match.season_id == season_id, Match.round <= target)
+                )
+            )
+        return round_number() >= target and all(s is MatchStatus.DONE for s in statuses)
+
+    wait_until(all_done_up_to_target, 150, f"every match of rounds 1-{target} done")
+    with sessions() as session:
+        assert assert_recorded_once(session, season_id) >= 2 * target
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_the_same_task_delivered_twice_gives_one_result(
+    env: dict[str, str], procs: Processes, sessions: sessionmaker[Session]
+) -> None:
+    season_id = quick_season(sessions, cadence=3600)
+    with sessions() as session:
+        start_season(session, season_id)
+        ids: list[int] = []
+        schedule_round(session, season_id, ids.extend)
+    procs.worker("w1", env)
+    procs.worker("w2", env)
+    wait_for_workers(sessions, "w1", "w2")
+    from workers.matches import run_match
+
+    results = [run_match.apply_async((ids[0],)) for _ in range(3)]
+    outcomes = sorted(result.get(timeout=60)["action"] for result in results)
+    assert outcomes == ["recorded", "skipped", "skipped"]
+    with sessions() as session:
+        assert assert_recorded_once(session, season_id) == 1

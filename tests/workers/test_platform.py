@@ -1,0 +1,167 @@
+"""`arena platform`, the one command: no server needed, matches played within a minute,
+Ctrl-C stops everything, and a second run carries on where the first stopped."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import create_engine, text
+
+from arena.commands.platform import web
+from tests.workers.processes import wait_until
+from workers.supervisor import EXIT_UNAVAILABLE
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def query(db: Path, sql: str) -> list[tuple[object, ...]]:
+    engine = create_engine(f"sqlite:///{db}")
+    try:
+        with engine.connect() as connection:
+            return [tuple(row) for row in connection.execute(text(sql))]
+    except Exception:
+        return []
+    finally:
+        engine.dispose()
+
+
+def scalar(db: Path, sql: str) -> int:
+    """A number from the database (0 while it does not exist yet)."""
+    rows = query(db, sql)
+    return int(str(rows[0][0] or 0)) if rows else 0
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process below `pid` (from /proc)."""
+    found: set[int] = set()
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        path = Path(f"/proc/{current}/task/{current}/children")
+        with contextlib.suppress(OSError):
+            for child in path.read_text().split():
+                found.add(int(child))
+                pending.append(int(child))
+    return found
+
+
+def start_platform(cwd: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
+    env["ARENA_BEAT_SECONDS"] = "2"
+    # As `make run` does from the checkout: its packages (web too) importable from there.
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "arena.commands.platform",
+                "platform",
+                "--workers",
+                "2",
+                "--cadence",
+                "3",
+                "--port",
+                str(port),
+            ],
+            cwd=cwd,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+
+
+def ctrl_c(process: subprocess.Popen[bytes], timeout: float = 60) -> int:
+    """Send SIGINT as a terminal's Ctrl-C would, and wait for the whole platform to stop."""
+    below = descendants(process.pid)
+    process.send_signal(signal.SIGINT)
+    try:
+        code = process.wait(timeout=timeout)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    wait_until(
+        lambda: not any(Path(f"/proc/{pid}").exists() for pid in below),
+        15,
+        "every child process to end",
+    )
+    return code
+
+
+def web_is_importable() -> bool:
+    try:
+        from web import create_app  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.timeout(300)
+def test_one_command_runs_everything_stops_cleanly_and_carries_on(tmp_path: Path) -> None:
+    db = tmp_path / "var" / "arena.db"
+    port = free_port()
+    log = tmp_path / "platform.log"
+    first = start_platform(tmp_path, port, log)
+    try:
+        started = time.monotonic()
+        wait_until(
+            lambda: scalar(db, "SELECT count(*) FROM matches WHERE status = 'done'") >= 2,
+            60,
+            "matches recorded within a minute",
+        )
+        assert time.monotonic() - started < 60
+        if web_is_importable():
+
+            def page() -> bool:
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as reply:
+                        return bool(reply.status == 200)
+                except (urllib.error.URLError, OSError):
+                    return False
+
+            wait_until(page, 60, "the web site to answer")
+        rounds = query(db, "SELECT id, round_number FROM seasons")
+    finally:
+        code = ctrl_c(first)
+    print(log.read_text()[-3000:])
+    assert code == 0
+    assert "stopped" in log.read_text()
+    second = start_platform(tmp_path, port, log)
+    try:
+        season_id, round_number = (int(str(value)) for value in rounds[0])
+        wait_until(
+            lambda: (
+                scalar(db, f"SELECT round_number FROM seasons WHERE id = {season_id}")
+                > round_number + 1
+            ),
+            90,
+            "the same season to go on",
+        )
+        assert len(query(db, "SELECT id FROM seasons")) == 1
+    finally:
+        assert ctrl_c(second) == 0
+
+
+def test_arena_web_says_clearly_when_the_site_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "web", None)  # import web -> ImportError
+    result = CliRunner().invoke(web, [])
+    assert result.exit_code == EXIT_UNAVAILABLE
+    assert "web site cannot be loaded" in result.output

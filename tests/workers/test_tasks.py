@@ -1,0 +1,223 @@
+"""The task shells in this process (no broker, no worker): matches, the reaper, dispatch.
+
+Every test runs on SQLite and on PostgreSQL (the store's `db_url` fixture).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from arena.match import replay as replay_io
+from arena.match.verify import verify
+from arena.seasons import schedule_round
+from arena.store import heartbeats, start_match
+from arena.store.dispatch import REQUEUED, reap_stalled_matches
+from arena.store.models import Match, MatchStatus, RatingChange, Replay, Season
+from arena.store.types import utc_now
+from workers import matches as match_tasks
+from workers import scheduling
+from workers.config import Settings
+from workers.seed import ensure_demo_season
+
+pytestmark = pytest.mark.timeout(120)
+
+QUICK_PLAYERS = (("heuristic", 4), ("random", 4))
+
+
+def new_round(sessions: sessionmaker[Session]) -> tuple[int, list[int]]:
+    """A running demo season of quick house players and its first round's match ids."""
+    with sessions() as session:
+        season_id = ensure_demo_season(
+            session, players=QUICK_PLAYERS, cadence=timedelta(seconds=1), now=utc_now()
+        )
+        from arena.seasons import start_season
+
+        start_season(session, season_id)
+        ids: list[int] = []
+        schedule_round(session, season_id, ids.extend)
+    assert ids
+    return season_id, ids
+
+
+def test_a_queued_match_is_played_recorded_and_rated(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    _season_id, ids = new_round(sessions)
+    summary = match_tasks.execute_match(ids[0])
+    assert (summary.action, summary.status) == ("recorded", "done")
+    with sessions() as session:
+        match = session.get(Match, ids[0])
+        assert match is not None and match.status is MatchStatus.DONE
+        assert match.rating_seq == 1
+        assert all(seat.rank is not None and seat.hand_points for seat in match.seats)
+        content = session.scalar(select(Replay.content).where(Replay.match_id == ids[0]))
+        assert content is not None
+        assert verify(replay_io.loads(content)).hands == match.hands_played
+        history = session.scalar(
+            select(func.count()).select_from(RatingChange).where(RatingChange.match_id == ids[0])
+        )
+        assert history == len(match.seats)
+
+
+def test_the_same_match_delivered_twice_is_recorded_once(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    season_id, ids = new_round(sessions)
+    first = match_tasks.run_match.apply(args=(ids[0],)).get()
+    second = match_tasks.run_match.apply(args=(ids[0],)).get()
+    assert first["action"] == "recorded"
+    assert (second["action"], second["status"]) == ("skipped", "done")
+    with sessions() as session:
+        season = session.get(Season, season_id)
+        assert season is not None and season.rated_matches == 1
+        assert session.scalar(select(func.count()).select_from(Replay)) == 1
+
+
+def test_a_transient_fault_before_play_queues_the_match_again_and_retries(
+    settings: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, ids = new_round(sessions)
+    real = match_tasks.load_run
+    calls = []
+
+    def flaky(session: Session, match_id: int, started_at: object) -> match_tasks.MatchRun:
+        calls.append(match_id)
+        if len(calls) == 1:
+            raise OperationalError("SELECT 1", {}, ConnectionRefusedError("database restarting"))
+        return real(session, match_id, started_at)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(match_tasks, "load_run", flaky)
+    with pytest.raises(OperationalError):
+        match_tasks.execute_match(ids[0])
+    with sessions() as session:
+        assert session.get(Match, ids[0]).status is MatchStatus.QUEUED  # type: ignore[union-attr]
+    # Through Celery (eagerly): the task's automatic retry plays it the second time.
+    calls.clear()
+    result = match_tasks.run_match.apply(args=(ids[0],))
+    assert result.get()["action"] == "recorded"
+    assert len(calls) == 2
+
+
+def test_our_own_error_fails_the_match_once_without_a_retry(
+    settings: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, ids = new_round(sessions)
+
+    def broken(*_: object) -> None:
+        raise ValueError("a bug of ours")
+
+    monkeypatch.setattr(match_tasks, "load_run", broken)
+    result = match_tasks.run_match.apply(args=(ids[0],)).get()
+    assert result["action"] == "failed"
+    with sessions() as session:
+        match = session.get(Match, ids[0])
+        assert match is not None and match.status is MatchStatus.FAILED
+        assert "a bug of ours" in (match.status_reason or "")
+
+
+def test_the_reaper_requeues_a_lost_match_once_then_voids_it(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    _, ids = new_round(sessions)
+    long_ago = utc_now() - timedelta(minutes=5)
+    rules: dict[str, Any] = {"stall_after": timedelta(seconds=5), "deadline": timedelta(hours=1)}
+    with sessions() as session:
+        assert start_match(session, ids[0], now=long_ago)  # a worker took it, then died
+        held = reap_stalled_matches(session, held={ids[0]}, **rules)  # ...but it is held
+        assert held.requeued == ()
+        first = reap_stalled_matches(session, held=set(), **rules)
+        assert first.requeued == (ids[0],)
+        match = session.get(Match, ids[0])
+        assert match is not None and match.status is MatchStatus.QUEUED
+        assert (match.status_reason or "").startswith(REQUEUED)
+        session.rollback()
+        assert start_match(session, ids[0], now=long_ago)  # run again, lost again
+        second = reap_stalled_matches(session, held=set(), **rules)
+        assert (second.requeued, second.voided) == ((), (ids[0],))
+        session.expire_all()
+        assert session.get(Match, ids[0]).status is MatchStatus.VOID  # type: ignore[union-attr]
+
+
+def test_the_reaper_task_trusts_only_fresh_heartbeats(
+    settings: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, ids = new_round(sessions)
+    enqueued: list[int] = []
+    monkeypatch.setattr(scheduling, "enqueue_matches", enqueued.extend)
+    long_ago = utc_now() - timedelta(minutes=5)
+    with sessions() as session:
+        start_match(session, ids[0], now=long_ago)
+        start_match(session, ids[1], now=long_ago)
+        common: dict[str, Any] = {
+            "role": "worker",
+            "hostname": "h",
+            "pid": 1,
+            "started_at": long_ago,
+        }
+        heartbeats.beat(session, "worker:alive", info={"matches": [ids[0]]}, **common)
+        heartbeats.beat(session, "worker:dead", info={"matches": [ids[1]]}, now=long_ago, **common)
+    summary = scheduling.reap()
+    assert summary["requeued_matches"] == (ids[1],)
+    assert enqueued == [ids[1]]
+
+
+def test_dispatch_enqueues_new_challenges_and_tops_up_a_short_queue(
+    settings: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, ids = new_round(sessions)
+    enqueued: list[int] = []
+    monkeypatch.setattr(scheduling, "enqueue_matches", enqueued.extend)
+    monkeypatch.setattr(scheduling, "queue_lengths", lambda app: {"matches": 0, "validate": 0})
+    with sessions() as session:
+        session.execute(update(Match).values(created_at=utc_now() - timedelta(minutes=1)))
+        session.commit()
+    summary = scheduling.dispatch()
+    assert sorted(enqueued) == sorted(ids) == summary["matches"]
+    with sessions() as session:
+        rows = {row.name: row for row in heartbeats.heartbeats(session)}
+    assert rows["dispatch"].info["queues"] == {"matches": 0, "validate": 0}
+
+
+def test_house_seed_mixes_the_bot_and_the_match() -> None:
+    assert match_tasks.house_seed(1, 5) != match_tasks.house_seed(2, 5)
+    assert match_tasks.house_seed(1, 5) != match_tasks.house_seed(1, 6)
+
+
+def test_arena_status_shows_queues_running_matches_and_heartbeats(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    from click.testing import CliRunner
+
+    from arena.commands.operations import status
+
+    _, ids = new_round(sessions)
+    with sessions() as session:
+        start_match(session, ids[0])
+        now = utc_now()
+        heartbeats.beat(
+            session,
+            "worker:w1@host",
+            role="worker",
+            hostname="host",
+            pid=42,
+            started_at=now,
+            info={"matches": [ids[0]]},
+        )
+    result = CliRunner().invoke(status, ["--json"])
+    assert result.exit_code == 0, result.output
+    import json
+
+    snapshot = json.loads(result.output)
+    assert snapshot["running"][0]["match_id"] == ids[0]
+    assert snapshot["heartbeats"][0]["name"] == "worker:w1@host"
+    assert snapshot["heartbeats"][0]["fresh"] is True
+    assert snapshot["matches"]["running"] == 1
+    assert set(snapshot["queues"]) == {"default", "matches", "validate"}
+    text = CliRunner().invoke(status, [])
+    assert text.exit_code == 0 and "worker:w1@host" in text.output

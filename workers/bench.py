@@ -1,0 +1,263 @@
+"""`arena bench season`: a fixed season played by one, then two worker processes.
+
+Each run gets a fresh SQLite database and broker (the SQL broker, or the Redis given) in
+a scratch folder, eight uploads of a trivial bot (validated by the workers first, so every
+bot's environment is built before the clock starts), and a season of `matches` matches
+(two tables a round) scheduled up front. The clock runs from enqueueing every match to
+the last one recorded; the figure is matches recorded per minute. Every bot runs in the
+sandbox, as on the real platform: the cost measured is sandbox start-up, gRPC decisions,
+the engine, and recording (replay, ratings) in the database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from datetime import timedelta
+from pathlib import Path
+
+from sqlalchemy import func, select, update
+
+from arena.engine import preset
+from arena.seasons import MatchmakingSettings, create_season, enter_season, schedule_round
+from arena.seasons import start_season as start
+from arena.store import migrate
+from arena.store.accounts import create_user
+from arena.store.bots import add_version, create_bot
+from arena.store.database import write_transaction
+from arena.store.models import (
+    TERMINAL_MATCH_STATUSES,
+    BotVersion,
+    Match,
+    MatchStatus,
+    VersionStatus,
+)
+from arena.store.types import utc_now
+
+from . import context
+from .app import app, configure
+from .config import Settings
+
+BOT = b'''"""The benchmark's bot: the first legal card, the first cards of the hand."""
+
+from hearts_bot import Bot
+
+
+class FirstLegal(Bot):
+    def pass_cards(self, view):
+        return list(view.hand[: view.count])
+
+    def play_card(self, view):
+        return view.legal[0]
+'''
+PLAYERS = 8
+
+
+@dataclasses.dataclass(frozen=True)
+class SeasonFigures:
+    """One run: how many worker processes, matches, seconds, and the rate."""
+
+    workers: int
+    matches: int
+    done: int
+    seconds: float
+
+    @property
+    def per_minute(self) -> float:
+        """Matches recorded per minute."""
+        return 60.0 * self.done / self.seconds if self.seconds > 0 else 0.0
+
+
+def _wait(predicate: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.25)
+
+
+def _start_worker(name: str, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "arena.commands.platform",
+                "worker",
+                "--name",
+                f"{name}@%h",
+                "--queues",
+                "matches,validate",
+            ],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        process.send_signal(signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=30)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)
+
+
+def run_season(
+    workers: int,
+    matches: int,
+    *,
+    root: Path,
+    runtime: Path,
+    broker_url: str | None = None,
+    hands: int | None = None,
+    timeout: float = 3600.0,
+) -> SeasonFigures:
+    """Play a fresh season of `matches` matches with `workers` worker processes."""
+    from arena.commands.platform import prepare_sql_broker
+
+    root.mkdir(parents=True, exist_ok=True)
+    data_dir = root / "data"
+    data_dir.mkdir()
+    (data_dir / "sandbox").symlink_to(runtime, target_is_directory=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
+    env.update(
+        ARENA_DATA_DIR=str(data_dir),
+        ARENA_DATABASE_URL=f"sqlite:///{root / 'arena.db'}",
+        ARENA_BROKER_URL=broker_url or f"sqla+sqlite:///{root / 'broker.sqlite'}",
+        ARENA_LOG_FORMAT="text",
+        ARENA_LOG_LEVEL="WARNING",
+    )
+    settings = Settings.from_environ(env)
+    configure(app, settings)
+    if settings.broker_is_sql:
+        prepare_sql_broker(settings.broker_url)
+    migrate.upgrade(settings.database_url)
+    from .matches import enqueue_matches
+    from .validation import enqueue_validations
+
+    sessions = context.sessions()
+    with sessions() as session, write_transaction(session):
+        owner = create_user(session, "bench", None)
+        versions = [
+            add_version(session, create_bot(session, owner, f"trivial-{i}"), BOT).id
+            for i in range(PLAYERS)
+        ]
+    procs = [_start_worker(f"bench{i}", env, root / "workers.log") for i in range(workers)]
+    try:
+        enqueue_validations(versions)
+
+        def validated() -> bool:
+            with sessions() as session:
+                statuses = set(
+                    session.scalars(select(BotVersion.status).where(BotVersion.id.in_(versions)))
+                )
+            if VersionStatus.REJECTED in statuses:
+                raise RuntimeError(f"the benchmark's bot was rejected; see {root}/workers.log")
+            return statuses == {VersionStatus.READY}
+
+        _wait(validated, 600, "the bots' validation")
+        rules = preset("standard")
+        if hands is not None:
+            rules = rules.replace(target_score=None, max_hands=hands, moon="old")
+        ids: list[int] = []
+        with sessions() as session:
+            with write_transaction(session):
+                season = create_season(
+                    session,
+                    name="bench",
+                    rules=rules,
+                    starts_at=utc_now(),
+                    ends_at=utc_now() + timedelta(days=1),
+                    cadence=timedelta(seconds=1),
+                    matchmaking=MatchmakingSettings(
+                        max_in_flight=matches, fill_with_house=False, repeat_window_rounds=0
+                    ),
+                    house_bots=False,
+                )
+                for version_id in versions:
+                    version = session.get(BotVersion, version_id)
+                    assert version is not None
+                    enter_season(session, season, version)
+                season_id = season.id
+            start(session, season_id)
+            while len(ids) < matches:
+                schedule_round(session, season_id, ids.extend)
+        ids = ids[:matches]
+        if len(ids) < len(set(ids)):
+            raise RuntimeError("duplicate match ids")
+        with sessions() as session, write_transaction(session):  # only the first `matches`
+            session.execute(
+                update(Match)
+                .where(Match.season_id == season_id, Match.id.not_in(ids))
+                .values(status=MatchStatus.VOID, status_reason="not part of the benchmark")
+            )
+        started = time.perf_counter()
+        enqueue_matches(ids)
+
+        def finished() -> bool:
+            with sessions() as session:
+                left = session.scalar(
+                    select(func.count())
+                    .select_from(Match)
+                    .where(Match.id.in_(ids), Match.status.not_in(TERMINAL_MATCH_STATUSES))
+                )
+            return left == 0
+
+        _wait(finished, timeout, "the season")
+        seconds = time.perf_counter() - started
+        with sessions() as session:
+            done = session.scalar(
+                select(func.count())
+                .select_from(Match)
+                .where(Match.id.in_(ids), Match.status == MatchStatus.DONE)
+            )
+        return SeasonFigures(workers, len(ids), int(done or 0), seconds)
+    finally:
+        for process in procs:
+            _stop(process)
+
+
+def bench_season(
+    worker_counts: Sequence[int] = (1, 2),
+    matches: int = 200,
+    *,
+    broker_url: str | None = None,
+    hands: int | None = None,
+    keep: Path | None = None,
+    report: Callable[[SeasonFigures], None] = lambda figures: None,
+) -> list[SeasonFigures]:
+    """`run_season` once per worker count, each in a fresh scratch folder."""
+    figures = []
+    with tempfile.TemporaryDirectory(prefix="arena-bench-season-") as scratch:
+        base = keep or Path(scratch)
+        runtime = base / "runtime"
+        runtime.mkdir(parents=True, exist_ok=True)
+        for count in worker_counts:
+            if broker_url and broker_url.startswith("redis"):
+                import redis
+
+                redis.Redis.from_url(broker_url).flushdb()
+            result = run_season(
+                count,
+                matches,
+                root=base / f"workers-{count}",
+                runtime=runtime,
+                broker_url=broker_url,
+                hands=hands,
+            )
+            report(result)
+            figures.append(result)
+    configure(app, Settings.from_environ())
+    return figures

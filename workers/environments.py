@@ -1,0 +1,38 @@
+"""A bot version's sandbox environment on this machine, built from its stored archive.
+
+Validation builds it first; any other worker (another machine, or a data folder that was
+emptied) builds it again from the archive in the database when it first needs it. Kept
+under ``<data dir>/versions/<archive sha256>``: content-addressed, like the archive.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from workers.sandbox import BotEnvironment, EnvironmentBuildError, build_environment
+
+from .archives import unpack
+from .config import Settings
+
+
+def version_environment(
+    settings: Settings, sha256: str, content: Callable[[], bytes]
+) -> BotEnvironment:
+    """The environment of the archive `sha256`, built from `content()` if not here yet.
+
+    Raises UploadError (the archive cannot be used) or EnvironmentBuildError (its
+    requirements cannot be installed), both with a message for the bot's owner.
+    """
+    root = settings.versions_dir / sha256
+    try:
+        return BotEnvironment.load(root)
+    except EnvironmentBuildError:
+        pass
+    scratch = settings.data_dir.absolute() / "tmp"
+    scratch.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="upload-", dir=scratch) as folder:
+        upload = Path(folder) / "upload"
+        entry = unpack(content(), upload)
+        return build_environment(upload, root, runtime_root=settings.runtime_dir, entry=entry)

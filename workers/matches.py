@@ -1,0 +1,361 @@
+"""`run_match`: a thin shell that plays one stored match and records it, once.
+
+The task takes a match id only and re-reads everything from the database:
+
+1. `start_match` moves the match queued → running, once: a second delivery of the same
+   id (a duplicate, a redelivery, the reaper's requeue racing the first run) finds it
+   running or ended and does nothing. That is what makes the task idempotent.
+2. Each seat becomes a seat of the match runner: a house bot (a version of the house
+   user whose archive is a house manifest: our own code) plays in-process; every
+   uploaded version runs in the sandbox, in its environment on this machine (built from
+   the stored archive if this machine has not got it yet).
+3. `arena.match.runner.MatchRunner` plays it; a bot's failures are faults in the result,
+   never errors here.
+4. `record_match_result` stores seats, replay and rating update in one transaction;
+   it is idempotent too. A database outage at that point is waited out (`retrying`).
+
+Errors: transient infrastructure faults before the match is played put it back in the
+queue and retry the task; our own errors (the sandbox missing, a version whose
+environment cannot be rebuilt, a bug) fail the match with the reason, never retried.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from itertools import zip_longest
+from typing import Any, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload, sessionmaker
+
+from arena.bots import HOUSE_BOTS
+from arena.engine import Rules
+from arena.match import replay as replay_io
+from arena.match.remote import GrpcSeat
+from arena.match.runner import Entrant, MatchOutcome, MatchRunner
+from arena.match.seats import InProcessSeat, Seat
+from arena.store import MatchResult, SeatResult, fail_match, record_match_result, start_match
+from arena.store.bots import HOUSE_USERNAME, archive_content, read_house_manifest
+from arena.store.dispatch import release_match
+from arena.store.models import Bot, BotVersion, Match, MatchFormat, MatchSeat
+from arena.store.types import utc_now
+
+from . import context
+from .app import RUN_MATCH, ArenaTask, app
+from .archives import UploadError
+from .config import Settings
+from .environments import version_environment
+from .sandbox import EnvironmentBuildError, SandboxError, SandboxPolicy
+from .sandbox.local import shared_sandbox
+from .sandbox.process import BotProcess
+from .transient import is_transient, retrying
+
+log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
+
+
+@dataclasses.dataclass(frozen=True)
+class SeatPlan:
+    """Who sits at one seat, and how to run it."""
+
+    seat: int
+    version_id: int
+    label: str
+    archive_sha256: str
+    house: tuple[str, int] | None
+    """(house bot, seed) for a trusted house version, played in-process; None: sandbox."""
+
+
+@dataclasses.dataclass
+class MatchRun:
+    """The state of one run of one match (made fresh by every delivery of the task)."""
+
+    match_id: int
+    rules: Rules
+    seed: int
+    duplicate: bool
+    seats: tuple[SeatPlan, ...]
+    started_at: datetime
+    hosts: list[SandboxHost] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass(frozen=True)
+class RunSummary:
+    """What one delivery of `run_match` did (the task's result)."""
+
+    match_id: int
+    action: str  # "recorded", "already-recorded", "skipped", "failed", "requeued"
+    status: str
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return dataclasses.asdict(self)
+
+
+class SandboxHost:
+    """A sandboxed `BotProcess` as the runner's `BotHost` (the environment is kept)."""
+
+    def __init__(self, process: BotProcess) -> None:
+        self.process = process
+        self.address = process.address
+
+    def wait_ready(self, timeout: float) -> bool:
+        """True once the bot listens on its own socket."""
+        return self.process.wait_ready(timeout)
+
+    def exit_reason(self) -> str | None:
+        """Why the bot ended, or None while it runs."""
+        reason = self.process.exit_reason()
+        return None if reason is None else reason.message
+
+    def log_excerpt(self) -> str:
+        """The bot's capped stdout and stderr."""
+        return self.process.log_excerpt()
+
+    def stop(self) -> None:
+        """Stop the bot (idempotent)."""
+        self.process.stop()
+
+
+# -- loading -----------------------------------------------------------------------------
+
+
+def load_run(session: Session, match_id: int, started_at: datetime) -> MatchRun:
+    """Read what running match `match_id` needs (ends the read transaction it opens)."""
+    match = session.scalars(
+        select(Match)
+        .where(Match.id == match_id)
+        .options(
+            selectinload(Match.ruleset),
+            selectinload(Match.seats)
+            .selectinload(MatchSeat.bot_version)
+            .selectinload(BotVersion.bot)
+            .selectinload(Bot.owner),
+        )
+        .execution_options(populate_existing=True)
+    ).one()
+    plans = []
+    for seat in match.seats:
+        version = seat.bot_version
+        bot = version.bot
+        label = f"{bot.owner.username}/{bot.name} v{version.number}"
+        house = None
+        if bot.owner.username == HOUSE_USERNAME:
+            house = read_house_manifest(archive_content(session, version.archive_sha256))
+            if house is not None and house[0] not in HOUSE_BOTS:
+                raise LookupError(f"{label}: no house bot {house[0]!r} in this build")
+        plans.append(SeatPlan(seat.seat, version.id, label, version.archive_sha256, house))
+    run = MatchRun(
+        match_id=match.id,
+        rules=match.ruleset.rules,
+        seed=match.seed,
+        duplicate=match.format is MatchFormat.DUPLICATE,
+        seats=tuple(plans),
+        started_at=match.started_at or started_at,
+    )
+    session.rollback()
+    return run
+
+
+# -- playing -----------------------------------------------------------------------------
+
+
+def house_seed(manifest_seed: int, match_seed: int) -> int:
+    """A house bot's seed for one match: its own seed mixed with the match's."""
+    return (manifest_seed << 32) ^ (match_seed & 0xFFFF_FFFF)
+
+
+def build_seats(run: MatchRun, settings: Settings, archive: Callable[[str], bytes]) -> list[Seat]:
+    """A seat per plan; uploaded versions are started in the sandbox (recorded in
+    `run.hosts`, which the caller stops if anything fails).
+
+    Raises SandboxUnavailableError, SandboxError, UploadError, EnvironmentBuildError.
+    """
+    labels = tuple(plan.label for plan in run.seats)
+    seats: list[Seat] = []
+    for plan in run.seats:
+        if plan.house is not None:
+            kind, seed = plan.house
+            bot = HOUSE_BOTS[kind](house_seed(seed, run.seed))
+            seats.append(InProcessSeat(bot, plan.label))
+            continue
+        sha = plan.archive_sha256
+        env = version_environment(settings, sha, lambda sha=sha: archive(sha))  # type: ignore[misc]
+        process = shared_sandbox().start(env, seat=plan.seat, policy=SandboxPolicy())
+        host = SandboxHost(process)
+        run.hosts.append(host)
+        seats.append(GrpcSeat(process.address, plan.label, host=host, names=labels))
+    return seats
+
+
+def play(run: MatchRun, seats: Sequence[Seat]) -> MatchOutcome:
+    """Play the match (the runner never raises for a bot's behaviour)."""
+    entrants = [
+        Entrant(plan.label, seat, version=str(plan.version_id))
+        for plan, seat in zip(run.seats, seats, strict=True)
+    ]
+    runner = MatchRunner(
+        run.rules, entrants, run.seed, duplicate=run.duplicate, match_id=str(run.match_id)
+    )
+    return asyncio.run(runner.run_async())
+
+
+def hand_points(replay: dict[str, Any], entrant: int) -> tuple[int, ...]:
+    """The entrant's points per hand (in a duplicate set: summed over the rotations).
+
+    >>> game = {"seating": [1, 0], "hands": [{"points": [3, 10]}, {"points": [0, 13]}]}
+    >>> hand_points({"games": [game]}, 0)
+    (10, 13)
+    """
+    per_game = []
+    for game in replay["games"]:
+        seat = game["seating"].index(entrant)
+        per_game.append([hand["points"][seat] for hand in game["hands"]])
+    return tuple(sum(points) for points in zip_longest(*per_game, fillvalue=0))
+
+
+def match_result(run: MatchRun, outcome: MatchOutcome, finished_at: datetime) -> MatchResult:
+    """The store's `MatchResult` for an outcome (entrant i sat at seat i)."""
+    seats = tuple(
+        SeatResult(
+            bot_version_id=plan.version_id,
+            score=result.score,
+            rank=result.rank,
+            faults=result.faults,
+            disqualified=result.disqualified,
+            moons=result.moons,
+            hand_points=hand_points(outcome.replay, index),
+        )
+        for index, (plan, result) in enumerate(zip(run.seats, outcome.results, strict=True))
+    )
+    return MatchResult(
+        seats=seats,
+        hands_played=sum(len(game["hands"]) for game in outcome.replay["games"]),
+        replay=replay_io.dumps(outcome.replay),
+        started_at=run.started_at,
+        finished_at=max(finished_at, run.started_at),
+        void=outcome.void,
+        reason=outcome.void_reason,
+    )
+
+
+# -- the task ------------------------------------------------------------------------------
+
+
+def _in_session(sessions: sessionmaker[Session], action: Callable[[Session], _T]) -> _T:
+    with sessions() as session:
+        return action(session)
+
+
+def _status(sessions: sessionmaker[Session], match_id: int) -> str:
+    def read(session: Session) -> str:
+        status = session.scalar(select(Match.status).where(Match.id == match_id))
+        return "missing" if status is None else str(status.value)
+
+    return _in_session(sessions, read)
+
+
+def _stop_all(hosts: Iterable[SandboxHost]) -> None:
+    for host in hosts:
+        try:
+            host.stop()
+        except Exception:
+            log.exception("stopping a bot failed")
+
+
+def execute_match(match_id: int) -> RunSummary:
+    """Run match `match_id` if it is queued, and record it (what `run_match` does).
+
+    Raises a transient infrastructure error (to be retried) only before the match was
+    played; the match is then queued again.
+    """
+    settings = context.settings()
+    sessions = context.sessions()
+    extra = {"match_id": match_id}
+    if not _in_session(sessions, lambda s: start_match(s, match_id)):
+        status = _status(sessions, match_id)
+        log.info("match %s is %s: nothing to do", match_id, status, extra=extra)
+        return RunSummary(match_id, "skipped", status, "not queued")
+    run: MatchRun | None = None
+    try:
+        run = _in_session(sessions, lambda s: load_run(s, match_id, utc_now()))
+        with sessions() as session:
+            seats = build_seats(run, settings, lambda sha: archive_content(session, sha))
+            session.rollback()
+        log.info("match %s started", match_id, extra={**extra, "seats": len(seats)})
+        outcome = play(run, seats)
+    except Exception as error:
+        if run is not None:
+            _stop_all(run.hosts)
+        if is_transient(error):
+            released = retrying(
+                lambda: _in_session(sessions, lambda s: release_match(s, match_id)),
+                seconds=settings.db_retry_seconds,
+                what=f"queueing match {match_id} again",
+            )
+            log.warning("match %s put back in the queue (%s)", match_id, error, extra=extra)
+            if released:
+                raise
+            return RunSummary(match_id, "requeued", _status(sessions, match_id), str(error))
+        reason = _platform_reason(error)
+        log.error("match %s failed: %s", match_id, reason, exc_info=True, extra=extra)
+        retrying(
+            lambda: _in_session(sessions, lambda s: fail_match(s, match_id, reason)),
+            seconds=settings.db_retry_seconds,
+            what=f"failing match {match_id}",
+        )
+        return RunSummary(match_id, "failed", "failed", reason)
+    result = match_result(run, outcome, utc_now())
+    recorded = retrying(
+        lambda: _in_session(sessions, lambda s: record_match_result(s, match_id, result)),
+        seconds=settings.db_retry_seconds,
+        what=f"recording match {match_id}",
+    )
+    action = "recorded" if recorded.recorded else "already-recorded"
+    log.info(
+        "match %s %s: %s",
+        match_id,
+        action,
+        recorded.status.value,
+        extra={**extra, "rated": recorded.rated, "void": outcome.void},
+    )
+    return RunSummary(match_id, action, recorded.status.value, outcome.void_reason or "")
+
+
+def _platform_reason(error: BaseException) -> str:
+    """The reason recorded on a match our side could not play."""
+    if isinstance(error, UploadError | EnvironmentBuildError):
+        return f"a bot version's environment cannot be built on this worker: {error}"
+    if isinstance(error, SandboxError):
+        return f"the sandbox failed on this worker: {error}"
+    return f"platform error: {type(error).__name__}: {error}"
+
+
+_settings = context.settings()
+
+
+@app.task(
+    name=RUN_MATCH,
+    base=ArenaTask,
+    soft_time_limit=int(_settings.match_soft_limit),
+    time_limit=int(_settings.match_hard_limit),
+    ignore_result=False,
+)
+def run_match(match_id: int) -> dict[str, Any]:
+    """Play and record match `match_id` (idempotent: a second delivery does nothing)."""
+    return execute_match(int(match_id)).to_dict()
+
+
+def enqueue_matches(match_ids: Sequence[int]) -> None:
+    """Put `match_ids` on the ``matches`` queue (call after the commit that made them)."""
+    if not match_ids:
+        return
+    with app.producer_or_acquire() as producer:
+        for match_id in match_ids:
+            run_match.apply_async((match_id,), producer=producer)
