@@ -85,7 +85,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     templating.init_app(app)
     headers.init_app(app)
 
-    from . import account, auth, bots, home, ladder, matches, seasons, submissions
+    from . import account, auth, bots, home, ladder, matches, seasons, status, submissions
     from .api import api
 
     for blueprint in (
@@ -97,6 +97,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         bots.bp,
         matches.bp,
         submissions.bp,
+        status.bp,
         api,
     ):
         app.register_blueprint(blueprint)
