@@ -40,9 +40,12 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps an event loop running in this
+# thread while it is open, and later tests (the workers' tasks call asyncio.run) must
+# not find one.
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
-    """One headless Chromium for the session."""
+    """One headless Chromium for the browser tests."""
     if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
         _missing(f"Chromium is not installed ({CHROMIUM}): apt-get install chromium")
     try:
