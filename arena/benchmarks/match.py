@@ -66,24 +66,31 @@ def raw_stream_round_trip(calls: int = 2000, repeats: int = 3) -> float:
         return min(asyncio.run(sample()) for _ in range(repeats))
 
 
+def _play(hosts: list[BotProcess], seed: int) -> int:
+    """One game to 100 as its own match (a fresh runner, seats and channels, as a
+    single-game match gets); returns its decisions."""
+    seats = [GrpcSeat(h.address, f"trivial {i}") for i, h in enumerate(hosts)]
+    entrants = [Entrant(f"trivial {i}", seat) for i, seat in enumerate(seats)]
+    outcome = MatchRunner(preset("standard"), entrants, seed).run()
+    if outcome.void or outcome.replay["faults"]:
+        raise RuntimeError(f"benchmark match went wrong: {outcome.replay['faults']}")
+    return _decisions(outcome.replay)
+
+
 def measure(games: int = 5, calls: int = 2000, seed: int = 1) -> MatchFigures:
-    """Play `games` games to 100 against four trivial bot processes; time everything."""
+    """Play `games` games to 100 against four trivial bot processes; time everything
+    but one untimed warm-up game (first-use costs in both processes are not the pace)."""
     raw = raw_stream_round_trip(calls)
-    rules = preset("standard")
     hosts = [BotProcess(TRIVIAL_BOT) for _ in range(4)]
     try:
         for host in hosts:
             if not host.wait_ready(20):
                 raise RuntimeError(f"trivial bot did not start: {host.log_excerpt()}")
+        _play(hosts, seed - 1)
         decisions = 0
         start = time.perf_counter()
         for game in range(games):
-            seats = [GrpcSeat(h.address, f"trivial {i}") for i, h in enumerate(hosts)]
-            entrants = [Entrant(f"trivial {i}", seat) for i, seat in enumerate(seats)]
-            outcome = asyncio.run(MatchRunner(rules, entrants, seed + game).run_async())
-            if outcome.void or outcome.replay["faults"]:
-                raise RuntimeError(f"benchmark match went wrong: {outcome.replay['faults']}")
-            decisions += _decisions(outcome.replay)
+            decisions += _play(hosts, seed + game)
         elapsed = time.perf_counter() - start
     finally:
         for host in hosts:

@@ -4,6 +4,8 @@ under the seat's clock, every failure turned into a `SeatFault`.
 A background task reads the stream into a queue, so a timed-out query leaves the stream
 intact: the late answer arrives with an older request id and is dropped. A broken stream
 is reopened once per decision with `MatchStart.resumed`; a dead process is a crash.
+Play queries are one message per game, patched in place (`protocol.PlayRequests`): the
+runner's time per decision is mostly gRPC's, and this keeps the rest small.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any, Protocol
 import grpc
 
 from arena.engine import SeatView, Trick
+from arena.engine.cards import CARDS, Card
 
 from . import protocol
 from .faults import FaultKind, SeatFault
@@ -26,6 +29,8 @@ from .seats import DecisionContext, GameInfo
 log = logging.getLogger(__name__)
 
 _STREAM_END = object()
+_EOF: Any = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the grpc stubs
+_CARDS_BY_TEXT = {str(card): card for card in CARDS}
 CHANNEL_OPTIONS = (("grpc.max_receive_message_length", 256 * 1024), ("grpc.enable_retries", 0))
 
 
@@ -82,7 +87,7 @@ class GrpcSeat:
         self._hands = 0
         self._ready = False
         self._rules_pb: Any = None
-        self._tricks = protocol.TrickMessages()
+        self._plays: protocol.PlayRequests | None = None
 
     # -- connection ----------------------------------------------------------------
 
@@ -134,14 +139,18 @@ class GrpcSeat:
         )
         start.resumed = resumed
         answer = await self._exchange(
-            self._info.time.ready_timeout, "match_start", match_start=start
+            self._info.time.ready_timeout,
+            "match_start",
+            bot_pb2.PlayMatchRequest(match_start=start),
         )
         self._wants_notifications = answer.match_start.wants_notifications
 
     @staticmethod
     async def _read(call: Any, answers: asyncio.Queue[Any]) -> None:
         try:
-            async for response in call:
+            while (response := await call.read()) is not _EOF:
+                if response is None:  # grpc logs a failed parse and hands on None
+                    raise ValueError("the answer does not parse as a PlayMatchResponse")
                 answers.put_nowait(response)
         except grpc.aio.AioRpcError as error:
             answers.put_nowait(error)
@@ -187,11 +196,11 @@ class GrpcSeat:
             return SeatFault(FaultKind.MALFORMED, f"unreadable answer: {item}")
         return SeatFault(FaultKind.DISCONNECT, "the bot closed the stream")
 
-    async def _exchange(self, timeout: float, expected: str, **kind: Any) -> Any:
-        """Send one query and await its answer under `timeout` (raises SeatFault)."""
+    async def _exchange(self, timeout: float, expected: str, request: Any) -> Any:
+        """Send one query (its request_id is set here) and await its answer under
+        `timeout` (raises SeatFault)."""
         self._next_id += 1
-        request_id = self._next_id
-        request = bot_pb2.PlayMatchRequest(request_id=request_id, **kind)
+        request.request_id = request_id = self._next_id
         try:
             # asyncio.timeout, not wait_for: no extra task per decision on the hot path.
             async with asyncio.timeout(timeout):
@@ -226,7 +235,7 @@ class GrpcSeat:
             )
         return item
 
-    async def _query(self, timeout: float, expected: str, **kind: Any) -> Any:
+    async def _query(self, timeout: float, expected: str, request: Any) -> Any:
         if self._broken is not None:
             crashed = self._crash_reason()
             if crashed:
@@ -235,7 +244,7 @@ class GrpcSeat:
                 await self._open_stream(resumed=True)
             except SeatFault as fault:
                 raise SeatFault(fault.kind, f"reconnecting failed: {fault.detail}") from None
-        return await self._exchange(timeout, expected, **kind)
+        return await self._exchange(timeout, expected, request)
 
     # -- the Seat protocol -------------------------------------------------------------
 
@@ -244,6 +253,7 @@ class GrpcSeat:
         self._info = info
         self._hands = 0
         self._rules_pb = protocol.rules_message(info.rules)
+        self._plays = protocol.PlayRequests(self._rules_pb)
         if not self._ready:
             await self._wait_ready(info.time.ready_timeout)
         await self._open_stream(resumed=False)
@@ -255,28 +265,28 @@ class GrpcSeat:
         answer = await self._query(
             timeout,
             "pass_cards",
-            pass_cards=protocol.pass_query(view, count, context, self._rules_pb),
+            bot_pb2.PlayMatchRequest(
+                pass_cards=protocol.pass_query(view, count, context, self._rules_pb)
+            ),
         )
         return list(answer.pass_cards.cards)
 
-    async def choose_play(self, view: SeatView, context: DecisionContext, timeout: float) -> str:
+    async def choose_play(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> Card | str:
         """Ask for a card."""
-        answer = await self._query(
-            timeout,
-            "play_card",
-            play_card=protocol.play_query(view, context, self._rules_pb, self._tricks),
-        )
+        assert self._plays is not None
+        answer = await self._query(timeout, "play_card", self._plays(view, context))
         card: str = answer.play_card.card
-        return card
+        return _CARDS_BY_TEXT.get(card, card)  # the runner parses (and judges) anything else
 
     async def _notify(self, **kind: Any) -> None:
         if self._broken is not None or self._call is None:
             return
         self._next_id += 1
         try:
-            await asyncio.wait_for(
-                self._call.write(bot_pb2.PlayMatchRequest(request_id=self._next_id, **kind)), 1.0
-            )
+            async with asyncio.timeout(1.0):  # not wait_for: no task per notification
+                await self._call.write(bot_pb2.PlayMatchRequest(request_id=self._next_id, **kind))
         except (
             TimeoutError,
             grpc.aio.AioRpcError,
@@ -314,11 +324,16 @@ class GrpcSeat:
             )
 
     async def end_game(self, totals: tuple[int, ...], aborted: bool) -> None:
-        """Always sent: MatchEnd, then the stream is half-closed and dropped."""
+        """Always sent: MatchEnd; then the stream is half-closed, and dropped once the bot
+        has ended it (it reads everything first, so `on_match_end` runs before the bot
+        host may be stopped) or after a second."""
         await self._notify(match_end=protocol.match_end(totals, self._hands, aborted))
         if self._call is not None and self._broken is None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._call.done_writing(), 1.0)
+                async with asyncio.timeout(1.0):
+                    await self._call.done_writing()
+                    if self._reader is not None:
+                        await self._reader  # ends with the stream's status
         await self._drop_stream()
 
     async def close(self) -> None:

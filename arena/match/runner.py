@@ -371,6 +371,8 @@ class MatchRunner:
             card = to_card(answer)  # type: ignore[arg-type]  # anything a bot sent
         except CardParseError as error:
             return None, SeatFault(FaultKind.MALFORMED, str(error))
+        if card in legal:  # the usual answer: held and allowed, nothing to explain
+            return card, None
         if card not in hand.hand_of(seat):
             return None, SeatFault(
                 FaultKind.NOT_HELD, f"played {card}, which seat {seat} does not hold"

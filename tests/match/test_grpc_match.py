@@ -65,6 +65,12 @@ def test_a_full_match_of_four_sdk_bots_in_four_processes():
     assert verify(again).decisions > 50
 
 
+def test_a_bot_that_wants_notifications_is_told_every_hand_and_trick():
+    outcome = play([BOTS / "listening_bot.py", LOW_BOT, LOW_BOT, LOW_BOT], max_hands=2)
+    assert outcome.replay["faults"] == []
+    assert "listening bot: 2 hands, 26 tricks, 2 hand ends, 2 played" in outcome.replay["logs"][0]
+
+
 def test_a_slow_bot_times_out_near_the_deadline_and_the_match_goes_on():
     policy = TimePolicy(per_decision=0.1, bank=0.0, ready_timeout=15.0)
     outcome = play(
@@ -152,18 +158,18 @@ class WrongIdServicer(bot_pb2_grpc.BotServiceServicer):
                 )
 
 
-def test_answers_with_the_wrong_request_id_are_malformed(tmp_path):
+def play_against(tmp_path, add_bot):
+    """One hand: a bot served in this process by `add_bot(server)` against three low bots."""
+
     async def scenario():
         server = grpc.aio.server()
-        bot_pb2_grpc.add_BotServiceServicer_to_server(WrongIdServicer(), server)
-        address = f"unix:{tmp_path}/wrong.sock"
+        add_bot(server)
+        address = f"unix:{tmp_path}/odd.sock"
         server.add_insecure_port(address)
         await server.start()
         hosts = [BotProcess(LOW_BOT) for _ in range(3)]
         try:
-            seats = [GrpcSeat(address, "wrong-id")] + [
-                GrpcSeat(h.address, "low", host=h) for h in hosts
-            ]
+            seats = [GrpcSeat(address, "odd")] + [GrpcSeat(h.address, "low", host=h) for h in hosts]
             rules = preset("standard").replace(target_score=None, max_hands=1)
             runner = MatchRunner(rules, [Entrant(s.label, s) for s in seats], 3, time_policy=FAST)
             return await runner.run_async()
@@ -173,7 +179,61 @@ def test_answers_with_the_wrong_request_id_are_malformed(tmp_path):
             await server.stop(0)
 
     outcome = asyncio.run(scenario())
+    assert not outcome.void, outcome.void_reason
+    verify(outcome.replay)
+    return outcome
+
+
+def test_answers_with_the_wrong_request_id_are_malformed(tmp_path):
+    outcome = play_against(
+        tmp_path,
+        lambda server: bot_pb2_grpc.add_BotServiceServicer_to_server(WrongIdServicer(), server),
+    )
     faults = faults_of(outcome, 0)
     assert faults and faults[0]["kind"] == "malformed"
     assert "expected" in faults[0]["detail"]
-    verify(outcome.replay)
+
+
+async def garbage_play_match(requests, context):
+    """A non-SDK PlayMatch that answers play_card queries with bytes that do not parse."""
+    async for request in requests:
+        kind = request.WhichOneof("kind")
+        if kind == "play_card":
+            yield b"\x0a\xff"  # a length-delimited field 255 bytes long, then nothing
+        elif kind == "match_start":
+            yield bot_pb2.PlayMatchResponse(
+                request_id=request.request_id, match_start=game_pb2.MatchStartAnswer()
+            ).SerializeToString()
+        elif kind == "pass_cards":
+            cards = request.pass_cards.state.hand[: request.pass_cards.count]
+            yield bot_pb2.PlayMatchResponse(
+                request_id=request.request_id, pass_cards=game_pb2.PassCardsAnswer(cards=cards)
+            ).SerializeToString()
+
+
+def test_an_answer_that_does_not_parse_is_malformed_and_the_match_goes_on(tmp_path):
+    def add_bot(server):
+        server.add_generic_rpc_handlers(
+            [
+                grpc.method_handlers_generic_handler(
+                    "hearts.v1.BotService",
+                    {
+                        "Ready": grpc.unary_unary_rpc_method_handler(
+                            lambda request, context: bot_pb2.ReadyResponse(bot_name="garbage"),
+                            bot_pb2.ReadyRequest.FromString,
+                            bot_pb2.ReadyResponse.SerializeToString,
+                        ),
+                        "PlayMatch": grpc.stream_stream_rpc_method_handler(
+                            garbage_play_match, bot_pb2.PlayMatchRequest.FromString, bytes
+                        ),
+                    },
+                )
+            ]
+        )
+
+    outcome = play_against(tmp_path, add_bot)
+    faults = faults_of(outcome, 0)
+    assert faults and faults[0]["kind"] == "malformed"
+    assert "does not parse" in faults[0]["detail"]
+    assert outcome.results[0].disqualified
+    assert all(r.hands == 1 for r in outcome.results)

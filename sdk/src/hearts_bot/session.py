@@ -120,9 +120,9 @@ class MatchSession:
             card = self._card(self._call(lambda: self.bot.play_card(view), "play_card"))
             if card not in view.legal:
                 self._warn(f"play_card returned {card}, which is not in view.legal")
-            return bot_pb2.PlayMatchResponse(
-                request_id=request_id, play_card=game_pb2.PlayCardAnswer(card=card)
-            )
+            response = bot_pb2.PlayMatchResponse(request_id=request_id)
+            response.play_card.card = card  # set in place: no answer message to copy in
+            return response
         if kind == "pass_cards":
             pview = pass_view_from_proto(request.pass_cards)
             self._check_seat(pview.seat)

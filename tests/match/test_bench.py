@@ -1,0 +1,17 @@
+"""`arena bench match` (arena.benchmarks.match) runs end to end; its figures are not judged
+here (they depend on the machine), only that they are consistent."""
+
+import pytest
+
+from arena.benchmarks.match import measure
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_the_match_benchmark_plays_real_games_and_reports_consistent_figures():
+    figures = measure(games=1, calls=100)
+    assert figures.games == 1
+    assert figures.decisions > 300  # a game to 100 takes several hands of 52 plays
+    assert 0 < figures.raw_round_trip < 0.1
+    assert figures.decision * figures.decisions_per_second == pytest.approx(1.0)
+    assert figures.ratio == pytest.approx(figures.decision / figures.raw_round_trip)

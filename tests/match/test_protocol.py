@@ -1,0 +1,90 @@
+"""The arena's protocol messages: the in-place play requests equal ones built from scratch.
+
+`PlayRequests` patches one message per seat instead of rebuilding it for every decision;
+these tests hold it to `play_query` (the plain construction) for every decision of whole
+games, under rules with a kitty, a scatter pass and changing clocks and scores, and check
+that the SDK reads the result back as the view the engine gave.
+"""
+
+import random
+
+import pytest
+from hearts_bot.convert import play_view_from_proto
+
+from arena.engine import Game, KittyVisibility, preset
+from arena.match import protocol
+from arena.match.seats import DecisionContext
+
+
+def play_games(rules, seed, on_play, hands=6):
+    """Deal and play `hands` hands with random legal cards; `on_play(hand, seat, number,
+    scores)` is called before every play."""
+    rng = random.Random(seed)
+    game = Game(rules, seed)
+    for _ in range(hands):
+        if game.is_over:
+            break
+        hand = game.hand
+        count = rules.pass_size(hand.pass_direction)
+        for passer in hand.passes_pending:
+            hand.apply_pass(passer, rng.sample(list(hand.hand_of(passer)), count))
+        while not hand.is_over:
+            seat = hand.to_play
+            on_play(hand, seat, game.hand_number, tuple(game.totals))
+            hand.play(rng.choice(list(hand.legal_plays())), seat=seat)
+        game.finish_hand()
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "kitty"),
+    [
+        ("standard", 4, None),
+        ("midwest", 5, None),
+        ("omnibus", 4, None),
+        ("black_maria", 3, None),
+        ("black_maria", 3, KittyVisibility.AFTER_FIRST_TRICK),
+        ("black_maria", 5, KittyVisibility.TAKER_ONLY),
+    ],
+)
+def test_every_play_request_equals_one_built_from_scratch(name, players, kitty):
+    rules = preset(name, players)
+    if kitty is not None:
+        rules = rules.replace(kitty_visibility=kitty)
+    rules_pb = protocol.rules_message(rules)
+    builders = [protocol.PlayRequests(rules_pb) for _ in range(players)]
+    shared = protocol.PlayRequests(rules_pb)  # one builder for every seat: all fields move
+    rng = random.Random(7)
+    checked = 0
+
+    def check(hand, seat, number, scores):
+        nonlocal checked
+        view = hand.view(seat)
+        bank = rng.choice([10.0, 10.0, 9.75, 3.5, 0.0])
+        context = DecisionContext(number, scores, 1.0, bank)
+        expected = protocol.play_query(view, context, rules_pb)
+        for builder in (builders[seat], shared):
+            request = builder(view, context)
+            assert request.WhichOneof("kind") == "play_card"
+            assert request.play_card == expected
+            assert request.play_card.SerializeToString() == expected.SerializeToString()
+        sdk_view = play_view_from_proto(request.play_card)
+        assert sdk_view.hand == tuple(str(c) for c in view.hand)
+        assert sdk_view.legal == tuple(str(c) for c in view.legal)
+        assert len(sdk_view.tricks) == len(view.tricks)
+        checked += 1
+
+    play_games(rules, 11, check)
+    assert checked > 100
+
+
+def test_a_new_game_or_a_replayed_hand_rebuilds_the_finished_tricks():
+    rules = preset("standard")
+    rules_pb = protocol.rules_message(rules)
+    builder = protocol.PlayRequests(rules_pb)
+    views = []
+    play_games(rules, 3, lambda hand, seat, number, scores: views.append((hand.view(seat), number)))
+    play_games(rules, 4, lambda hand, seat, number, scores: views.append((hand.view(seat), number)))
+    random.Random(5).shuffle(views)
+    for view, number in views[:400]:
+        context = DecisionContext(number, (0,) * 4, 1.0, 10.0)
+        assert builder(view, context).play_card == protocol.play_query(view, context, rules_pb)
