@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml setup.py $(wildcard sdk/pyproject.toml)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip setuptools wheel
-	$(PY) -m pip install --quiet -e './sdk[dev,health]'
+	$(PY) -m pip install --quiet -e './sdk[dev,health,fast]'
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 

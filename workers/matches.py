@@ -21,7 +21,6 @@ environment cannot be rebuilt, a bug) fail the match with the reason, never retr
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 from collections.abc import Callable, Iterable, Sequence
@@ -29,6 +28,7 @@ from datetime import datetime
 from itertools import zip_longest
 from typing import Any, TypeVar
 
+from hearts_bot import transport
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
@@ -203,7 +203,7 @@ def play(run: MatchRun, seats: Sequence[Seat]) -> MatchOutcome:
     runner = MatchRunner(
         run.rules, entrants, run.seed, duplicate=run.duplicate, match_id=str(run.match_id)
     )
-    return asyncio.run(runner.run_async())
+    return transport.run(runner.run_async())
 
 
 def hand_points(replay: dict[str, Any], entrant: int) -> tuple[int, ...]:

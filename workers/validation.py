@@ -18,11 +18,11 @@ before the check are retried.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 from typing import Any
 
+from hearts_bot import transport
 from sqlalchemy.orm import Session, selectinload
 
 from arena.match.check import check_seat
@@ -148,7 +148,7 @@ def judge(candidate: Candidate) -> Verdict:
     host = SandboxHost(process)
     try:
         seat = GrpcSeat(process.address, candidate.label, host=host)
-        report = asyncio.run(check_seat(seat))
+        report = transport.run(check_seat(seat))
     finally:
         host.stop()
     log_text = report.log or process.log_excerpt()

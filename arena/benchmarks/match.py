@@ -33,11 +33,20 @@ class MatchFigures:
     games_per_second: float
     games: int
     decisions: int
+    runner_cpu: float  # seconds of this process's CPU (every thread) per decision
+    bots_cpu: float  # seconds of the four bot processes' CPU together per decision
 
     @property
     def ratio(self) -> float:
         """A decision's cost as a multiple of the raw round trip."""
         return self.decision / self.raw_round_trip
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User plus system CPU seconds a live process has used (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _decisions(replay: dict[str, object]) -> int:
@@ -88,13 +97,24 @@ def measure(games: int = 5, calls: int = 2000, seed: int = 1) -> MatchFigures:
                 raise RuntimeError(f"trivial bot did not start: {host.log_excerpt()}")
         _play(hosts, seed - 1)
         decisions = 0
+        bots_before = sum(process_cpu_seconds(host.pid) for host in hosts)
+        cpu_before = time.process_time()
         start = time.perf_counter()
         for game in range(games):
             decisions += _play(hosts, seed + game)
         elapsed = time.perf_counter() - start
+        runner_cpu = time.process_time() - cpu_before
+        bots_cpu = sum(process_cpu_seconds(host.pid) for host in hosts) - bots_before
     finally:
         for host in hosts:
             host.stop()
     return MatchFigures(
-        raw, elapsed / decisions, decisions / elapsed, games / elapsed, games, decisions
+        raw,
+        elapsed / decisions,
+        decisions / elapsed,
+        games / elapsed,
+        games,
+        decisions,
+        runner_cpu / decisions,
+        bots_cpu / decisions,
     )

@@ -125,6 +125,8 @@ def bench_match(games: int, calls: int) -> None:
     table.add_row("decision / raw round trip", f"{figures.ratio:.2f}x")
     table.add_row("decisions per second", f"{figures.decisions_per_second:,.0f}")
     table.add_row("full games to 100 per second", f"{figures.games_per_second:.2f}")
+    table.add_row("runner CPU per decision (all threads)", f"{figures.runner_cpu * 1e6:.0f} µs")
+    table.add_row("four bots' CPU per decision", f"{figures.bots_cpu * 1e6:.0f} µs")
     console.print(table)
 
 

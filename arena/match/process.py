@@ -116,6 +116,11 @@ class BotProcess:
             log.write(line)
         stream.close()
 
+    @property
+    def pid(self) -> int:
+        """The bot process's id (it leads its own process group)."""
+        return self._process.pid
+
     def wait_ready(self, timeout: float) -> bool:
         """True once the server printed its readiness line; False on timeout or exit."""
         finished = self._ready.wait(timeout)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -201,6 +202,10 @@ class GrpcSeat:
         `timeout` (raises SeatFault)."""
         self._next_id += 1
         request.request_id = request_id = self._next_id
+        # The deadline is kept on the real clock: an event loop's timers may fire a little
+        # early (uvloop's have millisecond resolution and a cached "now"), and a bot must
+        # never lose a decision before its allowance is over.
+        end = time.perf_counter() + timeout
         try:
             # asyncio.timeout, not wait_for: no extra task per decision on the hot path.
             async with asyncio.timeout(timeout):
@@ -213,13 +218,13 @@ class GrpcSeat:
                 ) as error:
                     self._broken = str(error)
                     raise await self._stream_fault(error) from None
-                while True:
-                    item = await self._answers.get()
-                    if item is _STREAM_END or isinstance(item, Exception):
-                        self._broken = "stream ended"
-                        raise await self._stream_fault(item)
-                    if item.request_id >= request_id:
-                        break  # older ids are late answers to queries that timed out
+            while True:
+                item = await self._next_answer(end)
+                if item is _STREAM_END or isinstance(item, Exception):
+                    self._broken = "stream ended"
+                    raise await self._stream_fault(item)
+                if item.request_id >= request_id:
+                    break  # older ids are late answers to queries that timed out
         except TimeoutError:
             raise SeatFault(
                 FaultKind.TIMEOUT, f"no answer within {timeout * 1000:.0f} ms"
@@ -234,6 +239,19 @@ class GrpcSeat:
                 FaultKind.MALFORMED, f"answered {got or 'nothing'} to a {expected} query"
             )
         return item
+
+    async def _next_answer(self, end: float) -> Any:
+        """The next item from the stream's reader, or TimeoutError once `end` (a
+        `time.perf_counter` value) has passed; a timer that fires early waits again."""
+        while True:
+            remaining = end - time.perf_counter()
+            if remaining <= 0:
+                raise TimeoutError
+            try:
+                async with asyncio.timeout(remaining):
+                    return await self._answers.get()  # cancelling a get loses no item
+            except TimeoutError:
+                continue
 
     async def _query(self, timeout: float, expected: str, request: Any) -> Any:
         if self._broken is not None:

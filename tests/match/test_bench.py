@@ -15,3 +15,5 @@ def test_the_match_benchmark_plays_real_games_and_reports_consistent_figures():
     assert 0 < figures.raw_round_trip < 0.1
     assert figures.decision * figures.decisions_per_second == pytest.approx(1.0)
     assert figures.ratio == pytest.approx(figures.decision / figures.raw_round_trip)
+    # Both sides do work for every decision (the bots parse, choose and answer).
+    assert figures.runner_cpu > 0 and figures.bots_cpu > 0

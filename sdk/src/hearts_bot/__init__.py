@@ -3,12 +3,17 @@
 >>> from hearts_bot import Bot, PassView, PlayView
 >>> class LowBot(Bot):
 ...     def pass_cards(self, view: PassView) -> list[str]:
-...         return list(view.hand[-view.count:])
+...         return list(view.passable[-view.count:])
 ...     def play_card(self, view: PlayView) -> str:
 ...         return view.legal[0]
 >>> LowBot().name
 'LowBot'
 """
+
+# ruff: noqa: E402  (the polling engine must be chosen before the imports below load grpc)
+from .transport import tune_grpc
+
+tune_grpc()  # before anything below imports grpc
 
 from .bot import Bot
 from .cards import Card

@@ -35,6 +35,7 @@ from typing import Any
 import grpc
 import grpc.aio
 
+from . import transport
 from .bot import Bot
 from .proto.hearts.v1 import bot_pb2
 from .session import MalformedMessage, MatchSession, StreamError
@@ -196,7 +197,7 @@ def serve(bot: Bot, address: str = DEFAULT_ADDRESS, *, ready_line: bool = True) 
     calls (with the real port when `address` asks for port 0). Must run in the main
     thread (use `BotServer` elsewhere). Raises AddressError when it cannot listen.
     """
-    asyncio.run(_serve_until_signal(bot, address, ready_line))
+    transport.run(_serve_until_signal(bot, address, ready_line))
 
 
 async def _serve_until_signal(bot: Bot, address: str, ready_line: bool) -> None:
@@ -249,7 +250,7 @@ class BotServer:
     """
 
     def __init__(self, bot: Bot, address: str = DEFAULT_ADDRESS) -> None:
-        self._loop = asyncio.new_event_loop()
+        self._loop = transport.new_event_loop()
         self._thread = threading.Thread(
             target=self._loop.run_forever, name="hearts-bot-server", daemon=True
         )

@@ -3,6 +3,8 @@
 import glob
 import os
 
+from hearts_bot.transport import GRPC_EXPERIMENTS
+
 from tests.sandbox.hostile._attack import PARAMS, AttackBot, attempt, read, report
 
 
@@ -23,8 +25,13 @@ def scan() -> str:
 class EnvSecretsBot(AttackBot):
     def attack(self) -> None:
         report("INFO", f"environ: {dict(os.environ)!r}")
-        # PWD comes from bubblewrap's --chdir, LC_CTYPE from Python's own locale coercion.
-        extra = {k: v for k, v in os.environ.items() if k not in ("PWD", "LC_CTYPE")}
+        # PWD comes from bubblewrap's --chdir, LC_CTYPE from Python's own locale coercion,
+        # GRPC_EXPERIMENTS from the SDK itself at import (hearts_bot.transport), with its
+        # own default value: anything else was handed in from outside.
+        own = {"GRPC_EXPERIMENTS": GRPC_EXPERIMENTS}
+        extra = {
+            k: v for k, v in os.environ.items() if k not in ("PWD", "LC_CTYPE") and own.get(k) != v
+        }
         attempt("variables in os.environ", lambda: extra or 1 / 0)
         attempt(
             "the secret in os.environ",
