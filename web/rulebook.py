@@ -19,6 +19,7 @@ from typing import Final
 from arena.engine import Card, Rules
 from arena.engine.rules import (
     BrokenBy,
+    DealerRule,
     FirstTrick,
     KittyTaker,
     KittyVisibility,
@@ -26,6 +27,7 @@ from arena.engine.rules import (
     MoonRule,
     Opening,
     PassDirection,
+    Settlement,
 )
 
 from .templating import card_name
@@ -39,6 +41,19 @@ PASS_WORDS: Final = {
     PassDirection.HOLD: "no pass (keep)",
     PassDirection.SCATTER: "one card to each other player",
     PassDirection.CENTER: "into the centre, shuffled and dealt back",
+    PassDirection.STAR: "star: one card each to the two players farthest round the table",
+}
+
+SETTLEMENT_WORDS: Final = {
+    Settlement.HOWELL: "Settled in chips by Howell's method: for each point taken a player "
+    "pays one chip to each other player's share, and takes back a chip for each point "
+    "not taken.",
+    Settlement.POT_LOWEST: "Settled in chips: everyone pays a chip per point into the pot; "
+    "the lowest score of the hand takes it, ties split it, odd chips stay for the next hand.",
+    Settlement.SWEEPSTAKES: "Sweepstakes: everyone pays a chip per point into the pot; only "
+    "a score of zero wins it (several zeros split it); otherwise it waits for a later hand.",
+    Settlement.POOL_CLEAN: "Settled in chips: everyone puts one chip in the pool, shared by "
+    "the players who took no penalty card; if everyone took one, it waits for a later hand.",
 }
 
 
@@ -86,6 +101,20 @@ def _moon(rules: Rules) -> str:
     }[rules.moon]
 
 
+def _passing(rules: Rules) -> str:
+    if rules.pass_schedule == (PassDirection.HOLD,):
+        return "No cards are passed: everyone plays the hand they were dealt."
+    steps = []
+    for direction in rules.pass_schedule:
+        size = rules.pass_size(direction)
+        words = PASS_WORDS[direction]
+        steps.append(words if direction is PassDirection.HOLD else f"{size} cards {words}")
+    text = "Before each hand: " + ", then ".join(steps) + ", in rotation."
+    if rules.pass_forbidden:
+        text += f" The {_cards(rules.pass_forbidden)} may never be passed."
+    return text
+
+
 def describe(rules: Rules) -> list[tuple[str, str]]:
     """The rules as (topic, sentence) pairs, in the order a player needs them."""
     deck = "the full 52-card pack"
@@ -109,13 +138,7 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
             KittyVisibility.TAKER_ONLY: "seen only by its taker",
         }[rules.kitty_visibility]
         lines.append(("Kitty", f"{rules.kitty_size} cards left over, {seen}, go to {taker}."))
-    schedule = ", then ".join(PASS_WORDS[d] for d in rules.pass_schedule)
-    lines.append(
-        (
-            "Passing",
-            f"Before each hand everyone passes {rules.pass_count} cards: {schedule}, in rotation.",
-        )
-    )
+    lines.append(("Passing", _passing(rules)))
     lines.append(
         (
             "First trick",
@@ -159,8 +182,14 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
         lines.append(("No tricks", f"Taking no trick adds {rules.no_trick_bonus}."))
     for hit, becomes in rules.exact_score_adjustments:
         lines.append(("Exact score", f"A total of exactly {hit} becomes {becomes}."))
+    if rules.settlement is not Settlement.POINTS:
+        lines.append(("Chips", SETTLEMENT_WORDS[rules.settlement]))
+    if rules.dealer_rule is DealerRule.QUEEN_OF_SPADES_TAKER:
+        lines.append(("Dealer", "Whoever took the queen of spades deals the next hand."))
     ends = []
-    if rules.target_score is not None:
+    if rules.target_score is not None and rules.settlement is not Settlement.POINTS:
+        ends.append(f"someone has paid out the {rules.target_score} chips they started with")
+    elif rules.target_score is not None:
         ends.append(f"someone reaches {rules.target_score} points")
     if rules.max_hands is not None:
         ends.append(f"{rules.max_hands} hands have been played")

@@ -37,6 +37,7 @@ from arena.engine.config import (
     PASS_CENTER,
     PASS_HOLD,
     PASS_SCATTER,
+    PASS_STAR,
     CoreConfig,
 )
 
@@ -352,7 +353,12 @@ def _infer_from_passes(
             allowed[n] &= ~card.mask
         return
     for i, card in enumerate(view.passed):
-        target = (me + 1 + i) % n if kind == PASS_SCATTER else (me + kind) % n
+        if kind == PASS_SCATTER:
+            target = (me + 1 + i) % n
+        elif kind == PASS_STAR:  # card 0 to the seat n // 2 along, card 1 to (n + 1) // 2
+            target = (me + (n + i) // 2) % n
+        else:
+            target = (me + kind) % n
         if not played_all & card.mask:
             known[target] |= card.mask
             for holder in range(n + 1):

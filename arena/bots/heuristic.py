@@ -34,7 +34,8 @@ class HeuristicBot:
 
     def pass_cards(self, view: SeatView, count: int) -> list[Card]:
         """The most dangerous cards first."""
-        return sorted(view.hand, key=lambda c: _danger(c, view), reverse=True)[:count]
+        passable = view.hand - view.rules.pass_forbidden  # 004: maybe not the high spades
+        return sorted(passable, key=lambda c: _danger(c, view), reverse=True)[:count]
 
     def play_card(self, view: SeatView) -> Card:
         """Duck, dump or lead low."""

@@ -91,7 +91,8 @@ def search_pass(
     n, me, dealer = rules.players, view.seat, view.dealer
     kind = view.pass_direction.core_kind(n)
     hand = view.hand.mask
-    candidates = candidate_passes(hand, count, cfg)
+    forbidden = rules.pass_forbidden.mask  # 004: some games never pass the high spades
+    candidates = candidate_passes(hand & ~forbidden, count, cfg)
     if len(candidates) == 1:
         return [CARDS[c] for c in candidates[0]], 0
     kitty = view.kitty.mask if view.kitty is not None else 0
@@ -113,7 +114,9 @@ def search_pass(
         for card in unseen[at : at + hidden_kitty]:
             deal_kitty |= 1 << card
         hands = tuple(dealt)
-        passes = {seat: tuple(danger_order(dealt[seat], cfg)[:count]) for seat in others}
+        passes = {
+            seat: tuple(danger_order(dealt[seat] & ~forbidden, cfg)[:count]) for seat in others
+        }
         seed = rng.getrandbits(64)
         for i, candidate in enumerate(candidates):
             state = core.HandState(cfg, hands, deal_kitty, dealer, kind, seed)

@@ -17,7 +17,7 @@ class RandomBot:
 
     def pass_cards(self, view: SeatView, count: int) -> list[Card]:
         """Any `count` cards."""
-        return self._rng.sample(list(view.hand), count)
+        return self._rng.sample(list(view.hand - view.rules.pass_forbidden), count)
 
     def play_card(self, view: SeatView) -> Card:
         """Any legal card."""

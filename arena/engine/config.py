@@ -38,6 +38,10 @@ KITTY_TO_FIRST_POINTS = 1
 PASS_HOLD = 0
 PASS_SCATTER = 100
 PASS_CENTER = 101
+PASS_STAR = 102
+"""Star passing for an odd table (004 'Passing cards'): two cards, one to each of the two
+seats nearest the opposite side: card 0 to `(s + n // 2) % n`, card 1 to
+`(s + (n + 1) // 2) % n`."""
 
 PHASE_PASSING = 0
 PHASE_PLAYING = 1
@@ -59,6 +63,9 @@ ERR_ALREADY_PASSED = 12
 ERR_PASS_COUNT = 13
 ERR_PASS_DUPLICATE = 14
 ERR_PASS_NOT_IN_HAND = 15
+ERR_PASS_FORBIDDEN = 16
+"""A pass holding a card the rules forbid passing (004 'Passing cards': "Passing the Ace,
+King and/or Queen of Spades may be allowed or prohibited")."""
 
 
 class CoreConfig(NamedTuple):
@@ -82,6 +89,9 @@ class CoreConfig(NamedTuple):
     sun_points: int
     no_trick_bonus: int
     kitty_taker: int
+    pass_forbidden: int = 0
+    """Mask of cards that may not be passed (appended last, so older field positions hold;
+    0, the default, forbids nothing and changes nothing)."""
 
 
 FULL_DECK = (1 << 52) - 1
@@ -112,4 +122,5 @@ def standard_config(players: int = 4) -> CoreConfig:
         sun_points=0,
         no_trick_bonus=0,
         kitty_taker=KITTY_TO_FIRST_TRICK,
+        pass_forbidden=0,
     )

@@ -21,10 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .cards import Card
 from .hand import Hand
-from .rules import Rules
+from .rules import DealerRule, Rules, Settlement
+from .settlement import settle
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
+QUEEN_OF_SPADES = Card.from_str("QS")
 
 
 def hand_seeds(game_seed: int) -> Iterator[int]:
@@ -43,7 +46,12 @@ class GameOverError(ValueError):
 
 
 class Game:
-    """A game to the rules' end: a target score (lowest total wins), a number of hands, or both."""
+    """A game to the rules' end: a target score (lowest total wins), a number of hands, or both.
+
+    With a chip `Settlement`, `totals` are each seat's net payments, `hand_scores` what
+    each hand added to them, `hand_points` the hands' points before settling, and `pot`
+    the chips waiting for a later hand.
+    """
 
     def __init__(self, rules: Rules, seed: int, *, first_dealer: int = 0) -> None:
         if not 0 <= first_dealer < rules.players:
@@ -53,7 +61,10 @@ class Game:
         self.first_dealer = first_dealer
         self.totals: list[int] = [0] * rules.players
         self.hand_scores: list[tuple[int, ...]] = []
+        self.hand_points: list[tuple[int, ...]] = []
         self.hand_seeds: list[int] = []
+        self.pot = 0
+        self._dealer = first_dealer
         self._seeds = hand_seeds(seed)
         self.is_over = False
         self.hand = self._deal()
@@ -70,9 +81,20 @@ class Game:
         return Hand.deal(
             self.rules,
             seed,
-            dealer=(self.first_dealer + number) % self.rules.players,
+            dealer=self._dealer,
             pass_direction=self.rules.pass_direction(number),
         )
+
+    def _next_dealer(self, hand: Hand) -> int:
+        n = self.rules.players
+        if self.rules.dealer_rule is DealerRule.QUEEN_OF_SPADES_TAKER:
+            # 004 'Other Variations', Queens: "The dealer of each round is the player who
+            # received the Queen of Spades in the previous round"; the deal rotates when
+            # nobody took it (it was removed from the pack or lay in an untaken kitty).
+            for seat in range(n):
+                if QUEEN_OF_SPADES in hand.taken(seat):
+                    return seat
+        return (hand.dealer + 1) % n
 
     def finish_hand(self) -> tuple[int, ...]:
         """Score the finished hand into the totals, apply exact-score rules, and deal the next.
@@ -82,7 +104,16 @@ class Game:
         """
         if self.is_over:
             raise GameOverError("the game is over")
-        scores = self.hand.points(self.totals)
+        hand, rules = self.hand, self.rules
+        points = hand.points(self.totals)
+        self.hand_points.append(points)
+        if rules.settlement is Settlement.POINTS:
+            scores = points
+        else:
+            penalty = rules.penalty_cards.mask
+            clean = tuple(not hand.taken(s).mask & penalty for s in range(rules.players))
+            settled = settle(rules.settlement, points, clean, self.pot, rules.penalty_total)
+            scores, self.pot = settled.paid, settled.pot
         self.hand_scores.append(scores)
         adjustments = dict(self.rules.exact_score_adjustments)
         for seat, score in enumerate(scores):
@@ -92,6 +123,7 @@ class Game:
             self.totals[seat] = adjustments.get(total, total)
         self.is_over = self._ended()
         if not self.is_over:
+            self._dealer = self._next_dealer(hand)
             self.hand = self._deal()
         return scores
 

@@ -319,6 +319,36 @@ class Hand:
         _check_seat(self.rules, seat, "seat")
         return tuple(CARDS[i] for i in self._state.received(seat))
 
+    def passable(self, seat: int) -> CardSet:
+        """The cards `seat` may pass now: its hand minus the rules' `pass_forbidden`, during
+        the passing phase; empty otherwise (a hold hand, or once play has begun).
+
+        Why: 004 'Passing cards' lets a table prohibit passing the Ace, King and/or Queen
+        of Spades, so a bot choosing its pass needs the cards it may choose from.
+
+        >>> from arena.engine import Hand, preset
+        >>> rules = preset("standard").replace(pass_forbidden="QS KS AS")
+        >>> hand = Hand.from_cards(rules, [
+        ...     "2C 3C 4C 5C 6C 7C 8C 9C TC JC QS KS AS",
+        ...     "QC KC AC 2D 3D 4D 5D 6D 7D 8D 9D TD JD",
+        ...     "QD KD AD 2S 3S 4S 5S 6S 7S 8S 9S TS JS",
+        ...     "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+        ... ], pass_direction="left")
+        >>> str(hand.hand_of(0) - hand.passable(0))
+        'QS KS AS'
+        >>> len(hand.passable(3))
+        13
+        >>> try:
+        ...     hand.apply_pass(0, "2C 3C QS")
+        ... except IllegalPassError as error:
+        ...     print(error.code, str(error).split(": ")[1])
+        16 QS may not be passed under these rules (004 'Passing cards'
+        """
+        _check_seat(self.rules, seat, "seat")
+        if self._state.phase != core_config.PHASE_PASSING:
+            return CardSet()
+        return _cardset(self._state.hand(seat) & ~self.rules.pass_forbidden.mask)
+
     @property
     def passes_pending(self) -> tuple[int, ...]:
         """Seats that still have to pass."""
@@ -402,9 +432,11 @@ class Hand:
         self._state.pop()
 
     def apply_pass(self, seat: int, cards: Iterable[CardLike] | str) -> None:
-        """Give `seat`'s pass (ordered: in a scatter pass the i-th card goes i+1 seats left).
+        """Give `seat`'s pass (ordered: in a scatter pass the i-th card goes i+1 seats left;
+        in a star pass the first card goes `n // 2` seats left, the second `(n + 1) // 2`).
 
-        Raises IllegalPassError saying what is wrong.
+        Only cards of `passable(seat)` may be given. Raises IllegalPassError saying what
+        is wrong.
         """
         _check_seat(self.rules, seat, "seat")
         if isinstance(cards, str):
@@ -518,8 +550,17 @@ class Hand:
             f"not {len(cards)}",
             core_config.ERR_PASS_DUPLICATE: "a card is given twice",
             core_config.ERR_PASS_NOT_IN_HAND: f"seat {seat} does not hold every card passed",
+            core_config.ERR_PASS_FORBIDDEN: self._forbidden_reason(cards),
         }.get(code, f"error code {code}")
         return f"illegal pass by seat {seat} ({text}): {reason}"
+
+    def _forbidden_reason(self, cards: list[Card]) -> str:
+        forbidden = self.rules.pass_forbidden
+        named = " ".join(str(card) for card in cards if card in forbidden)
+        return (
+            f"{named} may not be passed under these rules (004 'Passing cards': passing the "
+            "Ace, King and/or Queen of Spades may be prohibited)"
+        )
 
     def __repr__(self) -> str:
         return (

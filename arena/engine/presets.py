@@ -9,7 +9,9 @@ source, so each preset uses its own source's table.
 >>> str(preset("standard", players=3).removed_cards)
 '2D'
 >>> sorted(PRESETS)[:3]
-['black_maria', 'classic', 'hooligan']
+['big_table', 'black_maria', 'chip_pool']
+>>> preset("star").players  # a preset made for odd tables has its own default
+5
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Final
 from .cards import Card, CardSet, Suit
 from .rules import (
     BrokenBy,
+    DealerRule,
     FirstTrick,
     KittyTaker,
     LeadRule,
@@ -28,6 +31,7 @@ from .rules import (
     PassDirection,
     Rules,
     RulesError,
+    Settlement,
     standard_values,
 )
 
@@ -216,6 +220,106 @@ def hooligan(players: int = 4) -> Rules:
     return base.replace(name="hooligan", card_values=values)
 
 
+# The chips each player sits down with (`target_score` under a chip settlement): 004's
+# Howell text ("each player begins with an equal number of chips, say 100"). The pool
+# costs one chip a hand, so 100 would last hundreds of hands: it starts with 10.
+STAKE: Final = 100
+POOL_STAKE: Final = 10
+
+
+def no_black_lady(players: int = 4) -> Rules:
+    """Hearts Without Black Lady (000): the QS counts nothing, 13 points in play, no pass
+    ("players ... play their original hands"), settled by the Howell method. No moon:
+    neither source has one for this game, and Howell's count has no room for it."""
+    removed = _trim(TRIMS_000, players, "no_black_lady")
+    return Rules(
+        name="no_black_lady",
+        players=players,
+        removed_cards=removed,
+        pass_schedule=(H,),
+        card_values=dict.fromkeys(CardSet.from_mask(Suit.HEARTS.mask), 1),
+        broken_by=BrokenBy.HEARTS,
+        moon=MoonRule.NONE,
+        settlement=Settlement.HOWELL,
+        target_score=STAKE,
+    )
+
+
+def chips(players: int = 4) -> Rules:
+    """000 'Scoring Variations' 1): the standard game paid in chips, a chip a point; the
+    lowest score of the deal takes the pot, ties split it, odd chips wait."""
+    return standard(players).replace(
+        name="chips", settlement=Settlement.POT_LOWEST, target_score=STAKE
+    )
+
+
+def sweepstakes(players: int = 4) -> Rules:
+    """000 'Scoring Variations' 2), Sweepstakes: a chip a point; a lone zero takes the
+    pot, several zeros split it, and with no zero the pot waits for a later deal."""
+    return standard(players).replace(
+        name="sweepstakes", settlement=Settlement.SWEEPSTAKES, target_score=STAKE
+    )
+
+
+def chip_pool(players: int = 4) -> Rules:
+    """004 'Scoring', simplified chips: one chip each a deal, shared by the players who
+    took no penalty card; if all took one, the pool carries over."""
+    return standard(players).replace(
+        name="chip_pool", settlement=Settlement.POOL_CLEAN, target_score=POOL_STAKE
+    )
+
+
+def queens(players: int = 4) -> Rules:
+    """Queens (004 'Other Variations'): all four queens 13 each besides the hearts (64),
+    no moon, game to 108, and the taker of the QS deals the next hand."""
+    base = standard(players)
+    values = dict(base.card_values)
+    for queen in ("QC", "QD", "QH", "QS"):
+        card = Card.from_str(queen)
+        if card in base.deck:
+            values[card] = 13
+    return base.replace(
+        name="queens",
+        card_values=values,
+        moon=MoonRule.NONE,
+        target_score=108,
+        dealer_rule=DealerRule.QUEEN_OF_SPADES_TAKER,
+    )
+
+
+def star(players: int = 5) -> Rules:
+    """Star passing (004 'Passing cards'): with three, five or seven players the across
+    pass becomes a star pass, one card each to the two players nearest the far side.
+    More than four players pass two cards, not three (004, same section)."""
+    if players % 2 == 0:
+        raise RulesError(f"preset 'star' is for 3, 5 or 7 players (004), not {players}")
+    base = standard(players)
+    return base.replace(
+        name="star",
+        pass_schedule=(L, R, PassDirection.STAR, H),
+        pass_count=3 if players <= 4 else 2,
+    )
+
+
+def no_spade_pass(players: int = 4) -> Rules:
+    """The standard game where the ace, king and queen of spades may not be passed
+    (004 'Passing cards': "Passing the Ace, King and/or Queen of Spades may be allowed
+    or prohibited"): whoever is dealt the black lady must defend her."""
+    return standard(players).replace(name="no_spade_pass", pass_forbidden=CardSet.parse("QS KS AS"))
+
+
+def big_table(players: int = 6) -> Rules:
+    """Five to seven players (000's trims and its left-then-right rotation, 001's for
+    five), passing two cards: 004 'Passing cards', "When there are more than four
+    players, only two cards are passed"."""
+    if players <= 4:
+        raise RulesError(f"preset 'big_table' is for 5 to 7 players (004), not {players}")
+    return standard(players).replace(name="big_table", pass_count=2)
+
+
+# The table size of a preset made for other than four players (each builder's default).
+DEFAULT_PLAYERS: Final[Mapping[str, int]] = {"star": 5, "big_table": 6}
+
 PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "standard": standard,
     "new_moon": new_moon,
@@ -229,11 +333,20 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "spot_midwest": spot_midwest,
     "spot_face": spot_face,
     "hooligan": hooligan,
+    "no_black_lady": no_black_lady,
+    "chips": chips,
+    "sweepstakes": sweepstakes,
+    "chip_pool": chip_pool,
+    "queens": queens,
+    "star": star,
+    "no_spade_pass": no_spade_pass,
+    "big_table": big_table,
 }
 
 
 def preset(name: str, players: int | None = None) -> Rules:
-    """The named preset's full `Rules` (four players unless `players` says otherwise).
+    """The named preset's full `Rules`, for `players` or the preset's own table size (four,
+    except the odd-table and big-table presets).
 
     Raises RulesError for an unknown name or an unsupported number of players.
     """
@@ -243,4 +356,4 @@ def preset(name: str, players: int | None = None) -> Rules:
         raise RulesError(
             f"unknown rules preset {name!r}; known: {', '.join(sorted(PRESETS))}"
         ) from None
-    return builder(4 if players is None else players)
+    return builder(DEFAULT_PLAYERS.get(name, 4) if players is None else players)

@@ -8,7 +8,8 @@ the thousands of hands per second.
 
 Rule sources are quoted by file name and section, from /work/shared/rules/:
 000 (standard Hearts), 001 (kitty, points broken), 002 (Omnibus and its variant list),
-004 (encyclopedic summary: moon variants, center mixer).
+004 (encyclopedic summary: moon variants, center mixer, star passing, cards that may not be
+passed).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from arena.engine.config import (
     ERR_NOT_PASSING,
     ERR_PASS_COUNT,
     ERR_PASS_DUPLICATE,
+    ERR_PASS_FORBIDDEN,
     ERR_PASS_NOT_IN_HAND,
     ERR_PASSING,
     FIRST_TRICK_ANY,
@@ -50,6 +52,7 @@ from arena.engine.config import (
     PASS_CENTER,
     PASS_HOLD,
     PASS_SCATTER,
+    PASS_STAR,
     PHASE_OVER,
     PHASE_PASSING,
     PHASE_PLAYING,
@@ -185,6 +188,8 @@ def _check_config(cfg: CoreConfig) -> None:
         raise ValueError(f"pass_count must be 0..hand_size ({cfg.hand_size}), got {cfg.pass_count}")
     if not -1 <= cfg.doubler < 52:
         raise ValueError(f"doubler must be a card index or -1, got {cfg.doubler}")
+    if not 0 <= cfg.pass_forbidden <= ALL_CARDS:
+        raise ValueError(f"pass_forbidden {cfg.pass_forbidden:#x} is not a mask of cards 0..51")
 
 
 @lru_cache(maxsize=256)
@@ -234,7 +239,7 @@ def _check_seed(seed: int) -> None:
 
 
 def as_config(cfg: CoreConfig | tuple[Any, ...]) -> CoreConfig:
-    """`cfg` as a CoreConfig (a plain tuple of the same 18 fields is accepted too).
+    """`cfg` as a CoreConfig (a plain tuple of the same 19 fields is accepted too).
 
     Raises ValueError if it has the wrong number of fields.
     """
@@ -245,19 +250,48 @@ def as_config(cfg: CoreConfig | tuple[Any, ...]) -> CoreConfig:
     return CoreConfig(*cfg)
 
 
+STAR_PASS_SIZE = 2
+"""004 'Passing cards': in star passing "The players choose only two cards"."""
+
+
+def pass_size(pass_kind: int, cfg: CoreConfig) -> int:
+    """How many cards each seat passes in a pass of `pass_kind`."""
+    if pass_kind == PASS_HOLD:
+        return 0
+    # 002 'Passing variants': scatter passes "1 card to each other player".
+    if pass_kind == PASS_SCATTER:
+        return cfg.players - 1
+    if pass_kind == PASS_STAR:
+        return STAR_PASS_SIZE
+    return cfg.pass_count
+
+
 def _check_pass_kind(pass_kind: int, cfg: CoreConfig) -> None:
     players = cfg.players
     # A scatter pass gives one card to each other seat, so it needs that many cards.
     scatter_fits = cfg.hand_size >= players - 1
+    # 004 'Passing cards': star passing is for "three or five players" -- an odd table,
+    # where nobody sits across -- and passes two cards.
+    star_fits = players % 2 == 1 and cfg.hand_size >= STAR_PASS_SIZE
     if not (
         0 <= pass_kind < players
         or pass_kind == PASS_CENTER
         or (pass_kind == PASS_SCATTER and scatter_fits)
+        or (pass_kind == PASS_STAR and star_fits)
     ):
         raise ValueError(
             f"pass kind {pass_kind} is not valid for {players} players with hands of "
             f"{cfg.hand_size} (0 hold, 1..{players - 1} directional, {PASS_SCATTER} scatter "
-            f"if hands hold at least {players - 1} cards, {PASS_CENTER} center)"
+            f"if hands hold at least {players - 1} cards, {PASS_CENTER} center, {PASS_STAR} "
+            f"star for an odd number of players)"
+        )
+    # Every hand must be able to pass: at worst one hand holds every forbidden card.
+    banned = min((cfg.pass_forbidden & cfg.deck).bit_count(), cfg.hand_size)
+    size = pass_size(pass_kind, cfg)
+    if banned > cfg.hand_size - size:
+        raise ValueError(
+            f"pass kind {pass_kind} passes {size} cards, but a hand of {cfg.hand_size} may "
+            f"hold all {banned} cards that pass_forbidden keeps from the pass"
         )
 
 
@@ -336,8 +370,9 @@ class HandState:
         Raises ValueError if the config is inconsistent, the hands are not `players` disjoint
         masks of `hand_size` cards that with the kitty make up the deck, the dealer is not a
         seat, the pass kind is not valid for the number of players (scatter also needs
-        hands of at least `players - 1` cards), the seed is not 64-bit, or the opening needs
-        a club and no hand holds one.
+        hands of at least `players - 1` cards, star an odd table and two cards, and any pass
+        enough cards outside `pass_forbidden` in every hand), the seed is not 64-bit, or the
+        opening needs a club and no hand holds one.
         """
         cfg = self._cfg = as_config(cfg)
         self._derived = derive(cfg)
@@ -481,7 +516,8 @@ class HandState:
 
         Returns 0, or the first error code that applies: 10 not passing, 11 bad seat,
         12 already passed, 13 wrong number of cards, 14 a card given twice, 15 a card not in
-        the seat's hand (or out of range). Nothing changes on an error.
+        the seat's hand (or out of range), 16 a card the rules forbid passing. Nothing
+        changes on an error.
         """
         if self._phase != PHASE_PASSING:
             return ERR_NOT_PASSING
@@ -498,6 +534,10 @@ class HandState:
         for card in cards:
             if not 0 <= card < 52 or not hand >> card & 1:
                 return ERR_PASS_NOT_IN_HAND
+        # 004 'Passing cards': "Passing the Ace, King and/or Queen of Spades may be allowed
+        # or prohibited."
+        if mask_of(cards) & self._cfg.pass_forbidden:
+            return ERR_PASS_FORBIDDEN
         self._passes[seat] = cards
         # "Nothing moves until the last seat has passed" (contract "Passing").
         if all(given is not None for given in self._passes):
@@ -505,10 +545,7 @@ class HandState:
         return 0
 
     def _pass_size(self) -> int:
-        # 002 'Passing variants': scatter passes "1 card to each other player".
-        if self._pass_kind == PASS_SCATTER:
-            return self._n - 1
-        return self._cfg.pass_count
+        return pass_size(self._pass_kind, self._cfg)
 
     def _exchange(self) -> None:
         """Move every pass at once, then start the play."""
@@ -519,6 +556,14 @@ class HandState:
             received = [
                 tuple(passes[giver][(seat - giver - 1) % n] for giver in range(n) if giver != seat)
                 for seat in range(n)
+            ]
+        elif self._pass_kind == PASS_STAR:
+            # 004 'Passing cards': "pass one each to the two players situated closest to the
+            # exact opposite side of the table": card 0 goes n // 2 seats left, card 1
+            # (n + 1) // 2; a seat receives the near giver's card first.
+            near, far = n // 2, (n + 1) // 2
+            received = [
+                (passes[(seat - near) % n][0], passes[(seat - far) % n][1]) for seat in range(n)
             ]
         elif self._pass_kind == PASS_CENTER:
             # 004 'Passing cards': "discard them to a central pile. The Dealer will gather,
@@ -903,8 +948,11 @@ def play_random_hands(
     schedule = tuple(schedule)
     if not schedule:
         raise ValueError("the pass schedule must not be empty")
-    for kind in schedule:
-        _check_pass_kind(kind, cfg)
+    for index, kind in enumerate(schedule):
+        try:
+            _check_pass_kind(kind, cfg)
+        except ValueError as error:
+            raise ValueError(f"schedule[{index}]: {error}") from None
     master = SplitMix64(seed)
     digest = FNV_OFFSET
     sums = [0] * n
@@ -922,7 +970,9 @@ def play_random_hands(
                 rest = hands[seat]
                 chosen = []
                 for _ in range(size):
-                    card = nth_lowest(rest, policy.bounded(rest.bit_count()))
+                    # Only cards the seat may pass (all of `rest` when nothing is forbidden).
+                    allowed = rest & ~cfg.pass_forbidden
+                    card = nth_lowest(allowed, policy.bounded(allowed.bit_count()))
                     rest &= ~(1 << card)
                     chosen.append(card)
                     digest = ((digest ^ card) * FNV_PRIME) & MASK64

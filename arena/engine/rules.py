@@ -45,14 +45,18 @@ class PassDirection(StrEnum):
     HOLD = "hold"  # keep: no passing this hand (000 'The Pass')
     SCATTER = "scatter"  # one card to each other player (002 'Passing variants')
     CENTER = "center"  # the center mixer / "smoosh" (002; 004 'Passing cards')
+    # Odd tables: two cards, one to each of the two seats nearest the opposite side of the
+    # table (004 'Passing cards', "star-passing").
+    STAR = "star"
 
     def offset(self, players: int) -> int | None:
-        """Seats to the left the cards go, or None for hold/scatter/center."""
+        """Seats to the left the cards go, or None for hold/scatter/center/star."""
         kind = _PASS_KINDS[self, players]
         return kind if 0 < kind < core.PASS_SCATTER else None
 
     def core_kind(self, players: int) -> int:
-        """The backend's pass kind (contract: 0 hold, 1..n-1 offset, 100 scatter, 101 center)."""
+        """The backend's pass kind (contract: 0 hold, 1..n-1 offset, 100 scatter, 101 center,
+        102 star)."""
         return _PASS_KINDS[self, players]
 
 
@@ -66,6 +70,7 @@ def _pass_kind(direction: PassDirection, players: int) -> int:
         PassDirection.HOLD: core.PASS_HOLD,
         PassDirection.SCATTER: core.PASS_SCATTER,
         PassDirection.CENTER: core.PASS_CENTER,
+        PassDirection.STAR: core.PASS_STAR,
     }[direction]
 
 
@@ -131,6 +136,38 @@ class KittyVisibility(StrEnum):
     TAKER_ONLY = "taker_only"
 
 
+class Settlement(StrEnum):
+    """How a hand's points turn into what the totals count (lowest total still wins).
+
+    With chips, a seat's total is the chips it has paid in net, so "lowest wins" and
+    "the game ends when a total reaches `target_score`" keep their meaning: `target_score`
+    is the stake each player sits down with, and a player whose net payments reach it has
+    run out (docs/rules.md "Chips").
+    """
+
+    POINTS = "points"  # points go on the score sheet (000 'Scoring')
+    # 000 'Hearts Without Black Lady', 004 (1911, "Howell's"): per point, one chip to
+    # each other player's share; out, one chip per point not taken.
+    HOWELL = "howell"
+    # 000 'Scoring Variations' 1): pay a chip per point; the lowest score takes the pot,
+    # ties split it, odd chips stay for the next deal.
+    POT_LOWEST = "pot_lowest"
+    # 000 'Scoring Variations' 2), Sweepstakes: pay a chip per point; only a score of
+    # zero takes the pot (several split it); otherwise the pot stays.
+    SWEEPSTAKES = "sweepstakes"
+    # 004 'Scoring' (simplified chips): one chip each into the pool; split between the
+    # players who took no penalty card; if everyone took one, the pool stays.
+    POOL_CLEAN = "pool_clean"
+
+
+class DealerRule(StrEnum):
+    """Who deals the next hand."""
+
+    ROTATE = "rotate"  # the deal passes to the left (000 'The Deal')
+    # 004 'Other Variations', Queens: the player who took the QS in the previous hand.
+    QUEEN_OF_SPADES_TAKER = "queen_of_spades_taker"
+
+
 _ENUM_FIELDS: Final[dict[str, type[StrEnum]]] = {
     "kitty_taker": KittyTaker,
     "kitty_visibility": KittyVisibility,
@@ -139,9 +176,12 @@ _ENUM_FIELDS: Final[dict[str, type[StrEnum]]] = {
     "lead_rule": LeadRule,
     "broken_by": BrokenBy,
     "moon": MoonRule,
+    "settlement": Settlement,
+    "dealer_rule": DealerRule,
 }
 
 QUEEN_OF_SPADES_POINTS: Final = 13
+STAR_PASS_SIZE: Final = 2  # 004 'Passing cards': "The players choose only two cards"
 HEART_POINTS: Final = 1
 
 
@@ -171,6 +211,7 @@ class Rules:
         PassDirection.ACROSS,
         PassDirection.HOLD,
     )
+    pass_forbidden: CardSet = dataclasses.field(default_factory=CardSet)
     opening: Opening = Opening.LOWEST_CLUB
     first_trick: FirstTrick = FirstTrick.NO_PENALTY_CARDS
     lead_rule: LeadRule = LeadRule.HEARTS_BROKEN
@@ -186,6 +227,8 @@ class Rules:
     exact_score_adjustments: tuple[tuple[int, int], ...] = ()
     target_score: int | None = 100
     max_hands: int | None = None
+    settlement: Settlement = Settlement.POINTS
+    dealer_rule: DealerRule = DealerRule.ROTATE
     name: str = "custom"
 
     def __post_init__(self) -> None:
@@ -195,6 +238,8 @@ class Rules:
             set_(self, "removed_cards", CardSet(self.removed_cards))
         if not isinstance(self.moon_requires, CardSet):
             set_(self, "moon_requires", CardSet(self.moon_requires))
+        if not isinstance(self.pass_forbidden, CardSet):
+            set_(self, "pass_forbidden", CardSet(self.pass_forbidden))
         if self.doubler is not None and not isinstance(self.doubler, Card):
             set_(self, "doubler", to_card(self.doubler))
         for field, enum in _ENUM_FIELDS.items():
@@ -254,6 +299,8 @@ class Rules:
             return 0
         if direction is PassDirection.SCATTER:
             return self.players - 1
+        if direction is PassDirection.STAR:
+            return STAR_PASS_SIZE
         return self.pass_count
 
     def value_of(self, card: CardLike) -> int:
@@ -284,6 +331,7 @@ class Rules:
             sun_points=self.sun_points,
             no_trick_bonus=self.no_trick_bonus,
             kitty_taker=list(KittyTaker).index(self.kitty_taker),
+            pass_forbidden=self.pass_forbidden.mask,
         )
 
     def __hash__(self) -> int:
@@ -312,6 +360,7 @@ class Rules:
             "kitty_visibility": self.kitty_visibility.value,
             "pass_count": self.pass_count,
             "pass_schedule": [d.value for d in self.pass_schedule],
+            "pass_forbidden": [str(card) for card in self.pass_forbidden],
             "opening": self.opening.value,
             "first_trick": self.first_trick.value,
             "lead_rule": self.lead_rule.value,
@@ -327,6 +376,8 @@ class Rules:
             "exact_score_adjustments": [list(pair) for pair in self.exact_score_adjustments],
             "target_score": self.target_score,
             "max_hands": self.max_hands,
+            "settlement": self.settlement.value,
+            "dealer_rule": self.dealer_rule.value,
         }
 
     @classmethod
@@ -394,6 +445,11 @@ class Rules:
             raise RulesError("no cards left to deal to each player")
         if not self.pass_schedule:
             raise RulesError("pass_schedule needs at least one entry (use 'hold' for no passing)")
+        forbidden_outside = [str(card) for card in self.pass_forbidden if card not in self.deck]
+        if forbidden_outside:
+            raise RulesError(
+                f"pass_forbidden names card(s) not in play: {' '.join(forbidden_outside)}"
+            )
         for direction in self.pass_schedule:
             self._validate_pass(direction)
         values_outside = [str(card) for card in self.card_values if card not in self.deck]
@@ -423,12 +479,27 @@ class Rules:
             raise RulesError(
                 f"a {direction.value} pass of {size} cards exceeds the hand of {self.hand_size}"
             )
-        if direction not in (PassDirection.HOLD, PassDirection.SCATTER) and self.pass_count < 1:
+        if (
+            direction not in (PassDirection.HOLD, PassDirection.SCATTER, PassDirection.STAR)
+            and self.pass_count < 1
+        ):
             raise RulesError(f"a {direction.value} pass needs pass_count of at least 1")
         if direction is PassDirection.ACROSS and self.players % 2:
             raise RulesError(
-                f"no one sits across with {self.players} players: use left2/right2 or scatter "
-                "(001, five players; 004 star passing)"
+                f"no one sits across with {self.players} players: use left2/right2, scatter "
+                "or star (001, five players; 004 'Passing cards', star passing)"
+            )
+        if direction is PassDirection.STAR and not self.players % 2:
+            raise RulesError(
+                f"pass_schedule 'star' needs an odd number of players (3, 5 or 7), not "
+                f"{self.players}: with an even table someone sits across (004 'Passing cards')"
+            )
+        passable = self.hand_size - len(self.pass_forbidden)
+        if size and passable < size:
+            raise RulesError(
+                f"pass_forbidden keeps {len(self.pass_forbidden)} card(s) from the pass, so a "
+                f"hand of {self.hand_size} may have only {max(passable, 0)} to pass, fewer than a "
+                f"{direction.value} pass of {size} (004 'Passing cards')"
             )
         if direction in (PassDirection.LEFT2, PassDirection.RIGHT2) and self.players < 5:
             raise RulesError(f"{direction.value} passes need at least five players (001)")
@@ -456,6 +527,32 @@ class Rules:
         for pair in self.exact_score_adjustments:
             if pair[0] == pair[1]:
                 raise RulesError(f"exact_score_adjustments maps {pair[0]} to itself")
+        self._validate_settlement()
+
+    def _validate_settlement(self) -> None:
+        """Chips only make sense when no hand can pay a negative amount, and Howell's
+        count only balances when a hand's points are exactly the points in play."""
+        if self.settlement is Settlement.POINTS:
+            return
+        name = self.settlement.value
+        if self.target_score is None:
+            raise RulesError(f"settlement {name!r} needs a target_score: the stake in chips")
+        if self.exact_score_adjustments:
+            raise RulesError(f"settlement {name!r} has no score sheet to adjust")
+        if any(value < 0 for value in self.card_values.values()) or self.no_trick_bonus < 0:
+            raise RulesError(f"settlement {name!r} cannot pay out negative points (bonus cards)")
+        if self.moon not in (MoonRule.NONE, MoonRule.OLD):
+            raise RulesError(f"settlement {name!r} needs moon 'none' or 'old' (no negative hands)")
+        if self.settlement is Settlement.HOWELL and (
+            self.moon is not MoonRule.NONE
+            or self.doubler is not None
+            or self.sun_points
+            or self.no_trick_bonus
+        ):
+            raise RulesError(
+                "Howell settlement counts the points in play: it needs moon 'none', no "
+                "doubler, no sun and no no-trick bonus (000 'Hearts Without Black Lady')"
+            )
 
 
 def _check_int(rules: Rules, field: str, low: int, high: int) -> None:

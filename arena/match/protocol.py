@@ -78,6 +78,7 @@ def hand_state(
         tricks=[trick_message(t) for t in view.tricks],
         broken=view.hearts_broken,
         clock=clock_message(context.per_decision, context.bank_remaining),
+        pot=context.pot,
     )
     if view.kitty is not None:
         state.kitty.extend(_mask_texts(view.kitty.mask))
@@ -130,6 +131,7 @@ class PlayRequests:
         state.dealer = view.dealer
         state.pass_direction = _PASS_PB[view.pass_direction]
         state.broken = view.hearts_broken
+        state.pot = context.pot
         if view.hand.mask != self._hand:
             self._hand = view.hand.mask
             state.hand[:] = _mask_texts(self._hand)
@@ -185,6 +187,9 @@ def pass_query(
         recipients = ()
     elif direction is PassDirection.SCATTER:
         recipients = [(view.seat + 1 + i) % n for i in range(count)]
+    elif direction is PassDirection.STAR:
+        # 004 'Passing cards': one card each to the two seats nearest the far side.
+        recipients = [(view.seat + n // 2) % n, (view.seat + (n + 1) // 2) % n]
     else:
         offset = direction.offset(n)
         assert offset is not None

@@ -9,7 +9,6 @@ that goes wrong is our bug and voids the match (it is never scored).
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import datetime as dt
 import logging
@@ -20,8 +19,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import Any
 
+from hearts_bot import transport
+
 from arena.engine import Card, CardParseError, CardSet, Game, Hand, Rules
 from arena.engine.cards import to_card
+from arena.engine.rules import Settlement
 
 from .clock import Clock, TimePolicy
 from .faults import Fault, FaultKind, FaultPolicy, SeatFault
@@ -112,12 +114,13 @@ class MatchRunner:
         self._disqualified = [False] * n
         self._moons = [0] * n
         self._hands = [0] * n
+        self._pot = 0  # the pot of the game in play, for the decision contexts
 
     # -- the match ---------------------------------------------------------------
 
     def run(self) -> MatchOutcome:
         """Play the match and return its replay and result (runs its own event loop)."""
-        return asyncio.run(self.run_async())
+        return transport.run(self.run_async())
 
     async def run_async(self) -> MatchOutcome:
         """Play the match inside a running event loop."""
@@ -220,6 +223,7 @@ class MatchRunner:
         hand, rules, n = game.hand, self.rules, self.rules.players
         number = game.hand_number
         scores = tuple(game.totals)
+        self._pot = game.pot
         record: dict[str, Any] = {
             "number": number,
             "seed": game.hand_seeds[-1],
@@ -260,6 +264,9 @@ class MatchRunner:
         points = game.finish_hand()
         record["points"] = list(points)
         record["totals"] = list(game.totals)
+        if rules.settlement is not Settlement.POINTS:
+            record["penalty_points"] = list(game.hand_points[-1])
+            record["pot"] = game.pot
         record["kitty_owner"] = hand.kitty_owner
         record["moon"] = self._shooter(hand)
         if record["moon"] is not None:
@@ -285,7 +292,9 @@ class MatchRunner:
 
     def _context(self, entrant: int, hand_number: int, scores: tuple[int, ...]) -> DecisionContext:
         clock = self._clocks[entrant]
-        return DecisionContext(hand_number, scores, self.time_policy.per_decision, clock.bank)
+        return DecisionContext(
+            hand_number, scores, self.time_policy.per_decision, clock.bank, self._pot
+        )
 
     async def _ask(
         self, entrant: int, ask: Callable[[float], Awaitable[Any]]

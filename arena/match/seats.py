@@ -40,6 +40,7 @@ class DecisionContext:
     scores: tuple[int, ...]
     per_decision: float
     bank_remaining: float
+    pot: int = 0  # chips waiting in the pot (chip settlements)
 
 
 class Seat(Protocol):

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine import Game, Rules, RulesError
+from arena.engine.rules import Settlement
 
 from .runner import rank_entrants
 
@@ -131,7 +132,17 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
     points = game.finish_hand()
     _expect(f"{at}.points", _get(record, "points", at), list(points))
     _expect(f"{at}.totals", _get(record, "totals", at), list(game.totals))
+    if rules_settle_in_chips(game):
+        points_before = list(game.hand_points[-1])
+        _expect(f"{at}.penalty_points", _get(record, "penalty_points", at), points_before)
+        _expect(f"{at}.pot", _get(record, "pot", at), game.pot)
     return decisions
+
+
+def rules_settle_in_chips(game: Game) -> bool:
+    """Whether the game's hands are settled in chips (their records then carry the
+    points before settling and the pot)."""
+    return game.rules.settlement is not Settlement.POINTS
 
 
 def _verify_result(replay: dict[str, Any], rules: Rules, games: Sequence[dict[str, Any]]) -> None:

@@ -7,7 +7,7 @@ from hearts_bot.cards import by_rank
 class LowBot(Bot):
     def pass_cards(self, view: PassView) -> list[Card]:
         # Give away the highest cards.
-        return sorted(view.hand, key=by_rank)[-view.count :]
+        return sorted(view.passable, key=by_rank)[-view.count :]
 
     def play_card(self, view: PlayView) -> Card:
         # Keep out of trouble: the lowest card we may play, the QS as soon as we may dump it.

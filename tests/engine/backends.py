@@ -12,7 +12,14 @@ import random
 from types import ModuleType
 
 from arena.engine import reference
-from arena.engine.config import FULL_DECK, PASS_CENTER, PASS_SCATTER, CoreConfig
+from arena.engine.config import (
+    FULL_DECK,
+    PASS_CENTER,
+    PASS_HOLD,
+    PASS_SCATTER,
+    PASS_STAR,
+    CoreConfig,
+)
 
 CLUBS = 0x1FFF
 RANKS = "23456789TJQKA"
@@ -48,9 +55,29 @@ STANDARD_REMOVALS = {
 
 
 def random_pass_kind(rng: random.Random, players: int) -> int:
-    """A pass kind valid for `players`: hold, a direction, scatter or center."""
+    """A pass kind valid for `players` (and every `random_config`): hold, a direction,
+    scatter, center, and star at an odd table (004 'Passing cards')."""
     kinds: list[int] = [0, *range(1, players), PASS_SCATTER, PASS_CENTER]
+    if players % 2:
+        kinds.append(PASS_STAR)
     return rng.choice(kinds)
+
+
+def pass_size(cfg: CoreConfig, kind: int) -> int:
+    """Cards each seat passes in a pass of `kind` (contract "Passing")."""
+    if kind == PASS_HOLD:
+        return 0
+    if kind == PASS_SCATTER:
+        return cfg.players - 1
+    if kind == PASS_STAR:
+        return 2
+    return cfg.pass_count
+
+
+def passable(cfg: CoreConfig, hand: int) -> list[int]:
+    """The cards of `hand` its seat may pass (those outside `pass_forbidden`)."""
+    allowed = hand & ~cfg.pass_forbidden
+    return [c for c in range(52) if allowed >> c & 1]
 
 
 def random_schedule(rng: random.Random, players: int) -> tuple[int, ...]:
@@ -115,8 +142,24 @@ def _random_values(rng: random.Random, deck: int) -> tuple[int, ...]:
     return tuple(value if deck >> index & 1 else 0 for index, value in enumerate(values))
 
 
+def _random_forbidden(rng: random.Random, deck: int, room: int) -> int:
+    """Cards kept from the pass (004 'Passing cards': the AS, KS and/or QS), at most `room`
+    of them in play so that every pass kind stays possible; sometimes cards not in play."""
+    if room <= 0 or rng.random() < 0.7:
+        return 0
+    honours = [card(text) for text in ("QS", "KS", "AS")]
+    pool = honours if rng.random() < 0.6 else rng.sample(range(52), rng.randint(1, 5))
+    forbidden = 0
+    for index in pool:
+        in_play = (forbidden & deck).bit_count() + (deck >> index & 1)
+        if in_play <= room and rng.random() < 0.8:
+            forbidden |= 1 << index
+    return forbidden
+
+
 def random_config(rng: random.Random) -> CoreConfig:
-    """A random valid `CoreConfig` covering every option of the contract."""
+    """A random valid `CoreConfig` covering every option of the contract, for which every
+    `random_pass_kind` is valid."""
     players = rng.randint(3, 7)
     deck, hand_size, kitty_size = _random_deck(rng, players)
     values = _random_values(rng, deck)
@@ -151,4 +194,8 @@ def random_config(rng: random.Random) -> CoreConfig:
         sun_points=rng.choice([0, 52]),
         no_trick_bonus=rng.choice([0, -5, 10]),
         kitty_taker=rng.randint(0, 1),
+        # Drawn last, so that the fields above are what they were before it existed.
+        pass_forbidden=_random_forbidden(
+            rng, deck, hand_size - max(pass_count, players - 1, 2 if players % 2 else 0)
+        ),
     )

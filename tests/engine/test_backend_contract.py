@@ -37,6 +37,7 @@ from arena.engine.config import (
     PASS_CENTER,
     PASS_HOLD,
     PASS_SCATTER,
+    PASS_STAR,
     PHASE_OVER,
     PHASE_PASSING,
     PHASE_PLAYING,
@@ -47,6 +48,8 @@ from tests.engine.backends import (
     BACKEND_IDS,
     BACKENDS,
     card,
+    pass_size,
+    passable,
     random_config,
     random_pass_kind,
     random_schedule,
@@ -819,6 +822,137 @@ def test_pass_error_codes_in_order(backend):
     assert state.apply_pass(0, (card("4S"), card("3D"))) == 10
 
 
+# Star passing (004 'Passing cards'): "The players choose only two cards, and pass one each to
+# the two players situated closest to the exact opposite side of the table."
+THREE = ["2C 3D 4S", "3C 4D 5S", "4C 5D 6S"]
+FIVE = ["2C 3D 4S", "3C 4D 5S", "4C 5D 6S", "5C 6D 7S", "6C 7D 8S"]
+
+
+@pytest.mark.parametrize("hands", [THREE, FIVE], ids=["three", "five"])
+@pytest.mark.parametrize("pass_count", [1, 3])
+def test_star_pass_sends_card_0_near_and_card_1_far_across(backend, hands, pass_count):
+    n = len(hands)
+    state = new_hand(backend, hands, pass_kind=PASS_STAR, pass_count=pass_count, dealer=1)
+    passes = {s: (card(hands[s].split()[1]), card(hands[s].split()[2])) for s in range(n)}
+    # Always two cards, whatever pass_count says.
+    assert state.apply_pass(0, passes[0][:1]) == 13
+    assert state.apply_pass(0, (*passes[0], card(hands[0].split()[0]))) == 13
+    for seat in (2, 0, *range(3, n), 1):
+        assert state.apply_pass(seat, passes[seat]) == 0
+    assert state.phase == PHASE_PLAYING
+    near, far = n // 2, (n + 1) // 2
+    for seat in range(n):
+        # The near giver's card 0 first, then the far giver's card 1.
+        expected = (passes[(seat - near) % n][0], passes[(seat - far) % n][1])
+        assert state.received(seat) == expected
+        assert state.passed(seat) == passes[seat]
+        assert state.hand(seat) == mask(hands[seat].split()[0]) | sum(1 << c for c in expected)
+
+
+def test_star_routes_for_five_players_spelled_out(backend):
+    state = new_hand(backend, FIVE, pass_kind=PASS_STAR)
+    for seat in range(5):
+        assert state.apply_pass(seat, tuple(card(w) for w in FIVE[seat].split()[1:])) == 0
+    # Seat 0 gives 3D to seat 2 and 4S to seat 3; it gets seat 3's 6D, then seat 2's 6S.
+    assert state.hand(2) & mask("3D") and state.hand(3) & mask("4S")
+    assert state.received(0) == (card("6D"), card("6S"))
+    assert state.received(2) == (card("3D"), card("8S"))  # seat 0 card 0, seat 4 card 1
+
+
+def test_star_routes_for_three_players_go_left_then_right(backend):
+    state = new_hand(backend, THREE, pass_kind=PASS_STAR)
+    for seat in range(3):
+        assert state.apply_pass(seat, tuple(card(w) for w in THREE[seat].split()[1:])) == 0
+    # n // 2 = 1 (the left), (n + 1) // 2 = 2 (the right).
+    assert state.received(0) == (card("5D"), card("5S"))  # seat 2's card 0, seat 1's card 1
+    assert state.received(1) == (card("3D"), card("6S"))
+
+
+def test_star_pass_is_refused_for_an_even_table(backend):
+    cfg, hands, kitty = build(FOUR)
+    with pytest.raises(ValueError):  # noqa: PT011 -- each backend words its own message
+        backend.HandState(cfg, hands, kitty, 0, PASS_STAR, 0)
+    with pytest.raises(ValueError, match="schedule"):
+        backend.play_random_hands(standard_config(4), 1, 2, (1, PASS_STAR))
+    six = standard_config(6)
+    with pytest.raises(ValueError):  # noqa: PT011
+        backend.HandState(six, *backend.deal(six, 1, 0), 0, PASS_STAR, 1)
+    backend.HandState(*build(["2C 3D", "3C 4D", "4C 5D"]), 0, PASS_STAR, 0)  # odd: fine
+    one_card = build(["2C", "3C", "4C"])
+    with pytest.raises(ValueError):  # noqa: PT011 -- two cards do not fit in the hand
+        backend.HandState(*one_card, 0, PASS_STAR, 0)
+
+
+# 004 'Passing cards': "Passing the Ace, King and/or Queen of Spades may be allowed or
+# prohibited."
+SPADE_HONOURS = mask("QS KS AS")
+# Hands of five: a hand may hold all three honours and still has two cards it may pass.
+HONOURS_DEAL = ["2C 3D QS 8H 9H", "3C 4D KS TH JH", "4C 5D AS QH KH", "5C 6D 7S AH 2H"]
+
+
+def test_forbidden_card_in_a_pass_is_error_16(backend):
+    state = new_hand(backend, HONOURS_DEAL, pass_kind=1, pass_forbidden=SPADE_HONOURS)
+    assert state.apply_pass(0, (card("QS"),)) == 16
+    assert state.apply_pass(2, (card("AS"),)) == 16
+    assert state.passed(0) == () and state.passed(2) == ()
+    for seat, word in enumerate(["3D", "KS", "5D", "7S"]):
+        assert state.apply_pass(seat, (card(word),)) == (16 if word == "KS" else 0)
+    assert state.apply_pass(1, (card("4D"),)) == 0
+    assert state.phase == PHASE_PLAYING
+    assert state.received(1) == (card("3D"),)
+
+
+def test_forbidden_card_comes_after_the_older_pass_codes(backend):
+    state = new_hand(backend, HONOURS_DEAL, pass_kind=1, pass_count=2, pass_forbidden=SPADE_HONOURS)
+    assert state.apply_pass(0, (card("QS"),)) == 13
+    assert state.apply_pass(0, (card("QS"), card("QS"))) == 14
+    assert state.apply_pass(0, (card("QS"), card("KS"))) == 15  # KS is seat 1's
+    assert state.apply_pass(0, (card("QS"), 60)) == 15
+    assert state.apply_pass(0, (card("2C"), card("QS"))) == 16
+    assert state.apply_pass(0, (card("2C"), card("3D"))) == 0
+    assert state.apply_pass(0, (card("2C"), card("QS"))) == 12
+
+
+def test_forbidden_cards_bind_center_and_star_passes(backend):
+    state = new_hand(
+        backend, HONOURS_DEAL, pass_kind=PASS_CENTER, pass_count=2, pass_forbidden=SPADE_HONOURS
+    )
+    assert state.apply_pass(0, (card("3D"), card("QS"))) == 16
+    assert state.apply_pass(0, (card("3D"), card("8H"))) == 0
+    # Only the QS of the three is in play: three-card hands keep two cards to pass.
+    five = ["2C 3D QS", "3C 4D 5S", "4C 5D 6S", "5C 6D 7S", "6C 7D 8S"]
+    state = new_hand(backend, five, pass_kind=PASS_STAR, pass_forbidden=SPADE_HONOURS)
+    assert state.apply_pass(0, (card("3D"), card("QS"))) == 16
+    assert state.apply_pass(0, (card("3D"), card("2C"))) == 0
+
+
+def test_forbidden_cards_not_in_play_change_nothing(backend):
+    state = new_hand(backend, FOUR, pass_kind=1, pass_forbidden=mask("QS KS AS AH"))
+    for seat in range(4):
+        assert state.apply_pass(seat, (card(FOUR[seat].split()[2]),)) == 0
+
+
+def test_a_pass_kind_is_refused_when_a_hand_could_not_pass_enough(backend):
+    # Hands of five with three forbidden cards in play: a hand may hold all three and then
+    # has only two cards to pass, so a pass of three is impossible; two are fine; hold too.
+    cfg, hands, kitty = build(HONOURS_DEAL, pass_count=3, pass_forbidden=SPADE_HONOURS)
+    for kind in (1, PASS_CENTER, PASS_SCATTER):
+        with pytest.raises(ValueError):  # noqa: PT011 -- each backend words its own message
+            backend.HandState(cfg, hands, kitty, 0, kind, 0)
+    with pytest.raises(ValueError, match="schedule"):
+        backend.play_random_hands(cfg._replace(opening=2), 1, 1, (0, 1))
+    backend.HandState(cfg, hands, kitty, 0, PASS_HOLD, 0)
+    backend.HandState(cfg._replace(pass_count=2), hands, kitty, 0, 1, 0)
+    backend.HandState(cfg._replace(pass_count=2), hands, kitty, 0, PASS_CENTER, 0)
+
+
+def test_pass_forbidden_must_be_a_mask_of_cards(backend):
+    cfg, hands, kitty = build(FOUR)
+    for bad in (-1, 1 << 52, 1 << 64):
+        with pytest.raises(ValueError):  # noqa: PT011 -- each backend words its own message
+            backend.HandState(cfg._replace(pass_forbidden=bad), hands, kitty, 0, 1, 0)
+
+
 # --- Play error codes and validation. ---
 
 
@@ -864,7 +998,7 @@ def test_constructor_rejects_bad_input(backend):
         (hands, kitty, -1, 0),
         (hands, kitty, 0, 3),  # pass kind: 3 is not a direction with 3 players
         (hands, kitty, 0, -1),
-        (hands, kitty, 0, 102),
+        (hands, kitty, 0, 103),
     ]
     for bad_hands, bad_kitty, dealer, kind in bad:
         with pytest.raises(ValueError):  # noqa: PT011 -- each backend words its own message
@@ -1008,9 +1142,7 @@ def start_random_hand(
     seats = list(range(cfg.players))
     rng.shuffle(seats)
     for seat in seats if state.phase == PHASE_PASSING else []:
-        size = cfg.players - 1 if kind == PASS_SCATTER else cfg.pass_count
-        hand = [c for c in range(52) if hands[seat] >> c & 1]
-        given = tuple(rng.sample(hand, size))
+        given = tuple(rng.sample(passable(cfg, hands[seat]), pass_size(cfg, kind)))
         assert state.apply_pass(seat, given) == 0
         if decisions is not None:
             decisions.extend([seat, *given])
@@ -1083,7 +1215,7 @@ def test_replay_from_config_seed_and_decisions_is_identical(backend):
         hands, kitty = backend.deal(cfg, seed, dealer)
         again = backend.HandState(cfg, hands, kitty, dealer, kind, seed)
         if again.phase == PHASE_PASSING:
-            size = cfg.players - 1 if kind == PASS_SCATTER else cfg.pass_count
+            size = pass_size(cfg, kind)
             for _ in range(cfg.players):
                 seat, given = rest[0], tuple(rest[1 : 1 + size])
                 rest = rest[1 + size :]
@@ -1115,11 +1247,12 @@ def contract_batch(
         state = backend.HandState(cfg, hands, kitty, dealer, kind, hand_seed)
         policy = SplitMix64(hand_seed ^ 0x5851F42D4C957F2D)
         if kind != PASS_HOLD:
-            size = n - 1 if kind == PASS_SCATTER else cfg.pass_count
+            size = pass_size(cfg, kind)
             for seat in range(n):
                 rest, given = hands[seat], []
                 for _ in range(size):
-                    c = kth(rest, policy.bounded(rest.bit_count()))
+                    allowed = rest & ~cfg.pass_forbidden  # only cards it may pass
+                    c = kth(allowed, policy.bounded(allowed.bit_count()))
                     rest &= ~(1 << c)
                     given.append(c)
                     decide(c)
@@ -1154,3 +1287,38 @@ def test_play_random_hands_standard_sums_are_multiples_of_26(backend):
         0xCBF29CE484222325,
         (0, 0, 0, 0),
     )
+
+
+def test_play_random_hands_passes_only_allowed_cards_and_stars(backend):
+    rng = random.Random(17)
+    cases = [
+        (standard_config(5)._replace(pass_forbidden=SPADE_HONOURS), (PASS_STAR, 1, 100, 101)),
+        (standard_config(3)._replace(pass_forbidden=SPADE_HONOURS), (PASS_STAR, 2, 0)),
+        (standard_config(4)._replace(pass_forbidden=SPADE_HONOURS), (1, 3, 2, 0)),
+        (standard_config(7), (PASS_STAR, 100)),
+    ]
+    for cfg, schedule in cases:
+        seed = rng.getrandbits(64)
+        digest, sums = backend.play_random_hands(cfg, seed, 25, schedule)
+        # contract_batch asserts that every pass it makes is accepted.
+        assert (digest, tuple(sums)) == contract_batch(backend, cfg, seed, 25, schedule)
+    # Forbidding cards changes which cards are passed, so the stream.
+    free = backend.play_random_hands(standard_config(5), 5, 20, (PASS_STAR,))
+    banned = standard_config(5)._replace(pass_forbidden=SPADE_HONOURS)
+    assert backend.play_random_hands(banned, 5, 20, (PASS_STAR,)) != free
+
+
+# Digests of the random batch as they were before star passes and pass_forbidden existed:
+# a new option at its default must not change any existing stream.
+GOLDEN_BATCHES = [
+    (4, (1, 3, 2, 0), 0xEC9726E5EB464840, (850, 781, 726, 815)),
+    (5, (1, 4, 2, 3, 0, 100, 101), 0x490FC1F997B1E61E, (611, 898, 697, 530, 540)),
+    (3, (1, 2, 0, 100, 101), 0x33C31F64515EB528, (1004, 999, 1143)),
+]
+
+
+@pytest.mark.parametrize(("players", "schedule", "digest", "sums"), GOLDEN_BATCHES)
+def test_play_random_hands_streams_are_unchanged(backend, players, schedule, digest, sums):
+    cfg = standard_config(players)
+    assert cfg.pass_forbidden == 0
+    assert backend.play_random_hands(cfg, 20260101 + players, 120, schedule) == (digest, sums)

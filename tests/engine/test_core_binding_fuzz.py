@@ -18,7 +18,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.engine.config import FULL_DECK, PASS_CENTER, PASS_SCATTER, CoreConfig, standard_config
+from arena.engine.config import (
+    FULL_DECK,
+    PASS_CENTER,
+    PASS_SCATTER,
+    PASS_STAR,
+    CoreConfig,
+    standard_config,
+)
+from tests.engine.backends import pass_size, passable
 
 hearts = pytest.importorskip("arena.engine._hearts")
 
@@ -29,8 +37,9 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 CLUBS = 0x1FFF
+SPADE_HONOURS = 0x7 << 36  # QS KS AS, kept from the pass in some games (004 'Passing cards')
 PLAY_CODES = set(range(10))
-PASS_CODES = {0, *range(10, 16)}
+PASS_CODES = {0, *range(10, 17)}
 ALLOWED = (TypeError, ValueError, IndexError)
 
 HOSTILE = st.one_of(
@@ -91,14 +100,19 @@ def configs(draw: st.DrawFn) -> CoreConfig:
         sun_points=draw(st.sampled_from([0, 0, 52, -1])),
         no_trick_bonus=draw(st.sampled_from([0, -5, 10])),
         kitty_taker=draw(st.integers(0, 1)),
+        pass_forbidden=draw(st.sampled_from([0, 0, 0, SPADE_HONOURS, 1 << 36, FULL_DECK])),
     )
 
 
 def pass_kinds(cfg: CoreConfig) -> list[int]:
+    """The pass kinds `cfg` can play: every hand must keep enough cards it may pass."""
     kinds = [*range(cfg.players), PASS_CENTER]
     if cfg.hand_size >= cfg.players - 1:
         kinds.append(PASS_SCATTER)
-    return kinds
+    if cfg.players % 2 and cfg.hand_size >= 2:
+        kinds.append(PASS_STAR)
+    banned = min((cfg.pass_forbidden & cfg.deck).bit_count(), cfg.hand_size)
+    return [k for k in kinds if banned <= cfg.hand_size - pass_size(cfg, k)]
 
 
 def snapshot(state: Any, n: int) -> tuple[Any, ...]:
@@ -136,11 +150,11 @@ def hostile_configs(draw: st.DrawFn) -> tuple[CoreConfig, Any]:
     fields = list(cfg)
     how = draw(st.integers(0, 5))
     if how == 0:  # a few fields replaced by anything
-        for index in draw(st.sets(st.integers(0, 17), min_size=1, max_size=3)):
+        for index in draw(st.sets(st.integers(0, 18), min_size=1, max_size=3)):
             fields[index] = draw(HOSTILE)
         return cfg, tuple(fields)
     if how == 1:  # wrong length
-        return cfg, tuple(fields[: draw(st.integers(0, 17))]) + tuple(
+        return cfg, tuple(fields[: draw(st.integers(0, 18))]) + tuple(
             draw(st.lists(st.integers(), max_size=2))
         )
     if how == 2:  # a damaged values tuple
@@ -155,7 +169,7 @@ def hostile_configs(draw: st.DrawFn) -> tuple[CoreConfig, Any]:
         fields[10] = tuple(values)
         return cfg, tuple(fields)
     if how == 3:  # out-of-range ints in range-checked fields
-        index = draw(st.sampled_from([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 17]))
+        index = draw(st.sampled_from([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 17, 18]))
         fields[index] = draw(st.sampled_from([-1, -(2**64), 2**52, 2**64, 99, 2**31]))
         return cfg, tuple(fields)
     if how == 4:  # not a sequence of fields at all
@@ -190,13 +204,14 @@ def test_config_errors_name_the_field():
         "cfg.moon_extra": cfg._replace(moon_extra=2**64),
         "cfg.doubler": cfg._replace(doubler=2**70),
         "kitty_taker": cfg._replace(kitty_taker=2),
+        "cfg.pass_forbidden": cfg._replace(pass_forbidden=1 << 52),
         "cfg.opening": cfg._replace(opening=1.5),  # type: ignore[arg-type]
     }
     for name, bad in cases.items():
         with pytest.raises((TypeError, ValueError), match=name.replace("[", r"\[")):
             hearts.HandState(bad, *hearts.deal(cfg, 1, 0), 0, 0, 1)
-    with pytest.raises(ValueError, match="18 fields"):
-        hearts.deal(tuple(cfg)[:17], 1, 0)
+    with pytest.raises(ValueError, match="19 fields"):
+        hearts.deal(tuple(cfg)[:18], 1, 0)
     with pytest.raises(TypeError, match="cfg"):
         hearts.deal("standard", 1, 0)
 
@@ -376,11 +391,11 @@ class Checker:
         """One seat that has not passed yet makes a valid pass."""
         if self.state.phase != 0:
             return
-        length = self.n - 1 if self.kind == PASS_SCATTER else self.cfg.pass_count
+        length = pass_size(self.cfg, self.kind)
         seats = list(range(self.n))
         self.rng.shuffle(seats)
         for seat in seats:
-            cards = tuple(self.rng.sample(bits(self.state.hand(seat)), length))
+            cards = tuple(self.rng.sample(passable(self.cfg, self.state.hand(seat)), length))
             code = self.state.apply_pass(seat, cards)
             assert code in (0, 12)
             if code == 0:

@@ -17,15 +17,21 @@ from typing import Any
 
 import pytest
 
-from arena.engine import reference
+from arena.engine import PassDirection, Rules, preset, reference
 from arena.engine.config import (
-    PASS_SCATTER,
     PHASE_PASSING,
     PHASE_PLAYING,
     CoreConfig,
     standard_config,
 )
-from tests.engine.backends import C_BACKEND, random_config, random_pass_kind, random_schedule
+from tests.engine.backends import (
+    C_BACKEND,
+    pass_size,
+    passable,
+    random_config,
+    random_pass_kind,
+    random_schedule,
+)
 
 pytestmark = pytest.mark.skipif(
     C_BACKEND is None,
@@ -108,10 +114,11 @@ def probes(rng: random.Random, hand: int) -> list[int]:
     return picks
 
 
-def bad_pass(rng: random.Random, size: int, hand: int) -> tuple[int, ...]:
+def bad_pass(rng: random.Random, size: int, hand: int, forbidden: int) -> tuple[int, ...]:
     """A random, usually wrong, pass made of a hand's cards."""
     cards = rng.sample([c for c in range(52) if hand >> c & 1], size)
-    kind = rng.randrange(5)
+    banned = [c for c in range(52) if hand & forbidden >> c & 1]
+    kind = rng.randrange(6)
     if kind == 0:  # one card too many or too few
         if cards and rng.random() < 0.5:
             cards.pop()
@@ -123,13 +130,19 @@ def bad_pass(rng: random.Random, size: int, hand: int) -> tuple[int, ...]:
         cards[rng.randrange(len(cards))] = rng.randrange(52)
     elif kind == 3 and cards:  # not a card at all
         cards[rng.randrange(len(cards))] = rng.choice([-1, 52, 99, -(2**33)])
+    elif kind == 4 and cards and banned:  # a card the rules keep from the pass
+        cards[rng.randrange(len(cards))] = rng.choice(banned)
     return tuple(cards)
 
 
-def compare_hand(cfg: CoreConfig, rng: random.Random, label: str) -> None:
-    """Play one random hand in both backends, comparing every answer on the way."""
+def compare_hand(
+    cfg: CoreConfig, rng: random.Random, label: str, kinds: tuple[int, ...] | None = None
+) -> None:
+    """Play one random hand in both backends, comparing every answer on the way; its pass
+    kind is one of `kinds`, or any kind valid for `random_config` configurations."""
     n = cfg.players
-    seed, dealer, kind = rng.getrandbits(64), rng.randrange(n), random_pass_kind(rng, n)
+    seed, dealer = rng.getrandbits(64), rng.randrange(n)
+    kind = random_pass_kind(rng, n) if kinds is None else rng.choice(kinds)
     pair = Pair(cfg, seed, dealer, kind, label)
     pair.all_views()
     if pair.ref.phase == PHASE_PASSING:
@@ -220,21 +233,21 @@ def compare_passes(pair: Pair, cfg: CoreConfig, kind: int, rng: random.Random) -
     """Random wrong passes, then every seat's pass in a random order."""
     n = cfg.players
     hands = pair.ref_deal[0]
-    size = n - 1 if kind == PASS_SCATTER else cfg.pass_count
+    size = pass_size(cfg, kind)
     seats = list(range(n))
     rng.shuffle(seats)
     done: set[int] = set()
     for seat in seats:
         pair.step = f"pass of seat {seat}"
         for _ in range(rng.randint(0, 2)):
-            cards = bad_pass(rng, size, hands[seat])
+            cards = bad_pass(rng, size, hands[seat], cfg.pass_forbidden)
             giver = rng.choice([-1, n, rng.randrange(n)]) if rng.random() < 0.2 else seat
             if pair.call("apply_pass", giver, cards) == 0:
                 done.add(giver)
                 pair.decisions.append(("pass", giver, cards))
         pair.call("check_play", rng.randrange(-2, 54))
         if seat not in done:
-            given = tuple(rng.sample([c for c in range(52) if hands[seat] >> c & 1], size))
+            given = tuple(rng.sample(passable(cfg, hands[seat]), size))
             pair.decisions.append(("pass", seat, given))
             assert pair.call("apply_pass", seat, given) == 0
             done.add(seat)
@@ -247,10 +260,17 @@ PLAYOUT_POLICIES = (0, 1, 2)  # random, greedy, mixed
 
 def compare_batch(rng: random.Random, label: str) -> None:
     """play_random_hands must give the same digest and sums."""
-    assert C_BACKEND is not None
     cfg = random_config(rng)
     schedule = random_schedule(rng, cfg.players)
     seed, count = rng.getrandbits(64), rng.randint(0, 25)
+    compare_batch_of(cfg, schedule, seed, count, label)
+
+
+def compare_batch_of(
+    cfg: CoreConfig, schedule: tuple[int, ...], seed: int, count: int, label: str
+) -> None:
+    """play_random_hands of `cfg` and `schedule` must give the same digest and sums."""
+    assert C_BACKEND is not None
     ref_answer = reference.play_random_hands(cfg, seed, count, schedule)
     c_answer = C_BACKEND.play_random_hands(cfg, seed, count, schedule)
     if ref_answer != c_answer:
@@ -295,3 +315,50 @@ def test_c_matches_reference_on_many_random_hands(request, chunk):
         pytest.skip("the full differential run: select it with -m slow (size: ARENA_DIFF_HANDS)")
     first = QUICK_HANDS + chunk * HANDS_PER_CHUNK
     run(first, min(HANDS_PER_CHUNK, FULL_HANDS - chunk * HANDS_PER_CHUNK))
+
+
+# Rule sets built with `Rules`, as a season would: star passing at three, five and seven
+# players and the spade honours kept from the pass (004 'Passing cards'), mixed with the
+# other pass kinds each table allows.
+STAR, LEFT, RIGHT, HOLD = (
+    PassDirection.STAR,
+    PassDirection.LEFT,
+    PassDirection.RIGHT,
+    PassDirection.HOLD,
+)
+HONOURS = "QS KS AS"
+RULES_HANDS = 400
+
+
+def pass_rules() -> dict[str, Rules]:
+    scatter, center = PassDirection.SCATTER, PassDirection.CENTER
+    return {
+        "3 star": preset("standard", players=3).replace(pass_schedule=(STAR, LEFT, RIGHT, HOLD)),
+        "5 star": preset("standard", players=5).replace(pass_schedule=(LEFT, STAR, RIGHT, HOLD)),
+        "3 star honours": preset("standard", players=3).replace(
+            pass_schedule=(STAR, scatter, center, LEFT), pass_forbidden=HONOURS
+        ),
+        "5 star honours": preset("standard", players=5).replace(
+            pass_schedule=(STAR, PassDirection.LEFT2, scatter, center), pass_forbidden=HONOURS
+        ),
+        "7 star honours": preset("standard", players=7).replace(
+            pass_schedule=(STAR, LEFT, center), pass_forbidden=HONOURS
+        ),
+        "4 honours": preset("standard").replace(
+            pass_schedule=(LEFT, RIGHT, PassDirection.ACROSS, scatter, center),
+            pass_forbidden=HONOURS,
+        ),
+    }
+
+
+@pytest.mark.parametrize("name", list(pass_rules()))
+def test_c_matches_reference_on_star_and_forbidden_pass_rules(name):
+    rules = pass_rules()[name]
+    cfg = rules.core_config()
+    kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
+    for index in range(RULES_HANDS):
+        rng = random.Random(f"{name} hand {index}")
+        compare_hand(cfg, rng, f"{name!r} #{index} (random.Random('{name} hand {index}'))", kinds)
+    rng = random.Random(f"{name} batch")
+    for index in range(8):
+        compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 30), f"{name} {index}")

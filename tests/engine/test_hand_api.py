@@ -260,3 +260,71 @@ def test_fast_path_passes_indices():
     assert hand.try_pass_indices(0, (two_c, three_c, 51)) == config.ERR_PASS_NOT_IN_HAND
     assert hand.try_pass_indices(0, (two_c, three_c, Card.from_str("4C").index)) == 0
     assert hand.passes_pending == (1, 2, 3)
+
+
+# 004 'Passing cards': cards that may not be passed, and star passing at an odd table.
+
+NO_HONOURS = preset("standard").replace(pass_forbidden="QS KS AS")
+
+
+def honours_hand(**kwargs):
+    return Hand.from_cards(NO_HONOURS, DEAL, pass_direction="left", **kwargs)
+
+
+def test_passing_a_forbidden_card_names_it_and_the_rule():
+    hand = honours_hand()
+    with pytest.raises(IllegalPassError, match=r"AS KS may not be passed .*004 'Passing cards'"):
+        hand.apply_pass(2, "AS KS 2H")
+    with pytest.raises(IllegalPassError) as info:
+        hand.apply_pass(3, "QS AH KH")
+    assert info.value.code == 16 and info.value.seat == 3
+    assert "QS" in str(info.value) and "AH" not in str(info.value).split(":")[-1]
+    assert hand.passes_pending == (0, 1, 2, 3)
+    hand.apply_pass(2, "AD KD 2H")
+
+
+def test_fast_path_pass_refuses_forbidden_cards():
+    from arena.engine import config
+
+    hand = honours_hand()
+    indices = tuple(Card.from_str(text).index for text in ("QS", "AH", "KH"))
+    assert hand.try_pass_indices(3, indices) == config.ERR_PASS_FORBIDDEN
+    # The older codes still come first.
+    assert hand.try_pass_indices(3, indices[:2]) == config.ERR_PASS_COUNT
+    assert hand.try_pass_indices(3, (*indices[:2], 0)) == config.ERR_PASS_NOT_IN_HAND
+    assert hand.passes_pending == (0, 1, 2, 3)
+
+
+def test_passable_is_the_hand_minus_forbidden_cards_while_passing():
+    hand = honours_hand()
+    assert hand.passable(2) == hand.hand_of(2) - CardSet.parse("KS AS")
+    assert hand.passable(3) == hand.hand_of(3) - CardSet.parse("QS")
+    assert hand.passable(0) == hand.hand_of(0)
+    for seat in range(4):
+        hand.apply_pass(seat, list(hand.passable(seat))[:3])
+    assert hand.phase is Phase.PLAYING
+    assert all(hand.passable(seat) == CardSet() for seat in range(4))
+    # A hold hand has nothing to pass; without forbidden cards everything may be passed.
+    assert Hand.from_cards(NO_HONOURS, DEAL).passable(3) == CardSet()
+    assert standard_hand(pass_direction="left").passable(3) == CardSet.parse(DEAL[3])
+    with pytest.raises(ValueError, match="seat 4"):
+        hand.passable(4)
+
+
+def test_star_pass_for_five_players():
+    rules = preset("standard", players=5).replace(
+        pass_schedule=(PassDirection.STAR, PassDirection.LEFT)
+    )
+    hand = Hand.deal(rules, seed=8)
+    assert hand.pass_direction is PassDirection.STAR
+    with pytest.raises(IllegalPassError, match="star pass is 2 cards, not 3"):
+        hand.apply_pass(0, list(hand.hand_of(0))[:3])
+    gifts = {seat: tuple(hand.hand_of(seat))[-2:] for seat in range(5)}
+    for seat, cards in gifts.items():
+        hand.apply_pass(seat, cards)
+    for seat in range(5):
+        # Card 0 comes from the seat two to the right, card 1 from three to the right.
+        assert hand.received(seat) == (gifts[(seat - 2) % 5][0], gifts[(seat - 3) % 5][1])
+        assert set(hand.received(seat)) <= set(hand.hand_of(seat))
+        assert len(hand.hand_of(seat)) == 10
+    assert hand.view(0).received == hand.received(0)

@@ -169,6 +169,79 @@ def test_pass_directions_map_to_seat_offsets():
     assert Rules().pass_size(PassDirection.SCATTER) == 3
 
 
+def test_star_passing_is_two_cards_at_an_odd_table():
+    # 004 'Passing cards': "The players choose only two cards".
+    rules = preset("standard", players=5).replace(pass_schedule=("star", "left"), pass_count=3)
+    assert rules.pass_schedule[0] is PassDirection.STAR
+    assert rules.pass_size(PassDirection.STAR) == 2
+    assert PassDirection.STAR.core_kind(5) == core.PASS_STAR == 102
+    assert PassDirection.STAR.core_kind(3) == 102
+    assert PassDirection.STAR.offset(5) is None
+    assert Rules.from_json(rules.to_json()) == rules
+    assert rules.to_dict()["pass_schedule"] == ["star", "left"]
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_star_passing_is_refused_at_an_even_table(players):
+    with pytest.raises(RulesError, match="pass_schedule 'star' needs an odd number of players"):
+        preset("standard", players=players).replace(pass_schedule=(PassDirection.STAR,))
+
+
+def test_pass_forbidden_is_normalised_compiled_and_serialised():
+    rules = Rules(pass_forbidden="AS KS QS")  # type: ignore[arg-type]
+    assert rules.pass_forbidden == CardSet.parse("QS KS AS")
+    assert Rules(pass_forbidden=["QS", "KS", "AS"]) == rules  # type: ignore[arg-type]
+    assert rules.core_config().pass_forbidden == CardSet.parse("QS KS AS").mask
+    assert Rules().core_config().pass_forbidden == 0
+    assert Rules().pass_forbidden == CardSet()
+    data = rules.to_dict()
+    assert data["pass_forbidden"] == ["QS", "KS", "AS"]
+    again = Rules.from_json(rules.to_json())
+    assert again == rules and hash(again) == hash(rules)
+    assert again.core_config() == rules.core_config()
+    assert Rules.from_dict(Rules().to_dict()).pass_forbidden == CardSet()
+
+
+def test_rules_saved_before_pass_forbidden_still_load():
+    data = Rules().to_dict()
+    del data["pass_forbidden"]
+    assert Rules.from_dict(data) == Rules()
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        (
+            {
+                "players": 3,
+                "removed_cards": "2D",
+                "pass_schedule": ("left",),
+                "pass_forbidden": "2D QS",
+            },
+            "pass_forbidden names card.s. not in play: 2D",
+        ),
+        (
+            {"pass_forbidden": "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH"},
+            "only 2 to pass, fewer than a left pass of 3",
+        ),
+        ({"pass_forbidden": "ZZ"}, "unknown card"),
+    ],
+)
+def test_impossible_pass_forbidden_is_refused(settings, message):
+    with pytest.raises((RulesError, ValueError), match=message):
+        Rules(**settings)
+
+
+def test_pass_forbidden_leaves_enough_cards_for_the_largest_pass():
+    seven = preset("standard", players=7)  # hands of seven
+    # A scatter pass is six cards: one forbidden card leaves six, two leave five.
+    seven.replace(pass_schedule=("scatter",), pass_forbidden="QS")
+    with pytest.raises(RulesError, match="scatter pass of 6"):
+        seven.replace(pass_schedule=("left", "scatter"), pass_forbidden="QS KS")
+    # A hold-only game passes nothing, so nothing is too many.
+    Rules(pass_schedule=(PassDirection.HOLD,), pass_forbidden=CardSet.parse("QS KS AS"))
+
+
 def test_kitty_instead_of_removed_cards():
     # Text is accepted for enum settings (as from JSON) and normalised to the enum.
     rules = Rules(players=3, kitty_size=1, pass_schedule=("left", "right", "hold"))  # type: ignore[arg-type]

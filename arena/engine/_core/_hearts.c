@@ -160,16 +160,17 @@ static const struct {
     {"cfg.sun_points", F_INT, offsetof(hc_config, sun_points)},
     {"cfg.no_trick_bonus", F_INT, offsetof(hc_config, no_trick_bonus)},
     {"cfg.kitty_taker", F_INT, offsetof(hc_config, kitty_taker)},
+    {"cfg.pass_forbidden", F_MASK, offsetof(hc_config, pass_forbidden)},
 };
 #define N_FIELDS ((Py_ssize_t)(sizeof config_fields / sizeof config_fields[0]))
 
-/* Fill and validate `c` from a CoreConfig (or any sequence of its 18 fields). */
+/* Fill and validate `c` from a CoreConfig (or any sequence of its 19 fields). */
 static int parse_config(PyObject *obj, hc_config *c)
 {
     memset(c, 0, sizeof *c);
     if (PyUnicode_Check(obj) || PyBytes_Check(obj) || !PySequence_Check(obj)) {
         PyErr_Format(PyExc_TypeError,
-                     "cfg must be a CoreConfig (a sequence of 18 ints), not %.100s",
+                     "cfg must be a CoreConfig (a sequence of %zd ints), not %.100s", N_FIELDS,
                      Py_TYPE(obj)->tp_name);
         return -1;
     }
@@ -836,7 +837,9 @@ static PyObject *hearts_play_random_hands(PyObject *module, PyObject *args, PyOb
         if (!hc_pass_kind_valid(&cfg, sched[i])) {
             PyErr_Format(PyExc_ValueError,
                          "schedule[%zd] = %lld is not a pass kind for %d players (0 hold, "
-                         "1..%d, 100 scatter if hand_size >= players-1, 101 center)",
+                         "1..%d, 100 scatter if hand_size >= players-1, 101 center, 102 star "
+                         "for an odd number of players; every hand must keep enough cards "
+                         "outside pass_forbidden to pass)",
                          i, (long long)sched[i], (int)cfg.players, (int)cfg.players - 1);
             goto fail;
         }

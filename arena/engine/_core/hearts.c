@@ -10,7 +10,9 @@
  *       hearts, a leader holding only hearts and the QS may lead any of them,
  *       any first lead; kitty variants; no-trick bonus; Shooting the Sun;
  *       scatter and center ("smoosh") passes.
- *   004 old moon, new moon, shooter's choice, add unless losing; center mixer.
+ *   004 old moon, new moon, shooter's choice, add unless losing; center mixer;
+ *       'Passing cards': star passing at an odd table (three, five, seven), and cards
+ *       (the AS, KS, QS) that may be prohibited from the pass.
  * Which of these a game uses is decided once, in arena.engine.rules.Rules,
  * and compiled into the integer CoreConfig this file reads; the exact
  * semantics are docs/decisions/0001-engine-backend-contract.md.
@@ -193,11 +195,12 @@ static const char *const config_errors[] = {
     [HC_CFG_SUN_POINTS] = "sun_points must have magnitude below 2**31",
     [HC_CFG_NO_TRICK_BONUS] = "no_trick_bonus must have magnitude below 2**31",
     [HC_CFG_KITTY_TAKER] = "kitty_taker must be 0 or 1",
+    [HC_CFG_PASS_FORBIDDEN] = "pass_forbidden must be a mask of cards 0..51",
 };
 
 const char *hc_config_strerror(int code)
 {
-    if (code < 0 || code > HC_CFG_KITTY_TAKER)
+    if (code < 0 || code > HC_CFG_PASS_FORBIDDEN)
         return "unknown configuration error";
     return config_errors[code];
 }
@@ -246,6 +249,8 @@ int hc_config_init(hc_config *c)
         return HC_CFG_NO_TRICK_BONUS;
     if (!in_range(c->kitty_taker, 0, 1))
         return HC_CFG_KITTY_TAKER;
+    if (c->pass_forbidden >> HC_CARDS)
+        return HC_CFG_PASS_FORBIDDEN;
 
     c->penalty = c->point = 0;
     c->deck_size = 0;
@@ -286,13 +291,39 @@ static int config_sane(const hc_config *c)
            memcmp(t.deck_cards, c->deck_cards, sizeof t.deck_cards) == 0;
 }
 
+int hc_pass_length(const hc_config *c, int64_t kind)
+{
+    if (kind == HC_PASS_HOLD)
+        return 0;
+    if (kind == HC_PASS_SCATTER)
+        return (int)c->players - 1;
+    if (kind == HC_PASS_STAR)
+        return HC_STAR_LEN;
+    return (int)c->pass_count;
+}
+
+/* 1 if every hand this config can deal keeps `len` cards it may pass: at worst
+ * one hand holds every forbidden card in play. */
+static int passable_enough(const hc_config *c, int len)
+{
+    int banned = popcount_sw(c->pass_forbidden & c->deck);
+    if (banned > c->hand_size)
+        banned = (int)c->hand_size;
+    return banned <= c->hand_size - len;
+}
+
 int hc_pass_kind_valid(const hc_config *c, int64_t kind)
 {
+    int known;
     if (kind >= 0 && kind < c->players)
-        return 1;
-    if (kind == HC_PASS_SCATTER)
-        return c->players - 1 <= c->hand_size;
-    return kind == HC_PASS_CENTER;
+        known = 1;
+    else if (kind == HC_PASS_SCATTER)
+        known = c->players - 1 <= c->hand_size;
+    else if (kind == HC_PASS_STAR) /* 004: "with three or five players" */
+        known = c->players % 2 == 1 && c->hand_size >= HC_STAR_LEN;
+    else
+        known = kind == HC_PASS_CENTER;
+    return known && passable_enough(c, hc_pass_length(c, kind));
 }
 
 /* The deal ---------------------------------------------------------------- */
@@ -403,7 +434,9 @@ static const char *const state_errors[] = {
     [HC_STATE_DECK] = "the hands and the kitty together must be exactly the deck",
     [HC_STATE_DEALER] = "dealer must be a seat 0..players-1",
     [HC_STATE_PASS_KIND] = "pass_kind must be 0 (hold), 1..players-1, 100 (scatter, needs "
-                           "hand_size >= players-1) or 101 (center)",
+                           "hand_size >= players-1), 101 (center) or 102 (star, needs an odd "
+                           "number of players and hand_size >= 2), and every hand must keep "
+                           "enough cards that pass_forbidden allows it to pass",
     [HC_STATE_NO_CLUB] = "the opening rule (0 or 1) needs a club, and no hand holds one",
 };
 
@@ -486,7 +519,7 @@ int hc_hand_init(hc_hand *h, const hc_config *c, const uint64_t hands[], int nha
         h->pass_len = 0;
         start_play(h);
     } else {
-        h->pass_len = pass_kind == HC_PASS_SCATTER ? n - 1 : (int)c->pass_count;
+        h->pass_len = hc_pass_length(c, pass_kind);
         d->phase = HC_PHASE_PASSING;
     }
     return HC_STATE_OK;
@@ -512,6 +545,18 @@ static void exchange(hc_hand *h)
                 h->received[t][m++] = card;
             }
             h->received_n[t] = (uint8_t)m;
+        }
+    } else if (h->pass_kind == HC_PASS_STAR) {
+        /* 004 'Passing cards': "pass one each to the two players situated
+         * closest to the exact opposite side of the table"; target t receives
+         * the card 0 of seat t - n/2, then the card 1 of seat t - (n+1)/2 */
+        const int near = n / 2, far = (n + 1) / 2;
+        for (int t = 0; t < n; t++) {
+            uint8_t a = h->passed[(t - near + n) % n][0], b = h->passed[(t - far + n) % n][1];
+            hand[t] |= BIT(a) | BIT(b);
+            h->received[t][0] = a;
+            h->received[t][1] = b;
+            h->received_n[t] = HC_STAR_LEN;
         }
     } else if (h->pass_kind == HC_PASS_CENTER) {
         uint8_t pool[HC_CARDS];
@@ -557,6 +602,9 @@ int hc_apply_pass(hc_hand *h, int64_t seat, const int64_t cards[], int64_t ncard
     for (int i = 0; i < ncards; i++)
         if (cards[i] < 0 || cards[i] >= HC_CARDS || !(h->d.hand[seat] & BIT(cards[i])))
             return HC_ERR_PASS_NOT_IN_HAND;
+    for (int i = 0; i < ncards; i++) /* 004 'Passing cards': may be prohibited */
+        if (h->cfg->pass_forbidden & BIT(cards[i]))
+            return HC_ERR_PASS_FORBIDDEN;
     for (int i = 0; i < ncards; i++)
         h->passed[seat][i] = (uint8_t)cards[i];
     h->passed_n[seat] = (uint8_t)ncards;
@@ -944,6 +992,7 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
     const uint64_t queen_ok = c->queen_lead_ok, point = c->point, clubs = c->clubs;
     const int kitty_first = c->kitty_taker == 0;
     const uint64_t doubler = c->doubler >= 0 ? BIT(c->doubler) : 0, moon_req = c->moon_required;
+    const uint64_t unpassable = c->pass_forbidden;
     uint8_t seat_at[HC_CARDS + 2 * HC_MAX_PLAYERS]; /* seat_at[j] = j % n */
     for (int j = 0; j < (int)sizeof seat_at; j++)
         seat_at[j] = (uint8_t)(j % n);
@@ -985,14 +1034,20 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
 
         uint64_t policy = hand_seed ^ POLICY_SALT;
         if (kind != HC_PASS_HOLD) {
-            const int len = kind == HC_PASS_SCATTER ? n - 1 : pass_count;
+            const int len = kind == HC_PASS_SCATTER ? n - 1
+                            : kind == HC_PASS_STAR  ? HC_STAR_LEN
+                                                    : pass_count;
             uint8_t given[HC_MAX_PLAYERS][HC_MAX_HAND];
             uint64_t rest[HC_MAX_PLAYERS];
             for (int s = 0; s < n; s++) {
                 uint64_t r = hand[s];
                 for (int i = 0; i < len; i++) {
-                    unsigned k = (unsigned)bounded(&policy, (uint64_t)(hs - i));
-                    int card = select_bit(r, k, pdep);
+                    /* the k-th lowest of the cards it may pass; with nothing
+                     * forbidden that is r itself, of hs - i cards */
+                    const uint64_t allowed = r & ~unpassable;
+                    const int m = unpassable ? bits(allowed, popc) : hs - i;
+                    unsigned k = (unsigned)bounded(&policy, (uint64_t)m);
+                    int card = select_bit(allowed, k, pdep);
                     r ^= BIT(card);
                     given[s][i] = (uint8_t)card;
                     digest = (digest ^ (uint64_t)card) * HC_FNV_PRIME;
@@ -1005,6 +1060,11 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
                 for (int g = 0; g < n; g++)
                     for (int i = 0; i < len; i++)
                         hand[seat_at[g + 1 + i]] |= BIT(given[g][i]);
+            } else if (kind == HC_PASS_STAR) {
+                const int near = n / 2, far = (n + 1) / 2;
+                for (int t = 0; t < n; t++)
+                    hand[t] = rest[t] | BIT(given[seat_at[t + n - near]][0]) |
+                              BIT(given[seat_at[t + n - far]][1]);
             } else if (kind == HC_PASS_CENTER) {
                 uint8_t pool[HC_CARDS];
                 int m = 0;

@@ -36,10 +36,14 @@ extern "C" {
 #define HC_VALUE_LIMIT 2147483647LL
 #define HC_TOTAL_LIMIT (1LL << 60)         /* |totals|, |target| given to hc_points */
 
-/* Pass kinds: 0 hold, 1..n-1 directional offsets, scatter, center mixer. */
+/* Pass kinds: 0 hold, 1..n-1 directional offsets, scatter, center mixer, star.
+ * Star (004 'Passing cards', odd tables only): two cards, card 0 to seat
+ * (s + n/2) % n and card 1 to seat (s + (n+1)/2) % n, whatever pass_count is. */
 #define HC_PASS_HOLD 0
 #define HC_PASS_SCATTER 100
 #define HC_PASS_CENTER 101
+#define HC_PASS_STAR 102
+#define HC_STAR_LEN 2
 
 #define HC_PHASE_PASSING 0
 #define HC_PHASE_PLAYING 1
@@ -62,7 +66,8 @@ enum {
     HC_ERR_ALREADY_PASSED = 12,
     HC_ERR_PASS_COUNT = 13,
     HC_ERR_PASS_DUPLICATE = 14,
-    HC_ERR_PASS_NOT_IN_HAND = 15
+    HC_ERR_PASS_NOT_IN_HAND = 15,
+    HC_ERR_PASS_FORBIDDEN = 16 /* a card of cfg->pass_forbidden (checked after 15) */
 };
 
 /* Why hc_config_init rejected a configuration (see hc_config_strerror). */
@@ -85,7 +90,8 @@ enum {
     HC_CFG_MOON_EXTRA,
     HC_CFG_SUN_POINTS,
     HC_CFG_NO_TRICK_BONUS,
-    HC_CFG_KITTY_TAKER
+    HC_CFG_KITTY_TAKER,
+    HC_CFG_PASS_FORBIDDEN
 };
 
 /* Why hc_hand_init rejected a starting position (see hc_state_strerror). */
@@ -101,7 +107,7 @@ enum {
     HC_STATE_NO_CLUB          /* opening 0/1 and no hand holds a club */
 };
 
-/* The 18 CoreConfig fields in contract order (wide ints so that a binding can
+/* The 19 CoreConfig fields in contract order (wide ints so that a binding can
  * store what it was given and let hc_config_init judge it), then the derived
  * masks that hc_config_init computes once. */
 typedef struct hc_config {
@@ -123,6 +129,7 @@ typedef struct hc_config {
     int64_t sun_points;
     int64_t no_trick_bonus;
     int64_t kitty_taker;
+    uint64_t pass_forbidden; /* cards that may not be passed (0: none) */
 
     /* derived (read-only after hc_config_init) */
     uint64_t penalty;        /* deck cards with value > 0 */
@@ -179,14 +186,22 @@ typedef struct hc_hand {
 
 /* Configuration --------------------------------------------------------- */
 
-/* Validate the 18 raw fields and compute the derived masks.  Returns HC_CFG_OK
+/* Validate the 19 raw fields and compute the derived masks.  Returns HC_CFG_OK
  * or the HC_CFG_* code of the first bad field; on error the derived fields are
  * unspecified and the config must not be used. */
 int hc_config_init(hc_config *cfg);
 const char *hc_config_strerror(int code);
 
-/* 1 if `kind` is a pass kind this (initialised) config can play, else 0. */
+/* 1 if `kind` is a pass kind this (initialised) config can play, else 0:
+ * hold, 1..n-1, center, scatter when hand_size >= n-1, star when n is odd and
+ * hand_size >= 2; and any pass must leave every possible hand enough cards it
+ * may pass (min(popcount(pass_forbidden & deck), hand_size) <= hand_size -
+ * the pass length), so that a pass can always be made. */
 int hc_pass_kind_valid(const hc_config *cfg, int64_t kind);
+
+/* Cards each seat passes for a valid `kind` (0 hold, n-1 scatter, 2 star,
+ * pass_count otherwise). */
+int hc_pass_length(const hc_config *cfg, int64_t kind);
 
 /* Randomness and the deal ------------------------------------------------ */
 
@@ -206,7 +221,7 @@ int hc_hand_init(hc_hand *h, const hc_config *cfg, const uint64_t hands[], int n
 const char *hc_state_strerror(int code);
 
 /* Pass `ncards` cards from `seat`'s dealt hand.  Returns 0 or an error code
- * 10..15; `cards` is read only when ncards equals the pass length.  The last
+ * 10..16; `cards` is read only when ncards equals the pass length.  The last
  * seat's pass exchanges every pass and starts play. */
 int hc_apply_pass(hc_hand *h, int64_t seat, const int64_t cards[], int64_t ncards);
 
@@ -243,7 +258,8 @@ int hc_points(const hc_hand *h, const int64_t totals[], int64_t target, int64_t 
 int hc_playout(hc_hand *h, uint64_t seed, int64_t policy, int64_t out[]);
 
 /* Random batch (contract "Random batch"), resumable: plays hands
- * start..start+count-1 of the batch seeded with `seed`, folds every decision
+ * start..start+count-1 of the batch seeded with `seed` (each seat passes
+ * random cards among those outside cfg->pass_forbidden), folds every decision
  * into *digest (start from HC_FNV_OFFSET) and adds each seat's hand scores to
  * sums[].  Returns 0; -1 (nothing done) for a bad config or a schedule entry
  * that fails hc_pass_kind_valid; -3 when a deal leaves no club in any hand

@@ -259,6 +259,7 @@ static void test_config_rejects_impossible_values(void)
     REJECT(sun_points, 1LL << 33, HC_CFG_SUN_POINTS);
     REJECT(no_trick_bonus, INT64_MIN, HC_CFG_NO_TRICK_BONUS);
     REJECT(kitty_taker, 2, HC_CFG_KITTY_TAKER);
+    REJECT(pass_forbidden, 1ULL << 52, HC_CFG_PASS_FORBIDDEN);
 #undef REJECT
     /* a deck whose clubs can all sit in the kitty is a valid config ... */
     c = standard(4);
@@ -705,6 +706,147 @@ static void test_pass_directions(void)
     CHECK(got[0] == 3 && got[1] == 3 && got[2] == 3 && got[3] == 3);
 }
 
+/* 004 'Passing cards', star passing: seat s gives its card 0 to (s + n/2) % n
+ * and its card 1 to (s + (n+1)/2) % n; seat t receives the card 0 of seat
+ * t - n/2 first, then the card 1 of seat t - (n+1)/2. */
+static void check_star_exchange(int players, int dealer)
+{
+    hc_config c = init_ok(standard(players));
+    hc_hand *h = new_hand(&c, NULL, dealer, HC_PASS_STAR);
+    CHECK_EQ(h->pass_len, 2); /* two cards, whatever pass_count (3) says */
+    uint64_t first = h->d.hand[0], second = first & (first - 1), third = second & (second - 1);
+    int64_t three[3] = {lowest(first), lowest(second), lowest(third)};
+    CHECK_EQ(hc_apply_pass(h, 0, three, 3), HC_ERR_PASS_COUNT);
+    uint64_t before[HC_MAX_PLAYERS];
+    memcpy(before, h->d.hand, sizeof before);
+    pass_lowest(h);
+    CHECK_EQ(h->d.phase, HC_PHASE_PLAYING);
+    int near = players / 2, far = (players + 1) / 2, ok = 1;
+    for (int t = 0; t < players; t++) {
+        int g0 = (t - near + players) % players, g1 = (t - far + players) % players;
+        ok &= h->received_n[t] == 2;
+        ok &= h->received[t][0] == h->passed[g0][0];
+        ok &= h->received[t][1] == h->passed[g1][1];
+        uint64_t gave = 1ULL << h->passed[t][0] | 1ULL << h->passed[t][1];
+        uint64_t got = 1ULL << h->passed[g0][0] | 1ULL << h->passed[g1][1];
+        ok &= h->d.hand[t] == ((before[t] & ~gave) | got);
+        ok &= popcount(h->d.hand[t]) == c.hand_size;
+    }
+    CHECK(ok);
+}
+
+static void test_star_pass_routes(void)
+{
+    check_star_exchange(3, 0);
+    check_star_exchange(5, 2);
+    check_star_exchange(7, 4);
+    /* spelled out for five: seat 0's cards go to seats 2 and 3; seat 0 gets the
+     * card 0 of seat 3 and then the card 1 of seat 2 */
+    hc_config c = init_ok(standard(5));
+    hc_hand *h = new_hand(&c, NULL, 0, HC_PASS_STAR);
+    pass_lowest(h);
+    CHECK(h->d.hand[2] >> h->passed[0][0] & 1);
+    CHECK(h->d.hand[3] >> h->passed[0][1] & 1);
+    CHECK_EQ(h->received[0][0], h->passed[3][0]);
+    CHECK_EQ(h->received[0][1], h->passed[2][1]);
+    /* three players: card 0 to the left (s + 1), card 1 to the right (s + 2) */
+    c = init_ok(standard(3));
+    h = new_hand(&c, NULL, 1, HC_PASS_STAR);
+    pass_lowest(h);
+    CHECK(h->d.hand[1] >> h->passed[0][0] & 1);
+    CHECK(h->d.hand[2] >> h->passed[0][1] & 1);
+    CHECK_EQ(h->received[0][0], h->passed[2][0]);
+    CHECK_EQ(h->received[0][1], h->passed[1][1]);
+}
+
+static void test_star_pass_needs_an_odd_table(void)
+{
+    for (int players = 4; players <= 6; players += 2) {
+        hc_config c = init_ok(standard(players));
+        uint64_t hands[HC_MAX_PLAYERS], kitty;
+        hc_hand h;
+        build(&c, NULL, hands, &kitty);
+        CHECK(!hc_pass_kind_valid(&c, HC_PASS_STAR));
+        CHECK_EQ(hc_hand_init(&h, &c, hands, players, kitty, 0, HC_PASS_STAR, 0),
+                 HC_STATE_PASS_KIND);
+        int64_t sched[2] = {1, HC_PASS_STAR}, sums[HC_MAX_PLAYERS] = {0};
+        uint64_t d = HC_FNV_OFFSET;
+        CHECK_EQ(hc_play_random_hands(&c, 1, 0, 2, sched, 2, &d, sums), -1);
+    }
+    for (int players = 3; players <= 7; players += 2) {
+        hc_config c = init_ok(standard(players));
+        CHECK(hc_pass_kind_valid(&c, HC_PASS_STAR));
+        CHECK_EQ(hc_pass_length(&c, HC_PASS_STAR), 2);
+    }
+    /* two cards must fit in the hand */
+    hc_config one = standard(3);
+    one.hand_size = 1;
+    one.kitty_size = 49;
+    one.pass_count = 1;
+    one.opening = 2;
+    one = init_ok(one);
+    CHECK(!hc_pass_kind_valid(&one, HC_PASS_STAR));
+}
+
+/* 004 'Passing cards': "Passing the Ace, King and/or Queen of Spades may be
+ * allowed or prohibited." */
+static void test_pass_forbidden_cards(void)
+{
+    hc_config c = standard(4);
+    c.pass_forbidden = cards("QS KS AS");
+    c = init_ok(c);
+    const char *g[] = {"2C 3C QS KS AS", NULL, NULL, NULL};
+    hc_hand *h = new_hand(&c, g, 0, 1);
+    int64_t queen[3] = {card("2C"), card("3C"), card("QS")};
+    int64_t ace[3] = {card("AS"), card("2C"), card("3C")};
+    CHECK_EQ(hc_apply_pass(h, 0, queen, 3), HC_ERR_PASS_FORBIDDEN);
+    CHECK_EQ(hc_apply_pass(h, 0, ace, 3), HC_ERR_PASS_FORBIDDEN);
+    CHECK_EQ(h->passed_seats, 0); /* nothing recorded */
+    /* the older codes come first: count, duplicate, not in hand */
+    CHECK_EQ(hc_apply_pass(h, 0, queen, 2), HC_ERR_PASS_COUNT);
+    int64_t dup[3] = {card("QS"), card("QS"), card("2C")};
+    CHECK_EQ(hc_apply_pass(h, 0, dup, 3), HC_ERR_PASS_DUPLICATE);
+    int64_t foreign[3] = {card("QS"), card("2C"), card("AH")};
+    CHECK_EQ(hc_apply_pass(h, 0, foreign, 3), HC_ERR_PASS_NOT_IN_HAND);
+    /* the other seats pass freely */
+    uint64_t rest = h->d.hand[1], rest2 = rest & (rest - 1), rest3 = rest2 & (rest2 - 1);
+    int64_t fine[3] = {lowest(rest), lowest(rest2), lowest(rest3)};
+    int64_t good[3] = {card("2C"), card("3C"), 0};
+    uint64_t mine = h->d.hand[0] & ~cards("2C 3C QS KS AS");
+    good[2] = lowest(mine);
+    CHECK_EQ(hc_apply_pass(h, 0, good, 3), HC_OK);
+    CHECK_EQ(hc_apply_pass(h, 1, fine, 3), HC_OK);
+    /* star passes obey it as well */
+    hc_config s5 = standard(5);
+    s5.pass_forbidden = cards("QS KS AS");
+    s5 = init_ok(s5);
+    const char *g5[] = {"QS 3C 4C", NULL, NULL, NULL, NULL};
+    h = new_hand(&s5, g5, 0, HC_PASS_STAR);
+    int64_t star_bad[2] = {card("3C"), card("QS")}, star_ok[2] = {card("3C"), card("4C")};
+    CHECK_EQ(hc_apply_pass(h, 0, star_bad, 2), HC_ERR_PASS_FORBIDDEN);
+    CHECK_EQ(hc_apply_pass(h, 0, star_ok, 2), HC_OK);
+    /* every hand must keep enough passable cards: three-card hands, one banned
+     * card in play, a pass of three is impossible; hold still works */
+    hc_config tiny = standard(4);
+    tiny.hand_size = 3;
+    tiny.kitty_size = 40;
+    tiny.opening = 2;
+    tiny.pass_forbidden = cards("QS");
+    tiny = init_ok(tiny);
+    CHECK(!hc_pass_kind_valid(&tiny, 1) && !hc_pass_kind_valid(&tiny, HC_PASS_SCATTER));
+    CHECK(hc_pass_kind_valid(&tiny, HC_PASS_HOLD));
+    tiny.pass_count = 2;
+    tiny = init_ok(tiny);
+    CHECK(hc_pass_kind_valid(&tiny, 1) && hc_pass_kind_valid(&tiny, HC_PASS_CENTER));
+    /* a forbidden card that is not in play counts for nothing */
+    tiny.pass_count = 3;
+    tiny.deck &= ~cards("QS");
+    tiny.kitty_size = 39;
+    tiny.values[HC_QS] = 0;
+    tiny = init_ok(tiny);
+    CHECK(hc_pass_kind_valid(&tiny, 1));
+}
+
 /* Scoring --------------------------------------------------------------------- */
 
 /* A finished hand with the given taken masks and trick counts. */
@@ -1088,6 +1230,13 @@ static hc_config random_config(void)
         c.sun_points = rnd(0, 2) ? 0 : rnd(-5, 60);
         c.no_trick_bonus = rnd(0, 2) ? 0 : rnd(-5, 10);
         c.kitty_taker = rnd(0, 1);
+        /* 004 'Passing cards': the AS, KS, QS (or any cards) kept from the pass */
+        c.pass_forbidden = 0;
+        if (rnd(0, 3) == 0) {
+            int banned = (int)rnd(1, 4);
+            for (int i = 0; i < banned; i++)
+                c.pass_forbidden |= 1ULL << rnd(0, 51);
+        }
         if (hc_config_init(&c) == HC_CFG_OK)
             return c;
     }
@@ -1096,11 +1245,13 @@ static hc_config random_config(void)
 static int64_t random_kind(const hc_config *c)
 {
     for (;;) {
-        int64_t k = rnd(0, c->players + 1);
+        int64_t k = rnd(0, c->players + 2);
         if (k == c->players)
             k = HC_PASS_SCATTER;
         else if (k == c->players + 1)
             k = HC_PASS_CENTER;
+        else if (k == c->players + 2)
+            k = HC_PASS_STAR;
         if (hc_pass_kind_valid(c, k))
             return k;
     }
@@ -1135,7 +1286,8 @@ static void replay_batch(const hc_config *c, uint64_t seed, uint64_t count, cons
                 uint64_t rest = hands[s];
                 int64_t chosen[HC_MAX_HAND];
                 for (int j = 0; j < st.pass_len; j++) {
-                    int x = kth(rest, hc_bounded(&policy, (uint64_t)popcount(rest)));
+                    uint64_t allowed = rest & ~c->pass_forbidden;
+                    int x = kth(allowed, hc_bounded(&policy, (uint64_t)popcount(allowed)));
                     rest &= ~(1ULL << x);
                     chosen[j] = x;
                     FNV(h, x);
@@ -1238,6 +1390,29 @@ static void test_random_play_invariants_and_batch_agreement(void)
     CHECK(d == HC_FNV_OFFSET && s[0] == 0);
 }
 
+/* The random batch passes only cards it may; with nothing forbidden its
+ * stream is the one it always was. */
+static void test_batch_passes_only_allowed_cards(void)
+{
+    hc_config c = standard(5);
+    c.pass_forbidden = cards("QS KS AS");
+    c = init_ok(c);
+    int64_t sched[4] = {HC_PASS_STAR, 1, HC_PASS_SCATTER, HC_PASS_CENTER};
+    uint64_t d1, d2 = HC_FNV_OFFSET;
+    int64_t s1[HC_MAX_PLAYERS], s2[HC_MAX_PLAYERS] = {0};
+    int ok = 1;
+    replay_batch(&c, 77, 40, sched, 4, &d1, s1, &ok);
+    CHECK(ok); /* every pass of the replay was accepted: none held a spade honour */
+    CHECK_EQ(hc_play_random_hands(&c, 77, 0, 40, sched, 4, &d2, s2), 0);
+    CHECK(d1 == d2 && memcmp(s1, s2, sizeof(int64_t) * 5) == 0);
+    /* forbidding cards changes the choices, so the digest too */
+    hc_config free_ = init_ok(standard(5));
+    uint64_t d3 = HC_FNV_OFFSET;
+    int64_t s3[HC_MAX_PLAYERS] = {0};
+    CHECK_EQ(hc_play_random_hands(&free_, 77, 0, 40, sched, 4, &d3, s3), 0);
+    CHECK(d3 != d2);
+}
+
 static void test_standard_batch_totals(void)
 {
     /* old moon, 26 points per hand: sum = 26 per hand plus 52 per moon */
@@ -1268,6 +1443,9 @@ int main(void)
     test_lead_rule_0_allows_any_lead();
     test_pass_errors_in_order();
     test_pass_directions();
+    test_star_pass_routes();
+    test_star_pass_needs_an_odd_table();
+    test_pass_forbidden_cards();
     test_scoring_plain_and_doubler();
     test_scoring_moon_variants();
     test_scoring_sun_and_no_trick_bonus();
@@ -1276,6 +1454,7 @@ int main(void)
     test_playout_restores_the_state_and_scores_the_hand();
     test_greedy_playout_of_a_seat_holding_every_club();
     test_random_play_invariants_and_batch_agreement();
+    test_batch_passes_only_allowed_cards();
     test_standard_batch_totals();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

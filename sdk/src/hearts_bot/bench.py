@@ -54,7 +54,7 @@ class FirstLegalBot(Bot):
     """The trivial bot of the benchmarks: the first legal card, the first cards of the hand."""
 
     def pass_cards(self, view: PassView) -> list[Card]:
-        return list(view.hand[: view.count])
+        return list(view.passable[: view.count])
 
     def play_card(self, view: PlayView) -> Card:
         return view.legal[0]

@@ -3,7 +3,7 @@
 >>> from hearts_bot.cards import lowest
 >>> class LowBot(Bot):
 ...     def pass_cards(self, view: PassView) -> list[str]:
-...         return sorted(view.hand, key=by_rank)[-view.count:]
+...         return sorted(view.passable, key=by_rank)[-view.count:]
 ...     def play_card(self, view: PlayView) -> str:
 ...         return lowest(view.legal)
 >>> LowBot().name, LowBot().wants_notifications

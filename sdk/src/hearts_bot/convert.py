@@ -21,6 +21,7 @@ from .cards import DECK, Card, card_order
 from .proto.hearts.v1 import game_pb2, rules_pb2
 from .rules import (
     BrokenBy,
+    DealerRule,
     FirstTrick,
     KittyTaker,
     KittyVisibility,
@@ -29,6 +30,7 @@ from .rules import (
     Opening,
     PassDirection,
     RulesView,
+    Settlement,
 )
 from .views import (
     Clock,
@@ -73,6 +75,12 @@ _BROKEN, _BROKEN_PB = _enum_maps(rules_pb2.BrokenBy, BrokenBy)
 _MOON, _MOON_PB = _enum_maps(rules_pb2.MoonRule, MoonRule)
 _TAKER, _TAKER_PB = _enum_maps(rules_pb2.KittyTaker, KittyTaker)
 _VISIBILITY, _VISIBILITY_PB = _enum_maps(rules_pb2.KittyVisibility, KittyVisibility)
+_SETTLEMENT, _SETTLEMENT_PB = _enum_maps(rules_pb2.Settlement, Settlement)
+_DEALER, _DEALER_PB = _enum_maps(rules_pb2.DealerRule, DealerRule)
+# Fields added to hearts.v1 after its first release: unset (0) means the old behaviour,
+# so a sender built before them still describes its rules correctly.
+_SETTLEMENT[0] = Settlement.POINTS
+_DEALER[0] = DealerRule.ROTATE
 _END_REASONS: dict[int, str] = {
     game_pb2.MATCH_END_REASON_COMPLETED: "completed",
     game_pb2.MATCH_END_REASON_ABORTED: "aborted",
@@ -172,6 +180,9 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
         ),
         target_score=message.target_score if message.HasField("target_score") else None,
         max_hands=message.max_hands if message.HasField("max_hands") else None,
+        pass_forbidden=frozenset(_cards(message.pass_forbidden, f"{where}.pass_forbidden")),
+        settlement=_enum(_SETTLEMENT, message.settlement, f"{where}.settlement"),
+        dealer_rule=_enum(_DEALER, message.dealer_rule, f"{where}.dealer_rule"),
     )
 
 
@@ -231,6 +242,9 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
             rules_pb2.ScoreAdjustment(from_score=a, to_score=b)
             for a, b in get("exact_score_adjustments")
         ],
+        pass_forbidden=[str(c) for c in get("pass_forbidden")],
+        settlement=number(_SETTLEMENT_PB, "settlement", get("settlement")),
+        dealer_rule=number(_DEALER_PB, "dealer_rule", get("dealer_rule")),
     )
     for key in ("doubler", "moon_points", "target_score", "max_hands"):
         value = get(key)
@@ -343,6 +357,7 @@ def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
         "clock": _clock(state.clock),
         "kitty": _cards(state.kitty, f"{where}.kitty"),
         "kitty_taker": kitty_taker,
+        "pot": state.pot,
     }
 
 

@@ -34,6 +34,26 @@ class PassDirection(StrEnum):
     HOLD = "hold"
     SCATTER = "scatter"
     CENTER = "center"
+    STAR = "star"  # two cards, to the two seats nearest the far side (odd tables)
+
+
+class Settlement(StrEnum):
+    """How hands are settled. With chips, `HandView.scores` are the chips each seat has
+    paid in net (lower is still better) and `target_score` is the stake: a seat whose
+    net payments reach it has run out and the match ends."""
+
+    POINTS = "points"
+    HOWELL = "howell"
+    POT_LOWEST = "pot_lowest"
+    SWEEPSTAKES = "sweepstakes"
+    POOL_CLEAN = "pool_clean"
+
+
+class DealerRule(StrEnum):
+    """Who deals the next hand."""
+
+    ROTATE = "rotate"
+    QUEEN_OF_SPADES_TAKER = "queen_of_spades_taker"
 
 
 class Opening(StrEnum):
@@ -135,6 +155,10 @@ class RulesView:
     exact_score_adjustments: tuple[tuple[int, int], ...] = ()
     target_score: int | None = 100
     max_hands: int | None = None
+    pass_forbidden: frozenset[Card] = frozenset()
+    """Cards that may never be passed (the high spades, in some games)."""
+    settlement: Settlement = Settlement.POINTS
+    dealer_rule: DealerRule = DealerRule.ROTATE
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))
@@ -199,4 +223,7 @@ class RulesView:
             "exact_score_adjustments": [list(pair) for pair in self.exact_score_adjustments],
             "target_score": self.target_score,
             "max_hands": self.max_hands,
+            "pass_forbidden": sorted(self.pass_forbidden, key=card_order),
+            "settlement": self.settlement.value,
+            "dealer_rule": self.dealer_rule.value,
         }

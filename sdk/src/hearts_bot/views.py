@@ -87,6 +87,8 @@ class HandView:
     kitty: tuple[Card, ...] = ()
     """The kitty, when the rules let this seat see it now."""
     kitty_taker: int | None = None
+    pot: int = 0
+    """Chips waiting in the pot for a later hand (chip settlements; 0 otherwise)."""
 
     @property
     def players(self) -> int:
@@ -127,6 +129,15 @@ class PassView(HandView):
     count: int
     recipients: tuple[int, ...]
     """The seat each passed card goes to, in order (empty for a center pass)."""
+
+    @property
+    def passable(self) -> tuple[Card, ...]:
+        """The cards of `hand` this seat may pass: all of them unless the rules forbid
+        some (`RulesView.pass_forbidden`, such as the high spades), in card order."""
+        forbidden = self.rules.pass_forbidden
+        if not forbidden:
+            return self.hand
+        return tuple(card for card in self.hand if card not in forbidden)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

@@ -180,3 +180,39 @@ def test_match_page_on_a_phone(site, browser):
     assert width <= 400, f"the page is {width}px wide on a 390px screen"
     screenshot(page, "08-replay-phone")
     context.close()
+
+
+def test_a_chip_game_replay_shows_chips_and_the_pot(site, page, app):
+    """000's chip scoring: the viewer shows each hand's points, the chips they cost and
+    the pot carried over, never adding points to the chip totals."""
+    from arena.engine import preset
+    from web.bench import add_match, play_and_record
+    from web.database import sessions
+
+    server, world = site
+    with sessions(app)() as db:
+        match_id = add_match(
+            db,
+            season_id=None,
+            version_ids=[world.alice_version_id, world.bob_version_id, 4, 5],
+            rules=preset("sweepstakes").replace(max_hands=4),
+            seed=2,
+        )
+        db.commit()
+        play_and_record(db, match_id)
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h=2&t=0&c=0")
+    page.wait_for_selector('#viewer[data-ready="true"]')
+    headers = page.locator("table.scores th").all_inner_texts()
+    assert headers == ["Seat", "Hand", "Chips", "Paid in all"]
+    replay = page.evaluate(
+        "fetch(document.querySelector('#viewer').dataset.replayUrl).then(r => r.json())"
+    )
+    first = replay["games"][0]["hands"][0]
+    pot = first["pot"]
+    assert page.locator("table.scores caption.pot").inner_text() == (
+        f"pot: {pot} chip{'' if pot == 1 else 's'}"
+    )
+    # At the start of hand 2 each total is what the seat paid in hand 1, in chips.
+    totals = page.locator("table.scores tbody tr td:last-child").all_inner_texts()
+    assert totals == [str(t) for t in first["totals"]]
+    screenshot(page, "09-replay-sweepstakes")

@@ -162,8 +162,32 @@
     if (step.t === 0) toPlay = hand.tricks.length ? hand.tricks[0].leader : null;
     else if (!trickDone) toPlay = trick.record.plays[trick.count].seat;
     else if (step.t < hand.tricks.length) toPlay = hand.tricks[step.t].leader;
-    const before = step.h > 0 ? game.hands[step.h - 1].totals : new Array(n).fill(0);
-    return { game, hand, n, passed, holding, gave, got, taken, trick, trickDone, lastHandStep, toPlay, before };
+    const previous = step.h > 0 ? game.hands[step.h - 1] : null;
+    const before = previous ? previous.totals : new Array(n).fill(0);
+    const potBefore = previous && typeof previous.pot === "number" ? previous.pot : 0;
+    return { game, hand, n, passed, holding, gave, got, taken, trick, trickDone, lastHandStep, toPlay, before, potBefore };
+  }
+
+  // With a chip settlement (docs/rules.md "Chips") the totals are chips paid in net, so
+  // points taken during a hand are shown beside them, never added to them.
+  function chips() {
+    const settlement = replay.rules && replay.rules.settlement;
+    return Boolean(settlement) && settlement !== "points";
+  }
+
+  function handPoints(state, seat) {
+    if (!state.lastHandStep) return state.taken[seat];
+    return chips() ? state.hand.penalty_points[seat] : state.hand.points[seat];
+  }
+
+  function runningTotal(state, seat) {
+    if (state.lastHandStep) return state.hand.totals[seat];
+    return chips() ? state.before[seat] : state.before[seat] + state.taken[seat];
+  }
+
+  function potText(state) {
+    const pot = state.lastHandStep ? state.hand.pot : state.potBefore;
+    return `pot: ${pot} chip${pot === 1 ? "" : "s"}`;
   }
 
   // -- drawing --------------------------------------------------------------------------
@@ -190,10 +214,10 @@
     const received = new Set(state.passed ? state.got[seat] : []);
     const hand = el("div", { class: "hand", "aria-label": faceUp ? "cards held" : `${cards.length} cards, hidden` });
     for (const c of cards) hand.append(faceUp ? card(c, received.has(c) && faceUp ? "received" : "") : back());
-    const total = state.lastHandStep ? state.hand.totals[seat] : state.before[seat] + state.taken[seat];
-    const pointsNow = state.lastHandStep ? state.hand.points[seat] : state.taken[seat];
+    const total = runningTotal(state, seat);
     const meta = el("div", { class: "meta" });
-    meta.append(`this hand: ${pointsNow}`);
+    meta.append(`this hand: ${handPoints(state, seat)}`);
+    if (chips() && state.lastHandStep) meta.append(` · pays ${state.hand.points[seat]} chips`);
     if (state.lastHandStep && state.hand.moon === seat) meta.append(" · shot the moon ☾");
     if (faceUp && state.gave[seat].length && (state.passed || mine === null)) {
       meta.append(el("br"), state.passed ? "passed " : "will pass ");
@@ -205,7 +229,7 @@
     return el(
       "section",
       { class: classes.join(" "), "data-seat": seat, "data-face-up": faceUp ? "true" : "false", "aria-label": `seat ${seat}` },
-      el("h3", {}, el("span", {}, `${seat} · ${labelOf(entrant)}`), el("span", { class: "score", title: "running total" }, total)),
+      el("h3", {}, el("span", {}, `${seat} · ${labelOf(entrant)}`), el("span", { class: "score", title: chips() ? "chips paid in net" : "running total" }, total)),
       hand,
       meta,
     );
@@ -272,15 +296,19 @@
   function drawScores(state) {
     const game = state.game;
     const table = el("table", { class: "scores", "aria-label": "scores" });
-    const head = el("tr", {}, el("th", { scope: "col", text: "Seat" }), el("th", { scope: "col", text: "Hand" }), el("th", { scope: "col", text: "Total" }));
+    const head = el("tr", {}, el("th", { scope: "col", text: "Seat" }), el("th", { scope: "col", text: "Hand" }));
+    if (chips()) head.append(el("th", { scope: "col", text: "Chips" }));
+    head.append(el("th", { scope: "col", text: chips() ? "Paid in all" : "Total" }));
     table.append(el("thead", {}, head));
     const body = el("tbody");
     for (let seat = 0; seat < state.n; seat++) {
-      const points = state.lastHandStep ? state.hand.points[seat] : state.taken[seat];
-      const total = state.lastHandStep ? state.hand.totals[seat] : state.before[seat] + state.taken[seat];
-      body.append(el("tr", {}, el("td", { text: `${seat} ${labelOf(game.seating[seat])}` }), el("td", { text: points }), el("td", { text: total })));
+      const row = el("tr", {}, el("td", { text: `${seat} ${labelOf(game.seating[seat])}` }), el("td", { text: handPoints(state, seat) }));
+      if (chips()) row.append(el("td", { text: state.lastHandStep ? state.hand.points[seat] : "" }));
+      row.append(el("td", { text: runningTotal(state, seat) }));
+      body.append(row);
     }
     table.append(body);
+    if (chips()) table.prepend(el("caption", { class: "pot", text: potText(state) }));
     return table;
   }
 

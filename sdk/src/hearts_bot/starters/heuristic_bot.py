@@ -26,7 +26,7 @@ class HeuristicBot(Bot):
     """A short, readable rule-of-thumb bot."""
 
     def pass_cards(self, view: PassView) -> list[Card]:
-        return sorted(view.hand, key=danger, reverse=True)[: view.count]
+        return sorted(view.passable, key=danger, reverse=True)[: view.count]
 
     def play_card(self, view: PlayView) -> Card:
         legal = view.legal

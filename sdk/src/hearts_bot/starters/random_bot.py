@@ -15,7 +15,7 @@ class RandomBot(Bot):
         self.rng = random.Random(seed)
 
     def pass_cards(self, view: PassView) -> list[Card]:
-        return self.rng.sample(view.hand, view.count)
+        return self.rng.sample(view.passable, view.count)
 
     def play_card(self, view: PlayView) -> Card:
         return self.rng.choice(view.legal)

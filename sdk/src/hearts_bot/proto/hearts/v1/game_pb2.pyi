@@ -143,6 +143,7 @@ class HandState(_message.Message):
     CLOCK_FIELD_NUMBER: _builtins.int
     KITTY_FIELD_NUMBER: _builtins.int
     KITTY_TAKER_FIELD_NUMBER: _builtins.int
+    POT_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The asked bot's seat, 0 .. rules.players - 1."""
     hand_number: _builtins.int
@@ -155,6 +156,8 @@ class HandState(_message.Message):
     """Whether the lead restriction of rules.lead_rule has been lifted this hand."""
     kitty_taker: _builtins.int
     """The seat that took the kitty, once someone has."""
+    pot: _builtins.int
+    """Chips waiting in the pot for a later hand (chip settlements only; 0 otherwise)."""
     @_builtins.property
     def rules(self) -> _rules_pb2.Rules:
         """The rules of the match."""
@@ -217,10 +220,11 @@ class HandState(_message.Message):
         clock: Global___Clock | None = ...,
         kitty: _abc.Iterable[_builtins.str] | None = ...,
         kitty_taker: _builtins.int | None = ...,
+        pot: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_kitty_taker", b"_kitty_taker", "clock", b"clock", "current_trick", b"current_trick", "kitty_taker", b"kitty_taker", "rules", b"rules"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_kitty_taker", b"_kitty_taker", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "pass_direction", b"pass_direction", "passed", b"passed", "received", b"received", "rules", b"rules", "scores", b"scores", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_kitty_taker", b"_kitty_taker", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "pass_direction", b"pass_direction", "passed", b"passed", "pot", b"pot", "received", b"received", "rules", b"rules", "scores", b"scores", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__kitty_taker: _TypeAlias = _typing.Literal["kitty_taker"]  # noqa: Y015
     _WhichOneofArgType__kitty_taker: _TypeAlias = _typing.Literal["_kitty_taker", b"_kitty_taker"]  # noqa: Y015

@@ -51,6 +51,11 @@ class _PassDirectionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_PassDir
     """One card to each other player: the i-th passed card goes to seat (s + 1 + i) % players."""
     PASS_DIRECTION_CENTER: _PassDirection.ValueType  # 8
     """Every seat puts pass_count cards in the middle; the pool is shuffled and dealt back."""
+    PASS_DIRECTION_STAR: _PassDirection.ValueType  # 9
+    """Star passing (three, five or seven players): two cards; card 0 goes to seat
+    (s + players / 2) % players and card 1 to seat (s + (players + 1) / 2) % players, the
+    two seats nearest the far side of the table.
+    """
 
 class PassDirection(_PassDirection, metaclass=_PassDirectionEnumTypeWrapper):
     """Where a hand's passed cards go."""
@@ -73,6 +78,11 @@ PASS_DIRECTION_SCATTER: PassDirection.ValueType  # 7
 """One card to each other player: the i-th passed card goes to seat (s + 1 + i) % players."""
 PASS_DIRECTION_CENTER: PassDirection.ValueType  # 8
 """Every seat puts pass_count cards in the middle; the pool is shuffled and dealt back."""
+PASS_DIRECTION_STAR: PassDirection.ValueType  # 9
+"""Star passing (three, five or seven players): two cards; card 0 goes to seat
+(s + players / 2) % players and card 1 to seat (s + (players + 1) / 2) % players, the
+two seats nearest the far side of the table.
+"""
 Global___PassDirection: _TypeAlias = PassDirection  # noqa: Y015
 
 class _Opening:
@@ -279,6 +289,69 @@ KITTY_VISIBILITY_TAKER_ONLY: KittyVisibility.ValueType  # 4
 """Only the seat that took it."""
 Global___KittyVisibility: _TypeAlias = KittyVisibility  # noqa: Y015
 
+class _Settlement:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _SettlementEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Settlement.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    SETTLEMENT_UNSPECIFIED: _Settlement.ValueType  # 0
+    """Not set; read as SETTLEMENT_POINTS (bots written before this field see it)."""
+    SETTLEMENT_POINTS: _Settlement.ValueType  # 1
+    """Points go on the score sheet."""
+    SETTLEMENT_HOWELL: _Settlement.ValueType  # 2
+    """Howell: per point taken, (players - 1) chips in; out, one chip per point not taken."""
+    SETTLEMENT_POT_LOWEST: _Settlement.ValueType  # 3
+    """A chip a point into the pot; the lowest score takes it; ties split; odd chips wait."""
+    SETTLEMENT_SWEEPSTAKES: _Settlement.ValueType  # 4
+    """A chip a point into the pot; only a score of zero takes it (several split it)."""
+    SETTLEMENT_POOL_CLEAN: _Settlement.ValueType  # 5
+    """One chip each into the pool, shared by the players who took no penalty card."""
+
+class Settlement(_Settlement, metaclass=_SettlementEnumTypeWrapper):
+    """How a hand's points become what the totals count. With chips, a seat's total is the
+    chips it has paid in net (lower is still better) and target_score is the stake each
+    player starts with: a total reaching it means that player ran out.
+    """
+
+SETTLEMENT_UNSPECIFIED: Settlement.ValueType  # 0
+"""Not set; read as SETTLEMENT_POINTS (bots written before this field see it)."""
+SETTLEMENT_POINTS: Settlement.ValueType  # 1
+"""Points go on the score sheet."""
+SETTLEMENT_HOWELL: Settlement.ValueType  # 2
+"""Howell: per point taken, (players - 1) chips in; out, one chip per point not taken."""
+SETTLEMENT_POT_LOWEST: Settlement.ValueType  # 3
+"""A chip a point into the pot; the lowest score takes it; ties split; odd chips wait."""
+SETTLEMENT_SWEEPSTAKES: Settlement.ValueType  # 4
+"""A chip a point into the pot; only a score of zero takes it (several split it)."""
+SETTLEMENT_POOL_CLEAN: Settlement.ValueType  # 5
+"""One chip each into the pool, shared by the players who took no penalty card."""
+Global___Settlement: _TypeAlias = Settlement  # noqa: Y015
+
+class _DealerRule:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _DealerRuleEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_DealerRule.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    DEALER_RULE_UNSPECIFIED: _DealerRule.ValueType  # 0
+    """Not set; read as DEALER_RULE_ROTATE."""
+    DEALER_RULE_ROTATE: _DealerRule.ValueType  # 1
+    """The deal passes to the left."""
+    DEALER_RULE_QUEEN_OF_SPADES_TAKER: _DealerRule.ValueType  # 2
+    """The seat that took the queen of spades deals next (Queens)."""
+
+class DealerRule(_DealerRule, metaclass=_DealerRuleEnumTypeWrapper):
+    """Who deals the next hand."""
+
+DEALER_RULE_UNSPECIFIED: DealerRule.ValueType  # 0
+"""Not set; read as DEALER_RULE_ROTATE."""
+DEALER_RULE_ROTATE: DealerRule.ValueType  # 1
+"""The deal passes to the left."""
+DEALER_RULE_QUEEN_OF_SPADES_TAKER: DealerRule.ValueType  # 2
+"""The seat that took the queen of spades deals next (Queens)."""
+Global___DealerRule: _TypeAlias = DealerRule  # noqa: Y015
+
 @_typing.final
 class CardValue(_message.Message):
     """What one card is worth to the seat that takes it."""
@@ -360,6 +433,9 @@ class Rules(_message.Message):
     EXACT_SCORE_ADJUSTMENTS_FIELD_NUMBER: _builtins.int
     TARGET_SCORE_FIELD_NUMBER: _builtins.int
     MAX_HANDS_FIELD_NUMBER: _builtins.int
+    PASS_FORBIDDEN_FIELD_NUMBER: _builtins.int
+    SETTLEMENT_FIELD_NUMBER: _builtins.int
+    DEALER_RULE_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The variant's name, such as "standard" or "omnibus" (informative only: the other
     fields are the rules; "custom" for a hand-built variant).
@@ -406,6 +482,10 @@ class Rules(_message.Message):
     """The match ends after the hand in which a seat reaches this score; unset for none."""
     max_hands: _builtins.int
     """The match ends after this many hands at most; unset for no limit."""
+    settlement: Global___Settlement.ValueType
+    """How hands are settled (points or chips)."""
+    dealer_rule: Global___DealerRule.ValueType
+    """Who deals the next hand."""
     @_builtins.property
     def removed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Cards taken out of the 52-card pack before the deal so it deals evenly."""
@@ -425,6 +505,10 @@ class Rules(_message.Message):
     @_builtins.property
     def exact_score_adjustments(self) -> _containers.RepeatedCompositeFieldContainer[Global___ScoreAdjustment]:
         """Exact scores that are replaced when a seat lands on them."""
+
+    @_builtins.property
+    def pass_forbidden(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Cards that may never be passed (for example the high spades)."""
 
     def __init__(
         self,
@@ -452,10 +536,13 @@ class Rules(_message.Message):
         exact_score_adjustments: _abc.Iterable[Global___ScoreAdjustment] | None = ...,
         target_score: _builtins.int | None = ...,
         max_hands: _builtins.int | None = ...,
+        pass_forbidden: _abc.Iterable[_builtins.str] | None = ...,
+        settlement: Global___Settlement.ValueType = ...,
+        dealer_rule: Global___DealerRule.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "broken_by", b"broken_by", "card_values", b"card_values", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_count", b"pass_count", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "broken_by", b"broken_by", "card_values", b"card_values", "dealer_rule", b"dealer_rule", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015
