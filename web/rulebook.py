@@ -27,6 +27,7 @@ from arena.engine.rules import (
     MoonRule,
     Opening,
     PassDirection,
+    ScoringSuitChoice,
     Settlement,
 )
 
@@ -146,6 +147,7 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
                 Opening.LOWEST_CLUB: "The holder of the lowest club leads it.",
                 Opening.ANY_CLUB: "The holder of the lowest club leads any club.",
                 Opening.LEFT_OF_DEALER: "The player left of the dealer leads any card.",
+                Opening.LOWEST_SPADE: "The holder of the lowest spade leads it.",
             }[rules.opening]
             + " "
             + {
@@ -172,7 +174,20 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
     lines.append(
         ("Leading", "Follow suit if you can; the highest card of the suit led wins. " + lead)
     )
-    lines.append(("Points", _values(rules)))
+    if rules.scoring_suit_choice is ScoringSuitChoice.REVEALED:
+        lines.append(
+            (
+                "Scoring suit",
+                "After the pass everyone lays a card face down; turned over, the suit of the "
+                "highest card scores this hand (ties: the suit shown most, then the first high "
+                "card from the dealer's left). Its cards are worth 1 point each and its queen "
+                "13: the queen of spades for hearts, of diamonds for spades, of clubs for "
+                "diamonds, of hearts for clubs. When clubs or diamonds score, the lowest spade "
+                "opens instead of the lowest club.",
+            )
+        )
+    else:
+        lines.append(("Points", _values(rules)))
     if rules.doubler is not None:
         lines.append(("Doubler", f"Taking the {card_name(str(rules.doubler))} doubles your hand."))
     lines.append(("Shooting the moon", _moon(rules)))

@@ -64,6 +64,11 @@ class HandicappedBot:
         bot = self._good if self._rng.random() < self.strength else self._random
         return bot.play_card(view)
 
+    def reveal_card(self, view: SeatView) -> Card:
+        """The heuristic face-down card (Heartless), or a random one."""
+        bot = self._good if self._rng.random() < self.strength else self._random
+        return bot.reveal_card(view)
+
 
 @dataclasses.dataclass(frozen=True)
 class SeasonRun:

@@ -19,3 +19,7 @@ class HouseBot(Protocol):
     def play_card(self, view: SeatView) -> Card:
         """One of `view.legal`."""
         ...
+
+    def reveal_card(self, view: SeatView) -> Card:
+        """Heartless (003): the card to lay face down, one of `view.hand`."""
+        ...

@@ -179,6 +179,7 @@ class Belief:
         if view.kitty is not None:
             known[n] = allowed[n] = view.kitty.mask
         _infer_from_passes(view, n, played_all, known, allowed)
+        _infer_from_reveals(view, n, played_all, known, allowed)
         _infer_opener(view, masks, played_all | known[me], known)
         _infer_from_play(plays, n, masks, allowed)
         unseen = deck & ~played_all
@@ -335,6 +336,20 @@ def _fillable(holders: list[tuple[int, int]], allowed: tuple[int, ...], left: in
         if (union & left).bit_count() < need:
             return False
     return True
+
+
+def _infer_from_reveals(
+    view: SeatView, n: int, played_all: int, known: list[int], allowed: list[int]
+) -> None:
+    """Heartless (003): a card shown face up went back to its holder's hand, so it is
+    there until played."""
+    for holder, card in enumerate(view.reveals):
+        if card is None or holder == view.seat or played_all & card.mask:
+            continue
+        known[holder] |= card.mask
+        for other in range(n + 1):
+            if other != holder:
+                allowed[other] &= ~card.mask
 
 
 def _infer_from_passes(

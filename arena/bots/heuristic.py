@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from arena.engine import Card, CardSet, SeatView, Suit
 
+from .reveal import steer_reveal
+
 _QUEEN_OF_SPADES = Card.from_str("QS")
 _SPADE_GUARDS = CardSet.parse("AS KS")
 
@@ -36,6 +38,10 @@ class HeuristicBot:
         """The most dangerous cards first."""
         passable = view.hand - view.rules.pass_forbidden  # 004: maybe not the high spades
         return sorted(passable, key=lambda c: _danger(c, view), reverse=True)[:count]
+
+    def reveal_card(self, view: SeatView) -> Card:
+        """Steer the scoring suit to the one this hand can best avoid (`arena.bots.reveal`)."""
+        return steer_reveal(view)
 
     def play_card(self, view: SeatView) -> Card:
         """Duck, dump or lead low."""

@@ -19,6 +19,10 @@ class RandomBot:
         """Any `count` cards."""
         return self._rng.sample(list(view.hand - view.rules.pass_forbidden), count)
 
+    def reveal_card(self, view: SeatView) -> Card:
+        """Any card held."""
+        return view.hand.nth(self._rng.randrange(len(view.hand)))
+
     def play_card(self, view: SeatView) -> Card:
         """Any legal card."""
         return view.legal.nth(self._rng.randrange(len(view.legal)))

@@ -25,6 +25,7 @@ from arena.engine.backend import core
 from .belief import Belief, InconsistentBeliefError
 from .heuristic import HeuristicBot
 from .passing import search_pass
+from .reveal import steer_reveal
 
 POLICIES = {"random": 0, "greedy": 1, "mixed": 2}
 """Playout policies of the engine's `HandState.playout` (contract "Playouts")."""
@@ -107,6 +108,11 @@ class StrongBot:
             view, count, self._rng(view), started + seconds, samples, POLICIES[self.policy]
         )
         return chosen
+
+    def reveal_card(self, view: SeatView) -> Card:
+        """Steer the scoring suit as the heuristic bot does (`arena.bots.reveal`); the
+        search starts once the suit, and so the hand's values, are known."""
+        return steer_reveal(view)
 
     def play_card(self, view: SeatView) -> Card:
         """The legal card with the best mean outcome over sampled deals."""

@@ -12,13 +12,16 @@ from .hand import (
     HandOverError,
     IllegalPassError,
     IllegalPlayError,
+    IllegalRevealError,
     OutOfTurnError,
     Phase,
     SeatView,
     Trick,
 )
+from .heartless import scoring_suit_of
 from .presets import PRESETS, preset
 from .rules import (
+    SCORING_QUEENS,
     BrokenBy,
     FirstTrick,
     KittyTaker,
@@ -29,12 +32,14 @@ from .rules import (
     PassDirection,
     Rules,
     RulesError,
+    ScoringSuitChoice,
 )
 
 __all__ = [
     "BACKEND_NAME",
     "CARDS",
     "PRESETS",
+    "SCORING_QUEENS",
     "BrokenBy",
     "Card",
     "CardParseError",
@@ -46,6 +51,7 @@ __all__ = [
     "HandOverError",
     "IllegalPassError",
     "IllegalPlayError",
+    "IllegalRevealError",
     "KittyTaker",
     "KittyVisibility",
     "LeadRule",
@@ -56,8 +62,10 @@ __all__ = [
     "Phase",
     "Rules",
     "RulesError",
+    "ScoringSuitChoice",
     "SeatView",
     "Suit",
     "Trick",
     "preset",
+    "scoring_suit_of",
 ]

@@ -13,6 +13,9 @@ from typing import NamedTuple
 OPENING_LOWEST_CLUB = 0
 OPENING_ANY_CLUB = 1
 OPENING_LEFT_OF_DEALER = 2
+OPENING_LOWEST_SPADE = 3
+"""The holder of the lowest spade in the hands leads it (003 'HEARTLESS': "Otherwise it is the
+Two of Spades"); error 5 as for the lowest club."""
 
 FIRST_TRICK_ANY = 0
 FIRST_TRICK_NO_PENALTY = 1

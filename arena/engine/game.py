@@ -110,9 +110,11 @@ class Game:
         if rules.settlement is Settlement.POINTS:
             scores = points
         else:
-            penalty = rules.penalty_cards.mask
+            # The hand's own rules: in Heartless (003) they name the revealed suit's cards.
+            played = hand.rules
+            penalty = played.penalty_cards.mask
             clean = tuple(not hand.taken(s).mask & penalty for s in range(rules.players))
-            settled = settle(rules.settlement, points, clean, self.pot, rules.penalty_total)
+            settled = settle(rules.settlement, points, clean, self.pot, played.penalty_total)
             scores, self.pot = settled.paid, settled.pot
         self.hand_scores.append(scores)
         adjustments = dict(self.rules.exact_score_adjustments)

@@ -31,8 +31,9 @@ from typing import Any
 
 from . import config as core_config
 from .backend import core
-from .cards import CARDS, Card, CardLike, CardSet, Suit, to_card
-from .rules import _PASS_KINDS, KittyVisibility, PassDirection, Rules
+from .cards import CARDS, Card, CardLike, CardParseError, CardSet, Suit, to_card
+from .heartless import scoring_suit_of
+from .rules import _PASS_KINDS, KittyVisibility, Opening, PassDirection, Rules, ScoringSuitChoice
 
 _new_cardset = object.__new__
 _set_mask = vars(CardSet)["mask"].__set__
@@ -72,10 +73,23 @@ class IllegalPassError(ValueError):
         self.code = code
 
 
+class IllegalRevealError(ValueError):
+    """A reveal (003 'HEARTLESS') that may not be made: none is due, a bad seat, a seat
+    that has revealed already, or a card the seat does not hold."""
+
+    def __init__(self, message: str, *, seat: int, card: Card | None) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.card = card
+
+
 class Phase(StrEnum):
     """Where a hand stands."""
 
     PASSING = "passing"
+    # 003 'HEARTLESS': after the pass "each player lays one card face down on the table";
+    # only rules with scoring_suit_choice 'revealed' enter this phase.
+    REVEALING = "revealing"
     PLAYING = "playing"
     OVER = "over"
 
@@ -116,14 +130,42 @@ class SeatView:
     hearts_broken: bool
     points_taken: tuple[int, ...]
     kitty: CardSet | None
+    reveals: tuple[Card | None, ...] = ()
+    """Per seat, its revealed card (003 'HEARTLESS'): the seat's own at once, the others'
+    once every seat has revealed, None otherwise; () under a fixed scoring suit."""
+    scoring_suit: Suit | None = None
+    """The revealed scoring suit once every seat has revealed; None before, and always
+    None under a fixed scoring suit."""
+
+
+def _nothing_legal() -> int:
+    """`Hand.legal_mask` while revealing: nobody may play yet."""
+    return 0
+
+
+def _refuse_play(index: int) -> int:
+    """`Hand.try_play_index` while revealing: ERR_PASSING, the code for "the hand has not
+    reached its play yet" (an error code must be positive, and nothing changes)."""
+    return core_config.ERR_PASSING
+
+
+def _refuse_push(index: int) -> None:
+    """`Hand.push_index` while revealing: a ValueError, as the backends' push in the
+    passing phase."""
+    raise ValueError(f"push({index}): the hand is still revealing (003 'HEARTLESS')")
 
 
 class Hand:
     """One deal: build it with `Hand.deal` (from a seed) or `Hand.from_cards`."""
 
     __slots__ = (
+        "_base_rules",
         "_history",
+        "_pass_record",
+        "_revealing",
+        "_reveals",
         "_state",
+        "_suit",
         "dealer",
         "legal_mask",
         "pass_direction",
@@ -138,10 +180,11 @@ class Hand:
     # The fast path for search and simulation: the backend's own methods, bound once, so a
     # decision costs one C call and no Python frame (see docs/engine.md 'Speed').
     legal_mask: Callable[[], int]
-    """The legal cards as a bitmask (bit i = card index i); 0 while passing or when over."""
+    """The legal cards as a bitmask (bit i = card index i); 0 while passing, revealing or
+    when over."""
     try_play_index: Callable[[int], int]
     """Play card index i if legal: returns 0, or an `arena.engine.config` ERR_* code and
-    changes nothing."""
+    changes nothing (ERR_PASSING while passing or revealing)."""
     push_index: Callable[[int], None]
     """Play card index i unchecked (legality is the caller's promise); undo with `pop`."""
     try_pass_indices: Callable[[int, tuple[int, ...]], int]
@@ -179,10 +222,25 @@ class Hand:
         except ValueError as error:
             raise ValueError(f"impossible deal: {error}") from None
         self._history: tuple[Any, tuple[Trick, ...], tuple[int, ...]] = ((), (), ())
-        self.legal_mask = self._state.legal_mask
-        self.try_play_index = self._state.play
-        self.push_index = self._state.push
-        self.try_pass_indices = self._state.apply_pass
+        self._base_rules = rules
+        self._reveals: list[Card | None] = [None] * players
+        self._revealing = False
+        self._suit: Suit | None = None
+        self._pass_record: tuple[tuple[tuple[int, ...], ...], ...] | None = None
+        self._bind_fast_path()
+        if rules.scoring_suit_choice is ScoringSuitChoice.REVEALED:
+            # The pass must be watched: its end starts the reveal phase (at once on a hold).
+            self.try_pass_indices = self._try_pass_then_reveal
+            if self._state.phase == core_config.PHASE_PLAYING:
+                self._begin_reveal()
+
+    def _bind_fast_path(self) -> None:
+        """Bind the fast-path attributes to the backend state's own methods."""
+        state = self._state
+        self.legal_mask = state.legal_mask
+        self.try_play_index = state.play
+        self.push_index = state.push
+        self.try_pass_indices = state.apply_pass
 
     @classmethod
     def deal(
@@ -237,7 +295,9 @@ class Hand:
 
     @property
     def phase(self) -> Phase:
-        """Passing, playing or over."""
+        """Passing, revealing (003 'HEARTLESS' only), playing or over."""
+        if self._revealing:
+            return Phase.REVEALING
         return _PHASES[self._state.phase]
 
     @property
@@ -247,9 +307,9 @@ class Hand:
 
     @property
     def to_play(self) -> int | None:
-        """The seat to play, or None while passing and when the hand is over."""
+        """The seat to play, or None while passing or revealing and when the hand is over."""
         seat: int = self._state.to_play
-        return None if seat < 0 else seat
+        return None if seat < 0 or self._revealing else seat
 
     @property
     def trick_number(self) -> int:
@@ -263,8 +323,8 @@ class Hand:
 
     @property
     def leader(self) -> int:
-        """The seat that led (or is to lead) the current trick."""
-        return int(self._state.leader)
+        """The seat that led (or is to lead) the current trick; -1 while passing or revealing."""
+        return -1 if self._revealing else int(self._state.leader)
 
     @property
     def current_trick(self) -> tuple[tuple[int, Card], ...]:
@@ -312,12 +372,16 @@ class Hand:
     def passed(self, seat: int) -> tuple[Card, ...]:
         """The cards `seat` gave in the pass, in the order given."""
         _check_seat(self.rules, seat, "seat")
-        return tuple(CARDS[i] for i in self._state.passed(seat))
+        record = self._pass_record
+        indices = record[0][seat] if record is not None else self._state.passed(seat)
+        return tuple(CARDS[i] for i in indices)
 
     def received(self, seat: int) -> tuple[Card, ...]:
         """The cards `seat` received, once the pass has been exchanged."""
         _check_seat(self.rules, seat, "seat")
-        return tuple(CARDS[i] for i in self._state.received(seat))
+        record = self._pass_record
+        indices = record[1][seat] if record is not None else self._state.received(seat)
+        return tuple(CARDS[i] for i in indices)
 
     def passable(self, seat: int) -> CardSet:
         """The cards `seat` may pass now: its hand minus the rules' `pass_forbidden`, during
@@ -356,6 +420,131 @@ class Hand:
             return ()
         return tuple(s for s in range(self.players) if not self._state.passed(s))
 
+    # -- the reveal (003 'HEARTLESS') -----------------------------------------------
+
+    @property
+    def base_rules(self) -> Rules:
+        """The rules the hand was dealt under. `rules` is the same until a Heartless hand's
+        scoring suit is revealed, then `base_rules.for_scoring_suit(scoring_suit)`."""
+        return self._base_rules
+
+    @property
+    def reveals_pending(self) -> tuple[int, ...]:
+        """Seats that still have to reveal a card (empty outside the reveal phase)."""
+        if not self._revealing:
+            return ()
+        return tuple(seat for seat, card in enumerate(self._reveals) if card is None)
+
+    def revealed(self, seat: int) -> Card | None:
+        """The card `seat` revealed, or None if it has not (or the rules have no reveal)."""
+        _check_seat(self.rules, seat, "seat")
+        return self._reveals[seat]
+
+    @property
+    def scoring_suit(self) -> Suit | None:
+        """The revealed scoring suit once every seat has revealed; None before that, and
+        always None under a fixed scoring suit (whose `rules.card_values` say what scores)."""
+        return self._suit
+
+    def apply_reveal(self, seat: int, card: CardLike) -> None:
+        """Show `seat`'s face-down card (003 'HEARTLESS': after the pass "each player lays
+        one card face down on the table"). The card stays in the seat's hand: revealing only
+        shows it ("the players return the face-up card to their hand").
+
+        Seats reveal in any order; when the last one does, the scoring suit is chosen
+        (`scoring_suit_of`), `rules` becomes `base_rules.for_scoring_suit(suit)` and play
+        begins, led by that suit's opening card. Raises IllegalRevealError when no reveal is
+        due, for a bad seat, a seat that has revealed already, or a card it does not hold.
+
+        >>> from arena.engine import Hand, preset
+        >>> hand = Hand.from_cards(preset("heartless"), [
+        ...     "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+        ...     "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+        ...     "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+        ...     "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+        ... ])
+        >>> hand.phase.value, hand.reveals_pending
+        ('revealing', (0, 1, 2, 3))
+        >>> for seat, card in enumerate(["KC", "QD", "AS", "2H"]):
+        ...     hand.apply_reveal(seat, card)
+        >>> hand.scoring_suit.name, hand.rules.value_of("QD"), hand.to_play
+        ('SPADES', 13, 0)
+        >>> "AS" in str(hand.hand_of(2))
+        True
+        """
+        if not self._revealing:
+            reason = (
+                "these rules have a fixed scoring suit"
+                if self._base_rules.scoring_suit_choice is ScoringSuitChoice.FIXED
+                else "the hand is " + self.phase.value
+            )
+            raise IllegalRevealError(f"no reveal is due now: {reason}", seat=seat, card=None)
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalRevealError(
+                f"there is no seat {seat!r} in a {self.players}-player game", seat=seat, card=None
+            )
+        if self._reveals[seat] is not None:
+            raise IllegalRevealError(
+                f"seat {seat} has already revealed {self._reveals[seat]}",
+                seat=seat,
+                card=self._reveals[seat],
+            )
+        try:
+            shown = to_card(card)
+        except CardParseError as error:
+            raise IllegalRevealError(
+                f"seat {seat} cannot reveal: {error}", seat=seat, card=None
+            ) from error
+        if not self._state.hand(seat) & shown.mask:
+            raise IllegalRevealError(
+                f"seat {seat} cannot reveal {shown}: it does not hold it", seat=seat, card=shown
+            )
+        self._reveals[seat] = shown
+        if None not in self._reveals:
+            self._finish_reveal()
+
+    def _try_pass_then_reveal(self, seat: int, cards: tuple[int, ...]) -> int:
+        """`try_pass_indices` under REVEALED rules: the pass that completes the exchange
+        starts the reveal phase."""
+        code: int = self._state.apply_pass(seat, cards)
+        if not code and self._state.phase == core_config.PHASE_PLAYING:
+            self._begin_reveal()
+        return code
+
+    def _begin_reveal(self) -> None:
+        """Enter the reveal phase: the backend state has exchanged the pass, but nobody may
+        play until the scoring suit is known."""
+        self._revealing = True
+        self.legal_mask = _nothing_legal
+        self.try_play_index = _refuse_play
+        self.push_index = _refuse_push
+
+    def _finish_reveal(self) -> None:
+        """Choose the suit and start play under its rules: a new backend state from the
+        hands as they are after the pass, as a hold hand (so its pass record is empty; the
+        old one is kept for `passed`/`received`)."""
+        reveals = [card for card in self._reveals if card is not None]
+        suit = scoring_suit_of(reveals, self.dealer)
+        rules = self._base_rules.for_scoring_suit(suit)
+        old, n = self._state, self.players
+        self._pass_record = (
+            tuple(old.passed(s) for s in range(n)),
+            tuple(old.received(s) for s in range(n)),
+        )
+        self._state = core.HandState(
+            rules.core_config(),
+            tuple(old.hand(s) for s in range(n)),
+            old.kitty,
+            self.dealer,
+            core_config.PASS_HOLD,
+            self.seed & 0xFFFFFFFFFFFFFFFF,
+        )
+        self.rules = rules
+        self._suit = suit
+        self._revealing = False
+        self._history = ((), (), ())
+        self._bind_fast_path()
+
     def tricks(self) -> tuple[Trick, ...]:
         """Every finished trick, in order."""
         return self._finished()[0]
@@ -383,18 +572,25 @@ class Hand:
     # -- moves --------------------------------------------------------------------
 
     def legal_plays(self) -> CardSet:
-        """The cards the seat to play may play now (empty while passing or when over)."""
-        return _cardset(self._state.legal_mask())
+        """The cards the seat to play may play now (empty while passing, revealing or when
+        over)."""
+        return _cardset(self.legal_mask())
 
     def is_legal(self, card: CardLike) -> bool:
         """Whether `card` may be played now by the seat to play."""
-        return self._state.check_play(to_card(card).index) == 0  # type: ignore[no-any-return]
+        return self._check_play(to_card(card)) == 0
 
     def illegal_reason(self, card: CardLike) -> str | None:
         """Why the seat to play may not play `card` now, or None if it may."""
         card = to_card(card)
-        code = self._state.check_play(card.index)
+        code = self._check_play(card)
         return str(self._play_error(code, card)) if code else None
+
+    def _check_play(self, card: Card) -> int:
+        if self._revealing:
+            return core_config.ERR_PASSING
+        code: int = self._state.check_play(card.index)
+        return code
 
     def play(self, card: CardLike, seat: int | None = None) -> None:
         """Play `card` for the seat to play (checked against `seat` when given).
@@ -403,6 +599,8 @@ class Hand:
         """
         if card.__class__ is not Card:
             card = to_card(card)
+        if self._revealing:
+            raise self._play_error(core_config.ERR_PASSING, card)
         state = self._state
         if seat is not None and seat != state.to_play:
             if state.phase == core_config.PHASE_OVER:
@@ -425,7 +623,7 @@ class Hand:
 
     def push(self, card: CardLike) -> None:
         """Play without checking (for search: the caller guarantees legality); undo with `pop`."""
-        self._state.push(to_card(card).index)
+        self.push_index(to_card(card).index)
 
     def pop(self) -> None:
         """Undo the last `play` or `push` (IndexError when there is nothing to undo)."""
@@ -442,7 +640,7 @@ class Hand:
         if isinstance(cards, str):
             cards = cards.split()
         chosen = [to_card(card) for card in cards]
-        code = self._state.apply_pass(seat, tuple(card.index for card in chosen))
+        code = self.try_pass_indices(seat, tuple(card.index for card in chosen))
         if code:
             raise IllegalPassError(self._pass_message(code, seat, chosen), seat=seat, code=code)
 
@@ -480,7 +678,18 @@ class Hand:
             hearts_broken=self.hearts_broken,
             points_taken=points,
             kitty=self._visible_kitty(seat, len(tricks)),
+            reveals=self._visible_reveals(seat),
+            scoring_suit=self._suit,
         )
+
+    def _visible_reveals(self, seat: int) -> tuple[Card | None, ...]:
+        """003 'HEARTLESS': the cards lie face down until "The players then turn the cards
+        over", so a seat sees its own at once and the others' once every seat has revealed."""
+        if self._base_rules.scoring_suit_choice is ScoringSuitChoice.FIXED:
+            return ()
+        if self._suit is not None:
+            return tuple(self._reveals)
+        return tuple(card if s == seat else None for s, card in enumerate(self._reveals))
 
     def _visible_kitty(self, seat: int, tricks_done: int) -> CardSet | None:
         """002 'Kitty variants': face up, shown after the first trick, taker only, or secret."""
@@ -504,6 +713,15 @@ class Hand:
             return HandOverError(
                 f"cannot play {card}: the hand is over", card=card, seat=seat, code=code
             )
+        if code == core_config.ERR_PASSING and self._revealing:
+            pending = ", ".join(str(s) for s in self.reveals_pending)
+            return OutOfTurnError(
+                f"cannot play {card}: the hand is still revealing: seats {pending} still have "
+                "to reveal a card (003 'HEARTLESS')",
+                card=card,
+                seat=seat,
+                code=code,
+            )
         if code == core_config.ERR_PASSING:
             pending = ", ".join(str(s) for s in self.passes_pending)
             return OutOfTurnError(
@@ -518,7 +736,7 @@ class Hand:
             core_config.ERR_BAD_CARD: f"{card} is not in play under these rules",
             core_config.ERR_NOT_IN_HAND: f"{who} does not hold {card}",
             core_config.ERR_MUST_LEAD_OPENING_CARD: "the first trick must be opened with "
-            + str(self._lowest_club()),
+            + str(self._opening_card()),
             core_config.ERR_MUST_LEAD_CLUB: "the first trick must be opened with a club",
             core_config.ERR_MUST_FOLLOW_SUIT: f"{who} must follow suit: "
             + (f"{_suit_name(led)} were led" if led is not None else "a suit was led"),
@@ -532,11 +750,13 @@ class Hand:
             f"illegal play {card} by {who}: {reason}", card=card, seat=seat, code=code
         )
 
-    def _lowest_club(self) -> Card | None:
-        clubs = 0
+    def _opening_card(self) -> Card | None:
+        """The lowest club in the hands, or spade under the lowest-spade opening."""
+        suit = Suit.SPADES if self.rules.opening is Opening.LOWEST_SPADE else Suit.CLUBS
+        held = 0
         for seat in range(self.players):
-            clubs |= self._state.hand(seat) & Suit.CLUBS.mask
-        return CARDS[(clubs & -clubs).bit_length() - 1] if clubs else None
+            held |= self._state.hand(seat) & suit.mask
+        return CARDS[(held & -held).bit_length() - 1] if held else None
 
     def _pass_message(self, code: int, seat: int, cards: list[Card]) -> str:
         size = self.rules.pass_size(self.pass_direction)

@@ -31,6 +31,7 @@ from .rules import (
     PassDirection,
     Rules,
     RulesError,
+    ScoringSuitChoice,
     Settlement,
     standard_values,
 )
@@ -42,6 +43,9 @@ L2, R2 = PassDirection.LEFT2, PassDirection.RIGHT2
 TRIMS_000: Final[Mapping[int, str]] = {3: "2D", 4: "", 5: "2D 2C", 6: "2D 3D 3C 4C", 7: "2S 3D 3C"}
 # 003 'Deal': three players remove 2D; five remove 2D and 2S.
 TRIMS_003: Final[Mapping[int, str]] = {3: "2D", 4: "", 5: "2D 2S"}
+# 003 'Deal': "except in five-player Heartless remove the Two of Diamonds and the Two of
+# Hearts" (so the 2S, which opens when clubs or diamonds score, stays in play).
+TRIMS_003_HEARTLESS: Final[Mapping[int, str]] = {3: "2D", 4: "", 5: "2D 2H"}
 # 002 'Alternatives to the Kitty': 3C for three; 3C and 2D for five.
 TRIMS_002: Final[Mapping[int, str]] = {3: "3C", 4: "", 5: "3C 2D"}
 
@@ -160,6 +164,30 @@ def midwest(players: int = 4) -> Rules:
         first_trick=FirstTrick.ANY,
         lead_rule=LeadRule.POINTS_BROKEN,
         broken_by=BrokenBy.POINT_CARDS,
+    )
+
+
+def heartless(players: int = 4) -> Rules:
+    """003 'HEARTLESS': "played like Regular Hearts, except that the suit that scores
+    points can change from hand to hand": after the pass each player reveals a card, the
+    suit of the highest scores 1 a card and its scoring queen 13, and the 2C or the 2S
+    opens (`Hand.apply_reveal`, `Rules.for_scoring_suit`).
+
+    "Regular Hearts" here is the document's own game, the `midwest` preset (its rotation,
+    no scoring card led until one is taken, old moon, to 100), with 003's five-player trim
+    for Heartless (2D and 2H, keeping the 2S). midwest's settings already satisfy the
+    REVEALED checks (standard values, lead_rule 'points_broken', broken_by 'point_cards':
+    none names the literal heart suit), so nothing else changes. Three to five players.
+
+    >>> str(heartless(5).removed_cards)
+    '2D 2H'
+    """
+    removed = _trim(TRIMS_003_HEARTLESS, players, "heartless")
+    return midwest(players).replace(
+        name="heartless",
+        removed_cards=removed,
+        card_values=_values_without_removed(standard_values(), removed),
+        scoring_suit_choice=ScoringSuitChoice.REVEALED,
     )
 
 
@@ -328,6 +356,7 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "omnibus_jack": omnibus_jack,
     "black_maria": black_maria,
     "midwest": midwest,
+    "heartless": heartless,
     "classic": classic,
     "spot": spot,
     "spot_midwest": spot_midwest,

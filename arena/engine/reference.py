@@ -8,8 +8,8 @@ the thousands of hands per second.
 
 Rule sources are quoted by file name and section, from /work/shared/rules/:
 000 (standard Hearts), 001 (kitty, points broken), 002 (Omnibus and its variant list),
-004 (encyclopedic summary: moon variants, center mixer, star passing, cards that may not be
-passed).
+003 (Heartless: the two of spades may open), 004 (encyclopedic summary: moon variants,
+center mixer, star passing, cards that may not be passed).
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from arena.engine.config import (
     MOON_SHOOTERS_CHOICE,
     OPENING_ANY_CLUB,
     OPENING_LOWEST_CLUB,
+    OPENING_LOWEST_SPADE,
     PASS_CENTER,
     PASS_HOLD,
     PASS_SCATTER,
@@ -66,7 +67,8 @@ __all__ = ["HandState", "SplitMix64", "deal", "play_random_hands"]
 RANKS = 13
 CLUBS = 0x1FFF
 HEARTS_SUIT = CLUBS << 39
-SUIT_MASKS = (CLUBS, CLUBS << 13, CLUBS << 26, HEARTS_SUIT)
+SPADES = CLUBS << 26
+SUIT_MASKS = (CLUBS, CLUBS << 13, SPADES, HEARTS_SUIT)
 QUEEN_OF_SPADES = 2 * RANKS + 10
 ALL_CARDS = (1 << 52) - 1
 
@@ -372,7 +374,7 @@ class HandState:
         seat, the pass kind is not valid for the number of players (scatter also needs
         hands of at least `players - 1` cards, star an odd table and two cards, and any pass
         enough cards outside `pass_forbidden` in every hand), the seed is not 64-bit, or the
-        opening needs a club and no hand holds one.
+        opening needs a club (a spade, for the lowest-spade opening) and no hand holds one.
         """
         cfg = self._cfg = as_config(cfg)
         self._derived = derive(cfg)
@@ -405,6 +407,8 @@ class HandState:
         _check_seed(seed)
         if cfg.opening in (OPENING_LOWEST_CLUB, OPENING_ANY_CLUB) and not union & CLUBS:
             raise ValueError("the opening rule needs a club, and no hand holds one")
+        if cfg.opening == OPENING_LOWEST_SPADE and not union & SPADES:
+            raise ValueError("the opening rule needs a spade, and no hand holds one")
 
         self._hands = list(hands)
         self._kitty = kitty
@@ -587,14 +591,16 @@ class HandState:
     def _start_play(self) -> None:
         """Find the opening leader: 000 'The Play' ("The player holding the 2C after the pass
         makes the opening lead"), 001 'HOW TO PLAY' (the 3C when the 2C is in the kitty),
-        002 'Play variants' ("the player to the left of the dealer may lead any card")."""
+        002 'Play variants' ("the player to the left of the dealer may lead any card"),
+        003 'HEARTLESS' ("Otherwise it is the Two of Spades": the lowest spade held)."""
         self._phase = PHASE_PLAYING
-        if self._cfg.opening in (OPENING_LOWEST_CLUB, OPENING_ANY_CLUB):
+        opening = self._cfg.opening
+        if opening in (OPENING_LOWEST_CLUB, OPENING_ANY_CLUB, OPENING_LOWEST_SPADE):
             held = 0
             for hand in self._hands:
                 held |= hand
-            clubs = held & CLUBS
-            self._opening_card = (clubs & -clubs).bit_length() - 1
+            suit = held & (SPADES if opening == OPENING_LOWEST_SPADE else CLUBS)
+            self._opening_card = (suit & -suit).bit_length() - 1
             opening_bit = 1 << self._opening_card
             self._leader = next(s for s, hand in enumerate(self._hands) if hand & opening_bit)
         else:
@@ -619,7 +625,7 @@ class HandState:
             # in the suit led, a card of any other suit may be discarded."
             follow = hand & SUIT_MASKS[self._trick[0] // RANKS]
             steps.append((ERR_MUST_FOLLOW_SUIT, follow or hand))
-        elif self._trick_number == 0 and cfg.opening == OPENING_LOWEST_CLUB:
+        elif self._trick_number == 0 and cfg.opening in (OPENING_LOWEST_CLUB, OPENING_LOWEST_SPADE):
             steps.append((ERR_MUST_LEAD_OPENING_CARD, 1 << self._opening_card))
         elif self._trick_number == 0 and cfg.opening == OPENING_ANY_CLUB:
             steps.append((ERR_MUST_LEAD_CLUB, hand & CLUBS))

@@ -20,6 +20,7 @@ import json
 from collections.abc import Mapping
 from enum import StrEnum
 from functools import cached_property
+from types import MappingProxyType
 from typing import Any, Final, TypeVar
 
 from . import config as core
@@ -84,6 +85,9 @@ class Opening(StrEnum):
     LOWEST_CLUB = "lowest_club"  # holder of 2C leads it; 3C when 2C is out (000 'The Play'; 001)
     ANY_CLUB = "any_club"  # holder of the lowest club leads any club
     LEFT_OF_DEALER = "left_of_dealer"  # any card (003 'Regular Hearts'; 004 1911; 002)
+    # Holder of the lowest spade in play leads it: 003 'HEARTLESS', "Otherwise it is the Two
+    # of Spades" (with a trimmed deck the lowest spade, as LOWEST_CLUB does for clubs).
+    LOWEST_SPADE = "lowest_spade"
 
 
 class FirstTrick(StrEnum):
@@ -160,6 +164,21 @@ class Settlement(StrEnum):
     POOL_CLEAN = "pool_clean"
 
 
+class ScoringSuitChoice(StrEnum):
+    """Which suit scores (003 'HEARTLESS': "the suit that scores points can change from
+    hand to hand").
+
+    Why a setting and not a preset detail: under REVEALED a hand's card values and opening
+    are only known once every seat has shown a card, so `Hand` needs a reveal phase and
+    `Rules.for_scoring_suit` gives the rules the hand is then played by.
+    """
+
+    FIXED = "fixed"  # `card_values` and `opening` apply to every hand
+    # Each seat shows a card after the pass; the suit of the highest scores, with its
+    # scoring queen (003 'HEARTLESS'; `arena.engine.heartless.scoring_suit_of`).
+    REVEALED = "revealed"
+
+
 class DealerRule(StrEnum):
     """Who deals the next hand."""
 
@@ -178,11 +197,24 @@ _ENUM_FIELDS: Final[dict[str, type[StrEnum]]] = {
     "moon": MoonRule,
     "settlement": Settlement,
     "dealer_rule": DealerRule,
+    "scoring_suit_choice": ScoringSuitChoice,
 }
 
 QUEEN_OF_SPADES_POINTS: Final = 13
 STAR_PASS_SIZE: Final = 2  # 004 'Passing cards': "The players choose only two cards"
 HEART_POINTS: Final = 1
+
+SCORING_QUEENS: Final[Mapping[Suit, Card]] = MappingProxyType(
+    {
+        # 003 'HEARTLESS': "For the scoring suit of Hearts, the scoring Queen is the Queen of
+        # Spades ... Spades, ... the Queen of Diamonds ... Diamonds, ... the Queen of Clubs.
+        # And for the scoring suit of Clubs, the scoring Queen is the Queen of Hearts."
+        Suit.HEARTS: Card.from_str("QS"),
+        Suit.SPADES: Card.from_str("QD"),
+        Suit.DIAMONDS: Card.from_str("QC"),
+        Suit.CLUBS: Card.from_str("QH"),
+    }
+)
 
 
 def standard_values() -> dict[Card, int]:
@@ -229,6 +261,7 @@ class Rules:
     max_hands: int | None = None
     settlement: Settlement = Settlement.POINTS
     dealer_rule: DealerRule = DealerRule.ROTATE
+    scoring_suit_choice: ScoringSuitChoice = ScoringSuitChoice.FIXED
     name: str = "custom"
 
     def __post_init__(self) -> None:
@@ -378,6 +411,7 @@ class Rules:
             "max_hands": self.max_hands,
             "settlement": self.settlement.value,
             "dealer_rule": self.dealer_rule.value,
+            "scoring_suit_choice": self.scoring_suit_choice.value,
         }
 
     @classmethod
@@ -425,6 +459,51 @@ class Rules:
         """A copy with some settings changed (validated again)."""
         return dataclasses.replace(self, **changes)
 
+    def for_scoring_suit(self, suit: Suit) -> Rules:
+        """The rules a hand of these REVEALED rules is played by once its scoring suit is
+        known (003 'HEARTLESS'): each card of `suit` in play worth 1 and the suit's scoring
+        queen (`SCORING_QUEENS`) 13 if in play, nothing else; the 2C (lowest club) opens
+        when the suit is hearts or spades, else the 2S (lowest spade); FIXED; every other
+        setting, the name included, unchanged. Cached per suit (rules are immutable).
+
+        Raises ValueError unless `scoring_suit_choice` is REVEALED.
+
+        >>> from arena.engine import preset
+        >>> spades = preset("heartless").for_scoring_suit(Suit.SPADES)
+        >>> spades.value_of("QD"), spades.value_of("QS"), spades.value_of("AH")
+        (13, 1, 0)
+        >>> spades.opening.value, spades.penalty_total
+        ('lowest_club', 26)
+        >>> preset("heartless").for_scoring_suit(Suit.CLUBS).opening.value
+        'lowest_spade'
+        """
+        if self.scoring_suit_choice is not ScoringSuitChoice.REVEALED:
+            raise ValueError(
+                f"for_scoring_suit needs scoring_suit_choice 'revealed', not "
+                f"{self.scoring_suit_choice.value!r}"
+            )
+        suit = Suit(suit)
+        cache: dict[Suit, Rules] = self.__dict__.setdefault("_by_scoring_suit", {})
+        rules = cache.get(suit)
+        if rules is None:
+            rules = cache[suit] = self._played_with(suit)
+        return rules
+
+    def _played_with(self, suit: Suit) -> Rules:
+        deck = self.deck
+        values = dict.fromkeys(deck.of_suit(suit), HEART_POINTS)
+        queen = SCORING_QUEENS[suit]
+        if queen in deck:
+            values[queen] = QUEEN_OF_SPADES_POINTS
+        # 003 'HEARTLESS': "The first card lead when the scoring suit is Hearts or Spades is
+        # the Two of Clubs. Otherwise it is the Two of Spades."
+        opening = (
+            Opening.LOWEST_CLUB if suit in (Suit.HEARTS, Suit.SPADES) else Opening.LOWEST_SPADE
+        )
+        return self.replace(
+            card_values=values, opening=opening, scoring_suit_choice=ScoringSuitChoice.FIXED
+        )
+
     # -- validation ------------------------------------------------------------------
 
     def _validate(self) -> None:
@@ -464,14 +543,53 @@ class Rules:
                 )
         if self.doubler is not None and self.doubler not in self.deck:
             raise RulesError(f"the doubler {self.doubler} is not in play")
-        clubs = self.deck.of_suit(Suit.CLUBS)
-        if self.opening is not Opening.LEFT_OF_DEALER and len(clubs) <= self.kitty_size:
-            raise RulesError(
-                f"opening {self.opening.value!r} needs a club in someone's hand, but only "
-                f"{len(clubs)} club(s) are in play with a kitty of {self.kitty_size}"
-            )
+        if self.opening is not Opening.LEFT_OF_DEALER:
+            suit = Suit.SPADES if self.opening is Opening.LOWEST_SPADE else Suit.CLUBS
+            self._validate_opening_suit(f"opening {self.opening.value!r}", suit)
+        self._validate_revealed()
         self._validate_moon()
         self._validate_end()
+
+    def _validate_opening_suit(self, what: str, suit: Suit) -> None:
+        """Some hand must hold a card of `suit` to open with, whatever the kitty holds."""
+        held = self.deck.of_suit(suit)
+        if len(held) <= self.kitty_size:
+            name = suit.name.lower()[:-1]
+            raise RulesError(
+                f"{what} needs a {name} in someone's hand, but only "
+                f"{len(held)} {name}(s) are in play with a kitty of {self.kitty_size}"
+            )
+
+    def _validate_revealed(self) -> None:
+        """003 'HEARTLESS' rotates the standard table (hearts 1, QS 13) to the revealed
+        suit and its queen, and opens with the 2C or the 2S: so the table must be exactly
+        the standard one, and no rule may name the literal heart suit or a fixed card."""
+        if self.scoring_suit_choice is not ScoringSuitChoice.REVEALED:
+            return
+        what = "scoring_suit_choice 'revealed' (003 'HEARTLESS')"
+        standard = {card: value for card, value in standard_values().items() if card in self.deck}
+        if dict(self.card_values) != standard:
+            raise RulesError(
+                f"{what} needs the standard card_values (each heart 1, the QS 13, for the cards "
+                "in play): that is the table which moves to the revealed suit and its queen"
+            )
+        if self.doubler is not None or self.moon_requires:
+            raise RulesError(
+                f"{what} allows no doubler and no moon_requires: they name fixed cards"
+            )
+        if self.lead_rule not in (LeadRule.ANY, LeadRule.POINTS_BROKEN):
+            raise RulesError(f"{what} needs lead_rule 'any' or 'points_broken', not hearts")
+        if self.broken_by is not BrokenBy.POINT_CARDS or self.queen_and_hearts_may_lead_heart:
+            raise RulesError(
+                f"{what} needs broken_by 'point_cards' and no queen_and_hearts_may_lead_heart: "
+                "hearts need not be the scoring suit"
+            )
+        if self.opening is not Opening.LOWEST_CLUB:
+            raise RulesError(
+                f"{what} needs opening 'lowest_club': the revealed suit picks the 2C or the 2S"
+            )
+        self._validate_opening_suit(what, Suit.CLUBS)
+        self._validate_opening_suit(what, Suit.SPADES)
 
     def _validate_pass(self, direction: PassDirection) -> None:
         size = self.pass_size(direction)

@@ -60,13 +60,14 @@ def trick_message(trick: Trick) -> game_pb2.Trick:
     )
 
 
-def hand_state(
-    view: SeatView, context: DecisionContext, rules: rules_pb2.Rules | None = None
-) -> game_pb2.HandState:
-    """Everything `view.seat` knows now, as the protocol's HandState, built from scratch
-    (`rules` is the seat's cached Rules message). `PlayRequests` must build the same."""
+def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
+    """Everything `view.seat` knows now, as the protocol's HandState, built from scratch.
+    `PlayRequests` must build the same.
+
+    The rules are the hand's own (`view.rules`): in Heartless they change once the
+    scoring suit is revealed, and a bot must see the values it is playing for."""
     state = game_pb2.HandState(
-        rules=rules if rules is not None else rules_message(view.rules),
+        rules=rules_message(view.rules),
         seat=view.seat,
         hand_number=context.hand_number,
         dealer=view.dealer,
@@ -82,14 +83,28 @@ def hand_state(
     )
     if view.kitty is not None:
         state.kitty.extend(_mask_texts(view.kitty.mask))
+    _set_reveals(state, view)
     return state
 
 
-def play_query(
-    view: SeatView, context: DecisionContext, rules: rules_pb2.Rules | None = None
-) -> game_pb2.PlayCardQuery:
+def _reveal_texts(view: SeatView) -> list[str]:
+    return [_TEXT[card.index] if card is not None else "" for card in view.reveals]
+
+
+def _set_reveals(state: game_pb2.HandState, view: SeatView) -> None:
+    """Heartless: the face-down cards this seat may see, and the suit they chose."""
+    state.reveals[:] = _reveal_texts(view)
+    state.scoring_suit = view.scoring_suit.letter if view.scoring_suit is not None else ""
+
+
+def reveal_query(view: SeatView, context: DecisionContext) -> game_pb2.RevealCardQuery:
+    """A RevealCardQuery: the hand after the pass, before anyone has turned a card."""
+    return game_pb2.RevealCardQuery(state=hand_state(view, context))
+
+
+def play_query(view: SeatView, context: DecisionContext) -> game_pb2.PlayCardQuery:
     """A PlayCardQuery built from scratch: the state, the trick in progress, the legal cards."""
-    state = hand_state(view, context, rules)
+    state = hand_state(view, context)
     leader = view.current_trick[0][0] if view.current_trick else view.seat
     state.current_trick.CopyFrom(
         game_pb2.Trick(leader=leader, cards=[_TEXT[c.index] for _, c in view.current_trick])
@@ -110,11 +125,12 @@ class PlayRequests:
     reused: send it before asking for the next one.
     """
 
-    def __init__(self, rules: rules_pb2.Rules) -> None:
+    def __init__(self) -> None:
         self._request = request = bot_pb2.PlayMatchRequest()
         self._query = request.play_card
-        self._state = state = self._query.state
-        state.rules.CopyFrom(rules)
+        self._state = self._query.state
+        self._rules: Rules | None = None
+        self._reveals: tuple[object, ...] | None = None
         self._hand = -1  # the masks, tuples and values each field was built from
         self._scores: tuple[int, ...] | None = None
         self._passed: tuple[Card, ...] | None = None
@@ -126,6 +142,13 @@ class PlayRequests:
     def __call__(self, view: SeatView, context: DecisionContext) -> bot_pb2.PlayMatchRequest:
         """The request for `view` (the sender sets its request_id); valid until the next call."""
         state = self._state
+        if view.rules is not self._rules:  # per match, or per hand in Heartless
+            self._rules = view.rules
+            state.rules.CopyFrom(rules_message(view.rules))
+        reveals = (view.reveals, view.scoring_suit)
+        if reveals != self._reveals:
+            self._reveals = reveals
+            _set_reveals(state, view)
         state.seat = view.seat
         state.hand_number = context.hand_number
         state.dealer = view.dealer
@@ -176,9 +199,7 @@ class PlayRequests:
         self._tricks = tricks
 
 
-def pass_query(
-    view: SeatView, count: int, context: DecisionContext, rules: rules_pb2.Rules | None = None
-) -> game_pb2.PassCardsQuery:
+def pass_query(view: SeatView, count: int, context: DecisionContext) -> game_pb2.PassCardsQuery:
     """A PassCardsQuery, with each card's recipient (none for a center pass)."""
     n = view.rules.players
     direction = view.pass_direction
@@ -195,7 +216,7 @@ def pass_query(
         assert offset is not None
         recipients = [(view.seat + offset) % n] * count
     return game_pb2.PassCardsQuery(
-        state=hand_state(view, context, rules),
+        state=hand_state(view, context),
         direction=_PASS_PB[direction],
         count=count,
         recipients=recipients,

@@ -87,7 +87,6 @@ class GrpcSeat:
         self._info: GameInfo | None = None
         self._hands = 0
         self._ready = False
-        self._rules_pb: Any = None
         self._plays: protocol.PlayRequests | None = None
 
     # -- connection ----------------------------------------------------------------
@@ -270,8 +269,7 @@ class GrpcSeat:
         """Wait for the bot (first game only) and open this game's stream."""
         self._info = info
         self._hands = 0
-        self._rules_pb = protocol.rules_message(info.rules)
-        self._plays = protocol.PlayRequests(self._rules_pb)
+        self._plays = protocol.PlayRequests()
         if not self._ready:
             await self._wait_ready(info.time.ready_timeout)
         await self._open_stream(resumed=False)
@@ -283,9 +281,7 @@ class GrpcSeat:
         answer = await self._query(
             timeout,
             "pass_cards",
-            bot_pb2.PlayMatchRequest(
-                pass_cards=protocol.pass_query(view, count, context, self._rules_pb)
-            ),
+            bot_pb2.PlayMatchRequest(pass_cards=protocol.pass_query(view, count, context)),
         )
         return list(answer.pass_cards.cards)
 
@@ -297,6 +293,18 @@ class GrpcSeat:
         answer = await self._query(timeout, "play_card", self._plays(view, context))
         card: str = answer.play_card.card
         return _CARDS_BY_TEXT.get(card, card)  # the runner parses (and judges) anything else
+
+    async def choose_reveal(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> Card | str:
+        """Ask for the card to lay face down (Heartless)."""
+        answer = await self._query(
+            timeout,
+            "reveal_card",
+            bot_pb2.PlayMatchRequest(reveal_card=protocol.reveal_query(view, context)),
+        )
+        card: str = answer.reveal_card.card
+        return _CARDS_BY_TEXT.get(card, card)
 
     async def _notify(self, **kind: Any) -> None:
         if self._broken is not None or self._call is None:

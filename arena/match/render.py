@@ -37,6 +37,12 @@ def render(replay: dict[str, Any], *, pretty: bool = True) -> Iterator[str]:
                     f"    seat {given['seat']} passes "
                     f"{' '.join(show(c) for c in given['cards'])}{note}"
                 )
+            if hand.get("reveals"):
+                shown = "  ".join(
+                    f"{r['seat']}:{show(r['card'])}" + (f"!{r['fault']}" if r.get("fault") else "")
+                    for r in hand["reveals"]
+                )
+                yield f"    face down: {shown}  → {hand['scoring_suit']} scores"
             for number, trick in enumerate(hand["tricks"], 1):
                 plays = []
                 for play in trick["plays"]:
@@ -44,7 +50,13 @@ def render(replay: dict[str, Any], *, pretty: bool = True) -> Iterator[str]:
                     plays.append(f"{play['seat']}:{show(play['card'])}{mark}")
                 yield f"    trick {number:2d}: {'  '.join(plays)}  → seat {trick['winner']}"
             moon = f" (seat {hand['moon']} shot the moon)" if hand.get("moon") is not None else ""
-            yield f"    points {hand['points']}  totals {hand['totals']}{moon}"
+            if "pot" in hand:  # a chip settlement: points, then the chips they cost
+                yield (
+                    f"    points {hand['penalty_points']}  chips paid {hand['points']}  "
+                    f"paid in all {hand['totals']}  pot {hand['pot']}{moon}"
+                )
+            else:
+                yield f"    points {hand['points']}  totals {hand['totals']}{moon}"
     yield ""
     result = replay["result"]
     if result["void"]:

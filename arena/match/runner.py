@@ -21,7 +21,7 @@ from typing import Any
 
 from hearts_bot import transport
 
-from arena.engine import Card, CardParseError, CardSet, Game, Hand, Rules
+from arena.engine import Card, CardParseError, CardSet, Game, Hand, Phase, Rules, SeatView
 from arena.engine.cards import to_card
 from arena.engine.rules import Settlement
 
@@ -243,6 +243,15 @@ class MatchRunner:
                 await self._take_pass(hand, seat, seating[seat], count, game_index, number, scores)
             )
         record["received"] = [[str(c) for c in hand.received(s)] for s in range(n)]
+        if hand.phase is Phase.REVEALING:
+            reveals = []
+            for seat in hand.reveals_pending:
+                reveals.append(
+                    await self._take_reveal(hand, seat, seating[seat], game_index, number, scores)
+                )
+            record["reveals"] = reveals
+            assert hand.scoring_suit is not None
+            record["scoring_suit"] = hand.scoring_suit.letter
         plays: list[dict[str, Any]] = []
         while not hand.is_over:
             turn = hand.to_play
@@ -402,19 +411,84 @@ class MatchRunner:
         scores: tuple[int, ...],
     ) -> dict[str, Any]:
         held = hand.hand_of(seat)
-        default = tuple(list(held)[:count])
+        passable = hand.passable(seat)
+        seat_ = self.entrants[entrant].seat
+        return await self._decide_before_play(
+            hand,
+            seat,
+            entrant,
+            game_index,
+            number,
+            scores,
+            key="cards",
+            default=tuple(list(passable)[:count]),
+            ask=lambda view, context, t: seat_.choose_pass(view, count, context, t),
+            judge=lambda answer: self._judge_pass(answer, held, passable, count, seat),
+            apply=lambda cards: hand.apply_pass(seat, cards),
+        )
+
+    async def _take_reveal(
+        self,
+        hand: Hand,
+        seat: int,
+        entrant: int,
+        game_index: int,
+        number: int,
+        scores: tuple[int, ...],
+    ) -> dict[str, Any]:
+        """Heartless (003): the card this seat lays face down to choose the scoring suit.
+
+        A fault shows the seat's first card in card order instead (its lowest club, if it
+        holds one): as good a default as any, and one a replay can check."""
+        held = hand.hand_of(seat)
+        seat_ = self.entrants[entrant].seat
+        return await self._decide_before_play(
+            hand,
+            seat,
+            entrant,
+            game_index,
+            number,
+            scores,
+            key="card",
+            default=held.first(),
+            ask=seat_.choose_reveal,
+            judge=lambda answer: self._judge_reveal(answer, held, seat),
+            apply=lambda card: hand.apply_reveal(seat, card),
+        )
+
+    async def _decide_before_play(
+        self,
+        hand: Hand,
+        seat: int,
+        entrant: int,
+        game_index: int,
+        number: int,
+        scores: tuple[int, ...],
+        *,
+        key: str,
+        default: Any,
+        ask: Callable[[SeatView, DecisionContext, float], Awaitable[Any]],
+        judge: Callable[[Any], tuple[Any, SeatFault | None]],
+        apply: Callable[[Any], None],
+    ) -> dict[str, Any]:
+        """A decision before the tricks (a pass, a face-down card): ask the seat under its
+        clock, judge the answer, and on a fault record it and apply `default` instead.
+        Returns the replay's record of the decision, `key` naming its card(s)."""
+
+        def shown(value: Any) -> Any:
+            return [str(c) for c in value] if key == "cards" else str(value)
+
         if self._disqualified[entrant]:
-            hand.apply_pass(seat, default)
-            return {"seat": seat, "cards": [str(c) for c in default], "ms": 0.0, "auto": True}
+            apply(default)
+            return {"seat": seat, key: shown(default), "ms": 0.0, "auto": True}
         view = hand.view(seat)
         context = self._context(entrant, number, scores)
-        answer, elapsed, fault = await self._ask(
-            entrant, lambda t: self.entrants[entrant].seat.choose_pass(view, count, context, t)
-        )
-        cards: tuple[Card, ...] = ()
+        answer, elapsed, fault = await self._ask(entrant, lambda t: ask(view, context, t))
+        chosen: Any = None
         if fault is None:
-            cards, fault = self._judge_pass(answer, held, count, seat)
+            chosen, fault = judge(answer)
         if fault is not None:
+            substitute = tuple(shown(default)) if key == "cards" else (shown(default),)
             await self._record_fault(
                 entrant,
                 seat,
@@ -423,22 +497,22 @@ class MatchRunner:
                 None,
                 fault.kind,
                 fault.detail,
-                tuple(str(c) for c in default),
+                substitute,
                 elapsed,
             )
-            hand.apply_pass(seat, default)
+            apply(default)
             return {
                 "seat": seat,
-                "cards": [str(c) for c in default],
+                key: shown(default),
                 "ms": _ms(elapsed),
                 "fault": fault.kind.value,
             }
-        hand.apply_pass(seat, cards)
-        return {"seat": seat, "cards": [str(c) for c in cards], "ms": _ms(elapsed)}
+        apply(chosen)
+        return {"seat": seat, key: shown(chosen), "ms": _ms(elapsed)}
 
     @staticmethod
     def _judge_pass(
-        answer: object, held: CardSet, count: int, seat: int
+        answer: object, held: CardSet, passable: CardSet, count: int, seat: int
     ) -> tuple[tuple[Card, ...], SeatFault | None]:
         if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
             return (), SeatFault(
@@ -459,7 +533,28 @@ class MatchRunner:
             return (), SeatFault(
                 FaultKind.NOT_HELD, f"passed {' '.join(missing)}, not held by seat {seat}"
             )
+        forbidden = [str(c) for c in cards if c not in passable]
+        if forbidden:
+            return (), SeatFault(
+                FaultKind.ILLEGAL,
+                f"passed {' '.join(forbidden)}, which these rules forbid passing "
+                "(004 'Passing cards')",
+            )
         return cards, None
+
+    @staticmethod
+    def _judge_reveal(
+        answer: object, held: CardSet, seat: int
+    ) -> tuple[Card | None, SeatFault | None]:
+        try:
+            card = to_card(answer)  # type: ignore[arg-type]  # anything a bot sent
+        except CardParseError as error:
+            return None, SeatFault(FaultKind.MALFORMED, str(error))
+        if card not in held:
+            return None, SeatFault(
+                FaultKind.NOT_HELD, f"revealed {card}, which seat {seat} does not hold"
+            )
+        return card, None
 
     # -- faults, notifications and results ----------------------------------------
 

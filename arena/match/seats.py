@@ -64,6 +64,12 @@ class Seat(Protocol):
         """The card to play (raises SeatFault)."""
         ...
 
+    async def choose_reveal(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> Card | str:
+        """Heartless: the card to lay face down (raises SeatFault)."""
+        ...
+
     async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
         """Notification: a hand was dealt."""
         ...
@@ -112,6 +118,12 @@ class InProcessSeat:
     ) -> Card | str:
         """Ask the bot."""
         return self.bot.play_card(view)
+
+    async def choose_reveal(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> Card | str:
+        """Ask the bot."""
+        return self.bot.reveal_card(view)
 
     async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
         """House bots decide from the view alone."""

@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from arena.engine import Game, Rules, RulesError
+from arena.engine import Game, Hand, Phase, Rules, RulesError
 from arena.engine.rules import Settlement
 
 from .runner import rank_entrants
@@ -99,7 +99,7 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
             _expect(
                 f"{where}.cards (default pass)",
                 cards,
-                [str(c) for c in list(hand.hand_of(seat))[:count]],
+                [str(c) for c in list(hand.passable(seat))[:count]],
             )
         try:
             hand.apply_pass(seat, cards)
@@ -112,6 +112,7 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
             record["received"],
             [[str(c) for c in hand.received(s)] for s in range(n)],
         )
+    decisions += _verify_reveals(hand, record, at)
     for t, trick in enumerate(_get(record, "tricks", at)):
         where = f"{at}.tricks[{t}]"
         _expect(f"{where}.leader", _get(trick, "leader", where), hand.to_play)
@@ -137,6 +138,32 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
         _expect(f"{at}.penalty_points", _get(record, "penalty_points", at), points_before)
         _expect(f"{at}.pot", _get(record, "pot", at), game.pot)
     return decisions
+
+
+def _verify_reveals(hand: Hand, record: dict[str, Any], at: str) -> int:
+    """Heartless: every face-down card re-applied, and the scoring suit they chose."""
+    if hand.phase is not Phase.REVEALING:
+        if "reveals" in record:
+            raise ReplayMismatchError(
+                f"{at}.reveals", record["reveals"], "no reveal in these rules"
+            )
+        return 0
+    reveals = _get(record, "reveals", at)
+    for i, shown in enumerate(reveals):
+        where = f"{at}.reveals[{i}]"
+        seat = _get(shown, "seat", where)
+        card = _get(shown, "card", where)
+        if shown.get("fault") or shown.get("auto"):
+            _expect(f"{where}.card (default reveal)", card, str(hand.hand_of(seat).first()))
+        try:
+            hand.apply_reveal(seat, card)
+        except ValueError as error:
+            raise ReplayMismatchError(where, card, f"illegal: {error}") from None
+    if hand.phase is Phase.REVEALING:
+        raise ReplayMismatchError(f"{at}.reveals", reveals, "a seat never revealed")
+    assert hand.scoring_suit is not None
+    _expect(f"{at}.scoring_suit", _get(record, "scoring_suit", at), hand.scoring_suit.letter)
+    return len(reveals)
 
 
 def rules_settle_in_chips(game: Game) -> bool:

@@ -95,6 +95,9 @@ def test_strong_bot_respects_its_time_per_move():
         def play_card(self, view: SeatView) -> Card:
             return timed(lambda: bot.play_card(view))
 
+        def reveal_card(self, view: SeatView) -> Card:
+            return timed(lambda: bot.reveal_card(view))
+
     play_hand(rules, 5, [Timed(), HeuristicBot(1), HeuristicBot(2), HeuristicBot(3)])
     assert max(cpus) < 3 * budget, f"a decision worked for {max(cpus):.3f} s"
     assert statistics.median(walls) < 3 * budget

@@ -22,6 +22,7 @@ from arena.engine.config import (
 )
 
 CLUBS = 0x1FFF
+SPADES = CLUBS << 26
 RANKS = "23456789TJQKA"
 SUITS = "CDSH"
 
@@ -164,9 +165,11 @@ def random_config(rng: random.Random) -> CoreConfig:
     deck, hand_size, kitty_size = _random_deck(rng, players)
     values = _random_values(rng, deck)
     pass_count = min(hand_size, rng.choices([3, 2, 1, 4, 0], [6, 2, 1, 1, 1])[0])
-    opening = rng.randint(0, 2)
-    if (deck & CLUBS).bit_count() <= kitty_size:
+    opening = rng.randint(0, 3)
+    if opening != 3 and (deck & CLUBS).bit_count() <= kitty_size:
         opening = 2  # the kitty could hold every club: only the left of the dealer can open
+    if opening == 3 and (deck & SPADES).bit_count() <= kitty_size:
+        opening = 2  # ... or every spade, for 003 'HEARTLESS's lowest-spade opening
     penalty_total = sum(value for value in values if value > 0)
     moon_extra = 0
     extra_mode = rng.random()

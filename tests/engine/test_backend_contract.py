@@ -34,6 +34,7 @@ from arena.engine.config import (
     MOON_SHOOTERS_CHOICE,
     OPENING_ANY_CLUB,
     OPENING_LEFT_OF_DEALER,
+    OPENING_LOWEST_SPADE,
     PASS_CENTER,
     PASS_HOLD,
     PASS_SCATTER,
@@ -251,6 +252,46 @@ def test_any_club_may_open_when_configured(backend):
     assert state.legal_mask() == mask("2C 6C")
     assert state.check_play(card("7D")) == 6
     assert state.play(card("6C")) == 0
+
+
+# 003 'HEARTLESS': "The first card lead when the scoring suit is Hearts or Spades is the Two
+# of Clubs. Otherwise it is the Two of Spades." (opening 3: the lowest spade in the hands).
+
+
+def test_two_of_spades_must_open_under_the_lowest_spade_opening(backend):
+    state = new_hand(backend, ["2C 5D", "3S 6C", "2S AH", "5C QS"], opening=OPENING_LOWEST_SPADE)
+    assert (state.phase, state.to_play, state.leader) == (PHASE_PLAYING, 2, 2)
+    assert state.legal_mask() == mask("2S")
+    assert state.check_play(card("AH")) == 5
+    assert state.play(card("AH")) == 5
+    assert state.play(card("2S")) == 0
+    assert state.to_play == 3
+    assert state.legal_mask() == mask("QS")  # must follow spades, even with the queen
+
+
+def test_lowest_spade_opens_when_the_kitty_holds_the_two(backend):
+    state = new_hand(backend, ["4S 5D", "3C 6D", "5S 7D"], kitty="2S", opening=OPENING_LOWEST_SPADE)
+    assert state.to_play == 0
+    assert state.legal_mask() == mask("4S")
+    assert state.check_play(card("5D")) == 5
+    assert state.check_play(card("5S")) == 4  # held by seat 2, not the seat to play
+
+
+def test_the_receiver_of_the_passed_two_of_spades_opens(backend):
+    state = new_hand(
+        backend, ["2S 5D", "3S 6C", "4C AH"], pass_kind=1, opening=OPENING_LOWEST_SPADE
+    )
+    for seat, given in enumerate(["2S", "6C", "4C"]):
+        assert state.apply_pass(seat, (card(given),)) == 0
+    assert state.to_play == 1
+    assert state.legal_mask() == mask("2S")
+
+
+def test_the_lowest_spade_opening_needs_a_spade_in_some_hand(backend):
+    cfg, hands, kitty = build(["4C 5D", "3C 6D", "5C 7D"], kitty="2S", opening=OPENING_LOWEST_SPADE)
+    with pytest.raises(ValueError, match="spade"):
+        backend.HandState(cfg, hands, kitty, 0, PASS_HOLD, 0)
+    backend.HandState(cfg._replace(opening=0), hands, kitty, 0, PASS_HOLD, 0)
 
 
 def test_left_of_dealer_leads_any_card_when_configured(backend):

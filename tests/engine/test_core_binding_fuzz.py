@@ -78,9 +78,11 @@ def configs(draw: st.DrawFn) -> CoreConfig:
     for index in range(52):
         if deck >> index & 1:
             values[index] = draw(st.sampled_from([0, 0, 0, 1, 1, 13, -10, 5]))
-    opening = draw(st.integers(0, 2))
-    if (deck & CLUBS).bit_count() <= kitty_size:
+    opening = draw(st.integers(0, 3))
+    if opening != 3 and (deck & CLUBS).bit_count() <= kitty_size:
         opening = 2
+    if opening == 3 and (deck & CLUBS << 26).bit_count() <= kitty_size:
+        opening = 2  # 003 'HEARTLESS': the lowest spade opens, so a hand needs a spade
     return CoreConfig(
         players=players,
         hand_size=hand_size,

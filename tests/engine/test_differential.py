@@ -17,8 +17,10 @@ from typing import Any
 
 import pytest
 
-from arena.engine import PassDirection, Rules, preset, reference
+from arena.engine import Hand, PassDirection, Rules, Suit, preset, reference
 from arena.engine.config import (
+    OPENING_LOWEST_SPADE,
+    PASS_HOLD,
     PHASE_PASSING,
     PHASE_PLAYING,
     CoreConfig,
@@ -58,16 +60,29 @@ def outcome(state: Any, name: str, args: tuple[Any, ...] | None) -> Any:
 class Pair:
     """The same hand in both backends; every question goes to both and must agree."""
 
-    def __init__(self, cfg: CoreConfig, seed: int, dealer: int, kind: int, label: str) -> None:
+    def __init__(
+        self,
+        cfg: CoreConfig,
+        seed: int,
+        dealer: int,
+        kind: int,
+        label: str,
+        position: tuple[tuple[int, ...], int] | None = None,
+    ) -> None:
+        """Deal from `seed` in both backends, or start both from `position` (hands, kitty)."""
         assert C_BACKEND is not None
         self.n = cfg.players
         self.context = (
             f"hand {label}: cfg={cfg!r}, seed={seed:#x}, dealer={dealer}, pass_kind={kind}"
+            + ("" if position is None else f", position={position!r}")
         )
         self.step = "construction"
         self.decisions: list[Any] = []
-        self.ref_deal = reference.deal(cfg, seed, dealer)
-        self.same("deal", self.ref_deal, C_BACKEND.deal(cfg, seed, dealer))
+        if position is None:
+            self.ref_deal = reference.deal(cfg, seed, dealer)
+            self.same("deal", self.ref_deal, C_BACKEND.deal(cfg, seed, dealer))
+        else:
+            self.ref_deal = position
         hands, kitty = self.ref_deal
         self.ref = reference.HandState(cfg, hands, kitty, dealer, kind, seed)
         self.c = C_BACKEND.HandState(cfg, hands, kitty, dealer, kind, seed)
@@ -148,6 +163,12 @@ def compare_hand(
     if pair.ref.phase == PHASE_PASSING:
         pair.call("playout", 1, 1)  # while passing: both must raise
         compare_passes(pair, cfg, kind, rng)
+    compare_play(pair, cfg, rng, label)
+
+
+def compare_play(pair: Pair, cfg: CoreConfig, rng: random.Random, label: str) -> None:
+    """Play the pair's hand out at random from where it stands, comparing every answer."""
+    n = cfg.players
     pair.call("points", (0,) * n, 0)  # before the end: both must raise
     pair.call("pop")  # nothing to undo: both must raise
     step = 0
@@ -349,6 +370,60 @@ def pass_rules() -> dict[str, Rules]:
             pass_forbidden=HONOURS,
         ),
     }
+
+
+# 003 'HEARTLESS': the rules of a hand once its suit is revealed. Clubs and diamonds open
+# with the lowest spade (opening 3), hearts and spades with the lowest club.
+HEARTLESS_HANDS = 120
+
+
+def heartless_rules() -> dict[str, Rules]:
+    return {
+        f"heartless {players} {suit.name.lower()}": preset("heartless", players).for_scoring_suit(
+            suit
+        )
+        for players in (3, 4, 5)
+        for suit in Suit
+    }
+
+
+@pytest.mark.parametrize("name", list(heartless_rules()))
+def test_c_matches_reference_on_revealed_heartless_rules(name):
+    rules = heartless_rules()[name]
+    cfg = rules.core_config()
+    assert (cfg.opening == OPENING_LOWEST_SPADE) == (name.endswith(("clubs", "diamonds")))
+    kinds = (PASS_HOLD, *(d.core_kind(rules.players) for d in rules.pass_schedule))
+    for index in range(HEARTLESS_HANDS):
+        rng = random.Random(f"{name} hand {index}")
+        compare_hand(cfg, rng, f"{name!r} #{index} (random.Random('{name} hand {index}'))", kinds)
+    rng = random.Random(f"{name} batch")
+    for index in range(4):
+        compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 30), f"{name} {index}")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_c_matches_reference_on_post_reveal_heartless_hands(players):
+    """The position a Heartless `Hand` plays from: dealt, passed and revealed under the
+    preset, then a hold hand of the revealed suit's rules from the hands after the pass."""
+    rules = preset("heartless", players)
+    openings = set()
+    for index in range(150):
+        rng = random.Random(f"heartless {players} position {index}")
+        seed, dealer = rng.getrandbits(64), rng.randrange(players)
+        hand = Hand.deal(rules, seed, dealer=dealer, pass_direction=rng.choice(rules.pass_schedule))
+        size = rules.pass_size(hand.pass_direction)
+        for seat in hand.passes_pending:
+            hand.apply_pass(seat, rng.sample(list(hand.passable(seat)), size))
+        for seat in hand.reveals_pending:
+            hand.apply_reveal(seat, rng.choice(list(hand.hand_of(seat))))
+        cfg = hand.rules.core_config()
+        openings.add(cfg.opening)
+        position = (tuple(hand.hand_of(s).mask for s in range(players)), hand.kitty.mask)
+        label = f"heartless {players} position {index}"
+        pair = Pair(cfg, seed, dealer, PASS_HOLD, label, position)
+        pair.all_views()
+        compare_play(pair, cfg, rng, label)
+    assert OPENING_LOWEST_SPADE in openings and 0 in openings
 
 
 @pytest.mark.parametrize("name", list(pass_rules()))

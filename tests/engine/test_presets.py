@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from arena.engine import CardSet, Hand, RulesError, Suit, preset
+from arena.engine import CardSet, Hand, Phase, RulesError, Suit, preset
 from arena.engine.presets import PRESETS
 
 # One suit per seat: seat 3 holds every club, leads the 2C, and wins every trick
@@ -36,7 +36,12 @@ EXPECTED_WHEN_SEAT_3_TAKES_EVERYTHING = {
     "chip_pool": (26, 26, 26, 0),
     "queens": (0, 0, 0, 64),  # 004 'Other Variations': four queens 13 each, no moon
     "no_spade_pass": (26, 26, 26, 0),  # 004 'Passing cards': only the pass differs
+    # 003 'HEARTLESS' with REVEALS_FOR_THE_MOON: hearts score, so the 2C opens (as midwest).
+    "heartless": (26, 26, 26, 0),
 }
+# The cards each seat reveals in a Heartless hand of ONE_SUIT_EACH: the AH is the highest,
+# so hearts score with the QS and seat 3 opens with the 2C (003 'HEARTLESS').
+REVEALS_FOR_THE_MOON = ("2S", "AH", "2D", "2C")
 # The one-suit-each deal is a four-hand deal; presets made for other tables are left out.
 FOUR_HAND_PRESETS = sorted(name for name in PRESETS if preset(name).players == 4)
 
@@ -51,6 +56,9 @@ def test_taking_every_card_scores_by_the_presets_moon_rule(name):
     rng = random.Random(name)
     # Dealer 2 puts seat 3 on lead where the player left of the dealer opens (classic).
     hand = Hand.from_cards(rules, ONE_SUIT_EACH, dealer=2)
+    if hand.phase is Phase.REVEALING:
+        for seat, card in enumerate(REVEALS_FOR_THE_MOON):
+            hand.apply_reveal(seat, card)
     while not hand.is_over:
         legal = hand.legal_plays()
         hand.play(legal.nth(rng.randrange(len(legal))))
@@ -95,6 +103,8 @@ def _play_random_hand(rules, seed):
         # Only cards the seat may pass (004 'Passing cards': some games keep the spade
         # honours back); with nothing forbidden this is the whole hand.
         hand.apply_pass(seat, rng.sample(list(hand.passable(seat)), size))
+    for seat in hand.reveals_pending:  # 003 'HEARTLESS': each seat shows a random card
+        hand.apply_reveal(seat, rng.choice(list(hand.hand_of(seat))))
     while not hand.is_over:
         legal = hand.legal_plays()
         assert legal, "a seat to play always has a legal card"
@@ -117,10 +127,11 @@ for _name in sorted(PRESETS):
 
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_random_play_invariants(name, players):
-    rules = preset(name, players)
-    moon_cards = rules.penalty_cards | rules.moon_requires
     for seed in range(40):
-        hand = _play_random_hand(rules, seed)
+        hand = _play_random_hand(preset(name, players), seed)
+        # The rules the hand was played by: a Heartless hand's are its revealed suit's.
+        rules = hand.rules
+        moon_cards = rules.penalty_cards | rules.moon_requires
         played = CardSet()
         for trick in hand.tricks():
             assert len(trick.plays) == players

@@ -27,7 +27,9 @@ def play_games(rules, seed, on_play, hands=6):
         hand = game.hand
         count = rules.pass_size(hand.pass_direction)
         for passer in hand.passes_pending:
-            hand.apply_pass(passer, rng.sample(list(hand.hand_of(passer)), count))
+            hand.apply_pass(passer, rng.sample(list(hand.passable(passer)), count))
+        for revealer in hand.reveals_pending:  # Heartless: a random face-down card
+            hand.apply_reveal(revealer, rng.choice(list(hand.hand_of(revealer))))
         while not hand.is_over:
             seat = hand.to_play
             on_play(hand, seat, game.hand_number, tuple(game.totals))
@@ -44,15 +46,18 @@ def play_games(rules, seed, on_play, hands=6):
         ("black_maria", 3, None),
         ("black_maria", 3, KittyVisibility.AFTER_FIRST_TRICK),
         ("black_maria", 5, KittyVisibility.TAKER_ONLY),
+        ("heartless", 4, None),  # the rules change with each hand's scoring suit
+        ("heartless", 5, None),
+        ("sweepstakes", 4, None),  # a pot in the state
+        ("star", 5, None),
     ],
 )
 def test_every_play_request_equals_one_built_from_scratch(name, players, kitty):
     rules = preset(name, players)
     if kitty is not None:
         rules = rules.replace(kitty_visibility=kitty)
-    rules_pb = protocol.rules_message(rules)
-    builders = [protocol.PlayRequests(rules_pb) for _ in range(players)]
-    shared = protocol.PlayRequests(rules_pb)  # one builder for every seat: all fields move
+    builders = [protocol.PlayRequests() for _ in range(players)]
+    shared = protocol.PlayRequests()  # one builder for every seat: all fields move
     rng = random.Random(7)
     checked = 0
 
@@ -60,8 +65,8 @@ def test_every_play_request_equals_one_built_from_scratch(name, players, kitty):
         nonlocal checked
         view = hand.view(seat)
         bank = rng.choice([10.0, 10.0, 9.75, 3.5, 0.0])
-        context = DecisionContext(number, scores, 1.0, bank)
-        expected = protocol.play_query(view, context, rules_pb)
+        context = DecisionContext(number, scores, 1.0, bank, rng.choice([0, 0, 3, 17]))
+        expected = protocol.play_query(view, context)
         for builder in (builders[seat], shared):
             request = builder(view, context)
             assert request.WhichOneof("kind") == "play_card"
@@ -71,6 +76,12 @@ def test_every_play_request_equals_one_built_from_scratch(name, players, kitty):
         assert sdk_view.hand == tuple(str(c) for c in view.hand)
         assert sdk_view.legal == tuple(str(c) for c in view.legal)
         assert len(sdk_view.tricks) == len(view.tricks)
+        # The hand's own values (Heartless: its revealed suit), and the suit itself.
+        assert dict(sdk_view.rules.card_values) == {
+            str(c): v for c, v in view.rules.card_values.items() if v
+        }
+        suit = view.scoring_suit
+        assert sdk_view.scoring_suit == (suit.letter if suit is not None else None)
         checked += 1
 
     play_games(rules, 11, check)
@@ -79,12 +90,11 @@ def test_every_play_request_equals_one_built_from_scratch(name, players, kitty):
 
 def test_a_new_game_or_a_replayed_hand_rebuilds_the_finished_tricks():
     rules = preset("standard")
-    rules_pb = protocol.rules_message(rules)
-    builder = protocol.PlayRequests(rules_pb)
+    builder = protocol.PlayRequests()
     views = []
     play_games(rules, 3, lambda hand, seat, number, scores: views.append((hand.view(seat), number)))
     play_games(rules, 4, lambda hand, seat, number, scores: views.append((hand.view(seat), number)))
     random.Random(5).shuffle(views)
     for view, number in views[:400]:
         context = DecisionContext(number, (0,) * 4, 1.0, 10.0)
-        assert builder(view, context).play_card == protocol.play_query(view, context, rules_pb)
+        assert builder(view, context).play_card == protocol.play_query(view, context)

@@ -11,12 +11,12 @@ import jsonschema
 import pytest
 
 from arena.bots import HOUSE_BOTS, StrongBot
-from arena.engine import Rules, preset
+from arena.engine import Card, Rules, SeatView, preset
 from arena.match.clock import TimePolicy
 from arena.match.process import BotProcess
 from arena.match.remote import GrpcSeat
 from arena.match.runner import Entrant, MatchOutcome, MatchRunner
-from arena.match.seats import InProcessSeat
+from arena.match.seats import DecisionContext, InProcessSeat
 from arena.match.verify import verify
 
 SDK = Path(__file__).resolve().parents[2] / "sdk"
@@ -25,10 +25,20 @@ STARTERS = [
     SDK / "src" / "hearts_bot" / "starters" / "random_bot.py",
     SDK / "examples" / "low_bot.py",
 ]
+RANKS = "23456789TJQKA"
 SCHEMA = json.loads(
     (Path(__file__).resolve().parents[2] / "arena/match/replay-v1.schema.json").read_text()
 )
-VARIANTS = ["no_black_lady", "chips", "sweepstakes", "chip_pool", "queens", "star", "no_spade_pass"]
+VARIANTS = [
+    "no_black_lady",
+    "chips",
+    "sweepstakes",
+    "chip_pool",
+    "queens",
+    "star",
+    "no_spade_pass",
+    "heartless",
+]
 PLAYERS = {"star": 5}
 
 
@@ -85,3 +95,59 @@ def test_house_bots_play_every_variant_in_process(name: str) -> None:
         Entrant(f"house {i}", InProcessSeat(makers[i % 3](i))) for i in range(rules.players)
     ]
     _check(MatchRunner(rules, entrants, 3).run())
+
+
+def _heartless_match(seats: list[InProcessSeat], seed: int = 4) -> MatchOutcome:
+    rules = preset("heartless").replace(target_score=None, max_hands=4)
+    return MatchRunner(rules, [Entrant(f"e{i}", s) for i, s in enumerate(seats)], seed).run()
+
+
+def test_heartless_replays_record_each_reveal_and_the_suit_it_chose() -> None:
+    outcome = _heartless_match([InProcessSeat(HOUSE_BOTS["heuristic"](i)) for i in range(4)])
+    _check(outcome)
+    hands = outcome.replay["games"][0]["hands"]
+    assert all(len(hand["reveals"]) == 4 for hand in hands)
+    assert {hand["scoring_suit"] for hand in hands} <= set("CDSH")
+    # The revealed cards went back to their hands: each is played later in that hand.
+    for hand in hands:
+        played: dict[int, set[str]] = {p["seat"]: set() for p in hand["reveals"]}
+        for trick in hand["tricks"]:
+            for play in trick["plays"]:
+                played[play["seat"]].add(play["card"])
+        assert all(r["card"] in played[r["seat"]] for r in hand["reveals"])
+
+
+class RevealsWhatItDoesNotHold(InProcessSeat):
+    async def choose_reveal(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> Card | str:
+        return next(str(c) for c in view.rules.deck if c not in view.hand)
+
+
+def test_revealing_a_card_not_held_is_a_fault_and_the_first_card_is_shown() -> None:
+    seats: list[InProcessSeat] = [RevealsWhatItDoesNotHold(HOUSE_BOTS["random"](0))]
+    seats += [InProcessSeat(HOUSE_BOTS["random"](i)) for i in (1, 2, 3)]
+    outcome = _heartless_match(seats)
+    faults = [f for f in outcome.replay["faults"] if f["entrant"] == 0]
+    assert faults and faults[0]["kind"] == "not_held"
+    first = outcome.replay["games"][0]["hands"][0]
+    shown = next(r for r in first["reveals"] if r["seat"] == 0)
+    assert shown["fault"] == "not_held"
+    # The default is the seat's first card in card order (clubs first, two low), after
+    # the pass: the deal, less the cards given, plus the cards received.
+    given = next(p["cards"] for p in first["passes"] if p["seat"] == 0)
+    held = (set(first["deal"][0]) - set(given)) | set(first["received"][0])
+    assert shown["card"] == min(held, key=lambda c: ("CDSH".index(c[1]), RANKS.index(c[0])))
+    assert verify(outcome.replay).decisions > 0
+
+
+def test_a_tampered_reveal_is_named_by_verify() -> None:
+    from arena.match.verify import ReplayMismatchError
+
+    outcome = _heartless_match([InProcessSeat(HOUSE_BOTS["heuristic"](i)) for i in range(4)])
+    hand = outcome.replay["games"][0]["hands"][1]
+    seat = hand["reveals"][0]["seat"]
+    other = next(c for c in hand["deal"][seat] if c != hand["reveals"][0]["card"])
+    hand["reveals"][0]["card"] = other
+    with pytest.raises(ReplayMismatchError, match=r"hands\[1\]\.(reveals|scoring_suit|tricks)"):
+        verify(outcome.replay)

@@ -864,8 +864,8 @@ static PyObject *hearts_play_random_hands(PyObject *module, PyObject *args, PyOb
     PyMem_Free(sched);
     if (rc == -3) {
         PyErr_SetString(PyExc_ValueError,
-                        "play_random_hands: a deal left no club in any hand, and the opening "
-                        "rule (0 or 1) needs one");
+                        "play_random_hands: a deal left no club (opening 0 or 1) or no "
+                        "spade (opening 3) in any hand, and the opening rule needs one");
         return NULL;
     }
     if (rc != 0) {

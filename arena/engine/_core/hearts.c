@@ -182,7 +182,7 @@ static const char *const config_errors[] = {
     [HC_CFG_DECK] = "deck must be a mask of cards 0..51",
     [HC_CFG_KITTY_SIZE] = "kitty_size must equal popcount(deck) - players * hand_size",
     [HC_CFG_PASS_COUNT] = "pass_count must be 0..hand_size",
-    [HC_CFG_OPENING] = "opening must be 0, 1 or 2",
+    [HC_CFG_OPENING] = "opening must be 0, 1, 2 or 3",
     [HC_CFG_FIRST_TRICK] = "first_trick must be 0, 1 or 2",
     [HC_CFG_LEAD_RULE] = "lead_rule must be 0, 1 or 2",
     [HC_CFG_BROKEN_BY] = "broken_by must be 0, 1 or 2",
@@ -222,7 +222,7 @@ int hc_config_init(hc_config *c)
         return HC_CFG_KITTY_SIZE;
     if (!in_range(c->pass_count, 0, c->hand_size))
         return HC_CFG_PASS_COUNT;
-    if (!in_range(c->opening, 0, 2))
+    if (!in_range(c->opening, 0, 3))
         return HC_CFG_OPENING;
     if (!in_range(c->first_trick, 0, 2))
         return HC_CFG_FIRST_TRICK;
@@ -267,6 +267,9 @@ int hc_config_init(hc_config *c)
         c->deck_cards[i] = 0;
     c->hearts = c->deck & (HC_SUIT_MASK << 39);
     c->clubs = c->deck & HC_SUIT_MASK;
+    c->spades = c->deck & (HC_SUIT_MASK << 26);
+    /* 003 'HEARTLESS': "Otherwise it is the Two of Spades" (opening 3) */
+    c->opening_suit = c->opening == 3 ? c->spades : c->opening == 2 ? 0 : c->clubs;
     c->first_ban = c->first_trick == 1 ? c->penalty : c->first_trick == 2 ? c->point : 0;
     c->lead_ban = c->lead_rule == 1 ? c->hearts : c->lead_rule == 2 ? c->point : 0;
     c->breaking = c->broken_by == 0   ? c->hearts
@@ -285,7 +288,8 @@ static int config_sane(const hc_config *c)
     if (hc_config_init(&t) != HC_CFG_OK)
         return 0;
     return t.penalty == c->penalty && t.point == c->point && t.hearts == c->hearts &&
-           t.clubs == c->clubs && t.first_ban == c->first_ban && t.lead_ban == c->lead_ban &&
+           t.clubs == c->clubs && t.spades == c->spades && t.opening_suit == c->opening_suit &&
+           t.first_ban == c->first_ban && t.lead_ban == c->lead_ban &&
            t.breaking == c->breaking && t.queen_lead_ok == c->queen_lead_ok &&
            t.moon_required == c->moon_required && t.deck_size == c->deck_size &&
            memcmp(t.deck_cards, c->deck_cards, sizeof t.deck_cards) == 0;
@@ -438,11 +442,12 @@ static const char *const state_errors[] = {
                            "number of players and hand_size >= 2), and every hand must keep "
                            "enough cards that pass_forbidden allows it to pass",
     [HC_STATE_NO_CLUB] = "the opening rule (0 or 1) needs a club, and no hand holds one",
+    [HC_STATE_NO_SPADE] = "the opening rule (3) needs a spade, and no hand holds one",
 };
 
 const char *hc_state_strerror(int code)
 {
-    if (code < 0 || code > HC_STATE_NO_CLUB)
+    if (code < 0 || code > HC_STATE_NO_SPADE)
         return "unknown state error";
     return state_errors[code];
 }
@@ -462,8 +467,8 @@ static void start_play(hc_hand *h)
     h->opening_card = -1;
     d->leader = (int8_t)((h->dealer + 1) % n);
     if (h->opening != 2) {
-        if (all & c->clubs) {
-            int low = lowest(all & c->clubs);
+        if (all & c->opening_suit) {
+            int low = lowest(all & c->opening_suit);
             h->opening_card = low;
             for (int s = 0; s < n; s++)
                 if (d->hand[s] & BIT(low))
@@ -502,8 +507,8 @@ int hc_hand_init(hc_hand *h, const hc_config *c, const uint64_t hands[], int nha
         return HC_STATE_DEALER;
     if (!hc_pass_kind_valid(c, pass_kind))
         return HC_STATE_PASS_KIND;
-    if (c->opening != 2 && !(all & c->clubs))
-        return HC_STATE_NO_CLUB;
+    if (c->opening != 2 && !(all & c->opening_suit))
+        return c->opening == 3 ? HC_STATE_NO_SPADE : HC_STATE_NO_CLUB;
 
     hc_dyn *d = &h->d;
     for (int s = 0; s < n; s++)
@@ -644,7 +649,7 @@ static uint64_t legal_for(const hc_hand *h, int card, int *code)
     int first = d->trick_number == 0;
     *code = HC_OK;
     if (!d->trick) {
-        if (first && h->opening == 0) {
+        if (first && (h->opening == 0 || h->opening == 3)) {
             legal = BIT(h->opening_card);
             if (b && !(legal & b))
                 *code = HC_ERR_MUST_LEAD_OPENING_CARD;
@@ -1092,16 +1097,17 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
         if (opening == 2) {
             lead = lead_filter(c, hand[leader], 0);
         } else {
-            const uint64_t all_clubs = c->deck & ~kitty & clubs;
-            if (HC_UNLIKELY(!all_clubs)) {
+            /* the lowest club (opening 0/1) or spade (3) in the hands */
+            const uint64_t held = c->deck & ~kitty & c->opening_suit;
+            if (HC_UNLIKELY(!held)) {
                 *digest_io = digest;
-                return -3; /* as hc_hand_init: no club to open with */
+                return -3; /* as hc_hand_init: no club (spade) to open with */
             }
-            const uint64_t low = all_clubs & (0 - all_clubs);
+            const uint64_t low = held & (0 - held);
             for (int s = 0; s < n; s++)
                 if (hand[s] & low)
                     leader = s;
-            lead = opening == 0 ? low : hand[leader] & clubs;
+            lead = opening == 1 ? hand[leader] & clubs : low;
         }
         uint64_t taken[HC_MAX_PLAYERS] = {0}, tm;
         uint8_t won[HC_MAX_PLAYERS] = {0}, seat_of[64];

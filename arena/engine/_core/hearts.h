@@ -104,7 +104,8 @@ enum {
     HC_STATE_DECK,
     HC_STATE_DEALER,
     HC_STATE_PASS_KIND,
-    HC_STATE_NO_CLUB          /* opening 0/1 and no hand holds a club */
+    HC_STATE_NO_CLUB,         /* opening 0/1 and no hand holds a club */
+    HC_STATE_NO_SPADE         /* opening 3 and no hand holds a spade */
 };
 
 /* The 19 CoreConfig fields in contract order (wide ints so that a binding can
@@ -136,6 +137,9 @@ typedef struct hc_config {
     uint64_t point;          /* deck cards with value != 0 */
     uint64_t hearts;         /* deck & hearts suit */
     uint64_t clubs;          /* deck & clubs suit */
+    uint64_t spades;         /* deck & spades suit */
+    uint64_t opening_suit;   /* the suit the opening card comes from: clubs (opening
+                              * 0/1), spades (3), 0 for opening 2 */
     uint64_t first_ban;      /* cards the first-trick filter removes (0: none) */
     uint64_t lead_ban;       /* R of the lead rule (0 when lead_rule is 0) */
     uint64_t breaking;       /* cards whose play breaks hearts/points */
@@ -171,7 +175,8 @@ typedef struct hc_hand {
     int pass_kind;
     int pass_len;             /* cards per pass (0 for hold) */
     int opening;              /* the opening rule in force (cfg->opening) */
-    int opening_card;         /* the lowest club in the hands once play starts (-1 before) */
+    int opening_card;         /* the lowest card of the opening suit (clubs, or spades for
+                               * opening 3) in the hands once play starts (-1 before) */
     unsigned passed_seats;    /* bit s set once seat s has passed */
     uint8_t passed_n[HC_MAX_PLAYERS];
     uint8_t passed[HC_MAX_PLAYERS][HC_MAX_HAND];
@@ -263,8 +268,8 @@ int hc_playout(hc_hand *h, uint64_t seed, int64_t policy, int64_t out[]);
  * into *digest (start from HC_FNV_OFFSET) and adds each seat's hand scores to
  * sums[].  Returns 0; -1 (nothing done) for a bad config or a schedule entry
  * that fails hc_pass_kind_valid; -3 when a deal leaves no club in any hand
- * under opening 0/1 (as hc_hand_init would refuse it; *digest and sums[] are
- * then partial).  Scores are below 2^40 per hand, so a chunk of up to 2^22
+ * under opening 0/1, or no spade under opening 3 (as hc_hand_init would refuse
+ * it; *digest and sums[] are then partial).  Scores are below 2^40 per hand, so a chunk of up to 2^22
  * hands cannot overflow int64_t sums. */
 #define HC_FNV_OFFSET ((uint64_t)0xCBF29CE484222325ULL)
 #define HC_FNV_PRIME ((uint64_t)0x100000001B3ULL)

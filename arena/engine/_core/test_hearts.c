@@ -245,7 +245,8 @@ static void test_config_rejects_impossible_values(void)
     REJECT(kitty_size, 1, HC_CFG_KITTY_SIZE);
     REJECT(pass_count, -1, HC_CFG_PASS_COUNT);
     REJECT(pass_count, 14, HC_CFG_PASS_COUNT);
-    REJECT(opening, 3, HC_CFG_OPENING);
+    REJECT(opening, 4, HC_CFG_OPENING);
+    REJECT(opening, -1, HC_CFG_OPENING);
     REJECT(first_trick, -1, HC_CFG_FIRST_TRICK);
     REJECT(lead_rule, 3, HC_CFG_LEAD_RULE);
     REJECT(broken_by, 3, HC_CFG_BROKEN_BY);
@@ -286,6 +287,28 @@ static void test_config_rejects_impossible_values(void)
     int64_t sched[1] = {0}, sums[4] = {0};
     uint64_t digest = HC_FNV_OFFSET;
     int rc = 0;
+    for (uint64_t seed = 0; seed < 200 && rc == 0; seed++)
+        rc = hc_play_random_hands(&c, seed, 0, 50, sched, 1, &digest, sums);
+    CHECK_EQ(rc, -3);
+    /* opening 3 (003 'HEARTLESS', lowest spade) needs a spade in some hand */
+    c = standard(4);
+    c.deck = HC_FULL_DECK & ~(0x1FF0ULL << 26); /* spades 2S..5S only */
+    c.hand_size = 8;
+    c.kitty_size = 43 - 32;
+    c.opening = 3;
+    c = init_ok(c);
+    CHECK(c.opening_suit == cards("2S 3S 4S 5S") && c.spades == c.opening_suit);
+    uint64_t sh[4] = {0}, skitty = cards("2S 3S 4S 5S"), srest = c.deck & ~skitty;
+    for (int s = 0; s < 4; s++)
+        for (int i = 0; i < 8; i++) {
+            sh[s] |= 1ULL << lowest(srest);
+            srest &= srest - 1;
+        }
+    skitty |= srest;
+    CHECK_EQ(hc_hand_init(&h, &c, sh, 4, skitty, 0, 0, 0), HC_STATE_NO_SPADE);
+    CHECK(strstr(hc_state_strerror(HC_STATE_NO_SPADE), "spade") != NULL);
+    rc = 0;
+    digest = HC_FNV_OFFSET;
     for (uint64_t seed = 0; seed < 200 && rc == 0; seed++)
         rc = hc_play_random_hands(&c, seed, 0, 50, sched, 1, &digest, sums);
     CHECK_EQ(rc, -3);
@@ -415,6 +438,62 @@ static void test_opening_left_of_dealer_uses_the_lead_rule(void)
     c = init_ok(c);
     h = new_hand(&c, g, 1, HC_PASS_HOLD);
     CHECK_EQ(hc_check_play(h, card("QS")), 0);
+}
+
+/* 003 'HEARTLESS': "The first card lead when the scoring suit is Hearts or
+ * Spades is the Two of Clubs. Otherwise it is the Two of Spades." Opening 3:
+ * the holder of the lowest spade in the hands leads it (error 5 otherwise). */
+static void test_opening_lowest_spade_must_be_led(void)
+{
+    hc_config c = standard(4);
+    c.opening = 3;
+    c = init_ok(c);
+    CHECK(c.opening_suit == (0x1FFFULL << 26));
+    const char *g[] = {"2C", NULL, "2S 3S AH", NULL};
+    hc_hand *h = new_hand(&c, g, 0, HC_PASS_HOLD);
+    CHECK_EQ(h->d.to_play, 2);
+    CHECK_EQ(h->d.leader, 2);
+    CHECK_EQ(h->opening_card, card("2S"));
+    CHECK(hc_legal_mask(h) == cards("2S"));
+    CHECK_EQ(hc_check_play(h, card("3S")), HC_ERR_MUST_LEAD_OPENING_CARD);
+    CHECK_EQ(hc_check_play(h, card("AH")), HC_ERR_MUST_LEAD_OPENING_CARD);
+    CHECK_EQ(hc_check_play(h, card("2C")), HC_ERR_NOT_IN_HAND);
+    CHECK_EQ(hc_play(h, card("3S")), HC_ERR_MUST_LEAD_OPENING_CARD);
+    CHECK_EQ(hc_play(h, card("2S")), 0);
+    CHECK_EQ(h->d.to_play, 3);
+    /* followers follow spades as usual; the first-trick filter still applies */
+    CHECK(hc_legal_mask(h) == (h->d.hand[3] & (0x1FFFULL << 26)));
+    /* without the 2S and 3S in play the lowest spade in the hands opens */
+    hc_config d = standard(4);
+    d.deck &= ~cards("2S 3S 4S 5S");
+    d.hand_size = 12;
+    d.opening = 3;
+    d = init_ok(d);
+    const char *g2[] = {NULL, NULL, NULL, "6S"};
+    h = new_hand(&d, g2, 0, HC_PASS_HOLD);
+    CHECK(hc_legal_mask(h) == cards("6S"));
+    CHECK_EQ(h->d.to_play, 3);
+    CHECK_EQ(hc_check_play(h, card("2S")), HC_ERR_BAD_CARD);
+    /* after a pass the receiver of the 2S leads it */
+    const char *g3[] = {"2S", NULL, NULL, NULL};
+    h = new_hand(&c, g3, 0, 1);
+    for (int s = 0; s < 4; s++) {
+        /* seat 0 gives the 2S and its two lowest other cards; the others their lowest */
+        int64_t give[3];
+        uint64_t rest = h->d.hand[s];
+        int i = 0;
+        if (s == 0) {
+            give[i++] = card("2S");
+            rest &= ~cards("2S");
+        }
+        for (; i < 3; i++) {
+            give[i] = lowest(rest);
+            rest &= rest - 1;
+        }
+        CHECK_EQ(hc_apply_pass(h, s, give, 3), 0);
+    }
+    CHECK_EQ(h->d.to_play, 1);
+    CHECK(hc_legal_mask(h) == cards("2S"));
 }
 
 static void test_follow_suit(void)
@@ -1205,9 +1284,11 @@ static hc_config random_config(void)
         c.hand_size = rnd(1, max_hand);
         c.kitty_size = size - c.players * c.hand_size;
         c.pass_count = rnd(0, c.hand_size < 4 ? c.hand_size : 4);
-        c.opening = rnd(0, 2);
-        if (popcount(c.deck & 0x1FFFULL) <= c.kitty_size)
+        c.opening = rnd(0, 3);
+        if (c.opening != 3 && popcount(c.deck & 0x1FFFULL) <= c.kitty_size)
             c.opening = 2; /* a deal could leave every club in the kitty */
+        if (c.opening == 3 && popcount(c.deck & (0x1FFFULL << 26)) <= c.kitty_size)
+            c.opening = 2; /* ... or every spade */
         c.first_trick = rnd(0, 2);
         c.lead_rule = rnd(0, 2);
         c.broken_by = rnd(0, 2);
@@ -1435,6 +1516,7 @@ int main(void)
     test_opening_lowest_club_must_be_led();
     test_opening_any_club();
     test_opening_left_of_dealer_uses_the_lead_rule();
+    test_opening_lowest_spade_must_be_led();
     test_follow_suit();
     test_first_trick_filter();
     test_hearts_may_not_be_led_until_broken();

@@ -28,6 +28,7 @@ from .views import (
     MatchInfo,
     PassView,
     PlayView,
+    RevealView,
     Trick,
     TrickEnded,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "PassDirection",
     "PassView",
     "PlayView",
+    "RevealView",
     "RulesView",
     "Trick",
     "TrickEnded",

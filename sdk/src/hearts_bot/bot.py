@@ -15,8 +15,17 @@ from __future__ import annotations
 import abc
 from collections.abc import Sequence
 
-from .cards import Card, by_rank  # noqa: F401  (by_rank is used by the doctest)
-from .views import HandEnded, HandStarted, MatchEnded, MatchInfo, PassView, PlayView, TrickEnded
+from .cards import Card, by_rank
+from .views import (
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    MatchInfo,
+    PassView,
+    PlayView,
+    RevealView,
+    TrickEnded,
+)
 
 _NOTIFICATION_HOOKS = ("on_hand_start", "on_trick_end", "on_hand_end")
 
@@ -49,6 +58,12 @@ class Bot(abc.ABC):
     @abc.abstractmethod
     def play_card(self, view: PlayView) -> Card:
         """Return one card from `view.legal`."""
+
+    def reveal_card(self, view: RevealView) -> Card:
+        """Heartless: the card to lay face down, which helps pick the scoring suit (the
+        suit of the highest card shown scores). By default the lowest card held, which
+        sways the choice least; override it to steer the suit away from your hand."""
+        return min(view.hand, key=by_rank)
 
     def on_match_start(self, match: MatchInfo) -> None:  # noqa: B027 (optional hook)
         """A match begins (called first, and again if the arena reconnects)."""

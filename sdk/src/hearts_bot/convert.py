@@ -30,6 +30,7 @@ from .rules import (
     Opening,
     PassDirection,
     RulesView,
+    ScoringSuitChoice,
     Settlement,
 )
 from .views import (
@@ -40,6 +41,7 @@ from .views import (
     MatchInfo,
     PassView,
     PlayView,
+    RevealView,
     Trick,
     TrickEnded,
 )
@@ -79,6 +81,8 @@ _SETTLEMENT, _SETTLEMENT_PB = _enum_maps(rules_pb2.Settlement, Settlement)
 _DEALER, _DEALER_PB = _enum_maps(rules_pb2.DealerRule, DealerRule)
 # Fields added to hearts.v1 after its first release: unset (0) means the old behaviour,
 # so a sender built before them still describes its rules correctly.
+_SCORING, _SCORING_PB = _enum_maps(rules_pb2.ScoringSuitChoice, ScoringSuitChoice)
+_SCORING[0] = ScoringSuitChoice.FIXED
 _SETTLEMENT[0] = Settlement.POINTS
 _DEALER[0] = DealerRule.ROTATE
 _END_REASONS: dict[int, str] = {
@@ -183,6 +187,9 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
         pass_forbidden=frozenset(_cards(message.pass_forbidden, f"{where}.pass_forbidden")),
         settlement=_enum(_SETTLEMENT, message.settlement, f"{where}.settlement"),
         dealer_rule=_enum(_DEALER, message.dealer_rule, f"{where}.dealer_rule"),
+        scoring_suit_choice=_enum(
+            _SCORING, message.scoring_suit_choice, f"{where}.scoring_suit_choice"
+        ),
     )
 
 
@@ -245,6 +252,7 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         pass_forbidden=[str(c) for c in get("pass_forbidden")],
         settlement=number(_SETTLEMENT_PB, "settlement", get("settlement")),
         dealer_rule=number(_DEALER_PB, "dealer_rule", get("dealer_rule")),
+        scoring_suit_choice=number(_SCORING_PB, "scoring_suit_choice", get("scoring_suit_choice")),
     )
     for key in ("doubler", "moon_points", "target_score", "max_hands"):
         value = get(key)
@@ -358,7 +366,29 @@ def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
         "kitty": _cards(state.kitty, f"{where}.kitty"),
         "kitty_taker": kitty_taker,
         "pot": state.pot,
+        **_reveal_fields(state, players, where),
     }
+
+
+_SUITS = frozenset("CDSH")
+
+
+def _reveal_fields(state: game_pb2.HandState, players: int, where: str) -> dict[str, Any]:
+    """Heartless: the face-down cards (by seat, "" for unseen) and the suit they chose."""
+    if not state.reveals and not state.scoring_suit:
+        return {}
+    if state.reveals and len(state.reveals) != players:
+        raise ProtocolError(
+            f"{where}.reveals has {len(state.reveals)} entries, expected one per seat"
+        )
+    reveals = tuple(
+        _card(text, f"{where}.reveals[{seat}]") if text else None
+        for seat, text in enumerate(state.reveals)
+    )
+    suit = state.scoring_suit or None
+    if suit is not None and suit not in _SUITS:
+        raise ProtocolError(f"{where}.scoring_suit is {suit!r}, expected C, D, S or H")
+    return {"reveals": reveals, "scoring_suit": suit}
 
 
 def pass_view_from_proto(query: game_pb2.PassCardsQuery, where: str = "pass_cards") -> PassView:
@@ -384,6 +414,19 @@ def pass_view_from_proto(query: game_pb2.PassCardsQuery, where: str = "pass_card
         )
     _check_distinct(fields, None, f"{where}.state")
     return PassView(direction=direction, count=query.count, recipients=recipients, **fields)
+
+
+def reveal_view_from_proto(
+    query: game_pb2.RevealCardQuery, where: str = "reveal_card"
+) -> RevealView:
+    """The validated `RevealView` of a RevealCardQuery; raises ProtocolError."""
+    if not query.HasField("state"):
+        raise ProtocolError(f"{where}.state is missing")
+    fields = _hand_fields(query.state, f"{where}.state")
+    if not fields["hand"]:
+        raise ProtocolError(f"{where}.state.hand is missing (no cards)")
+    _check_distinct(fields, None, f"{where}.state")
+    return RevealView(**fields)
 
 
 def play_view_from_proto(query: game_pb2.PlayCardQuery, where: str = "play_card") -> PlayView:

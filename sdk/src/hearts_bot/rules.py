@@ -49,6 +49,14 @@ class Settlement(StrEnum):
     POOL_CLEAN = "pool_clean"
 
 
+class ScoringSuitChoice(StrEnum):
+    """How a hand's scoring suit is chosen: fixed by the rules, or (Heartless) revealed
+    after the pass, when `HandView.rules` becomes that hand's own values."""
+
+    FIXED = "fixed"
+    REVEALED = "revealed"
+
+
 class DealerRule(StrEnum):
     """Who deals the next hand."""
 
@@ -62,6 +70,7 @@ class Opening(StrEnum):
     LOWEST_CLUB = "lowest_club"
     ANY_CLUB = "any_club"
     LEFT_OF_DEALER = "left_of_dealer"
+    LOWEST_SPADE = "lowest_spade"  # Heartless hands where clubs or diamonds score
 
 
 class FirstTrick(StrEnum):
@@ -159,6 +168,7 @@ class RulesView:
     """Cards that may never be passed (the high spades, in some games)."""
     settlement: Settlement = Settlement.POINTS
     dealer_rule: DealerRule = DealerRule.ROTATE
+    scoring_suit_choice: ScoringSuitChoice = ScoringSuitChoice.FIXED
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))
@@ -226,4 +236,5 @@ class RulesView:
             "pass_forbidden": sorted(self.pass_forbidden, key=card_order),
             "settlement": self.settlement.value,
             "dealer_rule": self.dealer_rule.value,
+            "scoring_suit_choice": self.scoring_suit_choice.value,
         }

@@ -25,6 +25,7 @@ from .convert import (
     match_info_from_proto,
     pass_view_from_proto,
     play_view_from_proto,
+    reveal_view_from_proto,
     trick_ended_from_proto,
 )
 from .proto.hearts.v1 import bot_pb2, game_pb2
@@ -135,6 +136,15 @@ class MatchSession:
             return bot_pb2.PlayMatchResponse(
                 request_id=request_id, pass_cards=game_pb2.PassCardsAnswer(cards=cards)
             )
+        if kind == "reveal_card":
+            rview = reveal_view_from_proto(request.reveal_card)
+            self._check_seat(rview.seat)
+            shown = self._card(self._call(lambda: self.bot.reveal_card(rview), "reveal_card"))
+            if shown not in rview.hand:
+                self._warn(f"reveal_card returned {shown}, which is not in view.hand")
+            response = bot_pb2.PlayMatchResponse(request_id=request_id)
+            response.reveal_card.card = shown
+            return response
         if kind == "hand_start":
             started = hand_started_from_proto(request.hand_start, players)
             self._call(lambda: self.bot.on_hand_start(started), "on_hand_start")

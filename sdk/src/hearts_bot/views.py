@@ -89,6 +89,12 @@ class HandView:
     kitty_taker: int | None = None
     pot: int = 0
     """Chips waiting in the pot for a later hand (chip settlements; 0 otherwise)."""
+    reveals: tuple[Card | None, ...] = ()
+    """Heartless: each seat's face-down card, None where this seat may not see it yet
+    (before every seat has laid one); empty when the rules fix the scoring suit."""
+    scoring_suit: str | None = None
+    """Heartless: the hand's scoring suit ("C", "D", "S", "H") once the cards are turned;
+    `rules` then scores that suit and its queen."""
 
     @property
     def players(self) -> int:
@@ -138,6 +144,15 @@ class PassView(HandView):
         if not forbidden:
             return self.hand
         return tuple(card for card in self.hand if card not in forbidden)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class RevealView(HandView):
+    """The seat is asked which card to lay face down (Heartless): return one of `hand`.
+
+    Once every seat has laid one, the suit of the highest card scores this hand (ties:
+    the suit with more cards shown, then the first high card from the dealer's left),
+    and every card goes back to its hand."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

@@ -216,3 +216,40 @@ def test_a_chip_game_replay_shows_chips_and_the_pot(site, page, app):
     totals = page.locator("table.scores tbody tr td:last-child").all_inner_texts()
     assert totals == [str(t) for t in first["totals"]]
     screenshot(page, "09-replay-sweepstakes")
+
+
+def test_a_heartless_replay_shows_the_face_down_cards_and_the_suit(site, page, app):
+    """003's Heartless: after the pass the viewer shows each seat's face-down card and
+    the suit they chose, and counts that suit's points, not hearts'."""
+    from arena.engine import preset
+    from web.bench import add_match, play_and_record
+    from web.database import sessions
+
+    server, world = site
+    with sessions(app)() as db:
+        match_id = add_match(
+            db,
+            season_id=None,
+            version_ids=[world.alice_version_id, world.bob_version_id, 4, 5],
+            rules=preset("heartless").replace(target_score=None, max_hands=2),
+            seed=3,
+        )
+        db.commit()
+        play_and_record(db, match_id)
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t=0&c=1")
+    page.wait_for_selector('#viewer[data-ready="true"]')
+    replay = page.evaluate(
+        "fetch(document.querySelector('#viewer').dataset.replayUrl).then(r => r.json())"
+    )
+    hand = replay["games"][0]["hands"][0]
+    reveals = page.locator(".reveals")
+    assert reveals.get_attribute("data-scoring-suit") == hand["scoring_suit"]
+    suit = {"C": "clubs", "D": "diamonds", "S": "spades", "H": "hearts"}[hand["scoring_suit"]]
+    assert f"{suit} score" in reveals.inner_text()
+    assert reveals.locator(".card").count() == 4
+    screenshot(page, "10-replay-heartless")
+    # At the end of the hand each seat's points are the hand's own (its suit and queen).
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t=13&c=4")
+    page.wait_for_selector('#viewer[data-step="1-1-13-4"]')
+    shown = page.locator("table.scores tbody tr td:nth-child(2)").all_inner_texts()
+    assert shown == [str(p) for p in hand["points"]]

@@ -100,7 +100,7 @@
     replay.games.forEach((game, g) => {
       game.hands.forEach((hand, h) => {
         list.push({ g, h, t: 0, c: 0 });
-        if (hasPass(hand)) list.push({ g, h, t: 0, c: 1 });
+        if (hasPass(hand) || hand.reveals) list.push({ g, h, t: 0, c: 1 });
         hand.tricks.forEach((trick, t) => {
           trick.plays.forEach((_, c) => list.push({ g, h, t: t + 1, c: c + 1 }));
         });
@@ -140,7 +140,7 @@
       gave.forEach((cards, seat) => cards.forEach((c) => holding[seat].delete(c)));
       got.forEach((cards, seat) => cards.forEach((c) => holding[seat].add(c)));
     }
-    const values = (replay.rules && replay.rules.card_values) || {};
+    const values = handValues(hand);
     const taken = new Array(n).fill(0);
     let trick = null;
     let trickDone = false;
@@ -166,6 +166,30 @@
     const before = previous ? previous.totals : new Array(n).fill(0);
     const potBefore = previous && typeof previous.pot === "number" ? previous.pot : 0;
     return { game, hand, n, passed, holding, gave, got, taken, trick, trickDone, lastHandStep, toPlay, before, potBefore };
+  }
+
+  // Heartless (003): each hand's scoring suit is revealed after the pass; its cards are
+  // worth a point and its queen 13 (hearts: QS, spades: QD, diamonds: QC, clubs: QH).
+  const SCORING_QUEENS = { H: "QS", S: "QD", D: "QC", C: "QH" };
+
+  function handValues(hand) {
+    const suit = hand.scoring_suit;
+    if (!suit) return (replay.rules && replay.rules.card_values) || {};
+    const values = {};
+    const inPlay = [...hand.deal.flat(), ...(hand.kitty || [])];
+    for (const c of inPlay) if (c.endsWith(suit)) values[c] = 1;
+    if (inPlay.includes(SCORING_QUEENS[suit])) values[SCORING_QUEENS[suit]] = 13;
+    return values;
+  }
+
+  function drawReveals(hand) {
+    const line = el("div", { class: "passes reveals", "data-scoring-suit": hand.scoring_suit }, "face down: ");
+    for (const shown of hand.reveals) {
+      line.append(`${shown.seat} `, card(shown.card), " ");
+      if (shown.fault) line.append(el("span", { class: "badge danger" }, shown.fault), " ");
+    }
+    line.append(el("strong", {}, `→ ${SUITS[hand.scoring_suit][1]} score`));
+    return line;
   }
 
   // With a chip settlement (docs/rules.md "Chips") the totals are chips paid in net, so
@@ -239,13 +263,15 @@
     const centre = el("div", { class: "trick" });
     if (step.t === 0) {
       const dir = state.hand.pass_direction;
-      centre.append(el("div", { class: "caption" }, step.c === 0 ? `Deal · pass ${dir}` : `Pass ${dir}: cards exchanged`));
+      const exchanged = hasPass(state.hand) ? `Pass ${dir}: cards exchanged` : "Cards laid face down";
+      centre.append(el("div", { class: "caption" }, step.c === 0 ? `Deal · pass ${dir}` : exchanged));
       if (state.hand.kitty && state.hand.kitty.length) {
         const k = el("div", { class: "passes" }, "kitty: ");
         for (const c of state.hand.kitty) k.append(kittyVisible(state, mine) ? card(c) : back(), " ");
         centre.append(k);
       }
       if (step.c === 0 && !hasPass(state.hand)) centre.append(el("div", { class: "passes" }, "no pass this hand"));
+      if (step.c === 1 && state.hand.reveals) centre.append(drawReveals(state.hand));
       if (mine === null && hasPass(state.hand)) {
         const list = el("div", { class: "passes" });
         for (const pass of state.hand.passes) {

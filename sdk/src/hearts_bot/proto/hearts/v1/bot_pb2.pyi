@@ -75,6 +75,7 @@ class PlayMatchRequest(_message.Message):
     MATCH_START_FIELD_NUMBER: _builtins.int
     PASS_CARDS_FIELD_NUMBER: _builtins.int
     PLAY_CARD_FIELD_NUMBER: _builtins.int
+    REVEAL_CARD_FIELD_NUMBER: _builtins.int
     HAND_START_FIELD_NUMBER: _builtins.int
     TRICK_END_FIELD_NUMBER: _builtins.int
     HAND_END_FIELD_NUMBER: _builtins.int
@@ -95,6 +96,12 @@ class PlayMatchRequest(_message.Message):
     @_builtins.property
     def play_card(self) -> _game_pb2.PlayCardQuery:
         """Choose a card to play. Query: answer with play_card."""
+
+    @_builtins.property
+    def reveal_card(self) -> _game_pb2.RevealCardQuery:
+        """Choose the card to lay face down that picks the hand's scoring suit (rules with
+        scoring_suit_choice REVEALED, such as Heartless). Query: answer with reveal_card.
+        """
 
     @_builtins.property
     def hand_start(self) -> _game_pb2.HandStart:
@@ -119,16 +126,17 @@ class PlayMatchRequest(_message.Message):
         match_start: _game_pb2.MatchStart | None = ...,
         pass_cards: _game_pb2.PassCardsQuery | None = ...,
         play_card: _game_pb2.PlayCardQuery | None = ...,
+        reveal_card: _game_pb2.RevealCardQuery | None = ...,
         hand_start: _game_pb2.HandStart | None = ...,
         trick_end: _game_pb2.TrickEnd | None = ...,
         hand_end: _game_pb2.HandEnd | None = ...,
         match_end: _game_pb2.MatchEnd | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "trick_end", b"trick_end"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "trick_end", b"trick_end"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "hand_start", "trick_end", "hand_end", "match_end"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "hand_start", "trick_end", "hand_end", "match_end"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -144,6 +152,7 @@ class PlayMatchResponse(_message.Message):
     MATCH_START_FIELD_NUMBER: _builtins.int
     PASS_CARDS_FIELD_NUMBER: _builtins.int
     PLAY_CARD_FIELD_NUMBER: _builtins.int
+    REVEAL_CARD_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
     """The request_id of the query this answers."""
     @_builtins.property
@@ -158,6 +167,10 @@ class PlayMatchResponse(_message.Message):
     def play_card(self) -> _game_pb2.PlayCardAnswer:
         """The answer to play_card."""
 
+    @_builtins.property
+    def reveal_card(self) -> _game_pb2.RevealCardAnswer:
+        """The answer to reveal_card."""
+
     def __init__(
         self,
         *,
@@ -165,12 +178,13 @@ class PlayMatchResponse(_message.Message):
         match_start: _game_pb2.MatchStartAnswer | None = ...,
         pass_cards: _game_pb2.PassCardsAnswer | None = ...,
         play_card: _game_pb2.PlayCardAnswer | None = ...,
+        reveal_card: _game_pb2.RevealCardAnswer | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "reveal_card", b"reveal_card"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "reveal_card", b"reveal_card"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

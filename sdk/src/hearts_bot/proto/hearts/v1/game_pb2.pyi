@@ -144,6 +144,8 @@ class HandState(_message.Message):
     KITTY_FIELD_NUMBER: _builtins.int
     KITTY_TAKER_FIELD_NUMBER: _builtins.int
     POT_FIELD_NUMBER: _builtins.int
+    REVEALS_FIELD_NUMBER: _builtins.int
+    SCORING_SUIT_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The asked bot's seat, 0 .. rules.players - 1."""
     hand_number: _builtins.int
@@ -158,6 +160,10 @@ class HandState(_message.Message):
     """The seat that took the kitty, once someone has."""
     pot: _builtins.int
     """Chips waiting in the pot for a later hand (chip settlements only; 0 otherwise)."""
+    scoring_suit: _builtins.str
+    """The hand's scoring suit once decided ("C", "D", "S" or "H"); empty before, and
+    when the rules fix it. rules then already scores that suit and its queen.
+    """
     @_builtins.property
     def rules(self) -> _rules_pb2.Rules:
         """The rules of the match."""
@@ -202,6 +208,12 @@ class HandState(_message.Message):
     def kitty(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The kitty's cards, when the rules let this seat see them now; empty otherwise."""
 
+    @_builtins.property
+    def reveals(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The cards laid face down to choose the scoring suit, by seat ("" for a seat whose
+        card this seat may not see yet); empty when the rules fix the scoring suit.
+        """
+
     def __init__(
         self,
         *,
@@ -221,10 +233,12 @@ class HandState(_message.Message):
         kitty: _abc.Iterable[_builtins.str] | None = ...,
         kitty_taker: _builtins.int | None = ...,
         pot: _builtins.int = ...,
+        reveals: _abc.Iterable[_builtins.str] | None = ...,
+        scoring_suit: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_kitty_taker", b"_kitty_taker", "clock", b"clock", "current_trick", b"current_trick", "kitty_taker", b"kitty_taker", "rules", b"rules"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_kitty_taker", b"_kitty_taker", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "pass_direction", b"pass_direction", "passed", b"passed", "pot", b"pot", "received", b"received", "rules", b"rules", "scores", b"scores", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_kitty_taker", b"_kitty_taker", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "pass_direction", b"pass_direction", "passed", b"passed", "pot", b"pot", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__kitty_taker: _TypeAlias = _typing.Literal["kitty_taker"]  # noqa: Y015
     _WhichOneofArgType__kitty_taker: _TypeAlias = _typing.Literal["_kitty_taker", b"_kitty_taker"]  # noqa: Y015
@@ -349,6 +363,55 @@ class PlayCardAnswer(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___PlayCardAnswer: _TypeAlias = PlayCardAnswer  # noqa: Y015
+
+@_typing.final
+class RevealCardQuery(_message.Message):
+    """The arena asks a bot which card to lay face down; once every seat has laid one, the
+    cards are turned over and decide the hand's scoring suit (then they go back to their
+    hands). Asked after passing, before the first trick.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def state(self) -> Global___HandState:
+        """The hand as this seat sees it after the pass (rules still the undecided ones)."""
+
+    def __init__(
+        self,
+        *,
+        state: Global___HandState | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RevealCardQuery: _TypeAlias = RevealCardQuery  # noqa: Y015
+
+@_typing.final
+class RevealCardAnswer(_message.Message):
+    """A bot's face-down card."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_FIELD_NUMBER: _builtins.int
+    card: _builtins.str
+    """One card of state.hand."""
+    def __init__(
+        self,
+        *,
+        card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RevealCardAnswer: _TypeAlias = RevealCardAnswer  # noqa: Y015
 
 @_typing.final
 class Player(_message.Message):

@@ -99,6 +99,8 @@ class _OpeningEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Opening.Value
     """The holder of the lowest club in play leads any club."""
     OPENING_LEFT_OF_DEALER: _Opening.ValueType  # 3
     """The seat left of the dealer leads any card."""
+    OPENING_LOWEST_SPADE: _Opening.ValueType  # 4
+    """The holder of the lowest spade leads it (Heartless when clubs or diamonds score)."""
 
 class Opening(_Opening, metaclass=_OpeningEnumTypeWrapper):
     """Who leads the first trick of a hand, and what."""
@@ -111,6 +113,8 @@ OPENING_ANY_CLUB: Opening.ValueType  # 2
 """The holder of the lowest club in play leads any club."""
 OPENING_LEFT_OF_DEALER: Opening.ValueType  # 3
 """The seat left of the dealer leads any card."""
+OPENING_LOWEST_SPADE: Opening.ValueType  # 4
+"""The holder of the lowest spade leads it (Heartless when clubs or diamonds score)."""
 Global___Opening: _TypeAlias = Opening  # noqa: Y015
 
 class _FirstTrick:
@@ -328,6 +332,36 @@ SETTLEMENT_POOL_CLEAN: Settlement.ValueType  # 5
 """One chip each into the pool, shared by the players who took no penalty card."""
 Global___Settlement: _TypeAlias = Settlement  # noqa: Y015
 
+class _ScoringSuitChoice:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ScoringSuitChoiceEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ScoringSuitChoice.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    SCORING_SUIT_CHOICE_UNSPECIFIED: _ScoringSuitChoice.ValueType  # 0
+    """Not set; read as SCORING_SUIT_CHOICE_FIXED."""
+    SCORING_SUIT_CHOICE_FIXED: _ScoringSuitChoice.ValueType  # 1
+    """The rules' card values, every hand."""
+    SCORING_SUIT_CHOICE_REVEALED: _ScoringSuitChoice.ValueType  # 2
+    """Heartless: after the pass every seat lays a card face down; the suit of the highest
+    scores a point a card and its queen 13 (hearts: QS, spades: QD, diamonds: QC, clubs:
+    QH). HandState.rules then carries the hand's own values and opening.
+    """
+
+class ScoringSuitChoice(_ScoringSuitChoice, metaclass=_ScoringSuitChoiceEnumTypeWrapper):
+    """How a hand's scoring suit is chosen."""
+
+SCORING_SUIT_CHOICE_UNSPECIFIED: ScoringSuitChoice.ValueType  # 0
+"""Not set; read as SCORING_SUIT_CHOICE_FIXED."""
+SCORING_SUIT_CHOICE_FIXED: ScoringSuitChoice.ValueType  # 1
+"""The rules' card values, every hand."""
+SCORING_SUIT_CHOICE_REVEALED: ScoringSuitChoice.ValueType  # 2
+"""Heartless: after the pass every seat lays a card face down; the suit of the highest
+scores a point a card and its queen 13 (hearts: QS, spades: QD, diamonds: QC, clubs:
+QH). HandState.rules then carries the hand's own values and opening.
+"""
+Global___ScoringSuitChoice: _TypeAlias = ScoringSuitChoice  # noqa: Y015
+
 class _DealerRule:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -436,6 +470,7 @@ class Rules(_message.Message):
     PASS_FORBIDDEN_FIELD_NUMBER: _builtins.int
     SETTLEMENT_FIELD_NUMBER: _builtins.int
     DEALER_RULE_FIELD_NUMBER: _builtins.int
+    SCORING_SUIT_CHOICE_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The variant's name, such as "standard" or "omnibus" (informative only: the other
     fields are the rules; "custom" for a hand-built variant).
@@ -486,6 +521,8 @@ class Rules(_message.Message):
     """How hands are settled (points or chips)."""
     dealer_rule: Global___DealerRule.ValueType
     """Who deals the next hand."""
+    scoring_suit_choice: Global___ScoringSuitChoice.ValueType
+    """How each hand's scoring suit is chosen."""
     @_builtins.property
     def removed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Cards taken out of the 52-card pack before the deal so it deals evenly."""
@@ -539,10 +576,11 @@ class Rules(_message.Message):
         pass_forbidden: _abc.Iterable[_builtins.str] | None = ...,
         settlement: Global___Settlement.ValueType = ...,
         dealer_rule: Global___DealerRule.ValueType = ...,
+        scoring_suit_choice: Global___ScoringSuitChoice.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "broken_by", b"broken_by", "card_values", b"card_values", "dealer_rule", b"dealer_rule", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "broken_by", b"broken_by", "card_values", b"card_values", "dealer_rule", b"dealer_rule", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "scoring_suit_choice", b"scoring_suit_choice", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015
