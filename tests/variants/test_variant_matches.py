@@ -151,3 +151,33 @@ def test_a_tampered_reveal_is_named_by_verify() -> None:
     hand["reveals"][0]["card"] = other
     with pytest.raises(ReplayMismatchError, match=r"hands\[1\]\.(reveals|scoring_suit|tricks)"):
         verify(outcome.replay)
+
+
+HIGH_SPADES = ("QS", "KS", "AS")
+
+
+class PassesHighSpades(InProcessSeat):
+    """Passes its high spades first, whatever the rules say."""
+
+    async def choose_pass(
+        self, view: SeatView, count: int, context: DecisionContext, timeout: float
+    ) -> list[Card | str]:
+        cards = sorted(view.hand, key=lambda c: str(c) not in HIGH_SPADES)
+        return list(cards[:count])
+
+
+def test_passing_a_forbidden_card_is_an_illegal_fault_and_the_default_pass_is_made() -> None:
+    rules = preset("no_spade_pass").replace(target_score=None, max_hands=3)
+    seats: list[InProcessSeat] = [PassesHighSpades(HOUSE_BOTS["heuristic"](0))]
+    seats += [InProcessSeat(HOUSE_BOTS["heuristic"](i)) for i in (1, 2, 3)]
+    outcome = MatchRunner(rules, [Entrant(f"e{i}", s) for i, s in enumerate(seats)], 1).run()
+    assert not outcome.void
+    faults = [f for f in outcome.replay["faults"] if f["entrant"] == 0]
+    assert faults, "seat 0 never held a high spade on a passing hand: pick another seed"
+    for fault in faults:
+        assert fault["kind"] == "illegal"
+        assert any(card in fault["detail"] for card in HIGH_SPADES)
+    for hand in outcome.replay["games"][0]["hands"]:
+        for given in hand["passes"]:
+            assert not set(given["cards"]) & set(HIGH_SPADES)
+    assert verify(outcome.replay).decisions > 0
