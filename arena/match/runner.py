@@ -21,12 +21,12 @@ from typing import Any
 
 from hearts_bot import transport
 
-from arena.engine import Card, CardParseError, CardSet, Game, Hand, Phase, Rules, SeatView
-from arena.engine.cards import to_card
+from arena.engine import Card, Game, Hand, Phase, Rules, SeatView
 from arena.engine.rules import Settlement
 
 from .clock import Clock, TimePolicy
 from .faults import Fault, FaultKind, FaultPolicy, SeatFault
+from .judging import judge_card, judge_pass, judge_reveal
 from .replay import REPLAY_FORMAT, REPLAY_VERSION, cap_log
 from .seats import DecisionContext, GameInfo, Seat
 
@@ -356,7 +356,7 @@ class MatchRunner:
         )
         card: Card | None = None
         if fault is None:
-            card, fault = self._judge_card(answer, hand, seat, legal)
+            card, fault = judge_card(answer, hand, seat, legal)
         if fault is not None or card is None:
             assert fault is not None
             default = legal.first()
@@ -381,25 +381,6 @@ class MatchRunner:
         hand.play(card, seat=seat)
         return {"seat": seat, "card": str(card), "ms": _ms(elapsed)}
 
-    @staticmethod
-    def _judge_card(
-        answer: object, hand: Hand, seat: int, legal: CardSet
-    ) -> tuple[Card | None, SeatFault | None]:
-        try:
-            card = to_card(answer)  # type: ignore[arg-type]  # anything a bot sent
-        except CardParseError as error:
-            return None, SeatFault(FaultKind.MALFORMED, str(error))
-        if card in legal:  # the usual answer: held and allowed, nothing to explain
-            return card, None
-        if card not in hand.hand_of(seat):
-            return None, SeatFault(
-                FaultKind.NOT_HELD, f"played {card}, which seat {seat} does not hold"
-            )
-        reason = hand.illegal_reason(card)
-        if reason is not None:
-            return None, SeatFault(FaultKind.ILLEGAL, reason)
-        return card, None
-
     async def _take_pass(
         self,
         hand: Hand,
@@ -423,7 +404,7 @@ class MatchRunner:
             key="cards",
             default=tuple(list(passable)[:count]),
             ask=lambda view, context, t: seat_.choose_pass(view, count, context, t),
-            judge=lambda answer: self._judge_pass(answer, held, passable, count, seat),
+            judge=lambda answer: judge_pass(answer, held, passable, count, seat),
             apply=lambda cards: hand.apply_pass(seat, cards),
         )
 
@@ -452,7 +433,7 @@ class MatchRunner:
             key="card",
             default=held.first(),
             ask=seat_.choose_reveal,
-            judge=lambda answer: self._judge_reveal(answer, held, seat),
+            judge=lambda answer: judge_reveal(answer, held, seat),
             apply=lambda card: hand.apply_reveal(seat, card),
         )
 
@@ -509,52 +490,6 @@ class MatchRunner:
             }
         apply(chosen)
         return {"seat": seat, key: shown(chosen), "ms": _ms(elapsed)}
-
-    @staticmethod
-    def _judge_pass(
-        answer: object, held: CardSet, passable: CardSet, count: int, seat: int
-    ) -> tuple[tuple[Card, ...], SeatFault | None]:
-        if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
-            return (), SeatFault(
-                FaultKind.MALFORMED, f"a pass must be a list of cards, not {type(answer).__name__}"
-            )
-        try:
-            cards = tuple(to_card(c) for c in answer)
-        except CardParseError as error:
-            return (), SeatFault(FaultKind.MALFORMED, str(error))
-        if len(cards) != count:
-            return (), SeatFault(
-                FaultKind.ILLEGAL, f"passed {len(cards)} cards; the pass is {count}"
-            )
-        if len(set(cards)) != count:
-            return (), SeatFault(FaultKind.ILLEGAL, "passed the same card twice")
-        missing = [str(c) for c in cards if c not in held]
-        if missing:
-            return (), SeatFault(
-                FaultKind.NOT_HELD, f"passed {' '.join(missing)}, not held by seat {seat}"
-            )
-        forbidden = [str(c) for c in cards if c not in passable]
-        if forbidden:
-            return (), SeatFault(
-                FaultKind.ILLEGAL,
-                f"passed {' '.join(forbidden)}, which these rules forbid passing "
-                "(004 'Passing cards')",
-            )
-        return cards, None
-
-    @staticmethod
-    def _judge_reveal(
-        answer: object, held: CardSet, seat: int
-    ) -> tuple[Card | None, SeatFault | None]:
-        try:
-            card = to_card(answer)  # type: ignore[arg-type]  # anything a bot sent
-        except CardParseError as error:
-            return None, SeatFault(FaultKind.MALFORMED, str(error))
-        if card not in held:
-            return None, SeatFault(
-                FaultKind.NOT_HELD, f"revealed {card}, which seat {seat} does not hold"
-            )
-        return card, None
 
     # -- faults, notifications and results ----------------------------------------
 

@@ -1,0 +1,78 @@
+"""Judging a bot's answer: is it a card (or cards) it may give now, and if not, which
+fault is it? The runner asks; these say what counts, so the rules of a legal answer live
+in one place, apart from the clock and the match's bookkeeping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from arena.engine import Card, CardParseError, CardSet, Hand
+from arena.engine.cards import to_card
+
+from .faults import FaultKind, SeatFault
+
+
+def judge_card(
+    answer: object, hand: Hand, seat: int, legal: CardSet
+) -> tuple[Card | None, SeatFault | None]:
+    """A play: the card, or the fault (malformed, not held, or illegal with the rule's
+    own reason). `legal` is the hand's legal set, passed in so the common case is one
+    set test."""
+    try:
+        card = to_card(answer)  # type: ignore[arg-type]  # anything a bot sent
+    except CardParseError as error:
+        return None, SeatFault(FaultKind.MALFORMED, str(error))
+    if card in legal:  # the usual answer: held and allowed, nothing to explain
+        return card, None
+    if card not in hand.hand_of(seat):
+        return None, SeatFault(
+            FaultKind.NOT_HELD, f"played {card}, which seat {seat} does not hold"
+        )
+    reason = hand.illegal_reason(card)
+    if reason is not None:
+        return None, SeatFault(FaultKind.ILLEGAL, reason)
+    return card, None
+
+
+def judge_pass(
+    answer: object, held: CardSet, passable: CardSet, count: int, seat: int
+) -> tuple[tuple[Card, ...], SeatFault | None]:
+    """A pass: `count` distinct cards held and passable, or the fault."""
+    if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
+        return (), SeatFault(
+            FaultKind.MALFORMED, f"a pass must be a list of cards, not {type(answer).__name__}"
+        )
+    try:
+        cards = tuple(to_card(c) for c in answer)
+    except CardParseError as error:
+        return (), SeatFault(FaultKind.MALFORMED, str(error))
+    if len(cards) != count:
+        return (), SeatFault(FaultKind.ILLEGAL, f"passed {len(cards)} cards; the pass is {count}")
+    if len(set(cards)) != count:
+        return (), SeatFault(FaultKind.ILLEGAL, "passed the same card twice")
+    missing = [str(c) for c in cards if c not in held]
+    if missing:
+        return (), SeatFault(
+            FaultKind.NOT_HELD, f"passed {' '.join(missing)}, not held by seat {seat}"
+        )
+    forbidden = [str(c) for c in cards if c not in passable]
+    if forbidden:
+        return (), SeatFault(
+            FaultKind.ILLEGAL,
+            f"passed {' '.join(forbidden)}, which these rules forbid passing (004 'Passing cards')",
+        )
+    return cards, None
+
+
+def judge_reveal(answer: object, held: CardSet, seat: int) -> tuple[Card | None, SeatFault | None]:
+    """A face-down card (Heartless): any card held, or the fault."""
+    try:
+        card = to_card(answer)  # type: ignore[arg-type]  # anything a bot sent
+    except CardParseError as error:
+        return None, SeatFault(FaultKind.MALFORMED, str(error))
+    if card not in held:
+        return None, SeatFault(
+            FaultKind.NOT_HELD, f"revealed {card}, which seat {seat} does not hold"
+        )
+    return card, None
