@@ -43,6 +43,7 @@ PASS_WORDS: Final = {
     PassDirection.SCATTER: "one card to each other player",
     PassDirection.CENTER: "into the centre, shuffled and dealt back",
     PassDirection.STAR: "star: one card each to the two players farthest round the table",
+    PassDirection.DEALER_CALLS: "as the dealer calls it",
 }
 
 SETTLEMENT_WORDS: Final = {
@@ -111,6 +112,9 @@ def _passing(rules: Rules) -> str:
         words = PASS_WORDS[direction]
         steps.append(words if direction is PassDirection.HOLD else f"{size} cards {words}")
     text = "Before each hand: " + ", then ".join(steps) + ", in rotation."
+    if rules.pass_call_options:
+        options = ", ".join(PASS_WORDS[d] for d in rules.pass_call_options)
+        text += f" The dealer calls the pass after the deal, from: {options}."
     if rules.pass_forbidden:
         text += f" The {_cards(rules.pass_forbidden)} may never be passed."
     return text
@@ -188,6 +192,15 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
         )
     else:
         lines.append(("Points", _values(rules)))
+    if rules.royal_queens:
+        lines.append(
+            (
+                "Royal queens",
+                "The queen of hearts doubles the hearts of the player who takes it; the queen "
+                "of clubs cancels the queen of spades for a player who takes both; a hand "
+                "never scores below 0, and a moon is worth the shooter's own score.",
+            )
+        )
     if rules.doubler is not None:
         lines.append(("Doubler", f"Taking the {card_name(str(rules.doubler))} doubles your hand."))
     lines.append(("Shooting the moon", _moon(rules)))

@@ -26,7 +26,7 @@ from typing import Final
 
 from arena.bots import HeuristicBot, RandomBot
 from arena.demo import play_game
-from arena.engine import Card, Rules, SeatView, preset
+from arena.engine import Card, PassDirection, Rules, SeatView, preset
 from arena.ratings.correlation import spearman
 from arena.ratings.elo import (
     DEFAULT_SETTINGS,
@@ -63,6 +63,11 @@ class HandicappedBot:
         """The heuristic card, or a random legal one."""
         bot = self._good if self._rng.random() < self.strength else self._random
         return bot.play_card(view)
+
+    def call_pass(self, view: SeatView) -> PassDirection:
+        """The heuristic call, or a random one."""
+        bot = self._good if self._rng.random() < self.strength else self._random
+        return bot.call_pass(view)
 
     def reveal_card(self, view: SeatView) -> Card:
         """The heuristic face-down card (Heartless), or a random one."""

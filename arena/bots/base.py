@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from arena.engine import Card, SeatView
+from arena.engine import Card, PassDirection, SeatView
 
 
 class HouseBot(Protocol):
@@ -22,4 +22,8 @@ class HouseBot(Protocol):
 
     def reveal_card(self, view: SeatView) -> Card:
         """Heartless (003): the card to lay face down, one of `view.hand`."""
+        ...
+
+    def call_pass(self, view: SeatView) -> PassDirection:
+        """As dealer (003 'Simple variations'): one of `view.rules.pass_call_options`."""
         ...

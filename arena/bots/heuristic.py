@@ -7,7 +7,7 @@ card that hurts most (the QS, then high hearts, then high cards); lead low.
 
 from __future__ import annotations
 
-from arena.engine import Card, CardSet, SeatView, Suit
+from arena.engine import Card, CardSet, PassDirection, SeatView, Suit
 
 from .reveal import steer_reveal
 
@@ -38,6 +38,10 @@ class HeuristicBot:
         """The most dangerous cards first."""
         passable = view.hand - view.rules.pass_forbidden  # 004: maybe not the high spades
         return sorted(passable, key=lambda c: _danger(c, view), reverse=True)[:count]
+
+    def call_pass(self, view: SeatView) -> PassDirection:
+        """As dealer: the rules' first option (no read of the deal beats it reliably)."""
+        return view.rules.pass_call_options[0]
 
     def reveal_card(self, view: SeatView) -> Card:
         """Steer the scoring suit to the one this hand can best avoid (`arena.bots.reveal`)."""

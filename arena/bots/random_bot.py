@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from arena.engine import Card, SeatView
+from arena.engine import Card, PassDirection, SeatView
 
 
 class RandomBot:
@@ -18,6 +18,10 @@ class RandomBot:
     def pass_cards(self, view: SeatView, count: int) -> list[Card]:
         """Any `count` cards."""
         return self._rng.sample(list(view.hand - view.rules.pass_forbidden), count)
+
+    def call_pass(self, view: SeatView) -> PassDirection:
+        """As dealer: any pass the rules offer."""
+        return self._rng.choice(view.rules.pass_call_options)
 
     def reveal_card(self, view: SeatView) -> Card:
         """Any card held."""

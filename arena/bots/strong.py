@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import time
 
-from arena.engine import CARDS, Card, SeatView
+from arena.engine import CARDS, Card, PassDirection, SeatView
 from arena.engine.backend import core
 
 from .belief import Belief, InconsistentBeliefError
@@ -108,6 +108,10 @@ class StrongBot:
             view, count, self._rng(view), started + seconds, samples, POLICIES[self.policy]
         )
         return chosen
+
+    def call_pass(self, view: SeatView) -> PassDirection:
+        """As dealer: as the heuristic bot calls."""
+        return self._fallback.call_pass(view)
 
     def reveal_card(self, view: SeatView) -> Card:
         """Steer the scoring suit as the heuristic bot does (`arena.bots.reveal`); the

@@ -10,6 +10,7 @@ from .game import Game, GameOverError
 from .hand import (
     Hand,
     HandOverError,
+    IllegalCallError,
     IllegalPassError,
     IllegalPlayError,
     IllegalRevealError,
@@ -49,6 +50,7 @@ __all__ = [
     "GameOverError",
     "Hand",
     "HandOverError",
+    "IllegalCallError",
     "IllegalPassError",
     "IllegalPlayError",
     "IllegalRevealError",

@@ -95,6 +95,10 @@ class CoreConfig(NamedTuple):
     pass_forbidden: int = 0
     """Mask of cards that may not be passed (appended last, so older field positions hold;
     0, the default, forbids nothing and changes nothing)."""
+    royal_queens: int = 0
+    """1: 004 'Royal Hearts' scoring (the QH doubles its taker's hearts, the QC cancels the
+    QS of the seat that took both, a hand scores at least 0, a moon is worth the shooter's
+    own raw score instead of `moon_points`); 0, the default, changes nothing."""
 
 
 FULL_DECK = (1 << 52) - 1
@@ -126,4 +130,5 @@ def standard_config(players: int = 4) -> CoreConfig:
         no_trick_bonus=0,
         kitty_taker=KITTY_TO_FIRST_TRICK,
         pass_forbidden=0,
+        royal_queens=0,
     )

@@ -83,9 +83,21 @@ class IllegalRevealError(ValueError):
         self.card = card
 
 
+class IllegalCallError(ValueError):
+    """A dealer's call (003 'Simple variations') that may not be made: none is due, or
+    the pass is not one of the rules' `pass_call_options`."""
+
+    def __init__(self, message: str, *, direction: str) -> None:
+        super().__init__(message)
+        self.direction = direction
+
+
 class Phase(StrEnum):
     """Where a hand stands."""
 
+    # 003 'Simple variations': "The dealer chooses the passing rule" (a schedule entry
+    # 'dealer_calls'); the deal is made, the dealer calls, then everyone passes.
+    CALLING = "calling"
     PASSING = "passing"
     # 003 'HEARTLESS': after the pass "each player lays one card face down on the table";
     # only rules with scoring_suit_choice 'revealed' enter this phase.
@@ -149,6 +161,12 @@ def _refuse_play(index: int) -> int:
     return core_config.ERR_PASSING
 
 
+def _refuse_pass(seat: int, cards: tuple[int, ...]) -> int:
+    """`Hand.try_pass_indices` before the dealer's call: ERR_NOT_PASSING (nothing is
+    passed until the pass is known)."""
+    return core_config.ERR_NOT_PASSING
+
+
 def _refuse_push(index: int) -> None:
     """`Hand.push_index` while revealing: a ValueError, as the backends' push in the
     passing phase."""
@@ -160,6 +178,7 @@ class Hand:
 
     __slots__ = (
         "_base_rules",
+        "_calling",
         "_history",
         "_pass_record",
         "_revealing",
@@ -210,13 +229,16 @@ class Hand:
         )
         self.pass_direction: PassDirection = direction
         self.seed = seed
+        # A pass the dealer calls is not known yet: the backend holds the deal as a hold
+        # hand until the call, then is rebuilt with the pass called (`apply_call`).
+        calling = direction is PassDirection.DEALER_CALLS
         try:
             self._state: Any = core.HandState(
                 rules.core_config(),
                 hands if hands.__class__ is tuple else tuple(hands),
                 kitty,
                 dealer,
-                _PASS_KINDS[direction, players],
+                core_config.PASS_HOLD if calling else _PASS_KINDS[direction, players],
                 seed & 0xFFFFFFFFFFFFFFFF,
             )
         except ValueError as error:
@@ -227,12 +249,82 @@ class Hand:
         self._revealing = False
         self._suit: Suit | None = None
         self._pass_record: tuple[tuple[tuple[int, ...], ...], ...] | None = None
+        self._calling = calling
         self._bind_fast_path()
-        if rules.scoring_suit_choice is ScoringSuitChoice.REVEALED:
-            # The pass must be watched: its end starts the reveal phase (at once on a hold).
+        if calling:
+            self._hold_for_call()
+        else:
+            self._watch_pass()
+
+    def _watch_pass(self) -> None:
+        """Under REVEALED rules the end of the pass starts the reveal phase (at once on a
+        hold hand), so the pass entry point is wrapped."""
+        if self.rules.scoring_suit_choice is ScoringSuitChoice.REVEALED:
             self.try_pass_indices = self._try_pass_then_reveal
             if self._state.phase == core_config.PHASE_PLAYING:
                 self._begin_reveal()
+
+    def _hold_for_call(self) -> None:
+        """Until the dealer calls, nobody may pass or play."""
+        self.legal_mask = _nothing_legal
+        self.try_play_index = _refuse_play
+        self.push_index = _refuse_push
+        self.try_pass_indices = _refuse_pass
+
+    @property
+    def calls_pending(self) -> tuple[int, ...]:
+        """(dealer,) while the dealer has a pass to call; () otherwise."""
+        return (self.dealer,) if self._calling else ()
+
+    @property
+    def call_options(self) -> tuple[PassDirection, ...]:
+        """The passes the dealer may call now (the rules' `pass_call_options`); ()
+        when no call is due."""
+        return self.rules.pass_call_options if self._calling else ()
+
+    def apply_call(self, direction: PassDirection | str) -> None:
+        """The dealer calls this hand's pass (003 'Simple variations': "The dealer chooses
+        the passing rule"): one of `call_options`. The hand goes on as if dealt with that
+        pass: passing, or (a hold) straight to the reveal or the play.
+
+        Raises IllegalCallError when no call is due or the pass is not an option.
+
+        >>> from arena.engine import Hand, preset
+        >>> rules = preset("dealer_calls")
+        >>> hand = Hand.deal(rules, 7, dealer=2, pass_direction="dealer_calls")
+        >>> hand.phase.value, hand.calls_pending
+        ('calling', (2,))
+        >>> hand.apply_call("right")
+        >>> hand.phase.value, hand.pass_direction.value, len(hand.passes_pending)
+        ('passing', 'right', 4)
+        """
+        if not self._calling:
+            raise IllegalCallError("no pass is to be called now", direction=str(direction))
+        try:
+            chosen = PassDirection(direction)
+        except ValueError:
+            raise IllegalCallError(
+                f"{direction!r} is not a pass direction", direction=str(direction)
+            ) from None
+        if chosen not in self.rules.pass_call_options:
+            options = ", ".join(d.value for d in self.rules.pass_call_options)
+            raise IllegalCallError(
+                f"the dealer may call {options}, not {chosen.value} (003 'Simple variations')",
+                direction=chosen.value,
+            )
+        old, n = self._state, self.players
+        self._state = core.HandState(
+            self.rules.core_config(),
+            tuple(old.hand(s) for s in range(n)),
+            old.kitty,
+            self.dealer,
+            _PASS_KINDS[chosen, n],
+            self.seed & 0xFFFFFFFFFFFFFFFF,
+        )
+        self.pass_direction = chosen
+        self._calling = False
+        self._bind_fast_path()
+        self._watch_pass()
 
     def _bind_fast_path(self) -> None:
         """Bind the fast-path attributes to the backend state's own methods."""
@@ -296,6 +388,8 @@ class Hand:
     @property
     def phase(self) -> Phase:
         """Passing, revealing (003 'HEARTLESS' only), playing or over."""
+        if self._calling:
+            return Phase.CALLING
         if self._revealing:
             return Phase.REVEALING
         return _PHASES[self._state.phase]
@@ -309,7 +403,7 @@ class Hand:
     def to_play(self) -> int | None:
         """The seat to play, or None while passing or revealing and when the hand is over."""
         seat: int = self._state.to_play
-        return None if seat < 0 or self._revealing else seat
+        return None if seat < 0 or self._revealing or self._calling else seat
 
     @property
     def trick_number(self) -> int:
@@ -324,7 +418,7 @@ class Hand:
     @property
     def leader(self) -> int:
         """The seat that led (or is to lead) the current trick; -1 while passing or revealing."""
-        return -1 if self._revealing else int(self._state.leader)
+        return -1 if self._revealing or self._calling else int(self._state.leader)
 
     @property
     def current_trick(self) -> tuple[tuple[int, Card], ...]:
@@ -587,7 +681,7 @@ class Hand:
         return str(self._play_error(code, card)) if code else None
 
     def _check_play(self, card: Card) -> int:
-        if self._revealing:
+        if self._revealing or self._calling:
             return core_config.ERR_PASSING
         code: int = self._state.check_play(card.index)
         return code
@@ -599,7 +693,7 @@ class Hand:
         """
         if card.__class__ is not Card:
             card = to_card(card)
-        if self._revealing:
+        if self._revealing or self._calling:
             raise self._play_error(core_config.ERR_PASSING, card)
         state = self._state
         if seat is not None and seat != state.to_play:
@@ -713,6 +807,14 @@ class Hand:
             return HandOverError(
                 f"cannot play {card}: the hand is over", card=card, seat=seat, code=code
             )
+        if code == core_config.ERR_PASSING and self._calling:
+            return OutOfTurnError(
+                f"cannot play {card}: the dealer (seat {self.dealer}) has not called the "
+                "pass yet (003 'Simple variations')",
+                card=card,
+                seat=seat,
+                code=code,
+            )
         if code == core_config.ERR_PASSING and self._revealing:
             pending = ", ".join(str(s) for s in self.reveals_pending)
             return OutOfTurnError(
@@ -763,7 +865,8 @@ class Hand:
         text = " ".join(str(card) for card in cards) or "nothing"
         reason = {
             core_config.ERR_NOT_PASSING: "no pass is due now"
-            + (" (this is a hold hand)" if self.pass_direction is PassDirection.HOLD else ""),
+            + (" (this is a hold hand)" if self.pass_direction is PassDirection.HOLD else "")
+            + (f" (the dealer, seat {self.dealer}, calls the pass first)" if self._calling else ""),
             core_config.ERR_BAD_SEAT: f"there is no seat {seat}",
             core_config.ERR_ALREADY_PASSED: f"seat {seat} has already passed",
             core_config.ERR_PASS_COUNT: f"a {self.pass_direction.value} pass is {size} cards, "

@@ -315,6 +315,26 @@ def queens(players: int = 4) -> Rules:
     )
 
 
+def royal(players: int = 4) -> Rules:
+    """Royal Hearts (004 'Royal Hearts'): the standard game (000's trims keep every queen)
+    scored by the four queens: the QS 26, the QH a heart (1) that doubles its taker's hearts,
+    the QD -10 but no hand below 0, the QC cancelling the QS of the seat that took both
+    (`Rules.royal_queens`). 52 points in play; an old moon worth the shooter's own score:
+    52, or 42, 26 or 16 when it also took the QD, the QC or both.
+
+    >>> rules = royal()
+    >>> rules.value_of("QS"), rules.value_of("QD"), rules.value_of("QH"), rules.value_of("QC")
+    (26, -10, 1, 0)
+    >>> rules.royal_queens, rules.moon.value, rules.effective_moon_points
+    (True, 'old', 52)
+    """
+    base = standard(players)
+    values = dict(base.card_values)
+    values[Card.from_str("QS")] = 26  # "worth 26 points instead of 13"
+    values[Card.from_str("QD")] = -10  # "subtracts 10 points from the score"
+    return base.replace(name="royal", card_values=values, royal_queens=True, moon=MoonRule.OLD)
+
+
 def star(players: int = 5) -> Rules:
     """Star passing (004 'Passing cards'): with three, five or seven players the across
     pass becomes a star pass, one card each to the two players nearest the far side.
@@ -348,6 +368,32 @@ def big_table(players: int = 6) -> Rules:
 # The table size of a preset made for other than four players (each builder's default).
 DEFAULT_PLAYERS: Final[Mapping[str, int]] = {"star": 5, "big_table": 6}
 
+
+def dealer_calls(players: int = 4) -> Rules:
+    """003 'Simple variations': "The dealer chooses the passing rule, the only
+    restriction being that each player passes three cards and receives three cards." The
+    dealer calls every hand's pass after looking at the deal, from the passes that give
+    and take three: left, right and the centre mixer ("Pass three cards to the center of
+    the table. I will shuffle the cards, and redeal them"), across with an even table, two
+    seats left or right with five or more, and one card to each other player with four.
+    003's split calls ("one card to the right and two cards to the left") are not offered:
+    every seat passes its cards the one way called."""
+    base = midwest(players) if players in TRIMS_003 else standard(players)
+    options = [L, R, PassDirection.CENTER]
+    if players % 2 == 0:
+        options.insert(2, A)
+    if players >= 5:
+        options[2:2] = [L2, R2]
+    if players == 4:
+        options.append(PassDirection.SCATTER)
+    return base.replace(
+        name="dealer_calls",
+        pass_schedule=(PassDirection.DEALER_CALLS,),
+        pass_count=3,
+        pass_call_options=tuple(options),
+    )
+
+
 PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "standard": standard,
     "new_moon": new_moon,
@@ -367,6 +413,8 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "sweepstakes": sweepstakes,
     "chip_pool": chip_pool,
     "queens": queens,
+    "royal": royal,
+    "dealer_calls": dealer_calls,
     "star": star,
     "no_spade_pass": no_spade_pass,
     "big_table": big_table,

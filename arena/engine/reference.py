@@ -9,7 +9,7 @@ the thousands of hands per second.
 Rule sources are quoted by file name and section, from /work/shared/rules/:
 000 (standard Hearts), 001 (kitty, points broken), 002 (Omnibus and its variant list),
 003 (Heartless: the two of spades may open), 004 (encyclopedic summary: moon variants,
-center mixer, star passing, cards that may not be passed).
+center mixer, star passing, cards that may not be passed, Royal Hearts' queens).
 """
 
 from __future__ import annotations
@@ -70,6 +70,9 @@ HEARTS_SUIT = CLUBS << 39
 SPADES = CLUBS << 26
 SUIT_MASKS = (CLUBS, CLUBS << 13, SPADES, HEARTS_SUIT)
 QUEEN_OF_SPADES = 2 * RANKS + 10
+# 004 'Royal Hearts': the QC (cancels its taker's QS) and the QH (doubles its taker's hearts).
+QUEEN_OF_CLUBS = 0 * RANKS + 10
+QUEEN_OF_HEARTS = 3 * RANKS + 10
 ALL_CARDS = (1 << 52) - 1
 
 # --- Randomness constants (contract "Randomness"). ---
@@ -192,6 +195,8 @@ def _check_config(cfg: CoreConfig) -> None:
         raise ValueError(f"doubler must be a card index or -1, got {cfg.doubler}")
     if not 0 <= cfg.pass_forbidden <= ALL_CARDS:
         raise ValueError(f"pass_forbidden {cfg.pass_forbidden:#x} is not a mask of cards 0..51")
+    if cfg.royal_queens not in (0, 1):
+        raise ValueError(f"royal_queens must be 0 or 1, got {cfg.royal_queens}")
 
 
 @lru_cache(maxsize=256)
@@ -241,7 +246,7 @@ def _check_seed(seed: int) -> None:
 
 
 def as_config(cfg: CoreConfig | tuple[Any, ...]) -> CoreConfig:
-    """`cfg` as a CoreConfig (a plain tuple of the same 19 fields is accepted too).
+    """`cfg` as a CoreConfig (a plain tuple of the same 20 fields is accepted too).
 
     Raises ValueError if it has the wrong number of fields.
     """
@@ -807,14 +812,24 @@ class HandState:
         raw = []
         for seat in range(n):
             taken = self._taken[seat]
-            score = sum(values[card] for card in cards_of(taken))
+            if cfg.royal_queens:
+                score = self._royal_score(taken)
+            else:
+                score = sum(values[card] for card in cards_of(taken))
             # 002 'Individual card variants': "The 10 of Clubs doubles the value of the
             # current hand for whoever takes it".
             if cfg.doubler >= 0 and taken >> cfg.doubler & 1:
                 score *= 2
             raw.append(score)
-        scores = raw
         shooter, worth = self._shooter()
+        if cfg.royal_queens:
+            # 004 'Royal Hearts': "the bonus to the player who shoots the moon, or the penalty
+            # to all others, is based on the total point count of that player" (a sun keeps
+            # its own worth), and the QD "cannot result in a negative score for the hand".
+            if shooter >= 0 and not self._shot_the_sun(shooter):
+                worth = raw[shooter]
+            raw = [max(score, 0) for score in raw]
+        scores = raw
         if cfg.moon != MOON_NONE and shooter >= 0:
             scores = self._moon_scores(raw, shooter, worth, totals, target)
         # 002 'Hand scoring variants': "Players who take no tricks in a round get -5 points"
@@ -880,6 +895,28 @@ class HandState:
             return (safe & -safe).bit_length() - 1
         # Void: dump the card that hurts most, then the highest rank.
         return max(cards_of(legal), key=lambda card: (max(values[card], 0), card % RANKS, card))
+
+    def _royal_score(self, taken: int) -> int:
+        """004 'Royal Hearts' before the doubler and the floor: the hearts' values, doubled
+        when the QH is among them; the QS's value unless the QC was taken with it; and the
+        value of every other card taken (the QD's -10)."""
+        values = self._cfg.values
+        hearts = taken & self._derived.hearts
+        # The QH "doubles the point value of all Hearts captured by the player who takes it,
+        # and is itself also a Heart".
+        score = sum(values[card] for card in cards_of(hearts))
+        if taken >> QUEEN_OF_HEARTS & 1:
+            score *= 2
+        others = taken & ~hearts
+        # The QC, "when captured by a player who has also taken the Queen of Spades, negates
+        # the Q♠'s point value".
+        if taken >> QUEEN_OF_CLUBS & 1 and taken >> QUEEN_OF_SPADES & 1:
+            others &= ~(1 << QUEEN_OF_SPADES)
+        return score + sum(values[card] for card in cards_of(others))
+
+    def _shot_the_sun(self, shooter: int) -> bool:
+        """Whether `shooter` (as `_shooter` found it) shot the sun rather than the moon."""
+        return self._cfg.sun_points > 0 and self._tricks_won[shooter] == self._cfg.hand_size
 
     def _shooter(self) -> tuple[int, int]:
         """(seat, M) for the seat that shot the sun or the moon, or (-1, 0)."""

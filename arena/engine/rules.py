@@ -49,6 +49,10 @@ class PassDirection(StrEnum):
     # Odd tables: two cards, one to each of the two seats nearest the opposite side of the
     # table (004 'Passing cards', "star-passing").
     STAR = "star"
+    # In a schedule: the dealer calls this hand's pass after looking at the deal, from
+    # `Rules.pass_call_options` (003 'Simple variations': "The dealer chooses the passing
+    # rule"; 004 'Passing cards': "The Dealer may choose how many cards and where to pass").
+    DEALER_CALLS = "dealer_calls"
 
     def offset(self, players: int) -> int | None:
         """Seats to the left the cards go, or None for hold/scatter/center/star."""
@@ -72,6 +76,7 @@ def _pass_kind(direction: PassDirection, players: int) -> int:
         PassDirection.SCATTER: core.PASS_SCATTER,
         PassDirection.CENTER: core.PASS_CENTER,
         PassDirection.STAR: core.PASS_STAR,
+        PassDirection.DEALER_CALLS: -1,  # never reaches a backend: the call replaces it
     }[direction]
 
 
@@ -228,6 +233,20 @@ def standard_values() -> dict[Card, int]:
 class Rules:
     """A complete, validated Hearts variant. Build presets with `arena.engine.presets`.
 
+    `royal_queens` (004 'Royal Hearts', the `royal` preset) changes how a hand is scored. A
+    seat's score is: the values (`card_values`) of the hearts it took, doubled if it took the
+    QH (which "doubles the point value of all Hearts captured by the player who takes it, and
+    is itself also a Heart"); plus the QS's value if it took the QS, unless it also took the QC
+    (which "negates the Q♠'s point value"); plus the values of every other card it took (the
+    QD's -10, any other valued card); floored at 0 (the QD "cannot result in a negative score
+    for the hand"). A moon (every penalty card, value > 0, and `moon_requires`) is worth the
+    shooter's own such score without the floor ("based on the total point count of that
+    player": 52 with neither helping queen, 42 with the QD, 26 with the QC, 16 with both),
+    scored by `moon` 'old' (shooter 0, everyone else + it) or 'new' (shooter - it). So it needs
+    the four queens in play, no doubler, `moon` 'none', 'old' or 'new' and `moon_points` None.
+    `sun_points` and `no_trick_bonus` work as for any rules, after the royal score: a sun
+    replaces the moon with its own worth, and the bonus is added last.
+
     Raises RulesError on construction for impossible or contradictory settings.
     """
 
@@ -251,6 +270,8 @@ class Rules:
     queen_and_hearts_may_lead_heart: bool = False
     card_values: Mapping[Card, int] = dataclasses.field(default_factory=standard_values)
     doubler: Card | None = None
+    royal_queens: bool = False
+    pass_call_options: tuple[PassDirection, ...] = ()
     moon: MoonRule = MoonRule.OLD
     moon_points: int | None = None
     moon_requires: CardSet = dataclasses.field(default_factory=CardSet)
@@ -281,6 +302,13 @@ class Rules:
             self,
             "pass_schedule",
             tuple(_coerce_enum(PassDirection, "pass_schedule", d) for d in self.pass_schedule),
+        )
+        set_(
+            self,
+            "pass_call_options",
+            tuple(
+                _coerce_enum(PassDirection, "pass_call_options", d) for d in self.pass_call_options
+            ),
         )
         set_(self, "card_values", _frozen_values(self.card_values))
         set_(
@@ -319,8 +347,23 @@ class Rules:
 
     @property
     def effective_moon_points(self) -> int:
-        """What a moon is worth: `moon_points`, or by default every penalty point."""
-        return self.penalty_total if self.moon_points is None else self.moon_points
+        """What a moon is worth: `moon_points`, or by default every penalty point.
+
+        With `royal_queens` the moon is worth the shooter's own score, so this is the most
+        it can be worth: the penalty cards alone, the hearts doubled by the QH (52 in the
+        `royal` preset; 42, 26 or 16 when the shooter also took the QD, the QC or both).
+        """
+        if self.moon_points is not None:
+            return self.moon_points
+        if self.royal_queens:
+            hearts = sum(self.value_of(card) for card in self.deck.of_suit(Suit.HEARTS))
+            others = sum(
+                value
+                for card, value in self.card_values.items()
+                if value > 0 and card.suit is not Suit.HEARTS
+            )
+            return 2 * hearts + others
+        return self.penalty_total
 
     def pass_direction(self, hand_number: int) -> PassDirection:
         """The pass of the `hand_number`-th hand (0-based) in the rotation."""
@@ -365,6 +408,7 @@ class Rules:
             no_trick_bonus=self.no_trick_bonus,
             kitty_taker=list(KittyTaker).index(self.kitty_taker),
             pass_forbidden=self.pass_forbidden.mask,
+            royal_queens=int(self.royal_queens),
         )
 
     def __hash__(self) -> int:
@@ -401,6 +445,8 @@ class Rules:
             "queen_and_hearts_may_lead_heart": self.queen_and_hearts_may_lead_heart,
             "card_values": {str(card): value for card, value in self.card_values.items()},
             "doubler": None if self.doubler is None else str(self.doubler),
+            "royal_queens": self.royal_queens,
+            "pass_call_options": [d.value for d in self.pass_call_options],
             "moon": self.moon.value,
             "moon_points": self.moon_points,
             "moon_requires": [str(card) for card in self.moon_requires],
@@ -433,7 +479,7 @@ class Rules:
                 if not isinstance(values, Mapping):
                     raise RulesError("card_values must be an object of card -> points")
                 kwargs["card_values"] = {to_card(card): value for card, value in values.items()}
-            for key in ("pass_schedule", "exact_score_adjustments"):
+            for key in ("pass_schedule", "exact_score_adjustments", "pass_call_options"):
                 if key in kwargs:
                     kwargs[key] = tuple(kwargs[key])
             return cls(**kwargs)
@@ -514,6 +560,8 @@ class Rules:
         _check_int(self, "no_trick_bonus", -1000, 1000)
         if not isinstance(self.queen_and_hearts_may_lead_heart, bool):
             raise RulesError("queen_and_hearts_may_lead_heart must be true or false")
+        if not isinstance(self.royal_queens, bool):
+            raise RulesError("royal_queens must be true or false")
         deck_size = len(self.deck)
         if (deck_size - self.kitty_size) % self.players:
             raise RulesError(
@@ -531,6 +579,7 @@ class Rules:
             )
         for direction in self.pass_schedule:
             self._validate_pass(direction)
+        self._validate_pass_call()
         values_outside = [str(card) for card in self.card_values if card not in self.deck]
         if values_outside:
             raise RulesError(
@@ -548,6 +597,7 @@ class Rules:
             self._validate_opening_suit(f"opening {self.opening.value!r}", suit)
         self._validate_revealed()
         self._validate_moon()
+        self._validate_royal()
         self._validate_end()
 
     def _validate_opening_suit(self, what: str, suit: Suit) -> None:
@@ -590,6 +640,24 @@ class Rules:
             )
         self._validate_opening_suit(what, Suit.CLUBS)
         self._validate_opening_suit(what, Suit.SPADES)
+
+    def _validate_pass_call(self) -> None:
+        """The dealer's menu (003 'Simple variations'): needed exactly when the schedule
+        lets the dealer call, and every option a pass this table could make."""
+        calls = PassDirection.DEALER_CALLS in self.pass_schedule
+        if calls and not self.pass_call_options:
+            raise RulesError(
+                "pass_schedule 'dealer_calls' needs pass_call_options: the passes the dealer "
+                "may call (003 'Simple variations')"
+            )
+        if self.pass_call_options and not calls:
+            raise RulesError("pass_call_options is set, but no hand's pass is 'dealer_calls'")
+        if len(set(self.pass_call_options)) != len(self.pass_call_options):
+            raise RulesError("pass_call_options lists a pass twice")
+        for option in self.pass_call_options:
+            if option is PassDirection.DEALER_CALLS:
+                raise RulesError("pass_call_options cannot hold 'dealer_calls' itself")
+            self._validate_pass(option)
 
     def _validate_pass(self, direction: PassDirection) -> None:
         size = self.pass_size(direction)
@@ -634,6 +702,31 @@ class Rules:
             raise RulesError("sun_points and moon_requires need a moon rule other than 'none'")
         if self.moon is MoonRule.ADD_UNLESS_LOSING and self.target_score is None:
             raise RulesError("moon 'add_unless_losing' needs a target_score to lose by (004)")
+
+    def _validate_royal(self) -> None:
+        """004 'Royal Hearts' scores by the four queens, and its moon is worth the shooter's
+        own score: so the queens must be in play, nothing else may double a hand, and the
+        moon is old, new or none with no fixed `moon_points`."""
+        if not self.royal_queens:
+            return
+        what = "royal_queens (004 'Royal Hearts')"
+        missing = [queen for queen in ("QC", "QD", "QH", "QS") if to_card(queen) not in self.deck]
+        if missing:
+            raise RulesError(f"{what} needs the four queens in play; removed: {' '.join(missing)}")
+        if self.doubler is not None:
+            raise RulesError(f"{what} allows no doubler: the QH doubles the hearts instead")
+        if self.moon not in (MoonRule.NONE, MoonRule.OLD, MoonRule.NEW):
+            raise RulesError(
+                f"{what} needs moon 'none', 'old' or 'new', not {self.moon.value!r}: the "
+                "moon is worth the shooter's own score, added to the others or subtracted"
+            )
+        if self.moon_points is not None:
+            raise RulesError(
+                f"{what} needs moon_points null: a moon is worth the shooter's own score "
+                "(52, or 42, 26 or 16 with the QD, the QC or both)"
+            )
+        if self.scoring_suit_choice is not ScoringSuitChoice.FIXED:
+            raise RulesError(f"{what} needs scoring_suit_choice 'fixed': the queens are fixed")
 
     def _validate_end(self) -> None:
         if self.target_score is None and self.max_hands is None:

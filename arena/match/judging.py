@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.engine import Card, CardParseError, CardSet, Hand
+from arena.engine import Card, CardParseError, CardSet, Hand, PassDirection
 from arena.engine.cards import to_card
 
 from .faults import FaultKind, SeatFault
@@ -63,6 +63,22 @@ def judge_pass(
             f"passed {' '.join(forbidden)}, which these rules forbid passing (004 'Passing cards')",
         )
     return cards, None
+
+
+def judge_call(
+    answer: object, options: Sequence[PassDirection]
+) -> tuple[PassDirection | None, SeatFault | None]:
+    """A dealer's call (003 'Simple variations'): one of `options`, or the fault."""
+    try:
+        called = PassDirection(str(answer))
+    except ValueError:
+        return None, SeatFault(FaultKind.MALFORMED, f"{answer!r} is not a pass direction")
+    if called not in options:
+        allowed = ", ".join(d.value for d in options)
+        return None, SeatFault(
+            FaultKind.ILLEGAL, f"called {called.value}; the options are {allowed}"
+        )
+    return called, None
 
 
 def judge_reveal(answer: object, held: CardSet, seat: int) -> tuple[Card | None, SeatFault | None]:

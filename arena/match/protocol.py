@@ -97,6 +97,14 @@ def _set_reveals(state: game_pb2.HandState, view: SeatView) -> None:
     state.scoring_suit = view.scoring_suit.letter if view.scoring_suit is not None else ""
 
 
+def call_pass_query(view: SeatView, context: DecisionContext) -> game_pb2.CallPassQuery:
+    """A CallPassQuery: the dealer's hand as dealt, and the passes it may call."""
+    return game_pb2.CallPassQuery(
+        state=hand_state(view, context),
+        options=[_PASS_PB[d] for d in view.rules.pass_call_options],
+    )
+
+
 def reveal_query(view: SeatView, context: DecisionContext) -> game_pb2.RevealCardQuery:
     """A RevealCardQuery: the hand after the pass, before anyone has turned a card."""
     return game_pb2.RevealCardQuery(state=hand_state(view, context))

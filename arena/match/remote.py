@@ -18,8 +18,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import grpc
+from hearts_bot.convert import ProtocolError, pass_direction_from_proto
 
-from arena.engine import SeatView, Trick
+from arena.engine import PassDirection, SeatView, Trick
 from arena.engine.cards import CARDS, Card
 
 from . import protocol
@@ -293,6 +294,21 @@ class GrpcSeat:
         answer = await self._query(timeout, "play_card", self._plays(view, context))
         card: str = answer.play_card.card
         return _CARDS_BY_TEXT.get(card, card)  # the runner parses (and judges) anything else
+
+    async def choose_call(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> PassDirection | str:
+        """Ask the dealer for its call of the pass (003 'Simple variations')."""
+        answer = await self._query(
+            timeout,
+            "call_pass",
+            bot_pb2.PlayMatchRequest(call_pass=protocol.call_pass_query(view, context)),
+        )
+        number = answer.call_pass.direction
+        try:
+            return PassDirection(pass_direction_from_proto(number).value)
+        except (ProtocolError, ValueError):
+            return f"pass direction number {number}"  # judged (and faulted) by the runner
 
     async def choose_reveal(
         self, view: SeatView, context: DecisionContext, timeout: float

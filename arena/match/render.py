@@ -31,6 +31,10 @@ def render(replay: dict[str, Any], *, pretty: bool = True) -> Iterator[str]:
                 f"  Hand {hand['number'] + 1}: dealer seat {hand['dealer']}, "
                 f"pass {hand['pass_direction']}"
             )
+            if "call" in hand:
+                call = hand["call"]
+                note = f" [{call['fault']}]" if call.get("fault") else ""
+                yield f"    the dealer calls {call['direction']}{note}"
             for given in hand["passes"]:
                 note = f" [{given['fault']}]" if given.get("fault") else ""
                 yield (

@@ -26,7 +26,7 @@ from arena.engine.rules import Settlement
 
 from .clock import Clock, TimePolicy
 from .faults import Fault, FaultKind, FaultPolicy, SeatFault
-from .judging import judge_card, judge_pass, judge_reveal
+from .judging import judge_call, judge_card, judge_pass, judge_reveal
 from .replay import REPLAY_FORMAT, REPLAY_VERSION, cap_log
 from .seats import DecisionContext, GameInfo, Seat
 
@@ -237,6 +237,11 @@ class MatchRunner:
         for seat in range(n):
             view, context = hand.view(seat), self._context(seating[seat], number, scores)
             await self._notify(seating[seat], partial(_call, "hand_started", view, context))
+        if hand.phase is Phase.CALLING:
+            dealer = hand.dealer
+            record["call"] = await self._take_call(
+                hand, dealer, seating[dealer], game_index, number, scores
+            )
         count = rules.pass_size(hand.pass_direction)
         for seat in hand.passes_pending:
             record["passes"].append(
@@ -435,6 +440,32 @@ class MatchRunner:
             ask=seat_.choose_reveal,
             judge=lambda answer: judge_reveal(answer, held, seat),
             apply=lambda card: hand.apply_reveal(seat, card),
+        )
+
+    async def _take_call(
+        self,
+        hand: Hand,
+        seat: int,
+        entrant: int,
+        game_index: int,
+        number: int,
+        scores: tuple[int, ...],
+    ) -> dict[str, Any]:
+        """003 'Simple variations': the dealer calls the pass; a fault calls the rules'
+        first option."""
+        options = hand.call_options
+        return await self._decide_before_play(
+            hand,
+            seat,
+            entrant,
+            game_index,
+            number,
+            scores,
+            key="direction",
+            default=options[0],
+            ask=self.entrants[entrant].seat.choose_call,
+            judge=lambda answer: judge_call(answer, options),
+            apply=hand.apply_call,
         )
 
     async def _decide_before_play(

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from arena.bots import HouseBot
-from arena.engine import Card, Rules, SeatView, Trick
+from arena.engine import Card, PassDirection, Rules, SeatView, Trick
 
 from .clock import TimePolicy
 
@@ -68,6 +68,13 @@ class Seat(Protocol):
         self, view: SeatView, context: DecisionContext, timeout: float
     ) -> Card | str:
         """Heartless: the card to lay face down (raises SeatFault)."""
+        ...
+
+    async def choose_call(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> PassDirection | str:
+        """As dealer: the pass to call, one of `view.rules.pass_call_options` (raises
+        SeatFault)."""
         ...
 
     async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
@@ -124,6 +131,12 @@ class InProcessSeat:
     ) -> Card | str:
         """Ask the bot."""
         return self.bot.reveal_card(view)
+
+    async def choose_call(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> PassDirection | str:
+        """Ask the bot."""
+        return self.bot.call_pass(view)
 
     async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
         """House bots decide from the view alone."""

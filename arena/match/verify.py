@@ -89,7 +89,7 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
         [[str(c) for c in hand.hand_of(s)] for s in range(n)],
     )
     _expect(f"{at}.kitty", record.get("kitty", []), [str(c) for c in hand.kitty])
-    decisions = 0
+    decisions = _verify_call(hand, record, at)
     for i, given in enumerate(_get(record, "passes", at)):
         where = f"{at}.passes[{i}]"
         seat = _get(given, "seat", where)
@@ -138,6 +138,25 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
         _expect(f"{at}.penalty_points", _get(record, "penalty_points", at), points_before)
         _expect(f"{at}.pot", _get(record, "pot", at), game.pot)
     return decisions
+
+
+def _verify_call(hand: Hand, record: dict[str, Any], at: str) -> int:
+    """003 'Simple variations': the dealer's call re-applied (the default where faulted)."""
+    if hand.phase is not Phase.CALLING:
+        if "call" in record:
+            raise ReplayMismatchError(f"{at}.call", record["call"], "no call in this hand")
+        return 0
+    where = f"{at}.call"
+    call = _get(record, "call", at)
+    direction = _get(call, "direction", where)
+    _expect(f"{where}.seat", _get(call, "seat", where), hand.dealer)
+    if call.get("fault") or call.get("auto"):
+        _expect(f"{where}.direction (default call)", direction, hand.call_options[0].value)
+    try:
+        hand.apply_call(direction)
+    except ValueError as error:
+        raise ReplayMismatchError(where, direction, f"illegal: {error}") from None
+    return 1
 
 
 def _verify_reveals(hand: Hand, record: dict[str, Any], at: str) -> int:

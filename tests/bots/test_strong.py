@@ -13,7 +13,7 @@ import pytest
 
 from arena.bots import HOUSE_BOTS, HeuristicBot, HouseBot, RandomBot, StrongBot
 from arena.bots.passing import candidate_passes, danger_order
-from arena.engine import Card, Hand, SeatView, preset
+from arena.engine import Card, Hand, PassDirection, SeatView, preset
 from arena.match.runner import Entrant, MatchRunner
 from arena.match.seats import InProcessSeat
 from arena.match.verify import verify
@@ -97,6 +97,9 @@ def test_strong_bot_respects_its_time_per_move():
 
         def reveal_card(self, view: SeatView) -> Card:
             return timed(lambda: bot.reveal_card(view))
+
+        def call_pass(self, view: SeatView) -> PassDirection:
+            return bot.call_pass(view)  # no search: nothing to time
 
     play_hand(rules, 5, [Timed(), HeuristicBot(1), HeuristicBot(2), HeuristicBot(3)])
     assert max(cpus) < 3 * budget, f"a decision worked for {max(cpus):.3f} s"

@@ -178,7 +178,7 @@ def random_config(rng: random.Random) -> CoreConfig:
         moon_extra = sum(1 << index for index, value in enumerate(values) if value < 0)
     elif extra_mode < 0.4:
         moon_extra = 1 << rng.randrange(52)
-    return CoreConfig(
+    cfg = CoreConfig(
         players=players,
         hand_size=hand_size,
         deck=deck,
@@ -202,3 +202,18 @@ def random_config(rng: random.Random) -> CoreConfig:
             rng, deck, hand_size - max(pass_count, players - 1, 2 if players % 2 else 0)
         ),
     )
+    # Drawn after every other field, so that they are what they were before it existed.
+    return _random_royal(rng, cfg)
+
+
+def _random_royal(rng: random.Random, cfg: CoreConfig) -> CoreConfig:
+    """Sometimes 004 'Royal Hearts' scoring (`royal_queens`), half of those with its own
+    values (QS 26, QD -10) for the queens in play, else on whatever values were drawn."""
+    if rng.random() >= 0.25:
+        return cfg
+    values = list(cfg.values)
+    if rng.random() < 0.5:
+        for name, value in (("QS", 26), ("QD", -10)):
+            if cfg.deck >> card(name) & 1:
+                values[card(name)] = value
+    return cfg._replace(royal_queens=1, values=tuple(values))

@@ -694,6 +694,170 @@ def test_no_trick_bonus_is_added_after_the_moon(backend):
     assert state.points((0, 0, 0), 100) == (0, 21, 26)
 
 
+# --- Royal Hearts (004 'Royal Hearts'): `royal_queens`. ---
+
+ROYAL_VALUES = {"QS": 26, "QD": -10}  # the QH stays a heart worth 1, the QC 0
+ROYAL_MOON_RULES: dict[str, Any] = {**MOON_RULES, "dealer": 3}  # seat 0 leads anything
+
+# Seat 0 leads its seven spades and wins them all (seat 3 must drop the QS on the AS); the
+# others discard, so seat 0 takes every heart and the QS. Trick 8 is the 2D led into seat 3's
+# remaining diamond, which wins it: the QD and the QC reach the shooter only when they are
+# discarded on its spades (seat 1 keeps the QC or the 2C, seat 3 the QD or the KD).
+ROYAL_MOON = [
+    "AS KS JS TS 9S 8S 7S 2D",
+    "2H 3H 4H 5H 6H 7H QC 2C",
+    "8H 9H TH JH QH KH 3C 4C",
+    "QS AH QD KD 5C 6C 7C 8C",
+]
+
+
+def royal_moon_plays(qd_to_shooter: bool, qc_to_shooter: bool) -> str:
+    """The plays of a ROYAL_MOON hand: seat 0 takes every penalty card, and the QD and the
+    QC as asked."""
+    seat1 = ["2H", "3H", "4H", "5H", "6H", "7H", *(("QC", "2C") if qc_to_shooter else ("2C", "QC"))]
+    seat2 = ["8H", "9H", "TH", "JH", "QH", "KH", "4C", "3C"]
+    dropped, kept = ("QD", "KD") if qd_to_shooter else ("KD", "QD")
+    seat3 = ["QS", "AH", dropped, "5C", "6C", "7C", "8C", kept]
+    spades = ["AS", "KS", "JS", "TS", "9S", "8S", "7S", "2D"]
+    return " ".join(" ".join(trick) for trick in zip(spades, seat1, seat2, seat3, strict=True))
+
+
+def royal_hand(backend: ModuleType, hands: list[str], plays: str, **fields: Any) -> Any:
+    state = new_hand(backend, hands, values=ROYAL_VALUES, **{"royal_queens": 1, **fields})
+    play_all(state, plays)
+    assert state.phase == PHASE_OVER
+    return state
+
+
+# 004: "capturing the Q♦ (-10) makes the benefit 42 points, the Q♣ (-26 with Q♠) reduces it
+# to 26, and both of these combined make the reward only 16 points"; 52 with neither.
+ROYAL_MOON_WORTH = [(False, False, 52), (True, False, 42), (False, True, 26), (True, True, 16)]
+
+
+@pytest.mark.parametrize(("qd", "qc", "worth"), ROYAL_MOON_WORTH)
+def test_royal_old_moon_is_worth_the_shooters_own_score(backend, qd, qc, worth):
+    # moon_points is ignored: the moon is worth what the shooter's cards score.
+    state = royal_hand(
+        backend,
+        ROYAL_MOON,
+        royal_moon_plays(qd, qc),
+        **ROYAL_MOON_RULES,
+        moon=MOON_OLD,
+        moon_points=999,
+    )
+    assert state.taken(0) & mask("QD") == (mask("QD") if qd else 0)
+    assert state.taken(0) & mask("QC") == (mask("QC") if qc else 0)
+    assert state.tricks_won(3) == 1
+    assert state.points((0, 0, 0, 0), 100) == (0, worth, worth, worth)
+
+
+@pytest.mark.parametrize(("qd", "qc", "worth"), ROYAL_MOON_WORTH)
+def test_royal_new_moon_subtracts_the_shooters_own_score(backend, qd, qc, worth):
+    state = royal_hand(
+        backend, ROYAL_MOON, royal_moon_plays(qd, qc), **ROYAL_MOON_RULES, moon=MOON_NEW
+    )
+    # Seat 3's QD (with neither helping queen to the shooter) is floored to 0.
+    assert state.points((0, 0, 0, 0), 100) == (-worth, 0, 0, 0)
+
+
+@pytest.mark.parametrize(("qd", "qc", "worth"), ROYAL_MOON_WORTH)
+def test_royal_moon_needs_a_moon_rule(backend, qd, qc, worth):
+    state = royal_hand(
+        backend, ROYAL_MOON, royal_moon_plays(qd, qc), **ROYAL_MOON_RULES, moon=MOON_NONE
+    )
+    assert state.points((0, 0, 0, 0), 100) == (worth, 0, 0, 0)
+
+
+def test_royal_moon_is_the_plain_moon_without_royal_queens(backend):
+    plays = royal_moon_plays(True, True)
+    state = royal_hand(
+        backend, ROYAL_MOON, plays, **ROYAL_MOON_RULES, moon=MOON_OLD, royal_queens=0
+    )
+    assert state.points((0, 0, 0, 0), 100) == (0, 26, 26, 26)  # moon_points (26)
+
+
+# Trick 1 clubs to seat 3, trick 2 diamonds to seat 3, then seat 3 leads its only heart and
+# seat 0 takes AH, QH, 2H and the QS.
+QUEEN_OF_HEARTS_DEAL = ["2C 6D AH", "3C 7D QH", "4C 8D QS", "5C 9D 2H"]
+
+
+def test_royal_queen_of_hearts_doubles_its_takers_hearts(backend):
+    plays = "2C 3C 4C 5C 9D 6D 7D 8D 2H AH QH QS"
+    state = royal_hand(backend, QUEEN_OF_HEARTS_DEAL, plays, moon=MOON_NONE)
+    assert state.points((0, 0, 0, 0), 100) == (3 * 2 + 26, 0, 0, 0)
+    plain = royal_hand(backend, QUEEN_OF_HEARTS_DEAL, plays, moon=MOON_NONE, royal_queens=0)
+    assert plain.points((0, 0, 0, 0), 100) == (3 + 26, 0, 0, 0)
+
+
+def test_royal_queen_of_hearts_doubles_only_its_takers_hearts(backend):
+    # Seat 3 wins the club trick with the 5C and takes the 2H seat 2 discards on it (first_trick
+    # any); seat 0 takes the QH with the AH and 3H: only seat 0's hearts double.
+    hands = ["2C 6D AH", "3C 7D QH", "4D 8D 2H", "5C 9D 3H"]
+    plays = "2C 3C 2H 5C 9D 6D 7D 8D 3H AH QH 4D"
+    state = royal_hand(backend, hands, plays, moon=MOON_NONE, first_trick=FIRST_TRICK_ANY)
+    assert state.taken(3) == mask("2C 3C 2H 5C 9D 6D 7D 8D")
+    assert state.points((0, 0, 0, 0), 100) == (6, 0, 0, 1)
+
+
+def test_royal_queen_of_clubs_cancels_the_queen_of_spades_of_its_taker(backend):
+    # Seat 3 leads the 2C and seat 0 wins it with the QC; seat 0 also takes the QS later.
+    hands = ["QC 6D AH", "3C 7D KH", "4C 8D QS", "2C 9D 2H"]
+    plays = "2C QC 3C 4C 6D 7D 8D 9D 2H AH KH QS"
+    state = royal_hand(backend, hands, plays, moon=MOON_NONE)
+    assert state.taken(0) & mask("QC QS") == mask("QC QS")
+    assert state.points((0, 0, 0, 0), 100) == (3, 0, 0, 0)
+
+
+def test_royal_queen_of_clubs_taken_by_another_seat_cancels_nothing(backend):
+    # Seat 3 takes the QC on the club trick, seat 0 the QS on the heart trick.
+    hands = ["2C 6D AH", "3C 7D KH", "4C 8D QS", "QC 9D 2H"]
+    plays = "2C 3C 4C QC 9D 6D 7D 8D 2H AH KH QS"
+    state = royal_hand(backend, hands, plays, moon=MOON_NONE)
+    assert state.taken(3) & mask("QC") and state.taken(0) & mask("QS")
+    assert state.points((0, 0, 0, 0), 100) == (3 + 26, 0, 0, 0)
+
+
+def test_royal_queen_of_diamonds_cannot_make_a_hand_negative(backend):
+    # Seat 0 wins the diamond trick with the QD, then its forced AH lead takes three hearts:
+    # 4 - 10 is floored at 0; the no-trick bonus is added after the floor.
+    hands = ["2C QD AH", "3C 7D KH", "4C 8D 3H", "5C 9D 2H"]
+    plays = "2C 3C 4C 5C 9D QD 7D 8D AH KH 3H 2H"
+    state = royal_hand(backend, hands, plays, moon=MOON_NONE)
+    assert state.taken(0) == mask("9D QD 7D 8D AH KH 3H 2H")
+    assert state.points((0, 0, 0, 0), 100) == (0, 0, 0, 0)
+    bonus = royal_hand(backend, hands, plays, moon=MOON_NONE, no_trick_bonus=-5)
+    assert bonus.points((0, 0, 0, 0), 100) == (0, -5, -5, 0)
+    plain = royal_hand(backend, hands, plays, moon=MOON_NONE, royal_queens=0)
+    assert plain.points((0, 0, 0, 0), 100) == (-6, 0, 0, 0)
+
+
+def test_royal_queen_of_diamonds_subtracts_from_a_positive_score(backend):
+    # Five seats: seat 4 wins the clubs, seat 0 the diamonds with the QD, then its forced AH
+    # lead takes four hearts and the QS: 4 + 26 - 10.
+    hands = ["2C QD AH", "3C 7D KH", "4C 8D QS", "5C 9D 2H", "6C TD 3H"]
+    plays = "2C 3C 4C 5C 6C TD QD 7D 8D 9D AH KH QS 2H 3H"
+    state = royal_hand(backend, hands, plays, moon=MOON_NONE)
+    assert state.taken(0) == mask("TD QD 7D 8D 9D AH KH QS 2H 3H")
+    assert state.points((0, 0, 0, 0, 0), 100) == (4 + 26 - 10, 0, 0, 0, 0)
+
+
+def test_royal_sun_keeps_its_own_worth(backend):
+    # Seat 0 wins both tricks, so every card: a sun, worth sun_points, not the royal score.
+    hands = ["AC AD", "2C QH", "QS 2H", "QC QD"]
+    rules = {**ROYAL_MOON_RULES, "first_trick": FIRST_TRICK_ANY}
+    state = royal_hand(backend, hands, "AC 2C QS QC AD QH 2H QD", **rules, sun_points=52)
+    assert state.tricks_won(0) == 2
+    assert state.points((0, 0, 0, 0), 100) == (0, 52, 52, 52)
+    no_bonus = royal_hand(backend, hands, "AC 2C QS QC AD QH 2H QD", **rules, moon=MOON_NONE)
+    assert no_bonus.points((0, 0, 0, 0), 100) == (0, 0, 0, 0)  # 2 x 2 - 10, floored
+
+
+def test_royal_queens_must_be_0_or_1(backend):
+    cfg, hands, kitty = build(QUEEN_OF_HEARTS_DEAL, royal_queens=2)
+    with pytest.raises(ValueError, match="royal_queens"):
+        backend.HandState(cfg, hands, kitty, 0, PASS_HOLD, 0)
+
+
 # --- The kitty (002 '"Kitty" variants'; 001 'WINNING THE KITTY'). ---
 
 KITTY_HANDS = ["2C 5D 2H", "3C 6D 3H", "4C AD 4H"]
@@ -1239,7 +1403,7 @@ def test_points_without_moon_doubler_or_bonus_add_up_to_the_values(backend):
     rng = random.Random(5)
     for _ in range(100):
         cfg = random_config(rng)._replace(
-            moon=MOON_NONE, doubler=-1, no_trick_bonus=0, sun_points=0
+            moon=MOON_NONE, doubler=-1, no_trick_bonus=0, sun_points=0, royal_queens=0
         )
         state = play_random_hand(backend, cfg, rng)
         totals = tuple(rng.randint(-20, 120) for _ in range(cfg.players))

@@ -103,6 +103,7 @@ def configs(draw: st.DrawFn) -> CoreConfig:
         no_trick_bonus=draw(st.sampled_from([0, -5, 10])),
         kitty_taker=draw(st.integers(0, 1)),
         pass_forbidden=draw(st.sampled_from([0, 0, 0, SPADE_HONOURS, 1 << 36, FULL_DECK])),
+        royal_queens=draw(st.integers(0, 1)),  # 004 'Royal Hearts' scoring
     )
 
 
@@ -152,11 +153,11 @@ def hostile_configs(draw: st.DrawFn) -> tuple[CoreConfig, Any]:
     fields = list(cfg)
     how = draw(st.integers(0, 5))
     if how == 0:  # a few fields replaced by anything
-        for index in draw(st.sets(st.integers(0, 18), min_size=1, max_size=3)):
+        for index in draw(st.sets(st.integers(0, 19), min_size=1, max_size=3)):
             fields[index] = draw(HOSTILE)
         return cfg, tuple(fields)
     if how == 1:  # wrong length
-        return cfg, tuple(fields[: draw(st.integers(0, 18))]) + tuple(
+        return cfg, tuple(fields[: draw(st.integers(0, 19))]) + tuple(
             draw(st.lists(st.integers(), max_size=2))
         )
     if how == 2:  # a damaged values tuple
@@ -171,7 +172,7 @@ def hostile_configs(draw: st.DrawFn) -> tuple[CoreConfig, Any]:
         fields[10] = tuple(values)
         return cfg, tuple(fields)
     if how == 3:  # out-of-range ints in range-checked fields
-        index = draw(st.sampled_from([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 17, 18]))
+        index = draw(st.sampled_from([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 17, 18, 19]))
         fields[index] = draw(st.sampled_from([-1, -(2**64), 2**52, 2**64, 99, 2**31]))
         return cfg, tuple(fields)
     if how == 4:  # not a sequence of fields at all
@@ -207,13 +208,15 @@ def test_config_errors_name_the_field():
         "cfg.doubler": cfg._replace(doubler=2**70),
         "kitty_taker": cfg._replace(kitty_taker=2),
         "cfg.pass_forbidden": cfg._replace(pass_forbidden=1 << 52),
+        "royal_queens must be 0 or 1": cfg._replace(royal_queens=2),
+        "cfg.royal_queens": cfg._replace(royal_queens=2**70),
         "cfg.opening": cfg._replace(opening=1.5),  # type: ignore[arg-type]
     }
     for name, bad in cases.items():
         with pytest.raises((TypeError, ValueError), match=name.replace("[", r"\[")):
             hearts.HandState(bad, *hearts.deal(cfg, 1, 0), 0, 0, 1)
-    with pytest.raises(ValueError, match="19 fields"):
-        hearts.deal(tuple(cfg)[:18], 1, 0)
+    with pytest.raises(ValueError, match="20 fields"):
+        hearts.deal(tuple(cfg)[:19], 1, 0)
     with pytest.raises(TypeError, match="cfg"):
         hearts.deal("standard", 1, 0)
 

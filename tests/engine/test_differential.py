@@ -437,3 +437,33 @@ def test_c_matches_reference_on_star_and_forbidden_pass_rules(name):
     rng = random.Random(f"{name} batch")
     for index in range(8):
         compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 30), f"{name} {index}")
+
+
+# 004 'Royal Hearts' (`royal_queens`): the QH doubling its taker's hearts, the QC cancelling
+# the QS, hands floored at 0 and moons worth the shooter's own score, as the `royal` preset
+# and its variants play them.
+ROYAL_HANDS = 300
+
+
+def royal_rules() -> dict[str, Rules]:
+    royal = preset("royal")
+    return {
+        "royal 4": royal,
+        "royal 3": preset("royal", 3),
+        "royal 5 new moon": preset("royal", 5).replace(moon="new"),
+        "royal 4 sun and bonus": royal.replace(sun_points=52, no_trick_bonus=-5),
+    }
+
+
+@pytest.mark.parametrize("name", list(royal_rules()))
+def test_c_matches_reference_on_royal_rules(name):
+    rules = royal_rules()[name]
+    cfg = rules.core_config()
+    assert cfg.royal_queens == 1
+    kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
+    for index in range(ROYAL_HANDS):
+        rng = random.Random(f"{name} hand {index}")
+        compare_hand(cfg, rng, f"{name!r} #{index} (random.Random('{name} hand {index}'))", kinds)
+    rng = random.Random(f"{name} batch")
+    for index in range(8):
+        compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 60), f"{name} {index}")

@@ -36,8 +36,13 @@ EXPECTED_WHEN_SEAT_3_TAKES_EVERYTHING = {
     "chip_pool": (26, 26, 26, 0),
     "queens": (0, 0, 0, 64),  # 004 'Other Variations': four queens 13 each, no moon
     "no_spade_pass": (26, 26, 26, 0),  # 004 'Passing cards': only the pass differs
+    # 004 'Royal Hearts': the shooter took all four queens, "both of these combined make the
+    # reward only 16 points".
+    "royal": (16, 16, 16, 0),
     # 003 'HEARTLESS' with REVEALS_FOR_THE_MOON: hearts score, so the 2C opens (as midwest).
     "heartless": (26, 26, 26, 0),
+    # 003 'Simple variations': only the pass is the dealer's call; midwest's moon.
+    "dealer_calls": (26, 26, 26, 0),
 }
 # The cards each seat reveals in a Heartless hand of ONE_SUIT_EACH: the AH is the highest,
 # so hearts score with the QS and seat 3 opens with the 2C (003 'HEARTLESS').
@@ -87,10 +92,24 @@ def test_classic_left_of_dealer_leads_any_card():
 
 
 def _raw_points(rules, taken):
+    if rules.royal_queens:
+        return max(_royal_points(rules, taken), 0)
     raw = sum(rules.value_of(card) for card in taken)
     if rules.doubler is not None and rules.doubler in taken:
         raw *= 2
     return raw
+
+
+def _royal_points(rules, taken):
+    """004 'Royal Hearts' before the floor: hearts doubled by the QH, the QS cancelled by
+    the QC taken with it, every other card at its value."""
+    hearts = sum(rules.value_of(card) for card in taken if card.suit is Suit.HEARTS)
+    if "QH" in taken:
+        hearts *= 2
+    others = [card for card in taken if card.suit is not Suit.HEARTS]
+    if "QC" in taken:
+        others = [card for card in others if str(card) != "QS"]
+    return hearts + sum(rules.value_of(card) for card in others)
 
 
 def _play_random_hand(rules, seed):
@@ -98,6 +117,8 @@ def _play_random_hand(rules, seed):
     hand = Hand.deal(
         rules, seed, dealer=seed % rules.players, pass_direction=rules.pass_direction(seed)
     )
+    if hand.calls_pending:  # 003 'Simple variations': the dealer calls any allowed pass
+        hand.apply_call(rng.choice(hand.call_options))
     size = rules.pass_size(hand.pass_direction)
     for seat in hand.passes_pending:
         # Only cards the seat may pass (004 'Passing cards': some games keep the spade
@@ -155,8 +176,14 @@ def test_random_play_invariants(name, players):
                 + (rules.no_trick_bonus if hand.tricks_won(s) == 0 else 0)
                 for s in range(players)
             ]
-        if not shooter and rules.doubler is None and not rules.no_trick_bonus:
+        plain_sums = rules.doubler is None and not rules.no_trick_bonus and not rules.royal_queens
+        if not shooter and plain_sums:
             assert sum(points) == sum(rules.card_values.values())
+        if shooter and rules.royal_queens and rules.moon.value == "old":
+            # 004 'Royal Hearts': the moon is worth the shooter's own score.
+            worth = _royal_points(rules, taken[shooter[0]])
+            assert points[shooter[0]] == 0
+            assert all(points[s] >= worth for s in range(players) if s != shooter[0])
 
 
 @pytest.mark.parametrize("name", ["standard", "omnibus", "black_maria", "spot"])

@@ -249,3 +249,63 @@ def test_kitty_instead_of_removed_cards():
     assert (rules.hand_size, rules.kitty_size, len(rules.deck)) == (17, 1, 52)
     four_card_kitty = Rules(kitty_size=4)  # 002 'Kitty variants': 12-card hands
     assert four_card_kitty.hand_size == 12
+
+
+# --- Royal Hearts (004 'Royal Hearts'): `royal_queens`. ---
+
+
+def test_royal_queens_is_compiled_and_serialised():
+    rules = preset("royal")
+    assert rules.royal_queens is True
+    assert rules.core_config().royal_queens == 1
+    assert Rules().royal_queens is False and Rules().core_config().royal_queens == 0
+    data = rules.to_dict()
+    assert data["royal_queens"] is True
+    again = Rules.from_json(rules.to_json())
+    assert again == rules and hash(again) == hash(rules)
+    assert again.core_config() == rules.core_config()
+    assert Rules().to_dict()["royal_queens"] is False
+
+
+def test_rules_saved_before_royal_queens_still_load():
+    data = Rules().to_dict()
+    del data["royal_queens"]
+    assert Rules.from_dict(data) == Rules()
+    assert Rules.from_dict(data).core_config() == Rules().core_config()
+
+
+def test_royal_moon_is_worth_at_most_52():
+    rules = preset("royal")
+    assert rules.moon_points is None
+    assert rules.effective_moon_points == 52  # 13 hearts doubled by the QH, the QS 26
+    assert rules.penalty_total == 39
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"royal_queens": 1}, "royal_queens must be true or false"),
+        ({"doubler": "TC"}, "allows no doubler"),
+        ({"moon": MoonRule.SHOOTERS_CHOICE}, "needs moon 'none', 'old' or 'new'"),
+        ({"moon": MoonRule.ADD_UNLESS_LOSING}, "needs moon 'none', 'old' or 'new'"),
+        ({"moon_points": 26}, "needs moon_points null"),
+        (
+            {"players": 3, "removed_cards": CardSet.parse("QC"), "pass_schedule": ("left",)},
+            "needs the four queens in play; removed: QC",
+        ),
+    ],
+)
+def test_impossible_royal_rules_are_refused(changes, message):
+    rules = preset("royal")
+    if "removed_cards" in changes:
+        values = {c: v for c, v in rules.card_values.items() if c not in changes["removed_cards"]}
+        changes = {**changes, "card_values": values}
+    with pytest.raises(RulesError, match=message):
+        rules.replace(**changes)
+
+
+def test_royal_keeps_the_sun_the_bonus_and_the_moonless_game():
+    rules = preset("royal")
+    assert rules.replace(sun_points=52, no_trick_bonus=-5).royal_queens
+    assert rules.replace(moon=MoonRule.NEW).core_config().moon == core.MOON_NEW
+    assert rules.replace(moon=MoonRule.NONE).core_config().moon == core.MOON_NONE

@@ -25,6 +25,8 @@ def play_games(rules, seed, on_play, hands=6):
         if game.is_over:
             break
         hand = game.hand
+        if hand.calls_pending:  # the dealer calls a pass at random
+            hand.apply_call(rng.choice(hand.call_options))
         count = rules.pass_size(hand.pass_direction)
         for passer in hand.passes_pending:
             hand.apply_pass(passer, rng.sample(list(hand.passable(passer)), count))
@@ -50,6 +52,8 @@ def play_games(rules, seed, on_play, hands=6):
         ("heartless", 5, None),
         ("sweepstakes", 4, None),  # a pot in the state
         ("star", 5, None),
+        ("royal", 4, None),
+        ("dealer_calls", 4, None),
     ],
 )
 def test_every_play_request_equals_one_built_from_scratch(name, players, kitty):

@@ -9,13 +9,21 @@ from hearts_bot import RevealView
 from hearts_bot.cards import by_rank
 from hearts_bot.convert import (
     ProtocolError,
+    call_pass_view_from_proto,
+    pass_direction_to_proto,
     play_view_from_proto,
     reveal_view_from_proto,
     rules_to_proto,
     rules_view_from_proto,
 )
 from hearts_bot.proto.hearts.v1 import game_pb2, rules_pb2
-from hearts_bot.rules import DealerRule, RulesView, ScoringSuitChoice, Settlement
+from hearts_bot.rules import (
+    DealerRule,
+    PassDirection,
+    RulesView,
+    ScoringSuitChoice,
+    Settlement,
+)
 
 from .conftest import HAND, end_kind, play_query, play_stream, requests, start_kind, state
 
@@ -90,3 +98,35 @@ def test_a_reveal_query_without_a_hand_is_rejected(random_bot) -> None:
     )
     assert result.code == grpc.StatusCode.INVALID_ARGUMENT
     assert "reveal_card.state.hand is missing" in result.details
+
+
+def call_query(**changes: object) -> game_pb2.CallPassQuery:
+    rules = RulesView(
+        pass_schedule=(PassDirection.DEALER_CALLS,),
+        pass_call_options=(PassDirection.RIGHT, PassDirection.CENTER),
+    )
+    fields: dict[str, object] = {
+        "state": state(
+            rules=rules_to_proto(rules), pass_direction=pass_direction_to_proto("dealer_calls")
+        ),
+        "options": [pass_direction_to_proto("right"), pass_direction_to_proto("center")],
+    }
+    fields.update(changes)
+    return game_pb2.CallPassQuery(**fields)  # type: ignore[arg-type]
+
+
+def test_a_call_query_reads_as_a_call_view_with_its_options() -> None:
+    view = call_pass_view_from_proto(call_query())
+    assert view.options == (PassDirection.RIGHT, PassDirection.CENTER)
+    assert view.rules.pass_call_options == view.options
+    with pytest.raises(ProtocolError, match="options is empty"):
+        call_pass_view_from_proto(call_query(options=[]))
+
+
+@pytest.mark.timeout(60)
+def test_a_served_dealer_calls_the_first_option_by_default(random_bot) -> None:
+    result = play_stream(
+        random_bot.stub(), requests(start_kind(), {"call_pass": call_query()}, end_kind())
+    )
+    assert result.code == grpc.StatusCode.OK
+    assert result.responses[1].call_pass.direction == pass_direction_to_proto("right")

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from arena.bots import HOUSE_BOTS, StrongBot
-from arena.engine import Card, Rules, SeatView, preset
+from arena.engine import Card, PassDirection, Rules, SeatView, preset
 from arena.match.clock import TimePolicy
 from arena.match.process import BotProcess
 from arena.match.remote import GrpcSeat
@@ -38,6 +38,8 @@ VARIANTS = [
     "star",
     "no_spade_pass",
     "heartless",
+    "royal",
+    "dealer_calls",
 ]
 PLAYERS = {"star": 5}
 
@@ -180,4 +182,30 @@ def test_passing_a_forbidden_card_is_an_illegal_fault_and_the_default_pass_is_ma
     for hand in outcome.replay["games"][0]["hands"]:
         for given in hand["passes"]:
             assert not set(given["cards"]) & set(HIGH_SPADES)
+    assert verify(outcome.replay).decisions > 0
+
+
+class CallsAcross(InProcessSeat):
+    """Calls a pass nobody can make at five: always across."""
+
+    async def choose_call(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> PassDirection | str:
+        return "across"
+
+
+def test_a_dealer_calling_a_pass_not_offered_is_a_fault_and_the_first_option_is_called() -> None:
+    rules = preset("dealer_calls", 5).replace(target_score=None, max_hands=5)
+    seats: list[InProcessSeat] = [CallsAcross(HOUSE_BOTS["heuristic"](0))]
+    seats += [InProcessSeat(HOUSE_BOTS["heuristic"](i)) for i in range(1, 5)]
+    outcome = MatchRunner(rules, [Entrant(f"e{i}", s) for i, s in enumerate(seats)], 2).run()
+    hands = outcome.replay["games"][0]["hands"]
+    own = [h for h in hands if h["dealer"] == 0]
+    assert own, "seat 0 never dealt"
+    for hand in own:
+        assert hand["call"] == {**hand["call"], "seat": 0, "direction": "left", "fault": "illegal"}
+    others = [h for h in hands if h["dealer"] != 0]
+    assert all(h["call"]["direction"] == "left" and "fault" not in h["call"] for h in others)
+    faults = [f for f in outcome.replay["faults"] if f["entrant"] == 0]
+    assert len(faults) == len(own) and "options are left, right" in faults[0]["detail"]
     assert verify(outcome.replay).decisions > 0

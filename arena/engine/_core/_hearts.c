@@ -161,10 +161,11 @@ static const struct {
     {"cfg.no_trick_bonus", F_INT, offsetof(hc_config, no_trick_bonus)},
     {"cfg.kitty_taker", F_INT, offsetof(hc_config, kitty_taker)},
     {"cfg.pass_forbidden", F_MASK, offsetof(hc_config, pass_forbidden)},
+    {"cfg.royal_queens", F_INT, offsetof(hc_config, royal_queens)},
 };
 #define N_FIELDS ((Py_ssize_t)(sizeof config_fields / sizeof config_fields[0]))
 
-/* Fill and validate `c` from a CoreConfig (or any sequence of its 19 fields). */
+/* Fill and validate `c` from a CoreConfig (or any sequence of its 20 fields). */
 static int parse_config(PyObject *obj, hc_config *c)
 {
     memset(c, 0, sizeof *c);

@@ -12,7 +12,10 @@
  *       scatter and center ("smoosh") passes.
  *   004 old moon, new moon, shooter's choice, add unless losing; center mixer;
  *       'Passing cards': star passing at an odd table (three, five, seven), and cards
- *       (the AS, KS, QS) that may be prohibited from the pass.
+ *       (the AS, KS, QS) that may be prohibited from the pass; 'Royal Hearts':
+ *       the QH doubles its taker's hearts, the QC cancels the QS of the seat
+ *       that took both, a hand scores at least 0, a moon is worth the
+ *       shooter's own score (cfg->royal_queens).
  * Which of these a game uses is decided once, in arena.engine.rules.Rules,
  * and compiled into the integer CoreConfig this file reads; the exact
  * semantics are docs/decisions/0001-engine-backend-contract.md.
@@ -196,11 +199,12 @@ static const char *const config_errors[] = {
     [HC_CFG_NO_TRICK_BONUS] = "no_trick_bonus must have magnitude below 2**31",
     [HC_CFG_KITTY_TAKER] = "kitty_taker must be 0 or 1",
     [HC_CFG_PASS_FORBIDDEN] = "pass_forbidden must be a mask of cards 0..51",
+    [HC_CFG_ROYAL_QUEENS] = "royal_queens must be 0 or 1",
 };
 
 const char *hc_config_strerror(int code)
 {
-    if (code < 0 || code > HC_CFG_PASS_FORBIDDEN)
+    if (code < 0 || code > HC_CFG_ROYAL_QUEENS)
         return "unknown configuration error";
     return config_errors[code];
 }
@@ -251,6 +255,8 @@ int hc_config_init(hc_config *c)
         return HC_CFG_KITTY_TAKER;
     if (c->pass_forbidden >> HC_CARDS)
         return HC_CFG_PASS_FORBIDDEN;
+    if (!in_range(c->royal_queens, 0, 1))
+        return HC_CFG_ROYAL_QUEENS;
 
     c->penalty = c->point = 0;
     c->deck_size = 0;
@@ -407,6 +413,38 @@ static HC_ALWAYS_INLINE int sun_shooter(const hc_config *c, const uint8_t won[],
     return shooter;
 }
 
+/* 004 'Royal Hearts', before the doubler and the floor: the values of the
+ * hearts taken, doubled with the QH ("doubles the point value of all Hearts
+ * captured by the player who takes it, and is itself also a Heart"); the QS's
+ * value unless the QC was taken too ("negates the Q-spade's point value"); and
+ * the value of every other card taken (the QD's -10). */
+static int64_t royal_raw(const hc_config *c, uint64_t taken)
+{
+    int64_t hearts = 0, rest = 0;
+    for (uint64_t x = taken & c->point & c->hearts; x; x &= x - 1)
+        hearts += c->values[lowest(x)];
+    if (taken & BIT(HC_QH))
+        hearts *= 2;
+    uint64_t others = taken & c->point & ~c->hearts;
+    if ((taken & BIT(HC_QC)) && (taken & BIT(HC_QS)))
+        others &= ~BIT(HC_QS);
+    for (uint64_t x = others; x; x &= x - 1)
+        rest += c->values[lowest(x)];
+    return hearts + rest;
+}
+
+/* Royal scoring on raw (doubled) scores in out[]: the moon is worth the
+ * shooter's raw score, then every hand score is floored at 0 (004: "this
+ * cannot result in a negative score for the hand"). */
+static HC_ALWAYS_INLINE void royal_floor(const hc_config *c, int shooter, int64_t *m,
+                                         int64_t out[])
+{
+    if (shooter >= 0)
+        *m = out[shooter];
+    for (int s = 0; s < (int)c->players; s++)
+        out[s] = out[s] < 0 ? 0 : out[s];
+}
+
 static void score_hand(const hc_config *c, const uint64_t taken[], const uint8_t won[],
                        const int64_t totals[], int64_t target, int64_t out[])
 {
@@ -415,14 +453,20 @@ static void score_hand(const hc_config *c, const uint64_t taken[], const uint8_t
     int64_t m = c->moon_points;
     for (int s = 0; s < n; s++) {
         int64_t raw = 0;
-        for (uint64_t x = taken[s] & c->point; x; x &= x - 1)
-            raw += c->values[lowest(x)];
+        if (HC_UNLIKELY(c->royal_queens)) {
+            raw = royal_raw(c, taken[s]);
+        } else {
+            for (uint64_t x = taken[s] & c->point; x; x &= x - 1)
+                raw += c->values[lowest(x)];
+        }
         if (c->doubler >= 0 && (taken[s] & BIT(c->doubler)))
             raw *= 2;
         out[s] = raw;
         if (c->moon_required && (taken[s] & c->moon_required) == c->moon_required)
             shooter = s;
     }
+    if (HC_UNLIKELY(c->royal_queens))
+        royal_floor(c, shooter, &m, out);
     shooter = sun_shooter(c, won, shooter, &m);
     finish_score(c, won, totals, target, shooter, m, out);
 }
@@ -998,6 +1042,7 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
     const int kitty_first = c->kitty_taker == 0;
     const uint64_t doubler = c->doubler >= 0 ? BIT(c->doubler) : 0, moon_req = c->moon_required;
     const uint64_t unpassable = c->pass_forbidden;
+    const int royal = c->royal_queens != 0;
     uint8_t seat_at[HC_CARDS + 2 * HC_MAX_PLAYERS]; /* seat_at[j] = j % n */
     for (int j = 0; j < (int)sizeof seat_at; j++)
         seat_at[j] = (uint8_t)(j % n);
@@ -1142,12 +1187,18 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
         for (int s = 0; s < n; s++) {
             const uint64_t tk = taken[s];
             int64_t raw = 0;
-            for (int k = 0; k < vt->nbytes; k++)
-                raw += vt->sum[k][(tk >> vt->shift[k]) & 0xFF];
+            if (HC_UNLIKELY(royal)) {
+                raw = royal_raw(c, tk);
+            } else {
+                for (int k = 0; k < vt->nbytes; k++)
+                    raw += vt->sum[k][(tk >> vt->shift[k]) & 0xFF];
+            }
             out[s] = (tk & doubler) ? 2 * raw : raw;
             shooter = moon_req && (tk & moon_req) == moon_req ? s : shooter;
         }
         int64_t m = c->moon_points;
+        if (HC_UNLIKELY(royal))
+            royal_floor(c, shooter, &m, out);
         shooter = sun_shooter(c, won, shooter, &m);
         finish_score(c, won, zero_totals, 0, shooter, m, out);
         for (int s = 0; s < n; s++)

@@ -27,6 +27,8 @@ extern "C" {
 #define HC_MAX_PLAYS 52                       /* players * hand_size <= 52 */
 #define HC_MAX_HAND (HC_CARDS / HC_MIN_PLAYERS) /* 17 */
 #define HC_QS 36
+#define HC_QC 10 /* 004 'Royal Hearts': cancels the QS of the seat that took both */
+#define HC_QH 49 /* 004 'Royal Hearts': doubles the hearts of the seat that took it */
 #define HC_SUIT_MASK 0x1FFFULL
 #define HC_FULL_DECK ((1ULL << HC_CARDS) - 1)
 
@@ -91,7 +93,8 @@ enum {
     HC_CFG_SUN_POINTS,
     HC_CFG_NO_TRICK_BONUS,
     HC_CFG_KITTY_TAKER,
-    HC_CFG_PASS_FORBIDDEN
+    HC_CFG_PASS_FORBIDDEN,
+    HC_CFG_ROYAL_QUEENS
 };
 
 /* Why hc_hand_init rejected a starting position (see hc_state_strerror). */
@@ -108,7 +111,7 @@ enum {
     HC_STATE_NO_SPADE         /* opening 3 and no hand holds a spade */
 };
 
-/* The 19 CoreConfig fields in contract order (wide ints so that a binding can
+/* The 20 CoreConfig fields in contract order (wide ints so that a binding can
  * store what it was given and let hc_config_init judge it), then the derived
  * masks that hc_config_init computes once. */
 typedef struct hc_config {
@@ -131,6 +134,7 @@ typedef struct hc_config {
     int64_t no_trick_bonus;
     int64_t kitty_taker;
     uint64_t pass_forbidden; /* cards that may not be passed (0: none) */
+    int64_t royal_queens;    /* 1: 004 'Royal Hearts' scoring (see hc_points); 0: plain sums */
 
     /* derived (read-only after hc_config_init) */
     uint64_t penalty;        /* deck cards with value > 0 */
@@ -191,7 +195,7 @@ typedef struct hc_hand {
 
 /* Configuration --------------------------------------------------------- */
 
-/* Validate the 19 raw fields and compute the derived masks.  Returns HC_CFG_OK
+/* Validate the 20 raw fields and compute the derived masks.  Returns HC_CFG_OK
  * or the HC_CFG_* code of the first bad field; on error the derived fields are
  * unspecified and the config must not be used. */
 int hc_config_init(hc_config *cfg);
@@ -244,7 +248,11 @@ int hc_trick_len(const hc_hand *h);                /* cards in the current trick
 
 /* Hand scores (contract "Scoring").  totals[] has `players` entries.  Returns 0,
  * -1 when the hand is not over, -2 when a total or the target exceeds
- * HC_TOTAL_LIMIT in magnitude. */
+ * HC_TOTAL_LIMIT in magnitude.  With cfg->royal_queens (004 'Royal Hearts') a
+ * seat's raw score is its hearts' values (doubled if it took the QH), plus the
+ * QS's value unless it also took the QC, plus every other card's value, times
+ * two with the doubler; its hand score is that floored at 0, and a moon is
+ * worth the shooter's raw score (not floored) instead of moon_points. */
 int hc_points(const hc_hand *h, const int64_t totals[], int64_t target, int64_t out[]);
 
 /* Playouts for search (contract "Playouts").  Plays the hand from the current

@@ -261,6 +261,8 @@ static void test_config_rejects_impossible_values(void)
     REJECT(no_trick_bonus, INT64_MIN, HC_CFG_NO_TRICK_BONUS);
     REJECT(kitty_taker, 2, HC_CFG_KITTY_TAKER);
     REJECT(pass_forbidden, 1ULL << 52, HC_CFG_PASS_FORBIDDEN);
+    REJECT(royal_queens, 2, HC_CFG_ROYAL_QUEENS);
+    REJECT(royal_queens, -1, HC_CFG_ROYAL_QUEENS);
 #undef REJECT
     /* a deck whose clubs can all sit in the kitty is a valid config ... */
     c = standard(4);
@@ -1067,6 +1069,93 @@ static void test_scoring_sun_and_no_trick_bonus(void)
     SCORES(over(&z, t4, w4), zero, 0, 0, 0, 0, 0);
 }
 
+/* 004 'Royal Hearts' (royal_queens): the QS 26, the QD -10, the QH doubles its
+ * taker's hearts, the QC cancels its taker's QS, no hand below 0, and a moon
+ * worth the shooter's own score. */
+static hc_config royal(void)
+{
+    hc_config c = standard(4);
+    c.values[HC_QS] = 26;
+    c.values[card("QD")] = -10;
+    c.royal_queens = 1;
+    c.moon_points = 999; /* ignored: the moon is worth the shooter's score */
+    return init_ok(c);
+}
+
+static void test_scoring_royal_moon_is_the_shooters_own_score(void)
+{
+    /* 004: 52 with neither helping queen, "the Q-diamond (-10) makes the benefit
+     * 42 points, the Q-club (-26 with Q-spade) reduces it to 26, and both of
+     * these combined make the reward only 16 points" */
+    const uint64_t all = cards("QS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH");
+    const char *extra[4] = {"", "QD", "QC", "QD QC"};
+    const int64_t worth[4] = {52, 42, 26, 16};
+    int w[4] = {3, 7, 2, 1};
+    for (int i = 0; i < 4; i++) {
+        uint64_t mine = all | cards(extra[i]);
+        uint64_t rest = cards("QD QC") & ~mine;
+        uint64_t t[4] = {cards("2C") | rest, mine, cards("3C"), cards("4C")};
+        hc_config c = royal();
+        SCORES(over(&c, t, w), zero, 0, worth[i], 0, worth[i], worth[i]); /* old */
+        c.moon = 2;
+        c = init_ok(c);
+        SCORES(over(&c, t, w), zero, 0, 0, -worth[i], 0, 0); /* new; seat 0's QD floored */
+        c.moon = 0;
+        c = init_ok(c);
+        SCORES(over(&c, t, w), zero, 0, 0, worth[i], 0, 0);
+    }
+    /* without royal_queens the same hand is a plain moon of moon_points */
+    hc_config p = royal();
+    p.royal_queens = 0;
+    p.moon_points = 26;
+    p = init_ok(p);
+    uint64_t t[4] = {cards("2C"), all | cards("QD QC"), cards("3C"), cards("4C")};
+    SCORES(over(&p, t, w), zero, 0, 26, 0, 26, 26);
+    /* a sun keeps its own worth */
+    hc_config s = royal();
+    s.sun_points = 52;
+    s = init_ok(s);
+    uint64_t ts[4] = {0, s.deck, 0, 0};
+    int ws[4] = {0, 13, 0, 0};
+    SCORES(over(&s, ts, ws), zero, 0, 52, 0, 52, 52);
+}
+
+static void test_scoring_royal_queens(void)
+{
+    hc_config c = royal();
+    c.moon = 0;
+    c = init_ok(c);
+    int w[4] = {3, 4, 5, 1};
+    /* the QH doubles the hearts of its taker only (and counts as one of them) */
+    uint64_t t1[4] = {cards("QH 2H 3H"), cards("4H 5H"), cards("QS"), 0};
+    SCORES(over(&c, t1, w), zero, 0, 6, 2, 26, 0);
+    /* the QC cancels the QS of the seat that took both ... */
+    uint64_t t2[4] = {cards("QS QC 2H"), 0, 0, 0};
+    SCORES(over(&c, t2, w), zero, 0, 1, 0, 0, 0);
+    /* ... and nothing when another seat took it */
+    uint64_t t3[4] = {cards("QS 2H"), cards("QC"), 0, 0};
+    SCORES(over(&c, t3, w), zero, 0, 27, 0, 0, 0);
+    /* the QD subtracts 10, but no hand goes below 0 */
+    uint64_t t4[4] = {cards("QD 2H 3H"), 0, cards("QS"), 0};
+    SCORES(over(&c, t4, w), zero, 0, 0, 0, 26, 0);
+    uint64_t t5[4] = {cards("QD QS 2H"), 0, 0, 0};
+    SCORES(over(&c, t5, w), zero, 0, 17, 0, 0, 0);
+    /* the floor comes before the no-trick bonus */
+    c.no_trick_bonus = -5;
+    c = init_ok(c);
+    int w6[4] = {13, 0, 0, 0};
+    uint64_t t6[4] = {cards("QD 2H"), 0, 0, 0};
+    SCORES(over(&c, t6, w6), zero, 0, 0, -5, -5, -5);
+    /* royal_queens 0 keeps plain sums */
+    c = royal();
+    c.moon = 0;
+    c.royal_queens = 0;
+    c = init_ok(c);
+    SCORES(over(&c, t1, w), zero, 0, 3, 2, 26, 0);
+    SCORES(over(&c, t2, w), zero, 0, 27, 0, 0, 0);
+    SCORES(over(&c, t4, w), zero, 0, -8, 0, 26, 0);
+}
+
 /* Kitty ----------------------------------------------------------------------- */
 
 /* Plays a hand out with the lowest legal card each time. */
@@ -1318,6 +1407,12 @@ static hc_config random_config(void)
             for (int i = 0; i < banned; i++)
                 c.pass_forbidden |= 1ULL << rnd(0, 51);
         }
+        /* 004 'Royal Hearts' scoring, sometimes with its QS 26 and QD -10 */
+        c.royal_queens = rnd(0, 3) == 0;
+        if (c.royal_queens && rnd(0, 1)) {
+            c.values[HC_QS] = c.deck >> HC_QS & 1 ? 26 : 0;
+            c.values[card("QD")] = c.deck >> card("QD") & 1 ? -10 : 0;
+        }
         if (hc_config_init(&c) == HC_CFG_OK)
             return c;
     }
@@ -1415,7 +1510,7 @@ static void replay_batch(const hc_config *c, uint64_t seed, uint64_t count, cons
                     (n > 6 && (st.d.taken[6] & c->moon_required) == c->moon_required));
         int sun = c->sun_points > 0;
         if (c->moon == 0 || (!moon && !sun)) {
-            if (c->doubler < 0 && c->no_trick_bonus == 0)
+            if (c->doubler < 0 && c->no_trick_bonus == 0 && !c->royal_queens)
                 *ok &= total == expected;
         }
     }
@@ -1531,6 +1626,8 @@ int main(void)
     test_scoring_plain_and_doubler();
     test_scoring_moon_variants();
     test_scoring_sun_and_no_trick_bonus();
+    test_scoring_royal_moon_is_the_shooters_own_score();
+    test_scoring_royal_queens();
     test_kitty_takers();
     test_push_pop_restores_state();
     test_playout_restores_the_state_and_scores_the_hand();

@@ -20,6 +20,7 @@ from .cards import Card
 from .rules import PassDirection, RulesView
 from .server import READY_PREFIX, BotServer, run, serve
 from .views import (
+    CallPassView,
     Clock,
     HandEnded,
     HandStarted,
@@ -37,6 +38,7 @@ __all__ = [
     "READY_PREFIX",
     "Bot",
     "BotServer",
+    "CallPassView",
     "Card",
     "Clock",
     "HandEnded",

@@ -16,7 +16,9 @@ import abc
 from collections.abc import Sequence
 
 from .cards import Card, by_rank
+from .rules import PassDirection
 from .views import (
+    CallPassView,
     HandEnded,
     HandStarted,
     MatchEnded,
@@ -58,6 +60,11 @@ class Bot(abc.ABC):
     @abc.abstractmethod
     def play_card(self, view: PlayView) -> Card:
         """Return one card from `view.legal`."""
+
+    def call_pass(self, view: CallPassView) -> PassDirection:
+        """As dealer, where the rules let the dealer call the pass: one of `view.options`.
+        By default the first of them."""
+        return view.options[0]
 
     def reveal_card(self, view: RevealView) -> Card:
         """Heartless: the card to lay face down, which helps pick the scoring suit (the

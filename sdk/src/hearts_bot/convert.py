@@ -34,6 +34,7 @@ from .rules import (
     Settlement,
 )
 from .views import (
+    CallPassView,
     Clock,
     HandEnded,
     HandStarted,
@@ -190,6 +191,11 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
         scoring_suit_choice=_enum(
             _SCORING, message.scoring_suit_choice, f"{where}.scoring_suit_choice"
         ),
+        royal_queens=message.royal_queens,
+        pass_call_options=tuple(
+            _enum(_PASS, d, f"{where}.pass_call_options[{i}]")
+            for i, d in enumerate(message.pass_call_options)
+        ),
     )
 
 
@@ -253,12 +259,21 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         settlement=number(_SETTLEMENT_PB, "settlement", get("settlement")),
         dealer_rule=number(_DEALER_PB, "dealer_rule", get("dealer_rule")),
         scoring_suit_choice=number(_SCORING_PB, "scoring_suit_choice", get("scoring_suit_choice")),
+        royal_queens=get("royal_queens"),
+        pass_call_options=[
+            number(_PASS_PB, "pass_call_options", d) for d in get("pass_call_options")
+        ],
     )
     for key in ("doubler", "moon_points", "target_score", "max_hands"):
         value = get(key)
         if value is not None:
             setattr(message, key, str(value) if key == "doubler" else value)
     return message
+
+
+def pass_direction_from_proto(number: int, where: str = "direction") -> PassDirection:
+    """The PassDirection of a protocol number; raises ProtocolError for 0 or unknown."""
+    return _enum(_PASS, number, where)
 
 
 def pass_direction_to_proto(direction: str) -> Any:
@@ -399,6 +414,8 @@ def pass_view_from_proto(query: game_pb2.PassCardsQuery, where: str = "pass_card
     direction = _enum(_PASS, query.direction, f"{where}.direction")
     if direction is PassDirection.HOLD:
         raise ProtocolError(f"{where}.direction is HOLD: nothing is passed on a hold hand")
+    if direction is PassDirection.DEALER_CALLS:
+        raise ProtocolError(f"{where}.direction is DEALER_CALLS: the call comes first")
     hand = fields["hand"]
     if not hand:
         raise ProtocolError(f"{where}.state.hand is missing (no cards)")
@@ -414,6 +431,22 @@ def pass_view_from_proto(query: game_pb2.PassCardsQuery, where: str = "pass_card
         )
     _check_distinct(fields, None, f"{where}.state")
     return PassView(direction=direction, count=query.count, recipients=recipients, **fields)
+
+
+def call_pass_view_from_proto(
+    query: game_pb2.CallPassQuery, where: str = "call_pass"
+) -> CallPassView:
+    """The validated `CallPassView` of a CallPassQuery; raises ProtocolError."""
+    if not query.HasField("state"):
+        raise ProtocolError(f"{where}.state is missing")
+    fields = _hand_fields(query.state, f"{where}.state")
+    options = tuple(_enum(_PASS, d, f"{where}.options[{i}]") for i, d in enumerate(query.options))
+    if not options:
+        raise ProtocolError(f"{where}.options is empty")
+    if PassDirection.DEALER_CALLS in options:
+        raise ProtocolError(f"{where}.options may not hold DEALER_CALLS itself")
+    _check_distinct(fields, None, f"{where}.state")
+    return CallPassView(options=options, **fields)
 
 
 def reveal_view_from_proto(

@@ -35,6 +35,7 @@ class PassDirection(StrEnum):
     SCATTER = "scatter"
     CENTER = "center"
     STAR = "star"  # two cards, to the two seats nearest the far side (odd tables)
+    DEALER_CALLS = "dealer_calls"  # in a schedule: the dealer calls it (`Bot.call_pass`)
 
 
 class Settlement(StrEnum):
@@ -169,6 +170,11 @@ class RulesView:
     settlement: Settlement = Settlement.POINTS
     dealer_rule: DealerRule = DealerRule.ROTATE
     scoring_suit_choice: ScoringSuitChoice = ScoringSuitChoice.FIXED
+    royal_queens: bool = False
+    pass_call_options: tuple[PassDirection, ...] = ()
+    """The passes a dealer may call where the schedule says DEALER_CALLS."""
+    """Royal Hearts: the QH doubles its taker's hearts, the QC cancels the QS for a seat
+    that took both, a hand never scores below 0, a moon is worth the shooter's score."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))
@@ -237,4 +243,6 @@ class RulesView:
             "settlement": self.settlement.value,
             "dealer_rule": self.dealer_rule.value,
             "scoring_suit_choice": self.scoring_suit_choice.value,
+            "royal_queens": self.royal_queens,
+            "pass_call_options": [d.value for d in self.pass_call_options],
         }

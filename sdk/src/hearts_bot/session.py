@@ -19,16 +19,19 @@ from .bot import Bot
 from .cards import Card, is_card, parse_card
 from .convert import (
     ProtocolError,
+    call_pass_view_from_proto,
     hand_ended_from_proto,
     hand_started_from_proto,
     match_ended_from_proto,
     match_info_from_proto,
+    pass_direction_to_proto,
     pass_view_from_proto,
     play_view_from_proto,
     reveal_view_from_proto,
     trick_ended_from_proto,
 )
 from .proto.hearts.v1 import bot_pb2, game_pb2
+from .rules import PassDirection
 from .views import MatchInfo
 
 _T = TypeVar("_T")
@@ -136,6 +139,22 @@ class MatchSession:
             return bot_pb2.PlayMatchResponse(
                 request_id=request_id, pass_cards=game_pb2.PassCardsAnswer(cards=cards)
             )
+        if kind == "call_pass":
+            cview = call_pass_view_from_proto(request.call_pass)
+            self._check_seat(cview.seat)
+            called = self._call(lambda: self.bot.call_pass(cview), "call_pass")
+            try:
+                direction = PassDirection(called)
+            except ValueError:
+                raise StreamError(
+                    grpc.StatusCode.INTERNAL,
+                    f"call_pass returned {called!r}, not a pass direction like 'left'",
+                ) from None
+            if direction not in cview.options:
+                self._warn(f"call_pass returned {direction.value}, not one of view.options")
+            response = bot_pb2.PlayMatchResponse(request_id=request_id)
+            response.call_pass.direction = pass_direction_to_proto(direction.value)
+            return response
         if kind == "reveal_card":
             rview = reveal_view_from_proto(request.reveal_card)
             self._check_seat(rview.seat)

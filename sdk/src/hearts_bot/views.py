@@ -147,6 +147,15 @@ class PassView(HandView):
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class CallPassView(HandView):
+    """The dealer is asked to call this hand's pass (003: "The dealer chooses the passing
+    rule"): return one of `options`. Everyone then passes the rules' count that way."""
+
+    options: tuple[PassDirection, ...]
+    """The passes the rules let the dealer call, in the rules' order."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class RevealView(HandView):
     """The seat is asked which card to lay face down (Heartless): return one of `hand`.
 

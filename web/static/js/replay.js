@@ -141,7 +141,7 @@
       got.forEach((cards, seat) => cards.forEach((c) => holding[seat].add(c)));
     }
     const values = handValues(hand);
-    const taken = new Array(n).fill(0);
+    const takenCards = Array.from({ length: n }, () => []);
     let trick = null;
     let trickDone = false;
     for (let t = 0; t < step.t; t++) {
@@ -150,13 +150,14 @@
       for (let c = 0; c < count; c++) holding[record.plays[c].seat].delete(record.plays[c].card);
       const complete = count === record.plays.length;
       if (complete) {
-        for (const play of record.plays) taken[record.winner] += values[play.card] || 0;
+        for (const play of record.plays) takenCards[record.winner].push(play.card);
       }
       if (t === step.t - 1) {
         trick = { record, count };
         trickDone = complete;
       }
     }
+    const taken = takenCards.map((cards) => scoreTaken(cards, values));
     const lastHandStep = step.t === hand.tricks.length && trickDone;
     let toPlay = null;
     if (step.t === 0) toPlay = hand.tricks.length ? hand.tricks[0].leader : null;
@@ -180,6 +181,18 @@
     for (const c of inPlay) if (c.endsWith(suit)) values[c] = 1;
     if (inPlay.includes(SCORING_QUEENS[suit])) values[SCORING_QUEENS[suit]] = 13;
     return values;
+  }
+
+  // Points for the cards a seat has taken so far. Royal Hearts (004): the QH doubles
+  // its taker's hearts, the QC cancels the QS for a seat holding both, never below 0.
+  function scoreTaken(cards, values) {
+    const sum = (list) => list.reduce((total, c) => total + (values[c] || 0), 0);
+    if (!(replay.rules && replay.rules.royal_queens)) return sum(cards);
+    const hearts = cards.filter((c) => c.endsWith("H"));
+    const others = cards.filter((c) => !c.endsWith("H") && c !== "QS");
+    let total = sum(hearts) * (cards.includes("QH") ? 2 : 1) + sum(others);
+    if (cards.includes("QS") && !cards.includes("QC")) total += values.QS || 0;
+    return Math.max(0, total);
   }
 
   function drawReveals(hand) {
@@ -262,7 +275,7 @@
   function drawCentre(state, mine, step) {
     const centre = el("div", { class: "trick" });
     if (step.t === 0) {
-      const dir = state.hand.pass_direction;
+      const dir = state.hand.call ? `${state.hand.call.direction} (the dealer's call)` : state.hand.pass_direction;
       const exchanged = hasPass(state.hand) ? `Pass ${dir}: cards exchanged` : "Cards laid face down";
       centre.append(el("div", { class: "caption" }, step.c === 0 ? `Deal · pass ${dir}` : exchanged));
       if (state.hand.kitty && state.hand.kitty.length) {

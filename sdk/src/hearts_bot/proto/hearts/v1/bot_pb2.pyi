@@ -76,6 +76,7 @@ class PlayMatchRequest(_message.Message):
     PASS_CARDS_FIELD_NUMBER: _builtins.int
     PLAY_CARD_FIELD_NUMBER: _builtins.int
     REVEAL_CARD_FIELD_NUMBER: _builtins.int
+    CALL_PASS_FIELD_NUMBER: _builtins.int
     HAND_START_FIELD_NUMBER: _builtins.int
     TRICK_END_FIELD_NUMBER: _builtins.int
     HAND_END_FIELD_NUMBER: _builtins.int
@@ -104,6 +105,12 @@ class PlayMatchRequest(_message.Message):
         """
 
     @_builtins.property
+    def call_pass(self) -> _game_pb2.CallPassQuery:
+        """The dealer calls this hand's pass (rules whose schedule says DEALER_CALLS).
+        Query: answer with call_pass.
+        """
+
+    @_builtins.property
     def hand_start(self) -> _game_pb2.HandStart:
         """A hand was dealt. Notification (only if the bot asked for notifications)."""
 
@@ -127,16 +134,17 @@ class PlayMatchRequest(_message.Message):
         pass_cards: _game_pb2.PassCardsQuery | None = ...,
         play_card: _game_pb2.PlayCardQuery | None = ...,
         reveal_card: _game_pb2.RevealCardQuery | None = ...,
+        call_pass: _game_pb2.CallPassQuery | None = ...,
         hand_start: _game_pb2.HandStart | None = ...,
         trick_end: _game_pb2.TrickEnd | None = ...,
         hand_end: _game_pb2.HandEnd | None = ...,
         match_end: _game_pb2.MatchEnd | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["call_pass", b"call_pass", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["call_pass", b"call_pass", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "hand_start", "trick_end", "hand_end", "match_end"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "hand_start", "trick_end", "hand_end", "match_end"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -153,6 +161,7 @@ class PlayMatchResponse(_message.Message):
     PASS_CARDS_FIELD_NUMBER: _builtins.int
     PLAY_CARD_FIELD_NUMBER: _builtins.int
     REVEAL_CARD_FIELD_NUMBER: _builtins.int
+    CALL_PASS_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
     """The request_id of the query this answers."""
     @_builtins.property
@@ -171,6 +180,10 @@ class PlayMatchResponse(_message.Message):
     def reveal_card(self) -> _game_pb2.RevealCardAnswer:
         """The answer to reveal_card."""
 
+    @_builtins.property
+    def call_pass(self) -> _game_pb2.CallPassAnswer:
+        """The answer to call_pass."""
+
     def __init__(
         self,
         *,
@@ -179,12 +192,13 @@ class PlayMatchResponse(_message.Message):
         pass_cards: _game_pb2.PassCardsAnswer | None = ...,
         play_card: _game_pb2.PlayCardAnswer | None = ...,
         reveal_card: _game_pb2.RevealCardAnswer | None = ...,
+        call_pass: _game_pb2.CallPassAnswer | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "reveal_card", b"reveal_card"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "reveal_card", b"reveal_card"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "reveal_card", b"reveal_card"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "reveal_card", b"reveal_card"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

@@ -311,6 +311,60 @@ class PassCardsAnswer(_message.Message):
 Global___PassCardsAnswer: _TypeAlias = PassCardsAnswer  # noqa: Y015
 
 @_typing.final
+class CallPassQuery(_message.Message):
+    """The arena asks the dealer to call this hand's pass (rules whose schedule says
+    DEALER_CALLS). Every seat then passes count cards the way called.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def state(self) -> Global___HandState:
+        """The dealer's hand as dealt; state.pass_direction is DEALER_CALLS."""
+
+    @_builtins.property
+    def options(self) -> _containers.RepeatedScalarFieldContainer[_rules_pb2.PassDirection.ValueType]:
+        """The passes the dealer may call, in the rules' order."""
+
+    def __init__(
+        self,
+        *,
+        state: Global___HandState | None = ...,
+        options: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["options", b"options", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CallPassQuery: _TypeAlias = CallPassQuery  # noqa: Y015
+
+@_typing.final
+class CallPassAnswer(_message.Message):
+    """The dealer's call."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DIRECTION_FIELD_NUMBER: _builtins.int
+    direction: _rules_pb2.PassDirection.ValueType
+    """One of the query's options."""
+    def __init__(
+        self,
+        *,
+        direction: _rules_pb2.PassDirection.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["direction", b"direction"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CallPassAnswer: _TypeAlias = CallPassAnswer  # noqa: Y015
+
+@_typing.final
 class PlayCardQuery(_message.Message):
     """The arena asks a bot which card to play."""
 

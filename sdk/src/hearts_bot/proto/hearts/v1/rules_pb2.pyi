@@ -56,6 +56,11 @@ class _PassDirectionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_PassDir
     (s + players / 2) % players and card 1 to seat (s + (players + 1) / 2) % players, the
     two seats nearest the far side of the table.
     """
+    PASS_DIRECTION_DEALER_CALLS: _PassDirection.ValueType  # 10
+    """In a pass schedule: the dealer calls this hand's pass, after looking at the deal,
+    from Rules.pass_call_options (003 'Simple variations'). A HandState shows it until
+    the call is made; then the direction called.
+    """
 
 class PassDirection(_PassDirection, metaclass=_PassDirectionEnumTypeWrapper):
     """Where a hand's passed cards go."""
@@ -82,6 +87,11 @@ PASS_DIRECTION_STAR: PassDirection.ValueType  # 9
 """Star passing (three, five or seven players): two cards; card 0 goes to seat
 (s + players / 2) % players and card 1 to seat (s + (players + 1) / 2) % players, the
 two seats nearest the far side of the table.
+"""
+PASS_DIRECTION_DEALER_CALLS: PassDirection.ValueType  # 10
+"""In a pass schedule: the dealer calls this hand's pass, after looking at the deal,
+from Rules.pass_call_options (003 'Simple variations'). A HandState shows it until
+the call is made; then the direction called.
 """
 Global___PassDirection: _TypeAlias = PassDirection  # noqa: Y015
 
@@ -471,6 +481,8 @@ class Rules(_message.Message):
     SETTLEMENT_FIELD_NUMBER: _builtins.int
     DEALER_RULE_FIELD_NUMBER: _builtins.int
     SCORING_SUIT_CHOICE_FIELD_NUMBER: _builtins.int
+    ROYAL_QUEENS_FIELD_NUMBER: _builtins.int
+    PASS_CALL_OPTIONS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The variant's name, such as "standard" or "omnibus" (informative only: the other
     fields are the rules; "custom" for a hand-built variant).
@@ -523,6 +535,11 @@ class Rules(_message.Message):
     """Who deals the next hand."""
     scoring_suit_choice: Global___ScoringSuitChoice.ValueType
     """How each hand's scoring suit is chosen."""
+    royal_queens: _builtins.bool
+    """Royal Hearts: the QH doubles its taker's hearts, the QC cancels the QS for a seat
+    that took both, a hand's score is never below 0, and a moon is worth the shooter's
+    own score (the card values give the QS 26 and the QD -10).
+    """
     @_builtins.property
     def removed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Cards taken out of the 52-card pack before the deal so it deals evenly."""
@@ -546,6 +563,10 @@ class Rules(_message.Message):
     @_builtins.property
     def pass_forbidden(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Cards that may never be passed (for example the high spades)."""
+
+    @_builtins.property
+    def pass_call_options(self) -> _containers.RepeatedScalarFieldContainer[Global___PassDirection.ValueType]:
+        """The passes a dealer may call where the schedule says DEALER_CALLS."""
 
     def __init__(
         self,
@@ -577,10 +598,12 @@ class Rules(_message.Message):
         settlement: Global___Settlement.ValueType = ...,
         dealer_rule: Global___DealerRule.ValueType = ...,
         scoring_suit_choice: Global___ScoringSuitChoice.ValueType = ...,
+        royal_queens: _builtins.bool = ...,
+        pass_call_options: _abc.Iterable[Global___PassDirection.ValueType] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "broken_by", b"broken_by", "card_values", b"card_values", "dealer_rule", b"dealer_rule", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "scoring_suit_choice", b"scoring_suit_choice", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "broken_by", b"broken_by", "card_values", b"card_values", "dealer_rule", b"dealer_rule", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015
