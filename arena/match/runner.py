@@ -76,6 +76,18 @@ class Progress:
     totals: tuple[int, ...]
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _HandTable:
+    """What every decision of one hand shares: the hand, who sits where, which game and
+    hand it is, and the totals before it."""
+
+    hand: Hand
+    seating: list[int]  # seating[seat] is the entrant in that seat
+    game_index: int
+    number: int
+    scores: tuple[int, ...]
+
+
 def _ms(seconds: float) -> float:
     return round(seconds * 1000.0, 3)
 
@@ -237,24 +249,17 @@ class MatchRunner:
         for seat in range(n):
             view, context = hand.view(seat), self._context(seating[seat], number, scores)
             await self._notify(seating[seat], partial(_call, "hand_started", view, context))
+        table = _HandTable(hand, seating, game_index, number, scores)
         if hand.phase is Phase.CALLING:
-            dealer = hand.dealer
-            record["call"] = await self._take_call(
-                hand, dealer, seating[dealer], game_index, number, scores
-            )
+            record["call"] = await self._take_call(table)
         count = rules.pass_size(hand.pass_direction)
         for seat in hand.passes_pending:
-            record["passes"].append(
-                await self._take_pass(hand, seat, seating[seat], count, game_index, number, scores)
-            )
+            record["passes"].append(await self._take_pass(table, seat, count))
         record["received"] = [[str(c) for c in hand.received(s)] for s in range(n)]
         if hand.phase is Phase.REVEALING:
-            reveals = []
-            for seat in hand.reveals_pending:
-                reveals.append(
-                    await self._take_reveal(hand, seat, seating[seat], game_index, number, scores)
-                )
-            record["reveals"] = reveals
+            record["reveals"] = [
+                await self._take_reveal(table, seat) for seat in hand.reveals_pending
+            ]
             assert hand.scoring_suit is not None
             record["scoring_suit"] = hand.scoring_suit.letter
         plays: list[dict[str, Any]] = []
@@ -262,9 +267,7 @@ class MatchRunner:
             turn = hand.to_play
             assert turn is not None
             trick_number = hand.trick_number
-            plays.append(
-                await self._take_play(hand, turn, seating[turn], game_index, number, scores)
-            )
+            plays.append(await self._take_play(table, turn))
             if hand.trick_number != trick_number or hand.is_over:
                 trick = hand.tricks()[-1]
                 record["tricks"].append(
@@ -340,22 +343,15 @@ class MatchRunner:
         clock.charge(elapsed)
         return answer, elapsed, None
 
-    async def _take_play(
-        self,
-        hand: Hand,
-        seat: int,
-        entrant: int,
-        game_index: int,
-        number: int,
-        scores: tuple[int, ...],
-    ) -> dict[str, Any]:
+    async def _take_play(self, table: _HandTable, seat: int) -> dict[str, Any]:
+        hand, entrant = table.hand, table.seating[seat]
         legal = hand.legal_plays()
         if self._disqualified[entrant]:
             auto = legal.first()
             hand.play(auto, seat=seat)
             return {"seat": seat, "card": str(auto), "ms": 0.0, "auto": True}
         view = hand.view(seat)
-        context = self._context(entrant, number, scores)
+        context = self._context(entrant, table.number, table.scores)
         answer, elapsed, fault = await self._ask(
             entrant, lambda t: self.entrants[entrant].seat.choose_play(view, context, t)
         )
@@ -368,8 +364,8 @@ class MatchRunner:
             await self._record_fault(
                 entrant,
                 seat,
-                game_index,
-                number,
+                table.game_index,
+                table.number,
                 hand.trick_number,
                 fault.kind,
                 fault.detail,
@@ -386,96 +382,57 @@ class MatchRunner:
         hand.play(card, seat=seat)
         return {"seat": seat, "card": str(card), "ms": _ms(elapsed)}
 
-    async def _take_pass(
-        self,
-        hand: Hand,
-        seat: int,
-        entrant: int,
-        count: int,
-        game_index: int,
-        number: int,
-        scores: tuple[int, ...],
-    ) -> dict[str, Any]:
+    async def _take_pass(self, table: _HandTable, seat: int, count: int) -> dict[str, Any]:
+        hand = table.hand
         held = hand.hand_of(seat)
         passable = hand.passable(seat)
-        seat_ = self.entrants[entrant].seat
+        bot = self.entrants[table.seating[seat]].seat
         return await self._decide_before_play(
-            hand,
+            table,
             seat,
-            entrant,
-            game_index,
-            number,
-            scores,
             key="cards",
             default=tuple(list(passable)[:count]),
-            ask=lambda view, context, t: seat_.choose_pass(view, count, context, t),
+            ask=lambda view, context, t: bot.choose_pass(view, count, context, t),
             judge=lambda answer: judge_pass(answer, held, passable, count, seat),
             apply=lambda cards: hand.apply_pass(seat, cards),
         )
 
-    async def _take_reveal(
-        self,
-        hand: Hand,
-        seat: int,
-        entrant: int,
-        game_index: int,
-        number: int,
-        scores: tuple[int, ...],
-    ) -> dict[str, Any]:
+    async def _take_reveal(self, table: _HandTable, seat: int) -> dict[str, Any]:
         """Heartless (003): the card this seat lays face down to choose the scoring suit.
 
         A fault shows the seat's first card in card order instead (its lowest club, if it
         holds one): as good a default as any, and one a replay can check."""
+        hand = table.hand
         held = hand.hand_of(seat)
-        seat_ = self.entrants[entrant].seat
         return await self._decide_before_play(
-            hand,
+            table,
             seat,
-            entrant,
-            game_index,
-            number,
-            scores,
             key="card",
             default=held.first(),
-            ask=seat_.choose_reveal,
+            ask=self.entrants[table.seating[seat]].seat.choose_reveal,
             judge=lambda answer: judge_reveal(answer, held, seat),
             apply=lambda card: hand.apply_reveal(seat, card),
         )
 
-    async def _take_call(
-        self,
-        hand: Hand,
-        seat: int,
-        entrant: int,
-        game_index: int,
-        number: int,
-        scores: tuple[int, ...],
-    ) -> dict[str, Any]:
+    async def _take_call(self, table: _HandTable) -> dict[str, Any]:
         """003 'Simple variations': the dealer calls the pass; a fault calls the rules'
         first option."""
+        hand = table.hand
         options = hand.call_options
         return await self._decide_before_play(
-            hand,
-            seat,
-            entrant,
-            game_index,
-            number,
-            scores,
+            table,
+            hand.dealer,
             key="direction",
             default=options[0],
-            ask=self.entrants[entrant].seat.choose_call,
+            ask=self.entrants[table.seating[hand.dealer]].seat.choose_call,
             judge=lambda answer: judge_call(answer, options),
             apply=hand.apply_call,
         )
 
     async def _decide_before_play(
         self,
-        hand: Hand,
+        table: _HandTable,
         seat: int,
-        entrant: int,
-        game_index: int,
-        number: int,
-        scores: tuple[int, ...],
         *,
         key: str,
         default: Any,
@@ -483,9 +440,11 @@ class MatchRunner:
         judge: Callable[[Any], tuple[Any, SeatFault | None]],
         apply: Callable[[Any], None],
     ) -> dict[str, Any]:
-        """A decision before the tricks (a pass, a face-down card): ask the seat under its
-        clock, judge the answer, and on a fault record it and apply `default` instead.
-        Returns the replay's record of the decision, `key` naming its card(s)."""
+        """A decision before the tricks (the dealer's call, a pass, a face-down card): ask
+        the seat under its clock, judge the answer, and on a fault record it and apply
+        `default` instead. Returns the replay's record of the decision, `key` naming what
+        was chosen."""
+        entrant = table.seating[seat]
 
         def shown(value: Any) -> Any:
             return [str(c) for c in value] if key == "cards" else str(value)
@@ -493,8 +452,8 @@ class MatchRunner:
         if self._disqualified[entrant]:
             apply(default)
             return {"seat": seat, key: shown(default), "ms": 0.0, "auto": True}
-        view = hand.view(seat)
-        context = self._context(entrant, number, scores)
+        view = table.hand.view(seat)
+        context = self._context(entrant, table.number, table.scores)
         answer, elapsed, fault = await self._ask(entrant, lambda t: ask(view, context, t))
         chosen: Any = None
         if fault is None:
@@ -504,8 +463,8 @@ class MatchRunner:
             await self._record_fault(
                 entrant,
                 seat,
-                game_index,
-                number,
+                table.game_index,
+                table.number,
                 None,
                 fault.kind,
                 fault.detail,
