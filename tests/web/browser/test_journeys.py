@@ -7,8 +7,10 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from sqlalchemy import select
 
+from arena.engine import PRESETS, preset
 from arena.store import write_transaction
 from arena.store.bots import set_version_status
 from arena.store.models import Bot, BotVersion, VersionStatus
@@ -253,3 +255,38 @@ def test_a_heartless_replay_shows_the_face_down_cards_and_the_suit(site, page, a
     page.wait_for_selector('#viewer[data-step="1-1-13-4"]')
     shown = page.locator("table.scores tbody tr td:nth-child(2)").all_inner_texts()
     assert shown == [str(p) for p in hand["points"]]
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_replay_is_drawn_to_the_end_of_its_first_hand(site, page, app, name):
+    """Issue 9: the viewer draws a replay of every preset. One hand, played by house
+    bots; at its last card the scores table shows the hand's recorded totals."""
+    from arena.store.bots import HOUSE_USERNAME
+    from arena.store.models import User
+    from web.bench import add_match, play_and_record
+
+    server, world = site
+    rules = preset(name).replace(max_hands=1)
+    with sessions(app)() as db:
+        house = db.scalars(
+            select(BotVersion.id)
+            .join(Bot, Bot.id == BotVersion.bot_id)
+            .join(User, User.id == Bot.owner_id)
+            .where(User.username == HOUSE_USERNAME)
+            .order_by(BotVersion.id)
+        ).all()
+        versions = [world.alice_version_id, world.bob_version_id, *house][: rules.players]
+        match_id = add_match(db, season_id=None, version_ids=versions, rules=rules, seed=5)
+        db.commit()
+        play_and_record(db, match_id)
+    page.goto(f"{server.url}/matches/{match_id}")
+    page.wait_for_selector('#viewer[data-ready="true"]')
+    replay = page.evaluate(
+        "fetch(document.querySelector('#viewer').dataset.replayUrl).then(r => r.json())"
+    )
+    hand = replay["games"][0]["hands"][0]
+    last = f"1-1-{len(hand['tricks'])}-{rules.players}"
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t={len(hand['tricks'])}&c={rules.players}")
+    page.wait_for_selector(f'#viewer[data-step="{last}"]')
+    totals = page.locator("table.scores tbody tr td:last-child").all_inner_texts()
+    assert totals == [str(t) for t in hand["totals"]]
