@@ -4,6 +4,7 @@ Standard library only (the C core is our own extension). The rules logic runs in
 the C core when it is built, or in the pure-Python reference (``ARENA_PUREPYTHON=1``).
 """
 
+from .auction import Auction, IllegalBidError
 from .backend import BACKEND_NAME
 from .cards import CARDS, Card, CardParseError, CardSet, Suit
 from .game import Game, GameOverError
@@ -41,6 +42,7 @@ __all__ = [
     "CARDS",
     "PRESETS",
     "SCORING_QUEENS",
+    "Auction",
     "BrokenBy",
     "Card",
     "CardParseError",
@@ -50,6 +52,7 @@ __all__ = [
     "GameOverError",
     "Hand",
     "HandOverError",
+    "IllegalBidError",
     "IllegalCallError",
     "IllegalPassError",
     "IllegalPlayError",

@@ -65,6 +65,9 @@ class Game:
         self.hand_seeds: list[int] = []
         self.pot = 0
         self._dealer = first_dealer
+        # 000 'Auction Hearts': after a pot nobody won, "the successful bidder on the
+        # original deal names the suit to be avoided, without bidding".
+        self._standing_declarer: int | None = None
         self._seeds = hand_seeds(seed)
         self.is_over = False
         self.hand = self._deal()
@@ -83,6 +86,7 @@ class Game:
             seed,
             dealer=self._dealer,
             pass_direction=self.rules.pass_direction(number),
+            declarer=self._standing_declarer,
         )
 
     def _next_dealer(self, hand: Hand) -> int:
@@ -114,8 +118,15 @@ class Game:
             played = hand.rules
             penalty = played.penalty_cards.mask
             clean = tuple(not hand.taken(s).mask & penalty for s in range(rules.players))
-            settled = settle(rules.settlement, points, clean, self.pot, played.penalty_total)
+            auction = hand.auction
+            bid = None
+            if auction is not None and auction.declarer is not None:
+                bid = (auction.declarer, auction.winning_bid)
+            settled = settle(
+                rules.settlement, points, clean, self.pot, played.penalty_total, bid=bid
+            )
             scores, self.pot = settled.paid, settled.pot
+            self._standing_declarer = None if settled.won or bid is None else bid[0]
         self.hand_scores.append(scores)
         adjustments = dict(self.rules.exact_score_adjustments)
         for seat, score in enumerate(scores):

@@ -30,6 +30,7 @@ from enum import StrEnum
 from typing import Any
 
 from . import config as core_config
+from .auction import Auction, IllegalBidError
 from .backend import core
 from .cards import CARDS, Card, CardLike, CardParseError, CardSet, Suit, to_card
 from .heartless import scoring_suit_of
@@ -98,6 +99,10 @@ class Phase(StrEnum):
     # 003 'Simple variations': "The dealer chooses the passing rule" (a schedule entry
     # 'dealer_calls'); the deal is made, the dealer calls, then everyone passes.
     CALLING = "calling"
+    # 000 'Auction Hearts': "players bid after the deal for the privilege of naming the
+    # suit to be avoided"; then "The highest bidder ... names the suit" (`arena.engine.auction`).
+    BIDDING = "bidding"
+    NAMING = "naming"
     PASSING = "passing"
     # 003 'HEARTLESS': after the pass "each player lays one card face down on the table";
     # only rules with scoring_suit_choice 'revealed' enter this phase.
@@ -146,8 +151,12 @@ class SeatView:
     """Per seat, its revealed card (003 'HEARTLESS'): the seat's own at once, the others'
     once every seat has revealed, None otherwise; () under a fixed scoring suit."""
     scoring_suit: Suit | None = None
-    """The revealed scoring suit once every seat has revealed; None before, and always
-    None under a fixed scoring suit."""
+    """The scoring suit once chosen: revealed (003 'HEARTLESS') or named by the declarer
+    (000 'Auction Hearts'); None before, and always None under a fixed scoring suit."""
+    bids: tuple[tuple[int, int | None], ...] = ()
+    """000 'Auction Hearts': every bid so far as (seat, chips), None for a pass, in order."""
+    declarer: int | None = None
+    """000 'Auction Hearts': who names the suit to avoid, once known."""
 
 
 def _nothing_legal() -> int:
@@ -177,6 +186,8 @@ class Hand:
     """One deal: build it with `Hand.deal` (from a seed) or `Hand.from_cards`."""
 
     __slots__ = (
+        "_auction",
+        "_auctioning",
         "_base_rules",
         "_calling",
         "_history",
@@ -218,6 +229,7 @@ class Hand:
         dealer: int,
         pass_direction: PassDirection | str,
         seed: int,
+        declarer: int | None = None,
     ) -> None:
         self.rules = rules
         self.players = players = rules.players
@@ -250,11 +262,26 @@ class Hand:
         self._suit: Suit | None = None
         self._pass_record: tuple[tuple[tuple[int, ...], ...], ...] | None = None
         self._calling = calling
+        self._auction: Auction | None = None
+        self._auctioning = False
         self._bind_fast_path()
         if calling:
             self._hold_for_call()
         else:
             self._watch_pass()
+        if rules.scoring_suit_choice is ScoringSuitChoice.AUCTION:
+            if declarer is not None:
+                _check_seat(rules, declarer, "declarer")
+            self._auction = Auction(
+                players=players,
+                eldest=(dealer + 1) % players,
+                max_bid=rules.max_bid,
+                standing=declarer,
+            )
+            self._auctioning = True
+            self._hold_for_call()
+        elif declarer is not None:
+            raise ValueError("a declarer is carried over only under scoring_suit_choice 'auction'")
 
     def _watch_pass(self) -> None:
         """Under REVEALED rules the end of the pass starts the reveal phase (at once on a
@@ -342,13 +369,25 @@ class Hand:
         *,
         dealer: int = 0,
         pass_direction: PassDirection | str | None = None,
+        declarer: int | None = None,
     ) -> Hand:
-        """Shuffle and deal deterministically from `seed` (the first hand's pass by default)."""
+        """Shuffle and deal deterministically from `seed` (the first hand's pass by default).
+
+        `declarer` is for Auction Hearts only: the seat that names the suit without bidding
+        because the last deal's pot was not won (`arena.engine.auction`)."""
         _check_seat(rules, dealer, "dealer")
         direction = rules.pass_schedule[0] if pass_direction is None else pass_direction
         seed &= 0xFFFFFFFFFFFFFFFF
         hands, kitty = core.deal(rules.core_config(), seed, dealer)
-        return cls(rules, hands, kitty, dealer=dealer, pass_direction=direction, seed=seed)
+        return cls(
+            rules,
+            hands,
+            kitty,
+            dealer=dealer,
+            pass_direction=direction,
+            seed=seed,
+            declarer=declarer,
+        )
 
     @classmethod
     def from_cards(
@@ -360,6 +399,7 @@ class Hand:
         dealer: int = 0,
         kitty: Iterable[CardLike] | str = (),
         seed: int = 0,
+        declarer: int | None = None,
     ) -> Hand:
         """A hand from explicit cards per seat (text like ``'2C 3C QS'`` or `Card`s).
 
@@ -381,6 +421,7 @@ class Hand:
             dealer=dealer,
             pass_direction=PassDirection(pass_direction),
             seed=seed,
+            declarer=declarer,
         )
 
     # -- state --------------------------------------------------------------------
@@ -390,6 +431,13 @@ class Hand:
         """Passing, revealing (003 'HEARTLESS' only), playing or over."""
         if self._calling:
             return Phase.CALLING
+        if self._auctioning:
+            auction = self._auction
+            return (
+                Phase.BIDDING
+                if auction is not None and auction.to_bid is not None
+                else Phase.NAMING
+            )
         if self._revealing:
             return Phase.REVEALING
         return _PHASES[self._state.phase]
@@ -403,7 +451,7 @@ class Hand:
     def to_play(self) -> int | None:
         """The seat to play, or None while passing or revealing and when the hand is over."""
         seat: int = self._state.to_play
-        return None if seat < 0 or self._revealing or self._calling else seat
+        return None if seat < 0 or self._revealing or self._calling or self._auctioning else seat
 
     @property
     def trick_number(self) -> int:
@@ -418,7 +466,9 @@ class Hand:
     @property
     def leader(self) -> int:
         """The seat that led (or is to lead) the current trick; -1 while passing or revealing."""
-        return -1 if self._revealing or self._calling else int(self._state.leader)
+        return (
+            -1 if self._revealing or self._calling or self._auctioning else int(self._state.leader)
+        )
 
     @property
     def current_trick(self) -> tuple[tuple[int, Card], ...]:
@@ -513,6 +563,107 @@ class Hand:
         if self._state.phase != core_config.PHASE_PASSING:
             return ()
         return tuple(s for s in range(self.players) if not self._state.passed(s))
+
+    # -- the auction (000 'Auction Hearts') -------------------------------------------
+
+    @property
+    def auction(self) -> Auction | None:
+        """The deal's auction under scoring_suit_choice 'auction' (None otherwise). Read it;
+        change it only through `apply_bid` and `apply_naming`."""
+        return self._auction
+
+    @property
+    def bids_pending(self) -> tuple[int, ...]:
+        """(seat,) for the seat whose bid is due; () otherwise."""
+        auction = self._auction
+        seat = None if auction is None or not self._auctioning else auction.to_bid
+        return () if seat is None else (seat,)
+
+    @property
+    def names_pending(self) -> tuple[int, ...]:
+        """(declarer,) while the declarer has the suit to name; () otherwise."""
+        auction = self._auction
+        if auction is None or not self._auctioning or auction.to_bid is not None:
+            return ()
+        declarer = auction.declarer
+        return () if declarer is None else (declarer,)
+
+    @property
+    def declarer(self) -> int | None:
+        """Who names (or named) the suit to be avoided; None before the bidding ends and
+        without an auction."""
+        return None if self._auction is None else self._auction.declarer
+
+    def apply_bid(self, seat: int, amount: int | None) -> None:
+        """`seat` bids `amount` chips for the right to name the suit, or passes with None
+        (000 'Auction Hearts': "A player must either bid higher than the preceding bid or
+        pass"). Raises IllegalBidError when no bid is due from `seat` or the amount is not
+        allowed (`Auction.bid`).
+
+        >>> from arena.engine import Hand, preset
+        >>> hand = Hand.deal(preset("auction"), 3, dealer=0)
+        >>> hand.phase.value, hand.bids_pending
+        ('bidding', (1,))
+        >>> for seat, amount in [(1, 2), (2, None), (3, 4), (0, None)]:
+        ...     hand.apply_bid(seat, amount)
+        >>> hand.phase.value, hand.names_pending
+        ('naming', (3,))
+        >>> hand.apply_naming(3, "S")
+        >>> hand.scoring_suit.name, hand.to_play, hand.rules.value_of("2S")
+        ('SPADES', 3, 1)
+        """
+        auction = self._auction
+        if auction is None or not self._auctioning:
+            raise IllegalBidError(
+                "no bid is due now: "
+                + (
+                    "these rules have no auction"
+                    if auction is None
+                    else "the hand is " + self.phase.value
+                ),
+                seat=seat,
+            )
+        auction.bid(seat, amount)
+
+    def apply_naming(self, seat: int, suit: Suit | str) -> None:
+        """The declarer names the suit to be avoided ("The highest bidder puts up his chips
+        and names the suit. He leads first"): `rules` becomes
+        `base_rules.for_scoring_suit(suit)` and play begins, the declarer to lead any card
+        the rules allow. Raises IllegalBidError when no naming is due from `seat` or
+        `suit` is not a suit."""
+        auction = self._auction
+        if auction is None or not self._auctioning:
+            raise IllegalBidError(
+                "no suit is to be named now: "
+                + (
+                    "these rules have no auction"
+                    if auction is None
+                    else "the hand is " + self.phase.value
+                ),
+                seat=seat,
+            )
+        auction.name(seat, suit)
+        named = auction.suit
+        declarer = auction.declarer
+        assert named is not None
+        assert declarer is not None
+        rules = self._base_rules.for_scoring_suit(named)
+        old, n = self._state, self.players
+        # The backend's opening 'left_of_dealer' leads from the seat after the dealer it is
+        # given, so the declarer's right-hand neighbour stands in as its dealer.
+        self._state = core.HandState(
+            rules.core_config(),
+            tuple(old.hand(s) for s in range(n)),
+            old.kitty,
+            (declarer - 1) % n,
+            core_config.PASS_HOLD,
+            self.seed & 0xFFFFFFFFFFFFFFFF,
+        )
+        self.rules = rules
+        self._suit = named
+        self._auctioning = False
+        self._history = ((), (), ())
+        self._bind_fast_path()
 
     # -- the reveal (003 'HEARTLESS') -----------------------------------------------
 
@@ -681,7 +832,7 @@ class Hand:
         return str(self._play_error(code, card)) if code else None
 
     def _check_play(self, card: Card) -> int:
-        if self._revealing or self._calling:
+        if self._revealing or self._calling or self._auctioning:
             return core_config.ERR_PASSING
         code: int = self._state.check_play(card.index)
         return code
@@ -693,7 +844,7 @@ class Hand:
         """
         if card.__class__ is not Card:
             card = to_card(card)
-        if self._revealing or self._calling:
+        if self._revealing or self._calling or self._auctioning:
             raise self._play_error(core_config.ERR_PASSING, card)
         state = self._state
         if seat is not None and seat != state.to_play:
@@ -774,12 +925,14 @@ class Hand:
             kitty=self._visible_kitty(seat, len(tricks)),
             reveals=self._visible_reveals(seat),
             scoring_suit=self._suit,
+            bids=() if self._auction is None else tuple(self._auction.bids),
+            declarer=self.declarer,
         )
 
     def _visible_reveals(self, seat: int) -> tuple[Card | None, ...]:
         """003 'HEARTLESS': the cards lie face down until "The players then turn the cards
         over", so a seat sees its own at once and the others' once every seat has revealed."""
-        if self._base_rules.scoring_suit_choice is ScoringSuitChoice.FIXED:
+        if self._base_rules.scoring_suit_choice is not ScoringSuitChoice.REVEALED:
             return ()
         if self._suit is not None:
             return tuple(self._reveals)

@@ -9,7 +9,7 @@ source, so each preset uses its own source's table.
 >>> str(preset("standard", players=3).removed_cards)
 '2D'
 >>> sorted(PRESETS)[:3]
-['big_table', 'black_maria', 'chip_pool']
+['auction', 'big_table', 'black_maria']
 >>> preset("star").players  # a preset made for odd tables has its own default
 5
 """
@@ -273,6 +273,46 @@ def no_black_lady(players: int = 4) -> Rules:
     )
 
 
+AUCTION_MAX_BID: Final = 13
+
+
+def auction(players: int = 4) -> Rules:
+    """Auction Hearts (000; 004's 1911 text): Hearts Without Black Lady, except that the
+    players bid once each, from the dealer's left, for the right to name the suit to be
+    avoided; the highest bidder puts his bid in the pot, names the suit and leads first.
+    Each card of that suit taken puts a chip in the pot; one or two players who took none
+    share it (an odd chip waits); otherwise the pot waits and the same player names the
+    suit of the next deal without bidding (`arena.engine.auction`; docs/rules.md).
+
+    Before the naming nothing scores (`card_values` is empty); the named suit's cards are
+    1 each (`Rules.for_scoring_suit`). The named suit may not be led until one of its cards
+    has been discarded ("play proceeds as in the regular game"), and the first trick is
+    free, as the lead is (003 'Regular Hearts' plays the same way). Bids run from 1 to 13
+    chips: the sources set no limit, and 13 is what one deal's suit can put into the pot.
+    Three to seven players, 000's trims.
+
+    >>> rules = auction()
+    >>> rules.scoring_suit_choice.value, rules.settlement.value, rules.max_bid
+    ('auction', 'auction', 13)
+    """
+    return Rules(
+        name="auction",
+        players=players,
+        removed_cards=_trim(TRIMS_000, players, "auction"),
+        pass_schedule=(H,),
+        opening=Opening.LEFT_OF_DEALER,
+        first_trick=FirstTrick.ANY,
+        lead_rule=LeadRule.POINTS_BROKEN,
+        broken_by=BrokenBy.POINT_CARDS,
+        card_values={},
+        moon=MoonRule.NONE,
+        settlement=Settlement.AUCTION,
+        scoring_suit_choice=ScoringSuitChoice.AUCTION,
+        max_bid=AUCTION_MAX_BID,
+        target_score=STAKE,
+    )
+
+
 def chips(players: int = 4) -> Rules:
     """000 'Scoring Variations' 1): the standard game paid in chips, a chip a point; the
     lowest score of the deal takes the pot, ties split it, odd chips wait."""
@@ -409,6 +449,7 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "spot_face": spot_face,
     "hooligan": hooligan,
     "no_black_lady": no_black_lady,
+    "auction": auction,
     "chips": chips,
     "sweepstakes": sweepstakes,
     "chip_pool": chip_pool,

@@ -167,6 +167,10 @@ class Settlement(StrEnum):
     # 004 'Scoring' (simplified chips): one chip each into the pool; split between the
     # players who took no penalty card; if everyone took one, the pool stays.
     POOL_CLEAN = "pool_clean"
+    # 000 'Auction Hearts': the highest bidder puts his bid in the pot; each player then adds
+    # a chip per card of the named suit taken; one or two players who took none share the
+    # pot (an odd chip stays); otherwise it stays and the same player names again.
+    AUCTION = "auction"
 
 
 class ScoringSuitChoice(StrEnum):
@@ -182,6 +186,11 @@ class ScoringSuitChoice(StrEnum):
     # Each seat shows a card after the pass; the suit of the highest scores, with its
     # scoring queen (003 'HEARTLESS'; `arena.engine.heartless.scoring_suit_of`).
     REVEALED = "revealed"
+    # 000 'Auction Hearts' (and 004's 1911 text): the players bid once each, in turn from
+    # the dealer's left, "for the privilege of naming the suit to be avoided"; the highest
+    # bidder names it and leads first. Each card of that suit is worth 1, nothing else
+    # (`arena.engine.auction`).
+    AUCTION = "auction"
 
 
 class DealerRule(StrEnum):
@@ -283,6 +292,9 @@ class Rules:
     settlement: Settlement = Settlement.POINTS
     dealer_rule: DealerRule = DealerRule.ROTATE
     scoring_suit_choice: ScoringSuitChoice = ScoringSuitChoice.FIXED
+    max_bid: int = 0
+    """The highest bid allowed under scoring_suit_choice 'auction' (0 otherwise). The
+    sources set no limit; a bound keeps a bid within what a bot can be asked to stake."""
     name: str = "custom"
 
     def __post_init__(self) -> None:
@@ -458,6 +470,7 @@ class Rules:
             "settlement": self.settlement.value,
             "dealer_rule": self.dealer_rule.value,
             "scoring_suit_choice": self.scoring_suit_choice.value,
+            "max_bid": self.max_bid,
         }
 
     @classmethod
@@ -506,13 +519,19 @@ class Rules:
         return dataclasses.replace(self, **changes)
 
     def for_scoring_suit(self, suit: Suit) -> Rules:
-        """The rules a hand of these REVEALED rules is played by once its scoring suit is
-        known (003 'HEARTLESS'): each card of `suit` in play worth 1 and the suit's scoring
-        queen (`SCORING_QUEENS`) 13 if in play, nothing else; the 2C (lowest club) opens
-        when the suit is hearts or spades, else the 2S (lowest spade); FIXED; every other
-        setting, the name included, unchanged. Cached per suit (rules are immutable).
+        """The rules a hand is played by once its scoring suit is known, for rules whose
+        suit is chosen per hand: FIXED, every other setting, the name included, unchanged.
+        Cached per suit (rules are immutable).
 
-        Raises ValueError unless `scoring_suit_choice` is REVEALED.
+        - REVEALED (003 'HEARTLESS'): each card of `suit` in play worth 1 and the suit's
+          scoring queen (`SCORING_QUEENS`) 13 if in play, nothing else; the 2C (lowest
+          club) opens when the suit is hearts or spades, else the 2S (lowest spade).
+        - AUCTION (000 'Auction Hearts'): each card of the named suit in play worth 1,
+          nothing else ("each player adds one chip to the pot for each card he has taken of
+          the forbidden suit"); the opening stays `left_of_dealer`, and `Hand` has the
+          bidder lead ("He leads first").
+
+        Raises ValueError for FIXED rules.
 
         >>> from arena.engine import preset
         >>> spades = preset("heartless").for_scoring_suit(Suit.SPADES)
@@ -522,11 +541,13 @@ class Rules:
         ('lowest_club', 26)
         >>> preset("heartless").for_scoring_suit(Suit.CLUBS).opening.value
         'lowest_spade'
+        >>> diamonds = preset("auction").for_scoring_suit(Suit.DIAMONDS)
+        >>> diamonds.value_of("QD"), diamonds.value_of("QS"), diamonds.penalty_total
+        (1, 0, 13)
         """
-        if self.scoring_suit_choice is not ScoringSuitChoice.REVEALED:
+        if self.scoring_suit_choice is ScoringSuitChoice.FIXED:
             raise ValueError(
-                f"for_scoring_suit needs scoring_suit_choice 'revealed', not "
-                f"{self.scoring_suit_choice.value!r}"
+                "for_scoring_suit needs scoring_suit_choice 'revealed' or 'auction', not 'fixed'"
             )
         suit = Suit(suit)
         cache: dict[Suit, Rules] = self.__dict__.setdefault("_by_scoring_suit", {})
@@ -538,6 +559,8 @@ class Rules:
     def _played_with(self, suit: Suit) -> Rules:
         deck = self.deck
         values = dict.fromkeys(deck.of_suit(suit), HEART_POINTS)
+        if self.scoring_suit_choice is ScoringSuitChoice.AUCTION:
+            return self.replace(card_values=values, scoring_suit_choice=ScoringSuitChoice.FIXED)
         queen = SCORING_QUEENS[suit]
         if queen in deck:
             values[queen] = QUEEN_OF_SPADES_POINTS
@@ -596,6 +619,7 @@ class Rules:
             suit = Suit.SPADES if self.opening is Opening.LOWEST_SPADE else Suit.CLUBS
             self._validate_opening_suit(f"opening {self.opening.value!r}", suit)
         self._validate_revealed()
+        self._validate_auction()
         self._validate_moon()
         self._validate_royal()
         self._validate_end()
@@ -640,6 +664,51 @@ class Rules:
             )
         self._validate_opening_suit(what, Suit.CLUBS)
         self._validate_opening_suit(what, Suit.SPADES)
+
+    def _validate_auction(self) -> None:
+        """000 'Auction Hearts' is Hearts Without Black Lady with a suit named by the
+        highest bidder: no pass ("players do not pass off three cards"), the named suit's
+        cards 1 each and nothing else, a free lead by the bidder, settled into the pot.
+        The auction needs its settlement: the pot is what the bid is for. (The rules a hand
+        is played by once the suit is named are FIXED with that settlement.)"""
+        auction = self.scoring_suit_choice is ScoringSuitChoice.AUCTION
+        if auction and self.settlement is not Settlement.AUCTION:
+            raise RulesError(
+                "scoring_suit_choice 'auction' needs settlement 'auction' (000 'Auction "
+                "Hearts': the bid is paid into the pot the hand settles)"
+            )
+        if not auction:
+            if self.max_bid and self.settlement is not Settlement.AUCTION:
+                raise RulesError("max_bid is set, but there is no auction to bid in")
+            _check_int(self, "max_bid", 0, 1000)
+            return
+        what = "scoring_suit_choice 'auction' (000 'Auction Hearts')"
+        _check_int(self, "max_bid", 1, 1000)
+        if any(direction is not PassDirection.HOLD for direction in self.pass_schedule):
+            raise RulesError(
+                f"{what} needs pass_schedule ['hold']: the players play their original "
+                "hands (000 'Hearts Without Black Lady')"
+            )
+        if self.kitty_size:
+            raise RulesError(f"{what} allows no kitty")
+        if self.opening is not Opening.LEFT_OF_DEALER:
+            raise RulesError(
+                f"{what} needs opening 'left_of_dealer': the highest bidder leads first"
+            )
+        if self.lead_rule not in (LeadRule.ANY, LeadRule.POINTS_BROKEN):
+            raise RulesError(f"{what} needs lead_rule 'any' or 'points_broken', not hearts")
+        if self.broken_by is not BrokenBy.POINT_CARDS or self.queen_and_hearts_may_lead_heart:
+            raise RulesError(
+                f"{what} needs broken_by 'point_cards' and no queen_and_hearts_may_lead_heart: "
+                "the named suit need not be hearts"
+            )
+        if self.moon is not MoonRule.NONE or self.doubler is not None or self.royal_queens:
+            raise RulesError(
+                f"{what} needs moon 'none', no doubler and no royal_queens: only the named "
+                "suit's cards count, one chip each"
+            )
+        if self.sun_points or self.no_trick_bonus or self.moon_requires:
+            raise RulesError(f"{what} allows no sun, no no-trick bonus and no moon_requires")
 
     def _validate_pass_call(self) -> None:
         """The dealer's menu (003 'Simple variations'): needed exactly when the schedule

@@ -43,6 +43,9 @@ EXPECTED_WHEN_SEAT_3_TAKES_EVERYTHING = {
     "heartless": (26, 26, 26, 0),
     # 003 'Simple variations': only the pass is the dealer's call; midwest's moon.
     "dealer_calls": (26, 26, 26, 0),
+    # 000 'Auction Hearts': everyone passes, so seat 3 (first to bid) names hearts and
+    # takes all 13: a card a point, no moon.
+    "auction": (0, 0, 0, 13),
 }
 # The cards each seat reveals in a Heartless hand of ONE_SUIT_EACH: the AH is the highest,
 # so hearts score with the QS and seat 3 opens with the 2C (003 'HEARTLESS').
@@ -64,6 +67,10 @@ def test_taking_every_card_scores_by_the_presets_moon_rule(name):
     if hand.phase is Phase.REVEALING:
         for seat, card in enumerate(REVEALS_FOR_THE_MOON):
             hand.apply_reveal(seat, card)
+    while hand.bids_pending:
+        hand.apply_bid(hand.bids_pending[0], None)
+    if hand.names_pending:
+        hand.apply_naming(hand.names_pending[0], Suit.HEARTS)
     while not hand.is_over:
         legal = hand.legal_plays()
         hand.play(legal.nth(rng.randrange(len(legal))))
@@ -126,6 +133,14 @@ def _play_random_hand(rules, seed):
         hand.apply_pass(seat, rng.sample(list(hand.passable(seat)), size))
     for seat in hand.reveals_pending:  # 003 'HEARTLESS': each seat shows a random card
         hand.apply_reveal(seat, rng.choice(list(hand.hand_of(seat))))
+    while hand.bids_pending:  # 000 'Auction Hearts': a random bid or a pass
+        auction = hand.auction
+        assert auction is not None
+        low = auction.lowest_bid
+        amount = rng.randint(low, auction.max_bid) if low <= auction.max_bid else None
+        hand.apply_bid(hand.bids_pending[0], rng.choice([None, amount]))
+    for seat in hand.names_pending:
+        hand.apply_naming(seat, rng.choice(list(Suit)))
     while not hand.is_over:
         legal = hand.legal_plays()
         assert legal, "a seat to play always has a legal card"

@@ -49,7 +49,7 @@ def test_sweepstakes_pays_only_a_zero_and_otherwise_carries_the_pot() -> None:
     alone = settle(Settlement.SWEEPSTAKES, (20, 0, 5, 1), (False,) * 4, 0, 26)
     assert alone == Settled((20, -26, 5, 1), 0)
     nobody = settle(Settlement.SWEEPSTAKES, (20, 1, 4, 1), (False,) * 4, 3, 26)
-    assert nobody == Settled((20, 1, 4, 1), 29)  # "the pot remains for the next deal"
+    assert nobody == Settled((20, 1, 4, 1), 29, won=False)  # "the pot remains for the next deal"
     split = settle(Settlement.SWEEPSTAKES, (26, 0, 0, 0), (False,) * 4, 29, 26)
     assert split == Settled((26, -18, -18, -18), 1)
 
@@ -61,7 +61,7 @@ def test_the_pool_goes_to_players_who_took_no_penalty_card() -> None:
         Settled((-1, 1, -1, 1), 0)
     )
     assert settle(Settlement.POOL_CLEAN, (5, 5, 5, 11), (False,) * 4, 2, 26) == Settled(
-        (1, 1, 1, 1), 6
+        (1, 1, 1, 1), 6, won=False
     )
 
 
