@@ -56,6 +56,10 @@ SETTLEMENT_WORDS: Final = {
     "a score of zero wins it (several zeros split it); otherwise it waits for a later hand.",
     Settlement.POOL_CLEAN: "Settled in chips: everyone puts one chip in the pool, shared by "
     "the players who took no penalty card; if everyone took one, it waits for a later hand.",
+    Settlement.AUCTION: "The winning bid goes into the pot, and a chip for each card of the "
+    "named suit a player takes. The one player, or the two, who took none of it share the "
+    "pot (an odd chip waits); if more took none, one took them all, or everyone took some, "
+    "the pot waits and the same player names the next hand's suit without bidding.",
 }
 
 
@@ -190,6 +194,17 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
                 "opens instead of the lowest club.",
             )
         )
+    elif rules.scoring_suit_choice is ScoringSuitChoice.AUCTION:
+        lines.append(
+            (
+                "Auction",
+                "After the deal each player, from the dealer's left, bids once for the right "
+                f"to name the suit to avoid: more chips than the last bid, up to "
+                f"{rules.max_bid}, or a pass. The highest bidder names the suit and leads the "
+                "first trick (if everyone passes, the first to bid names it for nothing). "
+                "Each card of the named suit is worth 1 point.",
+            )
+        )
     else:
         lines.append(("Points", _values(rules)))
     if rules.royal_queens:
@@ -214,6 +229,16 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
         lines.append(("Chips", SETTLEMENT_WORDS[rules.settlement]))
     if rules.dealer_rule is DealerRule.QUEEN_OF_SPADES_TAKER:
         lines.append(("Dealer", "Whoever took the queen of spades deals the next hand."))
+    if rules.lives:
+        lines.append(
+            (
+                "Lives",
+                f"Everyone starts with {rules.lives} lives; a hand of {rules.danger_points} "
+                "points or more costs one. The most lives left wins, then the lowest total; "
+                f"after {rules.max_hands} hands play goes on until that is one player, and "
+                "the game ends early once at most one player has a life left.",
+            )
+        )
     ends = []
     if rules.target_score is not None and rules.settlement is not Settlement.POINTS:
         ends.append(f"someone has paid out the {rules.target_score} chips they started with")
@@ -221,10 +246,11 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
         ends.append(f"someone reaches {rules.target_score} points")
     if rules.max_hands is not None:
         ends.append(f"{rules.max_hands} hands have been played")
-    lines.append(
-        (
-            "End",
-            "The game ends when " + " or ".join(ends) + "; the lowest total wins, ties share.",
+    if not rules.lives:
+        lines.append(
+            (
+                "End",
+                "The game ends when " + " or ".join(ends) + "; the lowest total wins, ties share.",
+            )
         )
-    )
     return lines

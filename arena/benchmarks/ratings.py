@@ -26,7 +26,7 @@ from typing import Final
 
 from arena.bots import HeuristicBot, RandomBot
 from arena.demo import play_game
-from arena.engine import Card, PassDirection, Rules, SeatView, preset
+from arena.engine import Card, PassDirection, Rules, SeatView, Suit, preset
 from arena.ratings.correlation import spearman
 from arena.ratings.elo import (
     DEFAULT_SETTINGS,
@@ -68,6 +68,16 @@ class HandicappedBot:
         """The heuristic call, or a random one."""
         bot = self._good if self._rng.random() < self.strength else self._random
         return bot.call_pass(view)
+
+    def bid(self, view: SeatView) -> int | None:
+        """The heuristic bid (Auction Hearts), or a random one."""
+        bot = self._good if self._rng.random() < self.strength else self._random
+        return bot.bid(view)
+
+    def name_suit(self, view: SeatView) -> Suit:
+        """The heuristic suit to avoid (Auction Hearts), or a random one."""
+        bot = self._good if self._rng.random() < self.strength else self._random
+        return bot.name_suit(view)
 
     def reveal_card(self, view: SeatView) -> Card:
         """The heuristic face-down card (Heartless), or a random one."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from arena.engine import Card, PassDirection, SeatView
+from arena.engine import Card, PassDirection, SeatView, Suit
 
 
 class HouseBot(Protocol):
@@ -26,4 +26,12 @@ class HouseBot(Protocol):
 
     def call_pass(self, view: SeatView) -> PassDirection:
         """As dealer (003 'Simple variations'): one of `view.rules.pass_call_options`."""
+        ...
+
+    def bid(self, view: SeatView) -> int | None:
+        """Auction Hearts (000): chips to bid for naming the suit to avoid, or None to pass."""
+        ...
+
+    def name_suit(self, view: SeatView) -> Suit:
+        """Auction Hearts (000), as declarer: the suit to avoid."""
         ...

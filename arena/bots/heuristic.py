@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from arena.engine import Card, CardSet, PassDirection, SeatView, Suit
 
+from .auction import auction_bid, safest_suit
 from .reveal import steer_reveal
 
 _QUEEN_OF_SPADES = Card.from_str("QS")
@@ -42,6 +43,14 @@ class HeuristicBot:
     def call_pass(self, view: SeatView) -> PassDirection:
         """As dealer: the rules' first option (no read of the deal beats it reliably)."""
         return view.rules.pass_call_options[0]
+
+    def bid(self, view: SeatView) -> int | None:
+        """Outbid the table only for a suit this hand can duck (`arena.bots.auction`)."""
+        return auction_bid(view)
+
+    def name_suit(self, view: SeatView) -> Suit:
+        """The suit this hand can most surely duck (`arena.bots.auction`)."""
+        return safest_suit(view)
 
     def reveal_card(self, view: SeatView) -> Card:
         """Steer the scoring suit to the one this hand can best avoid (`arena.bots.reveal`)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from arena.engine import Card, PassDirection, SeatView
+from arena.engine import Card, PassDirection, SeatView, Suit
 
 
 class RandomBot:
@@ -22,6 +22,17 @@ class RandomBot:
     def call_pass(self, view: SeatView) -> PassDirection:
         """As dealer: any pass the rules offer."""
         return self._rng.choice(view.rules.pass_call_options)
+
+    def bid(self, view: SeatView) -> int | None:
+        """A pass half the time, else any bid the auction allows."""
+        low = 1 + max((chips for _, chips in view.bids if chips is not None), default=0)
+        if low > view.rules.max_bid or self._rng.random() < 0.5:
+            return None
+        return self._rng.randint(low, view.rules.max_bid)
+
+    def name_suit(self, view: SeatView) -> Suit:
+        """Any suit."""
+        return self._rng.choice(list(Suit))
 
     def reveal_card(self, view: SeatView) -> Card:
         """Any card held."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import time
 
-from arena.engine import CARDS, Card, PassDirection, SeatView
+from arena.engine import CARDS, Card, PassDirection, SeatView, Suit
 from arena.engine.backend import core
 
 from .belief import Belief, InconsistentBeliefError
@@ -113,6 +113,14 @@ class StrongBot:
         """As dealer: as the heuristic bot calls."""
         return self._fallback.call_pass(view)
 
+    def bid(self, view: SeatView) -> int | None:
+        """As the heuristic bot bids (the search starts once the suit is named)."""
+        return self._fallback.bid(view)
+
+    def name_suit(self, view: SeatView) -> Suit:
+        """As the heuristic bot names."""
+        return self._fallback.name_suit(view)
+
     def reveal_card(self, view: SeatView) -> Card:
         """Steer the scoring suit as the heuristic bot does (`arena.bots.reveal`); the
         search starts once the suit, and so the hand's values, are known."""
@@ -145,6 +153,10 @@ class StrongBot:
         rules = view.rules
         cfg = rules.core_config()
         n, me, dealer = rules.players, view.seat, view.dealer
+        if view.declarer is not None:
+            # Auction Hearts: the declarer led the first trick; the backend's
+            # 'left_of_dealer' opening leads from the seat after the dealer it is given.
+            dealer = (view.declarer - 1) % n
         policy = POLICIES[self.policy]
         seconds, max_samples = self._budget()
         totals = [0] * len(candidates)

@@ -27,6 +27,9 @@ from .rules import DealerRule, Rules, Settlement
 from .settlement import settle
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
+# Danger Hearts: "Further rounds are played until an overall winner is decided". A tie
+# that outlasts this many extra hands is shared, so a game always ends.
+DANGER_EXTRA_HANDS = 50
 QUEEN_OF_SPADES = Card.from_str("QS")
 
 
@@ -68,6 +71,9 @@ class Game:
         # 000 'Auction Hearts': after a pot nobody won, "the successful bidder on the
         # original deal names the suit to be avoided, without bidding".
         self._standing_declarer: int | None = None
+        # Danger Hearts (004 'Other Variations'): lives left per seat, and after each hand.
+        self.lives: list[int] = [rules.lives] * rules.players if rules.lives else []
+        self.hand_lives: list[tuple[int, ...]] = []
         self._seeds = hand_seeds(seed)
         self.is_over = False
         self.hand = self._deal()
@@ -128,6 +134,13 @@ class Game:
             scores, self.pot = settled.paid, settled.pot
             self._standing_declarer = None if settled.won or bid is None else bid[0]
         self.hand_scores.append(scores)
+        if rules.lives:
+            # 004: "If a player receives 15 hearts (and over) in a round, they lose a life":
+            # read as points scored in the hand (there are only 13 hearts).
+            for seat, score in enumerate(scores):
+                if score >= rules.danger_points and self.lives[seat]:
+                    self.lives[seat] -= 1
+            self.hand_lives.append(tuple(self.lives))
         adjustments = dict(self.rules.exact_score_adjustments)
         for seat, score in enumerate(scores):
             total = self.totals[seat] + score
@@ -142,17 +155,40 @@ class Game:
 
     def _ended(self) -> bool:
         rules = self.rules
+        if rules.lives:
+            return self._danger_ended()
         if rules.target_score is not None and max(self.totals) >= rules.target_score:
             return True
         return rules.max_hands is not None and len(self.hand_scores) >= rules.max_hands
 
+    def _danger_ended(self) -> bool:
+        """004 'Other Variations', Danger Hearts: "10 rounds are played ... each player has
+        three lives ... Further rounds are played until an overall winner is decided". The
+        game also ends once at most one player has a life left: nobody else can win."""
+        if sum(1 for left in self.lives if left) <= 1:
+            return True
+        played, rounds = len(self.hand_scores), self.rules.max_hands or 0
+        if played < rounds:
+            return False
+        keys = self._keys()
+        return keys.count(min(keys)) == 1 or played >= rounds + DANGER_EXTRA_HANDS
+
+    def _keys(self) -> list[tuple[int, int]]:
+        """What ranks the seats: with lives, more lives first, then the lower total."""
+        if self.rules.lives:
+            return [(-left, total) for left, total in zip(self.lives, self.totals, strict=True)]
+        return [(0, total) for total in self.totals]
+
     def winners(self) -> tuple[int, ...]:
-        """The seats with the lowest total (several on a tie); ValueError before the end."""
+        """The seats with the lowest total (with lives: the most lives, then the lowest
+        total), several on a tie; ValueError before the end."""
         if not self.is_over:
             raise ValueError("the game is not over")
-        best = min(self.totals)
-        return tuple(seat for seat, total in enumerate(self.totals) if total == best)
+        keys = self._keys()
+        best = min(keys)
+        return tuple(seat for seat, key in enumerate(keys) if key == best)
 
     def ranking(self) -> tuple[int, ...]:
         """Final place per seat (1 = best; tied seats share a place)."""
-        return tuple(1 + sum(other < total for other in self.totals) for total in self.totals)
+        keys = self._keys()
+        return tuple(1 + sum(other < key for other in keys) for key in keys)

@@ -313,6 +313,27 @@ def auction(players: int = 4) -> Rules:
     )
 
 
+def danger(players: int = 4) -> Rules:
+    """Danger Hearts (004 'Other Variations'): "10 rounds are played using standard
+    scoring, yet each player has three lives. If a player receives 15 hearts (and over) in
+    a round, they lose a life. Further rounds are played until an overall winner is
+    decided."
+
+    There are only 13 hearts, so "15 hearts" is read as 15 points in one hand (the ♠Q and
+    two hearts, or a moon against you). The winner has the most lives left, then the lowest
+    total; the game ends after ten hands if that is one player, else after the first hand
+    that makes it one, or as soon as at most one player has a life left. A player without
+    lives plays on (the table needs every seat) but cannot climb above those with lives.
+
+    >>> rules = danger()
+    >>> rules.lives, rules.danger_points, rules.max_hands, rules.target_score
+    (3, 15, 10, None)
+    """
+    return standard(players).replace(
+        name="danger", lives=3, danger_points=15, max_hands=10, target_score=None
+    )
+
+
 def chips(players: int = 4) -> Rules:
     """000 'Scoring Variations' 1): the standard game paid in chips, a chip a point; the
     lowest score of the deal takes the pot, ties split it, odd chips wait."""
@@ -450,6 +471,7 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "hooligan": hooligan,
     "no_black_lady": no_black_lady,
     "auction": auction,
+    "danger": danger,
     "chips": chips,
     "sweepstakes": sweepstakes,
     "chip_pool": chip_pool,

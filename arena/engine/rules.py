@@ -295,6 +295,12 @@ class Rules:
     max_bid: int = 0
     """The highest bid allowed under scoring_suit_choice 'auction' (0 otherwise). The
     sources set no limit; a bound keeps a bid within what a bot can be asked to stake."""
+    lives: int = 0
+    """Danger Hearts (004 'Other Variations'): the lives each player starts with (0: the
+    game has none). A hand scoring `danger_points` or more costs a life; the game is
+    `max_hands` hands, played on until one player leads on lives, then points."""
+    danger_points: int = 0
+    """Danger Hearts: the points in one hand that cost a life (0 without lives)."""
     name: str = "custom"
 
     def __post_init__(self) -> None:
@@ -471,6 +477,8 @@ class Rules:
             "dealer_rule": self.dealer_rule.value,
             "scoring_suit_choice": self.scoring_suit_choice.value,
             "max_bid": self.max_bid,
+            "lives": self.lives,
+            "danger_points": self.danger_points,
         }
 
     @classmethod
@@ -797,7 +805,28 @@ class Rules:
         if self.scoring_suit_choice is not ScoringSuitChoice.FIXED:
             raise RulesError(f"{what} needs scoring_suit_choice 'fixed': the queens are fixed")
 
+    def _validate_lives(self) -> None:
+        """Danger Hearts plays a number of hands, then on until one player leads on lives
+        (then points): so it needs `max_hands`, no target score, and the points sheet."""
+        _check_int(self, "lives", 0, 100)
+        _check_int(self, "danger_points", 0, 100000)
+        if not self.lives:
+            if self.danger_points:
+                raise RulesError("danger_points is set, but the players have no lives")
+            return
+        what = "lives (004 'Other Variations', Danger Hearts)"
+        if not self.danger_points:
+            raise RulesError(f"{what} needs danger_points: the points in a hand that cost a life")
+        if self.max_hands is None or self.target_score is not None:
+            raise RulesError(
+                f"{what} needs max_hands (the rounds to play) and no target_score: the game "
+                "ends after those rounds, or later, once one player leads"
+            )
+        if self.settlement is not Settlement.POINTS:
+            raise RulesError(f"{what} needs settlement 'points'")
+
     def _validate_end(self) -> None:
+        self._validate_lives()
         if self.target_score is None and self.max_hands is None:
             raise RulesError("the game needs an end: a target_score, max_hands, or both")
         if self.target_score is not None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.engine import Card, CardParseError, CardSet, Hand, PassDirection
+from arena.engine import Card, CardParseError, CardSet, Hand, IllegalBidError, PassDirection
+from arena.engine.auction import parse_suit
 from arena.engine.cards import to_card
 
 from .faults import FaultKind, SeatFault
@@ -92,3 +93,25 @@ def judge_reveal(answer: object, held: CardSet, seat: int) -> tuple[Card | None,
             FaultKind.NOT_HELD, f"revealed {card}, which seat {seat} does not hold"
         )
     return card, None
+
+
+def judge_bid(answer: object, low: int, high: int) -> tuple[int | None, SeatFault | None]:
+    """An Auction Hearts bid (000: "A player must either bid higher than the preceding bid
+    or pass"): None (a pass), or whole chips in `low`..`high`; otherwise the fault."""
+    if answer is None:
+        return None, None
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        return None, SeatFault(FaultKind.MALFORMED, f"{answer!r} is not a number of chips")
+    if not low <= answer <= high:
+        return None, SeatFault(
+            FaultKind.ILLEGAL, f"bid {answer} chips; a bid now is {low}..{high} chips, or a pass"
+        )
+    return answer, None
+
+
+def judge_suit(answer: object) -> tuple[str | None, SeatFault | None]:
+    """The declarer's suit to avoid (000 'Auction Hearts'): its letter, or the fault."""
+    try:
+        return parse_suit(answer, None).letter, None  # type: ignore[arg-type]  # from a bot
+    except IllegalBidError:
+        return None, SeatFault(FaultKind.MALFORMED, f"{answer!r} is not a suit (C, D, S or H)")

@@ -80,10 +80,12 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
         broken=view.hearts_broken,
         clock=clock_message(context.per_decision, context.bank_remaining),
         pot=context.pot,
+        lives=context.lives,
     )
     if view.kitty is not None:
         state.kitty.extend(_mask_texts(view.kitty.mask))
     _set_reveals(state, view)
+    _set_auction(state, view)
     return state
 
 
@@ -95,6 +97,30 @@ def _set_reveals(state: game_pb2.HandState, view: SeatView) -> None:
     """Heartless: the face-down cards this seat may see, and the suit they chose."""
     state.reveals[:] = _reveal_texts(view)
     state.scoring_suit = view.scoring_suit.letter if view.scoring_suit is not None else ""
+
+
+def _set_auction(state: game_pb2.HandState, view: SeatView) -> None:
+    """Auction Hearts: the bids so far and the declarer once known."""
+    del state.bids[:]
+    for seat, chips in view.bids:
+        state.bids.add(seat=seat, chips=chips)
+    if view.declarer is None:
+        state.ClearField("declarer")
+    else:
+        state.declarer = view.declarer
+
+
+def bid_query(view: SeatView, context: DecisionContext) -> game_pb2.BidQuery:
+    """A BidQuery: the hand as dealt, the bids so far, and the range this seat may bid."""
+    best = max((chips for _, chips in view.bids if chips is not None), default=0)
+    return game_pb2.BidQuery(
+        state=hand_state(view, context), min_bid=best + 1, max_bid=view.rules.max_bid
+    )
+
+
+def name_suit_query(view: SeatView, context: DecisionContext) -> game_pb2.NameSuitQuery:
+    """A NameSuitQuery: the declarer's hand as dealt, every bid made."""
+    return game_pb2.NameSuitQuery(state=hand_state(view, context))
 
 
 def call_pass_query(view: SeatView, context: DecisionContext) -> game_pb2.CallPassQuery:
@@ -141,6 +167,7 @@ class PlayRequests:
         self._reveals: tuple[object, ...] | None = None
         self._hand = -1  # the masks, tuples and values each field was built from
         self._scores: tuple[int, ...] | None = None
+        self._lives: tuple[int, ...] = ()
         self._passed: tuple[Card, ...] | None = None
         self._received: tuple[Card, ...] | None = None
         self._tricks: tuple[Trick, ...] = ()
@@ -153,16 +180,20 @@ class PlayRequests:
         if view.rules is not self._rules:  # per match, or per hand in Heartless
             self._rules = view.rules
             state.rules.CopyFrom(rules_message(view.rules))
-        reveals = (view.reveals, view.scoring_suit)
+        reveals = (view.reveals, view.scoring_suit, view.bids, view.declarer)
         if reveals != self._reveals:
             self._reveals = reveals
             _set_reveals(state, view)
+            _set_auction(state, view)
         state.seat = view.seat
         state.hand_number = context.hand_number
         state.dealer = view.dealer
         state.pass_direction = _PASS_PB[view.pass_direction]
         state.broken = view.hearts_broken
         state.pot = context.pot
+        if context.lives is not self._lives:
+            self._lives = context.lives
+            state.lives[:] = context.lives
         if view.hand.mask != self._hand:
             self._hand = view.hand.mask
             state.hand[:] = _mask_texts(self._hand)

@@ -310,6 +310,25 @@ class GrpcSeat:
         except (ProtocolError, ValueError):
             return f"pass direction number {number}"  # judged (and faulted) by the runner
 
+    async def choose_bid(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> int | str | None:
+        """Ask for a bid (Auction Hearts): chips, or None for a pass (chips unset or 0)."""
+        auction = protocol.bid_query(view, context)
+        answer = await self._query(timeout, "bid", bot_pb2.PlayMatchRequest(bid=auction))
+        chips = answer.bid.chips if answer.bid.HasField("chips") else 0
+        return chips or None
+
+    async def choose_suit(self, view: SeatView, context: DecisionContext, timeout: float) -> str:
+        """Ask the declarer for the suit to avoid (Auction Hearts)."""
+        answer = await self._query(
+            timeout,
+            "name_suit",
+            bot_pb2.PlayMatchRequest(name_suit=protocol.name_suit_query(view, context)),
+        )
+        suit: str = answer.name_suit.suit
+        return suit
+
     async def choose_reveal(
         self, view: SeatView, context: DecisionContext, timeout: float
     ) -> Card | str:

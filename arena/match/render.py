@@ -35,6 +35,8 @@ def render(replay: dict[str, Any], *, pretty: bool = True) -> Iterator[str]:
                 call = hand["call"]
                 note = f" [{call['fault']}]" if call.get("fault") else ""
                 yield f"    the dealer calls {call['direction']}{note}"
+            if "auction" in hand:
+                yield from _auction_lines(hand["auction"])
             for given in hand["passes"]:
                 note = f" [{given['fault']}]" if given.get("fault") else ""
                 yield (
@@ -54,6 +56,8 @@ def render(replay: dict[str, Any], *, pretty: bool = True) -> Iterator[str]:
                     plays.append(f"{play['seat']}:{show(play['card'])}{mark}")
                 yield f"    trick {number:2d}: {'  '.join(plays)}  → seat {trick['winner']}"
             moon = f" (seat {hand['moon']} shot the moon)" if hand.get("moon") is not None else ""
+            if "lives" in hand:  # Danger Hearts
+                moon += f"  lives {hand['lives']}"
             if "pot" in hand:  # a chip settlement: points, then the chips they cost
                 yield (
                     f"    points {hand['penalty_points']}  chips paid {hand['points']}  "
@@ -77,3 +81,18 @@ def render(replay: dict[str, Any], *, pretty: bool = True) -> Iterator[str]:
             f"  fault: {names[fault['entrant']]} game {fault['game'] + 1} hand "
             f"{fault['hand'] + 1}: {fault['kind']} — {fault['detail']}"
         )
+
+
+def _auction_lines(auction: dict[str, Any]) -> Iterator[str]:
+    """Auction Hearts: the bids in turn, then who names which suit for how many chips."""
+    if auction["bids"]:
+        bids = "  ".join(
+            f"{b['seat']}:{'pass' if b['bid'] is None else b['bid']}"
+            + (f"!{b['fault']}" if b.get("fault") else "")
+            for b in auction["bids"]
+        )
+        yield f"    bids: {bids}"
+    naming = auction["naming"]
+    how = "again, without bidding" if auction["standing"] else f"for {auction['bid']} chips"
+    note = f" [{naming['fault']}]" if naming.get("fault") else ""
+    yield f"    seat {auction['declarer']} names {naming['suit']} to avoid, {how}{note}"

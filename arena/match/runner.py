@@ -21,12 +21,12 @@ from typing import Any
 
 from hearts_bot import transport
 
-from arena.engine import Card, Game, Hand, Phase, Rules, SeatView
+from arena.engine import Card, Game, Hand, Phase, Rules, SeatView, Suit
 from arena.engine.rules import Settlement
 
 from .clock import Clock, TimePolicy
 from .faults import Fault, FaultKind, FaultPolicy, SeatFault
-from .judging import judge_call, judge_card, judge_pass, judge_reveal
+from .judging import judge_bid, judge_call, judge_card, judge_pass, judge_reveal, judge_suit
 from .replay import REPLAY_FORMAT, REPLAY_VERSION, cap_log
 from .seats import DecisionContext, GameInfo, Seat
 
@@ -54,6 +54,15 @@ class EntrantResult:
     disqualified: bool
     hands: int
     moons: int
+    lives: int | None = None
+    """Danger Hearts: the lives left at the end, summed over the games (None without)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The replay's form: `lives` only where the rules have lives."""
+        data = dataclasses.asdict(self)
+        if self.lives is None:
+            del data["lives"]
+        return data
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,6 +136,7 @@ class MatchRunner:
         self._moons = [0] * n
         self._hands = [0] * n
         self._pot = 0  # the pot of the game in play, for the decision contexts
+        self._lives: tuple[int, ...] = ()  # Danger Hearts: each seat's lives left
 
     # -- the match ---------------------------------------------------------------
 
@@ -157,7 +167,7 @@ class MatchRunner:
         replay["result"] = {
             "void": void_reason is not None,
             "void_reason": void_reason,
-            "entrants": [dataclasses.asdict(r) for r in results],
+            "entrants": [r.to_dict() for r in results],
         }
         replay["finished_at"] = dt.datetime.now(dt.UTC).isoformat()
         return MatchOutcome(replay, results, void_reason is not None, void_reason)
@@ -202,6 +212,8 @@ class MatchRunner:
                     Progress(game_index, games_total, game.hand_number, tuple(game.totals))
                 )
         record["totals"] = list(game.totals)
+        if rules.lives:
+            record["lives"] = list(game.lives)
         record["ranking"] = list(game.ranking())
         for seat in range(n):
             await self._notify(seating[seat], partial(_call, "end_game", tuple(game.totals), False))
@@ -236,6 +248,7 @@ class MatchRunner:
         number = game.hand_number
         scores = tuple(game.totals)
         self._pot = game.pot
+        self._lives = tuple(game.lives)
         record: dict[str, Any] = {
             "number": number,
             "seed": game.hand_seeds[-1],
@@ -256,6 +269,10 @@ class MatchRunner:
         for seat in hand.passes_pending:
             record["passes"].append(await self._take_pass(table, seat, count))
         record["received"] = [[str(c) for c in hand.received(s)] for s in range(n)]
+        if hand.phase in (Phase.BIDDING, Phase.NAMING):
+            record["auction"] = await self._take_auction(table)
+            assert hand.scoring_suit is not None
+            record["scoring_suit"] = hand.scoring_suit.letter
         if hand.phase is Phase.REVEALING:
             record["reveals"] = [
                 await self._take_reveal(table, seat) for seat in hand.reveals_pending
@@ -284,6 +301,8 @@ class MatchRunner:
         if rules.settlement is not Settlement.POINTS:
             record["penalty_points"] = list(game.hand_points[-1])
             record["pot"] = game.pot
+        if rules.lives:
+            record["lives"] = list(game.lives)
         record["kitty_owner"] = hand.kitty_owner
         record["moon"] = self._shooter(hand)
         if record["moon"] is not None:
@@ -310,7 +329,7 @@ class MatchRunner:
     def _context(self, entrant: int, hand_number: int, scores: tuple[int, ...]) -> DecisionContext:
         clock = self._clocks[entrant]
         return DecisionContext(
-            hand_number, scores, self.time_policy.per_decision, clock.bank, self._pot
+            hand_number, scores, self.time_policy.per_decision, clock.bank, self._pot, self._lives
         )
 
     async def _ask(
@@ -429,6 +448,55 @@ class MatchRunner:
             apply=hand.apply_call,
         )
 
+    async def _take_auction(self, table: _HandTable) -> dict[str, Any]:
+        """000 'Auction Hearts': each seat's bid in turn, then the declarer's suit.
+
+        A faulty bid counts as a pass; a faulty naming names clubs (the first suit in card
+        order): defaults a replay can check."""
+        hand = table.hand
+        auction = hand.auction
+        assert auction is not None
+        bids = []
+        while hand.bids_pending:
+            bids.append(await self._take_bid(table, hand.bids_pending[0]))
+        declarer = hand.names_pending[0]
+        naming = await self._decide_before_play(
+            table,
+            declarer,
+            key="suit",
+            default=Suit.CLUBS.letter,
+            ask=self.entrants[table.seating[declarer]].seat.choose_suit,
+            judge=judge_suit,
+            apply=lambda suit: hand.apply_naming(declarer, suit),
+        )
+        return {
+            "bids": bids,
+            "declarer": declarer,
+            "bid": auction.winning_bid,
+            "standing": auction.standing is not None,
+            "naming": naming,
+        }
+
+    async def _take_bid(self, table: _HandTable, seat: int) -> dict[str, Any]:
+        """One seat's bid, judged against what the auction allows now."""
+        hand = table.hand
+        auction = hand.auction
+        assert auction is not None
+        low, high = auction.lowest_bid, auction.max_bid
+
+        def apply(chips: int | None) -> None:
+            hand.apply_bid(seat, chips)
+
+        return await self._decide_before_play(
+            table,
+            seat,
+            key="bid",
+            default=None,
+            ask=self.entrants[table.seating[seat]].seat.choose_bid,
+            judge=lambda answer: judge_bid(answer, low, high),
+            apply=apply,
+        )
+
     async def _decide_before_play(
         self,
         table: _HandTable,
@@ -447,6 +515,8 @@ class MatchRunner:
         entrant = table.seating[seat]
 
         def shown(value: Any) -> Any:
+            if key == "bid":
+                return value  # chips, or None for a pass
             return [str(c) for c in value] if key == "cards" else str(value)
 
         if self._disqualified[entrant]:
@@ -459,7 +529,9 @@ class MatchRunner:
         if fault is None:
             chosen, fault = judge(answer)
         if fault is not None:
-            substitute = tuple(shown(default)) if key == "cards" else (shown(default),)
+            substitute = (
+                tuple(shown(default)) if key == "cards" else (str(shown(default) or "pass"),)
+            )
             await self._record_fault(
                 entrant,
                 seat,
@@ -530,22 +602,19 @@ class MatchRunner:
 
     def _results(self, games: list[dict[str, Any]]) -> tuple[EntrantResult, ...]:
         n = self.rules.players
-        scores = [0] * n
-        for game in games:
-            if "totals" not in game:
-                continue
-            for seat, total in enumerate(game["totals"]):
-                scores[game["seating"][seat]] += total
+        scores, lives = match_scores(games, n)
+        ranks = rank_entrants(scores, self._disqualified, lives if self.rules.lives else None)
         return tuple(
             EntrantResult(
                 entrant=i,
                 name=self.entrants[i].name,
                 score=scores[i],
-                rank=rank_entrants(scores, self._disqualified)[i],
+                rank=ranks[i],
                 faults=self._fault_count[i],
                 disqualified=self._disqualified[i],
                 hands=self._hands[i],
                 moons=self._moons[i],
+                lives=lives[i] if self.rules.lives else None,
             )
             for i in range(n)
         )
@@ -556,11 +625,34 @@ async def _call(method: str, *args: Any, seat: Seat) -> None:
     await getattr(seat, method)(*args)
 
 
-def rank_entrants(scores: Sequence[int], disqualified: Sequence[bool]) -> list[int]:
-    """1 = best (lowest score); ties share a rank; disqualified entrants share the last rank.
+def match_scores(games: Sequence[dict[str, Any]], players: int) -> tuple[list[int], list[int]]:
+    """Per entrant, its totals summed over the games played, and (Danger Hearts) the lives
+    it had left at their ends, summed likewise (0 for rules without lives)."""
+    scores, lives = [0] * players, [0] * players
+    for game in games:
+        if "totals" not in game:
+            continue
+        for seat, total in enumerate(game["totals"]):
+            scores[game["seating"][seat]] += total
+        for seat, left in enumerate(game.get("lives", ())):
+            lives[game["seating"][seat]] += left
+    return scores, lives
+
+
+def rank_entrants(
+    scores: Sequence[int], disqualified: Sequence[bool], lives: Sequence[int] | None = None
+) -> list[int]:
+    """1 = best (lowest score; with `lives`, Danger Hearts: the most lives first); ties
+    share a rank; disqualified entrants share the last rank.
 
     >>> rank_entrants([10, 5, 10, 0], [False, False, False, True])
     [2, 1, 2, 4]
+    >>> rank_entrants([10, 5, 30, 0], [False] * 4, lives=[2, 0, 2, 1])
+    [1, 4, 2, 3]
     """
-    keys = [(dq, 0 if dq else score) for score, dq in zip(scores, disqualified, strict=True)]
+    left = lives if lives is not None else [0] * len(scores)
+    keys = [
+        (dq, 0 if dq else -alive, 0 if dq else score)
+        for score, dq, alive in zip(scores, disqualified, left, strict=True)
+    ]
     return [1 + sum(other < key for other in keys) for key in keys]

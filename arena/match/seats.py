@@ -41,6 +41,7 @@ class DecisionContext:
     per_decision: float
     bank_remaining: float
     pot: int = 0  # chips waiting in the pot (chip settlements)
+    lives: tuple[int, ...] = ()  # Danger Hearts: each seat's lives left before this hand
 
 
 class Seat(Protocol):
@@ -75,6 +76,16 @@ class Seat(Protocol):
     ) -> PassDirection | str:
         """As dealer: the pass to call, one of `view.rules.pass_call_options` (raises
         SeatFault)."""
+        ...
+
+    async def choose_bid(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> int | str | None:
+        """Auction Hearts: chips to bid, or None to pass (raises SeatFault)."""
+        ...
+
+    async def choose_suit(self, view: SeatView, context: DecisionContext, timeout: float) -> str:
+        """Auction Hearts, as declarer: the suit to avoid, as text (raises SeatFault)."""
         ...
 
     async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
@@ -137,6 +148,16 @@ class InProcessSeat:
     ) -> PassDirection | str:
         """Ask the bot."""
         return self.bot.call_pass(view)
+
+    async def choose_bid(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> int | str | None:
+        """Ask the bot."""
+        return self.bot.bid(view)
+
+    async def choose_suit(self, view: SeatView, context: DecisionContext, timeout: float) -> str:
+        """Ask the bot."""
+        return self.bot.name_suit(view).letter
 
     async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
         """House bots decide from the view alone."""

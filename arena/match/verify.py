@@ -11,7 +11,7 @@ from typing import Any
 from arena.engine import Game, Hand, Phase, Rules, RulesError
 from arena.engine.rules import Settlement
 
-from .runner import rank_entrants
+from .runner import match_scores, rank_entrants
 
 
 class ReplayMismatchError(ValueError):
@@ -74,6 +74,8 @@ def _verify_game(rules: Rules, seed: int, record: dict[str, Any], where: str) ->
     if "totals" in record:  # absent only in a void match's unfinished game
         _expect(f"{where}.game_over", True, game.is_over)
         _expect(f"{where}.totals", record["totals"], list(game.totals))
+        if game.rules.lives:
+            _expect(f"{where}.lives", record.get("lives"), game.lives)
         _expect(f"{where}.ranking", record.get("ranking"), list(game.ranking()))
     return len(hands), decisions
 
@@ -89,7 +91,7 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
         [[str(c) for c in hand.hand_of(s)] for s in range(n)],
     )
     _expect(f"{at}.kitty", record.get("kitty", []), [str(c) for c in hand.kitty])
-    decisions = _verify_call(hand, record, at)
+    decisions = _verify_call(hand, record, at) + _verify_auction(hand, record, at)
     for i, given in enumerate(_get(record, "passes", at)):
         where = f"{at}.passes[{i}]"
         seat = _get(given, "seat", where)
@@ -133,6 +135,8 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
     points = game.finish_hand()
     _expect(f"{at}.points", _get(record, "points", at), list(points))
     _expect(f"{at}.totals", _get(record, "totals", at), list(game.totals))
+    if game.rules.lives:
+        _expect(f"{at}.lives", _get(record, "lives", at), game.lives)
     if rules_settle_in_chips(game):
         points_before = list(game.hand_points[-1])
         _expect(f"{at}.penalty_points", _get(record, "penalty_points", at), points_before)
@@ -157,6 +161,49 @@ def _verify_call(hand: Hand, record: dict[str, Any], at: str) -> int:
     except ValueError as error:
         raise ReplayMismatchError(where, direction, f"illegal: {error}") from None
     return 1
+
+
+def _verify_auction(hand: Hand, record: dict[str, Any], at: str) -> int:
+    """000 'Auction Hearts': every bid and the naming re-applied (the defaults where
+    faulted: a pass, and clubs), the declarer, the winning bid and the suit."""
+    if hand.phase not in (Phase.BIDDING, Phase.NAMING):
+        if "auction" in record:
+            raise ReplayMismatchError(f"{at}.auction", record["auction"], "no auction in this hand")
+        return 0
+    where = f"{at}.auction"
+    auction = _get(record, "auction", at)
+    bids = _get(auction, "bids", where)
+    for i, given in enumerate(bids):
+        spot = f"{where}.bids[{i}]"
+        seat = _get(given, "seat", spot)
+        chips = _get(given, "bid", spot)
+        if given.get("fault") or given.get("auto"):
+            _expect(f"{spot}.bid (default: a pass)", chips, None)
+        try:
+            hand.apply_bid(seat, chips)
+        except ValueError as error:
+            raise ReplayMismatchError(spot, chips, f"illegal: {error}") from None
+    if hand.phase is Phase.BIDDING:
+        raise ReplayMismatchError(f"{where}.bids", bids, "a seat never bid")
+    _expect(f"{where}.declarer", _get(auction, "declarer", where), hand.declarer)
+    assert hand.auction is not None
+    _expect(f"{where}.bid", _get(auction, "bid", where), hand.auction.winning_bid)
+    _expect(
+        f"{where}.standing", _get(auction, "standing", where), hand.auction.standing is not None
+    )
+    naming = _get(auction, "naming", where)
+    spot = f"{where}.naming"
+    _expect(f"{spot}.seat", _get(naming, "seat", spot), hand.declarer)
+    suit = _get(naming, "suit", spot)
+    if naming.get("fault") or naming.get("auto"):
+        _expect(f"{spot}.suit (default: clubs)", suit, "C")
+    try:
+        hand.apply_naming(naming["seat"], suit)
+    except ValueError as error:
+        raise ReplayMismatchError(spot, suit, f"illegal: {error}") from None
+    assert hand.scoring_suit is not None
+    _expect(f"{at}.scoring_suit", _get(record, "scoring_suit", at), hand.scoring_suit.letter)
+    return len(bids) + 1
 
 
 def _verify_reveals(hand: Hand, record: dict[str, Any], at: str) -> int:
@@ -201,15 +248,14 @@ def _verify_result(replay: dict[str, Any], rules: Rules, games: Sequence[dict[st
     for fault in replay.get("faults", []):
         faults[fault["entrant"]] += 1
     limit = replay.get("fault_policy", {}).get("max_faults", 3)
-    scores = [0] * n
-    for game in games:
-        for seat, total in enumerate(game["totals"]):
-            scores[game["seating"][seat]] += total
+    scores, lives = match_scores(games, n)
     disqualified = [bool(e.get("disqualified")) for e in entrants]
-    ranks = rank_entrants(scores, disqualified)
+    ranks = rank_entrants(scores, disqualified, lives if rules.lives else None)
     for i, entry in enumerate(entrants):
         where = f"result.entrants[{i}]"
         _expect(f"{where}.score", entry.get("score"), scores[i])
+        if rules.lives:
+            _expect(f"{where}.lives", entry.get("lives"), lives[i])
         _expect(f"{where}.faults", entry.get("faults"), faults[i])
         if faults[i] >= limit:
             _expect(f"{where}.disqualified", entry.get("disqualified"), True)

@@ -13,7 +13,7 @@ import pytest
 
 from arena.bots import HOUSE_BOTS, HeuristicBot, HouseBot, RandomBot, StrongBot
 from arena.bots.passing import candidate_passes, danger_order
-from arena.engine import Card, Hand, PassDirection, SeatView, preset
+from arena.engine import Card, Hand, PassDirection, SeatView, Suit, preset
 from arena.match.runner import Entrant, MatchRunner
 from arena.match.seats import InProcessSeat
 from arena.match.verify import verify
@@ -100,6 +100,12 @@ def test_strong_bot_respects_its_time_per_move():
 
         def call_pass(self, view: SeatView) -> PassDirection:
             return bot.call_pass(view)  # no search: nothing to time
+
+        def bid(self, view: SeatView) -> int | None:
+            return bot.bid(view)
+
+        def name_suit(self, view: SeatView) -> Suit:
+            return bot.name_suit(view)
 
     play_hand(rules, 5, [Timed(), HeuristicBot(1), HeuristicBot(2), HeuristicBot(3)])
     assert max(cpus) < 3 * budget, f"a decision worked for {max(cpus):.3f} s"

@@ -46,6 +46,8 @@ EXPECTED_WHEN_SEAT_3_TAKES_EVERYTHING = {
     # 000 'Auction Hearts': everyone passes, so seat 3 (first to bid) names hearts and
     # takes all 13: a card a point, no moon.
     "auction": (0, 0, 0, 13),
+    # 004 'Other Variations', Danger Hearts: standard scoring (the moon costs lives).
+    "danger": (26, 26, 26, 0),
 }
 # The cards each seat reveals in a Heartless hand of ONE_SUIT_EACH: the AH is the highest,
 # so hearts score with the QS and seat 3 opens with the 2C (003 'HEARTLESS').

@@ -32,6 +32,14 @@ def play_games(rules, seed, on_play, hands=6):
             hand.apply_pass(passer, rng.sample(list(hand.passable(passer)), count))
         for revealer in hand.reveals_pending:  # Heartless: a random face-down card
             hand.apply_reveal(revealer, rng.choice(list(hand.hand_of(revealer))))
+        while hand.bids_pending:  # Auction Hearts: a pass or the least bid allowed
+            auction = hand.auction
+            assert auction is not None
+            low = auction.lowest_bid
+            bid = rng.choice([None, low if low <= hand.rules.max_bid else None])
+            hand.apply_bid(hand.bids_pending[0], bid)
+        for declarer in hand.names_pending:
+            hand.apply_naming(declarer, rng.choice("CDSH"))
         while not hand.is_over:
             seat = hand.to_play
             on_play(hand, seat, game.hand_number, tuple(game.totals))
@@ -54,6 +62,8 @@ def play_games(rules, seed, on_play, hands=6):
         ("star", 5, None),
         ("royal", 4, None),
         ("dealer_calls", 4, None),
+        ("auction", 4, None),  # bids and a declarer in the state
+        ("danger", 4, None),  # lives in the state
     ],
 )
 def test_every_play_request_equals_one_built_from_scratch(name, players, kitty):
@@ -69,7 +79,8 @@ def test_every_play_request_equals_one_built_from_scratch(name, players, kitty):
         nonlocal checked
         view = hand.view(seat)
         bank = rng.choice([10.0, 10.0, 9.75, 3.5, 0.0])
-        context = DecisionContext(number, scores, 1.0, bank, rng.choice([0, 0, 3, 17]))
+        lives = tuple(rng.choice([3, 3, 2, 0]) for _ in range(players)) if rules.lives else ()
+        context = DecisionContext(number, scores, 1.0, bank, rng.choice([0, 0, 3, 17]), lives)
         expected = protocol.play_query(view, context)
         for builder in (builders[seat], shared):
             request = builder(view, context)

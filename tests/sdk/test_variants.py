@@ -3,20 +3,25 @@ pot, forbidden passes and the new rules fields, over a real served bot where it 
 
 from __future__ import annotations
 
+from typing import Any
+
 import grpc
 import pytest
-from hearts_bot import RevealView
+from hearts_bot import BidView, Bot, NameSuitView, PassView, PlayView, RevealView
+from hearts_bot.bench import match_start_message
 from hearts_bot.cards import by_rank
 from hearts_bot.convert import (
     ProtocolError,
+    bid_view_from_proto,
     call_pass_view_from_proto,
+    name_suit_view_from_proto,
     pass_direction_to_proto,
     play_view_from_proto,
     reveal_view_from_proto,
     rules_to_proto,
     rules_view_from_proto,
 )
-from hearts_bot.proto.hearts.v1 import game_pb2, rules_pb2
+from hearts_bot.proto.hearts.v1 import bot_pb2, game_pb2, rules_pb2
 from hearts_bot.rules import (
     DealerRule,
     PassDirection,
@@ -24,6 +29,7 @@ from hearts_bot.rules import (
     ScoringSuitChoice,
     Settlement,
 )
+from hearts_bot.session import MatchSession, StreamError
 
 from .conftest import HAND, end_kind, play_query, play_stream, requests, start_kind, state
 
@@ -130,3 +136,150 @@ def test_a_served_dealer_calls_the_first_option_by_default(random_bot) -> None:
     )
     assert result.code == grpc.StatusCode.OK
     assert result.responses[1].call_pass.direction == pass_direction_to_proto("right")
+
+
+# -- Auction Hearts: the bid and name_suit queries -----------------------------------------
+
+AUCTION = RulesView(
+    name="auction",
+    pass_schedule=(PassDirection.HOLD,),
+    settlement=Settlement.AUCTION,
+    scoring_suit_choice=ScoringSuitChoice.AUCTION,
+    max_bid=13,
+)
+
+
+def bid_query(**changes: object) -> game_pb2.BidQuery:
+    bids = [game_pb2.Bid(seat=1, chips=3)]
+    fields: dict[str, object] = {
+        "state": state(
+            rules=rules_to_proto(AUCTION), pass_direction=pass_direction_to_proto("hold"), bids=bids
+        ),
+        "min_bid": 4,
+        "max_bid": 13,
+    }
+    fields.update(changes)
+    return game_pb2.BidQuery(**fields)  # type: ignore[arg-type]
+
+
+def name_query(declarer: int = 2) -> game_pb2.NameSuitQuery:
+    bids = [game_pb2.Bid(seat=1, chips=3), game_pb2.Bid(seat=2, chips=5), game_pb2.Bid(seat=3)]
+    return game_pb2.NameSuitQuery(
+        state=state(
+            rules=rules_to_proto(AUCTION),
+            pass_direction=pass_direction_to_proto("hold"),
+            bids=bids,
+            declarer=declarer,
+        )
+    )
+
+
+def test_the_auction_rules_fields_round_trip() -> None:
+    assert rules_view_from_proto(rules_to_proto(AUCTION)) == AUCTION
+    assert rules_to_proto(AUCTION).max_bid == 13
+
+
+def test_a_bid_query_reads_as_a_bid_view_with_its_range_and_the_bids_so_far() -> None:
+    view = bid_view_from_proto(bid_query())
+    assert (view.min_bid, view.max_bid) == (4, 13)
+    assert view.bids == ((1, 3),)
+    assert view.declarer is None
+    with pytest.raises(ProtocolError, match="min_bid is 0"):
+        bid_view_from_proto(bid_query(min_bid=0))
+    with pytest.raises(ProtocolError, match=r"bids\[0\]\.seat is 7"):
+        bid_view_from_proto(bid_query(state=state(bids=[game_pb2.Bid(seat=7)])))
+
+
+def test_a_name_query_reads_as_a_name_view_for_the_declarer_only() -> None:
+    view = name_suit_view_from_proto(name_query())
+    assert view.bids == ((1, 3), (2, 5), (3, None))
+    assert view.declarer == 2
+    with pytest.raises(ProtocolError, match="declarer is 1, but seat 2 is asked"):
+        name_suit_view_from_proto(name_query(declarer=1))
+
+
+@pytest.mark.timeout(60)
+def test_a_served_bot_passes_and_names_its_shortest_suit_by_default(random_bot) -> None:
+    result = play_stream(
+        random_bot.stub(),
+        requests(start_kind(), {"bid": bid_query()}, {"name_suit": name_query()}, end_kind()),
+    )
+    assert result.code == grpc.StatusCode.OK, result.details
+    assert result.responses[1].WhichOneof("kind") == "bid"
+    assert not result.responses[1].bid.HasField("chips")  # a pass
+    # HAND holds 3 clubs, 2 diamonds, 4 spades, 4 hearts: diamonds is the shortest.
+    assert result.responses[2].name_suit.suit == "D"
+
+
+class _Bidder(Bot):
+    """A bot whose auction answers are fixed, to check what the session makes of them."""
+
+    def __init__(self, chips: Any, suit: Any) -> None:
+        super().__init__()
+        self.chips, self.suit = chips, suit
+
+    def pass_cards(self, view: PassView) -> list[str]:
+        return list(view.hand[:3])
+
+    def play_card(self, view: PlayView) -> str:
+        return view.legal[0]
+
+    def bid(self, view: BidView) -> Any:
+        return self.chips
+
+    def name_suit(self, view: NameSuitView) -> Any:
+        return self.suit
+
+
+def _session_answer(bidder: _Bidder, kind: str, query: Any) -> Any:
+    session = MatchSession(bidder)
+    session.handle(bot_pb2.PlayMatchRequest(request_id=1, match_start=match_start_message(2)))
+    request = bot_pb2.PlayMatchRequest(request_id=2)
+    getattr(request, kind).CopyFrom(query)
+    return session.handle(request)
+
+
+def test_the_session_sends_a_bid_and_a_suit_name_as_its_letter() -> None:
+    answer = _session_answer(_Bidder(6, "hearts"), "bid", bid_query())
+    assert answer.bid.chips == 6
+    answer = _session_answer(_Bidder(6, " hearts "), "name_suit", name_query())
+    assert answer.name_suit.suit == "H"
+
+
+@pytest.mark.parametrize(
+    ("kind", "chips", "suit", "message"),
+    [
+        ("bid", "six", "H", "bid returned 'six', not a number of chips"),
+        ("bid", -2, "H", "a bid cannot be negative"),
+        ("name_suit", None, "stars", "name_suit returned 'stars', not a suit"),
+        ("name_suit", None, 3, "name_suit returned 3, not a suit"),
+    ],
+)
+def test_an_auction_answer_that_is_not_one_fails_the_stream_naming_it(
+    kind: str, chips: object, suit: object, message: str
+) -> None:
+    query = bid_query() if kind == "bid" else name_query()
+    with pytest.raises(StreamError, match=message) as raised:
+        _session_answer(_Bidder(chips, suit), kind, query)
+    assert raised.value.code == grpc.StatusCode.INTERNAL
+
+
+# -- Danger Hearts: lives -----------------------------------------------------------------
+
+DANGER = RulesView(name="danger", lives=3, danger_points=15, max_hands=10, target_score=None)
+
+
+def test_lives_round_trip_and_reach_the_view() -> None:
+    assert rules_view_from_proto(rules_to_proto(DANGER)) == DANGER
+    query = play_query(state=state(rules=rules_to_proto(DANGER), lives=[3, 2, 0, 3]))
+    query.state.current_trick.CopyFrom(game_pb2.Trick(leader=0, cards=["2C", "KC"]))
+    view = play_view_from_proto(query)
+    assert view.lives == (3, 2, 0, 3)
+    assert view.rules.lives == 3 and view.rules.danger_points == 15
+
+
+def test_lives_not_one_per_seat_are_a_protocol_error() -> None:
+    query = play_query(state=state(lives=[3, 2]))
+    query.state.current_trick.CopyFrom(game_pb2.Trick(leader=0, cards=["2C", "KC"]))
+    with pytest.raises(ProtocolError, match="lives has 2 entries"):
+        play_view_from_proto(query)

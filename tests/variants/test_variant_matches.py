@@ -15,6 +15,7 @@ from arena.engine import Card, PassDirection, Rules, SeatView, preset
 from arena.match.clock import TimePolicy
 from arena.match.process import BotProcess
 from arena.match.remote import GrpcSeat
+from arena.match.render import render
 from arena.match.runner import Entrant, MatchOutcome, MatchRunner
 from arena.match.seats import DecisionContext, InProcessSeat
 from arena.match.verify import verify
@@ -40,6 +41,8 @@ VARIANTS = [
     "heartless",
     "royal",
     "dealer_calls",
+    "auction",
+    "danger",
 ]
 PLAYERS = {"star": 5}
 
@@ -208,4 +211,140 @@ def test_a_dealer_calling_a_pass_not_offered_is_a_fault_and_the_first_option_is_
     assert all(h["call"]["direction"] == "left" and "fault" not in h["call"] for h in others)
     faults = [f for f in outcome.replay["faults"] if f["entrant"] == 0]
     assert len(faults) == len(own) and "options are left, right" in faults[0]["detail"]
+    jsonschema.validate(outcome.replay, SCHEMA)  # the default call is a valid substitute
     assert verify(outcome.replay).decisions > 0
+
+
+class OverBids(InProcessSeat):
+    """Bids far over the limit, and names a suit that is not one."""
+
+    async def choose_bid(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> int | str | None:
+        return view.rules.max_bid + 5
+
+    async def choose_suit(self, view: SeatView, context: DecisionContext, timeout: float) -> str:
+        return "stars"
+
+
+class BidsOnce(InProcessSeat):
+    """Bids 5 chips whenever it may, and names hearts."""
+
+    async def choose_bid(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> int | str | None:
+        best = max((c for _, c in view.bids if c is not None), default=0)
+        return 5 if best < 5 else None
+
+    async def choose_suit(self, view: SeatView, context: DecisionContext, timeout: float) -> str:
+        return "H"
+
+
+def _auction_match(seats: list[InProcessSeat], hands: int = 6, seed: int = 5) -> MatchOutcome:
+    rules = preset("auction").replace(target_score=10000, max_hands=hands)
+    return MatchRunner(rules, [Entrant(f"e{i}", s) for i, s in enumerate(seats)], seed).run()
+
+
+def test_auction_replays_record_the_bids_the_declarer_and_the_pot() -> None:
+    # 000 'Auction Hearts': "The highest bidder puts up his chips and names the suit. He
+    # leads first"; a pot nobody won is named again "without bidding".
+    seats: list[InProcessSeat] = [BidsOnce(HOUSE_BOTS["random"](0))]
+    seats += [InProcessSeat(HOUSE_BOTS["heuristic"](i)) for i in (1, 2, 3)]
+    outcome = _auction_match(seats, hands=10)
+    _check(outcome)
+    hands = outcome.replay["games"][0]["hands"]
+    pot = 0
+    for hand in hands:
+        auction = hand["auction"]
+        if auction["standing"]:
+            assert auction["bids"] == [] and auction["bid"] == 0
+            assert pot > 0, "a declarer names again only while a pot waits"
+        else:
+            assert [b["seat"] for b in auction["bids"]] == [
+                (hand["dealer"] + 1 + i) % 4 for i in range(4)
+            ]
+            if any(b["bid"] == 5 for b in auction["bids"]):
+                assert auction["declarer"] == 0 and auction["bid"] == 5
+        assert hand["tricks"][0]["leader"] == auction["declarer"]
+        assert hand["scoring_suit"] == auction["naming"]["suit"]
+        assert sum(hand["totals"]) == hand["pot"]
+        pot = hand["pot"]
+    assert any(h["auction"]["declarer"] == 0 for h in hands)
+    # `arena replay show` says the auction of every hand.
+    text = "\n".join(render(outcome.replay, pretty=False))
+    for hand in hands:
+        auction = hand["auction"]
+        said = f"seat {auction['declarer']} names {auction['naming']['suit']} to avoid"
+        assert said in text
+    assert text.count("to avoid, again, without bidding") == sum(
+        h["auction"]["standing"] for h in hands
+    )
+
+
+def test_an_auction_bid_over_the_limit_is_a_pass_and_a_bad_suit_names_clubs() -> None:
+    seats: list[InProcessSeat] = [OverBids(HOUSE_BOTS["heuristic"](0))]
+    seats += [InProcessSeat(HOUSE_BOTS["random"](i)) for i in (1, 2, 3)]
+    outcome = _auction_match(seats, hands=4, seed=9)
+    assert not outcome.void
+    faults = [f for f in outcome.replay["faults"] if f["entrant"] == 0]
+    kinds = {f["kind"] for f in faults}
+    assert "illegal" in kinds
+    assert any("a bid now is" in f["detail"] for f in faults)
+    for hand in outcome.replay["games"][0]["hands"]:
+        for bid in hand["auction"]["bids"]:
+            if bid["seat"] == 0:
+                assert bid == {**bid, "bid": None, "fault": "illegal"}
+        naming = hand["auction"]["naming"]
+        if naming["seat"] == 0:
+            assert naming == {**naming, "suit": "C", "fault": "malformed"}
+    jsonschema.validate(outcome.replay, SCHEMA)
+    assert verify(outcome.replay).decisions > 0
+
+
+def test_a_tampered_bid_is_named_by_verify() -> None:
+    from arena.match.verify import ReplayMismatchError
+
+    seats: list[InProcessSeat] = [BidsOnce(HOUSE_BOTS["random"](0))]
+    seats += [InProcessSeat(HOUSE_BOTS["heuristic"](i)) for i in (1, 2, 3)]
+    outcome = _auction_match(seats, hands=3)
+    hand = next(h for h in outcome.replay["games"][0]["hands"] if h["auction"]["bids"])
+    winner = next(b for b in hand["auction"]["bids"] if b["bid"] is not None)
+    winner["bid"] += 1
+    with pytest.raises(ReplayMismatchError, match=r"auction\.(bids|bid)"):
+        verify(outcome.replay)
+
+
+def test_danger_replays_record_lives_and_rank_by_them() -> None:
+    # 004 'Other Variations', Danger Hearts: a hand of 15 points or more costs a life; the
+    # most lives, then the fewest points, wins.
+    rules = preset("danger")
+    seats = [InProcessSeat(HOUSE_BOTS["random" if i % 2 else "heuristic"](i)) for i in range(4)]
+    outcome = MatchRunner(rules, [Entrant(f"e{i}", s) for i, s in enumerate(seats)], 6).run()
+    _check(outcome)
+    game = outcome.replay["games"][0]
+    lives = [3] * 4
+    for hand in game["hands"]:
+        lives = [
+            left - (1 if p >= 15 and left else 0)
+            for left, p in zip(lives, hand["points"], strict=True)
+        ]
+        assert hand["lives"] == lives
+    assert game["lives"] == lives
+    assert len(game["hands"]) >= 10 or sum(1 for left in lives if left) <= 1
+    entrants = outcome.replay["result"]["entrants"]
+    for entry in entrants:
+        assert entry["lives"] == lives[game["seating"].index(entry["entrant"])]
+    keys = [(-e["lives"], e["score"]) for e in entrants]
+    assert [e["rank"] for e in entrants] == [1 + sum(o < k for o in keys) for k in keys]
+    assert "lives [" in "\n".join(render(outcome.replay, pretty=False))
+
+
+def test_a_tampered_life_is_named_by_verify() -> None:
+    from arena.match.verify import ReplayMismatchError
+
+    rules = preset("danger").replace(max_hands=3)
+    seats = [InProcessSeat(HOUSE_BOTS["random"](i)) for i in range(4)]
+    outcome = MatchRunner(rules, [Entrant(f"e{i}", s) for i, s in enumerate(seats)], 2).run()
+    outcome.replay["games"][0]["hands"][0]["lives"][1] += 1
+    with pytest.raises(ReplayMismatchError, match=r"hands\[0\]\.lives"):
+        verify(outcome.replay)

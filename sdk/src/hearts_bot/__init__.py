@@ -20,6 +20,7 @@ from .cards import Card
 from .rules import PassDirection, RulesView
 from .server import READY_PREFIX, BotServer, run, serve
 from .views import (
+    BidView,
     CallPassView,
     Clock,
     HandEnded,
@@ -27,6 +28,7 @@ from .views import (
     HandView,
     MatchEnded,
     MatchInfo,
+    NameSuitView,
     PassView,
     PlayView,
     RevealView,
@@ -36,6 +38,7 @@ from .views import (
 
 __all__ = [
     "READY_PREFIX",
+    "BidView",
     "Bot",
     "BotServer",
     "CallPassView",
@@ -46,6 +49,7 @@ __all__ = [
     "HandView",
     "MatchEnded",
     "MatchInfo",
+    "NameSuitView",
     "PassDirection",
     "PassView",
     "PlayView",

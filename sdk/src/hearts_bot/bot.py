@@ -18,11 +18,13 @@ from collections.abc import Sequence
 from .cards import Card, by_rank
 from .rules import PassDirection
 from .views import (
+    BidView,
     CallPassView,
     HandEnded,
     HandStarted,
     MatchEnded,
     MatchInfo,
+    NameSuitView,
     PassView,
     PlayView,
     RevealView,
@@ -65,6 +67,21 @@ class Bot(abc.ABC):
         """As dealer, where the rules let the dealer call the pass: one of `view.options`.
         By default the first of them."""
         return view.options[0]
+
+    def bid(self, view: BidView) -> int | None:
+        """Auction Hearts: chips to bid, `view.min_bid`..`view.max_bid`, for the right to
+        name the suit to avoid; None to pass. By default a pass (if everyone passes, the
+        first to bid names the suit for nothing)."""
+        return None
+
+    def name_suit(self, view: NameSuitView) -> str:
+        """Auction Hearts, as the highest bidder: the suit to avoid, "C", "D", "S" or "H".
+        By default the suit this seat holds fewest of (the first such in C D S H order),
+        so it is soonest free to throw that suit's cards away."""
+        held = dict.fromkeys("CDSH", 0)
+        for card in view.hand:
+            held[card[-1]] += 1
+        return min(held, key=held.__getitem__)
 
     def reveal_card(self, view: RevealView) -> Card:
         """Heartless: the card to lay face down, which helps pick the scoring suit (the

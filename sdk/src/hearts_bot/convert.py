@@ -34,12 +34,14 @@ from .rules import (
     Settlement,
 )
 from .views import (
+    BidView,
     CallPassView,
     Clock,
     HandEnded,
     HandStarted,
     MatchEnded,
     MatchInfo,
+    NameSuitView,
     PassView,
     PlayView,
     RevealView,
@@ -196,6 +198,9 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
             _enum(_PASS, d, f"{where}.pass_call_options[{i}]")
             for i, d in enumerate(message.pass_call_options)
         ),
+        max_bid=message.max_bid,
+        lives=message.lives,
+        danger_points=message.danger_points,
     )
 
 
@@ -263,6 +268,9 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         pass_call_options=[
             number(_PASS_PB, "pass_call_options", d) for d in get("pass_call_options")
         ],
+        max_bid=get("max_bid"),
+        lives=get("lives"),
+        danger_points=get("danger_points"),
     )
     for key in ("doubler", "moon_points", "target_score", "max_hands"):
         value = get(key)
@@ -382,6 +390,8 @@ def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
         "kitty_taker": kitty_taker,
         "pot": state.pot,
         **_reveal_fields(state, players, where),
+        **_auction_fields(state, players, where),
+        **_lives_fields(state, players, where),
     }
 
 
@@ -404,6 +414,30 @@ def _reveal_fields(state: game_pb2.HandState, players: int, where: str) -> dict[
     if suit is not None and suit not in _SUITS:
         raise ProtocolError(f"{where}.scoring_suit is {suit!r}, expected C, D, S or H")
     return {"reveals": reveals, "scoring_suit": suit}
+
+
+def _auction_fields(state: game_pb2.HandState, players: int, where: str) -> dict[str, Any]:
+    """Auction Hearts: the bids so far, in order, and the declarer once known."""
+    if not state.bids and not state.HasField("declarer"):
+        return {}
+    bids = tuple(
+        (
+            _seat(bid.seat, players, f"{where}.bids[{index}].seat"),
+            bid.chips if bid.HasField("chips") else None,
+        )
+        for index, bid in enumerate(state.bids)
+    )
+    declarer = None
+    if state.HasField("declarer"):
+        declarer = _seat(state.declarer, players, f"{where}.declarer")
+    return {"bids": bids, "declarer": declarer}
+
+
+def _lives_fields(state: game_pb2.HandState, players: int, where: str) -> dict[str, Any]:
+    """Danger Hearts: each seat's lives left before this hand."""
+    if not state.lives:
+        return {}
+    return {"lives": _scores(state.lives, players, f"{where}.lives")}
 
 
 def pass_view_from_proto(query: game_pb2.PassCardsQuery, where: str = "pass_cards") -> PassView:
@@ -447,6 +481,37 @@ def call_pass_view_from_proto(
         raise ProtocolError(f"{where}.options may not hold DEALER_CALLS itself")
     _check_distinct(fields, None, f"{where}.state")
     return CallPassView(options=options, **fields)
+
+
+def bid_view_from_proto(query: game_pb2.BidQuery, where: str = "bid") -> BidView:
+    """The validated `BidView` of a BidQuery; raises ProtocolError."""
+    if not query.HasField("state"):
+        raise ProtocolError(f"{where}.state is missing")
+    fields = _hand_fields(query.state, f"{where}.state")
+    if not query.min_bid >= 1:
+        raise ProtocolError(f"{where}.min_bid is {query.min_bid}, expected at least 1")
+    if query.max_bid < query.min_bid - 1:
+        raise ProtocolError(
+            f"{where}.max_bid is {query.max_bid}, below min_bid {query.min_bid} less one"
+        )
+    _check_distinct(fields, None, f"{where}.state")
+    return BidView(min_bid=query.min_bid, max_bid=query.max_bid, **fields)
+
+
+def name_suit_view_from_proto(
+    query: game_pb2.NameSuitQuery, where: str = "name_suit"
+) -> NameSuitView:
+    """The validated `NameSuitView` of a NameSuitQuery; raises ProtocolError."""
+    if not query.HasField("state"):
+        raise ProtocolError(f"{where}.state is missing")
+    fields = _hand_fields(query.state, f"{where}.state")
+    if fields.get("declarer") != fields["seat"]:
+        raise ProtocolError(
+            f"{where}.state.declarer is {fields.get('declarer')}, but seat {fields['seat']} "
+            "is asked to name the suit"
+        )
+    _check_distinct(fields, None, f"{where}.state")
+    return NameSuitView(**fields)
 
 
 def reveal_view_from_proto(

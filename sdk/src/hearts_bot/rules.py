@@ -48,14 +48,17 @@ class Settlement(StrEnum):
     POT_LOWEST = "pot_lowest"
     SWEEPSTAKES = "sweepstakes"
     POOL_CLEAN = "pool_clean"
+    AUCTION = "auction"  # the bid and a chip per card of the named suit into the pot
 
 
 class ScoringSuitChoice(StrEnum):
-    """How a hand's scoring suit is chosen: fixed by the rules, or (Heartless) revealed
-    after the pass, when `HandView.rules` becomes that hand's own values."""
+    """How a hand's scoring suit is chosen: fixed by the rules, revealed after the pass
+    (Heartless), or named by the highest bidder (Auction Hearts). Once chosen,
+    `HandView.rules` are that hand's own values."""
 
     FIXED = "fixed"
     REVEALED = "revealed"
+    AUCTION = "auction"
 
 
 class DealerRule(StrEnum):
@@ -173,6 +176,12 @@ class RulesView:
     royal_queens: bool = False
     pass_call_options: tuple[PassDirection, ...] = ()
     """The passes a dealer may call where the schedule says DEALER_CALLS."""
+    max_bid: int = 0
+    """Auction Hearts: the highest bid allowed (0 without an auction)."""
+    lives: int = 0
+    """Danger Hearts: the lives each player starts with (0: none; see `HandView.lives`)."""
+    danger_points: int = 0
+    """Danger Hearts: the points in one hand that cost a life."""
     """Royal Hearts: the QH doubles its taker's hearts, the QC cancels the QS for a seat
     that took both, a hand never scores below 0, a moon is worth the shooter's score."""
 
@@ -245,4 +254,7 @@ class RulesView:
             "scoring_suit_choice": self.scoring_suit_choice.value,
             "royal_queens": self.royal_queens,
             "pass_call_options": [d.value for d in self.pass_call_options],
+            "max_bid": self.max_bid,
+            "lives": self.lives,
+            "danger_points": self.danger_points,
         }

@@ -19,11 +19,13 @@ from .bot import Bot
 from .cards import Card, is_card, parse_card
 from .convert import (
     ProtocolError,
+    bid_view_from_proto,
     call_pass_view_from_proto,
     hand_ended_from_proto,
     hand_started_from_proto,
     match_ended_from_proto,
     match_info_from_proto,
+    name_suit_view_from_proto,
     pass_direction_to_proto,
     pass_view_from_proto,
     play_view_from_proto,
@@ -35,6 +37,7 @@ from .rules import PassDirection
 from .views import MatchInfo
 
 _T = TypeVar("_T")
+_SUIT_NAMES = frozenset({"C", "D", "S", "H", "CLUBS", "DIAMONDS", "SPADES", "HEARTS"})
 _WARNINGS_PER_MATCH = 20  # a bot's own log lines stay readable: warnings are capped
 
 
@@ -155,6 +158,10 @@ class MatchSession:
             response = bot_pb2.PlayMatchResponse(request_id=request_id)
             response.call_pass.direction = pass_direction_to_proto(direction.value)
             return response
+        if kind == "bid":
+            return self._bid(request)
+        if kind == "name_suit":
+            return self._name_suit(request)
         if kind == "reveal_card":
             rview = reveal_view_from_proto(request.reveal_card)
             self._check_seat(rview.seat)
@@ -178,6 +185,42 @@ class MatchSession:
             self.ended = True
             self._call(lambda: self.bot.on_match_end(ended), "on_match_end")
         return None
+
+    def _bid(self, request: bot_pb2.PlayMatchRequest) -> bot_pb2.PlayMatchResponse:
+        """Auction Hearts: the bot's bid (None, or 0, passes)."""
+        view = bid_view_from_proto(request.bid)
+        self._check_seat(view.seat)
+        chips = self._call(lambda: self.bot.bid(view), "bid")
+        if chips is not None and (not isinstance(chips, int) or isinstance(chips, bool)):
+            raise StreamError(
+                grpc.StatusCode.INTERNAL, f"bid returned {chips!r}, not a number of chips or None"
+            )
+        response = bot_pb2.PlayMatchResponse(request_id=request.request_id)
+        response.bid.SetInParent()
+        if chips:
+            if not view.min_bid <= chips <= view.max_bid:
+                self._warn(f"bid returned {chips}, outside {view.min_bid}..{view.max_bid}")
+            if chips < 0:
+                raise StreamError(
+                    grpc.StatusCode.INTERNAL, f"bid returned {chips}: a bid cannot be negative"
+                )
+            response.bid.chips = min(chips, 2**32 - 1)
+        return response
+
+    def _name_suit(self, request: bot_pb2.PlayMatchRequest) -> bot_pb2.PlayMatchResponse:
+        """Auction Hearts: the declarer's suit, sent as its letter."""
+        view = name_suit_view_from_proto(request.name_suit)
+        self._check_seat(view.seat)
+        named = self._call(lambda: self.bot.name_suit(view), "name_suit")
+        text = named.strip().upper() if isinstance(named, str) else None
+        if text not in _SUIT_NAMES:
+            raise StreamError(
+                grpc.StatusCode.INTERNAL,
+                f"name_suit returned {named!r}, not a suit like 'H' or 'hearts'",
+            )
+        response = bot_pb2.PlayMatchResponse(request_id=request.request_id)
+        response.name_suit.suit = text[0]
+        return response
 
     def _check_seat(self, seat: int) -> None:
         assert self.match is not None

@@ -93,8 +93,16 @@ class HandView:
     """Heartless: each seat's face-down card, None where this seat may not see it yet
     (before every seat has laid one); empty when the rules fix the scoring suit."""
     scoring_suit: str | None = None
-    """Heartless: the hand's scoring suit ("C", "D", "S", "H") once the cards are turned;
-    `rules` then scores that suit and its queen."""
+    """The hand's scoring suit ("C", "D", "S", "H") once chosen: in Heartless when the
+    cards are turned (`rules` then scores that suit and its queen), in Auction Hearts when
+    the declarer names it (`rules` then scores each card of it 1)."""
+    bids: tuple[tuple[int, int | None], ...] = ()
+    """Auction Hearts: every bid so far as (seat, chips), chips None for a pass."""
+    declarer: int | None = None
+    """Auction Hearts: the seat that names (or named) the suit to avoid, once known."""
+    lives: tuple[int, ...] = ()
+    """Danger Hearts: each seat's lives left before this hand (a hand scoring
+    `rules.danger_points` or more costs one); empty without lives."""
 
     @property
     def players(self) -> int:
@@ -153,6 +161,27 @@ class CallPassView(HandView):
 
     options: tuple[PassDirection, ...]
     """The passes the rules let the dealer call, in the rules' order."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class BidView(HandView):
+    """Auction Hearts: the seat is asked for its bid, for the right to name the suit to
+    avoid. Return a whole number of chips from `min_bid` to `max_bid`, or None to pass.
+    Each seat bids once, in turn from the dealer's left (`bids` holds the earlier bids);
+    the highest bidder pays the bid into the pot, names the suit and leads first."""
+
+    min_bid: int
+    """The least this seat may bid: one more than the highest bid so far."""
+    max_bid: int
+    """The most this seat may bid (`rules.max_bid`); below `min_bid` when no bid is left
+    to make, and only a pass remains."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class NameSuitView(HandView):
+    """Auction Hearts: the seat won the bidding (or names again after a pot nobody won);
+    return the suit to avoid, "C", "D", "S" or "H". Each card of it taken puts a chip in
+    the pot; the one or two seats that take none share the pot. This seat leads first."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

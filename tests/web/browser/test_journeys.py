@@ -19,6 +19,34 @@ from tests.web.factories import BOT_SOURCE, PASSWORD, row
 from web.database import sessions
 
 
+def _recorded(site, app, rules, seed):
+    """A match of `rules` between alice's and bob's bots and two more, played by house
+    bots and recorded: (the live server, the match's id)."""
+    from web.bench import add_match, play_and_record
+
+    server, world = site
+    with sessions(app)() as db:
+        match_id = add_match(
+            db,
+            season_id=None,
+            version_ids=[world.alice_version_id, world.bob_version_id, 4, 5],
+            rules=rules,
+            seed=seed,
+        )
+        db.commit()
+        play_and_record(db, match_id)
+    return server, match_id
+
+
+def _open_replay(page, url):
+    """Open a match page at `url`, wait for the viewer, and return its replay JSON."""
+    page.goto(url)
+    page.wait_for_selector('#viewer[data-ready="true"]')
+    return page.evaluate(
+        "fetch(document.querySelector('#viewer').dataset.replayUrl).then(r => r.json())"
+    )
+
+
 def test_sign_up_upload_and_watch_it_validate(site, page, app):
     """Sign up, upload a bot file, and watch its page follow the validation live.
 
@@ -187,28 +215,10 @@ def test_match_page_on_a_phone(site, browser):
 def test_a_chip_game_replay_shows_chips_and_the_pot(site, page, app):
     """000's chip scoring: the viewer shows each hand's points, the chips they cost and
     the pot carried over, never adding points to the chip totals."""
-    from arena.engine import preset
-    from web.bench import add_match, play_and_record
-    from web.database import sessions
-
-    server, world = site
-    with sessions(app)() as db:
-        match_id = add_match(
-            db,
-            season_id=None,
-            version_ids=[world.alice_version_id, world.bob_version_id, 4, 5],
-            rules=preset("sweepstakes").replace(max_hands=4),
-            seed=2,
-        )
-        db.commit()
-        play_and_record(db, match_id)
-    page.goto(f"{server.url}/matches/{match_id}#g=1&h=2&t=0&c=0")
-    page.wait_for_selector('#viewer[data-ready="true"]')
+    server, match_id = _recorded(site, app, preset("sweepstakes").replace(max_hands=4), 2)
+    replay = _open_replay(page, f"{server.url}/matches/{match_id}#g=1&h=2&t=0&c=0")
     headers = page.locator("table.scores th").all_inner_texts()
     assert headers == ["Seat", "Hand", "Chips", "Paid in all"]
-    replay = page.evaluate(
-        "fetch(document.querySelector('#viewer').dataset.replayUrl).then(r => r.json())"
-    )
     first = replay["games"][0]["hands"][0]
     pot = first["pot"]
     assert page.locator("table.scores caption.pot").inner_text() == (
@@ -223,26 +233,10 @@ def test_a_chip_game_replay_shows_chips_and_the_pot(site, page, app):
 def test_a_heartless_replay_shows_the_face_down_cards_and_the_suit(site, page, app):
     """003's Heartless: after the pass the viewer shows each seat's face-down card and
     the suit they chose, and counts that suit's points, not hearts'."""
-    from arena.engine import preset
-    from web.bench import add_match, play_and_record
-    from web.database import sessions
-
-    server, world = site
-    with sessions(app)() as db:
-        match_id = add_match(
-            db,
-            season_id=None,
-            version_ids=[world.alice_version_id, world.bob_version_id, 4, 5],
-            rules=preset("heartless").replace(target_score=None, max_hands=2),
-            seed=3,
-        )
-        db.commit()
-        play_and_record(db, match_id)
-    page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t=0&c=1")
-    page.wait_for_selector('#viewer[data-ready="true"]')
-    replay = page.evaluate(
-        "fetch(document.querySelector('#viewer').dataset.replayUrl).then(r => r.json())"
+    server, match_id = _recorded(
+        site, app, preset("heartless").replace(target_score=None, max_hands=2), 3
     )
+    replay = _open_replay(page, f"{server.url}/matches/{match_id}#g=1&h=1&t=0&c=1")
     hand = replay["games"][0]["hands"][0]
     reveals = page.locator(".reveals")
     assert reveals.get_attribute("data-scoring-suit") == hand["scoring_suit"]
@@ -255,6 +249,45 @@ def test_a_heartless_replay_shows_the_face_down_cards_and_the_suit(site, page, a
     page.wait_for_selector('#viewer[data-step="1-1-13-4"]')
     shown = page.locator("table.scores tbody tr td:nth-child(2)").all_inner_texts()
     assert shown == [str(p) for p in hand["points"]]
+
+
+def test_an_auction_replay_shows_the_bids_and_the_named_suit(site, page, app):
+    """000's Auction Hearts: after the deal the viewer shows each bid in turn, who names
+    which suit to avoid for how many chips, and counts that suit's cards a point each."""
+    server, match_id = _recorded(site, app, preset("auction").replace(max_hands=2), 3)
+    replay = _open_replay(page, f"{server.url}/matches/{match_id}#g=1&h=1&t=0&c=1")
+    hand = replay["games"][0]["hands"][0]
+    auction = hand["auction"]
+    box = page.locator(".auction")
+    assert box.get_attribute("data-declarer") == str(auction["declarer"])
+    text = box.inner_text()
+    suit = {"C": "clubs", "D": "diamonds", "S": "spades", "H": "hearts"}[hand["scoring_suit"]]
+    assert f"seat {auction['declarer']} names {suit} to avoid" in text
+    for bid in auction["bids"]:
+        assert f"seat {bid['seat']}: {'pass' if bid['bid'] is None else bid['bid']}" in text
+    assert page.locator(".caption").inner_text() == "The auction"
+    screenshot(page, "11-replay-auction")
+    # At the end of the hand each seat's points are its cards of the named suit.
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t=13&c=4")
+    page.wait_for_selector('#viewer[data-step="1-1-13-4"]')
+    shown = page.locator("table.scores tbody tr td:nth-child(2)").all_inner_texts()
+    assert shown == [str(p) for p in hand["penalty_points"]]
+
+
+def test_a_danger_replay_shows_each_seats_lives(site, page, app):
+    """004's Danger Hearts: the running scores show each seat's lives, as they were before
+    the hand and, at its last card, after it."""
+    server, match_id = _recorded(site, app, preset("danger").replace(max_hands=3), 4)
+    replay = _open_replay(page, f"{server.url}/matches/{match_id}#g=1&h=2&t=0&c=0")
+    first, second = replay["games"][0]["hands"][:2]
+    headers = page.locator("table.scores th").all_inner_texts()
+    assert headers == ["Seat", "Hand", "Lives", "Total"]
+    shown = page.locator("table.scores td.lives").all_inner_texts()
+    assert shown == [str(left) for left in first["lives"]]  # before hand 2: after hand 1
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h=2&t=13&c=4")
+    page.wait_for_selector('#viewer[data-step="1-2-13-4"]')
+    shown = page.locator("table.scores td.lives").all_inner_texts()
+    assert shown == [str(left) for left in second["lives"]]
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

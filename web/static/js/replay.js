@@ -100,7 +100,7 @@
     replay.games.forEach((game, g) => {
       game.hands.forEach((hand, h) => {
         list.push({ g, h, t: 0, c: 0 });
-        if (hasPass(hand) || hand.reveals) list.push({ g, h, t: 0, c: 1 });
+        if (hasPass(hand) || hand.reveals || hand.auction) list.push({ g, h, t: 0, c: 1 });
         hand.tricks.forEach((trick, t) => {
           trick.plays.forEach((_, c) => list.push({ g, h, t: t + 1, c: c + 1 }));
         });
@@ -166,11 +166,14 @@
     const previous = step.h > 0 ? game.hands[step.h - 1] : null;
     const before = previous ? previous.totals : new Array(n).fill(0);
     const potBefore = previous && typeof previous.pot === "number" ? previous.pot : 0;
-    return { game, hand, n, passed, holding, gave, got, taken, trick, trickDone, lastHandStep, toPlay, before, potBefore };
+    const startLives = (replay.rules && replay.rules.lives) || 0;
+    const livesBefore = previous && previous.lives ? previous.lives : new Array(n).fill(startLives);
+    return { game, hand, n, passed, holding, gave, got, taken, trick, trickDone, lastHandStep, toPlay, before, potBefore, livesBefore };
   }
 
   // Heartless (003): each hand's scoring suit is revealed after the pass; its cards are
   // worth a point and its queen 13 (hearts: QS, spades: QD, diamonds: QC, clubs: QH).
+  // Auction Hearts (000): the declarer names the suit; its cards are worth a point, no queen.
   const SCORING_QUEENS = { H: "QS", S: "QD", D: "QC", C: "QH" };
 
   function handValues(hand) {
@@ -179,8 +182,28 @@
     const values = {};
     const inPlay = [...hand.deal.flat(), ...(hand.kitty || [])];
     for (const c of inPlay) if (c.endsWith(suit)) values[c] = 1;
-    if (inPlay.includes(SCORING_QUEENS[suit])) values[SCORING_QUEENS[suit]] = 13;
+    if (!hand.auction && inPlay.includes(SCORING_QUEENS[suit])) values[SCORING_QUEENS[suit]] = 13;
     return values;
+  }
+
+  // Auction Hearts: the bids in turn, then who names which suit, for how many chips.
+  function drawAuction(hand) {
+    const auction = hand.auction;
+    const box = el("div", { class: "passes auction", "data-declarer": String(auction.declarer) });
+    if (auction.bids.length) {
+      const line = el("div", {}, "bids: ");
+      auction.bids.forEach((bid, i) => {
+        if (i) line.append(" · ");
+        line.append(`seat ${bid.seat}: `, el("strong", {}, bid.bid === null ? "pass" : String(bid.bid)));
+        if (bid.fault) line.append(" ", el("span", { class: "badge danger" }, bid.fault));
+      });
+      box.append(line);
+    }
+    const how = auction.standing ? "again, without bidding" : `for ${auction.bid} chips`;
+    const naming = el("div", {}, `seat ${auction.declarer} names `, el("strong", {}, SUITS[auction.naming.suit][1]), ` to avoid, ${how}`);
+    if (auction.naming.fault) naming.append(" ", el("span", { class: "badge danger" }, auction.naming.fault));
+    box.append(naming);
+    return box;
   }
 
   // Points for the cards a seat has taken so far. Royal Hearts (004): the QH doubles
@@ -220,6 +243,16 @@
   function runningTotal(state, seat) {
     if (state.lastHandStep) return state.hand.totals[seat];
     return chips() ? state.before[seat] : state.before[seat] + state.taken[seat];
+  }
+
+  // Danger Hearts (004): lives left, shown beside the scores; a hand of
+  // rules.danger_points or more costs one, and lives rank before points.
+  function hasLives() {
+    return Boolean(replay.rules && replay.rules.lives);
+  }
+
+  function livesLeft(state, seat) {
+    return state.lastHandStep ? state.hand.lives[seat] : state.livesBefore[seat];
   }
 
   function potText(state) {
@@ -276,7 +309,9 @@
     const centre = el("div", { class: "trick" });
     if (step.t === 0) {
       const dir = state.hand.call ? `${state.hand.call.direction} (the dealer's call)` : state.hand.pass_direction;
-      const exchanged = hasPass(state.hand) ? `Pass ${dir}: cards exchanged` : "Cards laid face down";
+      const exchanged = hasPass(state.hand)
+        ? `Pass ${dir}: cards exchanged`
+        : state.hand.auction ? "The auction" : "Cards laid face down";
       centre.append(el("div", { class: "caption" }, step.c === 0 ? `Deal · pass ${dir}` : exchanged));
       if (state.hand.kitty && state.hand.kitty.length) {
         const k = el("div", { class: "passes" }, "kitty: ");
@@ -285,6 +320,7 @@
       }
       if (step.c === 0 && !hasPass(state.hand)) centre.append(el("div", { class: "passes" }, "no pass this hand"));
       if (step.c === 1 && state.hand.reveals) centre.append(drawReveals(state.hand));
+      if (step.c === 1 && state.hand.auction) centre.append(drawAuction(state.hand));
       if (mine === null && hasPass(state.hand)) {
         const list = el("div", { class: "passes" });
         for (const pass of state.hand.passes) {
@@ -320,7 +356,7 @@
   function describe(step) {
     const game = replay.games[step.g];
     const hand = game.hands[step.h];
-    if (step.t === 0) return step.c === 0 ? "the deal" : "the pass";
+    if (step.t === 0) return step.c === 0 ? "the deal" : hand.auction ? "the auction" : "the pass";
     const play = hand.tricks[step.t - 1].plays[step.c - 1];
     return `seat ${play.seat} plays the ${cardName(play.card)}`;
   }
@@ -328,7 +364,8 @@
   function positionText(step) {
     const games = replay.games.length > 1 ? `Game ${step.g + 1} · ` : "";
     const hands = replay.games[step.g].hands.length;
-    const where = step.t === 0 ? (step.c === 0 ? "deal" : "pass") : `trick ${step.t} · card ${step.c}`;
+    const before = replay.games[step.g].hands[step.h].auction ? "auction" : "pass";
+    const where = step.t === 0 ? (step.c === 0 ? "deal" : before) : `trick ${step.t} · card ${step.c}`;
     return `${games}Hand ${step.h + 1}/${hands} · ${where}`;
   }
 
@@ -337,12 +374,14 @@
     const table = el("table", { class: "scores", "aria-label": "scores" });
     const head = el("tr", {}, el("th", { scope: "col", text: "Seat" }), el("th", { scope: "col", text: "Hand" }));
     if (chips()) head.append(el("th", { scope: "col", text: "Chips" }));
+    if (hasLives()) head.append(el("th", { scope: "col", text: "Lives" }));
     head.append(el("th", { scope: "col", text: chips() ? "Paid in all" : "Total" }));
     table.append(el("thead", {}, head));
     const body = el("tbody");
     for (let seat = 0; seat < state.n; seat++) {
       const row = el("tr", {}, el("td", { text: `${seat} ${labelOf(game.seating[seat])}` }), el("td", { text: handPoints(state, seat) }));
       if (chips()) row.append(el("td", { text: state.lastHandStep ? state.hand.points[seat] : "" }));
+      if (hasLives()) row.append(el("td", { class: "lives", text: livesLeft(state, seat) }));
       row.append(el("td", { text: runningTotal(state, seat) }));
       body.append(row);
     }

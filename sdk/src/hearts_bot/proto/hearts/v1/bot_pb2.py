@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from hearts_bot.proto.hearts.v1 import game_pb2 as hearts_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13hearts/v1/bot.proto\x12\thearts.v1\x1a\x14hearts/v1/game.proto\"\x0e\n\x0cReadyRequest\"6\n\rReadyResponse\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\x13\n\x0bsdk_version\x18\x02 \x01(\t\"\xc6\x03\n\x10PlayMatchRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12,\n\x0bmatch_start\x18\x02 \x01(\x0b\x32\x15.hearts.v1.MatchStartH\x00\x12/\n\npass_cards\x18\x03 \x01(\x0b\x32\x19.hearts.v1.PassCardsQueryH\x00\x12-\n\tplay_card\x18\x04 \x01(\x0b\x32\x18.hearts.v1.PlayCardQueryH\x00\x12\x31\n\x0breveal_card\x18\t \x01(\x0b\x32\x1a.hearts.v1.RevealCardQueryH\x00\x12-\n\tcall_pass\x18\n \x01(\x0b\x32\x18.hearts.v1.CallPassQueryH\x00\x12*\n\nhand_start\x18\x05 \x01(\x0b\x32\x14.hearts.v1.HandStartH\x00\x12(\n\ttrick_end\x18\x06 \x01(\x0b\x32\x13.hearts.v1.TrickEndH\x00\x12&\n\x08hand_end\x18\x07 \x01(\x0b\x32\x12.hearts.v1.HandEndH\x00\x12(\n\tmatch_end\x18\x08 \x01(\x0b\x32\x13.hearts.v1.MatchEndH\x00\x42\x06\n\x04kind\"\xa9\x02\n\x11PlayMatchResponse\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x32\n\x0bmatch_start\x18\x02 \x01(\x0b\x32\x1b.hearts.v1.MatchStartAnswerH\x00\x12\x30\n\npass_cards\x18\x03 \x01(\x0b\x32\x1a.hearts.v1.PassCardsAnswerH\x00\x12.\n\tplay_card\x18\x04 \x01(\x0b\x32\x19.hearts.v1.PlayCardAnswerH\x00\x12\x32\n\x0breveal_card\x18\x05 \x01(\x0b\x32\x1b.hearts.v1.RevealCardAnswerH\x00\x12.\n\tcall_pass\x18\x06 \x01(\x0b\x32\x19.hearts.v1.CallPassAnswerH\x00\x42\x06\n\x04kind2\x94\x01\n\nBotService\x12:\n\x05Ready\x12\x17.hearts.v1.ReadyRequest\x1a\x18.hearts.v1.ReadyResponse\x12J\n\tPlayMatch\x12\x1b.hearts.v1.PlayMatchRequest\x1a\x1c.hearts.v1.PlayMatchResponse(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13hearts/v1/bot.proto\x12\thearts.v1\x1a\x14hearts/v1/game.proto\"\x0e\n\x0cReadyRequest\"6\n\rReadyResponse\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\x13\n\x0bsdk_version\x18\x02 \x01(\t\"\x99\x04\n\x10PlayMatchRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12,\n\x0bmatch_start\x18\x02 \x01(\x0b\x32\x15.hearts.v1.MatchStartH\x00\x12/\n\npass_cards\x18\x03 \x01(\x0b\x32\x19.hearts.v1.PassCardsQueryH\x00\x12-\n\tplay_card\x18\x04 \x01(\x0b\x32\x18.hearts.v1.PlayCardQueryH\x00\x12\x31\n\x0breveal_card\x18\t \x01(\x0b\x32\x1a.hearts.v1.RevealCardQueryH\x00\x12-\n\tcall_pass\x18\n \x01(\x0b\x32\x18.hearts.v1.CallPassQueryH\x00\x12\"\n\x03\x62id\x18\x0b \x01(\x0b\x32\x13.hearts.v1.BidQueryH\x00\x12-\n\tname_suit\x18\x0c \x01(\x0b\x32\x18.hearts.v1.NameSuitQueryH\x00\x12*\n\nhand_start\x18\x05 \x01(\x0b\x32\x14.hearts.v1.HandStartH\x00\x12(\n\ttrick_end\x18\x06 \x01(\x0b\x32\x13.hearts.v1.TrickEndH\x00\x12&\n\x08hand_end\x18\x07 \x01(\x0b\x32\x12.hearts.v1.HandEndH\x00\x12(\n\tmatch_end\x18\x08 \x01(\x0b\x32\x13.hearts.v1.MatchEndH\x00\x42\x06\n\x04kind\"\xfe\x02\n\x11PlayMatchResponse\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x32\n\x0bmatch_start\x18\x02 \x01(\x0b\x32\x1b.hearts.v1.MatchStartAnswerH\x00\x12\x30\n\npass_cards\x18\x03 \x01(\x0b\x32\x1a.hearts.v1.PassCardsAnswerH\x00\x12.\n\tplay_card\x18\x04 \x01(\x0b\x32\x19.hearts.v1.PlayCardAnswerH\x00\x12\x32\n\x0breveal_card\x18\x05 \x01(\x0b\x32\x1b.hearts.v1.RevealCardAnswerH\x00\x12.\n\tcall_pass\x18\x06 \x01(\x0b\x32\x19.hearts.v1.CallPassAnswerH\x00\x12#\n\x03\x62id\x18\x07 \x01(\x0b\x32\x14.hearts.v1.BidAnswerH\x00\x12.\n\tname_suit\x18\x08 \x01(\x0b\x32\x19.hearts.v1.NameSuitAnswerH\x00\x42\x06\n\x04kind2\x94\x01\n\nBotService\x12:\n\x05Ready\x12\x17.hearts.v1.ReadyRequest\x1a\x18.hearts.v1.ReadyResponse\x12J\n\tPlayMatch\x12\x1b.hearts.v1.PlayMatchRequest\x1a\x1c.hearts.v1.PlayMatchResponse(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -37,9 +37,9 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_READYRESPONSE']._serialized_start=72
   _globals['_READYRESPONSE']._serialized_end=126
   _globals['_PLAYMATCHREQUEST']._serialized_start=129
-  _globals['_PLAYMATCHREQUEST']._serialized_end=583
-  _globals['_PLAYMATCHRESPONSE']._serialized_start=586
-  _globals['_PLAYMATCHRESPONSE']._serialized_end=883
-  _globals['_BOTSERVICE']._serialized_start=886
-  _globals['_BOTSERVICE']._serialized_end=1034
+  _globals['_PLAYMATCHREQUEST']._serialized_end=666
+  _globals['_PLAYMATCHRESPONSE']._serialized_start=669
+  _globals['_PLAYMATCHRESPONSE']._serialized_end=1051
+  _globals['_BOTSERVICE']._serialized_start=1054
+  _globals['_BOTSERVICE']._serialized_end=1202
 # @@protoc_insertion_point(module_scope)

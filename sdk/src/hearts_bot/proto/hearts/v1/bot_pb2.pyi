@@ -77,6 +77,8 @@ class PlayMatchRequest(_message.Message):
     PLAY_CARD_FIELD_NUMBER: _builtins.int
     REVEAL_CARD_FIELD_NUMBER: _builtins.int
     CALL_PASS_FIELD_NUMBER: _builtins.int
+    BID_FIELD_NUMBER: _builtins.int
+    NAME_SUIT_FIELD_NUMBER: _builtins.int
     HAND_START_FIELD_NUMBER: _builtins.int
     TRICK_END_FIELD_NUMBER: _builtins.int
     HAND_END_FIELD_NUMBER: _builtins.int
@@ -111,6 +113,16 @@ class PlayMatchRequest(_message.Message):
         """
 
     @_builtins.property
+    def bid(self) -> _game_pb2.BidQuery:
+        """Bid for the right to name the suit to avoid (rules with scoring_suit_choice
+        AUCTION). Query: answer with bid.
+        """
+
+    @_builtins.property
+    def name_suit(self) -> _game_pb2.NameSuitQuery:
+        """As the highest bidder, name the suit to avoid. Query: answer with name_suit."""
+
+    @_builtins.property
     def hand_start(self) -> _game_pb2.HandStart:
         """A hand was dealt. Notification (only if the bot asked for notifications)."""
 
@@ -135,16 +147,18 @@ class PlayMatchRequest(_message.Message):
         play_card: _game_pb2.PlayCardQuery | None = ...,
         reveal_card: _game_pb2.RevealCardQuery | None = ...,
         call_pass: _game_pb2.CallPassQuery | None = ...,
+        bid: _game_pb2.BidQuery | None = ...,
+        name_suit: _game_pb2.NameSuitQuery | None = ...,
         hand_start: _game_pb2.HandStart | None = ...,
         trick_end: _game_pb2.TrickEnd | None = ...,
         hand_end: _game_pb2.HandEnd | None = ...,
         match_end: _game_pb2.MatchEnd | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["call_pass", b"call_pass", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["call_pass", b"call_pass", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "hand_start", "trick_end", "hand_end", "match_end"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "hand_start", "trick_end", "hand_end", "match_end"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -162,6 +176,8 @@ class PlayMatchResponse(_message.Message):
     PLAY_CARD_FIELD_NUMBER: _builtins.int
     REVEAL_CARD_FIELD_NUMBER: _builtins.int
     CALL_PASS_FIELD_NUMBER: _builtins.int
+    BID_FIELD_NUMBER: _builtins.int
+    NAME_SUIT_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
     """The request_id of the query this answers."""
     @_builtins.property
@@ -184,6 +200,14 @@ class PlayMatchResponse(_message.Message):
     def call_pass(self) -> _game_pb2.CallPassAnswer:
         """The answer to call_pass."""
 
+    @_builtins.property
+    def bid(self) -> _game_pb2.BidAnswer:
+        """The answer to bid."""
+
+    @_builtins.property
+    def name_suit(self) -> _game_pb2.NameSuitAnswer:
+        """The answer to name_suit."""
+
     def __init__(
         self,
         *,
@@ -193,12 +217,14 @@ class PlayMatchResponse(_message.Message):
         play_card: _game_pb2.PlayCardAnswer | None = ...,
         reveal_card: _game_pb2.RevealCardAnswer | None = ...,
         call_pass: _game_pb2.CallPassAnswer | None = ...,
+        bid: _game_pb2.BidAnswer | None = ...,
+        name_suit: _game_pb2.NameSuitAnswer | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "reveal_card", b"reveal_card"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "reveal_card", b"reveal_card"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "reveal_card", b"reveal_card"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "reveal_card", b"reveal_card"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

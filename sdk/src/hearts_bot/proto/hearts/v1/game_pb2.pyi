@@ -146,6 +146,9 @@ class HandState(_message.Message):
     POT_FIELD_NUMBER: _builtins.int
     REVEALS_FIELD_NUMBER: _builtins.int
     SCORING_SUIT_FIELD_NUMBER: _builtins.int
+    BIDS_FIELD_NUMBER: _builtins.int
+    DECLARER_FIELD_NUMBER: _builtins.int
+    LIVES_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The asked bot's seat, 0 .. rules.players - 1."""
     hand_number: _builtins.int
@@ -161,9 +164,12 @@ class HandState(_message.Message):
     pot: _builtins.int
     """Chips waiting in the pot for a later hand (chip settlements only; 0 otherwise)."""
     scoring_suit: _builtins.str
-    """The hand's scoring suit once decided ("C", "D", "S" or "H"); empty before, and
-    when the rules fix it. rules then already scores that suit and its queen.
+    """The hand's scoring suit once decided ("C", "D", "S" or "H"): revealed (Heartless)
+    or named by the declarer (Auction Hearts); empty before, and when the rules fix it.
+    rules then already scores that suit (and, in Heartless, its queen).
     """
+    declarer: _builtins.int
+    """Auction Hearts: the seat that names (or named) the suit, once known."""
     @_builtins.property
     def rules(self) -> _rules_pb2.Rules:
         """The rules of the match."""
@@ -214,6 +220,14 @@ class HandState(_message.Message):
         card this seat may not see yet); empty when the rules fix the scoring suit.
         """
 
+    @_builtins.property
+    def bids(self) -> _containers.RepeatedCompositeFieldContainer[Global___Bid]:
+        """Auction Hearts: every bid so far, in bidding order."""
+
+    @_builtins.property
+    def lives(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Danger Hearts: each seat's lives left before this hand, by seat; empty without lives."""
+
     def __init__(
         self,
         *,
@@ -235,16 +249,52 @@ class HandState(_message.Message):
         pot: _builtins.int = ...,
         reveals: _abc.Iterable[_builtins.str] | None = ...,
         scoring_suit: _builtins.str = ...,
+        bids: _abc.Iterable[Global___Bid] | None = ...,
+        declarer: _builtins.int | None = ...,
+        lives: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_kitty_taker", b"_kitty_taker", "clock", b"clock", "current_trick", b"current_trick", "kitty_taker", b"kitty_taker", "rules", b"rules"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_kitty_taker", b"_kitty_taker", "clock", b"clock", "current_trick", b"current_trick", "declarer", b"declarer", "kitty_taker", b"kitty_taker", "rules", b"rules"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_kitty_taker", b"_kitty_taker", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "pass_direction", b"pass_direction", "passed", b"passed", "pot", b"pot", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_kitty_taker", b"_kitty_taker", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "pass_direction", b"pass_direction", "passed", b"passed", "pot", b"pot", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__declarer: _TypeAlias = _typing.Literal["declarer"]  # noqa: Y015
+    _WhichOneofArgType__declarer: _TypeAlias = _typing.Literal["_declarer", b"_declarer"]  # noqa: Y015
     _WhichOneofReturnType__kitty_taker: _TypeAlias = _typing.Literal["kitty_taker"]  # noqa: Y015
     _WhichOneofArgType__kitty_taker: _TypeAlias = _typing.Literal["_kitty_taker", b"_kitty_taker"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__declarer) -> _WhichOneofReturnType__declarer | None: ...
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__kitty_taker) -> _WhichOneofReturnType__kitty_taker | None: ...
 
 Global___HandState: _TypeAlias = HandState  # noqa: Y015
+
+@_typing.final
+class Bid(_message.Message):
+    """One seat's bid in Auction Hearts."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CHIPS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat that bid."""
+    chips: _builtins.int
+    """The chips bid; unset for a pass."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        chips: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_chips", b"_chips", "chips", b"chips"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_chips", b"_chips", "chips", b"chips", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__chips: _TypeAlias = _typing.Literal["chips"]  # noqa: Y015
+    _WhichOneofArgType__chips: _TypeAlias = _typing.Literal["_chips", b"_chips"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__chips) -> _WhichOneofReturnType__chips | None: ...
+
+Global___Bid: _TypeAlias = Bid  # noqa: Y015
 
 @_typing.final
 class PassCardsQuery(_message.Message):
@@ -363,6 +413,113 @@ class CallPassAnswer(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___CallPassAnswer: _TypeAlias = CallPassAnswer  # noqa: Y015
+
+@_typing.final
+class BidQuery(_message.Message):
+    """The arena asks a bot for its bid (Auction Hearts): chips from min_bid to max_bid for
+    the right to name the suit to avoid, or a pass. Each seat bids once, from the dealer's
+    left; the highest bidder pays the bid into the pot.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    MIN_BID_FIELD_NUMBER: _builtins.int
+    MAX_BID_FIELD_NUMBER: _builtins.int
+    min_bid: _builtins.int
+    """The least this seat may bid: one more than the highest bid so far."""
+    max_bid: _builtins.int
+    """The most this seat may bid (state.rules.max_bid)."""
+    @_builtins.property
+    def state(self) -> Global___HandState:
+        """The hand as dealt; state.bids holds the bids so far."""
+
+    def __init__(
+        self,
+        *,
+        state: Global___HandState | None = ...,
+        min_bid: _builtins.int = ...,
+        max_bid: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["max_bid", b"max_bid", "min_bid", b"min_bid", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BidQuery: _TypeAlias = BidQuery  # noqa: Y015
+
+@_typing.final
+class BidAnswer(_message.Message):
+    """A bot's bid."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHIPS_FIELD_NUMBER: _builtins.int
+    chips: _builtins.int
+    """The chips bid, min_bid..max_bid; unset (or 0) to pass."""
+    def __init__(
+        self,
+        *,
+        chips: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_chips", b"_chips", "chips", b"chips"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_chips", b"_chips", "chips", b"chips"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__chips: _TypeAlias = _typing.Literal["chips"]  # noqa: Y015
+    _WhichOneofArgType__chips: _TypeAlias = _typing.Literal["_chips", b"_chips"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__chips) -> _WhichOneofReturnType__chips | None: ...
+
+Global___BidAnswer: _TypeAlias = BidAnswer  # noqa: Y015
+
+@_typing.final
+class NameSuitQuery(_message.Message):
+    """The arena asks the declarer to name the suit to avoid (Auction Hearts); the declarer
+    then leads the first trick.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def state(self) -> Global___HandState:
+        """The hand as dealt; state.declarer is this seat."""
+
+    def __init__(
+        self,
+        *,
+        state: Global___HandState | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___NameSuitQuery: _TypeAlias = NameSuitQuery  # noqa: Y015
+
+@_typing.final
+class NameSuitAnswer(_message.Message):
+    """The declarer's suit."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SUIT_FIELD_NUMBER: _builtins.int
+    suit: _builtins.str
+    """"C", "D", "S" or "H"."""
+    def __init__(
+        self,
+        *,
+        suit: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["suit", b"suit"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___NameSuitAnswer: _TypeAlias = NameSuitAnswer  # noqa: Y015
 
 @_typing.final
 class PlayCardQuery(_message.Message):

@@ -321,6 +321,11 @@ class _SettlementEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Settlement
     """A chip a point into the pot; only a score of zero takes it (several split it)."""
     SETTLEMENT_POOL_CLEAN: _Settlement.ValueType  # 5
     """One chip each into the pool, shared by the players who took no penalty card."""
+    SETTLEMENT_AUCTION: _Settlement.ValueType  # 6
+    """Auction Hearts: the declarer's bid and a chip per card of the named suit taken go into
+    the pot; one or two seats that took none share it (an odd chip waits); otherwise it
+    waits and the same declarer names the next hand's suit without bidding.
+    """
 
 class Settlement(_Settlement, metaclass=_SettlementEnumTypeWrapper):
     """How a hand's points become what the totals count. With chips, a seat's total is the
@@ -340,6 +345,11 @@ SETTLEMENT_SWEEPSTAKES: Settlement.ValueType  # 4
 """A chip a point into the pot; only a score of zero takes it (several split it)."""
 SETTLEMENT_POOL_CLEAN: Settlement.ValueType  # 5
 """One chip each into the pool, shared by the players who took no penalty card."""
+SETTLEMENT_AUCTION: Settlement.ValueType  # 6
+"""Auction Hearts: the declarer's bid and a chip per card of the named suit taken go into
+the pot; one or two seats that took none share it (an odd chip waits); otherwise it
+waits and the same declarer names the next hand's suit without bidding.
+"""
 Global___Settlement: _TypeAlias = Settlement  # noqa: Y015
 
 class _ScoringSuitChoice:
@@ -357,6 +367,11 @@ class _ScoringSuitChoiceEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Sco
     scores a point a card and its queen 13 (hearts: QS, spades: QD, diamonds: QC, clubs:
     QH). HandState.rules then carries the hand's own values and opening.
     """
+    SCORING_SUIT_CHOICE_AUCTION: _ScoringSuitChoice.ValueType  # 3
+    """Auction Hearts: the seats bid once each from the dealer's left (BidQuery); the highest
+    bidder names the suit to avoid (NameSuitQuery) and leads. Each card of it scores 1.
+    HandState.rules then carries the hand's own values.
+    """
 
 class ScoringSuitChoice(_ScoringSuitChoice, metaclass=_ScoringSuitChoiceEnumTypeWrapper):
     """How a hand's scoring suit is chosen."""
@@ -369,6 +384,11 @@ SCORING_SUIT_CHOICE_REVEALED: ScoringSuitChoice.ValueType  # 2
 """Heartless: after the pass every seat lays a card face down; the suit of the highest
 scores a point a card and its queen 13 (hearts: QS, spades: QD, diamonds: QC, clubs:
 QH). HandState.rules then carries the hand's own values and opening.
+"""
+SCORING_SUIT_CHOICE_AUCTION: ScoringSuitChoice.ValueType  # 3
+"""Auction Hearts: the seats bid once each from the dealer's left (BidQuery); the highest
+bidder names the suit to avoid (NameSuitQuery) and leads. Each card of it scores 1.
+HandState.rules then carries the hand's own values.
 """
 Global___ScoringSuitChoice: _TypeAlias = ScoringSuitChoice  # noqa: Y015
 
@@ -483,6 +503,9 @@ class Rules(_message.Message):
     SCORING_SUIT_CHOICE_FIELD_NUMBER: _builtins.int
     ROYAL_QUEENS_FIELD_NUMBER: _builtins.int
     PASS_CALL_OPTIONS_FIELD_NUMBER: _builtins.int
+    MAX_BID_FIELD_NUMBER: _builtins.int
+    LIVES_FIELD_NUMBER: _builtins.int
+    DANGER_POINTS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The variant's name, such as "standard" or "omnibus" (informative only: the other
     fields are the rules; "custom" for a hand-built variant).
@@ -540,6 +563,15 @@ class Rules(_message.Message):
     that took both, a hand's score is never below 0, and a moon is worth the shooter's
     own score (the card values give the QS 26 and the QD -10).
     """
+    max_bid: _builtins.int
+    """The highest bid allowed under SCORING_SUIT_CHOICE_AUCTION (0 otherwise)."""
+    lives: _builtins.int
+    """Danger Hearts: the lives each player starts with (0: none). A hand scoring
+    danger_points or more costs a life; the player with the most lives, then the lowest
+    score, wins after max_hands hands (played on until that is one player).
+    """
+    danger_points: _builtins.int
+    """Danger Hearts: the points in one hand that cost a life (0 without lives)."""
     @_builtins.property
     def removed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Cards taken out of the 52-card pack before the deal so it deals evenly."""
@@ -600,10 +632,13 @@ class Rules(_message.Message):
         scoring_suit_choice: Global___ScoringSuitChoice.ValueType = ...,
         royal_queens: _builtins.bool = ...,
         pass_call_options: _abc.Iterable[Global___PassDirection.ValueType] | None = ...,
+        max_bid: _builtins.int = ...,
+        lives: _builtins.int = ...,
+        danger_points: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "broken_by", b"broken_by", "card_values", b"card_values", "dealer_rule", b"dealer_rule", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "broken_by", b"broken_by", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015
