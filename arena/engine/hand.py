@@ -255,7 +255,7 @@ class Hand:
             )
         except ValueError as error:
             raise ValueError(f"impossible deal: {error}") from None
-        self._history: tuple[Any, tuple[Trick, ...], tuple[int, ...]] = ((), (), ())
+        self._history: tuple[Any, tuple[Trick, ...], tuple[int, ...]] = ((), (), (0,) * players)
         self._base_rules = rules
         self._reveals: list[Card | None] = [None] * players
         self._revealing = False
@@ -662,7 +662,7 @@ class Hand:
         self.rules = rules
         self._suit = named
         self._auctioning = False
-        self._history = ((), (), ())
+        self._history = ((), (), (0,) * n)
         self._bind_fast_path()
 
     # -- the reveal (003 'HEARTLESS') -----------------------------------------------
@@ -787,7 +787,7 @@ class Hand:
         self.rules = rules
         self._suit = suit
         self._revealing = False
-        self._history = ((), (), ())
+        self._history = ((), (), (0,) * n)
         self._bind_fast_path()
 
     def tricks(self) -> tuple[Trick, ...]:

@@ -467,3 +467,29 @@ def test_c_matches_reference_on_royal_rules(name):
     rng = random.Random(f"{name} batch")
     for index in range(8):
         compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 60), f"{name} {index}")
+
+
+# 000 'Auction Hearts': the rules of a hand once the declarer has named the suit to avoid
+# (each card of it 1, nothing else, a free lead, the suit not led until broken).
+AUCTION_HANDS = 120
+
+
+def auction_rules() -> dict[str, Rules]:
+    return {
+        f"auction {players} {suit.name.lower()}": preset("auction", players).for_scoring_suit(suit)
+        for players in (3, 4, 7)
+        for suit in Suit
+    }
+
+
+@pytest.mark.parametrize("name", list(auction_rules()))
+def test_c_matches_reference_on_named_auction_rules(name):
+    rules = auction_rules()[name]
+    cfg = rules.core_config()
+    kinds = (PASS_HOLD,)
+    for index in range(AUCTION_HANDS):
+        rng = random.Random(f"{name} hand {index}")
+        compare_hand(cfg, rng, f"{name!r} #{index} (random.Random('{name} hand {index}'))", kinds)
+    rng = random.Random(f"{name} batch")
+    for index in range(4):
+        compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 30), f"{name} {index}")

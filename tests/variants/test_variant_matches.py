@@ -45,6 +45,7 @@ VARIANTS = [
     "danger",
 ]
 PLAYERS = {"star": 5}
+HOUSE_SERVED = ("Heuristic", "Random")
 
 
 def _rules(name: str) -> Rules:
@@ -58,18 +59,16 @@ def _check(outcome: MatchOutcome) -> None:
     assert verify(outcome.replay).decisions > 0
 
 
-@pytest.mark.timeout(180)
-@pytest.mark.parametrize("name", VARIANTS)
-def test_starter_bots_play_a_full_match_over_grpc(name: str) -> None:
-    rules = _rules(name)
+def _grpc_match(rules: Rules, specs: list[Path | str]) -> MatchOutcome:
+    """A full match of `rules`, each seat a bot process (`hearts-bot serve SPEC`) over gRPC."""
     if rules.target_score is not None and rules.settlement.value == "pool_clean":
         rules = rules.replace(max_hands=12)  # a pool game can run for long: cap this one
-    files = [STARTERS[i % len(STARTERS)] for i in range(rules.players)]
-    hosts = [BotProcess(path) for path in files]
+    chosen = [specs[i % len(specs)] for i in range(rules.players)]
+    hosts = [BotProcess(spec) for spec in chosen]
     try:
         entrants = [
-            Entrant(f"{path.stem} {i}", GrpcSeat(host.address, path.stem, host=host))
-            for i, (path, host) in enumerate(zip(files, hosts, strict=True))
+            Entrant(f"{spec} {i}", GrpcSeat(host.address, str(spec), host=host))
+            for i, (spec, host) in enumerate(zip(chosen, hosts, strict=True))
         ]
         outcome = MatchRunner(rules, entrants, 7, time_policy=TimePolicy(2.0, 20.0, 20.0)).run()
     finally:
@@ -85,6 +84,22 @@ def test_starter_bots_play_a_full_match_over_grpc(name: str) -> None:
         for hand in game["hands"]:
             for given in hand["passes"]:
                 assert not set(given["cards"]) & {str(c) for c in rules.pass_forbidden}
+    return outcome
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("name", VARIANTS)
+def test_starter_bots_play_a_full_match_over_grpc(name: str) -> None:
+    _grpc_match(_rules(name), list(STARTERS))
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("name", VARIANTS)
+def test_house_bots_play_a_full_match_over_grpc(name: str) -> None:
+    # The house bots served through the SDK (arena.bots.served), each in its own process.
+    outcome = _grpc_match(_rules(name), [f"arena.bots.served:{k}" for k in HOUSE_SERVED])
+    labels = {entry["label"] for entry in outcome.replay["entrants"]}
+    assert labels == {f"arena.bots.served:{k}" for k in HOUSE_SERVED}
 
 
 @pytest.mark.timeout(180)

@@ -1,0 +1,143 @@
+"""The house bots as gRPC bots: each behind the SDK, in its own process, like any entrant.
+
+Why: a house bot in-process sees the engine's `SeatView`; a contestant's bot sees only
+what `hearts.v1` carries. Serving the house bots through the SDK (``hearts-bot serve
+arena.bots.served:Heuristic``) puts them under exactly the contestants' conditions (the
+protocol, the clock, the sandbox), so ladders can seat them beside real entrants, and a
+full match of house bots over gRPC exercises every query a variant adds.
+
+`seat_view` rebuilds the engine's view from the SDK's: the two hold the same facts
+(tests/bots/test_served.py checks it decision by decision against the engine's own), so a
+served house bot decides exactly as it would in-process.
+
+This module imports the SDK (and so gRPC); `arena.bots` itself does not import it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from hearts_bot import Bot, views
+from hearts_bot.rules import PassDirection as SdkPassDirection
+from hearts_bot.rules import RulesView
+
+from arena.engine import CARDS, Card, CardSet, PassDirection, Phase, Rules, SeatView, Suit, Trick
+
+from .base import HouseBot
+from .heuristic import HeuristicBot
+from .random_bot import RandomBot
+from .strong import StrongBot
+
+_BY_TEXT = {str(card): card for card in CARDS}
+_SUITS = {suit.letter: suit for suit in Suit}
+
+
+@lru_cache(maxsize=64)
+def _rules(view: RulesView) -> Rules:
+    """The engine's rules for the SDK's (one conversion per match, or per hand where the
+    rules change with the hand's scoring suit)."""
+    return Rules.from_dict(view.to_dict())
+
+
+def _cards(texts: Sequence[str]) -> tuple[Card, ...]:
+    return tuple(_BY_TEXT[text] for text in texts)
+
+
+def seat_view(view: views.HandView, phase: Phase) -> SeatView:
+    """The engine's `SeatView` of what an SDK view shows, for a decision of `phase`."""
+    rules = _rules(view.rules)
+    tricks = tuple(
+        Trick(trick.leader, tuple(zip(trick.seats, _cards(trick.cards), strict=True)), winner)
+        for trick in view.tricks
+        if (winner := trick.winner) is not None
+    )
+    taken = [0] * rules.players
+    for trick in tricks:
+        taken[trick.winner] += sum(rules.card_values.get(card, 0) for _, card in trick.plays)
+    playing = isinstance(view, views.PlayView)
+    current: tuple[tuple[int, Card], ...] = ()
+    legal = CardSet()
+    if isinstance(view, views.PlayView):
+        current = tuple(
+            zip(view.current_trick.seats, _cards(view.current_trick.cards), strict=True)
+        )
+        legal = CardSet(_cards(view.legal))
+    kitty = CardSet(_cards(view.kitty)) if rules.kitty_size and view.kitty else None
+    return SeatView(
+        seat=view.seat,
+        rules=rules,
+        dealer=view.dealer,
+        pass_direction=PassDirection(view.pass_direction.value),
+        phase=phase,
+        to_play=view.seat if playing else None,
+        hand=CardSet(_cards(view.hand)),
+        legal=legal,
+        passed=_cards(view.passed),
+        received=_cards(view.received),
+        current_trick=current,
+        tricks=tricks,
+        hearts_broken=view.broken,
+        points_taken=tuple(taken),
+        kitty=kitty,
+        reveals=tuple(None if card is None else _BY_TEXT[card] for card in view.reveals),
+        scoring_suit=None if view.scoring_suit is None else _SUITS[view.scoring_suit],
+        bids=view.bids,
+        declarer=view.declarer,
+    )
+
+
+class ServedHouseBot(Bot):
+    """A house bot answering the SDK's queries: each view becomes the engine's, the house
+    bot decides, and its answer goes back as text."""
+
+    def __init__(self, house: HouseBot | None = None) -> None:
+        self.house = house if house is not None else self.make()
+        self.name = f"house:{self.house.name}"
+        super().__init__()
+
+    def make(self) -> HouseBot:
+        """The house bot a served class stands for (a subclass says which)."""
+        raise TypeError("ServedHouseBot needs a house bot: pass one, or use a subclass")
+
+    def pass_cards(self, view: views.PassView) -> list[str]:
+        chosen = self.house.pass_cards(seat_view(view, Phase.PASSING), view.count)
+        return [str(card) for card in chosen]
+
+    def play_card(self, view: views.PlayView) -> str:
+        return str(self.house.play_card(seat_view(view, Phase.PLAYING)))
+
+    def call_pass(self, view: views.CallPassView) -> SdkPassDirection:
+        called = self.house.call_pass(seat_view(view, Phase.CALLING))
+        return SdkPassDirection(called.value)
+
+    def reveal_card(self, view: views.RevealView) -> str:
+        return str(self.house.reveal_card(seat_view(view, Phase.REVEALING)))
+
+    def bid(self, view: views.BidView) -> int | None:
+        return self.house.bid(seat_view(view, Phase.BIDDING))
+
+    def name_suit(self, view: views.NameSuitView) -> str:
+        return self.house.name_suit(seat_view(view, Phase.NAMING)).letter
+
+
+class Random(ServedHouseBot):
+    """`hearts-bot serve arena.bots.served:Random`: the random house bot."""
+
+    def make(self) -> HouseBot:
+        return RandomBot()
+
+
+class Heuristic(ServedHouseBot):
+    """`hearts-bot serve arena.bots.served:Heuristic`: the heuristic house bot."""
+
+    def make(self) -> HouseBot:
+        return HeuristicBot()
+
+
+class Strong(ServedHouseBot):
+    """`hearts-bot serve arena.bots.served:Strong`: the strong house bot, searching within
+    its default time per move."""
+
+    def make(self) -> HouseBot:
+        return StrongBot()
