@@ -23,6 +23,7 @@ from hearts_bot.rules import PassDirection as SdkPassDirection
 from hearts_bot.rules import RulesView
 
 from arena.engine import CARDS, Card, CardSet, PassDirection, Phase, Rules, SeatView, Suit, Trick
+from arena.engine.hand import royal_running
 
 from .base import HouseBot
 from .heuristic import HeuristicBot
@@ -55,6 +56,8 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
     taken = [0] * rules.players
     for trick in tricks:
         taken[trick.winner] += sum(rules.card_values.get(card, 0) for _, card in trick.plays)
+    if rules.royal_queens:
+        taken = royal_running(rules, tricks, rules.players)
     playing = isinstance(view, views.PlayView)
     current: tuple[tuple[int, Card], ...] = ()
     legal = CardSet()

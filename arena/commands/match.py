@@ -8,6 +8,7 @@ import click
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from arena.engine.rules import Settlement
 from arena.match import replay as replay_io
 from arena.match.clock import TimePolicy
 from arena.match.faults import FaultPolicy
@@ -68,7 +69,8 @@ def match() -> None:
     "--hands",
     type=click.IntRange(1, 100_000),
     default=None,
-    help="Play exactly this many hands per game instead of the rules' end.",
+    help="Play this many hands per game instead of to the rules' target (a chip game "
+    "still ends when a seat runs out of chips; Danger Hearts plays on to break a tie).",
 )
 @click.option(
     "--sandbox/--no-sandbox",
@@ -94,8 +96,11 @@ def run_command(
     """Run one match and print the score table."""
     rules = rules_from_option(rules_name, len(bots))
     if hands is not None:
+        # Exactly `hands` hands: no target score ends it sooner, except a chip game's
+        # stake, which it cannot do without (a seat that runs out of chips ends it).
+        chips = rules.settlement is not Settlement.POINTS
         rules = rules.replace(
-            target_score=None,
+            target_score=rules.target_score if chips else None,
             max_hands=hands,
             moon="old" if rules.moon.value == "add_unless_losing" else rules.moon,
         )

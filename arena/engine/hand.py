@@ -34,6 +34,7 @@ from .auction import Auction, IllegalBidError
 from .backend import core
 from .cards import CARDS, Card, CardLike, CardParseError, CardSet, Suit, to_card
 from .heartless import scoring_suit_of
+from .royal import royal_points
 from .rules import _PASS_KINDS, KittyVisibility, Opening, PassDirection, Rules, ScoringSuitChoice
 
 _new_cardset = object.__new__
@@ -146,6 +147,8 @@ class SeatView:
     tricks: tuple[Trick, ...]
     hearts_broken: bool
     points_taken: tuple[int, ...]
+    """Each seat's points from the tricks it has won so far, as the hand scores them (the
+    Royal Hearts queens applied), before any moon."""
     kitty: CardSet | None
     reveals: tuple[Card | None, ...] = ()
     """Per seat, its revealed card (003 'HEARTLESS'): the seat's own at once, the others'
@@ -811,6 +814,8 @@ class Hand:
             plays = tuple(((leader + i) % n, CARDS[c]) for i, c in enumerate(cards))
             built.append(Trick(leader, plays, winner))
             taken[winner] += sum(value_of(CARDS[c], 0) for c in cards)
+        if self.rules.royal_queens:  # 004 'Royal Hearts': the queens' powers apply
+            taken = royal_running(self.rules, built, n)
         self._history = (raw, tuple(built), tuple(taken))
         return self._history[1], self._history[2]
 
@@ -1047,6 +1052,14 @@ class Hand:
 
 def _suit_name(suit: Suit) -> str:
     return suit.name.lower()
+
+
+def royal_running(rules: Rules, tricks: Sequence[Trick], players: int) -> list[int]:
+    """Each seat's Royal Hearts points from the tricks it has won so far."""
+    won: list[list[Card]] = [[] for _ in range(players)]
+    for trick in tricks:
+        won[trick.winner].extend(card for _, card in trick.plays)
+    return [royal_points(rules.card_values, cards) for cards in won]
 
 
 def _check_seat(rules: Rules, seat: int, what: str) -> None:

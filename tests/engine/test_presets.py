@@ -258,3 +258,19 @@ def test_five_player_standard_opens_with_the_three_of_clubs():
 
 def test_hearts_suit_mask_matches_cards():
     assert CardSet.from_mask(Suit.HEARTS.mask) == CardSet(f"{r}H" for r in "23456789TJQKA")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_royal_running_points_end_as_the_hands_score_without_a_moon(players):
+    # 004 'Royal Hearts': a seat's points so far follow the queens' powers, so the last
+    # view of a hand shows what the hand scores (a moon aside, which rewrites the scores).
+    rules = preset("royal", players)
+    compared = 0
+    for seed in range(60):
+        hand = _play_random_hand(rules, seed)
+        taken = [hand.taken(seat) for seat in range(players)]
+        if any(rules.penalty_cards.mask & ~cards.mask == 0 for cards in taken):
+            continue  # a moon
+        assert hand.view(0).points_taken == hand.points()
+        compared += 1
+    assert compared > 40

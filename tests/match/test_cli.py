@@ -169,3 +169,20 @@ def test_unknown_bot_specs_are_usage_errors():
     )
     assert done.returncode == 2
     assert "unknown house bot 'nobody'" in done.stderr
+
+
+@pytest.mark.parametrize("rules", ["sweepstakes", "auction", "danger"])
+def test_a_hand_limit_keeps_a_chip_games_stake_and_plays_every_variant(tmp_path, rules):
+    # `--hands` replaces the target score, but a chip game cannot do without its stake
+    # (docs/rules.md "Chips"): it keeps it, and the game still ends after the hands asked.
+    out = tmp_path / "match.json"
+    bots = ["--bot", "house:heuristic", "--bot", "house:random"] * 2
+    arena(
+        "match", "run", "--rules", rules, *bots, "--seed", 4, "--hands", 2, "--out", out, "--quiet"
+    )
+    replay = json.loads(out.read_text())
+    kept = replay["rules"]["target_score"]
+    assert replay["rules"]["max_hands"] == 2
+    assert kept == (None if rules == "danger" else 100)
+    assert len(replay["games"][0]["hands"]) >= 2
+    assert "every score confirmed" in arena("replay", "verify", out).stdout

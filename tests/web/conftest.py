@@ -1,8 +1,12 @@
 """Fixtures for the site's tests: `app`, `client`, `auth` (as in Flask's tutorial), a
 database to arrange rows in, and `world`: a small season with a recorded match.
 
-Each test gets its own SQLite file, copied from one migrated once per session. CSRF
-protection stays on: the `auth` helper reads the token from a page, as a browser does.
+Each test runs twice, on SQLite and on PostgreSQL (the production database): on its own
+SQLite file, copied from one migrated once per session, and on the session's migrated
+PostgreSQL database, emptied before each test (tests/store/databases.py; without a
+server the PostgreSQL half is skipped, or fails under CI). The browser tests run on
+SQLite only (tests/web/browser/conftest.py). CSRF protection stays on: the `auth` helper
+reads the token from a page, as a browser does.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
 from arena.store import migrate
+from tests.store.databases import BACKENDS, postgres_migrated, truncate_all
 from tests.web.factories import World, build_world
 from web import create_app
 from web.database import dispose, sessions
@@ -36,11 +41,14 @@ def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def make_app(database: Path, **config: Any) -> Flask:
-    """The site on `database`, configured for tests (cheap password hashing)."""
+__all__ = ["postgres_migrated"]  # the PostgreSQL fixture, registered for these tests
+
+
+def make_app(database: str, **config: Any) -> Flask:
+    """The site on the `database` URL, configured for tests (cheap password hashing)."""
     settings = {
         "TESTING": True,
-        "DATABASE_URL": f"sqlite:///{database}",
+        "DATABASE_URL": database,
         "SECRET_KEY": "test secret",
         "ARGON2_PROFILE": "CHEAPEST",
     }
@@ -48,16 +56,20 @@ def make_app(database: Path, **config: Any) -> Flask:
     return create_app(settings)
 
 
-@pytest.fixture
-def database(migrated: Path, tmp_path: Path) -> Path:
-    """This test's database file."""
-    path = tmp_path / "arena.db"
-    shutil.copy(migrated, path)
-    return path
+@pytest.fixture(params=BACKENDS)
+def database(request: pytest.FixtureRequest, migrated: Path, tmp_path: Path) -> str:
+    """This test's database URL: a fresh SQLite file, or the emptied PostgreSQL database."""
+    if request.param == "sqlite":
+        path = tmp_path / "arena.db"
+        shutil.copy(migrated, path)
+        return f"sqlite:///{path}"
+    url = request.getfixturevalue("postgres_migrated")
+    truncate_all(url)
+    return str(url.render_as_string(hide_password=False))
 
 
 @pytest.fixture
-def app(database: Path) -> Iterator[Flask]:
+def app(database: str) -> Iterator[Flask]:
     """The site, on this test's database."""
     application = make_app(database)
     yield application

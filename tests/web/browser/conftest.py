@@ -60,6 +60,15 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
+def database(migrated: Path, tmp_path: Path) -> str:
+    """SQLite only: what a browser adds is the pages' scripts, not the queries, which the
+    rest of tests/web runs on PostgreSQL as well."""
+    path = tmp_path / "arena.db"
+    shutil.copy(migrated, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
 def site(app: Flask) -> Iterator[tuple[LiveServer, World]]:
     """The site on 127.0.0.1 with the test world in its database."""
 
