@@ -25,6 +25,7 @@ from arena.engine.cards import CARDS, Card
 
 from . import protocol
 from .faults import FaultKind, SeatFault
+from .inbox import Inbox
 from .protocol import bot_pb2, bot_pb2_grpc, game_pb2
 from .seats import DecisionContext, GameInfo
 
@@ -81,7 +82,7 @@ class GrpcSeat:
         self._stub: Any = None
         self._call: Any = None
         self._reader: asyncio.Task[None] | None = None
-        self._answers: asyncio.Queue[Any] = asyncio.Queue()
+        self._answers: Inbox[Any] = Inbox()
         self._next_id = 0
         self._wants_notifications = False
         self._broken: str | None = None
@@ -132,7 +133,7 @@ class GrpcSeat:
         assert self._info is not None
         await self._drop_stream()
         self._call = self._stub.PlayMatch()
-        self._answers = asyncio.Queue()
+        self._answers = Inbox()
         self._reader = asyncio.create_task(self._read(self._call, self._answers))
         self._broken = None
         start = protocol.match_start(
@@ -147,19 +148,19 @@ class GrpcSeat:
         self._wants_notifications = answer.match_start.wants_notifications
 
     @staticmethod
-    async def _read(call: Any, answers: asyncio.Queue[Any]) -> None:
+    async def _read(call: Any, answers: Inbox[Any]) -> None:
         try:
             while (response := await call.read()) is not _EOF:
                 if response is None:  # grpc logs a failed parse and hands on None
                     raise ValueError("the answer does not parse as a PlayMatchResponse")
-                answers.put_nowait(response)
+                answers.put(response)
         except grpc.aio.AioRpcError as error:
-            answers.put_nowait(error)
+            answers.put(error)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # a response that does not parse
-            answers.put_nowait(error)
-        answers.put_nowait(_STREAM_END)
+            answers.put(error)
+        answers.put(_STREAM_END)
 
     async def _drop_stream(self) -> None:
         if self._call is not None:
@@ -206,8 +207,10 @@ class GrpcSeat:
         # early (uvloop's have millisecond resolution and a cached "now"), and a bot must
         # never lose a decision before its allowance is over.
         end = time.perf_counter() + timeout
+        writing = True
         try:
-            # asyncio.timeout, not wait_for: no extra task per decision on the hot path.
+            # One timer for the write and the answer: each asyncio.timeout is a timer
+            # handle and a context object, and this is every decision's hot path.
             async with asyncio.timeout(timeout):
                 try:
                     await self._call.write(request)
@@ -218,17 +221,15 @@ class GrpcSeat:
                 ) as error:
                     self._broken = str(error)
                     raise await self._stream_fault(error) from None
-            while True:
-                item = await self._next_answer(end)
-                if item is _STREAM_END or isinstance(item, Exception):
-                    self._broken = "stream ended"
-                    raise await self._stream_fault(item)
-                if item.request_id >= request_id:
-                    break  # older ids are late answers to queries that timed out
+                writing = False
+                item = await self._answer(request_id)
         except TimeoutError:
-            raise SeatFault(
-                FaultKind.TIMEOUT, f"no answer within {timeout * 1000:.0f} ms"
-            ) from None
+            if writing:
+                raise self._timeout_fault(timeout) from None
+            item = await self._late_answer(request_id, end, timeout)
+        if item is _STREAM_END or isinstance(item, Exception):
+            self._broken = "stream ended"
+            raise await self._stream_fault(item)
         if item.request_id != request_id:
             raise SeatFault(
                 FaultKind.MALFORMED, f"answer for request {item.request_id}, expected {request_id}"
@@ -240,18 +241,29 @@ class GrpcSeat:
             )
         return item
 
-    async def _next_answer(self, end: float) -> Any:
-        """The next item from the stream's reader, or TimeoutError once `end` (a
-        `time.perf_counter` value) has passed; a timer that fires early waits again."""
+    @staticmethod
+    def _timeout_fault(timeout: float) -> SeatFault:
+        return SeatFault(FaultKind.TIMEOUT, f"no answer within {timeout * 1000:.0f} ms")
+
+    async def _answer(self, request_id: int) -> Any:
+        """The first answer from the stream's reader with an id of at least `request_id`
+        (older ids are late answers to queries that timed out), or the item that ended
+        the stream."""
         while True:
-            remaining = end - time.perf_counter()
-            if remaining <= 0:
-                raise TimeoutError
+            item = await self._answers.get()  # cancelling a get loses no item
+            if item is _STREAM_END or isinstance(item, Exception) or item.request_id >= request_id:
+                return item
+
+    async def _late_answer(self, request_id: int, end: float, timeout: float) -> Any:
+        """The answer after the timer fired: a timer that fired early (`end`, a
+        `time.perf_counter` value, has not passed) waits again; TIMEOUT once it has."""
+        while (remaining := end - time.perf_counter()) > 0:
             try:
                 async with asyncio.timeout(remaining):
-                    return await self._answers.get()  # cancelling a get loses no item
+                    return await self._answer(request_id)
             except TimeoutError:
                 continue
+        raise self._timeout_fault(timeout)
 
     async def _query(self, timeout: float, expected: str, request: Any) -> Any:
         if self._broken is not None:

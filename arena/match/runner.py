@@ -9,6 +9,7 @@ that goes wrong is our bug and voids the match (it is never scored).
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime as dt
 import logging
@@ -203,8 +204,19 @@ class MatchRunner:
         seating = self._seating(game_index)
         game = Game(rules, self.seed)
         record: dict[str, Any] = {"index": game_index, "seating": seating, "hands": []}
-        for seat in range(n):
-            await self._start(seat, seating[seat], game_index, games_total)
+        # Every seat starts at once: starting is mostly waiting (a bot's Ready, its new
+        # stream), and one seat after another took 15 ms a game (docs/benchmarks.md).
+        started = await asyncio.gather(
+            *(self._start(seat, seating[seat], game_index, games_total) for seat in range(n))
+        )
+        for seat, failed in enumerate(started):  # in seat order, as the replay must be
+            if failed is not None:
+                fault, elapsed = failed
+                # A bot that cannot even start is out of the match at once.
+                await self._record_fault(
+                    seating[seat], seat, game_index, 0, None, fault.kind, fault.detail, (), elapsed
+                )
+                await self._disqualify(seating[seat])
         while not game.is_over:
             record["hands"].append(await self._play_hand(game, game_index, seating))
             if self.on_progress is not None:
@@ -219,9 +231,12 @@ class MatchRunner:
             await self._notify(seating[seat], partial(_call, "end_game", tuple(game.totals), False))
         return record
 
-    async def _start(self, seat: int, entrant: int, game_index: int, games_total: int) -> None:
+    async def _start(
+        self, seat: int, entrant: int, game_index: int, games_total: int
+    ) -> tuple[SeatFault, float] | None:
+        """Start the entrant's seat for this game: None, or its fault and the time taken."""
         if self._disqualified[entrant]:
-            return
+            return None
         info = GameInfo(
             self.rules, seat, self.match_id, game_index, games_total, self.seed, self.time_policy
         )
@@ -229,19 +244,8 @@ class MatchRunner:
         try:
             await self.entrants[entrant].seat.start_game(info)
         except SeatFault as fault:
-            # A bot that cannot even start is out of the match at once.
-            await self._record_fault(
-                entrant,
-                seat,
-                game_index,
-                0,
-                None,
-                fault.kind,
-                fault.detail,
-                (),
-                self._now() - started,
-            )
-            await self._disqualify(entrant)
+            return fault, self._now() - started
+        return None
 
     async def _play_hand(self, game: Game, game_index: int, seating: list[int]) -> dict[str, Any]:
         hand, rules, n = game.hand, self.rules, self.rules.players

@@ -13,6 +13,7 @@ MODULES = [
     "hearts_bot.cards",
     "hearts_bot.cli",
     "hearts_bot.convert",
+    "hearts_bot.querycache",
     "hearts_bot.rules",
     "hearts_bot.server",
 ]

@@ -28,11 +28,11 @@ from .convert import (
     name_suit_view_from_proto,
     pass_direction_to_proto,
     pass_view_from_proto,
-    play_view_from_proto,
     reveal_view_from_proto,
     trick_ended_from_proto,
 )
 from .proto.hearts.v1 import bot_pb2, game_pb2
+from .querycache import QueryCache
 from .rules import PassDirection
 from .views import MatchInfo
 
@@ -73,6 +73,7 @@ class MatchSession:
         self.last_request_id = 0
         self.ended = False
         self.warnings = 0
+        self.queries = QueryCache()  # the stream's play queries repeat most of a hand
 
     def handle(
         self, request: bot_pb2.PlayMatchRequest | MalformedMessage
@@ -122,7 +123,7 @@ class MatchSession:
         assert self.match is not None
         players = self.match.rules.players
         if kind == "play_card":
-            view = play_view_from_proto(request.play_card)
+            view = self.queries.play_view(request.play_card)
             self._check_seat(view.seat)
             card = self._card(self._call(lambda: self.bot.play_card(view), "play_card"))
             if card not in view.legal:
