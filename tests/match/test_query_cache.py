@@ -23,7 +23,8 @@ def _queries(name, players, seed=11):
 
     def collect(hand, seat, number, scores):
         bank = rng.choice([10.0, 10.0, 9.75, 0.0])
-        context = DecisionContext(number, scores, 1.0, bank, rng.choice([0, 0, 3]))
+        lives = tuple(rng.choice([3, 2, 0]) for _ in scores) if rules.lives else ()
+        context = DecisionContext(number, scores, 1.0, bank, rng.choice([0, 0, 3]), lives)
         queries.append((seat, protocol.play_query(hand.view(seat), context)))
 
     play_games(rules, seed, collect)
@@ -47,6 +48,8 @@ def _outcome(convert, query):
         ("heartless", 4),
         ("sweepstakes", 4),
         ("royal", 4),
+        ("auction", 4),  # bids and a declarer: the full path
+        ("danger", 4),  # lives on the fast path
     ],
 )
 def test_every_play_query_of_whole_games_reads_as_the_plain_conversion(name, players):
@@ -96,6 +99,10 @@ def _mutations(query):
     case(lambda q: q.state.current_trick.cards.append(q.state.hand[-1]))
     case(lambda q: q.state.reveals.extend(["", "", "", ""]))
     case(lambda q: setattr(q.state, "scoring_suit", "X"))
+    case(lambda q: q.state.lives.extend([3, 2]))  # Danger Hearts: not one per seat
+    case(lambda q: q.state.lives.extend([3, 2, 1, 0]))
+    case(lambda q: q.state.bids.add(seat=9))  # Auction Hearts: no such seat
+    case(lambda q: setattr(q.state, "declarer", 1))
     case(lambda q: setattr(q.state.clock.bank_remaining, "seconds", 3))
     if query.state.tricks:
         case(lambda q: q.state.tricks[0].ClearField("winner"))

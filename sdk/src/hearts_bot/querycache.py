@@ -60,8 +60,8 @@ class QueryCache:
         state = query.state
         if not state.HasField("rules") or not state.HasField("current_trick"):
             return None
-        if state.reveals or state.scoring_suit:
-            return None  # Heartless: rare, and the full path checks it
+        if state.reveals or state.scoring_suit or state.bids or state.HasField("declarer"):
+            return None  # Heartless, Auction Hearts: rare, and the full path checks them
         rules = rules_view_from_proto(state.rules, "play_card.state.rules")  # cached
         players = rules.players
         seat = state.seat
@@ -72,7 +72,8 @@ class QueryCache:
             return None
         direction = _PASS.get(state.pass_direction)
         scores = tuple(state.scores)
-        if direction is None or len(scores) != players:
+        lives = tuple(state.lives)  # Danger Hearts; empty otherwise
+        if direction is None or len(scores) != players or (lives and len(lives) != players):
             return None
         current = state.current_trick
         leader = current.leader
@@ -124,6 +125,7 @@ class QueryCache:
             kitty=kitty,
             kitty_taker=kitty_taker,
             pot=state.pot,
+            lives=lives,
             legal=legal,
             current_trick=Trick(leader, played, _SEATS[leader, len(played), players], None),
         )
