@@ -117,6 +117,9 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> URL:
         path = tmp_path / "arena.db"
         shutil.copy(request.getfixturevalue("sqlite_template"), path)
         return database_url(f"sqlite:///{path}")
+    if request.param == "private_postgresql":  # a server of the test's own (outage tests)
+        private: URL = request.getfixturevalue("private_postgres").url
+        return private
     url: URL = request.getfixturevalue("postgres_migrated")
     truncate_all(url)
     return url

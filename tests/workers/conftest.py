@@ -17,12 +17,14 @@ from tests.store.databases import (
     sessions,
     sqlite_template,
 )
+from tests.store.private_postgres import private_postgres
 from workers.config import Settings
 
 __all__ = [
     "db_url",
     "engine",
     "postgres_migrated",
+    "private_postgres",
     "session",
     "sessions",
     "settings",

@@ -4,6 +4,7 @@
 * a worker killed with SIGKILL in the middle of a match (the whole worker, or only its
   pool process): the match is run again and recorded once;
 * Redis restarted (without persistence) mid-season: nothing lost;
+* PostgreSQL stopped at once (as in a crash) and restarted mid-season: nothing lost;
 * the same task delivered twice: one result.
 """
 
@@ -37,6 +38,7 @@ from arena.store.models import (
     Season,
     VersionStatus,
 )
+from tests.store.private_postgres import PrivatePostgres
 from tests.workers import bots
 from tests.workers.conftest import link_runtime, sandbox_or_skip
 from tests.workers.processes import (
@@ -310,6 +312,48 @@ def test_redis_restarted_mid_season_loses_nothing(
     wait_until(all_done_up_to_target, 150, f"every match of rounds 1-{target} done")
     with sessions() as session:
         assert assert_recorded_once(session, season_id) >= 2 * target
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("db_url", ["private_postgresql"], indirect=True)
+def test_postgres_restarted_mid_season_loses_nothing(
+    env: dict[str, str],
+    procs: Processes,
+    sessions: sessionmaker[Session],
+    private_postgres: PrivatePostgres,
+) -> None:
+    # The database goes away mid-season, connections cut off mid-transaction: the workers
+    # and the scheduler retry (workers/transient.py), and every match is recorded once.
+    season_id = quick_season(sessions)
+    procs.worker("w1", env)
+    procs.worker("w2", env)
+    wait_for_workers(sessions, "w1", "w2")
+    procs.beat(env)
+
+    def round_number() -> int:
+        with sessions() as session:
+            season = session.get(Season, season_id)
+            assert season is not None
+            return season.round_number
+
+    wait_until(lambda: round_number() >= 2, 60, "two rounds")
+    private_postgres.restart(down_for=3.0)
+    target = round_number() + 3
+
+    def all_done_up_to_target() -> bool:
+        with sessions() as session:
+            statuses = list(
+                session.scalars(
+                    select(Match.status).where(Match.season_id == season_id, Match.round <= target)
+                )
+            )
+        return round_number() >= target and all(s is MatchStatus.DONE for s in statuses)
+
+    wait_until(all_done_up_to_target, 150, f"every match of rounds 1-{target} done")
+    with sessions() as session:
+        assert assert_recorded_once(session, season_id) >= 2 * target
+    assert "retrying" in procs.logs() or "OperationalError" in procs.logs()
 
 
 @pytest.mark.timeout(120)
