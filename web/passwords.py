@@ -1,38 +1,28 @@
-"""Passwords: argon2id hashes (argon2-cffi), and older scrypt hashes upgraded at sign-in.
+"""Passwords for the site: `arena.store.accounts`' argon2id hashes, with the app's profile.
 
-`arena.store.accounts` keeps scrypt hashes (`scrypt$…`) for accounts made outside the
-site; the site writes argon2id (`$argon2id$…`, RFC 9106) and, when such an account signs
-in, replaces its scrypt hash by an argon2id one. Either way only the hash is kept.
+The store keeps one scheme for every account (argon2id, RFC 9106); the site only picks
+the parameters (`ARGON2_PROFILE`; its tests use the cheapest) and, at sign-in, keeps the
+new hash `check_password` hands back for an older scrypt hash or stale parameters.
 """
 
 from __future__ import annotations
 
-from argon2 import PasswordHasher, profiles
-from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from flask import current_app
 
-from arena.store.accounts import verify_password as verify_scrypt
+from arena.store import accounts
 
 
-def _hasher() -> PasswordHasher:
-    """The hasher for the app's `ARGON2_PROFILE` (tests use the cheapest)."""
-    profile = getattr(profiles, current_app.config["ARGON2_PROFILE"])
-    return PasswordHasher.from_parameters(profile)
+def _profile() -> str:
+    profile: str = current_app.config["ARGON2_PROFILE"]
+    return profile
 
 
 def hash_password(password: str) -> str:
-    """A salted argon2id hash of `password`."""
-    return _hasher().hash(password)
+    """A salted argon2id hash of `password`, with the app's parameters."""
+    return accounts.hash_password(password, profile=_profile())
 
 
 def check_password(stored: str, password: str) -> tuple[bool, str | None]:
     """Whether `password` matches `stored`, and a new hash to keep when it should change
     (an scrypt hash, or argon2 parameters older than the current ones); else None."""
-    if stored.startswith("scrypt$"):
-        return (True, hash_password(password)) if verify_scrypt(stored, password) else (False, None)
-    hasher = _hasher()
-    try:
-        hasher.verify(stored, password)
-    except (VerifyMismatchError, VerificationError, InvalidHashError):
-        return False, None
-    return True, (hasher.hash(password) if hasher.check_needs_rehash(stored) else None)
+    return accounts.check_password(stored, password, profile=_profile())

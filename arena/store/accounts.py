@@ -1,9 +1,14 @@
-"""Users and API tokens: passwords kept as scrypt hashes, tokens kept as SHA-256 hashes.
+"""Users and API tokens: passwords kept as argon2id hashes, tokens as SHA-256 hashes.
 
 Why two hashes: a password is low-entropy and chosen by a person, so it gets a slow,
-salted hash (scrypt from the standard library); an API token is 32 random bytes, so a
-fast SHA-256 is already impossible to invert and lets `user_for_token` find the token by
-an indexed equality lookup. The token's text is returned once, at issue, and never kept.
+salted, memory-hard hash (argon2id, RFC 9106, from argon2-cffi); an API token is 32
+random bytes, so a fast SHA-256 is already impossible to invert and lets `user_for_token`
+find the token by an indexed equality lookup. The token's text is returned once, at
+issue, and never kept.
+
+One scheme for every account, made by the site or by the command line. Hashes written
+before it (`scrypt$n$r$p$salt$hash`) still verify, and `check_password` hands back an
+argon2id hash to keep in their place, as it does for argon2 parameters grown stale.
 
 These functions flush but never commit: the caller's transaction decides.
 """
@@ -15,17 +20,20 @@ import hashlib
 import hmac
 import secrets
 from datetime import datetime
+from functools import lru_cache
 from typing import Final
 
+from argon2 import PasswordHasher, profiles
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .models import ApiToken, User
 from .types import utc_now
 
-SCRYPT_N: Final = 2**14
-SCRYPT_R: Final = 8
-SCRYPT_P: Final = 1
+DEFAULT_PROFILE: Final = "RFC_9106_LOW_MEMORY"
+"""argon2-cffi's parameter profile for new hashes (the site's `ARGON2_PROFILE` may name
+another: its tests use the cheapest)."""
 TOKEN_PREFIX: Final = "ha_"
 UNUSABLE_PASSWORD: Final = "!"
 """A password hash no password matches (accounts that only exist to own house bots)."""
@@ -35,34 +43,54 @@ class AccountError(ValueError):
     """A bad username, a taken username, or an unusable password."""
 
 
-def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
-    return hashlib.scrypt(password.encode(), salt=salt, n=n, r=r, p=p, dklen=32)
+@lru_cache(maxsize=8)
+def password_hasher(profile: str = DEFAULT_PROFILE) -> PasswordHasher:
+    """The argon2id hasher of an argon2-cffi profile name (`RFC_9106_LOW_MEMORY`, ...)."""
+    return PasswordHasher.from_parameters(getattr(profiles, profile))
 
 
-def _b64(data: bytes) -> str:
-    return base64.b64encode(data).decode()
-
-
-def hash_password(password: str) -> str:
-    """A salted scrypt hash in the form `scrypt$n$r$p$salt$hash` (base64 parts).
-
-    Raises AccountError for an empty password.
-    """
+def hash_password(password: str, *, profile: str = DEFAULT_PROFILE) -> str:
+    """A salted argon2id hash (`$argon2id$...`). Raises AccountError for an empty password."""
     if not password:
         raise AccountError("the password is empty")
-    salt = secrets.token_bytes(16)
-    digest = _scrypt(password, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
-    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${_b64(salt)}${_b64(digest)}"
+    return password_hasher(profile).hash(password)
+
+
+def check_password(
+    stored: str, password: str, *, profile: str = DEFAULT_PROFILE
+) -> tuple[bool, str | None]:
+    """Whether `password` matches `stored`, and a new hash to keep in its place when it
+    should change (an older scrypt hash, or argon2 parameters other than `profile`'s);
+    else None. False for unusable hashes."""
+    if stored.startswith("scrypt$"):
+        if not _verify_scrypt(stored, password):
+            return False, None
+        return True, hash_password(password, profile=profile)
+    hasher = password_hasher(profile)
+    try:
+        hasher.verify(stored, password)
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False, None
+    return True, (hasher.hash(password) if hasher.check_needs_rehash(stored) else None)
 
 
 def verify_password(stored: str, password: str) -> bool:
-    """Whether `password` matches `stored` (constant-time; False for unusable hashes)."""
+    """Whether `password` matches `stored` (False for unusable hashes)."""
+    return check_password(stored, password)[0]
+
+
+def _verify_scrypt(stored: str, password: str) -> bool:
+    """A hash from before argon2id: `scrypt$n$r$p$salt$hash`, base64 parts (constant-time)."""
     parts = stored.split("$")
-    if len(parts) != 6 or parts[0] != "scrypt":
+    if len(parts) != 6:
         return False
-    n, r, p = (int(x) for x in parts[1:4])
-    salt, expected = base64.b64decode(parts[4]), base64.b64decode(parts[5])
-    return hmac.compare_digest(_scrypt(password, salt, n, r, p), expected)
+    try:
+        n, r, p = (int(x) for x in parts[1:4])
+        salt, expected = base64.b64decode(parts[4]), base64.b64decode(parts[5])
+    except ValueError:
+        return False
+    digest = hashlib.scrypt(password.encode(), salt=salt, n=n, r=r, p=p, dklen=len(expected))
+    return hmac.compare_digest(digest, expected)
 
 
 def create_user(

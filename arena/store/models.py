@@ -118,7 +118,7 @@ class MatchFormat(StrEnum):
 
 
 class User(Base):
-    """A contestant or an admin; the password is kept only as a scrypt hash."""
+    """A contestant or an admin; the password is kept only as an argon2id hash."""
 
     __tablename__ = "users"
 

@@ -1,6 +1,11 @@
-"""Users and tokens: passwords as scrypt hashes, tokens stored only as their SHA-256."""
+"""Users and tokens: passwords as argon2id hashes (older scrypt ones still verify and are
+replaced), tokens stored only as their SHA-256."""
 
 from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
 
 import pytest
 from sqlalchemy import select
@@ -9,6 +14,7 @@ from sqlalchemy.orm import Session
 from arena.store.accounts import (
     AccountError,
     authenticate,
+    check_password,
     create_user,
     hash_password,
     issue_token,
@@ -28,6 +34,33 @@ def test_password_hash_is_salted_and_verifies() -> None:
     assert verify_password(first, "hunter2")
     assert not verify_password(first, "hunter3")
     assert not verify_password("!", "anything")
+
+
+def scrypt_hash(password: str) -> str:
+    """A hash as accounts made before argon2id kept it: `scrypt$n$r$p$salt$hash`."""
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(password.encode(), salt=salt, n=2**14, r=8, p=1, dklen=32)
+    encoded = [base64.b64encode(part).decode() for part in (salt, digest)]
+    return "$".join(["scrypt", "16384", "8", "1", *encoded])
+
+
+def test_new_hashes_are_argon2id_and_older_scrypt_ones_verify_and_are_replaced() -> None:
+    assert hash_password("hunter2").startswith("$argon2id$")
+    old = scrypt_hash("hunter2")
+    assert verify_password(old, "hunter2")
+    assert not verify_password(old, "hunter3")
+    matched, replacement = check_password(old, "hunter2")
+    assert matched and replacement is not None and replacement.startswith("$argon2id$")
+    assert check_password(replacement, "hunter2") == (True, None)  # current: kept as is
+    assert check_password(old, "wrong") == (False, None)
+    assert not verify_password("scrypt$x$8$1$AA==$AA==", "hunter2")  # malformed: no match
+
+
+def test_stale_argon2_parameters_are_replaced_at_the_next_check() -> None:
+    cheap = hash_password("hunter2", profile="CHEAPEST")
+    matched, replacement = check_password(cheap, "hunter2")  # the default profile is dearer
+    assert matched and replacement is not None and replacement != cheap
+    assert check_password(cheap, "hunter2", profile="CHEAPEST") == (True, None)
 
 
 def test_empty_password_is_refused() -> None:

@@ -6,8 +6,8 @@ from sqlalchemy import select
 
 from arena.store import write_transaction
 from arena.store.accounts import create_user
-from arena.store.accounts import hash_password as scrypt_hash
 from arena.store.models import User
+from tests.store.test_accounts import scrypt_hash
 from tests.web.conftest import csrf_token
 
 
