@@ -201,6 +201,14 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
                 "never scores below 0, and a moon is worth the shooter's own score.",
             )
         )
+    if rules.booster_nines:
+        lines.append(
+            (
+                "Booster nines",
+                "When a trick holds the nine of the suit led, its winner must lead that suit "
+                "again if he can, even a heart before hearts are broken.",
+            )
+        )
     if rules.doubler is not None:
         lines.append(("Doubler", f"Taking the {card_name(str(rules.doubler))} doubles your hand."))
     lines.append(("Shooting the moon", _moon(rules)))

@@ -69,6 +69,9 @@ ERR_PASS_NOT_IN_HAND = 15
 ERR_PASS_FORBIDDEN = 16
 """A pass holding a card the rules forbid passing (004 'Passing cards': "Passing the Ace,
 King and/or Queen of Spades may be allowed or prohibited")."""
+ERR_BOOSTER_SUIT = 17
+"""Booster Nines (004 'Other Variations': "if a nine is played then an extra round in the suit
+is played"): the leader must lead the suit whose nine was played to the last trick."""
 
 
 class CoreConfig(NamedTuple):
@@ -99,6 +102,10 @@ class CoreConfig(NamedTuple):
     """1: 004 'Royal Hearts' scoring (the QH doubles its taker's hearts, the QC cancels the
     QS of the seat that took both, a hand scores at least 0, a moon is worth the shooter's
     own raw score instead of `moon_points`); 0, the default, changes nothing."""
+    booster_nines: int = 0
+    """1: Booster Nines (004 'Other Variations'): when a trick holds the nine of the suit led,
+    the next trick's leader must lead that suit if he holds it (error 17), whatever the lead
+    rule; 0, the default, changes nothing."""
 
 
 FULL_DECK = (1 << 52) - 1
@@ -131,4 +138,5 @@ def standard_config(players: int = 4) -> CoreConfig:
         kitty_taker=KITTY_TO_FIRST_TRICK,
         pass_forbidden=0,
         royal_queens=0,
+        booster_nines=0,
     )

@@ -148,6 +148,10 @@ class SeatView:
     scoring_suit: Suit | None = None
     """The revealed scoring suit once every seat has revealed; None before, and always
     None under a fixed scoring suit."""
+    booster_suit: Suit | None = None
+    """Booster Nines (004 'Other Variations'): the suit the current trick must be led in,
+    because the last trick held the nine of its led suit (the leader leads it if he holds
+    any); None when there is no such obligation, and always None without `booster_nines`."""
 
 
 def _nothing_legal() -> int:
@@ -414,6 +418,15 @@ class Hand:
     def hearts_broken(self) -> bool:
         """Whether hearts (or points, by the rules' breaking setting) have been broken."""
         return bool(self._state.broken)
+
+    @property
+    def booster_suit(self) -> Suit | None:
+        """Booster Nines (004 'Other Variations': "if a nine is played then an extra round in
+        the suit is played"): the suit the current trick must be led in when its leader holds
+        a card of it, because the last trick held the nine of the suit led; None otherwise
+        (and once the hand is over). It stays set while the trick is played."""
+        suit = int(self._state.booster)
+        return None if suit < 0 or self._revealing or self._calling else Suit(suit)
 
     @property
     def leader(self) -> int:
@@ -774,6 +787,7 @@ class Hand:
             kitty=self._visible_kitty(seat, len(tricks)),
             reveals=self._visible_reveals(seat),
             scoring_suit=self._suit,
+            booster_suit=self.booster_suit,
         )
 
     def _visible_reveals(self, seat: int) -> tuple[Card | None, ...]:
@@ -844,6 +858,9 @@ class Hand:
             + (f"{_suit_name(led)} were led" if led is not None else "a suit was led"),
             core_config.ERR_FIRST_TRICK_POINTS: "no point cards on the first trick "
             "while other cards can be played (000 'The Play')",
+            core_config.ERR_BOOSTER_SUIT: f"{who} must lead {_suit_name(self._booster_led())}: "
+            "a nine of that suit was played to the last trick (004 'Other Variations', "
+            "Booster Nines: an extra round in the suit)",
             core_config.ERR_NOT_BROKEN: "hearts have not been broken"
             if self.rules.lead_rule.value == "hearts_broken"
             else "points have not been broken",
@@ -851,6 +868,10 @@ class Hand:
         return IllegalPlayError(
             f"illegal play {card} by {who}: {reason}", card=card, seat=seat, code=code
         )
+
+    def _booster_led(self) -> Suit:
+        """The suit Booster Nines makes the current trick's leader lead (clubs if none)."""
+        return self.booster_suit or Suit.CLUBS
 
     def _opening_card(self) -> Card | None:
         """The lowest club in the hands, or spade under the lowest-spade opening."""

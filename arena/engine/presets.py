@@ -365,6 +365,19 @@ def big_table(players: int = 6) -> Rules:
     return standard(players).replace(name="big_table", pass_count=2)
 
 
+def booster_nines(players: int = 4) -> Rules:
+    """Booster Nines (004 'Other Variations': "if a nine is played then an extra round in
+    the suit is played"): the standard game, where a trick holding the nine of the suit
+    led obliges its winner to lead that suit again if he can (`Rules.booster_nines`; the
+    interpretation is in docs/rules.md).
+
+    >>> rules = booster_nines()
+    >>> rules.booster_nines, rules.penalty_total
+    (True, 26)
+    """
+    return standard(players).replace(name="booster_nines", booster_nines=True)
+
+
 # The table size of a preset made for other than four players (each builder's default).
 DEFAULT_PLAYERS: Final[Mapping[str, int]] = {"star": 5, "big_table": 6}
 
@@ -418,6 +431,7 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "star": star,
     "no_spade_pass": no_spade_pass,
     "big_table": big_table,
+    "booster_nines": booster_nines,
 }
 
 

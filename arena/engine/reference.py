@@ -24,6 +24,7 @@ from arena.engine.config import (
     ERR_ALREADY_PASSED,
     ERR_BAD_CARD,
     ERR_BAD_SEAT,
+    ERR_BOOSTER_SUIT,
     ERR_FIRST_TRICK_POINTS,
     ERR_HAND_OVER,
     ERR_MUST_FOLLOW_SUIT,
@@ -74,6 +75,8 @@ QUEEN_OF_SPADES = 2 * RANKS + 10
 QUEEN_OF_CLUBS = 0 * RANKS + 10
 QUEEN_OF_HEARTS = 3 * RANKS + 10
 ALL_CARDS = (1 << 52) - 1
+NINE = 7
+"""The rank index of the nine (2 is 0): Booster Nines."""
 
 # --- Randomness constants (contract "Randomness"). ---
 
@@ -197,6 +200,8 @@ def _check_config(cfg: CoreConfig) -> None:
         raise ValueError(f"pass_forbidden {cfg.pass_forbidden:#x} is not a mask of cards 0..51")
     if cfg.royal_queens not in (0, 1):
         raise ValueError(f"royal_queens must be 0 or 1, got {cfg.royal_queens}")
+    if cfg.booster_nines not in (0, 1):
+        raise ValueError(f"booster_nines must be 0 or 1, got {cfg.booster_nines}")
 
 
 @lru_cache(maxsize=256)
@@ -246,7 +251,7 @@ def _check_seed(seed: int) -> None:
 
 
 def as_config(cfg: CoreConfig | tuple[Any, ...]) -> CoreConfig:
-    """`cfg` as a CoreConfig (a plain tuple of the same 20 fields is accepted too).
+    """`cfg` as a CoreConfig (a plain tuple of the same 21 fields is accepted too).
 
     Raises ValueError if it has the wrong number of fields.
     """
@@ -339,6 +344,7 @@ class HandState:
     """
 
     __slots__ = (
+        "_booster",
         "_broken",
         "_cfg",
         "_dealer",
@@ -429,6 +435,7 @@ class HandState:
         self._trick: list[int] = []
         self._trick_number = 0
         self._broken = False
+        self._booster = -1
         self._opening_card = -1
         self._leader = -1
         self._to_play = -1
@@ -461,6 +468,13 @@ class HandState:
     def broken(self) -> bool:
         """Whether hearts (or points, per `broken_by`) have been broken."""
         return self._broken
+
+    @property
+    def booster(self) -> int:
+        """Booster Nines: the suit (0..3) the current trick must be led in if the leader holds
+        it, because the last trick held the nine of its led suit; -1 for none (always -1
+        while passing and once the hand is over)."""
+        return self._booster if self._phase == PHASE_PLAYING else -1
 
     @property
     def leader(self) -> int:
@@ -634,6 +648,10 @@ class HandState:
             steps.append((ERR_MUST_LEAD_OPENING_CARD, 1 << self._opening_card))
         elif self._trick_number == 0 and cfg.opening == OPENING_ANY_CLUB:
             steps.append((ERR_MUST_LEAD_CLUB, hand & CLUBS))
+        elif self._booster >= 0 and hand & SUIT_MASKS[self._booster]:
+            # 004 'Other Variations': "Booster Nines - if a nine is played then an extra round
+            # in the suit is played": the suit must be led again, whatever the lead rule.
+            steps.append((ERR_BOOSTER_SUIT, hand & SUIT_MASKS[self._booster]))
         else:
             steps.append((ERR_NOT_BROKEN, self._lead_filter(hand)))
         banned = derived.first_trick_banned
@@ -716,6 +734,7 @@ class HandState:
                 self._leader,
                 self._trick_number,
                 self._broken,
+                self._booster,
                 self._phase,
                 self._kitty_owner,
                 len(self._history),
@@ -728,7 +747,7 @@ class HandState:
         """Undo the last `push` or `play`. Raises IndexError when there is nothing to undo."""
         if not self._undo:
             raise IndexError("pop from a hand with no plays to undo")
-        seat, card, leader, trick_number, broken, phase, kitty_owner, finished, *trick = (
+        seat, card, leader, trick_number, broken, booster, phase, kitty_owner, finished, *trick = (
             self._undo.pop()
         )
         if len(self._history) > finished:
@@ -744,6 +763,7 @@ class HandState:
         self._leader = leader
         self._trick_number = trick_number
         self._broken = bool(broken)
+        self._booster = booster
         self._phase = phase
         self._kitty_owner = kitty_owner
 
@@ -775,6 +795,10 @@ class HandState:
         self._history.append((self._leader, tuple(trick), winner))
         self._trick = []
         self._trick_number += 1
+        # Booster Nines: the nine of the suit led calls for "an extra round in the suit".
+        nine = led_suit * RANKS + NINE
+        last = self._trick_number == cfg.hand_size
+        self._booster = led_suit if cfg.booster_nines and cards >> nine & 1 and not last else -1
         if self._kitty_owner == -1:
             # 002 '"Kitty" variants': "The kitty is taken by the person who takes the first
             # trick"; 001 'WINNING THE KITTY': "award them to the first player who takes a

@@ -247,6 +247,12 @@ class Rules:
     `sun_points` and `no_trick_bonus` work as for any rules, after the royal score: a sun
     replaces the moon with its own worth, and the bonus is added last.
 
+    `booster_nines` (004 'Other Variations': "Booster Nines - if a nine is played then an
+    extra round in the suit is played", the `booster_nines` preset): when a trick holds the
+    nine of the suit led, the next trick must be led in that suit if its leader holds a card
+    of it, whatever the lead rule says (a heart may be led before hearts are broken); a leader
+    without the suit leads by the usual rules. A nine played off-suit boosts nothing.
+
     Raises RulesError on construction for impossible or contradictory settings.
     """
 
@@ -271,6 +277,7 @@ class Rules:
     card_values: Mapping[Card, int] = dataclasses.field(default_factory=standard_values)
     doubler: Card | None = None
     royal_queens: bool = False
+    booster_nines: bool = False
     pass_call_options: tuple[PassDirection, ...] = ()
     moon: MoonRule = MoonRule.OLD
     moon_points: int | None = None
@@ -409,6 +416,7 @@ class Rules:
             kitty_taker=list(KittyTaker).index(self.kitty_taker),
             pass_forbidden=self.pass_forbidden.mask,
             royal_queens=int(self.royal_queens),
+            booster_nines=int(self.booster_nines),
         )
 
     def __hash__(self) -> int:
@@ -446,6 +454,7 @@ class Rules:
             "card_values": {str(card): value for card, value in self.card_values.items()},
             "doubler": None if self.doubler is None else str(self.doubler),
             "royal_queens": self.royal_queens,
+            "booster_nines": self.booster_nines,
             "pass_call_options": [d.value for d in self.pass_call_options],
             "moon": self.moon.value,
             "moon_points": self.moon_points,
@@ -562,6 +571,8 @@ class Rules:
             raise RulesError("queen_and_hearts_may_lead_heart must be true or false")
         if not isinstance(self.royal_queens, bool):
             raise RulesError("royal_queens must be true or false")
+        if not isinstance(self.booster_nines, bool):
+            raise RulesError("booster_nines must be true or false")
         deck_size = len(self.deck)
         if (deck_size - self.kitty_size) % self.players:
             raise RulesError(

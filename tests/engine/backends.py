@@ -203,7 +203,9 @@ def random_config(rng: random.Random) -> CoreConfig:
         ),
     )
     # Drawn after every other field, so that they are what they were before it existed.
-    return _random_royal(rng, cfg)
+    cfg = _random_royal(rng, cfg)
+    # Booster Nines (004 'Other Variations'), drawn after royal for the same reason.
+    return cfg._replace(booster_nines=int(rng.random() < 0.25))
 
 
 def _random_royal(rng: random.Random, cfg: CoreConfig) -> CoreConfig:

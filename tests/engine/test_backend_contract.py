@@ -19,6 +19,7 @@ from arena.engine.config import (
     BROKEN_BY_HEARTS,
     BROKEN_BY_HEARTS_OR_QUEEN,
     BROKEN_BY_POINTS,
+    ERR_BOOSTER_SUIT,
     FIRST_TRICK_ANY,
     FIRST_TRICK_NO_PENALTY,
     FIRST_TRICK_NO_POINTS,
@@ -144,6 +145,7 @@ def snapshot(state: Any, players: int) -> tuple[Any, ...]:
         tuple(state.received(s) for s in seats),
         state.history(),
         state.legal_mask(),
+        state.booster,
     )
 
 
@@ -1527,3 +1529,93 @@ def test_play_random_hands_streams_are_unchanged(backend, players, schedule, dig
     cfg = standard_config(players)
     assert cfg.pass_forbidden == 0
     assert backend.play_random_hands(cfg, 20260101 + players, 120, schedule) == (digest, sums)
+
+
+# --- Booster Nines (004 'Other Variations'): `booster_nines`. ---
+# "Booster Nines - if a nine is played then an extra round in the suit is played": a trick
+# holding the nine of the suit led makes its winner lead that suit again if he holds it.
+
+BOOSTER_HANDS = ["2C 5D 6D 7D", "9C 2S 3S 4S", "AC KC 2D 4H", "3C 5S 6S 7S"]
+
+
+def test_booster_nine_of_the_suit_led_forces_the_next_lead(backend):
+    state = new_hand(backend, BOOSTER_HANDS, booster_nines=1)
+    assert state.booster == -1
+    play_all(state, "2C 9C AC")
+    assert state.booster == -1  # set once the trick is finished
+    play_all(state, "3C")
+    assert state.to_play == 2 and state.booster == 0
+    assert names(state.legal_mask()) == {"KC"}
+    assert state.check_play(card("2D")) == ERR_BOOSTER_SUIT
+    assert state.play(card("4H")) == ERR_BOOSTER_SUIT
+    play_all(state, "KC")
+    assert state.booster == 0  # the obligation stays while its trick is played
+    state.pop()
+    state.pop()
+    assert state.booster == -1
+
+
+def test_booster_needs_the_rule(backend):
+    state = new_hand(backend, BOOSTER_HANDS)
+    play_all(state, "2C 9C AC 3C")
+    assert state.booster == -1
+    assert names(state.legal_mask()) == {"KC", "2D"}  # no heart before hearts break
+
+
+def test_booster_leader_without_the_suit_leads_by_the_usual_rules(backend):
+    hands = ["2C 9C 5D 6D", "3C 2S 3S 4S", "AC 2D 4H 5H", "4C 5S 6S 7S"]
+    state = new_hand(backend, hands, booster_nines=1)
+    play_all(state, "2C 3C AC 4C")  # no nine: nothing boosted
+    assert state.booster == -1
+    hands = ["2C 5D 6D 7D", "9C 2S 3S 4S", "AC 2D 4H 5H", "3C 5S 6S 7S"]
+    state = new_hand(backend, hands, booster_nines=1)
+    play_all(state, "2C 9C AC 3C")
+    assert state.booster == 0
+    assert names(state.legal_mask()) == {"2D"}  # no club left: the lead rule applies
+
+
+def test_booster_nine_played_off_suit_boosts_nothing(backend):
+    hands = ["2C 5D 6D 7D", "9D 2S 3S 4S", "AC 2D 4H 5H", "3C 5S 6S 7S"]
+    state = new_hand(backend, hands, booster_nines=1)
+    play_all(state, "2C 9D AC 3C")
+    assert state.booster == -1
+
+
+def test_booster_overrides_the_lead_rule(backend):
+    # 001 'HOW TO PLAY'-style points rule: no point card led until points are broken; the
+    # JD (-10) would be refused as a lead, but the booster obliges a diamond lead.
+    hands = ["2C 9D 3H 4H", "3C QD JD 2S", "4C TD 4S 5S", "5C 3D 6S 7S"]
+    state = new_hand(
+        backend, hands, values={"JD": -10}, lead_rule=LEAD_NOT_POINTS, broken_by=BROKEN_BY_HEARTS
+    )
+    play_all(state, "2C 3C 4C 5C 3D 9D QD TD")
+    assert state.to_play == 1 and not state.broken
+    assert names(state.legal_mask()) == {"2S"}
+    state = new_hand(
+        backend,
+        hands,
+        values={"JD": -10},
+        lead_rule=LEAD_NOT_POINTS,
+        broken_by=BROKEN_BY_HEARTS,
+        booster_nines=1,
+    )
+    play_all(state, "2C 3C 4C 5C 3D 9D QD TD")
+    assert state.booster == 1
+    assert names(state.legal_mask()) == {"JD"}
+    assert state.check_play(card("2S")) == ERR_BOOSTER_SUIT
+
+
+def test_booster_is_not_set_by_the_last_trick(backend):
+    hands = ["2C 9D", "3C TD", "4C JD", "5C QD"]
+    state = new_hand(backend, hands, booster_nines=1, first_trick=FIRST_TRICK_ANY)
+    play_all(state, "2C 3C 4C 5C QD 9D TD JD")
+    assert state.phase == PHASE_OVER and state.booster == -1
+
+
+def test_booster_nine_of_hearts_forces_a_heart_lead(backend):
+    hands = ["2C 9H 5D 6D", "3C AH KH 2S", "4C 2H 2D 3D", "5C 5H 6S 7S"]
+    state = new_hand(backend, hands, booster_nines=1, lead_rule=LEAD_ANY)
+    play_all(state, "2C 3C 4C 5C 5H 9H AH 2H")
+    assert state.to_play == 1 and state.booster == 3
+    assert names(state.legal_mask()) == {"KH"}
+    assert state.check_play(card("2S")) == ERR_BOOSTER_SUIT

@@ -106,7 +106,15 @@ class Pair:
         return ref_answer
 
     def quick_views(self) -> None:
-        for name in ("phase", "to_play", "trick_number", "broken", "leader", "kitty_owner"):
+        for name in (
+            "phase",
+            "to_play",
+            "trick_number",
+            "broken",
+            "leader",
+            "kitty_owner",
+            "booster",
+        ):
             self.same(name, outcome(self.ref, name, None), outcome(self.c, name, None))
         self.call("current_trick")
 
@@ -228,6 +236,7 @@ def snapshot(state: Any, n: int) -> tuple[Any, ...]:
         state.to_play,
         state.trick_number,
         state.broken,
+        state.booster,
         state.leader,
         state.kitty_owner,
         state.current_trick(),
@@ -462,6 +471,33 @@ def test_c_matches_reference_on_royal_rules(name):
     assert cfg.royal_queens == 1
     kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
     for index in range(ROYAL_HANDS):
+        rng = random.Random(f"{name} hand {index}")
+        compare_hand(cfg, rng, f"{name!r} #{index} (random.Random('{name} hand {index}'))", kinds)
+    rng = random.Random(f"{name} batch")
+    for index in range(8):
+        compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 60), f"{name} {index}")
+
+
+# Booster Nines (004 'Other Variations', `booster_nines`): the nine of the suit led forcing
+# the next lead, as the `booster_nines` preset plays it at every table and with the rules
+# it overrides (points broken, Omnibus' JD).
+BOOSTER_HANDS = 300
+
+
+def booster_rules() -> dict[str, Rules]:
+    rules = {f"booster {n}": preset("booster_nines", n) for n in range(3, 8)}
+    rules["booster omnibus"] = preset("omnibus").replace(booster_nines=True)
+    rules["booster black maria"] = preset("black_maria").replace(booster_nines=True)
+    return rules
+
+
+@pytest.mark.parametrize("name", list(booster_rules()))
+def test_c_matches_reference_on_booster_rules(name):
+    rules = booster_rules()[name]
+    cfg = rules.core_config()
+    assert cfg.booster_nines == 1
+    kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
+    for index in range(BOOSTER_HANDS):
         rng = random.Random(f"{name} hand {index}")
         compare_hand(cfg, rng, f"{name!r} #{index} (random.Random('{name} hand {index}'))", kinds)
     rng = random.Random(f"{name} batch")

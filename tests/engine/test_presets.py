@@ -5,7 +5,8 @@ import random
 
 import pytest
 
-from arena.engine import CardSet, Hand, Phase, RulesError, Suit, preset
+from arena.engine import CardSet, Hand, IllegalPlayError, Phase, RulesError, Suit, preset
+from arena.engine.config import ERR_BOOSTER_SUIT
 from arena.engine.presets import PRESETS
 
 # One suit per seat: seat 3 holds every club, leads the 2C, and wins every trick
@@ -43,6 +44,8 @@ EXPECTED_WHEN_SEAT_3_TAKES_EVERYTHING = {
     "heartless": (26, 26, 26, 0),
     # 003 'Simple variations': only the pass is the dealer's call; midwest's moon.
     "dealer_calls": (26, 26, 26, 0),
+    # 004 'Other Variations': Booster Nines changes only who must lead what.
+    "booster_nines": (26, 26, 26, 0),
 }
 # The cards each seat reveals in a Heartless hand of ONE_SUIT_EACH: the AH is the highest,
 # so hearts score with the QS and seat 3 opens with the 2C (003 'HEARTLESS').
@@ -241,3 +244,41 @@ def test_five_player_standard_opens_with_the_three_of_clubs():
 
 def test_hearts_suit_mask_matches_cards():
     assert CardSet.from_mask(Suit.HEARTS.mask) == CardSet(f"{r}H" for r in "23456789TJQKA")
+
+
+# --- Booster Nines (004 'Other Variations': "if a nine is played then an extra round in
+# the suit is played"). ---
+
+BOOSTER_DEAL = [
+    "2C 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2S",
+    "9C 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+    "AC KC 2D 3D 2H 3H 4H 5H 6H 7H 8H 9H TH",
+    "3C 4C 5C 6C 7C 8C TC JC QC JH QH KH AH",
+]
+
+
+def test_booster_nine_of_the_suit_led_forces_the_next_lead():
+    hand = Hand.from_cards(preset("booster_nines"), BOOSTER_DEAL, dealer=3)
+    for card in ("2C", "9C", "AC"):
+        hand.play(card)
+    assert hand.booster_suit is None
+    hand.play("3C")  # the nine of clubs was played to a club trick: clubs again
+    assert hand.to_play == 2 and hand.booster_suit is Suit.CLUBS
+    assert hand.view(2).booster_suit is Suit.CLUBS
+    assert hand.legal_plays() == CardSet.parse("KC")
+    with pytest.raises(IllegalPlayError, match=r"must lead clubs.*Booster Nines") as error:
+        hand.play("2D")
+    assert error.value.code == ERR_BOOSTER_SUIT
+    hand.play("KC")
+    for card in ("4C", "4D", "3S"):
+        hand.play(card)
+    assert hand.to_play == 2 and hand.booster_suit is None  # no nine in that trick
+    assert preset("standard").booster_nines is False
+
+
+def test_booster_nine_played_off_suit_does_not_boost():
+    deal = list(BOOSTER_DEAL)
+    hand = Hand.from_cards(preset("booster_nines"), deal, dealer=3)
+    for card in ("2C", "9C", "AC", "3C", "KC", "4C", "4D", "9S"):
+        hand.play(card)
+    assert hand.to_play == 2 and hand.booster_suit is None  # the 9S was a discard

@@ -40,6 +40,7 @@ VARIANTS = [
     "heartless",
     "royal",
     "dealer_calls",
+    "booster_nines",
 ]
 PLAYERS = {"star": 5}
 

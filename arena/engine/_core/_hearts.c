@@ -162,10 +162,11 @@ static const struct {
     {"cfg.kitty_taker", F_INT, offsetof(hc_config, kitty_taker)},
     {"cfg.pass_forbidden", F_MASK, offsetof(hc_config, pass_forbidden)},
     {"cfg.royal_queens", F_INT, offsetof(hc_config, royal_queens)},
+    {"cfg.booster_nines", F_INT, offsetof(hc_config, booster_nines)},
 };
 #define N_FIELDS ((Py_ssize_t)(sizeof config_fields / sizeof config_fields[0]))
 
-/* Fill and validate `c` from a CoreConfig (or any sequence of its 20 fields). */
+/* Fill and validate `c` from a CoreConfig (or any sequence of its 21 fields). */
 static int parse_config(PyObject *obj, hc_config *c)
 {
     memset(c, 0, sizeof *c);
@@ -366,6 +367,13 @@ static PyObject *HandState_get_trick_number(PyObject *self, void *closure)
 {
     (void)closure;
     return PyLong_FromLong(HS(self)->hand.d.trick_number);
+}
+
+static PyObject *HandState_get_booster(PyObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(HS(self)->hand.d.phase == HC_PHASE_PLAYING ? HS(self)->hand.d.booster
+                                                                      : -1);
 }
 
 static PyObject *HandState_get_broken(PyObject *self, void *closure)
@@ -690,6 +698,8 @@ static PyGetSetDef HandState_getset[] = {
     {"trick_number", HandState_get_trick_number, NULL,
      PyDoc_STR("0-based index of the trick being played (hand_size when over)"), NULL},
     {"broken", HandState_get_broken, NULL, PyDoc_STR("hearts/points broken"), NULL},
+    {"booster", HandState_get_booster, NULL,
+     PyDoc_STR("Booster Nines: the suit the next lead must be in (if held), or -1"), NULL},
     {"leader", HandState_get_leader, NULL,
      PyDoc_STR("leader of the current trick (-1 while passing; the last winner when over)"),
      NULL},

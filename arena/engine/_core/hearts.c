@@ -44,6 +44,7 @@
 #include <string.h>
 
 #define BIT(c) (1ULL << (c))
+#define HC_NINE 7 /* the rank index of the nine (2 = 0) */
 #define GOLDEN 0x9E3779B97F4A7C15ULL
 #define POLICY_SALT 0x5851F42D4C957F2DULL
 #define CENTER_SALT 0xC3A5C85C97CB3127ULL
@@ -200,11 +201,12 @@ static const char *const config_errors[] = {
     [HC_CFG_KITTY_TAKER] = "kitty_taker must be 0 or 1",
     [HC_CFG_PASS_FORBIDDEN] = "pass_forbidden must be a mask of cards 0..51",
     [HC_CFG_ROYAL_QUEENS] = "royal_queens must be 0 or 1",
+    [HC_CFG_BOOSTER_NINES] = "booster_nines must be 0 or 1",
 };
 
 const char *hc_config_strerror(int code)
 {
-    if (code < 0 || code > HC_CFG_ROYAL_QUEENS)
+    if (code < 0 || code > HC_CFG_BOOSTER_NINES)
         return "unknown configuration error";
     return config_errors[code];
 }
@@ -257,6 +259,8 @@ int hc_config_init(hc_config *c)
         return HC_CFG_PASS_FORBIDDEN;
     if (!in_range(c->royal_queens, 0, 1))
         return HC_CFG_ROYAL_QUEENS;
+    if (!in_range(c->booster_nines, 0, 1))
+        return HC_CFG_BOOSTER_NINES;
 
     c->penalty = c->point = 0;
     c->deck_size = 0;
@@ -522,6 +526,7 @@ static void start_play(hc_hand *h)
         }
     }
     d->to_play = d->leader;
+    d->booster = -1;
     h->undo_len = 0;
 }
 
@@ -563,7 +568,7 @@ int hc_hand_init(hc_hand *h, const hc_config *c, const uint64_t hands[], int nha
     h->pass_kind = (int)pass_kind;
     h->opening = (int)c->opening;
     h->opening_card = -1;
-    d->to_play = d->leader = d->kitty_owner = d->winner = -1;
+    d->to_play = d->leader = d->kitty_owner = d->winner = d->booster = -1;
     if (pass_kind == HC_PASS_HOLD) {
         h->pass_len = 0;
         start_play(h);
@@ -701,6 +706,12 @@ static uint64_t legal_for(const hc_hand *h, int card, int *code)
             legal = hand & c->clubs;
             if (b && !(legal & b))
                 *code = HC_ERR_MUST_LEAD_CLUB;
+        } else if (HC_UNLIKELY(d->booster >= 0) && (hand & (HC_SUIT_MASK << (13 * d->booster)))) {
+            /* 004 'Other Variations': "Booster Nines - if a nine is played then an extra
+             * round in the suit is played"; the obligation overrides the lead rule */
+            legal = hand & (HC_SUIT_MASK << (13 * d->booster));
+            if (b && !(legal & b))
+                *code = HC_ERR_BOOSTER_SUIT;
         } else {
             legal = lead_filter(c, hand, d->broken);
             if (b && !(legal & b))
@@ -790,6 +801,10 @@ static void do_play(hc_hand *h, int card)
         d->kitty_owner = (int8_t)w;
         d->taken[w] |= h->kitty;
     }
+    /* Booster Nines: the nine of the suit led (rank 7) in this trick */
+    d->booster = -1;
+    if (HC_UNLIKELY(c->booster_nines) && !last && (d->trick & BIT(13 * (d->best / 13) + HC_NINE)))
+        d->booster = (int8_t)(d->best / 13);
     d->trick = 0;
     d->trick_number++;
     d->leader = (int8_t)w;
@@ -1213,6 +1228,63 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
     return 0;
 }
 
+/* The random batch for the rules the straight-line loop above does not know (Booster
+ * Nines' lead obligation): the same contract, played through the hand state. */
+static int batch_hands(const hc_config *c, uint64_t seed, uint64_t start, uint64_t count,
+                       const int64_t *schedule, int nsched, uint64_t *digest_io, int64_t *sums)
+{
+    hc_hand state; /* about 10 KB, mostly the undo stack */
+    hc_hand *h = &state;
+    const int n = (int)c->players;
+    uint64_t digest = *digest_io;
+    uint64_t master = seed + start * GOLDEN;
+    int dealer = (int)(start % (uint64_t)n), si = (int)(start % (uint64_t)nsched);
+    for (uint64_t it = 0; it < count; it++) {
+        const uint64_t hand_seed = splitmix(&master);
+        const int64_t kind = schedule[si];
+        uint64_t hands[HC_MAX_PLAYERS], kitty;
+        hc_deal(c, hand_seed, dealer, hands, &kitty);
+        if (hc_hand_init(h, c, hands, n, kitty, dealer, kind, hand_seed) != HC_STATE_OK) {
+            *digest_io = digest;
+            return -3; /* no club (spade) to open with: the only refusal left */
+        }
+        uint64_t policy = hand_seed ^ POLICY_SALT;
+        if (h->d.phase == HC_PHASE_PASSING) {
+            for (int s = 0; s < n; s++) {
+                int64_t given[HC_MAX_HAND];
+                uint64_t rest = hands[s];
+                for (int i = 0; i < h->pass_len; i++) {
+                    const uint64_t allowed = rest & ~c->pass_forbidden;
+                    unsigned k = (unsigned)bounded(&policy, (uint64_t)popcount_sw(allowed));
+                    int card = select_sw(allowed, k);
+                    rest ^= BIT(card);
+                    given[i] = card;
+                    digest = (digest ^ (uint64_t)card) * HC_FNV_PRIME;
+                }
+                hc_apply_pass(h, s, given, h->pass_len);
+            }
+        }
+        while (h->d.phase == HC_PHASE_PLAYING) {
+            int code;
+            uint64_t legal = legal_for(h, -1, &code);
+            unsigned k = (unsigned)bounded(&policy, (uint64_t)popcount_sw(legal));
+            int card = select_sw(legal, k);
+            digest = (digest ^ (uint64_t)card) * HC_FNV_PRIME;
+            do_play(h, card);
+        }
+        int64_t out[HC_MAX_PLAYERS];
+        score_hand(c, h->d.taken, h->d.tricks_won, zero_totals, 0, out);
+        for (int s = 0; s < n; s++)
+            sums[s] += out[s];
+        if (++dealer == n)
+            dealer = 0;
+        if (++si == nsched)
+            si = 0;
+    }
+    *digest_io = digest;
+    return 0;
+}
+
 #define BATCH_PARAMS                                                                       \
     const hc_config *c, const value_tables *vt, uint64_t seed, uint64_t start, uint64_t count, \
         const int64_t *schedule, int nsched, uint64_t *digest, int64_t *sums
@@ -1273,6 +1345,8 @@ int hc_play_random_hands_with(int variant, const hc_config *c, uint64_t seed, ui
 #endif
     if (variant < HC_BATCH_GENERIC || variant > HC_BATCH_BMI2)
         return -2;
+    if (HC_UNLIKELY(c->booster_nines))
+        return batch_hands(c, seed, start, count, schedule, nsched, digest, sums);
     value_tables tables, *vt = &tables;
     build_value_tables(c, vt);
 #ifdef HC_X86

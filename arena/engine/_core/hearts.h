@@ -69,7 +69,9 @@ enum {
     HC_ERR_PASS_COUNT = 13,
     HC_ERR_PASS_DUPLICATE = 14,
     HC_ERR_PASS_NOT_IN_HAND = 15,
-    HC_ERR_PASS_FORBIDDEN = 16 /* a card of cfg->pass_forbidden (checked after 15) */
+    HC_ERR_PASS_FORBIDDEN = 16, /* a card of cfg->pass_forbidden (checked after 15) */
+    HC_ERR_BOOSTER_SUIT = 17    /* 004 'Other Variations', Booster Nines: must lead the
+                                 * suit of the nine played to the last trick */
 };
 
 /* Why hc_config_init rejected a configuration (see hc_config_strerror). */
@@ -94,7 +96,8 @@ enum {
     HC_CFG_NO_TRICK_BONUS,
     HC_CFG_KITTY_TAKER,
     HC_CFG_PASS_FORBIDDEN,
-    HC_CFG_ROYAL_QUEENS
+    HC_CFG_ROYAL_QUEENS,
+    HC_CFG_BOOSTER_NINES
 };
 
 /* Why hc_hand_init rejected a starting position (see hc_state_strerror). */
@@ -111,7 +114,7 @@ enum {
     HC_STATE_NO_SPADE         /* opening 3 and no hand holds a spade */
 };
 
-/* The 20 CoreConfig fields in contract order (wide ints so that a binding can
+/* The 21 CoreConfig fields in contract order (wide ints so that a binding can
  * store what it was given and let hc_config_init judge it), then the derived
  * masks that hc_config_init computes once. */
 typedef struct hc_config {
@@ -135,6 +138,8 @@ typedef struct hc_config {
     int64_t kitty_taker;
     uint64_t pass_forbidden; /* cards that may not be passed (0: none) */
     int64_t royal_queens;    /* 1: 004 'Royal Hearts' scoring (see hc_points); 0: plain sums */
+    int64_t booster_nines;   /* 1: 004 Booster Nines: a trick holding the nine of the suit
+                              * led makes its winner lead that suit again if he can */
 
     /* derived (read-only after hc_config_init) */
     uint64_t penalty;        /* deck cards with value > 0 */
@@ -168,6 +173,7 @@ typedef struct hc_dyn {
     uint8_t trick_number;
     uint8_t played;           /* cards played in the hand so far */
     uint8_t broken;
+    int8_t booster;           /* Booster Nines: the suit the leader must lead, or -1 */
 } hc_dyn;
 
 typedef struct hc_hand {
@@ -195,7 +201,7 @@ typedef struct hc_hand {
 
 /* Configuration --------------------------------------------------------- */
 
-/* Validate the 20 raw fields and compute the derived masks.  Returns HC_CFG_OK
+/* Validate the 21 raw fields and compute the derived masks.  Returns HC_CFG_OK
  * or the HC_CFG_* code of the first bad field; on error the derived fields are
  * unspecified and the config must not be used. */
 int hc_config_init(hc_config *cfg);

@@ -263,6 +263,8 @@ static void test_config_rejects_impossible_values(void)
     REJECT(pass_forbidden, 1ULL << 52, HC_CFG_PASS_FORBIDDEN);
     REJECT(royal_queens, 2, HC_CFG_ROYAL_QUEENS);
     REJECT(royal_queens, -1, HC_CFG_ROYAL_QUEENS);
+    REJECT(booster_nines, 2, HC_CFG_BOOSTER_NINES);
+    REJECT(booster_nines, -1, HC_CFG_BOOSTER_NINES);
 #undef REJECT
     /* a deck whose clubs can all sit in the kitty is a valid config ... */
     c = standard(4);
@@ -1069,6 +1071,88 @@ static void test_scoring_sun_and_no_trick_bonus(void)
     SCORES(over(&z, t4, w4), zero, 0, 0, 0, 0, 0);
 }
 
+/* 004 'Other Variations': "Booster Nines - if a nine is played then an extra round in
+ * the suit is played": the nine of the suit led makes the next trick's leader lead that
+ * suit again if he holds it, even hearts before they are broken. */
+static void test_booster_nine_of_the_suit_led_forces_the_next_lead(void)
+{
+    hc_config c = standard(4);
+    c.booster_nines = 1;
+    c = init_ok(c);
+    const char *given[] = {"2C 5D 6D", "9C 2S", "AC KC 2D 4H", "3C 3S"};
+    hc_hand *h = new_hand(&c, given, 3, HC_PASS_HOLD);
+    CHECK_EQ(h->d.booster, -1);
+    CHECK_EQ(hc_play(h, card("2C")), HC_OK);
+    CHECK_EQ(hc_play(h, card("9C")), HC_OK);
+    CHECK_EQ(hc_play(h, card("AC")), HC_OK);
+    CHECK_EQ(h->d.booster, -1); /* set when the trick is finished */
+    CHECK_EQ(hc_play(h, card("3C")), HC_OK);
+    CHECK_EQ(h->d.to_play, 2);
+    CHECK_EQ(h->d.booster, 0);
+    CHECK_EQ(hc_check_play(h, card("2D")), HC_ERR_BOOSTER_SUIT);
+    CHECK_EQ(hc_check_play(h, card("4H")), HC_ERR_BOOSTER_SUIT);
+    CHECK(hc_legal_mask(h) == (h->d.hand[2] & HC_SUIT_MASK));
+    CHECK_EQ(hc_play(h, card("2D")), HC_ERR_BOOSTER_SUIT);
+    CHECK_EQ(hc_play(h, card("KC")), HC_OK);
+    CHECK_EQ(h->d.booster, 0); /* the obligation stays while its trick is played */
+    CHECK_EQ(hc_pop(h), 0);
+    CHECK_EQ(hc_pop(h), 0);
+    CHECK_EQ(h->d.booster, -1); /* undone with the trick */
+
+    /* without booster_nines the same position leads freely (but no heart) */
+    hc_config p = init_ok(standard(4));
+    h = new_hand(&p, given, 3, HC_PASS_HOLD);
+    hc_play(h, card("2C"));
+    hc_play(h, card("9C"));
+    hc_play(h, card("AC"));
+    hc_play(h, card("3C"));
+    CHECK_EQ(h->d.booster, -1);
+    CHECK_EQ(hc_check_play(h, card("2D")), HC_OK);
+
+    /* a leader void in the suit leads under the usual rules (no heart before broken) */
+    const char *void_leader[] = {"2C 9C", "3C", "4C", "AC 2D 4H 5H 6H 7H 8H 9H TH JH QH KH AH"};
+    h = new_hand(&c, void_leader, 3, HC_PASS_HOLD);
+    hc_play(h, card("2C"));
+    hc_play(h, card("3C"));
+    hc_play(h, card("4C"));
+    CHECK_EQ(h->d.booster, -1);
+    hc_play(h, card("AC"));
+    CHECK_EQ(h->d.booster, -1); /* 2C led: the nine of clubs was not in that trick */
+}
+
+/* A booster heart lead: a nine of hearts played to a heart trick makes the winner lead a
+ * heart next, though a heart lead is otherwise refused before breaking -- here hearts are
+ * broken by the heart trick anyway; what the override matters for is lead_rule 2, where a
+ * point card may not be led before points are broken. */
+static void test_booster_overrides_the_lead_rule(void)
+{
+    hc_config c = standard(4);
+    c.booster_nines = 1;
+    c.lead_rule = 2;   /* no point card led until broken */
+    c.broken_by = 0;   /* only hearts break */
+    c.values[card("JD")] = -10;
+    c = init_ok(c);
+    const char *given[] = {"2C 9D", "3C JD 2S", "4C TD", "5C 3D"};
+    hc_hand *h = new_hand(&c, given, 3, HC_PASS_HOLD);
+    hc_play(h, card("2C"));
+    hc_play(h, card("3C"));
+    hc_play(h, card("4C"));
+    hc_play(h, card("5C"));
+    CHECK_EQ(h->d.to_play, 3);
+    /* seat 3 leads a diamond; seat 0 plays the 9D, seat 1 wins with the JD */
+    uint64_t d3 = h->d.hand[3] & (HC_SUIT_MASK << 13);
+    CHECK(d3 != 0);
+    CHECK_EQ(hc_play(h, lowest(d3)), HC_OK);
+    CHECK_EQ(hc_play(h, card("9D")), HC_OK);
+    CHECK_EQ(hc_play(h, card("JD")), HC_OK);
+    CHECK_EQ(hc_play(h, card("TD")), HC_OK);
+    CHECK_EQ(h->d.to_play, 1);
+    CHECK_EQ(h->d.booster, 1);
+    CHECK(!h->d.broken);
+    /* seat 1's diamonds must be led: its point-free cards (the 2S) are refused */
+    CHECK_EQ(hc_check_play(h, card("2S")), HC_ERR_BOOSTER_SUIT);
+}
+
 /* 004 'Royal Hearts' (royal_queens): the QS 26, the QD -10, the QH doubles its
  * taker's hearts, the QC cancels its taker's QS, no hand below 0, and a moon
  * worth the shooter's own score. */
@@ -1413,6 +1497,8 @@ static hc_config random_config(void)
             c.values[HC_QS] = c.deck >> HC_QS & 1 ? 26 : 0;
             c.values[card("QD")] = c.deck >> card("QD") & 1 ? -10 : 0;
         }
+        /* 004 'Other Variations': Booster Nines */
+        c.booster_nines = rnd(0, 3) == 0;
         if (hc_config_init(&c) == HC_CFG_OK)
             return c;
     }
@@ -1627,6 +1713,8 @@ int main(void)
     test_scoring_moon_variants();
     test_scoring_sun_and_no_trick_bonus();
     test_scoring_royal_moon_is_the_shooters_own_score();
+    test_booster_nine_of_the_suit_led_forces_the_next_lead();
+    test_booster_overrides_the_lead_rule();
     test_scoring_royal_queens();
     test_kitty_takers();
     test_push_pop_restores_state();

@@ -196,6 +196,7 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
             _enum(_PASS, d, f"{where}.pass_call_options[{i}]")
             for i, d in enumerate(message.pass_call_options)
         ),
+        booster_nines=message.booster_nines,
     )
 
 
@@ -263,6 +264,7 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         pass_call_options=[
             number(_PASS_PB, "pass_call_options", d) for d in get("pass_call_options")
         ],
+        booster_nines=get("booster_nines"),
     )
     for key in ("doubler", "moon_points", "target_score", "max_hands"):
         value = get(key)

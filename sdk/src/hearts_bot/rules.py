@@ -171,10 +171,13 @@ class RulesView:
     dealer_rule: DealerRule = DealerRule.ROTATE
     scoring_suit_choice: ScoringSuitChoice = ScoringSuitChoice.FIXED
     royal_queens: bool = False
-    pass_call_options: tuple[PassDirection, ...] = ()
-    """The passes a dealer may call where the schedule says DEALER_CALLS."""
     """Royal Hearts: the QH doubles its taker's hearts, the QC cancels the QS for a seat
     that took both, a hand never scores below 0, a moon is worth the shooter's score."""
+    pass_call_options: tuple[PassDirection, ...] = ()
+    """The passes a dealer may call where the schedule says DEALER_CALLS."""
+    booster_nines: bool = False
+    """Booster Nines: when a trick holds the nine of the suit led, the next trick must be
+    led in that suit if its leader holds a card of it (`PlayView.legal` says so)."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))
@@ -245,4 +248,5 @@ class RulesView:
             "scoring_suit_choice": self.scoring_suit_choice.value,
             "royal_queens": self.royal_queens,
             "pass_call_options": [d.value for d in self.pass_call_options],
+            "booster_nines": self.booster_nines,
         }

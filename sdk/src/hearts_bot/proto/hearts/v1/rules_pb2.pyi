@@ -483,6 +483,7 @@ class Rules(_message.Message):
     SCORING_SUIT_CHOICE_FIELD_NUMBER: _builtins.int
     ROYAL_QUEENS_FIELD_NUMBER: _builtins.int
     PASS_CALL_OPTIONS_FIELD_NUMBER: _builtins.int
+    BOOSTER_NINES_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The variant's name, such as "standard" or "omnibus" (informative only: the other
     fields are the rules; "custom" for a hand-built variant).
@@ -539,6 +540,11 @@ class Rules(_message.Message):
     """Royal Hearts: the QH doubles its taker's hearts, the QC cancels the QS for a seat
     that took both, a hand's score is never below 0, and a moon is worth the shooter's
     own score (the card values give the QS 26 and the QD -10).
+    """
+    booster_nines: _builtins.bool
+    """Booster Nines: when a trick holds the nine of the suit led, the next trick must be
+    led in that suit if its leader holds a card of it (whatever lead_rule says); the
+    leader's legal plays already say so. (Numbered from 40 to leave 30..39 free.)
     """
     @_builtins.property
     def removed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -600,10 +606,11 @@ class Rules(_message.Message):
         scoring_suit_choice: Global___ScoringSuitChoice.ValueType = ...,
         royal_queens: _builtins.bool = ...,
         pass_call_options: _abc.Iterable[Global___PassDirection.ValueType] | None = ...,
+        booster_nines: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "broken_by", b"broken_by", "card_values", b"card_values", "dealer_rule", b"dealer_rule", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "card_values", b"card_values", "dealer_rule", b"dealer_rule", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015
