@@ -201,6 +201,24 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
                 "never scores below 0, and a moon is worth the shooter's own score.",
             )
         )
+    if rules.jokers and rules.joker_kind.value == "wild":
+        lines.append(
+            (
+                "Jokers",
+                f"{rules.jokers} jokers are dealt with the pack. A joker may be played at any "
+                "time, even when you could follow suit; it belongs to no suit and never wins "
+                "a trick (a trick led with a joker follows the first suited card played).",
+            )
+        )
+    if rules.jokers and rules.joker_kind.value == "heart_1911":
+        lines.append(
+            (
+                "The joker",
+                "The joker replaces the two of hearts: a heart between the ten and the jack. "
+                "It may be played only to a trick that already holds the ace or a court card "
+                "of hearts, or when it is the only card you may play.",
+            )
+        )
     if rules.booster_nines:
         lines.append(
             (

@@ -5,7 +5,7 @@ the C core when it is built, or in the pure-Python reference (``ARENA_PUREPYTHON
 """
 
 from .backend import BACKEND_NAME
-from .cards import CARDS, Card, CardParseError, CardSet, Suit
+from .cards import CARDS, JOKERS, Card, CardParseError, CardSet, Suit
 from .game import Game, GameOverError
 from .hand import (
     Hand,
@@ -25,6 +25,7 @@ from .rules import (
     SCORING_QUEENS,
     BrokenBy,
     FirstTrick,
+    JokerKind,
     KittyTaker,
     KittyVisibility,
     LeadRule,
@@ -39,6 +40,7 @@ from .rules import (
 __all__ = [
     "BACKEND_NAME",
     "CARDS",
+    "JOKERS",
     "PRESETS",
     "SCORING_QUEENS",
     "BrokenBy",
@@ -54,6 +56,7 @@ __all__ = [
     "IllegalPassError",
     "IllegalPlayError",
     "IllegalRevealError",
+    "JokerKind",
     "KittyTaker",
     "KittyVisibility",
     "LeadRule",

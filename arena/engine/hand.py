@@ -861,6 +861,10 @@ class Hand:
             core_config.ERR_BOOSTER_SUIT: f"{who} must lead {_suit_name(self._booster_led())}: "
             "a nine of that suit was played to the last trick (004 'Other Variations', "
             "Booster Nines: an extra round in the suit)",
+            core_config.ERR_JOKER_HELD: f"{card} may not be played yet: the joker goes only "
+            "on a trick holding the ace or a court card of hearts, or as the only card left to "
+            "play (004 'Joker Hearts', 1911: \"It cannot be thrown away, excepting when hearts "
+            'are led and an ace or court card is played")',
             core_config.ERR_NOT_BROKEN: "hearts have not been broken"
             if self.rules.lead_rule.value == "hearts_broken"
             else "points have not been broken",

@@ -130,7 +130,7 @@ class Pair:
 
 def probes(rng: random.Random, hand: int) -> list[int]:
     """A few card indices to ask check_play about: in the hand, anywhere, out of range."""
-    held = [c for c in range(52) if hand >> c & 1]
+    held = [c for c in range(55) if hand >> c & 1]
     picks = [rng.randrange(52) for _ in range(3)]
     picks += rng.sample(held, min(2, len(held)))
     picks.append(rng.choice([-1, 52, 63, 64, -(2**40), 2**70, rng.randint(-100, 200)]))
@@ -139,8 +139,8 @@ def probes(rng: random.Random, hand: int) -> list[int]:
 
 def bad_pass(rng: random.Random, size: int, hand: int, forbidden: int) -> tuple[int, ...]:
     """A random, usually wrong, pass made of a hand's cards."""
-    cards = rng.sample([c for c in range(52) if hand >> c & 1], size)
-    banned = [c for c in range(52) if hand & forbidden >> c & 1]
+    cards = rng.sample([c for c in range(55) if hand >> c & 1], size)
+    banned = [c for c in range(55) if hand & forbidden >> c & 1]
     kind = rng.randrange(6)
     if kind == 0:  # one card too many or too few
         if cards and rng.random() < 0.5:
@@ -190,11 +190,11 @@ def compare_play(pair: Pair, cfg: CoreConfig, rng: random.Random, label: str) ->
         legal = pair.call("legal_mask")
         for probe in probes(rng, pair.ref.hand(pair.ref.to_play)):
             pair.call("check_play", probe)
-        illegal = [c for c in range(52) if not legal >> c & 1]
+        illegal = [c for c in range(55) if not legal >> c & 1]
         if illegal and rng.random() < 0.1:
             assert pair.call("play", rng.choice(illegal)) != 0
             pair.quick_views()
-        choice = rng.choice([c for c in range(52) if legal >> c & 1])
+        choice = rng.choice([c for c in range(55) if legal >> c & 1])
         if rng.random() < 0.1:
             pair.call("push", choice)
             pair.all_views()

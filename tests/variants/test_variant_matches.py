@@ -41,8 +41,10 @@ VARIANTS = [
     "royal",
     "dealer_calls",
     "booster_nines",
+    "joker",
+    "joker_1911",
 ]
-PLAYERS = {"star": 5}
+PLAYERS = {"star": 5, "joker": 3}
 
 
 def _rules(name: str) -> Rules:

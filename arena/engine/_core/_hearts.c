@@ -163,10 +163,12 @@ static const struct {
     {"cfg.pass_forbidden", F_MASK, offsetof(hc_config, pass_forbidden)},
     {"cfg.royal_queens", F_INT, offsetof(hc_config, royal_queens)},
     {"cfg.booster_nines", F_INT, offsetof(hc_config, booster_nines)},
+    {"cfg.joker_kind", F_INT, offsetof(hc_config, joker_kind)},
+    {"cfg.joker_points", F_INT, offsetof(hc_config, joker_points)},
 };
 #define N_FIELDS ((Py_ssize_t)(sizeof config_fields / sizeof config_fields[0]))
 
-/* Fill and validate `c` from a CoreConfig (or any sequence of its 21 fields). */
+/* Fill and validate `c` from a CoreConfig (or any sequence of its 23 fields). */
 static int parse_config(PyObject *obj, hc_config *c)
 {
     memset(c, 0, sizeof *c);
@@ -193,7 +195,7 @@ static int parse_config(PyObject *obj, hc_config *c)
             if (get_i64(item, name, -1, (int64_t *)field) < 0)
                 goto done;
         } else if (config_fields[i].kind == F_MASK) {
-            if (get_unsigned(item, name, -1, HC_CARDS, (uint64_t *)field) < 0)
+            if (get_unsigned(item, name, -1, HC_ALL_CARDS, (uint64_t *)field) < 0)
                 goto done;
         } else {
             PyObject *v = as_tuple(item, name);
@@ -322,9 +324,9 @@ static PyObject *HandState_new(PyTypeObject *type, PyObject *args, PyObject *kwd
         goto fail;
     }
     for (Py_ssize_t s = 0; s < n; s++)
-        if (get_unsigned(PyTuple_GET_ITEM(hands, s), "hands", s, HC_CARDS, &masks[s]) < 0)
+        if (get_unsigned(PyTuple_GET_ITEM(hands, s), "hands", s, HC_ALL_CARDS, &masks[s]) < 0)
             goto fail;
-    if (get_unsigned(kitty_obj, "kitty", -1, HC_CARDS, &kitty) < 0 ||
+    if (get_unsigned(kitty_obj, "kitty", -1, HC_ALL_CARDS, &kitty) < 0 ||
         get_i64(dealer_obj, "dealer", -1, &dealer) < 0 ||
         get_i64(kind_obj, "pass_kind", -1, &kind) < 0 ||
         get_unsigned(seed_obj, "seed", -1, 64, &seed) < 0)
