@@ -125,6 +125,8 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
     deck = "the full 52-card pack"
     if rules.removed_cards:
         deck = f"a pack without the {_cards(rules.removed_cards)}"
+    if rules.jokers:
+        deck += f" and {rules.jokers} joker{'s' if rules.jokers > 1 else ''}"
     lines = [
         (
             "Players and deal",

@@ -847,7 +847,8 @@ class Hand:
                 code=code,
             )
         trick = self._state.current_trick()
-        led = CARDS[trick[0]].suit if trick else None
+        # The suit to follow: the first suited card's (a joker has none, 004 'Joker Hearts').
+        led = next((CARDS[c].suit for c in trick if CARDS[c].suit is not None), None)
         reason = {
             core_config.ERR_BAD_CARD: f"{card} is not in play under these rules",
             core_config.ERR_NOT_IN_HAND: f"{who} does not hold {card}",
