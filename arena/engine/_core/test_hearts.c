@@ -1228,43 +1228,50 @@ static void test_wild_jokers_only_trick_goes_to_its_leader(void)
 
 /* 004 (1911) 'Joker Hearts': the 2H out, the joker in, a heart between the TH and JH
  * worth 5 to its taker, played only after a higher heart is in the trick. */
-static hc_config joker_1911(void)
+/* A small explicit deal: every seat's cards given, the deck exactly their union. */
+static hc_hand *joker_1911_hand(const char *const given[4])
 {
-    hc_config c = standard(4);
-    c.deck = (HC_FULL_DECK & ~cards("2H")) | BIT_OF(HC_JOKER0);
-    c.values[card("2H")] = 0;
+    static hc_config c;
+    static hc_hand st;
+    uint64_t hands[4];
+    c = standard(4);
+    c.deck = 0;
+    for (int s = 0; s < 4; s++)
+        c.deck |= hands[s] = cards(given[s]);
+    c.hand_size = popcount(hands[0]);
+    for (int i = 0; i < 52; i++)
+        c.values[i] = c.deck >> i & 1 && i >= 39 ? 1 : 0;
+    c.values[HC_QS] = c.deck >> HC_QS & 1 ? 13 : 0;
     c.joker_kind = HC_JOKER_HEART;
     c.joker_points = 5;
-    c.moon_points = 30;
-    return init_ok(c);
+    c.first_trick = 0;
+    c = init_ok(c);
+    if (hc_hand_init(&st, &c, hands, 4, 0, 3, HC_PASS_HOLD, 1) != HC_STATE_OK)
+        exit(2);
+    return &st;
 }
 
 static void test_joker_1911_refused_as_a_discard_until_an_opponent_discards_a_high_heart(void)
 {
-    hc_config c = joker_1911();
-    CHECK(c.hearts & BIT_OF(HC_JOKER0));
-    CHECK(c.penalty & BIT_OF(HC_JOKER0));
-    const char *given[] = {"2C 2D 3D", "3C 4D JK1 5D", "4C KH 2S", "5C QH 3S"};
-    hc_hand *h = new_hand(&c, given, 3, HC_PASS_HOLD);
-    /* trick 0: clubs; seat 3's 5C wins */
-    hc_play(h, card("2C"));
-    hc_play(h, card("3C"));
-    hc_play(h, card("4C"));
-    hc_play(h, card("5C"));
-    CHECK_EQ(h->d.to_play, 3);
-    /* seat 3 leads a spade; seat 0 (no spade) discards; seat 1 void too: the joker is
-     * refused, no high heart has been discarded */
-    uint64_t sp = h->d.hand[3] & (HC_SUIT_MASK << 26);
-    CHECK(sp != 0);
-    CHECK_EQ(hc_play(h, lowest(sp)), HC_OK);
-    uint64_t s0 = h->d.hand[0] & (HC_SUIT_MASK << 26);
-    if (!s0) {
-        CHECK_EQ(hc_play(h, card("2D")), HC_OK);
-        if (!(h->d.hand[1] & (HC_SUIT_MASK << 26))) {
-            CHECK_EQ(hc_check_play(h, card("JK1")), HC_ERR_JOKER_HELD);
-            CHECK(!(hc_legal_mask(h) & c.jokers));
-        }
-    }
+    /* "if an opponent discards the ace or a court card of hearts, then the holder of the
+     * joker may discard it" -- and not before */
+    const char *refused[] = {"2C 3S 4S", "3C JK1 5D", "4C KH 6D", "5C 9S 7D"};
+    hc_hand *h = joker_1911_hand(refused);
+    const char *plays[] = {"2C", "3C", "4C", "5C", "9S", "3S"};
+    for (int i = 0; i < 6; i++)
+        CHECK_EQ(hc_play(h, card(plays[i])), HC_OK);
+    CHECK_EQ(hc_check_play(h, card("JK1")), HC_ERR_JOKER_HELD);
+    CHECK(hc_legal_mask(h) == cards("5D"));
+    const char *allowed[] = {"2C 3S 4S", "3C KH 5D", "4C JK1 6D", "5C 9S 7D"};
+    h = joker_1911_hand(allowed);
+    for (int i = 0; i < 6; i++)
+        CHECK_EQ(hc_play(h, card(plays[i])), HC_OK);
+    CHECK_EQ(hc_play(h, card("KH")), HC_OK); /* an opponent discards a court heart */
+    CHECK(hc_legal_mask(h) == cards("JK1 6D"));
+    CHECK_EQ(hc_play(h, card("JK1")), HC_OK);
+    CHECK_EQ(hc_play(h, card("7D")), HC_OK);
+    CHECK_EQ(h->trick_winner[1], 3);
+    CHECK(h->d.taken[3] & BIT_OF(HC_JOKER0));
 }
 
 static void test_joker_1911_rules_in_one_trick(void)
