@@ -503,3 +503,30 @@ def test_c_matches_reference_on_booster_rules(name):
     rng = random.Random(f"{name} batch")
     for index in range(8):
         compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 60), f"{name} {index}")
+
+
+# Joker Hearts (004, `joker_kind`): the wild jokers of the `joker` preset at each of its
+# tables and the 1911 joker of `joker_1911` at every table, alone and with Booster Nines.
+JOKER_HANDS = 200
+
+
+def joker_rules() -> dict[str, Rules]:
+    rules = {f"joker {n}": preset("joker", n) for n in range(3, 7)}
+    rules.update({f"joker_1911 {n}": preset("joker_1911", n) for n in range(3, 8)})
+    rules["joker booster"] = preset("joker").replace(booster_nines=True)
+    rules["joker_1911 booster"] = preset("joker_1911").replace(booster_nines=True)
+    return rules
+
+
+@pytest.mark.parametrize("name", list(joker_rules()))
+def test_c_matches_reference_on_joker_rules(name):
+    rules = joker_rules()[name]
+    cfg = rules.core_config()
+    assert cfg.joker_kind != 0 and cfg.deck >> 52
+    kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
+    for index in range(JOKER_HANDS):
+        rng = random.Random(f"{name} hand {index}")
+        compare_hand(cfg, rng, f"{name!r} #{index} (random.Random('{name} hand {index}'))", kinds)
+    rng = random.Random(f"{name} batch")
+    for index in range(8):
+        compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 60), f"{name} {index}")
