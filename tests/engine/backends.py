@@ -222,9 +222,17 @@ def _random_jokers(rng: random.Random, cfg: CoreConfig) -> CoreConfig:
     kind = rng.choice([JOKER_WILD, JOKER_HEART])
     added = rng.randint(1, 3) if kind == JOKER_WILD else 1
     points = 5 if kind == JOKER_HEART else rng.choice([0, 0, 0, 1, -2])
+    kitty_size = cfg.kitty_size + added
+    opening = cfg.opening
+    # A bigger kitty could now hold every club (or spade): then the left of the dealer opens.
+    if opening != 3 and (cfg.deck & CLUBS).bit_count() <= kitty_size:
+        opening = 2
+    if opening == 3 and (cfg.deck & SPADES).bit_count() <= kitty_size:
+        opening = 2
     return cfg._replace(
         deck=cfg.deck | ((1 << added) - 1) << 52,
-        kitty_size=cfg.kitty_size + added,
+        kitty_size=kitty_size,
+        opening=opening,
         joker_kind=kind,
         joker_points=points,
     )

@@ -1675,6 +1675,10 @@ static hc_config random_config(void)
             int add = c.joker_kind == HC_JOKER_WILD ? (int)rnd(1, 3) : 1;
             c.deck |= ((1ULL << add) - 1) << HC_JOKER0;
             c.kitty_size += add; /* the same hands, a bigger kitty */
+            if (c.opening != 3 && popcount(c.deck & 0x1FFFULL) <= c.kitty_size)
+                c.opening = 2; /* which could now hold every club ... */
+            if (c.opening == 3 && popcount(c.deck & (0x1FFFULL << 26)) <= c.kitty_size)
+                c.opening = 2; /* ... or every spade */
             c.joker_points = c.joker_kind == HC_JOKER_HEART ? 5 : rnd(0, 4) == 0 ? rnd(-3, 3) : 0;
         } else if (c.joker_kind == 3) {
             c.joker_kind = 0;
