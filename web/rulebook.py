@@ -129,6 +129,8 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
     deck = "the full 52-card pack"
     if rules.removed_cards:
         deck = f"a pack without the {_cards(rules.removed_cards)}"
+    if rules.jokers:
+        deck += f" and {rules.jokers} joker{'s' if rules.jokers > 1 else ''}"
     lines = [
         (
             "Players and deal",
@@ -214,6 +216,32 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
                 "The queen of hearts doubles the hearts of the player who takes it; the queen "
                 "of clubs cancels the queen of spades for a player who takes both; a hand "
                 "never scores below 0, and a moon is worth the shooter's own score.",
+            )
+        )
+    if rules.jokers and rules.joker_kind.value == "wild":
+        lines.append(
+            (
+                "Jokers",
+                f"{rules.jokers} jokers are dealt with the pack. A joker may be played at any "
+                "time, even when you could follow suit; it belongs to no suit and never wins "
+                "a trick (a trick led with a joker follows the first suited card played).",
+            )
+        )
+    if rules.jokers and rules.joker_kind.value == "heart_1911":
+        lines.append(
+            (
+                "The joker",
+                "The joker replaces the two of hearts: a heart between the ten and the jack. "
+                "It may be played only to a trick that already holds the ace or a court card "
+                "of hearts, or when it is the only card you may play.",
+            )
+        )
+    if rules.booster_nines:
+        lines.append(
+            (
+                "Booster nines",
+                "When a trick holds the nine of the suit led, its winner must lead that suit "
+                "again if he can, even a heart before hearts are broken.",
             )
         )
     if rules.doubler is not None:

@@ -35,8 +35,13 @@ RANKS: Final = {
 }
 
 
+JOKERS = ("JK1", "JK2", "JK3")  # 004 'Joker Hearts': rules may add up to three
+
+
 def card_name(code: str) -> str:
-    """The spoken name of a card: `QS` → `queen of spades`."""
+    """The spoken name of a card: `QS` → `queen of spades`, `JK1` → `joker 1`."""
+    if code in JOKERS:
+        return f"joker {code[2]}"
     rank, suit = code[:1], code[1:2]
     if rank not in RANKS or suit not in SUITS:
         return code
@@ -44,7 +49,13 @@ def card_name(code: str) -> str:
 
 
 def card_html(code: str) -> Markup:
-    """A card as a small labelled element: rank and coloured suit."""
+    """A card as a small labelled element: rank and coloured suit (a joker: 🃏 and its
+    number)."""
+    if code in JOKERS:
+        return Markup(
+            '<span class="card joker" role="img" aria-label="{name}" title="{name}">'
+            '<span class="pip" aria-hidden="true">🃏</span>{n}</span>'
+        ).format(name=card_name(code), n=code[2])
     rank, suit = code[:1], code[1:2]
     if rank not in RANKS or suit not in SUITS:
         return Markup('<span class="card">{}</span>').format(code)

@@ -29,6 +29,8 @@ from arena.engine.config import (
     BROKEN_BY_HEARTS_OR_QUEEN,
     FIRST_TRICK_ANY,
     FIRST_TRICK_NO_PENALTY,
+    JOKER_HEART,
+    JOKERS_MASK,
     LEAD_ANY,
     LEAD_NOT_HEARTS,
     OPENING_ANY_CLUB,
@@ -45,6 +47,7 @@ SUIT_MASKS = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
 HEARTS = SUIT_MASKS[3]
 CLUBS = SUIT_MASKS[0]
 QUEEN_OF_SPADES = 36
+HIGH_HEARTS = 0b1111 << 48  # JH QH KH AH: what lets the 1911 joker go (004 'Joker Hearts')
 _GREEDY_ATTEMPTS = 24
 
 
@@ -87,6 +90,12 @@ class RuleMasks:
     breaking: int
     lead_escape: int
     opening: int
+    jokers: int = 0
+    """The jokers in play (004 'Joker Hearts'): no inference is drawn from playing one."""
+    heart_joker: bool = False
+    """The 1911 joker, a heart: a trick led with it is a heart trick."""
+    booster: bool = False
+    """Booster Nines: a lead may be forced, so a banned lead proves nothing."""
 
     @classmethod
     def of(cls, cfg: CoreConfig) -> RuleMasks:
@@ -96,9 +105,11 @@ class RuleMasks:
     @classmethod
     def _derive(cls, cfg: CoreConfig) -> RuleMasks:
         deck = cfg.deck
-        penalty = sum(1 << c for c in range(52) if deck >> c & 1 and cfg.values[c] > 0)
-        point = sum(1 << c for c in range(52) if deck >> c & 1 and cfg.values[c] != 0)
-        hearts = HEARTS & deck
+        values = (*cfg.values, *(cfg.joker_points,) * 3)
+        penalty = sum(1 << c for c in range(55) if deck >> c & 1 and values[c] > 0)
+        point = sum(1 << c for c in range(55) if deck >> c & 1 and values[c] != 0)
+        jokers = deck & JOKERS_MASK
+        hearts = HEARTS & deck | (jokers if cfg.joker_kind == JOKER_HEART else 0)
         first_ban = (
             0
             if cfg.first_trick == FIRST_TRICK_ANY
@@ -123,7 +134,18 @@ class RuleMasks:
         )
         # A leader holding only hearts and the QS may lead a heart (002 'Play variants').
         lead_escape = hearts | queen if cfg.queen_hearts_lead else 0
-        return cls(penalty, point, first_ban, lead_ban, breaking, lead_escape, cfg.opening)
+        return cls(
+            penalty,
+            point,
+            first_ban,
+            lead_ban,
+            breaking,
+            lead_escape,
+            cfg.opening,
+            jokers,
+            cfg.joker_kind == JOKER_HEART,
+            bool(cfg.booster_nines),
+        )
 
 
 @functools.lru_cache(maxsize=64)
@@ -230,7 +252,9 @@ class Belief:
         random order, and the first cards of it that a holder may hold are a uniform
         choice; far cheaper than `random.sample` per holder.
         """
-        keys = array.array("H", rng.randbytes(104))
+        # A key per card index: 52, or 55 with jokers (004 'Joker Hearts'); without jokers
+        # the stream is what it always was.
+        keys = array.array("H", rng.randbytes(110 if self.unseen >> 52 else 104))
         order = sorted(bits(self.unseen), key=keys.__getitem__)
         deal = list(self.known)
         left = self.unseen
@@ -413,14 +437,47 @@ def _infer_from_play(
     subset of that hand, so the fact still holds.
     """
     broken = False
-    led = 0
+    led = in_trick = obliged = 0
+    led_suit = -1
+    # The suits as the rules see them: the 1911 joker is a heart (004 'Joker Hearts').
+    suits = list(SUIT_MASKS)
+    if masks.heart_joker:
+        suits[3] |= masks.jokers
     for i, (seat, card) in enumerate(plays):
         trick, position = divmod(i, n)
         first = trick == 0
         bit = 1 << card
         if position == 0:
-            led = SUIT_MASKS[card // 13]
+            # Booster Nines (004 'Other Variations'): the last trick's nine of its led suit
+            # obliged this leader to lead that suit if he held one.
+            nine = 1 << (13 * led_suit + 7) if led_suit >= 0 else 0
+            obliged = suits[led_suit] if masks.booster and in_trick & nine else 0
+            led, led_suit, in_trick = 0, -1, 0
+        before, in_trick = in_trick, in_trick | bit
+        if bit & masks.jokers:
+            # A wild joker proves nothing: it goes "any time". A trick led with the 1911
+            # joker is a heart trick; one led with a wild joker takes the suit of its first
+            # suited card. The 1911 joker played to a trick without the JH, QH, KH or AH was
+            # the seat's only legal card: it held no other heart (nor, on another suit's
+            # lead, any card of that suit).
+            if masks.heart_joker:
+                if position == 0:
+                    led, led_suit = suits[3], 3
+                    if obliged and not bit & obliged:
+                        allowed[seat] &= ~obliged
+                if not before & HIGH_HEARTS:
+                    allowed[seat] &= ~(SUIT_MASKS[3] | (led if position else 0))
+            if bit & masks.breaking:
+                broken = True
+            continue
+        if not led and position:
+            led, led_suit = suits[card // 13], card // 13  # the first suited card: free
+        elif position == 0:
+            led, led_suit = suits[card // 13], card // 13
+            if obliged and not bit & obliged:
+                allowed[seat] &= ~obliged  # not the boosted suit: held none of it
             may_filter = not first or masks.opening == OPENING_LEFT_OF_DEALER
+            may_filter = may_filter and not bit & obliged  # a boosted lead was forced
             if may_filter and masks.lead_ban and not broken and bit & masks.lead_ban:
                 # Led a banned card before breaking: held nothing else (or hearts and the QS).
                 allowed[seat] &= masks.lead_ban | masks.lead_escape

@@ -59,15 +59,20 @@ class HeuristicBot:
     def play_card(self, view: SeatView) -> Card:
         """Duck, dump or lead low."""
         legal = list(view.legal)
-        if not view.current_trick:
+        # The suit to follow: the first suited card's (a trick led with a wild joker, 004
+        # 'Joker Hearts', has none until then; a joker's own `suit` is None).
+        led: Suit | None = next((c.suit for _, c in view.current_trick if c.suit is not None), None)
+        if led is None:
             return min(legal, key=lambda c: (view.rules.value_of(c) > 0, c.rank))
-        led: Suit = view.current_trick[0][1].suit
         following = [c for c in legal if c.suit is led]
         if following:
             high = max(c.rank for _, c in view.current_trick if c.suit is led)
             ducks = [c for c in following if c.rank < high]
             if ducks:
                 return max(ducks, key=lambda c: c.rank)
+            jokers = [c for c in legal if c.is_joker]
+            if jokers:
+                return jokers[0]  # a legal joker never takes this trick: duck with it
             last_to_play = len(view.current_trick) == view.rules.players - 1
             # Must win: with the trick's fate sealed take it high; otherwise as low as possible.
             if last_to_play:

@@ -37,7 +37,7 @@ def danger_order(hand: int, cfg: CoreConfig) -> list[int]:
     """`hand`'s cards, the most dangerous to keep first: the biggest penalty card, the cards
     above it in its suit, the other penalty cards, then by rank."""
     big = _biggest_penalty(cfg)
-    values = cfg.values
+    values = (*cfg.values, *(cfg.joker_points,) * 3)  # the jokers (004 'Joker Hearts') last
 
     def danger(card: int) -> tuple[int, int, int]:
         if card == big:

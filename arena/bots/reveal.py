@@ -26,7 +26,7 @@ def exposure(view: SeatView, suit: Suit) -> int:
 def steer_reveal(view: SeatView) -> Card:
     """The highest card of the held suit with the least exposure (ties: fewer cards held,
     then suit order, so the choice is deterministic)."""
-    suits = {card.suit for card in view.hand}
+    suits = {card.suit for card in view.hand if card.suit is not None}
     best = min(
         suits,
         key=lambda s: (exposure(view, s), sum(c.suit is s for c in view.hand), int(s)),

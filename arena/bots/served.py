@@ -87,7 +87,22 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
         scoring_suit=None if view.scoring_suit is None else _SUITS[view.scoring_suit],
         bids=view.bids,
         declarer=view.declarer,
+        booster_suit=_booster_suit(rules, tricks),
     )
+
+
+def _booster_suit(rules: Rules, tricks: tuple[Trick, ...]) -> Suit | None:
+    """Booster Nines (004 'Other Variations'): the suit the trick in play must be led in,
+    because the last trick held the nine of its led suit (the protocol carries it only in
+    the legal plays, so it is read off the tricks, as the engine decides it)."""
+    if not rules.booster_nines or not tricks or len(tricks) == rules.hand_size:
+        return None
+    suits = [card.suit for _, card in tricks[-1].plays if card.suit is not None]
+    if not suits:
+        return None
+    led = suits[0]  # a trick led with a wild joker follows its first suited card
+    nine = next(card for card in CARDS if card.suit is led and str(card).startswith("9"))
+    return led if any(card is nine for _, card in tricks[-1].plays) else None
 
 
 class ServedHouseBot(Bot):

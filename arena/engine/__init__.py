@@ -6,7 +6,7 @@ the C core when it is built, or in the pure-Python reference (``ARENA_PUREPYTHON
 
 from .auction import Auction, IllegalBidError
 from .backend import BACKEND_NAME
-from .cards import CARDS, Card, CardParseError, CardSet, Suit
+from .cards import CARDS, JOKERS, Card, CardParseError, CardSet, Suit
 from .game import Game, GameOverError
 from .hand import (
     Hand,
@@ -26,6 +26,7 @@ from .rules import (
     SCORING_QUEENS,
     BrokenBy,
     FirstTrick,
+    JokerKind,
     KittyTaker,
     KittyVisibility,
     LeadRule,
@@ -40,6 +41,7 @@ from .rules import (
 __all__ = [
     "BACKEND_NAME",
     "CARDS",
+    "JOKERS",
     "PRESETS",
     "SCORING_QUEENS",
     "Auction",
@@ -57,6 +59,7 @@ __all__ = [
     "IllegalPassError",
     "IllegalPlayError",
     "IllegalRevealError",
+    "JokerKind",
     "KittyTaker",
     "KittyVisibility",
     "LeadRule",

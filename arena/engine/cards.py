@@ -5,6 +5,12 @@ is an index ``suit * 13 + rank`` and a set of cards is an int bitmask, which is 
 the C core sees them (docs/decisions/0001-engine-backend-contract.md). `Card` instances
 are interned, so ``Card.from_str('QS') is QUEEN_OF_SPADES`` and comparisons are cheap.
 
+Rules with jokers (004 'Joker Hearts') add up to three of them, ``JK1 JK2 JK3``, indices
+52..54 above the pack; a joker has no suit (``card.suit is None``) and no rank (-1).
+
+>>> Card.from_str('jk2'), Card.from_str('JK2').index, Card.from_str('JK2').pretty
+(Card.from_str('JK2'), 53, '🃏2')
+
 >>> Card.from_str('QS')
 Card.from_str('QS')
 >>> str(CardSet.parse('AH 2C QS'))
@@ -60,11 +66,13 @@ class Card:
     index: int
     mask: int
     rank: int
-    suit: Suit
+    """0 (a two) .. 12 (an ace); -1 for a joker."""
+    suit: Suit | None
+    """The suit; None for a joker (what a joker counts as is the rules' `joker_kind`)."""
 
     def __new__(cls, index: int) -> Card:
-        if not 0 <= index < 52:
-            raise CardParseError(f"card index {index!r} is out of range 0..51")
+        if not 0 <= index < 55:
+            raise CardParseError(f"card index {index!r} is out of range 0..54")
         try:
             return CARDS[index]
         except NameError:  # while CARDS itself is being built
@@ -75,8 +83,8 @@ class Card:
         card = object.__new__(cls)
         object.__setattr__(card, "index", index)
         object.__setattr__(card, "mask", 1 << index)
-        object.__setattr__(card, "rank", index % 13)
-        object.__setattr__(card, "suit", Suit(index // 13))
+        object.__setattr__(card, "rank", index % 13 if index < 52 else -1)
+        object.__setattr__(card, "suit", Suit(index // 13) if index < 52 else None)
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -94,11 +102,14 @@ class Card:
         if not isinstance(text, str):
             raise CardParseError(f"card text must be a string, not {type(text).__name__}")
         cleaned = text.strip().upper()
+        if cleaned in JOKER_TEXT:
+            return CARDS[52 + JOKER_TEXT.index(cleaned)]
         if cleaned.startswith("10"):
             cleaned = "T" + cleaned[2:]
         if len(cleaned) != 2:
             raise CardParseError(
-                f"unknown card {text!r}: expected rank then suit, like 'QS' or 'TC'"
+                f"unknown card {text!r}: expected rank then suit, like 'QS' or 'TC', or "
+                "a joker 'JK1'..'JK3'"
             )
         rank = RANK_LETTERS.find(cleaned[0])
         if rank < 0:
@@ -115,17 +126,26 @@ class Card:
         return CARDS[suit * 13 + rank]
 
     @property
+    def is_joker(self) -> bool:
+        """Whether this is one of the jokers ``JK1 JK2 JK3`` (004 'Joker Hearts')."""
+        return self.index >= 52
+
+    @property
     def rank_letter(self) -> str:
-        """The rank's letter (``2`` … ``9``, ``T J Q K A``)."""
-        return RANK_LETTERS[self.rank]
+        """The rank's letter (``2`` … ``9``, ``T J Q K A``; ``JK`` for a joker)."""
+        return RANK_LETTERS[self.rank] if self.suit is not None else "JK"
 
     @property
     def pretty(self) -> str:
-        """Rank and suit symbol for people, like ``Q♠``."""
+        """Rank and suit symbol for people, like ``Q♠`` (``🃏1`` for the joker JK1)."""
+        if self.suit is None:
+            return f"🃏{self.index - 51}"
         rank = "10" if self.rank_letter == "T" else self.rank_letter
         return rank + self.suit.symbol
 
     def __str__(self) -> str:
+        if self.suit is None:
+            return JOKER_TEXT[self.index - 52]
         return RANK_LETTERS[self.rank] + SUIT_LETTERS[self.suit]
 
     def __repr__(self) -> str:
@@ -141,7 +161,11 @@ class Card:
         return self.index
 
 
-CARDS: Final[tuple[Card, ...]] = tuple(Card._make(i) for i in range(52))
+JOKER_TEXT: Final = ("JK1", "JK2", "JK3")
+"""The jokers' text, for card indices 52, 53 and 54."""
+
+CARDS: Final[tuple[Card, ...]] = tuple(Card._make(i) for i in range(55))
+"""Every card by index: the pack's 52 (``CARDS[:52]``), then the jokers ``JK1 JK2 JK3``."""
 
 CardLike = Card | str
 
@@ -171,8 +195,10 @@ class CardSet:
     @classmethod
     def from_mask(cls, mask: int) -> CardSet:
         """Wrap a bitmask (no copying; the engine's fast path)."""
-        if mask < 0 or mask >> 52:
-            raise CardParseError(f"card mask {mask:#x} has bits outside the 52 cards")
+        if mask < 0 or mask >> 55:
+            raise CardParseError(
+                f"card mask {mask:#x} has bits outside the 52 cards and the 3 jokers"
+            )
         result = object.__new__(cls)
         object.__setattr__(result, "mask", mask)
         return result
@@ -256,5 +282,8 @@ class CardSet:
 
 
 FULL_DECK: Final = CardSet.from_mask((1 << 52) - 1)
+"""The pack of 52 (no jokers)."""
+JOKERS: Final = CardSet.from_mask(0b111 << 52)
+"""The three jokers a rule set may add (004 'Joker Hearts')."""
 TWO_OF_CLUBS: Final = Card.from_str("2C")
 QUEEN_OF_SPADES: Final = Card.from_str("QS")

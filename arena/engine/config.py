@@ -46,6 +46,20 @@ PASS_STAR = 102
 seats nearest the opposite side: card 0 to `(s + n // 2) % n`, card 1 to
 `(s + (n + 1) // 2) % n`."""
 
+JOKER_NONE = 0
+JOKER_WILD = 1
+"""004 'Other Variations': jokers "can be played any time and count for zero points"; no
+suit, never win a trick; a trick led with one takes the suit of its first suited card."""
+JOKER_HEART = 2
+"""004 (1911) 'Joker Hearts': the one joker (card 52) is a heart "ranking in value between
+ten and knave", playable only once the trick holds the JH, QH, KH or AH (or as the only
+legal card)."""
+JOKER_FIRST = 52
+"""Card indices 52, 53, 54 are the jokers (text JK1, JK2, JK3)."""
+JOKERS_MASK = 0b111 << 52
+ALL_CARDS = (1 << 55) - 1
+"""Every card index a mask may hold: the pack and the three jokers."""
+
 PHASE_PASSING = 0
 PHASE_PLAYING = 1
 PHASE_OVER = 2
@@ -69,6 +83,13 @@ ERR_PASS_NOT_IN_HAND = 15
 ERR_PASS_FORBIDDEN = 16
 """A pass holding a card the rules forbid passing (004 'Passing cards': "Passing the Ace,
 King and/or Queen of Spades may be allowed or prohibited")."""
+ERR_JOKER_HELD = 18
+"""The 1911 joker (004 'Joker Hearts': "It cannot be thrown away, excepting when hearts are
+led and an ace or court card is played") played while the trick holds no JH, QH, KH or AH
+and the seat has another legal card."""
+ERR_BOOSTER_SUIT = 17
+"""Booster Nines (004 'Other Variations': "if a nine is played then an extra round in the suit
+is played"): the leader must lead the suit whose nine was played to the last trick."""
 
 
 class CoreConfig(NamedTuple):
@@ -99,6 +120,16 @@ class CoreConfig(NamedTuple):
     """1: 004 'Royal Hearts' scoring (the QH doubles its taker's hearts, the QC cancels the
     QS of the seat that took both, a hand scores at least 0, a moon is worth the shooter's
     own raw score instead of `moon_points`); 0, the default, changes nothing."""
+    booster_nines: int = 0
+    """1: Booster Nines (004 'Other Variations'): when a trick holds the nine of the suit led,
+    the next trick's leader must lead that suit if he holds it (error 17), whatever the lead
+    rule; 0, the default, changes nothing."""
+    joker_kind: int = 0
+    """What the jokers in `deck` (bits 52..54) are: JOKER_NONE (0, the default: a deck holds
+    none), JOKER_WILD (004 'Other Variations') or JOKER_HEART (004 1911 'Joker Hearts', only
+    card 52)."""
+    joker_points: int = 0
+    """Each joker's value to its taker (`values` lists the 52 cards of the pack only)."""
 
 
 FULL_DECK = (1 << 52) - 1
@@ -131,4 +162,7 @@ def standard_config(players: int = 4) -> CoreConfig:
         kitty_taker=KITTY_TO_FIRST_TRICK,
         pass_forbidden=0,
         royal_queens=0,
+        booster_nines=0,
+        joker_kind=0,
+        joker_points=0,
     )

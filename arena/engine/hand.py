@@ -160,6 +160,10 @@ class SeatView:
     """000 'Auction Hearts': every bid so far as (seat, chips), None for a pass, in order."""
     declarer: int | None = None
     """000 'Auction Hearts': who names the suit to avoid, once known."""
+    booster_suit: Suit | None = None
+    """Booster Nines (004 'Other Variations'): the suit the current trick must be led in,
+    because the last trick held the nine of its led suit (the leader leads it if he holds
+    any); None when there is no such obligation, and always None without `booster_nines`."""
 
 
 def _nothing_legal() -> int:
@@ -465,6 +469,16 @@ class Hand:
     def hearts_broken(self) -> bool:
         """Whether hearts (or points, by the rules' breaking setting) have been broken."""
         return bool(self._state.broken)
+
+    @property
+    def booster_suit(self) -> Suit | None:
+        """Booster Nines (004 'Other Variations': "if a nine is played then an extra round in
+        the suit is played"): the suit the current trick must be led in when its leader holds
+        a card of it, because the last trick held the nine of the suit led; None otherwise
+        (and once the hand is over). It stays set while the trick is played."""
+        suit = int(self._state.booster)
+        waiting = self._revealing or self._calling or self._auctioning
+        return None if suit < 0 or waiting else Suit(suit)
 
     @property
     def leader(self) -> int:
@@ -932,6 +946,7 @@ class Hand:
             scoring_suit=self._suit,
             bids=() if self._auction is None else tuple(self._auction.bids),
             declarer=self.declarer,
+            booster_suit=self.booster_suit,
         )
 
     def _visible_reveals(self, seat: int) -> tuple[Card | None, ...]:
@@ -991,7 +1006,8 @@ class Hand:
                 code=code,
             )
         trick = self._state.current_trick()
-        led = CARDS[trick[0]].suit if trick else None
+        # The suit to follow: the first suited card's (a joker has none, 004 'Joker Hearts').
+        led = next((CARDS[c].suit for c in trick if CARDS[c].suit is not None), None)
         reason = {
             core_config.ERR_BAD_CARD: f"{card} is not in play under these rules",
             core_config.ERR_NOT_IN_HAND: f"{who} does not hold {card}",
@@ -1002,6 +1018,13 @@ class Hand:
             + (f"{_suit_name(led)} were led" if led is not None else "a suit was led"),
             core_config.ERR_FIRST_TRICK_POINTS: "no point cards on the first trick "
             "while other cards can be played (000 'The Play')",
+            core_config.ERR_BOOSTER_SUIT: f"{who} must lead {_suit_name(self._booster_led())}: "
+            "a nine of that suit was played to the last trick (004 'Other Variations', "
+            "Booster Nines: an extra round in the suit)",
+            core_config.ERR_JOKER_HELD: f"{card} may not be played yet: the joker goes only "
+            "on a trick holding the ace or a court card of hearts, or as the only card left to "
+            "play (004 'Joker Hearts', 1911: \"It cannot be thrown away, excepting when hearts "
+            'are led and an ace or court card is played")',
             core_config.ERR_NOT_BROKEN: "hearts have not been broken"
             if self.rules.lead_rule.value == "hearts_broken"
             else "points have not been broken",
@@ -1009,6 +1032,10 @@ class Hand:
         return IllegalPlayError(
             f"illegal play {card} by {who}: {reason}", card=card, seat=seat, code=code
         )
+
+    def _booster_led(self) -> Suit:
+        """The suit Booster Nines makes the current trick's leader lead (clubs if none)."""
+        return self.booster_suit or Suit.CLUBS
 
     def _opening_card(self) -> Card | None:
         """The lowest club in the hands, or spade under the lowest-spade opening."""

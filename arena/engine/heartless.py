@@ -48,7 +48,9 @@ def scoring_suit_of(reveals: Sequence[CardLike], dealer: int) -> Suit:
     if not 0 <= dealer < len(cards):
         raise ValueError(f"dealer {dealer!r} is not a seat of {len(cards)} reveals")
     top = max(card.rank for card in cards)
-    tied = _most_revealed({card.suit for card in cards if card.rank == top}, cards)
+    tied = _most_revealed(
+        {card.suit for card in cards if card.rank == top and card.suit is not None}, cards
+    )
     n = len(cards)
     for offset in range(1, n + 1):
         card = cards[(dealer + offset) % n]

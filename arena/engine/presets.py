@@ -24,6 +24,7 @@ from .rules import (
     BrokenBy,
     DealerRule,
     FirstTrick,
+    JokerKind,
     KittyTaker,
     LeadRule,
     MoonRule,
@@ -426,8 +427,81 @@ def big_table(players: int = 6) -> Rules:
     return standard(players).replace(name="big_table", pass_count=2)
 
 
+def booster_nines(players: int = 4) -> Rules:
+    """Booster Nines (004 'Other Variations': "if a nine is played then an extra round in
+    the suit is played"): the standard game, where a trick holding the nine of the suit
+    led obliges its winner to lead that suit again if he can (`Rules.booster_nines`; the
+    interpretation is in docs/rules.md).
+
+    >>> rules = booster_nines()
+    >>> rules.booster_nines, rules.penalty_total
+    (True, 26)
+    """
+    return standard(players).replace(name="booster_nines", booster_nines=True)
+
+
+# 004 'Deal' and 'Jokers' (line 317): jokers instead of removed cards, so the pack deals evenly.
+JOKERS_AT: Final[Mapping[int, tuple[int, str]]] = {
+    3: (2, ""),  # "two Jokers can be added ... Each player then receives 18 cards"
+    4: (2, "2D 2S"),  # not in the sources: two jokers, and two low cards out as 000 trims
+    5: (3, ""),  # "three Jokers ... can be added, and each player receives 11"
+    6: (2, ""),  # "if there are three or six players, the two Jokers can be added"
+}
+
+
+def joker(players: int = 3) -> Rules:
+    """Joker Hearts (004 'Other Variations': "adding the joker cards, which can be played
+    any time and count for zero points"; 004 'Deal': "two Jokers can be added, and count as
+    an off-suit, non-Heart card. Each player then receives 18 cards", five players three
+    jokers and 11 cards; 004 'Jokers': two for six players). The standard game's play and
+    scoring with wild jokers (`Rules.jokers`, `JokerKind.WILD`) in place of 000's trims:
+    three players (the default, the source's own table) and six add two, five add three;
+    four add two and leave out the 2D and 2S (a choice: the sources give no four-hand
+    joker deal). Seven: no joker count deals evenly, so RulesError.
+
+    >>> rules = joker()
+    >>> rules.players, rules.hand_size, str(rules.deck - CardSet.from_mask((1 << 52) - 1))
+    (3, 18, 'JK1 JK2')
+    """
+    if players not in JOKERS_AT:
+        raise RulesError(f"preset 'joker' is for 3 to 6 players (004 'Deal'), not {players}")
+    count, removed = JOKERS_AT[players]
+    return standard(players).replace(
+        name="joker",
+        removed_cards=CardSet.parse(removed),
+        kitty_size=0,
+        jokers=count,
+        joker_kind=JokerKind.WILD,
+    )
+
+
+def joker_1911(players: int = 4) -> Rules:
+    """The 1911 Joker Hearts (004 'Joker Hearts': "the deuce of hearts is discarded, and an
+    extra card, called the joker, takes its place, ranking in value between ten and knave.
+    It cannot be thrown away, excepting when hearts are led and an ace or court card is
+    played, though if an opponent discards the ace or a court card of hearts, then the
+    holder of the joker may discard it. The joker is usually considered worth five chips").
+    The standard game (000's trims for other tables) with the 2H out and the joker in, a
+    heart worth 5 to whoever takes it (`JokerKind.HEART_1911`): 30 points in play.
+
+    >>> rules = joker_1911()
+    >>> rules.value_of("JK1"), rules.penalty_total, "2H" in rules.deck, rules.hand_size
+    (5, 30, False, 13)
+    """
+    base = standard(players)
+    values = {card: value for card, value in base.card_values.items() if str(card) != "2H"}
+    values[Card.from_str("JK1")] = 5  # "usually considered worth five chips"
+    return base.replace(
+        name="joker_1911",
+        removed_cards=base.removed_cards | CardSet.parse("2H"),
+        jokers=1,
+        joker_kind=JokerKind.HEART_1911,
+        card_values=values,
+    )
+
+
 # The table size of a preset made for other than four players (each builder's default).
-DEFAULT_PLAYERS: Final[Mapping[str, int]] = {"star": 5, "big_table": 6}
+DEFAULT_PLAYERS: Final[Mapping[str, int]] = {"star": 5, "big_table": 6, "joker": 3}
 
 
 def dealer_calls(players: int = 4) -> Rules:
@@ -481,6 +555,9 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "star": star,
     "no_spade_pass": no_spade_pass,
     "big_table": big_table,
+    "booster_nines": booster_nines,
+    "joker": joker,
+    "joker_1911": joker_1911,
 }
 
 

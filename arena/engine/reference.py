@@ -24,8 +24,10 @@ from arena.engine.config import (
     ERR_ALREADY_PASSED,
     ERR_BAD_CARD,
     ERR_BAD_SEAT,
+    ERR_BOOSTER_SUIT,
     ERR_FIRST_TRICK_POINTS,
     ERR_HAND_OVER,
+    ERR_JOKER_HELD,
     ERR_MUST_FOLLOW_SUIT,
     ERR_MUST_LEAD_CLUB,
     ERR_MUST_LEAD_OPENING_CARD,
@@ -39,6 +41,9 @@ from arena.engine.config import (
     ERR_PASSING,
     FIRST_TRICK_ANY,
     FIRST_TRICK_NO_PENALTY,
+    JOKER_HEART,
+    JOKER_NONE,
+    JOKER_WILD,
     KITTY_TO_FIRST_TRICK,
     LEAD_ANY,
     LEAD_NOT_HEARTS,
@@ -73,7 +78,16 @@ QUEEN_OF_SPADES = 2 * RANKS + 10
 # 004 'Royal Hearts': the QC (cancels its taker's QS) and the QH (doubles its taker's hearts).
 QUEEN_OF_CLUBS = 0 * RANKS + 10
 QUEEN_OF_HEARTS = 3 * RANKS + 10
-ALL_CARDS = (1 << 52) - 1
+ALL_CARDS = (1 << 55) - 1
+"""Every card a mask may hold: the pack (0..51) and the jokers (52..54)."""
+JOKERS = 0b111 << 52
+FIRST_JOKER = 52
+HIGH_HEARTS = 0b1111 << 48
+"""The JH, QH, KH and AH: 004 (1911) 'Joker Hearts', "an ace or court card" of hearts."""
+JOKER_ORDER = 2 * 47 + 1
+"""The 1911 joker's place in the order of the hearts (card * 2): "between ten and knave"."""
+NINE = 7
+"""The rank index of the nine (2 is 0): Booster Nines."""
 
 # --- Randomness constants (contract "Randomness"). ---
 
@@ -171,6 +185,14 @@ class Derived(NamedTuple):
     """Cards the first-trick filter removes (`first_trick`); 0 when anything goes."""
     shoot_required: int
     """Cards a moon shooter must take: every penalty card plus `moon_extra`, in the deck."""
+    values: tuple[int, ...]
+    """Each card's value, 55 of them: the config's 52 and `joker_points` for each joker."""
+    suits: tuple[int, int, int, int]
+    """Each suit's cards in play; the hearts hold the 1911 joker (`JOKER_HEART`)."""
+    jokers: int
+    """The jokers in the deck."""
+    wild: int
+    """The jokers when they are `JOKER_WILD` (playable at any time), else 0."""
 
 
 def _check_config(cfg: CoreConfig) -> None:
@@ -181,7 +203,7 @@ def _check_config(cfg: CoreConfig) -> None:
     if len(cfg.values) != 52:
         raise ValueError(f"values must list 52 cards, got {len(cfg.values)}")
     if not 0 <= cfg.deck <= ALL_CARDS:
-        raise ValueError(f"deck {cfg.deck:#x} is not a mask of cards 0..51")
+        raise ValueError(f"deck {cfg.deck:#x} is not a mask of cards 0..54")
     if cfg.hand_size < 1 or cfg.kitty_size < 0:
         raise ValueError(f"bad hand_size {cfg.hand_size} or kitty_size {cfg.kitty_size}")
     if cfg.players * cfg.hand_size + cfg.kitty_size != cfg.deck.bit_count():
@@ -194,9 +216,17 @@ def _check_config(cfg: CoreConfig) -> None:
     if not -1 <= cfg.doubler < 52:
         raise ValueError(f"doubler must be a card index or -1, got {cfg.doubler}")
     if not 0 <= cfg.pass_forbidden <= ALL_CARDS:
-        raise ValueError(f"pass_forbidden {cfg.pass_forbidden:#x} is not a mask of cards 0..51")
+        raise ValueError(f"pass_forbidden {cfg.pass_forbidden:#x} is not a mask of cards 0..54")
     if cfg.royal_queens not in (0, 1):
         raise ValueError(f"royal_queens must be 0 or 1, got {cfg.royal_queens}")
+    if cfg.booster_nines not in (0, 1):
+        raise ValueError(f"booster_nines must be 0 or 1, got {cfg.booster_nines}")
+    if cfg.joker_kind not in (JOKER_NONE, JOKER_WILD, JOKER_HEART):
+        raise ValueError(f"joker_kind must be 0, 1 or 2, got {cfg.joker_kind}")
+    if cfg.deck & JOKERS and cfg.joker_kind == JOKER_NONE:
+        raise ValueError("the deck holds jokers (cards 52..54) but joker_kind is 0")
+    if cfg.joker_kind == JOKER_HEART and cfg.deck & JOKERS & ~(1 << FIRST_JOKER):
+        raise ValueError("the 1911 joker (joker_kind 2) is the one card 52")
 
 
 @lru_cache(maxsize=256)
@@ -207,9 +237,16 @@ def derive(cfg: CoreConfig) -> Derived:
     """
     _check_config(cfg)
     in_deck = cards_of(cfg.deck)
-    penalty = mask_of([c for c in in_deck if cfg.values[c] > 0])
-    point = mask_of([c for c in in_deck if cfg.values[c] != 0])
-    hearts = HEARTS_SUIT & cfg.deck
+    values = (*cfg.values, *(cfg.joker_points,) * 3)
+    penalty = mask_of([c for c in in_deck if values[c] > 0])
+    point = mask_of([c for c in in_deck if values[c] != 0])
+    jokers = cfg.deck & JOKERS
+    suits = [mask & cfg.deck for mask in SUIT_MASKS]
+    if cfg.joker_kind == JOKER_HEART:
+        # 004 (1911) 'Joker Hearts': "an extra card, called the joker, takes its place" (the
+        # deuce of hearts').
+        suits[3] |= jokers
+    hearts = suits[3]
     # 000 'The Play': "Hearts may not be led until a heart or the queen of spades has been
     # discarded"; 002 'Play variants': "Playing the Queen of Spades also breaks Hearts";
     # 001 'HOW TO PLAY': "Points are broken when a point card is legitimately played".
@@ -236,8 +273,24 @@ def derive(cfg: CoreConfig) -> Derived:
     # 002 'Individual card variants': "The Jack (or Ten) of Diamonds is required to Shoot".
     shoot_required = (penalty | cfg.moon_extra) & cfg.deck
     return Derived(
-        penalty, point, hearts, breaking, lead_restricted, first_trick_banned, shoot_required
+        penalty,
+        point,
+        hearts,
+        breaking,
+        lead_restricted,
+        first_trick_banned,
+        shoot_required,
+        values,
+        (suits[0], suits[1], suits[2], suits[3]),
+        jokers,
+        jokers if cfg.joker_kind == JOKER_WILD else 0,
     )
+
+
+def _order(card: int) -> int:
+    """A card's rank order within its suit: index order, with the 1911 joker "ranking in
+    value between ten and knave" of hearts (004 'Joker Hearts')."""
+    return 2 * card if card < FIRST_JOKER else JOKER_ORDER
 
 
 def _check_seed(seed: int) -> None:
@@ -246,7 +299,7 @@ def _check_seed(seed: int) -> None:
 
 
 def as_config(cfg: CoreConfig | tuple[Any, ...]) -> CoreConfig:
-    """`cfg` as a CoreConfig (a plain tuple of the same 20 fields is accepted too).
+    """`cfg` as a CoreConfig (a plain tuple of the same 21 fields is accepted too).
 
     Raises ValueError if it has the wrong number of fields.
     """
@@ -339,6 +392,7 @@ class HandState:
     """
 
     __slots__ = (
+        "_booster",
         "_broken",
         "_cfg",
         "_dealer",
@@ -429,6 +483,7 @@ class HandState:
         self._trick: list[int] = []
         self._trick_number = 0
         self._broken = False
+        self._booster = -1
         self._opening_card = -1
         self._leader = -1
         self._to_play = -1
@@ -461,6 +516,13 @@ class HandState:
     def broken(self) -> bool:
         """Whether hearts (or points, per `broken_by`) have been broken."""
         return self._broken
+
+    @property
+    def booster(self) -> int:
+        """Booster Nines: the suit (0..3) the current trick must be led in if the leader holds
+        it, because the last trick held the nine of its led suit; -1 for none (always -1
+        while passing and once the hand is over)."""
+        return self._booster if self._phase == PHASE_PLAYING else -1
 
     @property
     def leader(self) -> int:
@@ -541,7 +603,7 @@ class HandState:
             return ERR_PASS_DUPLICATE
         hand = self._hands[seat]
         for card in cards:
-            if not 0 <= card < 52 or not hand >> card & 1:
+            if not 0 <= card < 55 or not hand >> card & 1:
                 return ERR_PASS_NOT_IN_HAND
         # 004 'Passing cards': "Passing the Ace, King and/or Queen of Spades may be allowed
         # or prohibited."
@@ -628,12 +690,20 @@ class HandState:
         if self._trick:
             # 000 'The Play': "Each player must follow suit if possible. If a player is void
             # in the suit led, a card of any other suit may be discarded."
-            follow = hand & SUIT_MASKS[self._trick[0] // RANKS]
-            steps.append((ERR_MUST_FOLLOW_SUIT, follow or hand))
+            led = self._led_suit()
+            follow = hand & derived.suits[led] if led >= 0 else 0
+            # 004 'Other Variations': wild jokers "can be played any time".
+            steps.append((ERR_MUST_FOLLOW_SUIT, follow | hand & derived.wild if follow else hand))
         elif self._trick_number == 0 and cfg.opening in (OPENING_LOWEST_CLUB, OPENING_LOWEST_SPADE):
             steps.append((ERR_MUST_LEAD_OPENING_CARD, 1 << self._opening_card))
         elif self._trick_number == 0 and cfg.opening == OPENING_ANY_CLUB:
             steps.append((ERR_MUST_LEAD_CLUB, hand & CLUBS))
+        elif self._booster >= 0 and hand & derived.suits[self._booster]:
+            # 004 'Other Variations': "Booster Nines - if a nine is played then an extra round
+            # in the suit is played": the suit must be led again, whatever the lead rule (a
+            # wild joker still goes "any time").
+            boosted = hand & derived.suits[self._booster] | hand & derived.wild
+            steps.append((ERR_BOOSTER_SUIT, boosted))
         else:
             steps.append((ERR_NOT_BROKEN, self._lead_filter(hand)))
         banned = derived.first_trick_banned
@@ -643,7 +713,30 @@ class HandState:
             # renege" -- so the filter only applies when something else is left.
             allowed = steps[-1][1]
             steps.append((ERR_FIRST_TRICK_POINTS, allowed & ~banned or allowed))
+        allowed = steps[-1][1]
+        # 004 (1911) 'Joker Hearts': "It cannot be thrown away, excepting when hearts are led
+        # and an ace or court card is played, though if an opponent discards the ace or a
+        # court card of hearts, then the holder of the joker may discard it" -- so only once
+        # the trick holds one of them, unless nothing else may be played.
+        held = cfg.joker_kind == JOKER_HEART and allowed & derived.jokers
+        if held and not mask_of(self._trick) & HIGH_HEARTS:
+            steps.append((ERR_JOKER_HELD, allowed & ~derived.jokers or allowed))
         return steps
+
+    def _suit_of(self, card: int) -> int:
+        """A card's suit; the 1911 joker is a heart, a wild joker has none (-1)."""
+        if card < FIRST_JOKER:
+            return card // RANKS
+        return 3 if self._cfg.joker_kind == JOKER_HEART else -1
+
+    def _led_suit(self) -> int:
+        """The suit of the current trick: its first suited card's (a trick led with a wild
+        joker takes the suit of the next suited card); -1 while it has none."""
+        for card in self._trick:
+            suit = self._suit_of(card)
+            if suit >= 0:
+                return suit
+        return -1
 
     def _lead_filter(self, hand: int) -> int:
         """The cards `hand` may lead given the lead rule and whether hearts are broken."""
@@ -677,7 +770,7 @@ class HandState:
             return ERR_HAND_OVER
         if self._phase == PHASE_PASSING:
             return ERR_PASSING
-        if not 0 <= card < 52 or not self._cfg.deck >> card & 1:
+        if not 0 <= card < 55 or not self._cfg.deck >> card & 1:
             return ERR_BAD_CARD
         if not self._hands[self._to_play] >> card & 1:
             return ERR_NOT_IN_HAND
@@ -705,7 +798,7 @@ class HandState:
         seat to play (codes 1 to 4 of `check_play`).
         """
         if self._phase != PHASE_PLAYING or not (
-            0 <= card < 52 and self._hands[self._to_play] >> card & 1
+            0 <= card < 55 and self._hands[self._to_play] >> card & 1
         ):
             code = self.check_play(card)
             raise ValueError(f"push({card}): cannot play that card now (error {code})")
@@ -716,6 +809,7 @@ class HandState:
                 self._leader,
                 self._trick_number,
                 self._broken,
+                self._booster,
                 self._phase,
                 self._kitty_owner,
                 len(self._history),
@@ -728,7 +822,7 @@ class HandState:
         """Undo the last `push` or `play`. Raises IndexError when there is nothing to undo."""
         if not self._undo:
             raise IndexError("pop from a hand with no plays to undo")
-        seat, card, leader, trick_number, broken, phase, kitty_owner, finished, *trick = (
+        seat, card, leader, trick_number, broken, booster, phase, kitty_owner, finished, *trick = (
             self._undo.pop()
         )
         if len(self._history) > finished:
@@ -744,6 +838,7 @@ class HandState:
         self._leader = leader
         self._trick_number = trick_number
         self._broken = bool(broken)
+        self._booster = booster
         self._phase = phase
         self._kitty_owner = kitty_owner
 
@@ -766,8 +861,12 @@ class HandState:
         that trick leads next." Also hand over the kitty when its rule says so."""
         cfg = self._cfg
         trick = self._trick
-        led_suit = trick[0] // RANKS
-        best = max(range(self._n), key=lambda i: trick[i] if trick[i] // RANKS == led_suit else -1)
+        led_suit = self._led_suit()
+        # A wild joker never wins; a trick of wild jokers only goes to its leader.
+        best = max(
+            range(self._n),
+            key=lambda i: _order(trick[i]) if self._suit_of(trick[i]) == led_suit else -1,
+        )
         winner = (self._leader + best) % self._n
         cards = mask_of(trick)
         self._taken[winner] |= cards
@@ -775,6 +874,11 @@ class HandState:
         self._history.append((self._leader, tuple(trick), winner))
         self._trick = []
         self._trick_number += 1
+        # Booster Nines: the nine of the suit led calls for "an extra round in the suit".
+        nine = led_suit * RANKS + NINE
+        last = self._trick_number == cfg.hand_size
+        boost = cfg.booster_nines and led_suit >= 0 and cards >> nine & 1 and not last
+        self._booster = led_suit if boost else -1
         if self._kitty_owner == -1:
             # 002 '"Kitty" variants': "The kitty is taken by the person who takes the first
             # trick"; 001 'WINNING THE KITTY': "award them to the first player who takes a
@@ -808,7 +912,7 @@ class HandState:
         if len(totals) != n:
             raise ValueError(f"expected {n} totals, got {len(totals)}")
         cfg = self._cfg
-        values = cfg.values
+        values = self._derived.values
         raw = []
         for seat in range(n):
             taken = self._taken[seat]
@@ -875,17 +979,23 @@ class HandState:
 
     def _greedy_card(self, legal: int) -> int:
         """The contract's greedy policy: a cheap imitation of a careful player."""
-        values = self._cfg.values
-        if not self._trick:
+        values = self._derived.values
+        jokers = legal & self._derived.jokers
+        if jokers == legal:
+            return (legal & -legal).bit_length() - 1
+        # Never a joker while another card is legal.
+        legal &= ~jokers
+        led = self._led_suit()
+        if not self._trick or led < 0:
             # Lead the lowest rank, preferring a card worth nothing; lowest index on ties.
             calm = legal & ~self._derived.point or legal
             return min(cards_of(calm), key=lambda card: (card % RANKS, card))
-        led = self._trick[0] // RANKS
-        best = max(card for card in self._trick if card // RANKS == led)
-        suit = SUIT_MASKS[best // RANKS]
+        best = max((c for c in self._trick if self._suit_of(c) == led), key=_order)
+        suit = SUIT_MASKS[led]
         if legal & suit:
-            # Duck: the highest card that still loses to the trick's best.
-            below = legal & suit & ((1 << best) - 1)
+            # Duck: the highest card that still loses to the trick's best (the 1911 joker
+            # ranks between the TH and the JH).
+            below = legal & suit & ((1 << best) - 1 if best < FIRST_JOKER else (1 << 48) - 1)
             if below:
                 return below.bit_length() - 1
             # Must win: as the last to play, the highest card worth no penalty; else the lowest.
@@ -900,7 +1010,7 @@ class HandState:
         """004 'Royal Hearts' before the doubler and the floor: the hearts' values, doubled
         when the QH is among them; the QS's value unless the QC was taken with it; and the
         value of every other card taken (the QD's -10)."""
-        values = self._cfg.values
+        values = self._derived.values
         hearts = taken & self._derived.hearts
         # The QH "doubles the point value of all Hearts captured by the player who takes it,
         # and is itself also a Heart".

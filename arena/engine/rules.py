@@ -201,6 +201,18 @@ class DealerRule(StrEnum):
     QUEEN_OF_SPADES_TAKER = "queen_of_spades_taker"
 
 
+class JokerKind(StrEnum):
+    """What the jokers added by `Rules.jokers` are: 004's two Joker Hearts."""
+
+    # 'Other Variations': "adding the joker cards, which can be played any time and count for
+    # zero points"; 'Deal': they "count as an off-suit, non-Heart card". No suit, never win.
+    WILD = "wild"
+    # The 1911 'Joker Hearts': "the deuce of hearts is discarded, and an extra card, called
+    # the joker, takes its place, ranking in value between ten and knave", played only on a
+    # trick holding the ace or a court card of hearts (or as the only legal card).
+    HEART_1911 = "heart_1911"
+
+
 _ENUM_FIELDS: Final[dict[str, type[StrEnum]]] = {
     "kitty_taker": KittyTaker,
     "kitty_visibility": KittyVisibility,
@@ -212,6 +224,7 @@ _ENUM_FIELDS: Final[dict[str, type[StrEnum]]] = {
     "settlement": Settlement,
     "dealer_rule": DealerRule,
     "scoring_suit_choice": ScoringSuitChoice,
+    "joker_kind": JokerKind,
 }
 
 QUEEN_OF_SPADES_POINTS: Final = 13
@@ -256,6 +269,23 @@ class Rules:
     `sun_points` and `no_trick_bonus` work as for any rules, after the royal score: a sun
     replaces the moon with its own worth, and the bonus is added last.
 
+    `booster_nines` (004 'Other Variations': "Booster Nines - if a nine is played then an
+    extra round in the suit is played", the `booster_nines` preset): when a trick holds the
+    nine of the suit led, the next trick must be led in that suit if its leader holds a card
+    of it, whatever the lead rule says (a heart may be led before hearts are broken); a leader
+    without the suit leads by the usual rules. A nine played off-suit boosts nothing.
+
+    `jokers` (0..3) adds the jokers JK1..JK3 to the pack (004 'Joker Hearts'); what they are
+    is `joker_kind`, and what they are worth is `card_values` (every joker the same). 'wild'
+    jokers (004 'Other Variations' and 'Deal') have no suit and may be played at any time,
+    even by a player holding the suit led, but for the opening lead; they never win a trick:
+    a trick led with one takes the suit of the first suited card played to it, and a trick
+    of jokers only goes to its leader. A 'heart_1911' joker (one at most; the `joker_1911`
+    preset removes the 2H for it) is a heart ranked between the 10 and the J; it may be
+    played only to a trick that already holds the JH, QH, KH or AH (following a heart lead,
+    or discarded after an opponent discarded one of them), unless it is the only card the
+    player may play. docs/rules.md has the reasons.
+
     Raises RulesError on construction for impossible or contradictory settings.
     """
 
@@ -280,6 +310,9 @@ class Rules:
     card_values: Mapping[Card, int] = dataclasses.field(default_factory=standard_values)
     doubler: Card | None = None
     royal_queens: bool = False
+    booster_nines: bool = False
+    jokers: int = 0
+    joker_kind: JokerKind = JokerKind.WILD
     pass_call_options: tuple[PassDirection, ...] = ()
     moon: MoonRule = MoonRule.OLD
     moon_points: int | None = None
@@ -340,8 +373,9 @@ class Rules:
 
     @property
     def deck(self) -> CardSet:
-        """The cards in play (the pack minus removed cards)."""
-        return CardSet.from_mask(((1 << 52) - 1) & ~self.removed_cards.mask)
+        """The cards in play (the pack minus removed cards, plus the jokers)."""
+        jokers = ((1 << self.jokers) - 1) << 52 if isinstance(self.jokers, int) else 0
+        return CardSet.from_mask(((1 << 52) - 1) & ~self.removed_cards.mask | jokers)
 
     @property
     def hand_size(self) -> int:
@@ -404,8 +438,12 @@ class Rules:
     @cached_property
     def _core(self) -> core.CoreConfig:
         values = [0] * 52
+        joker_points = 0
         for card, value in self.card_values.items():
-            values[card.index] = value
+            if card.is_joker:
+                joker_points = value  # every joker is worth the same (validated)
+            else:
+                values[card.index] = value
         return core.CoreConfig(
             players=self.players,
             hand_size=self.hand_size,
@@ -427,6 +465,15 @@ class Rules:
             kitty_taker=list(KittyTaker).index(self.kitty_taker),
             pass_forbidden=self.pass_forbidden.mask,
             royal_queens=int(self.royal_queens),
+            booster_nines=int(self.booster_nines),
+            joker_kind=(
+                core.JOKER_NONE
+                if not self.jokers
+                else core.JOKER_WILD
+                if self.joker_kind is JokerKind.WILD
+                else core.JOKER_HEART
+            ),
+            joker_points=joker_points,
         )
 
     def __hash__(self) -> int:
@@ -464,6 +511,9 @@ class Rules:
             "card_values": {str(card): value for card, value in self.card_values.items()},
             "doubler": None if self.doubler is None else str(self.doubler),
             "royal_queens": self.royal_queens,
+            "booster_nines": self.booster_nines,
+            "jokers": self.jokers,
+            "joker_kind": self.joker_kind.value,
             "pass_call_options": [d.value for d in self.pass_call_options],
             "moon": self.moon.value,
             "moon_points": self.moon_points,
@@ -593,6 +643,9 @@ class Rules:
             raise RulesError("queen_and_hearts_may_lead_heart must be true or false")
         if not isinstance(self.royal_queens, bool):
             raise RulesError("royal_queens must be true or false")
+        if not isinstance(self.booster_nines, bool):
+            raise RulesError("booster_nines must be true or false")
+        self._validate_jokers()
         deck_size = len(self.deck)
         if (deck_size - self.kitty_size) % self.players:
             raise RulesError(
@@ -824,6 +877,24 @@ class Rules:
             )
         if self.settlement is not Settlement.POINTS:
             raise RulesError(f"{what} needs settlement 'points'")
+
+    def _validate_jokers(self) -> None:
+        """004 'Joker Hearts': up to three jokers ("two Jokers ... three Jokers (usually the
+        two from one deck plus one from a similar deck)"), all worth the same; the 1911
+        joker is one card; jokers are added by `jokers`, never named in removed_cards."""
+        _check_int(self, "jokers", 0, 3)
+        if self.removed_cards.mask >> 52:
+            raise RulesError("removed_cards cannot hold a joker: set jokers to how many to add")
+        if self.joker_kind is JokerKind.HEART_1911 and self.jokers > 1:
+            raise RulesError(
+                f"joker_kind 'heart_1911' is one joker (004 'Joker Hearts', 1911), not "
+                f"{self.jokers}"
+            )
+        worth = {self.value_of(card) for card in self.deck if card.is_joker}
+        if len(worth) > 1:
+            raise RulesError("card_values must give every joker the same value")
+        if self.jokers and self.scoring_suit_choice is not ScoringSuitChoice.FIXED:
+            raise RulesError("jokers need scoring_suit_choice 'fixed'")
 
     def _validate_end(self) -> None:
         self._validate_lives()

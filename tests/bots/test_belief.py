@@ -31,6 +31,12 @@ def table_rules() -> list[Rules]:
         standard.replace(pass_schedule=(PassDirection.SCATTER, PassDirection.CENTER)),
         preset("classic"),  # left of the dealer leads anything
         preset("omnibus_jack"),  # queen-and-hearts lead, points on trick one
+        # 004 'Joker Hearts': wild jokers play "any time" (no void shown), a joker lead takes
+        # the next card's suit; the 1911 joker is a heart held back until a high heart.
+        preset("joker"),
+        preset("joker", players=5),
+        preset("joker_1911"),
+        preset("booster_nines"),  # 004: a forced lead proves nothing about the rest
     ]
 
 
@@ -41,9 +47,15 @@ def voids_shown(view: SeatView) -> dict[int, set[int]]:
     for plays in tricks:
         if not plays:
             continue
-        led = plays[0][1].suit
-        for seat, card in plays[1:]:
-            if card.suit is not led:
+        # The suit to follow is the first suited card's (a joker has none, 004 'Joker
+        # Hearts'); a joker shows nothing, and neither does the first suited card.
+        suited = [i for i, (_, card) in enumerate(plays) if card.suit is not None]
+        if not suited:
+            continue
+        led = plays[suited[0]][1].suit
+        assert led is not None
+        for seat, card in plays[suited[0] + 1 :]:
+            if card.suit is not None and card.suit is not led:
                 voids.setdefault(seat, set()).add(int(led))
     return voids
 

@@ -14,6 +14,8 @@ from types import ModuleType
 from arena.engine import reference
 from arena.engine.config import (
     FULL_DECK,
+    JOKER_HEART,
+    JOKER_WILD,
     PASS_CENTER,
     PASS_HOLD,
     PASS_SCATTER,
@@ -28,7 +30,9 @@ SUITS = "CDSH"
 
 
 def card(text: str) -> int:
-    """The index of a card written like 'QS' or 'TD'."""
+    """The index of a card written like 'QS' or 'TD', or a joker 'JK1'..'JK3' (52..54)."""
+    if text.startswith("JK"):
+        return 51 + int(text[2])
     return SUITS.index(text[1]) * 13 + RANKS.index(text[0])
 
 
@@ -78,7 +82,7 @@ def pass_size(cfg: CoreConfig, kind: int) -> int:
 def passable(cfg: CoreConfig, hand: int) -> list[int]:
     """The cards of `hand` its seat may pass (those outside `pass_forbidden`)."""
     allowed = hand & ~cfg.pass_forbidden
-    return [c for c in range(52) if allowed >> c & 1]
+    return [c for c in range(55) if allowed >> c & 1]
 
 
 def random_schedule(rng: random.Random, players: int) -> tuple[int, ...]:
@@ -203,7 +207,35 @@ def random_config(rng: random.Random) -> CoreConfig:
         ),
     )
     # Drawn after every other field, so that they are what they were before it existed.
-    return _random_royal(rng, cfg)
+    cfg = _random_royal(rng, cfg)
+    # Booster Nines (004 'Other Variations'), drawn after royal for the same reason.
+    cfg = cfg._replace(booster_nines=int(rng.random() < 0.25))
+    return _random_jokers(rng, cfg)
+
+
+def _random_jokers(rng: random.Random, cfg: CoreConfig) -> CoreConfig:
+    """Sometimes 004's jokers, added to the kitty's count so the hands stay as drawn:
+    1 to 3 wild jokers ('Other Variations', 'Deal': "played any time", no suit) worth 0
+    (or anything), or the 1911 heart joker (card 52) worth 5."""
+    if rng.random() >= 0.25:
+        return cfg
+    kind = rng.choice([JOKER_WILD, JOKER_HEART])
+    added = rng.randint(1, 3) if kind == JOKER_WILD else 1
+    points = 5 if kind == JOKER_HEART else rng.choice([0, 0, 0, 1, -2])
+    kitty_size = cfg.kitty_size + added
+    opening = cfg.opening
+    # A bigger kitty could now hold every club (or spade): then the left of the dealer opens.
+    if opening != 3 and (cfg.deck & CLUBS).bit_count() <= kitty_size:
+        opening = 2
+    if opening == 3 and (cfg.deck & SPADES).bit_count() <= kitty_size:
+        opening = 2
+    return cfg._replace(
+        deck=cfg.deck | ((1 << added) - 1) << 52,
+        kitty_size=kitty_size,
+        opening=opening,
+        joker_kind=kind,
+        joker_points=points,
+    )
 
 
 def _random_royal(rng: random.Random, cfg: CoreConfig) -> CoreConfig:

@@ -19,9 +19,14 @@ from arena.engine.config import (
     BROKEN_BY_HEARTS,
     BROKEN_BY_HEARTS_OR_QUEEN,
     BROKEN_BY_POINTS,
+    ERR_BOOSTER_SUIT,
+    ERR_JOKER_HELD,
+    ERR_MUST_FOLLOW_SUIT,
     FIRST_TRICK_ANY,
     FIRST_TRICK_NO_PENALTY,
     FIRST_TRICK_NO_POINTS,
+    JOKER_HEART,
+    JOKER_WILD,
     KITTY_TO_FIRST_POINTS,
     KITTY_TO_FIRST_TRICK,
     LEAD_ANY,
@@ -71,7 +76,11 @@ def mask(text: str) -> int:
 
 def names(bits: int) -> set[str]:
     """The cards of a mask as names, for readable assertion failures."""
-    return {"23456789TJQKA"[i % 13] + "CDSH"[i // 13] for i in range(52) if bits >> i & 1}
+    return {
+        "23456789TJQKA"[i % 13] + "CDSH"[i // 13] if i < 52 else f"JK{i - 51}"
+        for i in range(55)
+        if bits >> i & 1
+    }
 
 
 def build(
@@ -144,6 +153,7 @@ def snapshot(state: Any, players: int) -> tuple[Any, ...]:
         tuple(state.received(s) for s in seats),
         state.history(),
         state.legal_mask(),
+        state.booster,
     )
 
 
@@ -172,7 +182,7 @@ class SplitMix64:
 
 
 def kth(bits: int, k: int) -> int:
-    return [i for i in range(52) if bits >> i & 1][k]
+    return [i for i in range(55) if bits >> i & 1][k]
 
 
 # --- Randomness and the deal. ---
@@ -1153,7 +1163,7 @@ def test_a_pass_kind_is_refused_when_a_hand_could_not_pass_enough(backend):
 
 def test_pass_forbidden_must_be_a_mask_of_cards(backend):
     cfg, hands, kitty = build(FOUR)
-    for bad in (-1, 1 << 52, 1 << 64):
+    for bad in (-1, 1 << 55, 1 << 64):
         with pytest.raises(ValueError):  # noqa: PT011 -- each backend words its own message
             backend.HandState(cfg._replace(pass_forbidden=bad), hands, kitty, 0, 1, 0)
 
@@ -1331,7 +1341,7 @@ def test_sun_needs_a_moon_rule(backend):
 
 def random_legal(state: Any, rng: random.Random) -> int:
     legal = state.legal_mask()
-    return rng.choice([c for c in range(52) if legal >> c & 1])
+    return rng.choice([c for c in range(55) if legal >> c & 1])
 
 
 def start_random_hand(
@@ -1363,7 +1373,7 @@ def play_random_hand(
         assert legal and legal & ~state.hand(state.to_play) == 0
         choice = random_legal(state, rng)
         assert state.check_play(choice) == 0
-        for other in range(52):
+        for other in range(55):
             assert (state.check_play(other) == 0) == bool(legal >> other & 1)
         assert state.play(choice) == 0
         if decisions is not None:
@@ -1407,7 +1417,8 @@ def test_points_without_moon_doubler_or_bonus_add_up_to_the_values(backend):
         )
         state = play_random_hand(backend, cfg, rng)
         totals = tuple(rng.randint(-20, 120) for _ in range(cfg.players))
-        assert sum(state.points(totals, 100)) == sum(cfg.values)
+        jokers = (cfg.deck >> 52).bit_count() * cfg.joker_points
+        assert sum(state.points(totals, 100)) == sum(cfg.values) + jokers
 
 
 def test_replay_from_config_seed_and_decisions_is_identical(backend):
@@ -1527,3 +1538,190 @@ def test_play_random_hands_streams_are_unchanged(backend, players, schedule, dig
     cfg = standard_config(players)
     assert cfg.pass_forbidden == 0
     assert backend.play_random_hands(cfg, 20260101 + players, 120, schedule) == (digest, sums)
+
+
+# --- Booster Nines (004 'Other Variations'): `booster_nines`. ---
+# "Booster Nines - if a nine is played then an extra round in the suit is played": a trick
+# holding the nine of the suit led makes its winner lead that suit again if he holds it.
+
+BOOSTER_HANDS = ["2C 5D 6D 7D", "9C 2S 3S 4S", "AC KC 2D 4H", "3C 5S 6S 7S"]
+
+
+def test_booster_nine_of_the_suit_led_forces_the_next_lead(backend):
+    state = new_hand(backend, BOOSTER_HANDS, booster_nines=1)
+    assert state.booster == -1
+    play_all(state, "2C 9C AC")
+    assert state.booster == -1  # set once the trick is finished
+    play_all(state, "3C")
+    assert state.to_play == 2 and state.booster == 0
+    assert names(state.legal_mask()) == {"KC"}
+    assert state.check_play(card("2D")) == ERR_BOOSTER_SUIT
+    assert state.play(card("4H")) == ERR_BOOSTER_SUIT
+    play_all(state, "KC")
+    assert state.booster == 0  # the obligation stays while its trick is played
+    state.pop()
+    state.pop()
+    assert state.booster == -1
+
+
+def test_booster_needs_the_rule(backend):
+    state = new_hand(backend, BOOSTER_HANDS)
+    play_all(state, "2C 9C AC 3C")
+    assert state.booster == -1
+    assert names(state.legal_mask()) == {"KC", "2D"}  # no heart before hearts break
+
+
+def test_booster_leader_without_the_suit_leads_by_the_usual_rules(backend):
+    hands = ["2C 9C 5D 6D", "3C 2S 3S 4S", "AC 2D 4H 5H", "4C 5S 6S 7S"]
+    state = new_hand(backend, hands, booster_nines=1)
+    play_all(state, "2C 3C AC 4C")  # no nine: nothing boosted
+    assert state.booster == -1
+    hands = ["2C 5D 6D 7D", "9C 2S 3S 4S", "AC 2D 4H 5H", "3C 5S 6S 7S"]
+    state = new_hand(backend, hands, booster_nines=1)
+    play_all(state, "2C 9C AC 3C")
+    assert state.booster == 0
+    assert names(state.legal_mask()) == {"2D"}  # no club left: the lead rule applies
+
+
+def test_booster_nine_played_off_suit_boosts_nothing(backend):
+    hands = ["2C 5D 6D 7D", "9D 2S 3S 4S", "AC 2D 4H 5H", "3C 5S 6S 7S"]
+    state = new_hand(backend, hands, booster_nines=1)
+    play_all(state, "2C 9D AC 3C")
+    assert state.booster == -1
+
+
+def test_booster_overrides_the_lead_rule(backend):
+    # 001 'HOW TO PLAY'-style points rule: no point card led until points are broken; the
+    # JD (-10) would be refused as a lead, but the booster obliges a diamond lead.
+    hands = ["2C 9D 3H 4H", "3C QD JD 2S", "4C TD 4S 5S", "5C 3D 6S 7S"]
+    state = new_hand(
+        backend, hands, values={"JD": -10}, lead_rule=LEAD_NOT_POINTS, broken_by=BROKEN_BY_HEARTS
+    )
+    play_all(state, "2C 3C 4C 5C 3D 9D QD TD")
+    assert state.to_play == 1 and not state.broken
+    assert names(state.legal_mask()) == {"2S"}
+    state = new_hand(
+        backend,
+        hands,
+        values={"JD": -10},
+        lead_rule=LEAD_NOT_POINTS,
+        broken_by=BROKEN_BY_HEARTS,
+        booster_nines=1,
+    )
+    play_all(state, "2C 3C 4C 5C 3D 9D QD TD")
+    assert state.booster == 1
+    assert names(state.legal_mask()) == {"JD"}
+    assert state.check_play(card("2S")) == ERR_BOOSTER_SUIT
+
+
+def test_booster_is_not_set_by_the_last_trick(backend):
+    hands = ["2C 9D", "3C TD", "4C JD", "5C QD"]
+    state = new_hand(backend, hands, booster_nines=1, first_trick=FIRST_TRICK_ANY)
+    play_all(state, "2C 3C 4C 5C QD 9D TD JD")
+    assert state.phase == PHASE_OVER and state.booster == -1
+
+
+def test_booster_nine_of_hearts_forces_a_heart_lead(backend):
+    hands = ["2C 9H 5D 6D", "3C AH KH 2S", "4C 2H 2D 3D", "5C 5H 6S 7S"]
+    state = new_hand(backend, hands, booster_nines=1, lead_rule=LEAD_ANY)
+    play_all(state, "2C 3C 4C 5C 5H 9H AH 2H")
+    assert state.to_play == 1 and state.booster == 3
+    assert names(state.legal_mask()) == {"KH"}
+    assert state.check_play(card("2S")) == ERR_BOOSTER_SUIT
+
+
+# --- Joker Hearts (004): `joker_kind`, `joker_points`, jokers as cards 52..54. ---
+# 'Other Variations': "Joker Hearts - adding the joker cards, which can be played any time
+# and count for zero points"; 'Deal': jokers "count as an off-suit, non-Heart card".
+
+WILD: dict[str, Any] = {"joker_kind": JOKER_WILD}
+
+
+def test_wild_joker_may_be_played_while_holding_the_led_suit_and_never_wins(backend):
+    state = new_hand(backend, ["2C 3C 5D", "AC JK1 2S", "KC 4C 3S"], **WILD)
+    assert names(state.legal_mask()) == {"2C"}  # the opening lead is still the 2C
+    play_all(state, "2C")
+    assert names(state.legal_mask()) == {"AC", "JK1"}  # "played any time"
+    assert state.check_play(card("2S")) == ERR_MUST_FOLLOW_SUIT
+    play_all(state, "JK1 KC")
+    assert state.history()[0] == (0, (card("2C"), card("JK1"), card("KC")), 2)
+
+
+def test_wild_joker_lead_takes_the_suit_of_the_next_card(backend):
+    state = new_hand(backend, ["2C 5D 6D", "3C 2S 3S", "4C JK1 4D"], **WILD)
+    play_all(state, "2C 3C 4C JK1")
+    assert names(state.legal_mask()) == {"5D", "6D"}  # no suit yet: anything
+    play_all(state, "5D")
+    assert names(state.legal_mask()) == {"2S", "3S"}  # diamonds now; seat 1 is void
+    play_all(state, "2S")
+    assert state.history()[1] == (2, (card("JK1"), card("5D"), card("2S")), 0)
+
+
+def test_wild_jokers_only_trick_goes_to_its_leader(backend):
+    state = new_hand(backend, ["2C JK1", "3C JK2", "4C JK3"], **WILD)
+    play_all(state, "2C 3C 4C JK3")
+    assert names(state.legal_mask()) == {"JK1"}
+    play_all(state, "JK1 JK2")
+    assert state.history()[1] == (2, (card("JK3"), card("JK1"), card("JK2")), 2)
+
+
+def test_wild_jokers_are_not_hearts_and_count_zero(backend):
+    hands = ["2C JK1 2H", "3C 5D 3H", "4C 7D 4H"]
+    state = new_hand(backend, hands, moon=MOON_NONE, **WILD)
+    play_all(state, "2C 3C 4C 7D JK1 5D")  # a void seat may throw the joker away
+    assert not state.broken
+    play_all(state, "4H 2H 3H")
+    assert state.points((0, 0, 0), 100) == (0, 0, 3)
+
+
+# 004 (1911) 'Joker Hearts': "the deuce of hearts is discarded, and an extra card, called the
+# joker, takes its place, ranking in value between ten and knave. It cannot be thrown away,
+# excepting when hearts are led and an ace or court card is played, though if an opponent
+# discards the ace or a court card of hearts, then the holder of the joker may discard it.
+# The joker is usually considered worth five chips".
+
+HEART_JOKER: dict[str, Any] = {
+    "joker_kind": JOKER_HEART,
+    "joker_points": 5,
+    "first_trick": FIRST_TRICK_ANY,
+}
+
+
+def test_1911_joker_refused_as_a_discard_until_an_opponent_discards_a_high_heart(backend):
+    state = new_hand(backend, ["2C 3S 4S", "3C JK1 5D", "4C KH 6D", "5C 9S 7D"], **HEART_JOKER)
+    play_all(state, "2C 3C 4C 5C 9S 3S")  # seat 1 is void in spades
+    assert names(state.legal_mask()) == {"5D"}
+    assert state.check_play(card("JK1")) == ERR_JOKER_HELD
+    # an opponent discards the KH to the trick: now the joker may be discarded
+    state = new_hand(backend, ["2C 3S 4S", "3C KH 5D", "4C JK1 6D", "5C 9S 7D"], **HEART_JOKER)
+    play_all(state, "2C 3C 4C 5C 9S 3S KH")
+    assert names(state.legal_mask()) == {"JK1", "6D"}
+    play_all(state, "JK1 7D")
+    assert state.history()[1][2] == 3
+
+
+def test_1911_joker_allowed_on_a_heart_trick_after_a_court_heart(backend):
+    rules: dict[str, Any] = {**HEART_JOKER, "lead_rule": LEAD_ANY, "moon": MOON_NONE}
+    state = new_hand(backend, ["2C 3H JK1", "3C QH 4H", "4C 5H 6H", "5C TH 7H"], **rules)
+    play_all(state, "2C 3C 4C 5C TH")  # the TH led: no ace or court card yet
+    assert names(state.legal_mask()) == {"3H"}
+    assert state.check_play(card("JK1")) == ERR_JOKER_HELD
+    state = new_hand(backend, ["2C 3H JK1", "3C TH 4H", "4C 5H 6H", "5C QH 7H"], **rules)
+    play_all(state, "2C 3C 4C 5C QH")  # the QH led: the joker may go on it
+    assert names(state.legal_mask()) == {"3H", "JK1"}
+    play_all(state, "JK1 TH 5H")
+    assert state.history()[1][2] == 3  # the queen beats the joker
+    play_all(state, "7H 3H 4H 6H")
+    assert state.points((0,) * 4, 100) == (0, 0, 0, 1 + 5 + 1 + 1 + 4)
+
+
+def test_1911_joker_ranks_between_ten_and_jack_when_it_is_the_only_card(backend):
+    rules: dict[str, Any] = {**HEART_JOKER, "lead_rule": LEAD_ANY}
+    state = new_hand(backend, ["2C JK1", "3C TH", "4C 9H", "5C 8H"], **rules)
+    play_all(state, "2C 3C 4C 5C 8H")
+    assert names(state.legal_mask()) == {"JK1"}  # its only card: it must go
+    play_all(state, "JK1 TH 9H")
+    assert state.history()[1][2] == 0  # above the ten
+    state = new_hand(backend, ["2C JK1", "3C JH", "4C 9H", "5C 8H"], **rules)
+    play_all(state, "2C 3C 4C 5C 8H JK1 JH 9H")
+    assert state.history()[1][2] == 1  # below the knave

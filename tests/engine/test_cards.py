@@ -86,6 +86,6 @@ def test_card_set_operations_and_order():
 
 def test_card_set_rejects_masks_outside_the_pack():
     with pytest.raises(CardParseError, match="outside"):
-        CardSet.from_mask(1 << 52)
+        CardSet.from_mask(1 << 55)
     with pytest.raises(CardParseError):
         CardSet.from_mask(-1)

@@ -38,7 +38,7 @@ FUZZ = settings(
 )
 CLUBS = 0x1FFF
 SPADE_HONOURS = 0x7 << 36  # QS KS AS, kept from the pass in some games (004 'Passing cards')
-PLAY_CODES = set(range(10))
+PLAY_CODES = {*range(10), 17, 18}
 PASS_CODES = {0, *range(10, 17)}
 ALLOWED = (TypeError, ValueError, IndexError)
 
@@ -140,7 +140,7 @@ def snapshot(state: Any, n: int) -> tuple[Any, ...]:
 
 
 def bits(mask: int) -> list[int]:
-    return [c for c in range(52) if mask >> c & 1]
+    return [c for c in range(55) if mask >> c & 1]
 
 
 # Configurations ------------------------------------------------------------
@@ -207,7 +207,7 @@ def test_config_errors_name_the_field():
         "cfg.moon_extra": cfg._replace(moon_extra=2**64),
         "cfg.doubler": cfg._replace(doubler=2**70),
         "kitty_taker": cfg._replace(kitty_taker=2),
-        "cfg.pass_forbidden": cfg._replace(pass_forbidden=1 << 52),
+        "cfg.pass_forbidden": cfg._replace(pass_forbidden=1 << 55),
         "royal_queens must be 0 or 1": cfg._replace(royal_queens=2),
         "cfg.royal_queens": cfg._replace(royal_queens=2**70),
         "cfg.opening": cfg._replace(opening=1.5),  # type: ignore[arg-type]
@@ -215,7 +215,7 @@ def test_config_errors_name_the_field():
     for name, bad in cases.items():
         with pytest.raises((TypeError, ValueError), match=name.replace("[", r"\[")):
             hearts.HandState(bad, *hearts.deal(cfg, 1, 0), 0, 0, 1)
-    with pytest.raises(ValueError, match="20 fields"):
+    with pytest.raises(ValueError, match="23 fields"):
         hearts.deal(tuple(cfg)[:19], 1, 0)
     with pytest.raises(TypeError, match="cfg"):
         hearts.deal("standard", 1, 0)
@@ -305,7 +305,7 @@ class Checker:
             expect_error(error)
         else:
             assert code in PLAY_CODES
-            if isinstance(card, int) and 0 <= card < 52:
+            if isinstance(card, int) and 0 <= card < 55:
                 assert (code == 0) == bool(self.state.legal_mask() >> card & 1)
         self.unchanged(before, f"check_play({card!r})")
 

@@ -106,7 +106,15 @@ class Pair:
         return ref_answer
 
     def quick_views(self) -> None:
-        for name in ("phase", "to_play", "trick_number", "broken", "leader", "kitty_owner"):
+        for name in (
+            "phase",
+            "to_play",
+            "trick_number",
+            "broken",
+            "leader",
+            "kitty_owner",
+            "booster",
+        ):
             self.same(name, outcome(self.ref, name, None), outcome(self.c, name, None))
         self.call("current_trick")
 
@@ -122,7 +130,7 @@ class Pair:
 
 def probes(rng: random.Random, hand: int) -> list[int]:
     """A few card indices to ask check_play about: in the hand, anywhere, out of range."""
-    held = [c for c in range(52) if hand >> c & 1]
+    held = [c for c in range(55) if hand >> c & 1]
     picks = [rng.randrange(52) for _ in range(3)]
     picks += rng.sample(held, min(2, len(held)))
     picks.append(rng.choice([-1, 52, 63, 64, -(2**40), 2**70, rng.randint(-100, 200)]))
@@ -131,8 +139,8 @@ def probes(rng: random.Random, hand: int) -> list[int]:
 
 def bad_pass(rng: random.Random, size: int, hand: int, forbidden: int) -> tuple[int, ...]:
     """A random, usually wrong, pass made of a hand's cards."""
-    cards = rng.sample([c for c in range(52) if hand >> c & 1], size)
-    banned = [c for c in range(52) if hand & forbidden >> c & 1]
+    cards = rng.sample([c for c in range(55) if hand >> c & 1], size)
+    banned = [c for c in range(55) if hand & forbidden >> c & 1]
     kind = rng.randrange(6)
     if kind == 0:  # one card too many or too few
         if cards and rng.random() < 0.5:
@@ -182,11 +190,11 @@ def compare_play(pair: Pair, cfg: CoreConfig, rng: random.Random, label: str) ->
         legal = pair.call("legal_mask")
         for probe in probes(rng, pair.ref.hand(pair.ref.to_play)):
             pair.call("check_play", probe)
-        illegal = [c for c in range(52) if not legal >> c & 1]
+        illegal = [c for c in range(55) if not legal >> c & 1]
         if illegal and rng.random() < 0.1:
             assert pair.call("play", rng.choice(illegal)) != 0
             pair.quick_views()
-        choice = rng.choice([c for c in range(52) if legal >> c & 1])
+        choice = rng.choice([c for c in range(55) if legal >> c & 1])
         if rng.random() < 0.1:
             pair.call("push", choice)
             pair.all_views()
@@ -228,6 +236,7 @@ def snapshot(state: Any, n: int) -> tuple[Any, ...]:
         state.to_play,
         state.trick_number,
         state.broken,
+        state.booster,
         state.leader,
         state.kitty_owner,
         state.current_trick(),
@@ -493,3 +502,57 @@ def test_c_matches_reference_on_named_auction_rules(name):
     rng = random.Random(f"{name} batch")
     for index in range(4):
         compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 30), f"{name} {index}")
+
+
+# Booster Nines (004 'Other Variations', `booster_nines`): the nine of the suit led forcing
+# the next lead, as the `booster_nines` preset plays it at every table and with the rules
+# it overrides (points broken, Omnibus' JD).
+BOOSTER_HANDS = 300
+
+
+def booster_rules() -> dict[str, Rules]:
+    rules = {f"booster {n}": preset("booster_nines", n) for n in range(3, 8)}
+    rules["booster omnibus"] = preset("omnibus").replace(booster_nines=True)
+    rules["booster black maria"] = preset("black_maria").replace(booster_nines=True)
+    return rules
+
+
+@pytest.mark.parametrize("name", list(booster_rules()))
+def test_c_matches_reference_on_booster_rules(name):
+    rules = booster_rules()[name]
+    cfg = rules.core_config()
+    assert cfg.booster_nines == 1
+    kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
+    for index in range(BOOSTER_HANDS):
+        rng = random.Random(f"{name} hand {index}")
+        compare_hand(cfg, rng, f"{name!r} #{index} (random.Random('{name} hand {index}'))", kinds)
+    rng = random.Random(f"{name} batch")
+    for index in range(8):
+        compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 60), f"{name} {index}")
+
+
+# Joker Hearts (004, `joker_kind`): the wild jokers of the `joker` preset at each of its
+# tables and the 1911 joker of `joker_1911` at every table, alone and with Booster Nines.
+JOKER_HANDS = 200
+
+
+def joker_rules() -> dict[str, Rules]:
+    rules = {f"joker {n}": preset("joker", n) for n in range(3, 7)}
+    rules.update({f"joker_1911 {n}": preset("joker_1911", n) for n in range(3, 8)})
+    rules["joker booster"] = preset("joker").replace(booster_nines=True)
+    rules["joker_1911 booster"] = preset("joker_1911").replace(booster_nines=True)
+    return rules
+
+
+@pytest.mark.parametrize("name", list(joker_rules()))
+def test_c_matches_reference_on_joker_rules(name):
+    rules = joker_rules()[name]
+    cfg = rules.core_config()
+    assert cfg.joker_kind != 0 and cfg.deck >> 52
+    kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
+    for index in range(JOKER_HANDS):
+        rng = random.Random(f"{name} hand {index}")
+        compare_hand(cfg, rng, f"{name!r} #{index} (random.Random('{name} hand {index}'))", kinds)
+    rng = random.Random(f"{name} batch")
+    for index in range(8):
+        compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 60), f"{name} {index}")

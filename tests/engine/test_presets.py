@@ -5,7 +5,17 @@ import random
 
 import pytest
 
-from arena.engine import CardSet, Hand, Phase, RulesError, Suit, preset
+from arena.engine import (
+    CardSet,
+    Hand,
+    IllegalPlayError,
+    JokerKind,
+    Phase,
+    RulesError,
+    Suit,
+    preset,
+)
+from arena.engine.config import ERR_BOOSTER_SUIT, ERR_JOKER_HELD
 from arena.engine.presets import PRESETS
 
 # One suit per seat: seat 3 holds every club, leads the 2C, and wins every trick
@@ -48,7 +58,13 @@ EXPECTED_WHEN_SEAT_3_TAKES_EVERYTHING = {
     "auction": (0, 0, 0, 13),
     # 004 'Other Variations', Danger Hearts: standard scoring (the moon costs lives).
     "danger": (26, 26, 26, 0),
+    # 004 'Other Variations': Booster Nines changes only who must lead what.
+    "booster_nines": (26, 26, 26, 0),
+    # 004 (1911) 'Joker Hearts': the joker (5) for the 2H; 12 hearts, the QS and it: 30.
+    "joker_1911": (30, 30, 30, 0),
 }
+# The 1911 joker takes the 2H's place (004 'Joker Hearts').
+DEALS = {"joker_1911": [seat.replace("2H", "JK1") for seat in ONE_SUIT_EACH]}
 # The cards each seat reveals in a Heartless hand of ONE_SUIT_EACH: the AH is the highest,
 # so hearts score with the QS and seat 3 opens with the 2C (003 'HEARTLESS').
 REVEALS_FOR_THE_MOON = ("2S", "AH", "2D", "2C")
@@ -65,7 +81,7 @@ def test_taking_every_card_scores_by_the_presets_moon_rule(name):
     rules = preset(name)
     rng = random.Random(name)
     # Dealer 2 puts seat 3 on lead where the player left of the dealer opens (classic).
-    hand = Hand.from_cards(rules, ONE_SUIT_EACH, dealer=2)
+    hand = Hand.from_cards(rules, DEALS.get(name, ONE_SUIT_EACH), dealer=2)
     if hand.phase is Phase.REVEALING:
         for seat, card in enumerate(REVEALS_FOR_THE_MOON):
             hand.apply_reveal(seat, card)
@@ -119,6 +135,24 @@ def _royal_points(rules, taken):
     if "QC" in taken:
         others = [card for card in others if str(card) != "QS"]
     return hearts + sum(rules.value_of(card) for card in others)
+
+
+def _winner(rules, plays):
+    """The seat that wins a trick: the highest card of the suit led. With jokers (004 'Joker
+    Hearts'): a wild joker has no suit and the first suited card sets it (a trick of jokers
+    goes to its leader); the 1911 joker is a heart between the 10 and the J."""
+    heart_joker = rules.joker_kind is JokerKind.HEART_1911
+
+    def suit(card):
+        return Suit.HEARTS if card.is_joker and heart_joker else card.suit
+
+    def order(card):
+        return 2 * 47 + 1 if card.is_joker else 2 * card.index
+
+    led = next((suit(card) for _, card in plays if suit(card) is not None), None)
+    if led is None:
+        return plays[0][0]
+    return max((play for play in plays if suit(play[1]) is led), key=lambda p: order(p[1]))[0]
 
 
 def _play_random_hand(rules, seed):
@@ -175,9 +209,7 @@ def test_random_play_invariants(name, players):
             assert len(trick.plays) == players
             assert not (played & trick.cards), "a card was played twice"
             played |= trick.cards
-            led = trick.plays[0][1].suit
-            followers = [c for _, c in trick.plays if c.suit is led]
-            assert trick.plays[[c for _, c in trick.plays].index(max(followers))][0] == trick.winner
+            assert _winner(rules, trick.plays) == trick.winner
         assert played | hand.kitty == rules.deck, "every card is played exactly once"
         taken = [hand.taken(seat) for seat in range(players)]
         union = CardSet()
@@ -274,3 +306,126 @@ def test_royal_running_points_end_as_the_hands_score_without_a_moon(players):
         assert hand.view(0).points_taken == hand.points()
         compared += 1
     assert compared > 40
+
+
+# --- Booster Nines (004 'Other Variations': "if a nine is played then an extra round in
+# the suit is played"). ---
+
+BOOSTER_DEAL = [
+    "2C 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2S",
+    "9C 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+    "AC KC 2D 3D 2H 3H 4H 5H 6H 7H 8H 9H TH",
+    "3C 4C 5C 6C 7C 8C TC JC QC JH QH KH AH",
+]
+
+
+def test_booster_nine_of_the_suit_led_forces_the_next_lead():
+    hand = Hand.from_cards(preset("booster_nines"), BOOSTER_DEAL, dealer=3)
+    for card in ("2C", "9C", "AC"):
+        hand.play(card)
+    assert hand.booster_suit is None
+    hand.play("3C")  # the nine of clubs was played to a club trick: clubs again
+    assert hand.to_play == 2 and hand.booster_suit is Suit.CLUBS
+    assert hand.view(2).booster_suit is Suit.CLUBS
+    assert hand.legal_plays() == CardSet.parse("KC")
+    with pytest.raises(IllegalPlayError, match=r"must lead clubs.*Booster Nines") as error:
+        hand.play("2D")
+    assert error.value.code == ERR_BOOSTER_SUIT
+    hand.play("KC")
+    for card in ("4C", "4D", "3S"):
+        hand.play(card)
+    assert hand.to_play == 2 and hand.booster_suit is None  # no nine in that trick
+    assert preset("standard").booster_nines is False
+
+
+def test_booster_nine_played_off_suit_does_not_boost():
+    deal = list(BOOSTER_DEAL)
+    hand = Hand.from_cards(preset("booster_nines"), deal, dealer=3)
+    for card in ("2C", "9C", "AC", "3C", "KC", "4C", "4D", "9S"):
+        hand.play(card)
+    assert hand.to_play == 2 and hand.booster_suit is None  # the 9S was a discard
+
+
+# --- Joker Hearts (004). ---
+
+
+def test_joker_preset_deals_the_sources_tables():
+    # 004 'Deal': three players "two Jokers ... Each player then receives 18 cards"; five
+    # players "three Jokers ... each player receives 11"; 004 'Jokers': six players two.
+    assert [(n, preset("joker", n).hand_size, preset("joker", n).jokers) for n in (3, 5, 6)] == [
+        (3, 18, 2),
+        (5, 11, 3),
+        (6, 9, 2),
+    ]
+    assert preset("joker").players == 3
+    with pytest.raises(RulesError, match="3 to 6 players"):
+        preset("joker", 7)
+
+
+def test_004_joker_playable_while_holding_the_led_suit_and_never_winning():
+    # "can be played any time and count for zero points"
+    deal = [
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 2D 3D 4D 5D 6D",
+        "JK1 7D 8D 9D TD JD QD KD AD 2S 3S 4S 5S 6S 7S 8S 9S TS",
+        "JK2 JS QS KS AS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    ]
+    hand = Hand.from_cards(preset("joker"), deal, dealer=2)
+    hand.play("2C")
+    assert "JK1" in hand.legal_plays()  # seat 1 is void in clubs anyway; seat 2 ...
+    hand.play("JK1")
+    assert "JK2" in hand.legal_plays()  # ... holds no club either: both may play a joker
+    hand.play("JK2")
+    assert hand.tricks()[0].winner == 0  # the jokers never win, the 2C does
+    assert hand.view(1).tricks[0].plays[1][1].pretty == "🃏1"
+    # seat 0 leads a club; seat 0 holding clubs could have played... it leads: a diamond
+    hand.play("3D")
+    assert hand.legal_plays() == CardSet.parse("7D 8D 9D TD JD QD KD AD")
+    # a joker "any time": also while holding the suit led
+    deal = [
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC 2D 3D 4D 5D 6D 7D",
+        "AC JK1 8D 9D TD JD QD KD AD 2S 3S 4S 5S 6S 7S 8S 9S TS",
+        "JK2 JS QS KS AS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    ]
+    hand = Hand.from_cards(preset("joker"), deal, dealer=2)
+    hand.play("2C")
+    assert hand.legal_plays() == CardSet.parse("AC JK1")
+    hand.play("JK1")
+    hand.play("JK2")
+    assert hand.tricks()[0].winner == 0
+    assert hand.rules.value_of("JK1") == 0
+
+
+JOKER_1911_DEAL = [
+    "2C 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+    "3C JK1 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD",
+    "4C KH KD AD 3H 4H 5H 6H 7H 8H 9H TH JH",
+    "5C 6C 7C 8C 9C TC JC QC KC AC QH AH 2S",
+]
+
+
+def test_1911_joker_refused_as_a_discard_until_an_opponent_discards_a_high_heart():
+    hand = Hand.from_cards(preset("joker_1911"), JOKER_1911_DEAL, dealer=3)
+    for card in ("2C", "3C", "4C", "5C"):
+        hand.play(card)
+    hand.play("2S")  # seat 3 leads its spade; seat 0 follows
+    hand.play("3S")
+    assert "JK1" not in hand.legal_plays()  # seat 1 is void in spades: a discard
+    with pytest.raises(IllegalPlayError, match="joker goes only") as error:
+        hand.play("JK1")
+    assert error.value.code == ERR_JOKER_HELD
+    hand.play("2D")
+    hand.play("KH")  # seat 2 discards the KH (no spade): it takes no trick here
+    assert hand.tricks()[1].winner == 0
+
+
+def test_1911_joker_allowed_as_a_discard_after_a_court_heart_and_worth_five():
+    deal = list(JOKER_1911_DEAL)
+    deal[1], deal[2] = deal[1].replace("JK1", "KH"), deal[2].replace("KH", "JK1")
+    hand = Hand.from_cards(preset("joker_1911"), deal, dealer=3)
+    for card in ("2C", "3C", "4C", "5C", "2S", "3S"):
+        hand.play(card)
+    hand.play("KH")  # an opponent discards a court heart ...
+    assert "JK1" in hand.legal_plays()  # ... "then the holder of the joker may discard it"
+    hand.play("JK1")
+    assert hand.tricks()[1].winner == 0
+    assert hand.rules.value_of("JK1") == 5

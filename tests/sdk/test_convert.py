@@ -96,7 +96,7 @@ def test_the_platform_enums_match_the_sdks():
 @pytest.mark.timeout(60)
 def test_rules_to_proto_names_a_bad_setting():
     with pytest.raises(ProtocolError, match="unknown rules setting"):
-        rules_to_proto({"players": 4, "jokers": 2})
+        rules_to_proto({"players": 4, "wildcards": 2})
     with pytest.raises(ProtocolError, match="moon 'sideways' is not one of"):
         rules_to_proto({"moon": "sideways"})
     with pytest.raises(ProtocolError, match="unknown card 'ZZ'"):

@@ -43,8 +43,11 @@ VARIANTS = [
     "dealer_calls",
     "auction",
     "danger",
+    "booster_nines",
+    "joker",
+    "joker_1911",
 ]
-PLAYERS = {"star": 5}
+PLAYERS = {"star": 5, "joker": 3}
 HOUSE_SERVED = ("Heuristic", "Random")
 
 

@@ -162,10 +162,13 @@ static const struct {
     {"cfg.kitty_taker", F_INT, offsetof(hc_config, kitty_taker)},
     {"cfg.pass_forbidden", F_MASK, offsetof(hc_config, pass_forbidden)},
     {"cfg.royal_queens", F_INT, offsetof(hc_config, royal_queens)},
+    {"cfg.booster_nines", F_INT, offsetof(hc_config, booster_nines)},
+    {"cfg.joker_kind", F_INT, offsetof(hc_config, joker_kind)},
+    {"cfg.joker_points", F_INT, offsetof(hc_config, joker_points)},
 };
 #define N_FIELDS ((Py_ssize_t)(sizeof config_fields / sizeof config_fields[0]))
 
-/* Fill and validate `c` from a CoreConfig (or any sequence of its 20 fields). */
+/* Fill and validate `c` from a CoreConfig (or any sequence of its 23 fields). */
 static int parse_config(PyObject *obj, hc_config *c)
 {
     memset(c, 0, sizeof *c);
@@ -192,7 +195,7 @@ static int parse_config(PyObject *obj, hc_config *c)
             if (get_i64(item, name, -1, (int64_t *)field) < 0)
                 goto done;
         } else if (config_fields[i].kind == F_MASK) {
-            if (get_unsigned(item, name, -1, HC_CARDS, (uint64_t *)field) < 0)
+            if (get_unsigned(item, name, -1, HC_ALL_CARDS, (uint64_t *)field) < 0)
                 goto done;
         } else {
             PyObject *v = as_tuple(item, name);
@@ -321,9 +324,9 @@ static PyObject *HandState_new(PyTypeObject *type, PyObject *args, PyObject *kwd
         goto fail;
     }
     for (Py_ssize_t s = 0; s < n; s++)
-        if (get_unsigned(PyTuple_GET_ITEM(hands, s), "hands", s, HC_CARDS, &masks[s]) < 0)
+        if (get_unsigned(PyTuple_GET_ITEM(hands, s), "hands", s, HC_ALL_CARDS, &masks[s]) < 0)
             goto fail;
-    if (get_unsigned(kitty_obj, "kitty", -1, HC_CARDS, &kitty) < 0 ||
+    if (get_unsigned(kitty_obj, "kitty", -1, HC_ALL_CARDS, &kitty) < 0 ||
         get_i64(dealer_obj, "dealer", -1, &dealer) < 0 ||
         get_i64(kind_obj, "pass_kind", -1, &kind) < 0 ||
         get_unsigned(seed_obj, "seed", -1, 64, &seed) < 0)
@@ -366,6 +369,13 @@ static PyObject *HandState_get_trick_number(PyObject *self, void *closure)
 {
     (void)closure;
     return PyLong_FromLong(HS(self)->hand.d.trick_number);
+}
+
+static PyObject *HandState_get_booster(PyObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(HS(self)->hand.d.phase == HC_PHASE_PLAYING ? HS(self)->hand.d.booster
+                                                                      : -1);
 }
 
 static PyObject *HandState_get_broken(PyObject *self, void *closure)
@@ -690,6 +700,8 @@ static PyGetSetDef HandState_getset[] = {
     {"trick_number", HandState_get_trick_number, NULL,
      PyDoc_STR("0-based index of the trick being played (hand_size when over)"), NULL},
     {"broken", HandState_get_broken, NULL, PyDoc_STR("hearts/points broken"), NULL},
+    {"booster", HandState_get_booster, NULL,
+     PyDoc_STR("Booster Nines: the suit the next lead must be in (if held), or -1"), NULL},
     {"leader", HandState_get_leader, NULL,
      PyDoc_STR("leader of the current trick (-1 while passing; the last winner when over)"),
      NULL},

@@ -44,6 +44,9 @@
 #include <string.h>
 
 #define BIT(c) (1ULL << (c))
+#define HC_NINE 7 /* the rank index of the nine (2 = 0) */
+#define HC_HIGH_HEARTS (0xFULL << 48) /* JH QH KH AH */
+#define HC_JOKER_ORDER (2 * 47 + 1)   /* the 1911 joker ranks between the TH (47) and JH */
 #define GOLDEN 0x9E3779B97F4A7C15ULL
 #define POLICY_SALT 0x5851F42D4C957F2DULL
 #define CENTER_SALT 0xC3A5C85C97CB3127ULL
@@ -182,7 +185,7 @@ static const char *const config_errors[] = {
     [HC_CFG_PLAYERS] = "players must be 3..7",
     [HC_CFG_HAND_SIZE] =
         "hand_size must be at least 1 and players * hand_size at most the deck size",
-    [HC_CFG_DECK] = "deck must be a mask of cards 0..51",
+    [HC_CFG_DECK] = "deck must be a mask of cards 0..54 (52..54 the jokers)",
     [HC_CFG_KITTY_SIZE] = "kitty_size must equal popcount(deck) - players * hand_size",
     [HC_CFG_PASS_COUNT] = "pass_count must be 0..hand_size",
     [HC_CFG_OPENING] = "opening must be 0, 1, 2 or 3",
@@ -194,17 +197,21 @@ static const char *const config_errors[] = {
     [HC_CFG_DOUBLER] = "doubler must be -1 or a card index 0..51",
     [HC_CFG_MOON] = "moon must be 0..4",
     [HC_CFG_MOON_POINTS] = "moon_points must have magnitude below 2**31",
-    [HC_CFG_MOON_EXTRA] = "moon_extra must be a mask of cards 0..51",
+    [HC_CFG_MOON_EXTRA] = "moon_extra must be a mask of cards 0..54",
     [HC_CFG_SUN_POINTS] = "sun_points must have magnitude below 2**31",
     [HC_CFG_NO_TRICK_BONUS] = "no_trick_bonus must have magnitude below 2**31",
     [HC_CFG_KITTY_TAKER] = "kitty_taker must be 0 or 1",
-    [HC_CFG_PASS_FORBIDDEN] = "pass_forbidden must be a mask of cards 0..51",
+    [HC_CFG_PASS_FORBIDDEN] = "pass_forbidden must be a mask of cards 0..54",
     [HC_CFG_ROYAL_QUEENS] = "royal_queens must be 0 or 1",
+    [HC_CFG_BOOSTER_NINES] = "booster_nines must be 0 or 1",
+    [HC_CFG_JOKER_KIND] = "joker_kind must be 0, 1 or 2; a deck holds jokers (52..54) only "
+                          "with joker_kind 1 or 2, and with 2 at most the joker 52",
+    [HC_CFG_JOKER_POINTS] = "joker_points must have magnitude below 2**31",
 };
 
 const char *hc_config_strerror(int code)
 {
-    if (code < 0 || code > HC_CFG_ROYAL_QUEENS)
+    if (code < 0 || code > HC_CFG_JOKER_POINTS)
         return "unknown configuration error";
     return config_errors[code];
 }
@@ -217,7 +224,7 @@ int hc_config_init(hc_config *c)
 {
     if (!in_range(c->players, HC_MIN_PLAYERS, HC_MAX_PLAYERS))
         return HC_CFG_PLAYERS;
-    if (c->deck >> HC_CARDS)
+    if (c->deck >> HC_ALL_CARDS)
         return HC_CFG_DECK;
     int size = popcount_sw(c->deck);
     if (!in_range(c->hand_size, 1, HC_MAX_HAND) || c->players * c->hand_size > size)
@@ -245,7 +252,7 @@ int hc_config_init(hc_config *c)
         return HC_CFG_MOON;
     if (!value_ok(c->moon_points))
         return HC_CFG_MOON_POINTS;
-    if (c->moon_extra >> HC_CARDS)
+    if (c->moon_extra >> HC_ALL_CARDS)
         return HC_CFG_MOON_EXTRA;
     if (!value_ok(c->sun_points))
         return HC_CFG_SUN_POINTS;
@@ -253,14 +260,23 @@ int hc_config_init(hc_config *c)
         return HC_CFG_NO_TRICK_BONUS;
     if (!in_range(c->kitty_taker, 0, 1))
         return HC_CFG_KITTY_TAKER;
-    if (c->pass_forbidden >> HC_CARDS)
+    if (c->pass_forbidden >> HC_ALL_CARDS)
         return HC_CFG_PASS_FORBIDDEN;
     if (!in_range(c->royal_queens, 0, 1))
         return HC_CFG_ROYAL_QUEENS;
+    if (!in_range(c->booster_nines, 0, 1))
+        return HC_CFG_BOOSTER_NINES;
+    if (!in_range(c->joker_kind, 0, 2) || ((c->deck & HC_JOKERS) && c->joker_kind == 0) ||
+        (c->joker_kind == HC_JOKER_HEART && (c->deck & HC_JOKERS & ~BIT(HC_JOKER0))))
+        return HC_CFG_JOKER_KIND;
+    if (!value_ok(c->joker_points))
+        return HC_CFG_JOKER_POINTS;
 
     c->penalty = c->point = 0;
     c->deck_size = 0;
-    for (int i = 0; i < HC_CARDS; i++) {
+    for (int i = HC_CARDS; i < HC_ALL_CARDS; i++)
+        c->values[i] = c->joker_points;
+    for (int i = 0; i < HC_ALL_CARDS; i++) {
         if (!(c->deck & BIT(i)))
             continue;
         c->deck_cards[c->deck_size++] = (uint8_t)i;
@@ -269,9 +285,16 @@ int hc_config_init(hc_config *c)
         if (c->values[i] != 0)
             c->point |= BIT(i);
     }
-    for (int i = c->deck_size; i < HC_CARDS; i++)
+    for (int i = c->deck_size; i < HC_ALL_CARDS; i++)
         c->deck_cards[i] = 0;
-    c->hearts = c->deck & (HC_SUIT_MASK << 39);
+    c->jokers = c->deck & HC_JOKERS;
+    c->wild = c->joker_kind == HC_JOKER_WILD ? c->jokers : 0;
+    for (int s = 0; s < 4; s++)
+        c->suits[s] = c->deck & (HC_SUIT_MASK << (13 * s));
+    /* 004 (1911) 'Joker Hearts': the joker "takes its place" among the hearts */
+    if (c->joker_kind == HC_JOKER_HEART)
+        c->suits[3] |= c->jokers;
+    c->hearts = c->suits[3];
     c->clubs = c->deck & HC_SUIT_MASK;
     c->spades = c->deck & (HC_SUIT_MASK << 26);
     /* 003 'HEARTLESS': "Otherwise it is the Two of Spades" (opening 3) */
@@ -298,6 +321,9 @@ static int config_sane(const hc_config *c)
            t.first_ban == c->first_ban && t.lead_ban == c->lead_ban &&
            t.breaking == c->breaking && t.queen_lead_ok == c->queen_lead_ok &&
            t.moon_required == c->moon_required && t.deck_size == c->deck_size &&
+           t.jokers == c->jokers && t.wild == c->wild &&
+           memcmp(t.suits, c->suits, sizeof t.suits) == 0 &&
+           memcmp(t.values, c->values, sizeof t.values) == 0 &&
            memcmp(t.deck_cards, c->deck_cards, sizeof t.deck_cards) == 0;
 }
 
@@ -343,7 +369,7 @@ int hc_deal(const hc_config *c, uint64_t seed, int dealer, uint64_t hands[], uin
     int n = (int)c->players;
     if (!config_sane(c) || dealer < 0 || dealer >= n)
         return -1;
-    uint8_t a[HC_CARDS];
+    uint8_t a[HC_ALL_CARDS];
     memcpy(a, c->deck_cards, sizeof a);
     uint64_t rng = seed;
     shuffle(a, c->deck_size, &rng);
@@ -368,7 +394,7 @@ static HC_ALWAYS_INLINE void finish_score(const hc_config *c, const uint8_t won[
 {
     const int n = (int)c->players;
     if (HC_UNLIKELY(c->moon != 0 && shooter >= 0)) {
-        int64_t old_[HC_MAX_PLAYERS], new_[HC_MAX_PLAYERS];
+        int64_t old_[HC_MAX_PLAYERS] = {0}, new_[HC_MAX_PLAYERS] = {0};
         for (int s = 0; s < n; s++) {
             old_[s] = s == shooter ? 0 : out[s] + m;
             new_[s] = s == shooter ? -m : out[s];
@@ -522,6 +548,7 @@ static void start_play(hc_hand *h)
         }
     }
     d->to_play = d->leader;
+    d->booster = d->led = -1;
     h->undo_len = 0;
 }
 
@@ -563,7 +590,7 @@ int hc_hand_init(hc_hand *h, const hc_config *c, const uint64_t hands[], int nha
     h->pass_kind = (int)pass_kind;
     h->opening = (int)c->opening;
     h->opening_card = -1;
-    d->to_play = d->leader = d->kitty_owner = d->winner = -1;
+    d->to_play = d->leader = d->kitty_owner = d->winner = d->booster = d->led = -1;
     if (pass_kind == HC_PASS_HOLD) {
         h->pass_len = 0;
         start_play(h);
@@ -608,7 +635,7 @@ static void exchange(hc_hand *h)
             h->received_n[t] = HC_STAR_LEN;
         }
     } else if (h->pass_kind == HC_PASS_CENTER) {
-        uint8_t pool[HC_CARDS];
+        uint8_t pool[HC_ALL_CARDS];
         int m = 0;
         for (int s = 0; s < n; s++)
             for (int i = 0; i < len; i++)
@@ -649,7 +676,7 @@ int hc_apply_pass(hc_hand *h, int64_t seat, const int64_t cards[], int64_t ncard
             if (cards[i] == cards[j])
                 return HC_ERR_PASS_DUPLICATE;
     for (int i = 0; i < ncards; i++)
-        if (cards[i] < 0 || cards[i] >= HC_CARDS || !(h->d.hand[seat] & BIT(cards[i])))
+        if (cards[i] < 0 || cards[i] >= HC_ALL_CARDS || !(h->d.hand[seat] & BIT(cards[i])))
             return HC_ERR_PASS_NOT_IN_HAND;
     for (int i = 0; i < ncards; i++) /* 004 'Passing cards': may be prohibited */
         if (h->cfg->pass_forbidden & BIT(cards[i]))
@@ -701,11 +728,24 @@ static uint64_t legal_for(const hc_hand *h, int card, int *code)
             legal = hand & c->clubs;
             if (b && !(legal & b))
                 *code = HC_ERR_MUST_LEAD_CLUB;
+        } else if (HC_UNLIKELY(d->booster >= 0) && (hand & c->suits[d->booster])) {
+            /* 004 'Other Variations': "Booster Nines - if a nine is played then an extra
+             * round in the suit is played"; the obligation overrides the lead rule (a
+             * wild joker may still be played "any time") */
+            legal = (hand & c->suits[d->booster]) | (hand & c->wild);
+            if (b && !(legal & b))
+                *code = HC_ERR_BOOSTER_SUIT;
         } else {
             legal = lead_filter(c, hand, d->broken);
             if (b && !(legal & b))
                 *code = HC_ERR_NOT_BROKEN;
         }
+    } else if (HC_UNLIKELY(c->joker_kind)) {
+        /* a trick led with a wild joker has no suit until a suited card is played */
+        legal = d->led >= 0 ? hand & c->suits[d->led] : 0;
+        legal = legal ? legal | (hand & c->wild) : hand;
+        if (b && !(legal & b))
+            *code = HC_ERR_MUST_FOLLOW_SUIT;
     } else {
         legal = hand & (HC_SUIT_MASK << (13 * (d->best / 13)));
         if (!legal)
@@ -718,6 +758,20 @@ static uint64_t legal_for(const hc_hand *h, int card, int *code)
         if (x) {
             if (b && !*code && !(x & b))
                 *code = HC_ERR_FIRST_TRICK_POINTS;
+            legal = x;
+        }
+    }
+    /* 004 (1911) 'Joker Hearts': "It cannot be thrown away, excepting when hearts are
+     * led and an ace or court card is played, though if an opponent discards the ace or
+     * a court card of hearts, then the holder of the joker may discard it": only once
+     * the trick holds the JH, QH, KH or AH (on a heart lead or as discards), unless it
+     * is the only legal card */
+    if (HC_UNLIKELY(c->joker_kind == HC_JOKER_HEART) && (legal & c->jokers) &&
+        !(d->trick & HC_HIGH_HEARTS)) {
+        uint64_t x = legal & ~c->jokers;
+        if (x) {
+            if (b && !*code && !(x & b))
+                *code = HC_ERR_JOKER_HELD;
             legal = x;
         }
     }
@@ -739,7 +793,7 @@ static int structural_check(const hc_hand *h, int64_t card)
         return HC_ERR_HAND_OVER;
     if (h->d.phase != HC_PHASE_PLAYING)
         return HC_ERR_PASSING;
-    if (card < 0 || card >= HC_CARDS || !(h->cfg->deck & BIT(card)))
+    if (card < 0 || card >= HC_ALL_CARDS || !(h->cfg->deck & BIT(card)))
         return HC_ERR_BAD_CARD;
     if (!(h->d.hand[h->d.to_play] & BIT(card)))
         return HC_ERR_NOT_IN_HAND;
@@ -755,6 +809,41 @@ int hc_check_play(const hc_hand *h, int64_t card)
     return code;
 }
 
+/* The suit of a card: its own, hearts for the 1911 joker, -1 for a wild joker. */
+static HC_ALWAYS_INLINE int suit_index(const hc_config *c, int card)
+{
+    if (card < HC_CARDS)
+        return card / 13;
+    return c->joker_kind == HC_JOKER_HEART ? 3 : -1;
+}
+
+/* Rank order within a suit: index order, the 1911 joker between the TH and the JH. */
+static HC_ALWAYS_INLINE int card_order(int card)
+{
+    return card < HC_CARDS ? 2 * card : HC_JOKER_ORDER;
+}
+
+/* Trick bookkeeping with jokers: the suit is set by the first suited card (a wild
+ * joker has none, and never wins; a trick of only wild jokers goes to its leader). */
+static void joker_trick_play(const hc_config *c, hc_dyn *d, int card, int p)
+{
+    int suit = suit_index(c, card);
+    if (!d->trick) {
+        d->led = (int8_t)suit;
+        d->best = (uint8_t)card;
+        d->winner = (int8_t)p;
+    } else if (d->led < 0) {
+        if (suit >= 0) {
+            d->led = (int8_t)suit;
+            d->best = (uint8_t)card;
+            d->winner = (int8_t)p;
+        }
+    } else if (suit == d->led && card_order(card) > card_order(d->best)) {
+        d->best = (uint8_t)card;
+        d->winner = (int8_t)p;
+    }
+}
+
 /* Play a card already known to be in the hand of the seat to play. */
 static void do_play(hc_hand *h, int card)
 {
@@ -764,7 +853,9 @@ static void do_play(hc_hand *h, int card)
     uint64_t b = BIT(card);
     h->undo[h->undo_len++] = *d;
     d->hand[p] &= ~b;
-    if (!d->trick) {
+    if (HC_UNLIKELY(c->joker_kind)) {
+        joker_trick_play(c, d, card, p);
+    } else if (!d->trick) {
         d->best = (uint8_t)card;
         d->winner = (int8_t)p;
     } else if (card / 13 == d->best / 13 && card > d->best) {
@@ -789,6 +880,13 @@ static void do_play(hc_hand *h, int card)
         (c->kitty_taker == 0 || (d->trick & c->point) || last)) {
         d->kitty_owner = (int8_t)w;
         d->taken[w] |= h->kitty;
+    }
+    /* Booster Nines: the nine of the suit led (rank 7) in this trick */
+    d->booster = -1;
+    if (HC_UNLIKELY(c->booster_nines) && !last) {
+        int led = c->joker_kind ? d->led : d->best / 13;
+        if (led >= 0 && (d->trick & BIT(13 * led + HC_NINE)))
+            d->booster = (int8_t)led;
     }
     d->trick = 0;
     d->trick_number++;
@@ -863,13 +961,25 @@ static int greedy_card(const hc_hand *h, uint64_t legal)
 {
     const hc_config *c = h->cfg;
     const hc_dyn *d = &h->d;
-    if (!d->trick) {
+    int led = d->trick ? d->best / 13 : -1;
+    uint64_t under = d->trick ? BIT(d->best) - 1 : 0; /* the cards ranked below best */
+    if (HC_UNLIKELY(c->jokers)) {
+        /* never a joker while another card is legal */
+        uint64_t j = legal & c->jokers;
+        if (j == legal)
+            return lowest(legal);
+        legal &= ~j;
+        led = d->trick ? d->led : -1;
+        if (d->best == HC_JOKER0 && c->joker_kind == HC_JOKER_HEART)
+            under = BIT(48) - 1;
+    }
+    if (led < 0) {
         uint64_t calm = legal & ~c->point;
         return lowest_rank(calm ? calm : legal);
     }
-    uint64_t suit = HC_SUIT_MASK << (13 * (d->best / 13));
+    uint64_t suit = HC_SUIT_MASK << (13 * led);
     if (legal & suit) {
-        uint64_t below = legal & suit & (BIT(d->best) - 1);
+        uint64_t below = legal & suit & under;
         if (below)
             return highest(below);
         uint64_t safe = legal & ~c->penalty;
@@ -1213,6 +1323,63 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
     return 0;
 }
 
+/* The random batch for the rules the straight-line loop above does not know (Booster
+ * Nines' lead obligation, jokers): the same contract, played through the hand state. */
+static int batch_hands(const hc_config *c, uint64_t seed, uint64_t start, uint64_t count,
+                       const int64_t *schedule, int nsched, uint64_t *digest_io, int64_t *sums)
+{
+    hc_hand state; /* about 10 KB, mostly the undo stack */
+    hc_hand *h = &state;
+    const int n = (int)c->players;
+    uint64_t digest = *digest_io;
+    uint64_t master = seed + start * GOLDEN;
+    int dealer = (int)(start % (uint64_t)n), si = (int)(start % (uint64_t)nsched);
+    for (uint64_t it = 0; it < count; it++) {
+        const uint64_t hand_seed = splitmix(&master);
+        const int64_t kind = schedule[si];
+        uint64_t hands[HC_MAX_PLAYERS], kitty;
+        hc_deal(c, hand_seed, dealer, hands, &kitty);
+        if (hc_hand_init(h, c, hands, n, kitty, dealer, kind, hand_seed) != HC_STATE_OK) {
+            *digest_io = digest;
+            return -3; /* no club (spade) to open with: the only refusal left */
+        }
+        uint64_t policy = hand_seed ^ POLICY_SALT;
+        if (h->d.phase == HC_PHASE_PASSING) {
+            for (int s = 0; s < n; s++) {
+                int64_t given[HC_MAX_HAND];
+                uint64_t rest = hands[s];
+                for (int i = 0; i < h->pass_len; i++) {
+                    const uint64_t allowed = rest & ~c->pass_forbidden;
+                    unsigned k = (unsigned)bounded(&policy, (uint64_t)popcount_sw(allowed));
+                    int card = select_sw(allowed, k);
+                    rest ^= BIT(card);
+                    given[i] = card;
+                    digest = (digest ^ (uint64_t)card) * HC_FNV_PRIME;
+                }
+                hc_apply_pass(h, s, given, h->pass_len);
+            }
+        }
+        while (h->d.phase == HC_PHASE_PLAYING) {
+            int code;
+            uint64_t legal = legal_for(h, -1, &code);
+            unsigned k = (unsigned)bounded(&policy, (uint64_t)popcount_sw(legal));
+            int card = select_sw(legal, k);
+            digest = (digest ^ (uint64_t)card) * HC_FNV_PRIME;
+            do_play(h, card);
+        }
+        int64_t out[HC_MAX_PLAYERS];
+        score_hand(c, h->d.taken, h->d.tricks_won, zero_totals, 0, out);
+        for (int s = 0; s < n; s++)
+            sums[s] += out[s];
+        if (++dealer == n)
+            dealer = 0;
+        if (++si == nsched)
+            si = 0;
+    }
+    *digest_io = digest;
+    return 0;
+}
+
 #define BATCH_PARAMS                                                                       \
     const hc_config *c, const value_tables *vt, uint64_t seed, uint64_t start, uint64_t count, \
         const int64_t *schedule, int nsched, uint64_t *digest, int64_t *sums
@@ -1273,6 +1440,8 @@ int hc_play_random_hands_with(int variant, const hc_config *c, uint64_t seed, ui
 #endif
     if (variant < HC_BATCH_GENERIC || variant > HC_BATCH_BMI2)
         return -2;
+    if (HC_UNLIKELY(c->booster_nines || c->joker_kind))
+        return batch_hands(c, seed, start, count, schedule, nsched, digest, sums);
     value_tables tables, *vt = &tables;
     build_value_tables(c, vt);
 #ifdef HC_X86

@@ -7,8 +7,9 @@
  * Python reference (arena/engine/reference.py) implements the same contract
  * independently, and the two are compared card by card.
  *
- * Cards are indices 0..51 (suit * 13 + rank, suits C D S H); every set of cards
- * is one uint64_t with bit `index` set.  Public names start with `hc_`.
+ * Cards are indices 0..51 (suit * 13 + rank, suits C D S H), and the jokers
+ * 52..54 when a config adds them (004 'Joker Hearts'); every set of cards is one
+ * uint64_t with bit `index` set.  Public names start with `hc_`.
  * Nothing here allocates: a hand state is a fixed-size struct, and its undo
  * stack holds a snapshot per play (at most 52 plays per hand).
  */
@@ -21,11 +22,15 @@
 extern "C" {
 #endif
 
-#define HC_CARDS 52
+#define HC_CARDS 52                           /* the pack */
+#define HC_JOKER0 52                          /* the first joker; jokers are 52..54 */
+#define HC_MAX_JOKERS 3
+#define HC_ALL_CARDS (HC_CARDS + HC_MAX_JOKERS) /* 55 */
+#define HC_JOKERS (7ULL << HC_JOKER0)
 #define HC_MIN_PLAYERS 3
 #define HC_MAX_PLAYERS 7
-#define HC_MAX_PLAYS 52                       /* players * hand_size <= 52 */
-#define HC_MAX_HAND (HC_CARDS / HC_MIN_PLAYERS) /* 17 */
+#define HC_MAX_PLAYS HC_ALL_CARDS                   /* players * hand_size <= 55 */
+#define HC_MAX_HAND (HC_ALL_CARDS / HC_MIN_PLAYERS) /* 18 */
 #define HC_QS 36
 #define HC_QC 10 /* 004 'Royal Hearts': cancels the QS of the seat that took both */
 #define HC_QH 49 /* 004 'Royal Hearts': doubles the hearts of the seat that took it */
@@ -46,6 +51,20 @@ extern "C" {
 #define HC_PASS_CENTER 101
 #define HC_PASS_STAR 102
 #define HC_STAR_LEN 2
+
+/* Joker kinds (cfg->joker_kind), 004's two Joker Hearts:
+ * WILD  ('Other Variations', 'Deal'): "can be played any time and count for zero
+ *       points", "an off-suit, non-Heart card": no suit, never wins a trick, always
+ *       playable but for the opening lead; a trick led with one takes its suit from
+ *       the first suited card played to it (all jokers: the leader wins it).
+ * HEART (the 1911 'Joker Hearts'): the one joker 52 replaces the 2H, "ranking in value
+ *       between ten and knave" of hearts; it "cannot be thrown away, excepting when
+ *       hearts are led and an ace or court card is played" or an opponent discarded
+ *       the ace or a court heart: it may be played only when the trick already holds
+ *       the JH, QH, KH or AH, unless it is the only legal card (error 18). */
+#define HC_JOKER_NONE 0
+#define HC_JOKER_WILD 1
+#define HC_JOKER_HEART 2
 
 #define HC_PHASE_PASSING 0
 #define HC_PHASE_PLAYING 1
@@ -69,7 +88,11 @@ enum {
     HC_ERR_PASS_COUNT = 13,
     HC_ERR_PASS_DUPLICATE = 14,
     HC_ERR_PASS_NOT_IN_HAND = 15,
-    HC_ERR_PASS_FORBIDDEN = 16 /* a card of cfg->pass_forbidden (checked after 15) */
+    HC_ERR_PASS_FORBIDDEN = 16, /* a card of cfg->pass_forbidden (checked after 15) */
+    HC_ERR_BOOSTER_SUIT = 17,   /* 004 'Other Variations', Booster Nines: must lead the
+                                 * suit of the nine played to the last trick */
+    HC_ERR_JOKER_HELD = 18      /* 004 (1911) 'Joker Hearts': the joker may not be
+                                 * played now (checked last) */
 };
 
 /* Why hc_config_init rejected a configuration (see hc_config_strerror). */
@@ -94,7 +117,10 @@ enum {
     HC_CFG_NO_TRICK_BONUS,
     HC_CFG_KITTY_TAKER,
     HC_CFG_PASS_FORBIDDEN,
-    HC_CFG_ROYAL_QUEENS
+    HC_CFG_ROYAL_QUEENS,
+    HC_CFG_BOOSTER_NINES,
+    HC_CFG_JOKER_KIND,
+    HC_CFG_JOKER_POINTS
 };
 
 /* Why hc_hand_init rejected a starting position (see hc_state_strerror). */
@@ -111,7 +137,7 @@ enum {
     HC_STATE_NO_SPADE         /* opening 3 and no hand holds a spade */
 };
 
-/* The 20 CoreConfig fields in contract order (wide ints so that a binding can
+/* The 23 CoreConfig fields in contract order (wide ints so that a binding can
  * store what it was given and let hc_config_init judge it), then the derived
  * masks that hc_config_init computes once. */
 typedef struct hc_config {
@@ -125,7 +151,7 @@ typedef struct hc_config {
     int64_t lead_rule;
     int64_t broken_by;
     int64_t queen_hearts_lead;
-    int64_t values[HC_CARDS];
+    int64_t values[HC_ALL_CARDS]; /* 52 given; the jokers' = joker_points (derived) */
     int64_t doubler;
     int64_t moon;
     int64_t moon_points;
@@ -135,6 +161,10 @@ typedef struct hc_config {
     int64_t kitty_taker;
     uint64_t pass_forbidden; /* cards that may not be passed (0: none) */
     int64_t royal_queens;    /* 1: 004 'Royal Hearts' scoring (see hc_points); 0: plain sums */
+    int64_t booster_nines;   /* 1: 004 Booster Nines: a trick holding the nine of the suit
+                              * led makes its winner lead that suit again if he can */
+    int64_t joker_kind;      /* HC_JOKER_*: what the jokers in `deck` (bits 52..54) are */
+    int64_t joker_points;    /* each joker's value to its taker */
 
     /* derived (read-only after hc_config_init) */
     uint64_t penalty;        /* deck cards with value > 0 */
@@ -150,7 +180,10 @@ typedef struct hc_config {
     uint64_t queen_lead_ok;  /* hearts | QS when queen_hearts_lead, else 0 */
     uint64_t moon_required;  /* (penalty | moon_extra) & deck, 0 when penalty is empty */
     int deck_size;
-    uint8_t deck_cards[HC_CARDS]; /* the deck's cards in ascending order */
+    uint64_t jokers;         /* deck & the jokers */
+    uint64_t wild;           /* the jokers when they are WILD (always legal), else 0 */
+    uint64_t suits[4];       /* each suit in play; hearts with the HEART joker */
+    uint8_t deck_cards[HC_ALL_CARDS]; /* the deck's cards in ascending order */
 } hc_config;
 
 /* The part of a hand that a play changes; the undo stack stores copies. */
@@ -168,6 +201,9 @@ typedef struct hc_dyn {
     uint8_t trick_number;
     uint8_t played;           /* cards played in the hand so far */
     uint8_t broken;
+    int8_t booster;           /* Booster Nines: the suit the leader must lead, or -1 */
+    int8_t led;               /* the trick's suit, -1 until a suited card is played (only
+                               * kept with jokers; else the suit of `best`) */
 } hc_dyn;
 
 typedef struct hc_hand {
@@ -195,7 +231,7 @@ typedef struct hc_hand {
 
 /* Configuration --------------------------------------------------------- */
 
-/* Validate the 20 raw fields and compute the derived masks.  Returns HC_CFG_OK
+/* Validate the 23 raw fields and compute the derived masks.  Returns HC_CFG_OK
  * or the HC_CFG_* code of the first bad field; on error the derived fields are
  * unspecified and the config must not be used. */
 int hc_config_init(hc_config *cfg);

@@ -37,10 +37,14 @@ static int passed, failed;
 
 /* Cards and configs ------------------------------------------------------- */
 
-/* "QS" -> 36; -1 for a bad name. */
+#define BIT_OF(c) (1ULL << (c))
+
+/* "QS" -> 36, "JK1" -> 52; -1 for a bad name. */
 static int card(const char *s)
 {
     static const char ranks[] = "23456789TJQKA", suits[] = "CDSH";
+    if (s[0] == 'J' && s[1] == 'K' && s[2] >= '1' && s[2] <= '3')
+        return HC_JOKER0 + (s[2] - '1');
     const char *r = strchr(ranks, s[0]), *u = strchr(suits, s[1]);
     if (!s[0] || !s[1] || !r || !u)
         return -1;
@@ -59,14 +63,15 @@ static uint64_t cards(const char *list)
             break;
         buf[0] = list[0];
         buf[1] = list[1];
-        buf[2] = 0;
+        buf[2] = list[0] == 'J' && list[1] == 'K' ? list[2] : 0;
+        buf[3] = 0;
         int c = card(buf);
         if (c < 0) {
             fprintf(stderr, "bad card %s\n", buf);
             exit(2);
         }
         m |= 1ULL << c;
-        list += 2;
+        list += buf[2] ? 3 : 2;
     }
     return m;
 }
@@ -241,7 +246,7 @@ static void test_config_rejects_impossible_values(void)
     REJECT(players, 8, HC_CFG_PLAYERS);
     REJECT(hand_size, 0, HC_CFG_HAND_SIZE);
     REJECT(hand_size, 14, HC_CFG_HAND_SIZE);
-    REJECT(deck, 1ULL << 52 | 1, HC_CFG_DECK);
+    REJECT(deck, 1ULL << 55 | 1, HC_CFG_DECK);
     REJECT(kitty_size, 1, HC_CFG_KITTY_SIZE);
     REJECT(pass_count, -1, HC_CFG_PASS_COUNT);
     REJECT(pass_count, 14, HC_CFG_PASS_COUNT);
@@ -260,9 +265,22 @@ static void test_config_rejects_impossible_values(void)
     REJECT(sun_points, 1LL << 33, HC_CFG_SUN_POINTS);
     REJECT(no_trick_bonus, INT64_MIN, HC_CFG_NO_TRICK_BONUS);
     REJECT(kitty_taker, 2, HC_CFG_KITTY_TAKER);
-    REJECT(pass_forbidden, 1ULL << 52, HC_CFG_PASS_FORBIDDEN);
+    REJECT(pass_forbidden, 1ULL << 55, HC_CFG_PASS_FORBIDDEN);
     REJECT(royal_queens, 2, HC_CFG_ROYAL_QUEENS);
     REJECT(royal_queens, -1, HC_CFG_ROYAL_QUEENS);
+    REJECT(booster_nines, 2, HC_CFG_BOOSTER_NINES);
+    REJECT(booster_nines, -1, HC_CFG_BOOSTER_NINES);
+    REJECT(joker_kind, 3, HC_CFG_JOKER_KIND);
+    REJECT(joker_kind, -1, HC_CFG_JOKER_KIND);
+    REJECT(joker_points, 1LL << 40, HC_CFG_JOKER_POINTS);
+    /* jokers in the deck need a joker kind; the 1911 joker is the one card 52 */
+    c = standard(4);
+    c.deck = (HC_FULL_DECK & ~cards("2D 2S")) | 3ULL << 52;
+    CHECK_EQ(hc_config_init(&c), HC_CFG_JOKER_KIND);
+    c.joker_kind = HC_JOKER_HEART;
+    CHECK_EQ(hc_config_init(&c), HC_CFG_JOKER_KIND);
+    c.joker_kind = HC_JOKER_WILD;
+    CHECK_EQ(hc_config_init(&c), HC_CFG_OK);
 #undef REJECT
     /* a deck whose clubs can all sit in the kitty is a valid config ... */
     c = standard(4);
@@ -1069,6 +1087,242 @@ static void test_scoring_sun_and_no_trick_bonus(void)
     SCORES(over(&z, t4, w4), zero, 0, 0, 0, 0, 0);
 }
 
+/* 004 'Other Variations': "Booster Nines - if a nine is played then an extra round in
+ * the suit is played": the nine of the suit led makes the next trick's leader lead that
+ * suit again if he holds it, even hearts before they are broken. */
+static void test_booster_nine_of_the_suit_led_forces_the_next_lead(void)
+{
+    hc_config c = standard(4);
+    c.booster_nines = 1;
+    c = init_ok(c);
+    const char *given[] = {"2C 5D 6D", "9C 2S", "AC KC 2D 4H", "3C 3S"};
+    hc_hand *h = new_hand(&c, given, 3, HC_PASS_HOLD);
+    CHECK_EQ(h->d.booster, -1);
+    CHECK_EQ(hc_play(h, card("2C")), HC_OK);
+    CHECK_EQ(hc_play(h, card("9C")), HC_OK);
+    CHECK_EQ(hc_play(h, card("AC")), HC_OK);
+    CHECK_EQ(h->d.booster, -1); /* set when the trick is finished */
+    CHECK_EQ(hc_play(h, card("3C")), HC_OK);
+    CHECK_EQ(h->d.to_play, 2);
+    CHECK_EQ(h->d.booster, 0);
+    CHECK_EQ(hc_check_play(h, card("2D")), HC_ERR_BOOSTER_SUIT);
+    CHECK_EQ(hc_check_play(h, card("4H")), HC_ERR_BOOSTER_SUIT);
+    CHECK(hc_legal_mask(h) == (h->d.hand[2] & HC_SUIT_MASK));
+    CHECK_EQ(hc_play(h, card("2D")), HC_ERR_BOOSTER_SUIT);
+    CHECK_EQ(hc_play(h, card("KC")), HC_OK);
+    CHECK_EQ(h->d.booster, 0); /* the obligation stays while its trick is played */
+    CHECK_EQ(hc_pop(h), 0);
+    CHECK_EQ(hc_pop(h), 0);
+    CHECK_EQ(h->d.booster, -1); /* undone with the trick */
+
+    /* without booster_nines the same position leads freely (but no heart) */
+    hc_config p = init_ok(standard(4));
+    h = new_hand(&p, given, 3, HC_PASS_HOLD);
+    hc_play(h, card("2C"));
+    hc_play(h, card("9C"));
+    hc_play(h, card("AC"));
+    hc_play(h, card("3C"));
+    CHECK_EQ(h->d.booster, -1);
+    CHECK_EQ(hc_check_play(h, card("2D")), HC_OK);
+
+    /* a leader void in the suit leads under the usual rules (no heart before broken) */
+    const char *void_leader[] = {"2C 9C", "3C", "4C", "AC 2D 4H 5H 6H 7H 8H 9H TH JH QH KH AH"};
+    h = new_hand(&c, void_leader, 3, HC_PASS_HOLD);
+    hc_play(h, card("2C"));
+    hc_play(h, card("3C"));
+    hc_play(h, card("4C"));
+    CHECK_EQ(h->d.booster, -1);
+    hc_play(h, card("AC"));
+    CHECK_EQ(h->d.booster, -1); /* 2C led: the nine of clubs was not in that trick */
+}
+
+/* A booster heart lead: a nine of hearts played to a heart trick makes the winner lead a
+ * heart next, though a heart lead is otherwise refused before breaking -- here hearts are
+ * broken by the heart trick anyway; what the override matters for is lead_rule 2, where a
+ * point card may not be led before points are broken. */
+static void test_booster_overrides_the_lead_rule(void)
+{
+    hc_config c = standard(4);
+    c.booster_nines = 1;
+    c.lead_rule = 2;   /* no point card led until broken */
+    c.broken_by = 0;   /* only hearts break */
+    c.values[card("JD")] = -10;
+    c = init_ok(c);
+    const char *given[] = {"2C 9D", "3C JD 2S", "4C TD", "5C 3D"};
+    hc_hand *h = new_hand(&c, given, 3, HC_PASS_HOLD);
+    hc_play(h, card("2C"));
+    hc_play(h, card("3C"));
+    hc_play(h, card("4C"));
+    hc_play(h, card("5C"));
+    CHECK_EQ(h->d.to_play, 3);
+    /* seat 3 leads a diamond; seat 0 plays the 9D, seat 1 wins with the JD */
+    uint64_t d3 = h->d.hand[3] & (HC_SUIT_MASK << 13);
+    CHECK(d3 != 0);
+    CHECK_EQ(hc_play(h, lowest(d3)), HC_OK);
+    CHECK_EQ(hc_play(h, card("9D")), HC_OK);
+    CHECK_EQ(hc_play(h, card("JD")), HC_OK);
+    CHECK_EQ(hc_play(h, card("TD")), HC_OK);
+    CHECK_EQ(h->d.to_play, 1);
+    CHECK_EQ(h->d.booster, 1);
+    CHECK(!h->d.broken);
+    /* seat 1's diamonds must be led: its point-free cards (the 2S) are refused */
+    CHECK_EQ(hc_check_play(h, card("2S")), HC_ERR_BOOSTER_SUIT);
+}
+
+/* 004 'Other Variations': "Joker Hearts - adding the joker cards, which can be played
+ * any time and count for zero points"; 004 'Deal': three players, two jokers, 18 cards. */
+static hc_config wild_jokers(int jokers)
+{
+    hc_config c = standard(3);
+    c.deck = HC_FULL_DECK | ((1ULL << jokers) - 1) << HC_JOKER0;
+    c.hand_size = (52 + jokers) / 3;
+    c.kitty_size = (52 + jokers) % 3;
+    c.joker_kind = HC_JOKER_WILD;
+    return init_ok(c);
+}
+
+static void test_wild_joker_may_be_played_holding_the_suit_and_never_wins(void)
+{
+    hc_config c = wild_jokers(2);
+    CHECK_EQ(c.hand_size, 18);
+    CHECK(c.values[HC_JOKER0] == 0 && !(c.point & c.jokers));
+    const char *given[] = {"2C 3D", "AC KC JK1 2S", "QC JK2 3S"};
+    hc_hand *h = new_hand(&c, given, 2, HC_PASS_HOLD);
+    CHECK(!(hc_legal_mask(h) & c.jokers)); /* the opening lead is the 2C */
+    CHECK_EQ(hc_play(h, card("2C")), HC_OK);
+    /* seat 1 holds clubs, and may still play its joker */
+    CHECK(hc_legal_mask(h) & BIT_OF(card("JK1")));
+    CHECK_EQ(hc_check_play(h, card("2S")), HC_ERR_MUST_FOLLOW_SUIT);
+    CHECK_EQ(hc_play(h, card("JK1")), HC_OK);
+    CHECK_EQ(hc_play(h, card("QC")), HC_OK);
+    CHECK_EQ(h->trick_winner[0], 2); /* the joker never wins */
+    /* seat 2 leads its joker: the next card sets the suit */
+    CHECK_EQ(h->d.to_play, 2);
+    CHECK_EQ(hc_play(h, card("JK2")), HC_OK);
+    CHECK(hc_legal_mask(h) == h->d.hand[0]); /* no suit yet: anything but a heart rule */
+    CHECK_EQ(hc_play(h, card("3D")), HC_OK);
+    uint64_t dia = h->d.hand[1] & (HC_SUIT_MASK << 13);
+    CHECK(dia == 0 || hc_legal_mask(h) == dia);
+    CHECK_EQ(hc_pop(h), 0);
+    CHECK_EQ(hc_pop(h), 0);
+    CHECK_EQ(h->d.to_play, 2);
+}
+
+static void test_wild_jokers_only_trick_goes_to_its_leader(void)
+{
+    hc_config c = wild_jokers(3);
+    CHECK_EQ(c.hand_size, 18);
+    CHECK_EQ(c.kitty_size, 1);
+    const char *given[] = {"2C JK1", "3C JK2", "4C JK3"};
+    hc_hand *h = new_hand(&c, given, 2, HC_PASS_HOLD);
+    CHECK_EQ(hc_play(h, card("2C")), HC_OK);
+    CHECK_EQ(hc_play(h, card("3C")), HC_OK);
+    CHECK_EQ(hc_play(h, card("4C")), HC_OK);
+    CHECK_EQ(h->d.to_play, 2);
+    CHECK_EQ(hc_play(h, card("JK3")), HC_OK);
+    CHECK_EQ(hc_play(h, card("JK1")), HC_OK);
+    CHECK_EQ(hc_play(h, card("JK2")), HC_OK);
+    CHECK_EQ(h->trick_winner[1], 2);
+    CHECK_EQ(h->d.to_play, 2);
+}
+
+/* 004 (1911) 'Joker Hearts': the 2H out, the joker in, a heart between the TH and JH
+ * worth 5 to its taker, played only after a higher heart is in the trick. */
+/* A small explicit deal: every seat's cards given, the deck exactly their union. */
+static hc_hand *joker_1911_hand(const char *const given[4])
+{
+    static hc_config c;
+    static hc_hand st;
+    uint64_t hands[4];
+    c = standard(4);
+    c.deck = 0;
+    for (int s = 0; s < 4; s++)
+        c.deck |= hands[s] = cards(given[s]);
+    c.hand_size = popcount(hands[0]);
+    for (int i = 0; i < 52; i++)
+        c.values[i] = c.deck >> i & 1 && i >= 39 ? 1 : 0;
+    c.values[HC_QS] = c.deck >> HC_QS & 1 ? 13 : 0;
+    c.joker_kind = HC_JOKER_HEART;
+    c.joker_points = 5;
+    c.first_trick = 0;
+    c = init_ok(c);
+    if (hc_hand_init(&st, &c, hands, 4, 0, 3, HC_PASS_HOLD, 1) != HC_STATE_OK)
+        exit(2);
+    return &st;
+}
+
+static void test_joker_1911_refused_as_a_discard_until_an_opponent_discards_a_high_heart(void)
+{
+    /* "if an opponent discards the ace or a court card of hearts, then the holder of the
+     * joker may discard it" -- and not before */
+    const char *refused[] = {"2C 3S 4S", "3C JK1 5D", "4C KH 6D", "5C 9S 7D"};
+    hc_hand *h = joker_1911_hand(refused);
+    const char *plays[] = {"2C", "3C", "4C", "5C", "9S", "3S"};
+    for (int i = 0; i < 6; i++)
+        CHECK_EQ(hc_play(h, card(plays[i])), HC_OK);
+    CHECK_EQ(hc_check_play(h, card("JK1")), HC_ERR_JOKER_HELD);
+    CHECK(hc_legal_mask(h) == cards("5D"));
+    const char *allowed[] = {"2C 3S 4S", "3C KH 5D", "4C JK1 6D", "5C 9S 7D"};
+    h = joker_1911_hand(allowed);
+    for (int i = 0; i < 6; i++)
+        CHECK_EQ(hc_play(h, card(plays[i])), HC_OK);
+    CHECK_EQ(hc_play(h, card("KH")), HC_OK); /* an opponent discards a court heart */
+    CHECK(hc_legal_mask(h) == cards("JK1 6D"));
+    CHECK_EQ(hc_play(h, card("JK1")), HC_OK);
+    CHECK_EQ(hc_play(h, card("7D")), HC_OK);
+    CHECK_EQ(h->trick_winner[1], 3);
+    CHECK(h->d.taken[3] & BIT_OF(HC_JOKER0));
+}
+
+static void test_joker_1911_rules_in_one_trick(void)
+{
+    /* a four-card deal where every seat is void of what it needs */
+    const char *given[] = {"2C 3S 4S 5S", "3C JK1 2D 3D", "4C AH 6S 7S", "5C 8S KH QH"};
+    uint64_t hands[4];
+    hc_config c = standard(4);
+    c.deck = 0;
+    for (int s = 0; s < 4; s++)
+        c.deck |= hands[s] = cards(given[s]);
+    c.hand_size = 4;
+    c.kitty_size = 0;
+    for (int i = 0; i < 52; i++)
+        c.values[i] = c.deck >> i & 1 && i >= 39 ? 1 : 0;
+    c.joker_kind = HC_JOKER_HEART;
+    c.joker_points = 5;
+    c.first_trick = 0;
+    c.lead_rule = 0;
+    c.moon = 0;
+    c = init_ok(c);
+    static hc_hand st;
+    CHECK_EQ(hc_hand_init(&st, &c, hands, 4, 0, 3, HC_PASS_HOLD, 1), HC_STATE_OK);
+    hc_hand *h = &st;
+    CHECK_EQ(hc_play(h, card("2C")), HC_OK);
+    CHECK_EQ(hc_play(h, card("3C")), HC_OK);
+    CHECK_EQ(hc_play(h, card("4C")), HC_OK);
+    CHECK_EQ(hc_play(h, card("5C")), HC_OK); /* seat 3 wins, leads */
+    CHECK_EQ(hc_play(h, card("8S")), HC_OK);
+    CHECK_EQ(hc_play(h, card("3S")), HC_OK);
+    /* seat 1: void in spades, holds the joker and diamonds: the joker is refused */
+    CHECK_EQ(hc_check_play(h, card("JK1")), HC_ERR_JOKER_HELD);
+    CHECK_EQ(hc_play(h, card("2D")), HC_OK);
+    CHECK_EQ(hc_play(h, card("6S")), HC_OK);
+    /* seat 3 wins with the 8S; a heart lead, KH: seat 0 void, discards */
+    CHECK_EQ(h->d.to_play, 3);
+    CHECK_EQ(hc_play(h, card("KH")), HC_OK);
+    CHECK_EQ(hc_play(h, card("4S")), HC_OK);
+    /* seat 1 follows hearts with the joker (its only heart) after the KH: allowed */
+    CHECK(hc_legal_mask(h) == BIT_OF(HC_JOKER0));
+    CHECK_EQ(hc_play(h, card("JK1")), HC_OK);
+    CHECK_EQ(hc_play(h, card("AH")), HC_OK);
+    CHECK_EQ(h->trick_winner[2], 2);
+    CHECK(h->d.taken[2] & BIT_OF(HC_JOKER0));
+    while (h->d.phase == HC_PHASE_PLAYING)
+        hc_play(h, lowest(hc_legal_mask(h)));
+    int64_t out[4];
+    CHECK_EQ(hc_points(h, zero, 0, out), 0);
+    CHECK(out[2] >= 5 + 2); /* the joker's 5 and the KH, AH */
+}
+
 /* 004 'Royal Hearts' (royal_queens): the QS 26, the QD -10, the QH doubles its
  * taker's hearts, the QC cancels its taker's QS, no hand below 0, and a moon
  * worth the shooter's own score. */
@@ -1413,6 +1667,22 @@ static hc_config random_config(void)
             c.values[HC_QS] = c.deck >> HC_QS & 1 ? 26 : 0;
             c.values[card("QD")] = c.deck >> card("QD") & 1 ? -10 : 0;
         }
+        /* 004 'Other Variations': Booster Nines */
+        c.booster_nines = rnd(0, 3) == 0;
+        /* 004 'Joker Hearts': wild jokers, or the 1911 joker for the 2H */
+        c.joker_kind = rnd(0, 3);
+        if (c.joker_kind == HC_JOKER_WILD || (c.joker_kind == HC_JOKER_HEART && rnd(0, 1))) {
+            int add = c.joker_kind == HC_JOKER_WILD ? (int)rnd(1, 3) : 1;
+            c.deck |= ((1ULL << add) - 1) << HC_JOKER0;
+            c.kitty_size += add; /* the same hands, a bigger kitty */
+            if (c.opening != 3 && popcount(c.deck & 0x1FFFULL) <= c.kitty_size)
+                c.opening = 2; /* which could now hold every club ... */
+            if (c.opening == 3 && popcount(c.deck & (0x1FFFULL << 26)) <= c.kitty_size)
+                c.opening = 2; /* ... or every spade */
+            c.joker_points = c.joker_kind == HC_JOKER_HEART ? 5 : rnd(0, 4) == 0 ? rnd(-3, 3) : 0;
+        } else if (c.joker_kind == 3) {
+            c.joker_kind = 0;
+        }
         if (hc_config_init(&c) == HC_CFG_OK)
             return c;
     }
@@ -1498,7 +1768,7 @@ static void replay_batch(const hc_config *c, uint64_t seed, uint64_t count, cons
             sums[s] += out[s];
             total += out[s];
         }
-        for (int x = 0; x < 52; x++)
+        for (int x = 0; x < HC_ALL_CARDS; x++)
             expected += c->deck >> x & 1 ? c->values[x] : 0;
         int moon = c->moon_required &&
                    ((st.d.taken[0] & c->moon_required) == c->moon_required ||
@@ -1627,6 +1897,12 @@ int main(void)
     test_scoring_moon_variants();
     test_scoring_sun_and_no_trick_bonus();
     test_scoring_royal_moon_is_the_shooters_own_score();
+    test_booster_nine_of_the_suit_led_forces_the_next_lead();
+    test_booster_overrides_the_lead_rule();
+    test_wild_joker_may_be_played_holding_the_suit_and_never_wins();
+    test_wild_jokers_only_trick_goes_to_its_leader();
+    test_joker_1911_refused_as_a_discard_until_an_opponent_discards_a_high_heart();
+    test_joker_1911_rules_in_one_trick();
     test_scoring_royal_queens();
     test_kitty_takers();
     test_push_pop_restores_state();

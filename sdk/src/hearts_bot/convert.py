@@ -17,12 +17,13 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from .cards import DECK, Card, card_order
+from .cards import DECK, JOKERS, Card, card_order
 from .proto.hearts.v1 import game_pb2, rules_pb2
 from .rules import (
     BrokenBy,
     DealerRule,
     FirstTrick,
+    JokerKind,
     KittyTaker,
     KittyVisibility,
     LeadRule,
@@ -51,7 +52,7 @@ from .views import (
 
 _E = TypeVar("_E", bound=StrEnum)
 _T = TypeVar("_T")
-_CARDS = frozenset(DECK)
+_CARDS = frozenset(DECK + JOKERS)
 MAX_PLAYERS = 7
 MIN_PLAYERS = 3
 
@@ -88,6 +89,8 @@ _SCORING, _SCORING_PB = _enum_maps(rules_pb2.ScoringSuitChoice, ScoringSuitChoic
 _SCORING[0] = ScoringSuitChoice.FIXED
 _SETTLEMENT[0] = Settlement.POINTS
 _DEALER[0] = DealerRule.ROTATE
+_JOKER, _JOKER_PB = _enum_maps(rules_pb2.JokerKind, JokerKind)
+_JOKER[0] = JokerKind.WILD
 _END_REASONS: dict[int, str] = {
     game_pb2.MATCH_END_REASON_COMPLETED: "completed",
     game_pb2.MATCH_END_REASON_ABORTED: "aborted",
@@ -156,7 +159,9 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
             raise ProtocolError(f"{where}.card_values lists {card} twice")
         values[card] = entry.points
     removed = _cards(message.removed_cards, f"{where}.removed_cards")
-    if len(DECK) - len(removed) - message.kitty_size < players:
+    if message.jokers > len(JOKERS):
+        raise ProtocolError(f"{where}.jokers is {message.jokers}: at most {len(JOKERS)}")
+    if len(DECK) + message.jokers - len(removed) - message.kitty_size < players:
         raise ProtocolError(f"{where}: too few cards left to deal")
     return RulesView(
         name=message.name,
@@ -201,6 +206,9 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
         max_bid=message.max_bid,
         lives=message.lives,
         danger_points=message.danger_points,
+        booster_nines=message.booster_nines,
+        jokers=message.jokers,
+        joker_kind=_enum(_JOKER, message.joker_kind, f"{where}.joker_kind"),
     )
 
 
@@ -271,6 +279,9 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         max_bid=get("max_bid"),
         lives=get("lives"),
         danger_points=get("danger_points"),
+        booster_nines=get("booster_nines"),
+        jokers=get("jokers"),
+        joker_kind=number(_JOKER_PB, "joker_kind", get("joker_kind")),
     )
     for key in ("doubler", "moon_points", "target_score", "max_hands"):
         value = get(key)

@@ -18,7 +18,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Final
 
-from .cards import DECK, HEARTS, QUEEN_OF_SPADES, Card, card_order
+from .cards import DECK, HEARTS, JOKERS, QUEEN_OF_SPADES, Card, card_order
 
 RULES_FORMAT_VERSION: Final = 1
 
@@ -111,6 +111,17 @@ class MoonRule(StrEnum):
     ADD_UNLESS_LOSING = "add_unless_losing"
 
 
+class JokerKind(StrEnum):
+    """What the jokers of `RulesView.jokers` are (Joker Hearts)."""
+
+    WILD = "wild"
+    """No suit; playable at any time (even holding the suit led, but not as the opening
+    lead); never wins a trick; a trick led with one follows its first other card."""
+    HEART_1911 = "heart_1911"
+    """The 1911 joker: a heart between the ten and the jack (the 2H is out); playable only
+    on a trick already holding the JH, QH, KH or AH, or as the only legal card."""
+
+
 class KittyTaker(StrEnum):
     """Who takes the kitty."""
 
@@ -184,6 +195,15 @@ class RulesView:
     """Danger Hearts: the points in one hand that cost a life."""
     """Royal Hearts: the QH doubles its taker's hearts, the QC cancels the QS for a seat
     that took both, a hand never scores below 0, a moon is worth the shooter's score."""
+    pass_call_options: tuple[PassDirection, ...] = ()
+    """The passes a dealer may call where the schedule says DEALER_CALLS."""
+    booster_nines: bool = False
+    """Booster Nines: when a trick holds the nine of the suit led, the next trick must be
+    led in that suit if its leader holds a card of it (`PlayView.legal` says so)."""
+    jokers: int = 0
+    """Jokers added to the pack ("JK1" .. "JK3"); their worth is in `card_values`."""
+    joker_kind: JokerKind = JokerKind.WILD
+    """What those jokers are."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))
@@ -191,12 +211,13 @@ class RulesView:
     @property
     def deck(self) -> tuple[Card, ...]:
         """The cards in play, in card order."""
-        return tuple(card for card in DECK if card not in self.removed_cards)
+        kept = tuple(card for card in DECK if card not in self.removed_cards)
+        return kept + JOKERS[: self.jokers]
 
     @property
     def hand_size(self) -> int:
         """Cards dealt to each seat."""
-        return (52 - len(self.removed_cards) - self.kitty_size) // self.players
+        return (52 + self.jokers - len(self.removed_cards) - self.kitty_size) // self.players
 
     def value_of(self, card: Card) -> int:
         """Points `card` is worth to its taker (0 for most cards)."""
@@ -257,4 +278,7 @@ class RulesView:
             "max_bid": self.max_bid,
             "lives": self.lives,
             "danger_points": self.danger_points,
+            "booster_nines": self.booster_nines,
+            "jokers": self.jokers,
+            "joker_kind": self.joker_kind.value,
         }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .cards import Card, rank_of
+from .cards import JOKERS, Card, rank_of
 from .rules import PassDirection, RulesView
 
 
@@ -31,15 +31,19 @@ class Trick:
 
     @property
     def led_suit(self) -> str | None:
-        """The suit led, or None before the lead."""
-        return self.cards[0][1] if self.cards else None
+        """The suit led, or None before the lead. A joker has no suit: a trick led with one
+        takes the suit of its first other card (None until then)."""
+        return next((card[1] for card in self.cards if card not in JOKERS), None)
 
     def winning_card(self) -> Card | None:
-        """The highest card of the led suit so far (it wins if no one beats it)."""
-        if not self.cards:
-            return None
-        suit = self.cards[0][1]
-        return max((card for card in self.cards if card[1] == suit), key=rank_of)
+        """The highest card of the led suit so far (it wins if no one beats it); with only
+        jokers played, the first of them."""
+        suit = self.led_suit
+        if suit is None:
+            return self.cards[0] if self.cards else None
+        return max(
+            (card for card in self.cards if card[1] == suit and card not in JOKERS), key=rank_of
+        )
 
     def points(self, rules: RulesView) -> int:
         """What the trick's cards are worth to its taker."""

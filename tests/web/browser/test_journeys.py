@@ -323,3 +323,11 @@ def test_every_preset_replay_is_drawn_to_the_end_of_its_first_hand(site, page, a
     page.wait_for_selector(f'#viewer[data-step="{last}"]')
     totals = page.locator("table.scores tbody tr td:last-child").all_inner_texts()
     assert totals == [str(t) for t in hand["totals"]]
+    if rules.jokers:
+        # 004 'Joker Hearts': the deal's jokers are drawn as jokers (🃏 and their number).
+        page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t=0&c=0")
+        page.wait_for_selector('#viewer[data-step="1-1-0-0"]')
+        jokers = page.locator(".card.joker")
+        assert jokers.count() == rules.jokers
+        assert jokers.first.inner_text().replace("\n", "") == "🃏1"
+        assert jokers.first.get_attribute("aria-label") == "joker 1"

@@ -52,13 +52,26 @@
     return node;
   }
 
+  // 004 'Joker Hearts': rules with jokers add up to three, "JK1" "JK2" "JK3".
+  const isJoker = (code) => /^JK[1-3]$/.test(code);
+
   function cardName(code) {
+    if (isJoker(code)) return `joker ${code[2]}`;
     const rank = RANKS[code[0]];
     const suit = SUITS[code[1]];
     return rank && suit ? `${rank} of ${suit[1]}` : code;
   }
 
   function card(code, extra) {
+    if (isJoker(code)) {
+      return el(
+        "span",
+        { class: `card joker ${extra || ""}`.trim(), role: "img", "aria-label": cardName(code),
+          title: cardName(code), "data-card": code },
+        el("span", { class: "pip", "aria-hidden": "true", text: "🃏" }),
+        code[2],
+      );
+    }
     const suit = SUITS[code[1]] || ["?", "?"];
     const rank = code[0] === "T" ? "10" : code[0];
     return el(
@@ -76,10 +89,10 @@
 
   const ORDER = "23456789TJQKA";
   const SUIT_ORDER = "CDSH";
+  // Card order (the engine's index order): the suits, then the jokers JK1..JK3.
+  const cardIndex = (c) => (isJoker(c) ? 52 + Number(c[2]) : SUIT_ORDER.indexOf(c[1]) * 13 + ORDER.indexOf(c[0]));
   function sortCards(cards) {
-    return [...cards].sort(
-      (a, b) => SUIT_ORDER.indexOf(a[1]) - SUIT_ORDER.indexOf(b[1]) || ORDER.indexOf(a[0]) - ORDER.indexOf(b[0]),
-    );
+    return [...cards].sort((a, b) => cardIndex(a) - cardIndex(b));
   }
 
   function labelOf(entrant) {

@@ -7,6 +7,7 @@ This mirrors the platform's Rules value setting for setting (Rules.to_dict() in
 arena/engine/rules.py): a bot never needs to know a preset's name to play it.
 Cards are canonical text everywhere in hearts.v1: rank then suit, "2C" ... "TC" "JC"
 "QC" "KC" "AC", suits C D S H (so "QS" is the queen of spades, "TH" the ten of hearts).
+Rules with jokers (Rules.jokers) add the jokers "JK1" "JK2" "JK3".
 An enum value's text form in Rules.to_dict() is its name without the enum prefix, in
 lower case: PASS_DIRECTION_LEFT2 is "left2", MOON_RULE_SHOOTERS_CHOICE "shooters_choice".
 """
@@ -416,6 +417,38 @@ DEALER_RULE_QUEEN_OF_SPADES_TAKER: DealerRule.ValueType  # 2
 """The seat that took the queen of spades deals next (Queens)."""
 Global___DealerRule: _TypeAlias = DealerRule  # noqa: Y015
 
+class _JokerKind:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _JokerKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_JokerKind.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    JOKER_KIND_UNSPECIFIED: _JokerKind.ValueType  # 0
+    """Not set; read as JOKER_KIND_WILD."""
+    JOKER_KIND_WILD: _JokerKind.ValueType  # 1
+    """No suit, playable at any time (even holding the suit led, but not as the opening
+    lead), never wins a trick; a trick led with one follows its first suited card.
+    """
+    JOKER_KIND_HEART_1911: _JokerKind.ValueType  # 2
+    """The 1911 joker: a heart between the ten and the jack, in place of the 2H; playable
+    only on a trick already holding the JH, QH, KH or AH, or as the only legal card.
+    """
+
+class JokerKind(_JokerKind, metaclass=_JokerKindEnumTypeWrapper):
+    """What the jokers of Rules.jokers are (Joker Hearts)."""
+
+JOKER_KIND_UNSPECIFIED: JokerKind.ValueType  # 0
+"""Not set; read as JOKER_KIND_WILD."""
+JOKER_KIND_WILD: JokerKind.ValueType  # 1
+"""No suit, playable at any time (even holding the suit led, but not as the opening
+lead), never wins a trick; a trick led with one follows its first suited card.
+"""
+JOKER_KIND_HEART_1911: JokerKind.ValueType  # 2
+"""The 1911 joker: a heart between the ten and the jack, in place of the 2H; playable
+only on a trick already holding the JH, QH, KH or AH, or as the only legal card.
+"""
+Global___JokerKind: _TypeAlias = JokerKind  # noqa: Y015
+
 @_typing.final
 class CardValue(_message.Message):
     """What one card is worth to the seat that takes it."""
@@ -506,6 +539,9 @@ class Rules(_message.Message):
     MAX_BID_FIELD_NUMBER: _builtins.int
     LIVES_FIELD_NUMBER: _builtins.int
     DANGER_POINTS_FIELD_NUMBER: _builtins.int
+    BOOSTER_NINES_FIELD_NUMBER: _builtins.int
+    JOKERS_FIELD_NUMBER: _builtins.int
+    JOKER_KIND_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The variant's name, such as "standard" or "omnibus" (informative only: the other
     fields are the rules; "custom" for a hand-built variant).
@@ -572,6 +608,15 @@ class Rules(_message.Message):
     """
     danger_points: _builtins.int
     """Danger Hearts: the points in one hand that cost a life (0 without lives)."""
+    booster_nines: _builtins.bool
+    """Booster Nines: when a trick holds the nine of the suit led, the next trick must be
+    led in that suit if its leader holds a card of it (whatever lead_rule says); the
+    leader's legal plays already say so. (Numbered from 40 to leave 30..39 free.)
+    """
+    jokers: _builtins.int
+    """Jokers added to the pack, 0..3: "JK1" .. "JK3" (their worth is in card_values)."""
+    joker_kind: Global___JokerKind.ValueType
+    """What those jokers are."""
     @_builtins.property
     def removed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Cards taken out of the 52-card pack before the deal so it deals evenly."""
@@ -635,10 +680,13 @@ class Rules(_message.Message):
         max_bid: _builtins.int = ...,
         lives: _builtins.int = ...,
         danger_points: _builtins.int = ...,
+        booster_nines: _builtins.bool = ...,
+        jokers: _builtins.int = ...,
+        joker_kind: Global___JokerKind.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "broken_by", b"broken_by", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015
