@@ -42,8 +42,11 @@ pytest: build
 pytest-reference: build
 	ARENA_PUREPYTHON=1 $(PY) -m pytest -m "not slow" tests/engine arena/engine --doctest-modules
 
+# The 100,000-hand C-vs-reference differential is twenty independent chunks: on both
+# cores at once (pytest-xdist); the rest of the slow tests (outages, restarts) one by one.
 pytest-slow: build
-	ARENA_REQUIRE_C=1 $(PY) -m pytest -m slow
+	ARENA_REQUIRE_C=1 $(PY) -m pytest -m slow -n 2 tests/engine/test_differential.py
+	ARENA_REQUIRE_C=1 $(PY) -m pytest -m slow --ignore=tests/engine/test_differential.py
 
 test: lint typecheck ctest pytest pytest-reference pytest-slow
 
