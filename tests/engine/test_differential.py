@@ -324,6 +324,20 @@ def run(first: int, count: int) -> None:
             compare_batch(rng, f"#{index}")
 
 
+def compare_rule_set(
+    name: str, cfg: Any, kinds: tuple[int, ...], hands: int, *, batches: int, most: int
+) -> None:
+    """C against the reference on one rule set: `hands` hands dealt and played one at a
+    time, then `batches` batch calls of 1..`most` hands, every seed drawn from `name` (so
+    a failure names the `random.Random` seed that replays it)."""
+    for index in range(hands):
+        rng = random.Random(f"{name} hand {index}")
+        compare_hand(cfg, rng, f"{name!r} #{index} (random.Random('{name} hand {index}'))", kinds)
+    rng = random.Random(f"{name} batch")
+    for index in range(batches):
+        compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, most), f"{name} {index}")
+
+
 def test_c_matches_reference_on_standard_batches():
     assert C_BACKEND is not None
     for players in range(3, 8):
@@ -402,12 +416,7 @@ def test_c_matches_reference_on_revealed_heartless_rules(name):
     cfg = rules.core_config()
     assert (cfg.opening == OPENING_LOWEST_SPADE) == (name.endswith(("clubs", "diamonds")))
     kinds = (PASS_HOLD, *(d.core_kind(rules.players) for d in rules.pass_schedule))
-    for index in range(HEARTLESS_HANDS):
-        rng = random.Random(f"{name} hand {index}")
-        compare_hand(cfg, rng, f"{name!r} #{index} (random.Random('{name} hand {index}'))", kinds)
-    rng = random.Random(f"{name} batch")
-    for index in range(4):
-        compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 30), f"{name} {index}")
+    compare_rule_set(name, cfg, kinds, HEARTLESS_HANDS, batches=4, most=30)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -440,12 +449,7 @@ def test_c_matches_reference_on_star_and_forbidden_pass_rules(name):
     rules = pass_rules()[name]
     cfg = rules.core_config()
     kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
-    for index in range(RULES_HANDS):
-        rng = random.Random(f"{name} hand {index}")
-        compare_hand(cfg, rng, f"{name!r} #{index} (random.Random('{name} hand {index}'))", kinds)
-    rng = random.Random(f"{name} batch")
-    for index in range(8):
-        compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 30), f"{name} {index}")
+    compare_rule_set(name, cfg, kinds, RULES_HANDS, batches=8, most=30)
 
 
 # 004 'Royal Hearts' (`royal_queens`): the QH doubling its taker's hearts, the QC cancelling
@@ -470,12 +474,7 @@ def test_c_matches_reference_on_royal_rules(name):
     cfg = rules.core_config()
     assert cfg.royal_queens == 1
     kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
-    for index in range(ROYAL_HANDS):
-        rng = random.Random(f"{name} hand {index}")
-        compare_hand(cfg, rng, f"{name!r} #{index} (random.Random('{name} hand {index}'))", kinds)
-    rng = random.Random(f"{name} batch")
-    for index in range(8):
-        compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 60), f"{name} {index}")
+    compare_rule_set(name, cfg, kinds, ROYAL_HANDS, batches=8, most=60)
 
 
 # 000 'Auction Hearts': the rules of a hand once the declarer has named the suit to avoid
@@ -496,12 +495,7 @@ def test_c_matches_reference_on_named_auction_rules(name):
     rules = auction_rules()[name]
     cfg = rules.core_config()
     kinds = (PASS_HOLD,)
-    for index in range(AUCTION_HANDS):
-        rng = random.Random(f"{name} hand {index}")
-        compare_hand(cfg, rng, f"{name!r} #{index} (random.Random('{name} hand {index}'))", kinds)
-    rng = random.Random(f"{name} batch")
-    for index in range(4):
-        compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 30), f"{name} {index}")
+    compare_rule_set(name, cfg, kinds, AUCTION_HANDS, batches=4, most=30)
 
 
 # Booster Nines (004 'Other Variations', `booster_nines`): the nine of the suit led forcing
@@ -523,12 +517,7 @@ def test_c_matches_reference_on_booster_rules(name):
     cfg = rules.core_config()
     assert cfg.booster_nines == 1
     kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
-    for index in range(BOOSTER_HANDS):
-        rng = random.Random(f"{name} hand {index}")
-        compare_hand(cfg, rng, f"{name!r} #{index} (random.Random('{name} hand {index}'))", kinds)
-    rng = random.Random(f"{name} batch")
-    for index in range(8):
-        compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 60), f"{name} {index}")
+    compare_rule_set(name, cfg, kinds, BOOSTER_HANDS, batches=8, most=60)
 
 
 # Joker Hearts (004, `joker_kind`): the wild jokers of the `joker` preset at each of its
@@ -550,9 +539,4 @@ def test_c_matches_reference_on_joker_rules(name):
     cfg = rules.core_config()
     assert cfg.joker_kind != 0 and cfg.deck >> 52
     kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
-    for index in range(JOKER_HANDS):
-        rng = random.Random(f"{name} hand {index}")
-        compare_hand(cfg, rng, f"{name!r} #{index} (random.Random('{name} hand {index}'))", kinds)
-    rng = random.Random(f"{name} batch")
-    for index in range(8):
-        compare_batch_of(cfg, kinds, rng.getrandbits(64), rng.randint(1, 60), f"{name} {index}")
+    compare_rule_set(name, cfg, kinds, JOKER_HANDS, batches=8, most=60)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -274,57 +274,14 @@ def test_a_worker_killed_mid_match_loses_nothing_and_counts_nothing_twice(
         assert assert_recorded_once(session, match.season_id or 0) == 1
 
 
-@pytest.mark.slow
-@pytest.mark.timeout(300)
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
-def test_redis_restarted_mid_season_loses_nothing(
-    env: dict[str, str], procs: Processes, sessions: sessionmaker[Session]
-) -> None:
-    season_id = quick_season(sessions)
-    procs.worker("w1", env)
-    procs.worker("w2", env)
-    wait_for_workers(sessions, "w1", "w2")
-    procs.beat(env)
-
-    def round_number() -> int:
-        with sessions() as session:
-            season = session.get(Season, season_id)
-            assert season is not None
-            return season.round_number
-
-    wait_until(lambda: round_number() >= 2, 60, "two rounds")
-    try:
-        restart_redis(down_for=2.0)
-    finally:
-        ensure_redis()
-    restarted_at = round_number()
-    target = restarted_at + 3
-
-    def all_done_up_to_target() -> bool:
-        with sessions() as session:
-            statuses = list(
-                session.scalars(
-                    select(Match.status).where(Match.season_id == season_id, Match.round <= target)
-                )
-            )
-        return round_number() >= target and all(s is MatchStatus.DONE for s in statuses)
-
-    wait_until(all_done_up_to_target, 150, f"every match of rounds 1-{target} done")
-    with sessions() as session:
-        assert assert_recorded_once(session, season_id) >= 2 * target
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(300)
-@pytest.mark.parametrize("db_url", ["private_postgresql"], indirect=True)
-def test_postgres_restarted_mid_season_loses_nothing(
+def season_survives(
     env: dict[str, str],
     procs: Processes,
     sessions: sessionmaker[Session],
-    private_postgres: PrivatePostgres,
+    outage: Callable[[], None],
 ) -> None:
-    # The database goes away mid-season, connections cut off mid-transaction: the workers
-    # and the scheduler retry (workers/transient.py), and every match is recorded once.
+    """A quick season with two workers and the scheduler; `outage` strikes once two rounds
+    are done; then every match of three more rounds must be played and recorded once."""
     season_id = quick_season(sessions)
     procs.worker("w1", env)
     procs.worker("w2", env)
@@ -338,7 +295,7 @@ def test_postgres_restarted_mid_season_loses_nothing(
             return season.round_number
 
     wait_until(lambda: round_number() >= 2, 60, "two rounds")
-    private_postgres.restart(down_for=3.0)
+    outage()
     target = round_number() + 3
 
     def all_done_up_to_target() -> bool:
@@ -353,6 +310,35 @@ def test_postgres_restarted_mid_season_loses_nothing(
     wait_until(all_done_up_to_target, 150, f"every match of rounds 1-{target} done")
     with sessions() as session:
         assert assert_recorded_once(session, season_id) >= 2 * target
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_redis_restarted_mid_season_loses_nothing(
+    env: dict[str, str], procs: Processes, sessions: sessionmaker[Session]
+) -> None:
+    def restart() -> None:
+        try:
+            restart_redis(down_for=2.0)
+        finally:
+            ensure_redis()
+
+    season_survives(env, procs, sessions, restart)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("db_url", ["private_postgresql"], indirect=True)
+def test_postgres_restarted_mid_season_loses_nothing(
+    env: dict[str, str],
+    procs: Processes,
+    sessions: sessionmaker[Session],
+    private_postgres: PrivatePostgres,
+) -> None:
+    # The database goes away mid-season, connections cut off mid-transaction: the workers
+    # and the scheduler retry (workers/transient.py), and every match is recorded once.
+    season_survives(env, procs, sessions, lambda: private_postgres.restart(down_for=3.0))
     assert "retrying" in procs.logs() or "OperationalError" in procs.logs()
 
 
