@@ -32,6 +32,7 @@ from .strong import StrongBot
 
 _BY_TEXT = {str(card): card for card in CARDS}
 _SUITS = {suit.letter: suit for suit in Suit}
+_NINES = {suit: _BY_TEXT[f"9{suit.letter}"] for suit in Suit}
 
 
 @lru_cache(maxsize=64)
@@ -101,8 +102,7 @@ def _booster_suit(rules: Rules, tricks: tuple[Trick, ...]) -> Suit | None:
     if not suits:
         return None
     led = suits[0]  # a trick led with a wild joker follows its first suited card
-    nine = next(card for card in CARDS if card.suit is led and str(card).startswith("9"))
-    return led if any(card is nine for _, card in tricks[-1].plays) else None
+    return led if any(card is _NINES[led] for _, card in tricks[-1].plays) else None
 
 
 class ServedHouseBot(Bot):
