@@ -45,6 +45,10 @@ PASS_STAR = 102
 """Star passing for an odd table (004 'Passing cards'): two cards, one to each of the two
 seats nearest the opposite side: card 0 to `(s + n // 2) % n`, card 1 to
 `(s + (n + 1) // 2) % n`."""
+PASS_SPLIT = 103
+"""A split pass (003 'Simple variations': "Pass one card to the right and two cards to the
+left"): card i of every pass goes its own offset to the left. A backend `HandState` is given
+the offsets as a tuple in place of the int pass kind; it reports this kind."""
 
 JOKER_NONE = 0
 JOKER_WILD = 1

@@ -164,6 +164,9 @@ class SeatView:
     """Booster Nines (004 'Other Variations'): the suit the current trick must be led in,
     because the last trick held the nine of its led suit (the leader leads it if he holds
     any); None when there is no such obligation, and always None without `booster_nines`."""
+    pass_split: tuple[PassDirection, ...] = ()
+    """After the dealer called a split (003 'Simple variations'): each passed card's
+    direction, card i of every pass going `pass_split[i]`; () otherwise."""
 
 
 def _nothing_legal() -> int:
@@ -206,6 +209,7 @@ class Hand:
         "dealer",
         "legal_mask",
         "pass_direction",
+        "pass_split",
         "players",
         "push_index",
         "rules",
@@ -246,7 +250,12 @@ class Hand:
             if pass_direction.__class__ is PassDirection
             else PassDirection(pass_direction)
         )
+        if direction is PassDirection.SPLIT:
+            raise ValueError("a split pass is only ever the dealer's call (Hand.apply_call)")
         self.pass_direction: PassDirection = direction
+        self.pass_split: tuple[PassDirection, ...] = ()
+        """After a split call (003 'Simple variations'): each passed card's direction, in the
+        order of the pass (card i of every pass goes `pass_split[i]`); () otherwise."""
         self.seed = seed
         # A pass the dealer calls is not known yet: the backend holds the deal as a hold
         # hand until the call, then is rebuilt with the pass called (`apply_call`).
@@ -316,12 +325,15 @@ class Hand:
         when no call is due."""
         return self.rules.pass_call_options if self._calling else ()
 
-    def apply_call(self, direction: PassDirection | str) -> None:
+    def apply_call(self, direction: PassDirection | str | Sequence[PassDirection | str]) -> None:
         """The dealer calls this hand's pass (003 'Simple variations': "The dealer chooses
-        the passing rule"): one of `call_options`. The hand goes on as if dealt with that
-        pass: passing, or (a hold) straight to the reveal or the play.
+        the passing rule"): one of `call_options`, or, under `Rules.pass_call_split`, a
+        split: a sequence of one direction per passed card, each one of
+        `Rules.split_directions` ("Pass one card to the right and two cards to the left").
+        The hand goes on as if dealt with that pass: passing, or (a hold) straight to the
+        reveal or the play.
 
-        Raises IllegalCallError when no call is due or the pass is not an option.
+        Raises IllegalCallError when no call is due or the call is not allowed.
 
         >>> from arena.engine import Hand, preset
         >>> rules = preset("dealer_calls")
@@ -331,9 +343,38 @@ class Hand:
         >>> hand.apply_call("right")
         >>> hand.phase.value, hand.pass_direction.value, len(hand.passes_pending)
         ('passing', 'right', 4)
+        >>> hand = Hand.deal(rules, 7, dealer=2, pass_direction="dealer_calls")
+        >>> hand.apply_call(["right", "left", "left"])
+        >>> hand.pass_direction.value, [d.value for d in hand.pass_split]
+        ('split', ['right', 'left', 'left'])
         """
         if not self._calling:
             raise IllegalCallError("no pass is to be called now", direction=str(direction))
+        n = self.players
+        if isinstance(direction, (PassDirection, str)):
+            chosen = self._called_direction(direction)
+            kind: int | tuple[int, ...] = _PASS_KINDS[chosen, n]
+            split: tuple[PassDirection, ...] = ()
+        else:
+            split = self._called_split(direction)
+            chosen, kind = PassDirection.SPLIT, tuple(_PASS_KINDS[d, n] for d in split)
+        old = self._state
+        self._state = core.HandState(
+            self.rules.core_config(),
+            tuple(old.hand(s) for s in range(n)),
+            old.kitty,
+            self.dealer,
+            kind,
+            self.seed & 0xFFFFFFFFFFFFFFFF,
+        )
+        self.pass_direction = chosen
+        self.pass_split = split
+        self._calling = False
+        self._bind_fast_path()
+        self._watch_pass()
+
+    def _called_direction(self, direction: PassDirection | str) -> PassDirection:
+        """A one-way call, checked against the rules' options."""
         try:
             chosen = PassDirection(direction)
         except ValueError:
@@ -346,19 +387,39 @@ class Hand:
                 f"the dealer may call {options}, not {chosen.value} (003 'Simple variations')",
                 direction=chosen.value,
             )
-        old, n = self._state, self.players
-        self._state = core.HandState(
-            self.rules.core_config(),
-            tuple(old.hand(s) for s in range(n)),
-            old.kitty,
-            self.dealer,
-            _PASS_KINDS[chosen, n],
-            self.seed & 0xFFFFFFFFFFFFFFFF,
-        )
-        self.pass_direction = chosen
-        self._calling = False
-        self._bind_fast_path()
-        self._watch_pass()
+        return chosen
+
+    def _called_split(self, directions: Sequence[PassDirection | str]) -> tuple[PassDirection, ...]:
+        """A split call, checked: allowed, one direction per passed card, each a
+        directional option."""
+        text = "+".join(str(d) for d in directions)
+        allowed = self.rules.split_directions
+        if not allowed:
+            raise IllegalCallError(
+                "these rules let the dealer call one direction only, not a split",
+                direction=text,
+            )
+        count = self.rules.pass_count
+        if len(directions) != count:
+            raise IllegalCallError(
+                f"a split names one direction per passed card ({count}), not {len(directions)}",
+                direction=text,
+            )
+        split = []
+        for direction in directions:
+            try:
+                chosen = PassDirection(direction)
+            except ValueError:
+                chosen = None
+            if chosen not in allowed:
+                options = ", ".join(d.value for d in allowed)
+                raise IllegalCallError(
+                    f"each card of a split goes {options}, not {direction!r} "
+                    "(003 'Simple variations')",
+                    direction=text,
+                )
+            split.append(chosen)
+        return tuple(split)
 
     def _bind_fast_path(self) -> None:
         """Bind the fast-path attributes to the backend state's own methods."""
@@ -947,6 +1008,7 @@ class Hand:
             bids=() if self._auction is None else tuple(self._auction.bids),
             declarer=self.declarer,
             booster_suit=self.booster_suit,
+            pass_split=self.pass_split,
         )
 
     def _visible_reveals(self, seat: int) -> tuple[Card | None, ...]:

@@ -511,8 +511,9 @@ def dealer_calls(players: int = 4) -> Rules:
     and take three: left, right and the centre mixer ("Pass three cards to the center of
     the table. I will shuffle the cards, and redeal them"), across with an even table, two
     seats left or right with five or more, and one card to each other player with four.
-    003's split calls ("one card to the right and two cards to the left") are not offered:
-    every seat passes its cards the one way called."""
+    Or the dealer splits the pass, each of the three cards its own way among the
+    directional options ("Pass one card to the right and two cards to the left";
+    `Rules.pass_call_split`)."""
     base = midwest(players) if players in TRIMS_003 else standard(players)
     options = [L, R, PassDirection.CENTER]
     if players % 2 == 0:
@@ -526,6 +527,7 @@ def dealer_calls(players: int = 4) -> Rules:
         pass_schedule=(PassDirection.DEALER_CALLS,),
         pass_count=3,
         pass_call_options=tuple(options),
+        pass_call_split=True,
     )
 
 

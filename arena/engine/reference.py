@@ -58,6 +58,7 @@ from arena.engine.config import (
     PASS_CENTER,
     PASS_HOLD,
     PASS_SCATTER,
+    PASS_SPLIT,
     PASS_STAR,
     PHASE_OVER,
     PHASE_PASSING,
@@ -355,6 +356,25 @@ def _check_pass_kind(pass_kind: int, cfg: CoreConfig) -> None:
         )
 
 
+def _check_split(offsets: tuple[int, ...], cfg: CoreConfig) -> None:
+    """003 'Simple variations': "each player passes three cards and receives three cards",
+    so a split names pass_count offsets, each a seat other than the giver's."""
+    players = cfg.players
+    if len(offsets) != cfg.pass_count or not offsets:
+        raise ValueError(
+            f"a split pass names one offset per passed card ({cfg.pass_count}), got {len(offsets)}"
+        )
+    for offset in offsets:
+        if not isinstance(offset, int) or not 1 <= offset < players:
+            raise ValueError(f"split offset {offset!r} is not a seat offset 1..{players - 1}")
+    banned = min((cfg.pass_forbidden & cfg.deck).bit_count(), cfg.hand_size)
+    if banned > cfg.hand_size - len(offsets):
+        raise ValueError(
+            f"a split passes {len(offsets)} cards, but a hand of {cfg.hand_size} may hold "
+            f"all {banned} cards that pass_forbidden keeps from the pass"
+        )
+
+
 # --- The deal. ---
 
 
@@ -409,6 +429,7 @@ class HandState:
         "_phase",
         "_received",
         "_seed",
+        "_split",
         "_taken",
         "_to_play",
         "_trick",
@@ -423,7 +444,7 @@ class HandState:
         hands: tuple[int, ...],
         kitty: int,
         dealer: int,
-        pass_kind: int,
+        pass_kind: int | tuple[int, ...],
         seed: int,
     ) -> None:
         """Start a hand from dealt `hands` and `kitty`.
@@ -462,7 +483,13 @@ class HandState:
             )
         if not 0 <= dealer < n:
             raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer}")
-        _check_pass_kind(pass_kind, cfg)
+        # A tuple of offsets is a split pass (003 'Simple variations').
+        split: tuple[int, ...] = ()
+        if isinstance(pass_kind, tuple):
+            _check_split(pass_kind, cfg)
+            split, pass_kind = pass_kind, PASS_SPLIT
+        else:
+            _check_pass_kind(pass_kind, cfg)
         _check_seed(seed)
         if cfg.opening in (OPENING_LOWEST_CLUB, OPENING_ANY_CLUB) and not union & CLUBS:
             raise ValueError("the opening rule needs a club, and no hand holds one")
@@ -474,6 +501,7 @@ class HandState:
         self._kitty_owner = -1
         self._dealer = dealer
         self._pass_kind = pass_kind
+        self._split = split
         self._seed = seed
         self._passes: list[tuple[int, ...] | None] = [None] * n
         self._received: list[tuple[int, ...]] = [()] * n
@@ -616,6 +644,8 @@ class HandState:
         return 0
 
     def _pass_size(self) -> int:
+        if self._pass_kind == PASS_SPLIT:
+            return len(self._split)
         return pass_size(self._pass_kind, self._cfg)
 
     def _exchange(self) -> None:
@@ -635,6 +665,13 @@ class HandState:
             near, far = n // 2, (n + 1) // 2
             received = [
                 (passes[(seat - near) % n][0], passes[(seat - far) % n][1]) for seat in range(n)
+            ]
+        elif self._pass_kind == PASS_SPLIT:
+            # 003 'Simple variations': "Pass one card to the right and two cards to the
+            # left": card i goes split[i] seats left, so seat t receives card i of t - split[i].
+            received = [
+                tuple(passes[(seat - offset) % n][i] for i, offset in enumerate(self._split))
+                for seat in range(n)
             ]
         elif self._pass_kind == PASS_CENTER:
             # 004 'Passing cards': "discard them to a central pile. The Dealer will gather,

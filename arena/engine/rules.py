@@ -53,6 +53,10 @@ class PassDirection(StrEnum):
     # `Rules.pass_call_options` (003 'Simple variations': "The dealer chooses the passing
     # rule"; 004 'Passing cards': "The Dealer may choose how many cards and where to pass").
     DEALER_CALLS = "dealer_calls"
+    # A call only (`Rules.pass_call_split`): each passed card goes its own direction, one of
+    # the directional `pass_call_options` (003 'Simple variations': "Pass one card to the
+    # right and two cards to the left"); the hand's `pass_split` says which.
+    SPLIT = "split"
 
     def offset(self, players: int) -> int | None:
         """Seats to the left the cards go, or None for hold/scatter/center/star."""
@@ -77,6 +81,7 @@ def _pass_kind(direction: PassDirection, players: int) -> int:
         PassDirection.CENTER: core.PASS_CENTER,
         PassDirection.STAR: core.PASS_STAR,
         PassDirection.DEALER_CALLS: -1,  # never reaches a backend: the call replaces it
+        PassDirection.SPLIT: -2,  # never reaches a backend as one kind: one offset per card
     }[direction]
 
 
@@ -314,6 +319,11 @@ class Rules:
     jokers: int = 0
     joker_kind: JokerKind = JokerKind.WILD
     pass_call_options: tuple[PassDirection, ...] = ()
+    pass_call_split: bool = False
+    """003 'Simple variations': the dealer may also call a split pass, each of the
+    pass_count cards to one of the directional `pass_call_options` ("Pass one card to the
+    right and two cards to the left"); every player still "passes three cards and receives
+    three cards"."""
     moon: MoonRule = MoonRule.OLD
     moon_points: int | None = None
     moon_requires: CardSet = dataclasses.field(default_factory=CardSet)
@@ -515,6 +525,7 @@ class Rules:
             "jokers": self.jokers,
             "joker_kind": self.joker_kind.value,
             "pass_call_options": [d.value for d in self.pass_call_options],
+            "pass_call_split": self.pass_call_split,
             "moon": self.moon.value,
             "moon_points": self.moon_points,
             "moon_requires": [str(card) for card in self.moon_requires],
@@ -662,6 +673,11 @@ class Rules:
                 f"pass_forbidden names card(s) not in play: {' '.join(forbidden_outside)}"
             )
         for direction in self.pass_schedule:
+            if direction is PassDirection.SPLIT:
+                raise RulesError(
+                    "pass_schedule cannot hold 'split': a split is the dealer's call "
+                    "(pass_schedule 'dealer_calls' with pass_call_split)"
+                )
             self._validate_pass(direction)
         self._validate_pass_call()
         values_outside = [str(card) for card in self.card_values if card not in self.deck]
@@ -785,9 +801,25 @@ class Rules:
         if len(set(self.pass_call_options)) != len(self.pass_call_options):
             raise RulesError("pass_call_options lists a pass twice")
         for option in self.pass_call_options:
-            if option is PassDirection.DEALER_CALLS:
-                raise RulesError("pass_call_options cannot hold 'dealer_calls' itself")
+            if option in (PassDirection.DEALER_CALLS, PassDirection.SPLIT):
+                raise RulesError(f"pass_call_options cannot hold '{option.value}' itself")
             self._validate_pass(option)
+        if not isinstance(self.pass_call_split, bool):
+            raise RulesError("pass_call_split must be true or false")
+        if self.pass_call_split and (len(self.split_directions) < 2 or self.pass_count < 2):
+            raise RulesError(
+                "pass_call_split needs pass_count of at least 2 and two directional passes "
+                "(left, right, across, left2, right2) among pass_call_options: each card of a "
+                "split goes one of them (003 'Simple variations')"
+            )
+
+    @property
+    def split_directions(self) -> tuple[PassDirection, ...]:
+        """The directions a card of a split call may take: the directional
+        `pass_call_options`, in their order; () unless `pass_call_split`."""
+        if not self.pass_call_split:
+            return ()
+        return tuple(d for d in self.pass_call_options if d.offset(self.players))
 
     def _validate_pass(self, direction: PassDirection) -> None:
         size = self.pass_size(direction)

@@ -68,8 +68,16 @@ def random_pass_kind(rng: random.Random, players: int) -> int:
     return rng.choice(kinds)
 
 
-def pass_size(cfg: CoreConfig, kind: int) -> int:
-    """Cards each seat passes in a pass of `kind` (contract "Passing")."""
+def random_split(rng: random.Random, cfg: CoreConfig) -> tuple[int, ...]:
+    """A split pass (003 'Simple variations'): an offset 1..n-1 per passed card."""
+    return tuple(rng.randrange(1, cfg.players) for _ in range(cfg.pass_count))
+
+
+def pass_size(cfg: CoreConfig, kind: int | tuple[int, ...]) -> int:
+    """Cards each seat passes in a pass of `kind` (contract "Passing"); a tuple is a split
+    pass of one offset per card."""
+    if isinstance(kind, tuple):
+        return len(kind)
     if kind == PASS_HOLD:
         return 0
     if kind == PASS_SCATTER:

@@ -117,7 +117,7 @@ def new_hand(
     kitty: str = "",
     *,
     dealer: int = 0,
-    pass_kind: int = PASS_HOLD,
+    pass_kind: int | tuple[int, ...] = PASS_HOLD,
     seed: int = 0,
     values: dict[str, int] | None = None,
     **fields: Any,
@@ -1081,6 +1081,55 @@ def test_star_routes_for_three_players_go_left_then_right(backend):
     # n // 2 = 1 (the left), (n + 1) // 2 = 2 (the right).
     assert state.received(0) == (card("5D"), card("5S"))  # seat 2's card 0, seat 1's card 1
     assert state.received(1) == (card("3D"), card("6S"))
+
+
+# 003 'Simple variations': "Pass one card to the right and two cards to the left." A split
+# pass is given as one offset per passed card; card i of every pass goes offsets[i] seats left.
+FOUR_SPLIT = ["2C 3D 4S 5H", "3C 4D 5S 6H", "4C 5D 6S 7H", "5C 6D 7S 8H"]
+
+
+@pytest.mark.parametrize("offsets", [(3, 1, 1), (2, 3, 1), (1, 1, 1)])
+def test_split_pass_sends_each_card_its_own_offset(backend, offsets):
+    state = new_hand(backend, FOUR_SPLIT, pass_kind=offsets, pass_count=3, dealer=2)
+    passes = {s: tuple(card(w) for w in FOUR_SPLIT[s].split()[1:]) for s in range(4)}
+    assert state.apply_pass(0, passes[0][:2]) == 13
+    for seat in (3, 1, 0, 2):
+        assert state.apply_pass(seat, passes[seat]) == 0
+    assert state.phase == PHASE_PLAYING
+    for seat in range(4):
+        # In the pass's order: card i from the seat offsets[i] to the right.
+        expected = tuple(passes[(seat - off) % 4][i] for i, off in enumerate(offsets))
+        assert state.received(seat) == expected
+        assert state.hand(seat) == mask(FOUR_SPLIT[seat].split()[0]) | sum(1 << c for c in expected)
+
+
+def test_split_one_right_two_left_spelled_out(backend):
+    state = new_hand(backend, FOUR_SPLIT, pass_kind=(3, 1, 1), pass_count=3)
+    for seat in range(4):
+        assert state.apply_pass(seat, tuple(card(w) for w in FOUR_SPLIT[seat].split()[1:])) == 0
+    # Seat 0 gives 3D to the right (seat 3), 4S and 5H to the left (seat 1).
+    assert state.hand(3) & mask("3D") and state.hand(1) & mask("4S 5H")
+    # Seat 0 gets seat 1's 4D (from its left, passed right), then seat 3's 7S and 8H.
+    assert state.received(0) == (card("4D"), card("7S"), card("8H"))
+
+
+@pytest.mark.parametrize(
+    "offsets", [(3, 1), (3, 1, 1, 1), (0, 1, 1), (4, 1, 1), (1, -1, 1)], ids=str
+)
+def test_split_pass_needs_pass_count_offsets_each_another_seat(backend, offsets):
+    cfg, hands, kitty = build(FOUR_SPLIT, pass_count=3)
+    with pytest.raises(ValueError):  # noqa: PT011 -- each backend words its own message
+        backend.HandState(cfg, hands, kitty, 0, offsets, 0)
+
+
+def test_split_pass_respects_forbidden_cards(backend):
+    cfg, hands, kitty = build(FOUR_SPLIT, pass_count=3, pass_forbidden=mask("4S"))
+    state = backend.HandState(cfg, hands, kitty, 0, (3, 1, 1), 0)
+    assert state.apply_pass(0, (card("3D"), card("4S"), card("5H"))) == 16
+    assert state.apply_pass(0, (card("2C"), card("3D"), card("5H"))) == 0
+    too_many = build(FOUR_SPLIT, pass_count=3, pass_forbidden=mask("4S 5S"))
+    with pytest.raises(ValueError):  # noqa: PT011 -- a hand may keep 2 passable cards only
+        backend.HandState(*too_many, 0, (3, 1, 1), 0)
 
 
 def test_star_pass_is_refused_for_an_even_table(backend):

@@ -33,6 +33,7 @@ from tests.engine.backends import (
     random_config,
     random_pass_kind,
     random_schedule,
+    random_split,
 )
 
 pytestmark = pytest.mark.skipif(
@@ -65,7 +66,7 @@ class Pair:
         cfg: CoreConfig,
         seed: int,
         dealer: int,
-        kind: int,
+        kind: int | tuple[int, ...],
         label: str,
         position: tuple[tuple[int, ...], int] | None = None,
     ) -> None:
@@ -165,7 +166,12 @@ def compare_hand(
     kind is one of `kinds`, or any kind valid for `random_config` configurations."""
     n = cfg.players
     seed, dealer = rng.getrandbits(64), rng.randrange(n)
-    kind = random_pass_kind(rng, n) if kinds is None else rng.choice(kinds)
+    kind: int | tuple[int, ...] = random_pass_kind(rng, n) if kinds is None else rng.choice(kinds)
+    # One hand in eight of the random ones passes split (003 'Simple variations'), drawn
+    # from its own generator so the other hands stay the ones they were.
+    split_rng = random.Random(f"split {label}")
+    if kinds is None and cfg.pass_count and split_rng.random() < 1 / 8:
+        kind = random_split(split_rng, cfg)
     pair = Pair(cfg, seed, dealer, kind, label)
     pair.all_views()
     if pair.ref.phase == PHASE_PASSING:
@@ -259,7 +265,9 @@ def compare_playouts(pair: Pair, rng: random.Random) -> None:
     pair.call("playout", rng.choice([-1, 2**64]), 1)
 
 
-def compare_passes(pair: Pair, cfg: CoreConfig, kind: int, rng: random.Random) -> None:
+def compare_passes(
+    pair: Pair, cfg: CoreConfig, kind: int | tuple[int, ...], rng: random.Random
+) -> None:
     """Random wrong passes, then every seat's pass in a random order."""
     n = cfg.players
     hands = pair.ref_deal[0]

@@ -326,12 +326,27 @@ static PyObject *HandState_new(PyTypeObject *type, PyObject *args, PyObject *kwd
     for (Py_ssize_t s = 0; s < n; s++)
         if (get_unsigned(PyTuple_GET_ITEM(hands, s), "hands", s, HC_ALL_CARDS, &masks[s]) < 0)
             goto fail;
+    /* a tuple of offsets is a split pass (003 'Simple variations') */
+    int split = PyTuple_Check(kind_obj);
+    int64_t offsets[HC_MAX_HAND];
+    Py_ssize_t noffsets = split ? PyTuple_GET_SIZE(kind_obj) : 0;
+    if (split && noffsets > HC_MAX_HAND) {
+        PyErr_Format(PyExc_ValueError, "a split pass_kind holds at most %d offsets, got %zd",
+                     HC_MAX_HAND, noffsets);
+        goto fail;
+    }
+    for (Py_ssize_t i = 0; i < noffsets; i++)
+        if (get_i64(PyTuple_GET_ITEM(kind_obj, i), "pass_kind", i, &offsets[i]) < 0)
+            goto fail;
     if (get_unsigned(kitty_obj, "kitty", -1, HC_ALL_CARDS, &kitty) < 0 ||
         get_i64(dealer_obj, "dealer", -1, &dealer) < 0 ||
-        get_i64(kind_obj, "pass_kind", -1, &kind) < 0 ||
+        (!split && get_i64(kind_obj, "pass_kind", -1, &kind) < 0) ||
         get_unsigned(seed_obj, "seed", -1, 64, &seed) < 0)
         goto fail;
-    int code = hc_hand_init(&self->hand, &self->cfg, masks, (int)n, kitty, dealer, kind, seed);
+    int code = split ? hc_hand_init_split(&self->hand, &self->cfg, masks, (int)n, kitty, dealer,
+                                          offsets, noffsets, seed)
+                     : hc_hand_init(&self->hand, &self->cfg, masks, (int)n, kitty, dealer, kind,
+                                    seed);
     if (code != HC_STATE_OK) {
         PyErr_Format(PyExc_ValueError, "invalid hand: %s", hc_state_strerror(code));
         goto fail;
@@ -713,7 +728,8 @@ static PyGetSetDef HandState_getset[] = {
 
 PyDoc_STRVAR(HandState_doc,
              "HandState(cfg, hands, kitty, dealer, pass_kind, seed)\n\n"
-             "One hand of Hearts from the deal to the score (C core).");
+             "One hand of Hearts from the deal to the score (C core). pass_kind is an\n"
+             "int, or a tuple of per-card offsets for a split pass.");
 
 static PyType_Slot HandState_slots[] = {
     {Py_tp_new, HandState_new},

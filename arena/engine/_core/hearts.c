@@ -509,8 +509,9 @@ static const char *const state_errors[] = {
     [HC_STATE_DEALER] = "dealer must be a seat 0..players-1",
     [HC_STATE_PASS_KIND] = "pass_kind must be 0 (hold), 1..players-1, 100 (scatter, needs "
                            "hand_size >= players-1), 101 (center) or 102 (star, needs an odd "
-                           "number of players and hand_size >= 2), and every hand must keep "
-                           "enough cards that pass_forbidden allows it to pass",
+                           "number of players and hand_size >= 2), or a split of pass_count "
+                           "offsets each 1..players-1, and every hand must keep enough cards "
+                           "that pass_forbidden allows it to pass",
     [HC_STATE_NO_CLUB] = "the opening rule (0 or 1) needs a club, and no hand holds one",
     [HC_STATE_NO_SPADE] = "the opening rule (3) needs a spade, and no hand holds one",
 };
@@ -552,13 +553,12 @@ static void start_play(hc_hand *h)
     h->undo_len = 0;
 }
 
-int hc_hand_init(hc_hand *h, const hc_config *c, const uint64_t hands[], int nhands,
-                 uint64_t kitty, int64_t dealer, int64_t pass_kind, uint64_t seed)
+/* hc_hand_init with the pass kind's validity already judged by the caller
+ * (`kind_ok`): the checks of the deal, then the state. */
+static int hand_init(hc_hand *h, const hc_config *c, const uint64_t hands[], int nhands,
+                     uint64_t kitty, int64_t dealer, int64_t pass_kind, int kind_ok,
+                     int pass_len, uint64_t seed)
 {
-    memset(h, 0, offsetof(hc_hand, undo));
-    h->cfg = c;
-    if (!config_sane(c))
-        return HC_STATE_CONFIG;
     int n = (int)c->players;
     if (nhands != n)
         return HC_STATE_HANDS_LEN;
@@ -576,7 +576,7 @@ int hc_hand_init(hc_hand *h, const hc_config *c, const uint64_t hands[], int nha
         return HC_STATE_DECK;
     if (!in_range(dealer, 0, n - 1))
         return HC_STATE_DEALER;
-    if (!hc_pass_kind_valid(c, pass_kind))
+    if (!kind_ok)
         return HC_STATE_PASS_KIND;
     if (c->opening != 2 && !(all & c->opening_suit))
         return c->opening == 3 ? HC_STATE_NO_SPADE : HC_STATE_NO_CLUB;
@@ -595,10 +595,41 @@ int hc_hand_init(hc_hand *h, const hc_config *c, const uint64_t hands[], int nha
         h->pass_len = 0;
         start_play(h);
     } else {
-        h->pass_len = hc_pass_length(c, pass_kind);
+        h->pass_len = pass_len;
         d->phase = HC_PHASE_PASSING;
     }
     return HC_STATE_OK;
+}
+
+int hc_hand_init(hc_hand *h, const hc_config *c, const uint64_t hands[], int nhands,
+                 uint64_t kitty, int64_t dealer, int64_t pass_kind, uint64_t seed)
+{
+    memset(h, 0, offsetof(hc_hand, undo));
+    h->cfg = c;
+    if (!config_sane(c))
+        return HC_STATE_CONFIG;
+    int ok = hc_pass_kind_valid(c, pass_kind);
+    return hand_init(h, c, hands, nhands, kitty, dealer, pass_kind, ok,
+                     ok ? hc_pass_length(c, pass_kind) : 0, seed);
+}
+
+int hc_hand_init_split(hc_hand *h, const hc_config *c, const uint64_t hands[], int nhands,
+                       uint64_t kitty, int64_t dealer, const int64_t offsets[], int64_t noffsets,
+                       uint64_t seed)
+{
+    memset(h, 0, offsetof(hc_hand, undo));
+    h->cfg = c;
+    if (!config_sane(c))
+        return HC_STATE_CONFIG;
+    /* 003: "each player passes three cards and receives three cards" */
+    int ok = noffsets == c->pass_count && noffsets >= 1 && noffsets <= HC_MAX_HAND &&
+             passable_enough(c, (int)noffsets);
+    for (int i = 0; ok && i < HC_MAX_HAND && i < noffsets; i++) {
+        ok = in_range(offsets[i], 1, c->players - 1);
+        h->split[i] = (uint8_t)offsets[i];
+    }
+    return hand_init(h, c, hands, nhands, kitty, dealer, HC_PASS_SPLIT, ok,
+                     ok ? (int)noffsets : 0, seed);
 }
 
 static void exchange(hc_hand *h)
@@ -633,6 +664,17 @@ static void exchange(hc_hand *h)
             h->received[t][0] = a;
             h->received[t][1] = b;
             h->received_n[t] = HC_STAR_LEN;
+        }
+    } else if (h->pass_kind == HC_PASS_SPLIT) {
+        /* 003 'Simple variations': card i goes split[i] seats left, so seat t
+         * receives card i of seat t - split[i], in position order */
+        for (int t = 0; t < n; t++) {
+            for (int i = 0; i < len; i++) {
+                uint8_t card = h->passed[(t - h->split[i] + n) % n][i];
+                hand[t] |= BIT(card);
+                h->received[t][i] = card;
+            }
+            h->received_n[t] = (uint8_t)len;
         }
     } else if (h->pass_kind == HC_PASS_CENTER) {
         uint8_t pool[HC_ALL_CARDS];

@@ -51,6 +51,10 @@ extern "C" {
 #define HC_PASS_CENTER 101
 #define HC_PASS_STAR 102
 #define HC_STAR_LEN 2
+/* Split (003 'Simple variations': the dealer may call "Pass one card to the right
+ * and two cards to the left"): card i of every pass goes to seat (s + offset[i]) % n,
+ * an offset per card given to hc_hand_init_split; never in a schedule. */
+#define HC_PASS_SPLIT 103
 
 /* Joker kinds (cfg->joker_kind), 004's two Joker Hearts:
  * WILD  ('Other Variations', 'Deal'): "can be played any time and count for zero
@@ -214,6 +218,7 @@ typedef struct hc_hand {
     int dealer;
     int pass_kind;
     int pass_len;             /* cards per pass (0 for hold) */
+    uint8_t split[HC_MAX_HAND]; /* HC_PASS_SPLIT: each passed card's offset, 1..n-1 */
     int opening;              /* the opening rule in force (cfg->opening) */
     int opening_card;         /* the lowest card of the opening suit (clubs, or spades for
                                * opening 3) in the hands once play starts (-1 before) */
@@ -264,6 +269,15 @@ int hc_deal(const hc_config *cfg, uint64_t seed, int dealer, uint64_t hands[], u
 int hc_hand_init(hc_hand *h, const hc_config *cfg, const uint64_t hands[], int nhands,
                  uint64_t kitty, int64_t dealer, int64_t pass_kind, uint64_t seed);
 const char *hc_state_strerror(int code);
+
+/* The same for a split pass (HC_PASS_SPLIT): card i of every seat's pass goes
+ * `offsets[i]` seats to the left.  The pass needs noffsets == pass_count >= 1,
+ * every offset in 1..n-1, and enough passable cards in every hand (as
+ * hc_pass_kind_valid); otherwise HC_STATE_PASS_KIND.  A seat receives card i
+ * from seat (t - offsets[i]) % n, in position order. */
+int hc_hand_init_split(hc_hand *h, const hc_config *cfg, const uint64_t hands[], int nhands,
+                       uint64_t kitty, int64_t dealer, const int64_t offsets[], int64_t noffsets,
+                       uint64_t seed);
 
 /* Pass `ncards` cards from `seat`'s dealt hand.  Returns 0 or an error code
  * 10..16; `cards` is read only when ncards equals the pass length.  The last

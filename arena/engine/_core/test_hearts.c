@@ -887,6 +887,67 @@ static void test_star_pass_needs_an_odd_table(void)
     CHECK(!hc_pass_kind_valid(&one, HC_PASS_STAR));
 }
 
+/* 003 'Simple variations': "Pass one card to the right and two cards to the
+ * left": card i of every pass goes split[i] seats left; seat t receives card i
+ * of seat t - split[i], in position order, and every hand keeps its size. */
+static void test_split_pass_routes_each_card_its_own_way(void)
+{
+    for (int players = 3; players <= 7; players++) {
+        hc_config c = init_ok(standard(players));
+        uint64_t hands[HC_MAX_PLAYERS], kitty;
+        build(&c, NULL, hands, &kitty);
+        static hc_hand h;
+        int64_t split[3] = {players - 1, 1, 1}; /* one right, two left */
+        CHECK_EQ(hc_hand_init_split(&h, &c, hands, players, kitty, 0, split, 3, 5), HC_STATE_OK);
+        CHECK_EQ(h.pass_kind, HC_PASS_SPLIT);
+        CHECK_EQ(h.pass_len, 3);
+        CHECK_EQ(h.d.phase, HC_PHASE_PASSING);
+        uint64_t before[HC_MAX_PLAYERS];
+        memcpy(before, h.d.hand, sizeof before);
+        pass_lowest(&h);
+        CHECK_EQ(h.d.phase, HC_PHASE_PLAYING);
+        int ok = 1;
+        for (int t = 0; t < players; t++) {
+            uint64_t gave = 0, got = 0;
+            for (int i = 0; i < 3; i++) {
+                int giver = (int)((t - split[i] + players) % players);
+                ok &= h.received[t][i] == h.passed[giver][i];
+                gave |= 1ULL << h.passed[t][i];
+                got |= 1ULL << h.passed[giver][i];
+            }
+            ok &= h.received_n[t] == 3;
+            ok &= h.d.hand[t] == ((before[t] & ~gave) | got);
+        }
+        CHECK(ok);
+        /* spelled out: seat 0's first card went right, its others left */
+        CHECK(h.d.hand[players - 1] >> h.passed[0][0] & 1);
+        CHECK(h.d.hand[1] >> h.passed[0][1] & 1);
+        CHECK(h.d.hand[1] >> h.passed[0][2] & 1);
+    }
+}
+
+static void test_split_pass_is_validated(void)
+{
+    hc_config c = init_ok(standard(4));
+    uint64_t hands[HC_MAX_PLAYERS], kitty;
+    build(&c, NULL, hands, &kitty);
+    static hc_hand h;
+    int64_t two[2] = {1, 3}, zero[3] = {1, 0, 3}, four[3] = {1, 4, 3}, ok3[3] = {2, 2, 1};
+    /* 003: "each player passes three cards and receives three cards" */
+    CHECK_EQ(hc_hand_init_split(&h, &c, hands, 4, kitty, 0, two, 2, 0), HC_STATE_PASS_KIND);
+    CHECK_EQ(hc_hand_init_split(&h, &c, hands, 4, kitty, 0, zero, 3, 0), HC_STATE_PASS_KIND);
+    CHECK_EQ(hc_hand_init_split(&h, &c, hands, 4, kitty, 0, four, 3, 0), HC_STATE_PASS_KIND);
+    CHECK_EQ(hc_hand_init_split(&h, &c, hands, 4, kitty, 9, ok3, 3, 0), HC_STATE_DEALER);
+    CHECK_EQ(hc_hand_init_split(&h, &c, hands, 4, kitty, 0, ok3, 3, 0), HC_STATE_OK);
+    /* a split is never a schedule entry */
+    CHECK(!hc_pass_kind_valid(&c, HC_PASS_SPLIT));
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 4, kitty, 0, HC_PASS_SPLIT, 0), HC_STATE_PASS_KIND);
+    /* pass errors are those of any pass */
+    CHECK_EQ(hc_hand_init_split(&h, &c, hands, 4, kitty, 0, ok3, 3, 0), HC_STATE_OK);
+    int64_t short_pass[2] = {lowest(h.d.hand[0]), lowest(h.d.hand[0] & (h.d.hand[0] - 1))};
+    CHECK_EQ(hc_apply_pass(&h, 0, short_pass, 2), HC_ERR_PASS_COUNT);
+}
+
 /* 004 'Passing cards': "Passing the Ace, King and/or Queen of Spades may be
  * allowed or prohibited." */
 static void test_pass_forbidden_cards(void)
@@ -1892,6 +1953,8 @@ int main(void)
     test_pass_directions();
     test_star_pass_routes();
     test_star_pass_needs_an_odd_table();
+    test_split_pass_routes_each_card_its_own_way();
+    test_split_pass_is_validated();
     test_pass_forbidden_cards();
     test_scoring_plain_and_doubler();
     test_scoring_moon_variants();
