@@ -44,6 +44,7 @@ PASS_WORDS: Final = {
     PassDirection.CENTER: "into the centre, shuffled and dealt back",
     PassDirection.STAR: "star: one card each to the two players farthest round the table",
     PassDirection.DEALER_CALLS: "as the dealer calls it",
+    PassDirection.SPLIT: "split by the dealer, each card its own way",
 }
 
 SETTLEMENT_WORDS: Final = {
@@ -119,6 +120,12 @@ def _passing(rules: Rules) -> str:
     if rules.pass_call_options:
         options = ", ".join(PASS_WORDS[d] for d in rules.pass_call_options)
         text += f" The dealer calls the pass after the deal, from: {options}."
+        if rules.split_directions:
+            ways = ", ".join(PASS_WORDS[d] for d in rules.split_directions)
+            text += (
+                f" Or the dealer splits it, each of the {rules.pass_count} cards its own way"
+                f" ({ways}): one card to the right and two to the left, say."
+            )
     if rules.pass_forbidden:
         text += f" The {_cards(rules.pass_forbidden)} may never be passed."
     return text

@@ -64,8 +64,8 @@ class HandicappedBot:
         bot = self._good if self._rng.random() < self.strength else self._random
         return bot.play_card(view)
 
-    def call_pass(self, view: SeatView) -> PassDirection:
-        """The heuristic call, or a random one."""
+    def call_pass(self, view: SeatView) -> PassDirection | tuple[PassDirection, ...]:
+        """The heuristic call, or a random one (a split, sometimes)."""
         bot = self._good if self._rng.random() < self.strength else self._random
         return bot.call_pass(view)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from arena.engine import Card, PassDirection, SeatView, Suit
@@ -24,8 +25,9 @@ class HouseBot(Protocol):
         """Heartless (003): the card to lay face down, one of `view.hand`."""
         ...
 
-    def call_pass(self, view: SeatView) -> PassDirection:
-        """As dealer (003 'Simple variations'): one of `view.rules.pass_call_options`."""
+    def call_pass(self, view: SeatView) -> PassDirection | Sequence[PassDirection]:
+        """As dealer (003 'Simple variations'): one of `view.rules.pass_call_options`, or a
+        split: a direction per passed card from `view.rules.split_directions`."""
         ...
 
     def bid(self, view: SeatView) -> int | None:

@@ -392,7 +392,9 @@ def _infer_from_passes(
             allowed[n] &= ~card.mask
         return
     for i, card in enumerate(view.passed):
-        if kind == PASS_SCATTER:
+        if view.pass_split:  # 003's split call: card i went pass_split[i]
+            target = (me + view.pass_split[i].core_kind(n)) % n
+        elif kind == PASS_SCATTER:
             target = (me + 1 + i) % n
         elif kind == PASS_STAR:  # card 0 to the seat n // 2 along, card 1 to (n + 1) // 2
             target = (me + (n + i) // 2) % n

@@ -89,7 +89,7 @@ def search_pass(
     rules = view.rules
     cfg = rules.core_config()
     n, me, dealer = rules.players, view.seat, view.dealer
-    kind = view.pass_direction.core_kind(n)
+    kind = view.core_pass_kind
     hand = view.hand.mask
     forbidden = rules.pass_forbidden.mask  # 004: some games never pass the high spades
     candidates = candidate_passes(hand & ~forbidden, count, cfg)

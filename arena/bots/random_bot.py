@@ -19,8 +19,12 @@ class RandomBot:
         """Any `count` cards."""
         return self._rng.sample(list(view.hand - view.rules.pass_forbidden), count)
 
-    def call_pass(self, view: SeatView) -> PassDirection:
-        """As dealer: any pass the rules offer."""
+    def call_pass(self, view: SeatView) -> PassDirection | tuple[PassDirection, ...]:
+        """As dealer: any pass the rules offer, or a third of the time, where the rules
+        allow one, a split with each card any way a split's card may go."""
+        ways = view.rules.split_directions
+        if ways and self._rng.random() < 1 / 3:
+            return tuple(self._rng.choice(ways) for _ in range(view.rules.pass_count))
         return self._rng.choice(view.rules.pass_call_options)
 
     def bid(self, view: SeatView) -> int | None:

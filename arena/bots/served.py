@@ -89,6 +89,7 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
         bids=view.bids,
         declarer=view.declarer,
         booster_suit=_booster_suit(rules, tricks),
+        pass_split=tuple(PassDirection(d.value) for d in view.pass_split),
     )
 
 
@@ -125,9 +126,13 @@ class ServedHouseBot(Bot):
     def play_card(self, view: views.PlayView) -> str:
         return str(self.house.play_card(seat_view(view, Phase.PLAYING)))
 
-    def call_pass(self, view: views.CallPassView) -> SdkPassDirection:
+    def call_pass(
+        self, view: views.CallPassView
+    ) -> SdkPassDirection | tuple[SdkPassDirection, ...]:
         called = self.house.call_pass(seat_view(view, Phase.CALLING))
-        return SdkPassDirection(called.value)
+        if isinstance(called, PassDirection):
+            return SdkPassDirection(called.value)
+        return tuple(SdkPassDirection(d.value) for d in called)  # a split
 
     def reveal_card(self, view: views.RevealView) -> str:
         return str(self.house.reveal_card(seat_view(view, Phase.REVEALING)))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 
 from arena.engine import CARDS, Card, PassDirection, SeatView, Suit
 from arena.engine.backend import core
@@ -109,7 +110,7 @@ class StrongBot:
         )
         return chosen
 
-    def call_pass(self, view: SeatView) -> PassDirection:
+    def call_pass(self, view: SeatView) -> PassDirection | Sequence[PassDirection]:
         """As dealer: as the heuristic bot calls."""
         return self._fallback.call_pass(view)
 

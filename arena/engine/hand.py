@@ -168,6 +168,15 @@ class SeatView:
     """After the dealer called a split (003 'Simple variations'): each passed card's
     direction, card i of every pass going `pass_split[i]`; () otherwise."""
 
+    @property
+    def core_pass_kind(self) -> int | tuple[int, ...]:
+        """The backend's pass kind of this hand's pass (a tuple of offsets for a split), for
+        bots that rebuild the hand's state from sampled deals."""
+        n = self.rules.players
+        if self.pass_split:
+            return tuple(d.core_kind(n) for d in self.pass_split)
+        return self.pass_direction.core_kind(n)
+
 
 def _nothing_legal() -> int:
     """`Hand.legal_mask` while revealing: nobody may play yet."""

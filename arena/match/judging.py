@@ -67,9 +67,16 @@ def judge_pass(
 
 
 def judge_call(
-    answer: object, options: Sequence[PassDirection]
-) -> tuple[PassDirection | None, SeatFault | None]:
-    """A dealer's call (003 'Simple variations'): one of `options`, or the fault."""
+    answer: object,
+    options: Sequence[PassDirection],
+    split_directions: Sequence[PassDirection] = (),
+    count: int = 0,
+) -> tuple[PassDirection | tuple[PassDirection, ...] | None, SeatFault | None]:
+    """A dealer's call (003 'Simple variations'): one of `options`, or, where
+    `split_directions` is not empty, a split of `count` directions each one of them;
+    otherwise the fault."""
+    if isinstance(answer, (list, tuple)):
+        return _judge_split(answer, split_directions, count)
     try:
         called = PassDirection(str(answer))
     except ValueError:
@@ -80,6 +87,33 @@ def judge_call(
             FaultKind.ILLEGAL, f"called {called.value}; the options are {allowed}"
         )
     return called, None
+
+
+def _judge_split(
+    answer: Sequence[object], allowed: Sequence[PassDirection], count: int
+) -> tuple[tuple[PassDirection, ...] | None, SeatFault | None]:
+    """A split call: `count` directions, each one of `allowed`."""
+    if not allowed:
+        return None, SeatFault(FaultKind.ILLEGAL, "called a split; these rules allow none")
+    split = []
+    for direction in answer:
+        try:
+            split.append(PassDirection(str(direction)))
+        except ValueError:
+            return None, SeatFault(
+                FaultKind.MALFORMED, f"{direction!r} in a split is not a pass direction"
+            )
+    if len(split) != count:
+        return None, SeatFault(
+            FaultKind.ILLEGAL, f"a split of {len(split)} directions; {count} cards are passed"
+        )
+    wrong = [d.value for d in split if d not in allowed]
+    if wrong:
+        ways = ", ".join(d.value for d in allowed)
+        return None, SeatFault(
+            FaultKind.ILLEGAL, f"a split card goes {wrong[0]}; a split's cards go {ways}"
+        )
+    return tuple(split), None
 
 
 def judge_reveal(answer: object, held: CardSet, seat: int) -> tuple[Card | None, SeatFault | None]:

@@ -102,6 +102,7 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
         state.kitty.extend(_mask_texts(view.kitty.mask))
     _set_reveals(state, view)
     _set_auction(state, view)
+    state.pass_split[:] = [_PASS_PB[d] for d in view.pass_split]
     return state
 
 
@@ -140,10 +141,12 @@ def name_suit_query(view: SeatView, context: DecisionContext) -> game_pb2.NameSu
 
 
 def call_pass_query(view: SeatView, context: DecisionContext) -> game_pb2.CallPassQuery:
-    """A CallPassQuery: the dealer's hand as dealt, and the passes it may call."""
+    """A CallPassQuery: the dealer's hand as dealt, the passes it may call, and the
+    directions a split's cards may take."""
     return game_pb2.CallPassQuery(
         state=hand_state(view, context),
         options=[_PASS_PB[d] for d in view.rules.pass_call_options],
+        split_directions=[_PASS_PB[d] for d in view.rules.split_directions],
     )
 
 
@@ -196,11 +199,12 @@ class PlayRequests:
         if view.rules is not self._rules:  # per match, or per hand in Heartless
             self._rules = view.rules
             state.rules.CopyFrom(rules_message(view.rules))
-        reveals = (view.reveals, view.scoring_suit, view.bids, view.declarer)
+        reveals = (view.reveals, view.scoring_suit, view.bids, view.declarer, view.pass_split)
         if reveals != self._reveals:
             self._reveals = reveals
             _set_reveals(state, view)
             _set_auction(state, view)
+            state.pass_split[:] = [_PASS_PB[d] for d in view.pass_split]
         state.seat = view.seat
         state.hand_number = context.hand_number
         state.dealer = view.dealer
@@ -266,6 +270,9 @@ def pass_query(view: SeatView, count: int, context: DecisionContext) -> game_pb2
     elif direction is PassDirection.STAR:
         # 004 'Passing cards': one card each to the two seats nearest the far side.
         recipients = [(view.seat + n // 2) % n, (view.seat + (n + 1) // 2) % n]
+    elif direction is PassDirection.SPLIT:
+        # 003 'Simple variations': each card the way the dealer called it.
+        recipients = [(view.seat + (d.offset(n) or 0)) % n for d in view.pass_split]
     else:
         offset = direction.offset(n)
         assert offset is not None

@@ -309,7 +309,7 @@ class GrpcSeat:
 
     async def choose_call(
         self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> PassDirection | str:
+    ) -> PassDirection | str | tuple[PassDirection | str, ...]:
         """Ask the dealer for its call of the pass (003 'Simple variations')."""
         answer = await self._query(
             timeout,
@@ -318,9 +318,18 @@ class GrpcSeat:
         )
         number = answer.call_pass.direction
         try:
-            return PassDirection(pass_direction_from_proto(number).value)
+            called = PassDirection(pass_direction_from_proto(number).value)
         except (ProtocolError, ValueError):
             return f"pass direction number {number}"  # judged (and faulted) by the runner
+        if called is not PassDirection.SPLIT:
+            return called
+        split: list[PassDirection | str] = []  # 003's split call: a direction per card
+        for each in answer.call_pass.split:
+            try:
+                split.append(PassDirection(pass_direction_from_proto(each).value))
+            except (ProtocolError, ValueError):
+                split.append(f"pass direction number {each}")
+        return tuple(split)
 
     async def choose_bid(
         self, view: SeatView, context: DecisionContext, timeout: float

@@ -34,7 +34,12 @@ def render(replay: dict[str, Any], *, pretty: bool = True) -> Iterator[str]:
             if "call" in hand:
                 call = hand["call"]
                 note = f" [{call['fault']}]" if call.get("fault") else ""
-                yield f"    the dealer calls {call['direction']}{note}"
+                how = call["direction"]
+                if "split" in call:  # 003 'Simple variations': each card its own way
+                    how = "a split: " + ", ".join(
+                        f"card {i + 1} {way}" for i, way in enumerate(call["split"])
+                    )
+                yield f"    the dealer calls {how}{note}"
             if "auction" in hand:
                 yield from _auction_lines(hand["auction"])
             for given in hand["passes"]:

@@ -23,7 +23,7 @@ from typing import Any
 from hearts_bot import transport
 
 from arena.engine import Card, Game, Hand, Phase, Rules, SeatView, Suit
-from arena.engine.rules import Settlement
+from arena.engine.rules import PassDirection, Settlement
 
 from .clock import Clock, TimePolicy
 from .faults import Fault, FaultKind, FaultPolicy, SeatFault
@@ -442,15 +442,22 @@ class MatchRunner:
         first option."""
         hand = table.hand
         options = hand.call_options
-        return await self._decide_before_play(
+        rules = hand.rules
+        record = await self._decide_before_play(
             table,
             hand.dealer,
             key="direction",
             default=options[0],
             ask=self.entrants[table.seating[hand.dealer]].seat.choose_call,
-            judge=lambda answer: judge_call(answer, options),
+            judge=lambda answer: judge_call(
+                answer, options, rules.split_directions, rules.pass_count
+            ),
             apply=hand.apply_call,
         )
+        if hand.pass_split:  # a split: "direction" says so, "split" how each card goes
+            record["direction"] = PassDirection.SPLIT.value
+            record["split"] = [d.value for d in hand.pass_split]
+        return record
 
     async def _take_auction(self, table: _HandTable) -> dict[str, Any]:
         """000 'Auction Hearts': each seat's bid in turn, then the declarer's suit.

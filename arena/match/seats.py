@@ -73,8 +73,9 @@ class Seat(Protocol):
 
     async def choose_call(
         self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> PassDirection | str:
-        """As dealer: the pass to call, one of `view.rules.pass_call_options` (raises
+    ) -> PassDirection | str | tuple[PassDirection | str, ...]:
+        """As dealer: the pass to call, one of `view.rules.pass_call_options`, or a split:
+        a direction per passed card from `view.rules.split_directions` (raises
         SeatFault)."""
         ...
 
@@ -145,9 +146,10 @@ class InProcessSeat:
 
     async def choose_call(
         self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> PassDirection | str:
+    ) -> PassDirection | str | tuple[PassDirection | str, ...]:
         """Ask the bot."""
-        return self.bot.call_pass(view)
+        called = self.bot.call_pass(view)
+        return called if isinstance(called, (PassDirection, str)) else tuple(called)
 
     async def choose_bid(
         self, view: SeatView, context: DecisionContext, timeout: float

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine import Game, Hand, Phase, Rules, RulesError
-from arena.engine.rules import Settlement
+from arena.engine.rules import PassDirection, Settlement
 
 from .runner import match_scores, rank_entrants
 
@@ -156,8 +156,17 @@ def _verify_call(hand: Hand, record: dict[str, Any], at: str) -> int:
     _expect(f"{where}.seat", _get(call, "seat", where), hand.dealer)
     if call.get("fault") or call.get("auto"):
         _expect(f"{where}.direction (default call)", direction, hand.call_options[0].value)
+    called: Any = direction
+    if direction == PassDirection.SPLIT.value:  # a direction per passed card
+        called = _get(call, "split", where)
+        if not isinstance(called, list):
+            raise ReplayMismatchError(f"{where}.split", called, "a list of directions")
+    elif "split" in call:
+        raise ReplayMismatchError(
+            f"{where}.split", call["split"], f"no split in a {direction} call"
+        )
     try:
-        hand.apply_call(direction)
+        hand.apply_call(called)
     except ValueError as error:
         raise ReplayMismatchError(where, direction, f"illegal: {error}") from None
     return 1

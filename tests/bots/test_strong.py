@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -98,7 +98,7 @@ def test_strong_bot_respects_its_time_per_move():
         def reveal_card(self, view: SeatView) -> Card:
             return timed(lambda: bot.reveal_card(view))
 
-        def call_pass(self, view: SeatView) -> PassDirection:
+        def call_pass(self, view: SeatView) -> PassDirection | Sequence[PassDirection]:
             return bot.call_pass(view)  # no search: nothing to time
 
         def bid(self, view: SeatView) -> int | None:

@@ -31,7 +31,7 @@ from hearts_bot.rules import (
 )
 from hearts_bot.session import MatchSession, StreamError
 
-from .conftest import HAND, end_kind, play_query, play_stream, requests, start_kind, state
+from .conftest import BOTS, HAND, end_kind, play_query, play_stream, requests, start_kind, state
 
 HEARTLESS = RulesView(
     name="heartless",
@@ -136,6 +136,40 @@ def test_a_served_dealer_calls_the_first_option_by_default(random_bot) -> None:
     )
     assert result.code == grpc.StatusCode.OK
     assert result.responses[1].call_pass.direction == pass_direction_to_proto("right")
+
+
+def test_a_call_query_carries_the_directions_a_split_may_take() -> None:
+    split = [pass_direction_to_proto("left"), pass_direction_to_proto("right")]
+    view = call_pass_view_from_proto(call_query(split_directions=split))
+    assert view.split_directions == (PassDirection.LEFT, PassDirection.RIGHT)
+    assert call_pass_view_from_proto(call_query()).split_directions == ()  # an older arena
+
+
+def test_a_hand_state_carries_the_split_called() -> None:
+    split = [pass_direction_to_proto(d) for d in ("right", "left", "left")]
+    query = play_query()
+    query.state.pass_direction = pass_direction_to_proto("split")
+    query.state.pass_split[:] = split
+    view = play_view_from_proto(query)
+    assert view.pass_direction is PassDirection.SPLIT
+    assert view.pass_split == (PassDirection.RIGHT, PassDirection.LEFT, PassDirection.LEFT)
+    query.state.pass_direction = pass_direction_to_proto("left")
+    with pytest.raises(ProtocolError, match="pass_split is set, but pass_direction is not SPLIT"):
+        play_view_from_proto(query)
+
+
+@pytest.mark.timeout(60)
+def test_a_served_dealer_may_split_the_pass(start_bot) -> None:
+    bot = start_bot(str(BOTS / "splitting_bot.py"))
+    split = [pass_direction_to_proto("left"), pass_direction_to_proto("right")]
+    result = play_stream(
+        bot.stub(),
+        requests(start_kind(), {"call_pass": call_query(split_directions=split)}, end_kind()),
+    )
+    assert result.code == grpc.StatusCode.OK
+    answer = result.responses[1].call_pass
+    assert answer.direction == pass_direction_to_proto("split")
+    assert list(answer.split) == [split[0], split[1], split[0]]  # pass_count 3
 
 
 # -- Auction Hearts: the bid and name_suit queries -----------------------------------------

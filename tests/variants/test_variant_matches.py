@@ -233,6 +233,74 @@ def test_a_dealer_calling_a_pass_not_offered_is_a_fault_and_the_first_option_is_
     assert verify(outcome.replay).decisions > 0
 
 
+class Splits(InProcessSeat):
+    """As dealer, always splits the pass: the given directions, card by card."""
+
+    def __init__(self, bot: object, split: tuple[str, ...]) -> None:
+        super().__init__(bot)  # type: ignore[arg-type]
+        self.split = split
+
+    async def choose_call(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> tuple[PassDirection | str, ...]:
+        return self.split
+
+
+def _split_match(split: tuple[str, ...], hands: int = 4) -> MatchOutcome:
+    rules = preset("dealer_calls").replace(target_score=None, max_hands=hands)
+    seats = [Splits(HOUSE_BOTS["heuristic"](i), split) for i in range(4)]
+    return MatchRunner(rules, [Entrant(f"e{i}", s) for i, s in enumerate(seats)], 8).run()
+
+
+def test_a_split_call_is_played_recorded_verified_and_shown() -> None:
+    # 003 'Simple variations': "Pass one card to the right and two cards to the left."
+    outcome = _split_match(("right", "left", "left"))
+    _check(outcome)
+    for hand in outcome.replay["games"][0]["hands"]:
+        assert hand["call"]["direction"] == "split"
+        assert hand["call"]["split"] == ["right", "left", "left"]
+        given = {p["seat"]: p["cards"] for p in hand["passes"]}
+        for seat in range(4):
+            # Card 0 of the seat on the left came rightwards; cards 1 and 2 of the seat
+            # on the right came leftwards.
+            expected = [given[(seat + 1) % 4][0], *given[(seat + 3) % 4][1:]]
+            assert sorted(hand["received"][seat]) == sorted(expected)
+    text = "\n".join(render(outcome.replay, pretty=False))
+    assert "the dealer calls a split: card 1 right, card 2 left, card 3 left" in text
+
+
+@pytest.mark.timeout(180)
+def test_bots_over_grpc_split_the_pass() -> None:
+    # The SDK's answer: CallPassAnswer.direction SPLIT with a direction per card.
+    splitter = Path(__file__).resolve().parents[1] / "sdk" / "bots" / "splitting_bot.py"
+    rules = preset("dealer_calls", 5).replace(target_score=None, max_hands=5)
+    outcome = _grpc_match(rules, [splitter])
+    calls = [hand["call"] for hand in outcome.replay["games"][0]["hands"]]
+    assert calls and all(c["split"] == ["left", "right", "left2"] for c in calls), calls
+
+
+def test_a_split_call_that_does_not_fit_is_a_fault_and_the_first_option_is_called() -> None:
+    outcome = _split_match(("left", "center", "left"), hands=2)
+    for hand in outcome.replay["games"][0]["hands"]:
+        assert hand["call"] == {**hand["call"], "direction": "left", "fault": "illegal"}
+        assert "split" not in hand["call"]
+    assert "a split card goes center" in outcome.replay["faults"][0]["detail"]
+    outcome = _split_match(("left", "right"), hands=1)
+    assert "a split of 2 directions; 3 cards are passed" in outcome.replay["faults"][0]["detail"]
+    jsonschema.validate(outcome.replay, SCHEMA)
+    assert verify(outcome.replay).decisions > 0
+
+
+def test_a_tampered_split_is_named_by_verify() -> None:
+    from arena.match.verify import ReplayMismatchError
+
+    outcome = _split_match(("across", "left", "right"), hands=2)
+    _check(outcome)
+    outcome.replay["games"][0]["hands"][1]["call"]["split"][0] = "right"
+    with pytest.raises(ReplayMismatchError, match=r"hands\[1\]\.(call|received|passes)"):
+        verify(outcome.replay)
+
+
 class OverBids(InProcessSeat):
     """Bids far over the limit, and names a suit that is not one."""
 

@@ -63,9 +63,11 @@ class Bot(abc.ABC):
     def play_card(self, view: PlayView) -> Card:
         """Return one card from `view.legal`."""
 
-    def call_pass(self, view: CallPassView) -> PassDirection:
-        """As dealer, where the rules let the dealer call the pass: one of `view.options`.
-        By default the first of them."""
+    def call_pass(self, view: CallPassView) -> PassDirection | Sequence[PassDirection]:
+        """As dealer, where the rules let the dealer call the pass: one of `view.options`,
+        or, where `view.split_directions` is not empty, a split: one direction per passed
+        card, each from `view.split_directions` (card i of every pass goes the i-th).
+        By default the first option."""
         return view.options[0]
 
     def bid(self, view: BidView) -> int | None:

@@ -203,6 +203,7 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
             _enum(_PASS, d, f"{where}.pass_call_options[{i}]")
             for i, d in enumerate(message.pass_call_options)
         ),
+        pass_call_split=message.pass_call_split,
         max_bid=message.max_bid,
         lives=message.lives,
         danger_points=message.danger_points,
@@ -276,6 +277,7 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         pass_call_options=[
             number(_PASS_PB, "pass_call_options", d) for d in get("pass_call_options")
         ],
+        pass_call_split=get("pass_call_split"),
         max_bid=get("max_bid"),
         lives=get("lives"),
         danger_points=get("danger_points"),
@@ -403,6 +405,7 @@ def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
         **_reveal_fields(state, players, where),
         **_auction_fields(state, players, where),
         **_lives_fields(state, players, where),
+        **_split_fields(state, where),
     }
 
 
@@ -451,6 +454,19 @@ def _lives_fields(state: game_pb2.HandState, players: int, where: str) -> dict[s
     return {"lives": _scores(state.lives, players, f"{where}.lives")}
 
 
+def _split_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
+    """After a split call: each passed card's direction."""
+    if not state.pass_split:
+        return {}
+    if state.pass_direction != _PASS_PB[PassDirection.SPLIT]:
+        raise ProtocolError(f"{where}.pass_split is set, but pass_direction is not SPLIT")
+    return {
+        "pass_split": tuple(
+            _enum(_PASS, d, f"{where}.pass_split[{i}]") for i, d in enumerate(state.pass_split)
+        )
+    }
+
+
 def pass_view_from_proto(query: game_pb2.PassCardsQuery, where: str = "pass_cards") -> PassView:
     """The validated `PassView` of a PassCardsQuery; raises ProtocolError."""
     if not query.HasField("state"):
@@ -490,8 +506,12 @@ def call_pass_view_from_proto(
         raise ProtocolError(f"{where}.options is empty")
     if PassDirection.DEALER_CALLS in options:
         raise ProtocolError(f"{where}.options may not hold DEALER_CALLS itself")
+    split = tuple(
+        _enum(_PASS, d, f"{where}.split_directions[{i}]")
+        for i, d in enumerate(query.split_directions)
+    )
     _check_distinct(fields, None, f"{where}.state")
-    return CallPassView(options=options, **fields)
+    return CallPassView(options=options, split_directions=split, **fields)
 
 
 def bid_view_from_proto(query: game_pb2.BidQuery, where: str = "bid") -> BidView:

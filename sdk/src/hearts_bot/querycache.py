@@ -60,8 +60,14 @@ class QueryCache:
         state = query.state
         if not state.HasField("rules") or not state.HasField("current_trick"):
             return None
-        if state.reveals or state.scoring_suit or state.bids or state.HasField("declarer"):
-            return None  # Heartless, Auction Hearts: rare, and the full path checks them
+        if (
+            state.reveals
+            or state.scoring_suit
+            or state.bids
+            or state.HasField("declarer")
+            or state.pass_split
+        ):
+            return None  # Heartless, Auction Hearts, a split pass: the full path checks them
         rules = rules_view_from_proto(state.rules, "play_card.state.rules")  # cached
         players = rules.players
         seat = state.seat

@@ -36,6 +36,7 @@ class PassDirection(StrEnum):
     CENTER = "center"
     STAR = "star"  # two cards, to the two seats nearest the far side (odd tables)
     DEALER_CALLS = "dealer_calls"  # in a schedule: the dealer calls it (`Bot.call_pass`)
+    SPLIT = "split"  # a call: each passed card its own way (`HandView.pass_split`)
 
 
 class Settlement(StrEnum):
@@ -185,18 +186,19 @@ class RulesView:
     dealer_rule: DealerRule = DealerRule.ROTATE
     scoring_suit_choice: ScoringSuitChoice = ScoringSuitChoice.FIXED
     royal_queens: bool = False
+    """Royal Hearts: the QH doubles its taker's hearts, the QC cancels the QS for a seat
+    that took both, a hand never scores below 0, a moon is worth the shooter's score."""
     pass_call_options: tuple[PassDirection, ...] = ()
     """The passes a dealer may call where the schedule says DEALER_CALLS."""
+    pass_call_split: bool = False
+    """The dealer may also split the pass: each of the pass_count cards one of the
+    directional `pass_call_options` (`split_directions`; `Bot.call_pass`)."""
     max_bid: int = 0
     """Auction Hearts: the highest bid allowed (0 without an auction)."""
     lives: int = 0
     """Danger Hearts: the lives each player starts with (0: none; see `HandView.lives`)."""
     danger_points: int = 0
     """Danger Hearts: the points in one hand that cost a life."""
-    """Royal Hearts: the QH doubles its taker's hearts, the QC cancels the QS for a seat
-    that took both, a hand never scores below 0, a moon is worth the shooter's score."""
-    pass_call_options: tuple[PassDirection, ...] = ()
-    """The passes a dealer may call where the schedule says DEALER_CALLS."""
     booster_nines: bool = False
     """Booster Nines: when a trick holds the nine of the suit led, the next trick must be
     led in that suit if its leader holds a card of it (`PlayView.legal` says so)."""
@@ -238,6 +240,21 @@ class RulesView:
         """What a moon is worth: `moon_points`, or by default every penalty point."""
         return self.penalty_total if self.moon_points is None else self.moon_points
 
+    @property
+    def split_directions(self) -> tuple[PassDirection, ...]:
+        """The directions each card of a split call may take: the directional
+        `pass_call_options`; () unless `pass_call_split`."""
+        if not self.pass_call_split:
+            return ()
+        directional = (
+            PassDirection.LEFT,
+            PassDirection.RIGHT,
+            PassDirection.ACROSS,
+            PassDirection.LEFT2,
+            PassDirection.RIGHT2,
+        )
+        return tuple(d for d in self.pass_call_options if d in directional)
+
     def pass_direction(self, hand_number: int) -> PassDirection:
         """The pass of the `hand_number`-th hand (0-based)."""
         return self.pass_schedule[hand_number % len(self.pass_schedule)]
@@ -275,6 +292,7 @@ class RulesView:
             "scoring_suit_choice": self.scoring_suit_choice.value,
             "royal_queens": self.royal_queens,
             "pass_call_options": [d.value for d in self.pass_call_options],
+            "pass_call_split": self.pass_call_split,
             "max_bid": self.max_bid,
             "lives": self.lives,
             "danger_points": self.danger_points,

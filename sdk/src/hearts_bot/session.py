@@ -147,16 +147,20 @@ class MatchSession:
             cview = call_pass_view_from_proto(request.call_pass)
             self._check_seat(cview.seat)
             called = self._call(lambda: self.bot.call_pass(cview), "call_pass")
-            try:
-                direction = PassDirection(called)
-            except ValueError:
-                raise StreamError(
-                    grpc.StatusCode.INTERNAL,
-                    f"call_pass returned {called!r}, not a pass direction like 'left'",
-                ) from None
+            response = bot_pb2.PlayMatchResponse(request_id=request_id)
+            if isinstance(called, (list, tuple)):
+                # A split: one direction per passed card (003 'Simple variations').
+                split = [self._called_direction(d) for d in called]
+                if not cview.split_directions:
+                    self._warn("call_pass returned a split, but the rules allow none")
+                elif any(d not in cview.split_directions for d in split):
+                    self._warn("call_pass returned a split outside view.split_directions")
+                response.call_pass.direction = pass_direction_to_proto(PassDirection.SPLIT)
+                response.call_pass.split[:] = [pass_direction_to_proto(d.value) for d in split]
+                return response
+            direction = self._called_direction(called)
             if direction not in cview.options:
                 self._warn(f"call_pass returned {direction.value}, not one of view.options")
-            response = bot_pb2.PlayMatchResponse(request_id=request_id)
             response.call_pass.direction = pass_direction_to_proto(direction.value)
             return response
         if kind == "bid":
@@ -186,6 +190,17 @@ class MatchSession:
             self.ended = True
             self._call(lambda: self.bot.on_match_end(ended), "on_match_end")
         return None
+
+    @staticmethod
+    def _called_direction(called: object) -> PassDirection:
+        """One direction of a call, or the stream error that names the bot's mistake."""
+        try:
+            return PassDirection(called)
+        except ValueError:
+            raise StreamError(
+                grpc.StatusCode.INTERNAL,
+                f"call_pass returned {called!r}, not a pass direction like 'left'",
+            ) from None
 
     def _bid(self, request: bot_pb2.PlayMatchRequest) -> bot_pb2.PlayMatchResponse:
         """Auction Hearts: the bot's bid (None, or 0, passes)."""

@@ -107,6 +107,9 @@ class HandView:
     lives: tuple[int, ...] = ()
     """Danger Hearts: each seat's lives left before this hand (a hand scoring
     `rules.danger_points` or more costs one); empty without lives."""
+    pass_split: tuple[PassDirection, ...] = ()
+    """After the dealer called a split (`pass_direction` SPLIT): each passed card's
+    direction, card i of every pass going `pass_split[i]`; empty otherwise."""
 
     @property
     def players(self) -> int:
@@ -161,10 +164,15 @@ class PassView(HandView):
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class CallPassView(HandView):
     """The dealer is asked to call this hand's pass (003: "The dealer chooses the passing
-    rule"): return one of `options`. Everyone then passes the rules' count that way."""
+    rule"): return one of `options`. Everyone then passes the rules' count that way.
+    Where `split_directions` is not empty the dealer may instead split the pass ("Pass one
+    card to the right and two cards to the left"): return one direction per passed card
+    (`rules.pass_count`), each from `split_directions`."""
 
     options: tuple[PassDirection, ...]
     """The passes the rules let the dealer call, in the rules' order."""
+    split_directions: tuple[PassDirection, ...] = ()
+    """The directions a card of a split call may take; empty when a split is not allowed."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

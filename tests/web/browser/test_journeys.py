@@ -290,6 +290,27 @@ def test_a_danger_replay_shows_each_seats_lives(site, page, app):
     assert shown == [str(left) for left in second["lives"]]
 
 
+def test_a_split_call_is_shown_card_by_card(site, page, app):
+    """003 'Simple variations': a dealer who splits the pass ("one card to the right and two
+    cards to the left") is shown with each card's direction, in the pass's order."""
+    rules = preset("dealer_calls").replace(target_score=None, max_hands=4)
+    for seed in range(1, 20):  # the random house bot splits a third of its calls
+        server, match_id = _recorded(site, app, rules, seed)
+        replay = _open_replay(page, f"{server.url}/matches/{match_id}")
+        hands = replay["games"][0]["hands"]
+        split = [i for i, hand in enumerate(hands) if "split" in hand["call"]]
+        if split:
+            break
+    assert split, "no split call in 19 matches"
+    number = split[0] + 1
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h={number}&t=0&c=0")
+    page.wait_for_selector(f'#viewer[data-step="1-{number}-0-0"]')
+    ways = ", ".join(hands[split[0]]["call"]["split"])
+    caption = page.locator(".caption").inner_text()
+    assert caption == f"Deal · pass split: {ways} (the dealer's call)"
+    screenshot(page, "12-replay-split-call")
+
+
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_every_preset_replay_is_drawn_to_the_end_of_its_first_hand(site, page, app, name):
     """Issue 9: the viewer draws a replay of every preset. One hand, played by house

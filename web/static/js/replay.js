@@ -321,7 +321,10 @@
   function drawCentre(state, mine, step) {
     const centre = el("div", { class: "trick" });
     if (step.t === 0) {
-      const dir = state.hand.call ? `${state.hand.call.direction} (the dealer's call)` : state.hand.pass_direction;
+      const call = state.hand.call;
+      // 003's split call: each card its own way ("one card to the right and two to the left").
+      const called = call && call.split ? `split: ${call.split.join(", ")}` : call && call.direction;
+      const dir = call ? `${called} (the dealer's call)` : state.hand.pass_direction;
       const exchanged = hasPass(state.hand)
         ? `Pass ${dir}: cards exchanged`
         : state.hand.auction ? "The auction" : "Cards laid face down";

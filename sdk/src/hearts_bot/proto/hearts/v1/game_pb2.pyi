@@ -149,6 +149,7 @@ class HandState(_message.Message):
     BIDS_FIELD_NUMBER: _builtins.int
     DECLARER_FIELD_NUMBER: _builtins.int
     LIVES_FIELD_NUMBER: _builtins.int
+    PASS_SPLIT_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The asked bot's seat, 0 .. rules.players - 1."""
     hand_number: _builtins.int
@@ -228,6 +229,12 @@ class HandState(_message.Message):
     def lives(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Danger Hearts: each seat's lives left before this hand, by seat; empty without lives."""
 
+    @_builtins.property
+    def pass_split(self) -> _containers.RepeatedScalarFieldContainer[_rules_pb2.PassDirection.ValueType]:
+        """After the dealer called a split (pass_direction SPLIT): each passed card's direction,
+        card i of every pass going pass_split[i]; empty otherwise.
+        """
+
     def __init__(
         self,
         *,
@@ -252,10 +259,11 @@ class HandState(_message.Message):
         bids: _abc.Iterable[Global___Bid] | None = ...,
         declarer: _builtins.int | None = ...,
         lives: _abc.Iterable[_builtins.int] | None = ...,
+        pass_split: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_kitty_taker", b"_kitty_taker", "clock", b"clock", "current_trick", b"current_trick", "declarer", b"declarer", "kitty_taker", b"kitty_taker", "rules", b"rules"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_kitty_taker", b"_kitty_taker", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "pass_direction", b"pass_direction", "passed", b"passed", "pot", b"pot", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_kitty_taker", b"_kitty_taker", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "pass_direction", b"pass_direction", "pass_split", b"pass_split", "passed", b"passed", "pot", b"pot", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__declarer: _TypeAlias = _typing.Literal["declarer"]  # noqa: Y015
     _WhichOneofArgType__declarer: _TypeAlias = _typing.Literal["_declarer", b"_declarer"]  # noqa: Y015
@@ -370,6 +378,7 @@ class CallPassQuery(_message.Message):
 
     STATE_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
+    SPLIT_DIRECTIONS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def state(self) -> Global___HandState:
         """The dealer's hand as dealt; state.pass_direction is DEALER_CALLS."""
@@ -378,15 +387,22 @@ class CallPassQuery(_message.Message):
     def options(self) -> _containers.RepeatedScalarFieldContainer[_rules_pb2.PassDirection.ValueType]:
         """The passes the dealer may call, in the rules' order."""
 
+    @_builtins.property
+    def split_directions(self) -> _containers.RepeatedScalarFieldContainer[_rules_pb2.PassDirection.ValueType]:
+        """The directions a card of a split may take (rules.pass_call_split); empty when the
+        dealer may not split the pass.
+        """
+
     def __init__(
         self,
         *,
         state: Global___HandState | None = ...,
         options: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
+        split_directions: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["options", b"options", "state", b"state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["options", b"options", "split_directions", b"split_directions", "state", b"state"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -399,16 +415,24 @@ class CallPassAnswer(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     DIRECTION_FIELD_NUMBER: _builtins.int
+    SPLIT_FIELD_NUMBER: _builtins.int
     direction: _rules_pb2.PassDirection.ValueType
-    """One of the query's options."""
+    """One of the query's options, or SPLIT with `split` set."""
+    @_builtins.property
+    def split(self) -> _containers.RepeatedScalarFieldContainer[_rules_pb2.PassDirection.ValueType]:
+        """With direction SPLIT: one direction per passed card (rules.pass_count), each one of
+        the query's split_directions; card i of every pass goes split[i].
+        """
+
     def __init__(
         self,
         *,
         direction: _rules_pb2.PassDirection.ValueType = ...,
+        split: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["direction", b"direction"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["direction", b"direction", "split", b"split"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

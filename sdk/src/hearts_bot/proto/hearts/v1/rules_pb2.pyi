@@ -62,6 +62,11 @@ class _PassDirectionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_PassDir
     from Rules.pass_call_options (003 'Simple variations'). A HandState shows it until
     the call is made; then the direction called.
     """
+    PASS_DIRECTION_SPLIT: _PassDirection.ValueType  # 11
+    """A split the dealer called (Rules.pass_call_split; never in a schedule): each passed
+    card goes its own direction, HandState.pass_split[i] for card i ("Pass one card to
+    the right and two cards to the left", 003 'Simple variations').
+    """
 
 class PassDirection(_PassDirection, metaclass=_PassDirectionEnumTypeWrapper):
     """Where a hand's passed cards go."""
@@ -93,6 +98,11 @@ PASS_DIRECTION_DEALER_CALLS: PassDirection.ValueType  # 10
 """In a pass schedule: the dealer calls this hand's pass, after looking at the deal,
 from Rules.pass_call_options (003 'Simple variations'). A HandState shows it until
 the call is made; then the direction called.
+"""
+PASS_DIRECTION_SPLIT: PassDirection.ValueType  # 11
+"""A split the dealer called (Rules.pass_call_split; never in a schedule): each passed
+card goes its own direction, HandState.pass_split[i] for card i ("Pass one card to
+the right and two cards to the left", 003 'Simple variations').
 """
 Global___PassDirection: _TypeAlias = PassDirection  # noqa: Y015
 
@@ -536,6 +546,7 @@ class Rules(_message.Message):
     SCORING_SUIT_CHOICE_FIELD_NUMBER: _builtins.int
     ROYAL_QUEENS_FIELD_NUMBER: _builtins.int
     PASS_CALL_OPTIONS_FIELD_NUMBER: _builtins.int
+    PASS_CALL_SPLIT_FIELD_NUMBER: _builtins.int
     MAX_BID_FIELD_NUMBER: _builtins.int
     LIVES_FIELD_NUMBER: _builtins.int
     DANGER_POINTS_FIELD_NUMBER: _builtins.int
@@ -598,6 +609,10 @@ class Rules(_message.Message):
     """Royal Hearts: the QH doubles its taker's hearts, the QC cancels the QS for a seat
     that took both, a hand's score is never below 0, and a moon is worth the shooter's
     own score (the card values give the QS 26 and the QD -10).
+    """
+    pass_call_split: _builtins.bool
+    """The dealer may also call a split: each of the pass_count cards to one of the
+    directional pass_call_options (LEFT, RIGHT, ACROSS, LEFT2, RIGHT2).
     """
     max_bid: _builtins.int
     """The highest bid allowed under SCORING_SUIT_CHOICE_AUCTION (0 otherwise)."""
@@ -677,6 +692,7 @@ class Rules(_message.Message):
         scoring_suit_choice: Global___ScoringSuitChoice.ValueType = ...,
         royal_queens: _builtins.bool = ...,
         pass_call_options: _abc.Iterable[Global___PassDirection.ValueType] | None = ...,
+        pass_call_split: _builtins.bool = ...,
         max_bid: _builtins.int = ...,
         lives: _builtins.int = ...,
         danger_points: _builtins.int = ...,
@@ -686,7 +702,7 @@ class Rules(_message.Message):
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015
