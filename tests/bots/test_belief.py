@@ -14,7 +14,16 @@ import pytest
 
 from arena.bots import HeuristicBot, RandomBot
 from arena.bots.belief import Belief, InconsistentBeliefError, bits
-from arena.engine import CARDS, Hand, KittyVisibility, PassDirection, Rules, SeatView, preset
+from arena.engine import (
+    CARDS,
+    CardSet,
+    Hand,
+    KittyVisibility,
+    PassDirection,
+    Rules,
+    SeatView,
+    preset,
+)
 from tests.bots.tables import play_hand
 
 SAMPLES_PER_DECISION = 4
@@ -173,6 +182,30 @@ def test_a_void_seat_is_dealt_none_of_its_suit_and_passed_cards_stay_put():
         assert not deal[3] & 0x1FFF, "seat 3 showed void in clubs"
         for card in spades:
             assert deal[1] & card.mask
+
+
+def test_cards_passed_in_a_split_stay_with_each_cards_own_receiver():
+    # 003's split call: seat 0's AS goes right (seat 3), KS and QS left (seat 1). Every
+    # sample must keep each with its own receiver until it is played.
+    rules = preset("dealer_calls")
+    hands = [
+        "3C 4C 5C 6C 7C 8C 9C TC AS KS QS 2D 3D",
+        "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+        "2C JC QC KC AC 4D 5D 6D 7D 8D 9D TD JD",
+        "2S 3S 4S 5S 6S 7S 8S 9S TS JS QD KD AD",
+    ]
+    hand = Hand.from_cards(rules, hands, pass_direction="dealer_calls")
+    hand.apply_call(["right", "left", "left"])
+    hand.apply_pass(0, "AS KS QS")
+    hand.apply_pass(1, "2H 3H 4H")
+    hand.apply_pass(2, "4D 5D 6D")
+    hand.apply_pass(3, "5S 6S 7S")
+    belief = Belief.from_view(hand.view(0))
+    rng = random.Random(3)
+    ace, left = CardSet.parse("AS").mask, CardSet.parse("KS QS").mask
+    for _ in range(200):
+        deal = belief.sample(rng)
+        assert deal[3] & ace and deal[1] & left == left
 
 
 def test_matching_finds_a_deal_when_the_greedy_sampler_is_unlucky():
