@@ -100,6 +100,33 @@ class LadderLine:
         return sigma_as_elo(self.sigma)
 
 
+def _line(
+    rating: Rating,
+    rank: int,
+    names: Sequence[Any],
+    stats: PlayStats,
+    settled: bool | None = None,
+) -> LadderLine:
+    """A ladder line from a version's rating, its Elo rank, and (version number, bot id, bot
+    name, is_house, owner), the columns every ladder query joins in."""
+    number, bot_id, bot_name, is_house, owner = names
+    return LadderLine(
+        rank=rank,
+        bot_version_id=rating.bot_version_id,
+        bot_id=bot_id,
+        bot_name=bot_name,
+        version=number,
+        owner=owner,
+        is_house=is_house,
+        elo=rating.elo,
+        sigma=rating.sigma,
+        games=rating.games,
+        provisional=rating.provisional,
+        settled=settled,
+        stats=stats,
+    )
+
+
 @dataclasses.dataclass(frozen=True)
 class LadderPage:
     """A page of a ladder, in the order asked for, and how many lines the ladder has."""
@@ -270,22 +297,8 @@ def _sorted_lines(
     rows = session.execute(statement).all()
     stats = season_play_stats(session, season_id, (row[0].bot_version_id for row in rows))
     return tuple(
-        LadderLine(
-            rank=row_position,
-            bot_version_id=rating.bot_version_id,
-            bot_id=bot_id,
-            bot_name=bot_name,
-            version=number,
-            owner=owner,
-            is_house=is_house,
-            elo=rating.elo,
-            sigma=rating.sigma,
-            games=rating.games,
-            provisional=rating.provisional,
-            settled=None,
-            stats=stats.get(rating.bot_version_id, PlayStats()),
-        )
-        for rating, row_position, number, bot_id, bot_name, is_house, owner in rows
+        _line(rating, position, names, stats.get(rating.bot_version_id, PlayStats()))
+        for rating, position, *names in rows
     )
 
 
@@ -330,8 +343,8 @@ def _lines_by_play(
     page = [(position, version_id) for _, _, position, version_id in keyed[offset : offset + limit]]
     ids = [version_id for _, version_id in page]
     rows = {
-        rating.bot_version_id: (rating, number, bot_id, name, is_house, owner)
-        for rating, number, bot_id, name, is_house, owner in session.execute(
+        rating.bot_version_id: (rating, tuple(names))
+        for rating, *names in session.execute(
             select(Rating, BotVersion.number, Bot.id, Bot.name, Bot.is_house, User.username)
             .join(BotVersion, BotVersion.id == Rating.bot_version_id)
             .join(Bot, Bot.id == BotVersion.bot_id)
@@ -339,27 +352,12 @@ def _lines_by_play(
             .where(Rating.season_id == season_id, Rating.bot_version_id.in_(ids))
         )
     }
-    lines = []
-    for position, version_id in page:
-        rating, number, bot_id, name, is_house, owner = rows[version_id]
-        lines.append(
-            LadderLine(
-                rank=position,
-                bot_version_id=version_id,
-                bot_id=bot_id,
-                bot_name=name,
-                version=number,
-                owner=owner,
-                is_house=is_house,
-                elo=rating.elo,
-                sigma=rating.sigma,
-                games=rating.games,
-                provisional=rating.provisional,
-                settled=None,
-                stats=table.get(version_id, PlayStats()),
-            )
+    return tuple(
+        _line(
+            rows[version_id][0], position, rows[version_id][1], table.get(version_id, PlayStats())
         )
-    return tuple(lines)
+        for position, version_id in page
+    )
 
 
 # -- a bot's history ----------------------------------------------------------------------
