@@ -31,6 +31,7 @@ from . import cancellation_reference as reference
 from . import config as core_config
 from .cards import CARDS, Card, CardLike, CardSet, Suit, to_card
 from .hand import (
+    Hand,
     HandOverError,
     IllegalPassError,
     IllegalPlayError,
@@ -105,15 +106,16 @@ def _multiset(pair: tuple[int, int]) -> CardMultiset:
     return CardMultiset.from_masks(pair[0], pair[1])
 
 
-class CancellationHand:
-    """One Cancellation deal: build it with `deal` (from a seed) or `from_cards`."""
+class CancellationHand(Hand):
+    """One Cancellation deal: build it with `deal` (from a seed) or `from_cards`.
+
+    A `Hand` to its users (the game, the runner, the views): every public member is
+    answered here from the two-pack backend; the other games' phases (the dealer's call,
+    the auction, the reveal) are never entered, so `Hand`'s own members for them answer
+    "not due"."""
 
     legal_mask: Callable[[], int]
     """The distinct legal cards as a bitmask; 0 while passing or when over."""
-    try_play_index: Callable[[int], int]
-    """Play card index i if legal: 0, or an ERR_* code and nothing changes."""
-    push_index: Callable[[int], None]
-    """Play card index i unchecked; undo with `pop`."""
 
     def __init__(
         self,
@@ -142,6 +144,15 @@ class CancellationHand:
         self.legal_mask = self._state.legal_mask
         self.try_play_index = self._state.play
         self.push_index = self._state.push
+        self.try_pass_indices = self._state.pass_cards
+        # The other games' phases, never entered (Hand's members read these).
+        self._base_rules = rules
+        self._calling = self._auctioning = self._revealing = False
+        self._auction = None
+        self._suit = None
+        self._reveals = [None] * n
+        self._pass_record = None
+        self._history = ((), (), (0,) * n)
 
     @classmethod
     def deal(
@@ -173,9 +184,13 @@ class CancellationHand:
         dealer: int = 0,
         kitty: Iterable[CardLike] | str = (),
         seed: int = 0,
+        declarer: int | None = None,
     ) -> CancellationHand:
         """A deal from explicit cards per seat (a card named twice is held twice) and the
-        widow (`kitty`). Raises ValueError when they do not make a deal of these rules."""
+        widow (`kitty`). Raises ValueError when they do not make a deal of these rules (and
+        for a `declarer`: there is no auction)."""
+        if declarer is not None:
+            raise ValueError("Cancellation Hearts has no declarer")
         _check_seat(rules, dealer, "dealer")
         if len(cards_by_seat) != rules.players:
             raise ValueError(f"expected cards for {rules.players} seats, got {len(cards_by_seat)}")
@@ -305,20 +320,6 @@ class CancellationHand:
             return ()
         return tuple(s for s in range(self.players) if not self._state.passed(s))
 
-    # The phases of other games this one never enters (the runner asks every hand).
-    auction = None
-    declarer = None
-    scoring_suit = None
-    bids_pending: tuple[int, ...] = ()
-    names_pending: tuple[int, ...] = ()
-    calls_pending: tuple[int, ...] = ()
-    reveals_pending: tuple[int, ...] = ()
-
-    @property
-    def base_rules(self) -> Rules:
-        """The rules (no scoring suit is chosen per hand)."""
-        return self.rules
-
     def tricks(self) -> tuple[Trick, ...]:
         """Every finished trick in order; `winner` is -1 for a trick nobody won."""
         n = self.players
@@ -328,11 +329,18 @@ class CancellationHand:
         )
 
     def points_taken(self) -> tuple[int, ...]:
-        """Each seat's points from the copies it has taken so far, before any moon."""
+        """Each seat's points from the tricks it has taken so far (a trick nobody won counted
+        for the winner of the next trick won), before any moon; the widow's are left out,
+        as every seat sees it (it lies face down)."""
         value = self.rules.card_values.get
-        return tuple(
-            sum(value(card, 0) for card in self.taken(seat)) for seat in range(self.players)
-        )
+        taken = [0] * self.players
+        waiting = 0
+        for trick in self.tricks():
+            waiting += sum(value(card, 0) for _, card in trick.plays)
+            if trick.winner >= 0:
+                taken[trick.winner] += waiting
+                waiting = 0
+        return tuple(taken)
 
     # -- moves --------------------------------------------------------------------
 

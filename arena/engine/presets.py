@@ -502,7 +502,12 @@ def joker_1911(players: int = 4) -> Rules:
 
 
 # The table size of a preset made for other than four players (each builder's default).
-DEFAULT_PLAYERS: Final[Mapping[str, int]] = {"star": 5, "big_table": 6, "joker": 3}
+DEFAULT_PLAYERS: Final[Mapping[str, int]] = {
+    "star": 5,
+    "big_table": 6,
+    "joker": 3,
+    "cancellation": 8,
+}
 
 
 def dealer_calls(players: int = 4) -> Rules:
@@ -619,6 +624,8 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "booster_nines": booster_nines,
     "joker": joker,
     "joker_1911": joker_1911,
+    "cancellation": cancellation,
+    "cancellation_four": cancellation_four,
 }
 
 
