@@ -462,6 +462,11 @@ class Rules:
 
     @cached_property
     def _core(self) -> core.CoreConfig:
+        if self.cancellation:
+            raise RulesError(
+                "two-pack rules (cancellation) are played by arena.engine.cancellation: "
+                "use cancellation_config(rules), not the one-pack core's config"
+            )
         values = [0] * 52
         joker_points = 0
         for card, value in self.card_values.items():
@@ -510,7 +515,9 @@ class Rules:
         return cached
 
     def core_config(self) -> core.CoreConfig:
-        """The integer configuration the engine backends play by (computed once)."""
+        """The integer configuration the engine backends play by (computed once).
+
+        Raises RulesError for two-pack rules (`cancellation`): their own module plays them."""
         return self._core
 
     # -- serialisation ---------------------------------------------------------------

@@ -439,3 +439,48 @@ def test_card_multiset_counts_copies() -> None:
     assert pile != CardSet.parse("QS 2H") and pile.distinct() == CardSet.parse("QS 2H")
     with pytest.raises(ValueError, match="twice already"):
         pile.add("QS")
+
+
+@pytest.mark.skipif(c_module is None, reason="arena.engine._cancellation is not built")
+def test_c_and_reference_answer_bad_input_alike() -> None:
+    """Garbage in (bad seats, cards out of range, wrong pass sizes, huge ints): the same
+    code, or the same kind of exception, from both backends, and nothing corrupted."""
+    cfg = cancellation_config(cancellation_four())
+    hands, widow = reference.deal(cfg, 9, 1)
+    states = [
+        backend.CancellationState(cfg, hands, widow, 1, 1) for backend in (reference, c_module)
+    ]
+    rng = random.Random(9)
+
+    def answer(state: Any, name: str, *args: Any) -> Any:
+        try:
+            return getattr(state, name)(*args)
+        except Exception as error:
+            return type(error).__name__
+
+    junk = [-(1 << 70), -1, 52, 60, 1 << 70]
+    for _ in range(400):
+        seat = rng.choice([-1, 0, 1, 2, 3, 4, 1 << 40])
+        size = rng.choice([0, 2, 3, 3, 3, 4])
+        cards = tuple(rng.choice([*junk, *range(52)]) for _ in range(size))
+        given = [answer(state, "pass_cards", seat, cards) for state in states]
+        assert given[0] == given[1], (seat, cards)
+        for name in ("check_play", "play"):
+            card = rng.choice([*junk, *range(52)])
+            assert answer(states[0], name, card) == answer(states[1], name, card)
+        assert states[0].hand(0) == states[1].hand(0)
+        assert states[0].phase == states[1].phase
+    for seat in range(4):  # now real passes, then junk between legal plays
+        if not states[0].passed(seat):
+            counts = reference.counts_of(*states[0].hand(seat))
+            chosen = tuple(c for c in range(52) for _ in range(counts[c]))[:3]
+            assert [s.pass_cards(seat, chosen) for s in states] == [0, 0]
+    while states[0].phase != 2:
+        for name in ("check_play", "play", "push"):
+            card = rng.choice(junk)
+            assert answer(states[0], name, card) == answer(states[1], name, card)
+        mask = states[0].legal_mask()
+        card = rng.choice([c for c in range(52) if mask >> c & 1])
+        assert [s.play(card) for s in states] == [0, 0]
+    assert states[0].points() == states[1].points()
+    assert answer(states[0], "play", 0) == answer(states[1], "play", 0) == 1  # hand over

@@ -217,10 +217,15 @@ static int seat_arg(StateObject *self, PyObject *arg)
 static PyObject *st_pass_cards(PyObject *op, PyObject *args)
 {
     StateObject *self = (StateObject *)op;
-    int seat;
-    PyObject *cards;
-    if (!PyArg_ParseTuple(args, "iO:pass_cards", &seat, &cards))
+    PyObject *seat_obj, *cards;
+    if (!PyArg_ParseTuple(args, "OO:pass_cards", &seat_obj, &cards))
         return NULL;
+    int overflow = 0;
+    long long seat_ll = PyLong_AsLongLongAndOverflow(seat_obj, &overflow);
+    if (seat_ll == -1 && PyErr_Occurred())
+        return NULL;
+    /* a seat that is no int of ours is a bad seat (code 11), as in the reference */
+    const int seat = overflow || seat_ll < -1 || seat_ll > CX_MAX_PLAYERS ? -1 : (int)seat_ll;
     PyObject *t = PySequence_Tuple(cards);
     if (!t)
         return NULL;
