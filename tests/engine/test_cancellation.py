@@ -8,6 +8,7 @@ the differential needs the C module built.
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
 
@@ -362,20 +363,16 @@ def multiset_counts(pair: tuple[int, int]) -> list[int]:
     return reference.counts_of(*pair)
 
 
-@pytest.mark.skipif(c_module is None, reason="arena.engine._cancellation is not built")
-@pytest.mark.parametrize(
-    "rules",
-    [cancellation(7), cancellation(8), cancellation(9), cancellation(10), cancellation_four()],
-    ids=lambda rules: f"{rules.name}-{rules.players}",
-)
-def test_c_agrees_with_reference(rules: Rules) -> None:
-    """Both backends, the same question at every decision, on 600 random deals per table
-    (3,000 in all): legal plays, every card's error code, the state, the tricks, the
-    score."""
+TABLES = [cancellation(7), cancellation(8), cancellation(9), cancellation(10), cancellation_four()]
+
+
+def compare_backends(rules: Rules, seeds: range) -> None:
+    """Both backends, the same question at every decision of each deal: legal plays, every
+    card's error code, the state, the tricks, the score."""
     cfg = cancellation_config(rules)
     n = rules.players
     offset = 1 if rules.pass_schedule[0].value == "left" else 0
-    for seed in range(600):
+    for seed in seeds:
         dealer = seed % n
         dealt = reference.deal(cfg, seed * 7919 + 1, dealer)
         assert dealt == c_module.deal(cfg, seed * 7919 + 1, dealer)
@@ -413,6 +410,27 @@ def test_c_agrees_with_reference(rules: Rules) -> None:
         assert states[0].points() == states[1].points()
         assert states[0].discarded() == states[1].discarded()
         assert [states[0].taken(s) for s in range(n)] == [states[1].taken(s) for s in range(n)]
+
+
+@pytest.mark.skipif(c_module is None, reason="arena.engine._cancellation is not built")
+@pytest.mark.parametrize("rules", TABLES, ids=lambda rules: f"{rules.name}-{rules.players}")
+def test_c_agrees_with_reference(rules: Rules) -> None:
+    """600 random deals per table (3,000 in all), decision by decision."""
+    compare_backends(rules, range(600))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(c_module is None, reason="arena.engine._cancellation is not built")
+@pytest.mark.parametrize("rules", TABLES, ids=lambda rules: f"{rules.name}-{rules.players}")
+def test_c_agrees_with_reference_on_many_deals(
+    request: pytest.FixtureRequest, rules: Rules
+) -> None:
+    """The CI run: ARENA_DIFF_HANDS deals per table (20,000 by default), after the quick
+    run's."""
+    markexpr = request.config.getoption("markexpr") or ""
+    if "slow" not in markexpr and "ARENA_DIFF_HANDS" not in os.environ:
+        pytest.skip("the full differential run: select it with -m slow (size: ARENA_DIFF_HANDS)")
+    compare_backends(rules, range(600, 600 + int(os.environ.get("ARENA_DIFF_HANDS", "20000"))))
 
 
 @pytest.mark.skipif(c_module is None, reason="arena.engine._cancellation is not built")
