@@ -5,7 +5,9 @@ each card, so Cancellation Hearts gets its own small search in the same spirit: 
 copies this seat cannot see to the other hands (and the hidden widow) consistently with
 what it saw -- how many cards each seat holds, the suits a seat showed out of, the cards
 this seat passed -- rebuild the hand in the two-pack backend, and play every legal card
-out with random playouts, keeping the card whose mean points for this seat are lowest.
+out with playouts in which every seat plays as the heuristic bot would (duck, dump the
+worst card, lead low; a random legal card one time in eight), keeping the card whose mean
+points for this seat are lowest.
 """
 
 from __future__ import annotations
@@ -20,6 +22,30 @@ from arena.engine.config import PHASE_OVER
 
 _VOID_TRIES = 20
 """Shuffles tried for a deal respecting every void shown, before voids are ignored."""
+_RANDOM_ONE_IN = 8
+"""A playout decision is random this rarely (else greedy), so playouts differ."""
+_QUEEN_OF_SPADES = 2 * 13 + 10
+
+
+def greedy_card(
+    cards: list[int], trick: tuple[int, ...], players: int, values: tuple[int, ...]
+) -> int:
+    """The heuristic's choice among the legal `cards` (indices) on `trick`: lead the lowest
+    card worth nothing; follow with the highest card that loses (a twin of a card played
+    never wins), else the lowest (the highest when last to play); void, dump the ♠Q, then
+    the highest card worth points, then the highest card."""
+    if not trick:
+        return min(cards, key=lambda c: (values[c] > 0, c % 13))
+    led = trick[0] // 13
+    following = [c for c in cards if c // 13 == led]
+    if following:
+        alive = [c for c in trick if c // 13 == led and trick.count(c) == 1]
+        high = max(alive, default=-1)
+        ducks = [c for c in following if c < high or c in trick]
+        if ducks:
+            return max(ducks)
+        return max(following) if len(trick) == players - 1 else min(following)
+    return max(cards, key=lambda c: (c == _QUEEN_OF_SPADES, values[c] > 0, c % 13))
 
 
 def _masks(counts: Counter[int]) -> tuple[int, int]:
@@ -124,10 +150,14 @@ class CancellationSearch:
         for played in self.plays:
             state.push(played)
         state.push(card)
+        players, values = view.rules.players, self.cfg.values
         while state.phase != PHASE_OVER:
             mask = state.legal_mask()
             choices = [c for c in range(52) if mask >> c & 1]
-            state.push(choices[rng.randrange(len(choices))])
+            if len(choices) > 1 and rng.randrange(_RANDOM_ONE_IN):
+                state.push(greedy_card(choices, state.current_trick(), players, values))
+            else:
+                state.push(choices[rng.randrange(len(choices))])
         points: int = state.points()[view.seat]
         return points
 
