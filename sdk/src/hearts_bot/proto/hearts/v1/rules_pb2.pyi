@@ -625,7 +625,8 @@ class Rules(_message.Message):
     and neither can win; a trick nobody wins (Trick.winner unset) goes to the winner of
     the next trick won, and its leader leads again; the widow (kitty) goes with the first
     trick; an unwon last trick and the tricks waiting are discarded, unscored. card_values
-    are per copy. Old bots see false and a game of one pack.
+    are per copy. Unset (false) in every other game, so a bot built before this field
+    plays them as before; only these rules need an SDK that reads it.
     """
     @_builtins.property
     def removed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
