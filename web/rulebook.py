@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from arena.engine import Card, Rules
+from arena.engine import Card, CardSet, Rules
 from arena.engine.rules import (
     BrokenBy,
     DealerRule,
@@ -69,6 +69,20 @@ def _cards(cards: Iterable[Card]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+_RANK_WORDS = ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens")
+
+
+def _whole_ranks(cards: CardSet) -> str:
+    """Cards as whole ranks where they are ("threes to eights", "twos"), else card by card."""
+    ranks = sorted({card.rank for card in cards})
+    if len(cards) != 4 * len(ranks) or ranks[-1] >= len(_RANK_WORDS):
+        return _cards(cards)
+    if len(ranks) > 2 and ranks == list(range(ranks[0], ranks[-1] + 1)):
+        return f"{_RANK_WORDS[ranks[0]]} to {_RANK_WORDS[ranks[-1]]}"
+    words = [_RANK_WORDS[rank] for rank in ranks]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _points(value: int) -> str:
@@ -138,6 +152,12 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
         deck = f"a pack without the {_cards(rules.removed_cards)}"
     if rules.jokers:
         deck += f" and {rules.jokers} joker{'s' if rules.jokers > 1 else ''}"
+    if rules.cancellation:  # 000/003 'Cancellation Hearts'
+        deck = "two packs shuffled together"
+        if rules.removed_cards:
+            deck += f", without the {_whole_ranks(rules.removed_cards)} of either"
+        if rules.second_pack_removed:
+            deck += f" and the {_whole_ranks(rules.second_pack_removed)} of one"
     lines = [
         (
             "Players and deal",
@@ -156,6 +176,19 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
             KittyVisibility.TAKER_ONLY: "seen only by its taker",
         }[rules.kitty_visibility]
         lines.append(("Kitty", f"{rules.kitty_size} cards left over, {seen}, go to {taker}."))
+    if rules.cancellation:
+        lines.append(
+            (
+                "Cancellation",
+                "Two copies of the same card played to one trick cancel each other: neither "
+                "can win it, and the highest other card of the suit led wins. When every card "
+                "of the suit led is cancelled nobody wins: the trick is set aside, the same "
+                "player leads again, and the next player to win a trick takes it too (the "
+                "left-over cards go with the first trick). If nobody wins the last trick, it "
+                "and any tricks set aside are discarded and score nothing. Every card's "
+                "points count for each copy.",
+            )
+        )
     lines.append(("Passing", _passing(rules)))
     lines.append(
         (

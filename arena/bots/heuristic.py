@@ -66,8 +66,11 @@ class HeuristicBot:
             return min(legal, key=lambda c: (view.rules.value_of(c) > 0, c.rank))
         following = [c for c in legal if c.suit is led]
         if following:
-            high = max(c.rank for _, c in view.current_trick if c.suit is led)
-            ducks = [c for c in following if c.rank < high]
+            # Cancellation Hearts (two packs): twins in the trick cancel, so the card to
+            # beat is the highest one played once; a twin of a card played never wins.
+            played = [c for _, c in view.current_trick if c.suit is led]
+            high = max((c.rank for c in played if played.count(c) == 1), default=-1)
+            ducks = [c for c in following if c.rank < high or c in played]
             if ducks:
                 return max(ducks, key=lambda c: c.rank)
             jokers = [c for c in legal if c.is_joker]

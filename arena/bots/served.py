@@ -24,6 +24,7 @@ from hearts_bot.rules import RulesView
 
 from arena.engine import CARDS, Card, CardSet, PassDirection, Phase, Rules, SeatView, Suit, Trick
 from arena.engine.hand import royal_running
+from arena.engine.multiset import CardMultiset
 
 from .base import HouseBot
 from .heuristic import HeuristicBot
@@ -49,14 +50,23 @@ def _cards(texts: Sequence[str]) -> tuple[Card, ...]:
 def seat_view(view: views.HandView, phase: Phase) -> SeatView:
     """The engine's `SeatView` of what an SDK view shows, for a decision of `phase`."""
     rules = _rules(view.rules)
+    # A finished trick nobody won (Cancellation Hearts) is -1 to the engine; its points go
+    # to the winner of the next trick won.
     tricks = tuple(
-        Trick(trick.leader, tuple(zip(trick.seats, _cards(trick.cards), strict=True)), winner)
+        Trick(
+            trick.leader,
+            tuple(zip(trick.seats, _cards(trick.cards), strict=True)),
+            -1 if trick.winner is None else trick.winner,
+        )
         for trick in view.tricks
-        if (winner := trick.winner) is not None
     )
     taken = [0] * rules.players
+    waiting = 0
     for trick in tricks:
-        taken[trick.winner] += sum(rules.card_values.get(card, 0) for _, card in trick.plays)
+        waiting += sum(rules.card_values.get(card, 0) for _, card in trick.plays)
+        if trick.winner >= 0:
+            taken[trick.winner] += waiting
+            waiting = 0
     if rules.royal_queens:
         taken = royal_running(rules, tricks, rules.players)
     playing = isinstance(view, views.PlayView)
@@ -67,7 +77,9 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
             zip(view.current_trick.seats, _cards(view.current_trick.cards), strict=True)
         )
         legal = CardSet(_cards(view.legal))
-    kitty = CardSet(_cards(view.kitty)) if rules.kitty_size and view.kitty else None
+    # Cancellation Hearts deals two packs: a hand or the widow may hold a card twice.
+    pile = CardMultiset if rules.cancellation else CardSet
+    kitty = pile(_cards(view.kitty)) if rules.kitty_size and view.kitty else None
     return SeatView(
         seat=view.seat,
         rules=rules,
@@ -75,7 +87,7 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
         pass_direction=PassDirection(view.pass_direction.value),
         phase=phase,
         to_play=view.seat if playing else None,
-        hand=CardSet(_cards(view.hand)),
+        hand=pile(_cards(view.hand)),
         legal=legal,
         passed=_cards(view.passed),
         received=_cards(view.received),

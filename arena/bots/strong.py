@@ -24,6 +24,7 @@ from arena.engine import CARDS, Card, PassDirection, SeatView, Suit
 from arena.engine.backend import core
 
 from .belief import Belief, InconsistentBeliefError
+from .cancellation import search_play
 from .heuristic import HeuristicBot
 from .passing import search_pass
 from .reveal import steer_reveal
@@ -88,7 +89,7 @@ class StrongBot:
         on what the bot was asked before."""
         history = tuple(c.index for t in view.tricks for _, c in t.plays)
         current = tuple(c.index for _, c in view.current_trick)
-        key = hash((self.seed, view.seat, view.hand.mask, history, current))
+        key = hash((self.seed, view.seat, view.hand.mask, view.hand.twice, history, current))
         return random.Random(key)
 
     def _budget(self) -> tuple[float, int]:
@@ -102,7 +103,7 @@ class StrongBot:
         """The pass whose sampled playouts go best (see `arena.bots.passing`)."""
         started = time.perf_counter()
         self.last_samples = 0
-        if not self.pass_search:
+        if not self.pass_search or view.rules.cancellation:  # the pass search is one-pack
             return self._fallback.pass_cards(view, count)
         seconds, samples = self._budget()
         chosen, self.last_samples = search_pass(
@@ -136,6 +137,12 @@ class StrongBot:
         preferred = self._fallback.play_card(view)
         if len(legal) == 1:
             return preferred
+        if view.rules.cancellation:  # two packs: its own search (`arena.bots.cancellation`)
+            seconds, samples = self._budget()
+            chosen, self.last_samples = search_play(
+                view, preferred, self._rng(view), started + seconds, samples
+            )
+            return chosen
         try:
             belief = Belief.from_view(view)
         except InconsistentBeliefError:  # our bug, not worth a lost decision: play safe

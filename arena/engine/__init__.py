@@ -6,6 +6,7 @@ the C core when it is built, or in the pure-Python reference (``ARENA_PUREPYTHON
 
 from .auction import Auction, IllegalBidError
 from .backend import BACKEND_NAME
+from .cancellation import CancellationHand
 from .cards import CARDS, JOKERS, Card, CardParseError, CardSet, Suit
 from .game import Game, GameOverError
 from .hand import (
@@ -21,6 +22,7 @@ from .hand import (
     Trick,
 )
 from .heartless import scoring_suit_of
+from .multiset import CardMultiset
 from .presets import PRESETS, preset
 from .rules import (
     SCORING_QUEENS,
@@ -46,7 +48,9 @@ __all__ = [
     "SCORING_QUEENS",
     "Auction",
     "BrokenBy",
+    "CancellationHand",
     "Card",
+    "CardMultiset",
     "CardParseError",
     "CardSet",
     "FirstTrick",

@@ -183,6 +183,8 @@ class CardSet:
     __slots__ = ("mask",)
 
     mask: int
+    twice: int = 0
+    """The cards held twice: none in a set (a `CardMultiset`, two packs, may hold some)."""
 
     def __init__(self, cards: Iterable[CardLike] | str = ()) -> None:
         if isinstance(cards, str):

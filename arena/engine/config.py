@@ -94,6 +94,9 @@ and the seat has another legal card."""
 ERR_BOOSTER_SUIT = 17
 """Booster Nines (004 'Other Variations': "if a nine is played then an extra round in the suit
 is played"): the leader must lead the suit whose nine was played to the last trick."""
+ERR_PASS_COPIES = 21
+"""Cancellation Hearts (000; 003): a pass names a card more times than the seat holds it
+(with two packs a card may be passed twice by a seat holding both copies)."""
 
 
 class CoreConfig(NamedTuple):

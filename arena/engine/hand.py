@@ -451,7 +451,15 @@ class Hand:
         """Shuffle and deal deterministically from `seed` (the first hand's pass by default).
 
         `declarer` is for Auction Hearts only: the seat that names the suit without bidding
-        because the last deal's pot was not won (`arena.engine.auction`)."""
+        because the last deal's pot was not won (`arena.engine.auction`).
+
+        Two-pack rules (`Rules.cancellation`) are dealt by `CancellationHand`."""
+        if rules.cancellation and cls is Hand:
+            from .cancellation import CancellationHand
+
+            return CancellationHand.deal(
+                rules, seed, dealer=dealer, pass_direction=pass_direction, declarer=declarer
+            )
         _check_seat(rules, dealer, "dealer")
         direction = rules.pass_schedule[0] if pass_direction is None else pass_direction
         seed &= 0xFFFFFFFFFFFFFFFF
@@ -481,8 +489,21 @@ class Hand:
         """A hand from explicit cards per seat (text like ``'2C 3C QS'`` or `Card`s).
 
         Raises ValueError naming the problem when the cards do not form a deal of these
-        rules (wrong counts, a card twice, cards missing or not in play).
+        rules (wrong counts, a card twice, cards missing or not in play). Two-pack rules
+        (`Rules.cancellation`) are dealt by `CancellationHand`, where a card may be twice.
         """
+        if rules.cancellation and cls is Hand:
+            from .cancellation import CancellationHand
+
+            return CancellationHand.from_cards(
+                rules,
+                cards_by_seat,
+                pass_direction=pass_direction,
+                dealer=dealer,
+                kitty=kitty,
+                seed=seed,
+                declarer=declarer,
+            )
         _check_seat(rules, dealer, "dealer")
         if len(cards_by_seat) != rules.players:
             raise ValueError(f"expected cards for {rules.players} seats, got {len(cards_by_seat)}")

@@ -26,6 +26,7 @@ from .rules import (
     FirstTrick,
     JokerKind,
     KittyTaker,
+    KittyVisibility,
     LeadRule,
     MoonRule,
     Opening,
@@ -501,7 +502,12 @@ def joker_1911(players: int = 4) -> Rules:
 
 
 # The table size of a preset made for other than four players (each builder's default).
-DEFAULT_PLAYERS: Final[Mapping[str, int]] = {"star": 5, "big_table": 6, "joker": 3}
+DEFAULT_PLAYERS: Final[Mapping[str, int]] = {
+    "star": 5,
+    "big_table": 6,
+    "joker": 3,
+    "cancellation": 8,
+}
 
 
 def dealer_calls(players: int = 4) -> Rules:
@@ -528,6 +534,66 @@ def dealer_calls(players: int = 4) -> Rules:
         pass_count=3,
         pass_call_options=tuple(options),
         pass_call_split=True,
+    )
+
+
+def cancellation(players: int = 8) -> Rules:
+    """000 'Cancellation Hearts': "Seven to ten people can play"; "Two standard packs of 52
+    cards are shuffled together"; "dealt around as far as they will go evenly. Any
+    remaining odd cards are placed face down for a widow"; "No cards are passed"; "The
+    player to the dealer's left makes the opening lead"; otherwise Four-Hand Hearts (000:
+    no heart or QS on the first trick, hearts not led until a heart or the QS is played,
+    the old moon, to 100), plus "The widow is added to the first trick" and the
+    cancellation of identical cards (003 'CANCELLATION HEARTS': "26 Hearts and two Queens
+    of Spades for a total of 52 points"). Played by `arena.engine.cancellation`.
+
+    >>> rules = cancellation()
+    >>> rules.players, rules.hand_size, rules.kitty_size, rules.penalty_total
+    (8, 13, 0, 52)
+    >>> [(n, cancellation(n).hand_size, cancellation(n).kitty_size) for n in (7, 9, 10)]
+    [(7, 14, 6), (9, 11, 5), (10, 10, 4)]
+    """
+    if not 7 <= players <= 10:
+        raise RulesError(
+            f"cancellation is for 7 to 10 players (000 'Cancellation Hearts'), not {players}"
+        )
+    return Rules(
+        name="cancellation",
+        players=players,
+        cancellation=True,
+        kitty_size=104 % players,
+        kitty_taker=KittyTaker.FIRST_TRICK,
+        kitty_visibility=KittyVisibility.TAKER_ONLY,
+        pass_schedule=(H,),
+        opening=Opening.LEFT_OF_DEALER,
+        first_trick=FirstTrick.NO_PENALTY_CARDS,
+        lead_rule=LeadRule.HEARTS_BROKEN,
+        broken_by=BrokenBy.HEARTS_OR_QUEEN,
+        moon=MoonRule.OLD,
+    )
+
+
+def cancellation_four(players: int = 4) -> Rules:
+    """003 'CANCELLATION HEARTS' for four: "Remove the Twos from one deck, and the Threes,
+    Fours, Fives, Sixes, Sevens, and Eights from both decks. Shuffle together the remaining
+    52-cards. Then play Cancellation Hearts according to the above rules" -- 003's own
+    Hearts (the `midwest` preset: left, right, across, hold; the 2C leads; no scoring card
+    led until one is played; the old moon; to 100): "13 points for the 13 Hearts, and 26
+    points for the two Queens of Spades" (39).
+
+    >>> rules = cancellation_four()
+    >>> len(rules.deck_copies), rules.hand_size, rules.penalty_total
+    (52, 13, 39)
+    """
+    if players != 4:
+        raise RulesError(f"cancellation_four is 003's four-player deck, not {players} players")
+    low = CardSet(f"{rank}{suit}" for rank in "345678" for suit in "CDSH")
+    return midwest(4).replace(
+        name="cancellation_four",
+        cancellation=True,
+        removed_cards=low,
+        second_pack_removed=CardSet.parse("2C 2D 2S 2H"),
+        card_values=_values_without_removed(standard_values(), low),
     )
 
 
@@ -560,6 +626,8 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "booster_nines": booster_nines,
     "joker": joker,
     "joker_1911": joker_1911,
+    "cancellation": cancellation,
+    "cancellation_four": cancellation_four,
 }
 
 

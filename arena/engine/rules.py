@@ -25,6 +25,7 @@ from typing import Any, Final, TypeVar
 
 from . import config as core
 from .cards import Card, CardLike, CardSet, Suit, to_card
+from .multiset import CardMultiset
 
 RULES_FORMAT_VERSION: Final = 1
 
@@ -86,7 +87,7 @@ def _pass_kind(direction: PassDirection, players: int) -> int:
 
 
 # Looked up once per hand on the hot path, so computed once for every table size.
-_PASS_KINDS: Final = {(d, n): _pass_kind(d, n) for d in PassDirection for n in range(1, 8)}
+_PASS_KINDS: Final = {(d, n): _pass_kind(d, n) for d in PassDirection for n in range(1, 11)}
 
 
 class Opening(StrEnum):
@@ -344,6 +345,15 @@ class Rules:
     `max_hands` hands, played on until one player leads on lives, then points."""
     danger_points: int = 0
     """Danger Hearts: the points in one hand that cost a life (0 without lives)."""
+    cancellation: bool = False
+    """Cancellation Hearts (000 'Cancellation Hearts'; 003 'CANCELLATION HEARTS'): two packs
+    shuffled together (every card of `deck` twice, but `second_pack_removed`), "if two
+    players lay down exactly the same card, the two cards cancel each other and neither card
+    can win the trick"; an unwon trick is set aside for the next trick's winner. Played by
+    `arena.engine.cancellation` (3 to 10 players); docs/rules.md has every choice."""
+    second_pack_removed: CardSet = dataclasses.field(default_factory=CardSet)
+    """Cancellation Hearts: cards taken out of the second pack only (003's four-player
+    deck: "Remove the Twos from one deck"); `removed_cards` leaves both packs."""
     name: str = "custom"
 
     def __post_init__(self) -> None:
@@ -355,6 +365,8 @@ class Rules:
             set_(self, "moon_requires", CardSet(self.moon_requires))
         if not isinstance(self.pass_forbidden, CardSet):
             set_(self, "pass_forbidden", CardSet(self.pass_forbidden))
+        if not isinstance(self.second_pack_removed, CardSet):
+            set_(self, "second_pack_removed", CardSet(self.second_pack_removed))
         if self.doubler is not None and not isinstance(self.doubler, Card):
             set_(self, "doubler", to_card(self.doubler))
         for field, enum in _ENUM_FIELDS.items():
@@ -388,8 +400,17 @@ class Rules:
         return CardSet.from_mask(((1 << 52) - 1) & ~self.removed_cards.mask | jokers)
 
     @property
+    def deck_copies(self) -> CardMultiset:
+        """Every copy in play: `deck` once, and with `cancellation` twice but for the cards
+        of `second_pack_removed` (003 'CANCELLATION HEARTS')."""
+        twice = self.deck.mask & ~self.second_pack_removed.mask if self.cancellation else 0
+        return CardMultiset.from_masks(self.deck.mask, twice)
+
+    @property
     def hand_size(self) -> int:
         """Cards dealt to each player."""
+        if self.cancellation:  # two packs "dealt around as far as they will go evenly" (000)
+            return (len(self.deck_copies) - self.kitty_size) // self.players
         return (len(self.deck) - self.kitty_size) // self.players
 
     @property
@@ -404,7 +425,11 @@ class Rules:
 
     @property
     def penalty_total(self) -> int:
-        """The sum of all positive card values (26 in the standard game)."""
+        """The sum of all positive card values (26 in the standard game; every copy counts
+        under `cancellation`: 52 with two full packs, 003 'CANCELLATION HEARTS')."""
+        if self.cancellation:
+            copies = self.deck_copies
+            return sum(v * copies.count(c) for c, v in self.card_values.items() if v > 0)
         return sum(value for value in self.card_values.values() if value > 0)
 
     @property
@@ -447,6 +472,11 @@ class Rules:
 
     @cached_property
     def _core(self) -> core.CoreConfig:
+        if self.cancellation:
+            raise RulesError(
+                "two-pack rules (cancellation) are played by arena.engine.cancellation: "
+                "use cancellation_config(rules), not the one-pack core's config"
+            )
         values = [0] * 52
         joker_points = 0
         for card, value in self.card_values.items():
@@ -495,7 +525,9 @@ class Rules:
         return cached
 
     def core_config(self) -> core.CoreConfig:
-        """The integer configuration the engine backends play by (computed once)."""
+        """The integer configuration the engine backends play by (computed once).
+
+        Raises RulesError for two-pack rules (`cancellation`): their own module plays them."""
         return self._core
 
     # -- serialisation ---------------------------------------------------------------
@@ -540,6 +572,16 @@ class Rules:
             "max_bid": self.max_bid,
             "lives": self.lives,
             "danger_points": self.danger_points,
+            **self._cancellation_dict(),
+        }
+
+    def _cancellation_dict(self) -> dict[str, Any]:
+        """The Cancellation settings, written only when used (older replays stay as they were)."""
+        if not self.cancellation:
+            return {}
+        return {
+            "cancellation": True,
+            "second_pack_removed": [str(card) for card in self.second_pack_removed],
         }
 
     @classmethod
@@ -645,7 +687,7 @@ class Rules:
     # -- validation ------------------------------------------------------------------
 
     def _validate(self) -> None:
-        _check_int(self, "players", 3, 7)
+        _check_int(self, "players", 3, 10 if self.cancellation is True else 7)
         _check_int(self, "kitty_size", 0, 17)
         _check_int(self, "pass_count", 0, 13)
         _check_int(self, "sun_points", 0, 1000)
@@ -657,7 +699,8 @@ class Rules:
         if not isinstance(self.booster_nines, bool):
             raise RulesError("booster_nines must be true or false")
         self._validate_jokers()
-        deck_size = len(self.deck)
+        self._validate_cancellation()
+        deck_size = len(self.deck_copies) if self.cancellation else len(self.deck)
         if (deck_size - self.kitty_size) % self.players:
             raise RulesError(
                 f"{deck_size} cards in play minus a kitty of {self.kitty_size} do not deal evenly "
@@ -700,6 +743,60 @@ class Rules:
         self._validate_moon()
         self._validate_royal()
         self._validate_end()
+
+    def _validate_cancellation(self) -> None:
+        """Cancellation Hearts (000; 003) is played by its own module: two packs, the
+        standard play of Hearts with the widow to the first trick, scored by the cards.
+        So nothing that names one copy of a card or changes the play may come with it."""
+        if not isinstance(self.cancellation, bool):
+            raise RulesError("cancellation must be true or false")
+        if not self.cancellation:
+            if self.second_pack_removed:
+                raise RulesError("second_pack_removed needs cancellation (two packs)")
+            return
+        what = "cancellation (000 'Cancellation Hearts'; 003)"
+        outside = self.second_pack_removed.mask & ~self.deck.mask
+        if outside:
+            raise RulesError(
+                f"second_pack_removed names card(s) not in play: {CardSet.from_mask(outside)}"
+            )
+        if (
+            self.jokers
+            or self.royal_queens
+            or self.booster_nines
+            or self.doubler is not None
+            or self.queen_and_hearts_may_lead_heart
+            or self.moon_requires
+            or self.pass_forbidden
+            or self.sun_points
+            or self.no_trick_bonus
+            or self.lives
+        ):
+            raise RulesError(
+                f"{what} plays the standard game with two packs: no jokers, royal queens, "
+                "booster nines, doubler, queen-and-hearts lead, moon_requires, "
+                "pass_forbidden, sun, no-trick bonus or lives"
+            )
+        if self.scoring_suit_choice is not ScoringSuitChoice.FIXED:
+            raise RulesError(f"{what} needs scoring_suit_choice 'fixed'")
+        if self.settlement is not Settlement.POINTS:
+            raise RulesError(f"{what} needs settlement 'points'")
+        if self.moon not in (MoonRule.NONE, MoonRule.OLD):
+            raise RulesError(f"{what} needs moon 'none' or 'old'")
+        if self.kitty_taker is not KittyTaker.FIRST_TRICK:
+            raise RulesError(f"{what} needs kitty_taker 'first_trick': the widow is added to it")
+        offsets = (PassDirection.HOLD, PassDirection.LEFT, PassDirection.RIGHT)
+        if any(d not in (*offsets, PassDirection.ACROSS) for d in self.pass_schedule):
+            raise RulesError(f"{what} passes hold, left, right or across only")
+        if self.opening is Opening.LOWEST_CLUB:
+            clubs = self.deck.of_suit(Suit.CLUBS)
+            if self.kitty_size or not clubs or clubs.first() not in self.second_pack_removed:
+                raise RulesError(
+                    f"{what} with opening 'lowest_club' needs no widow and a lowest club "
+                    "that is in play once (003's four-player deck: the 2C of one pack)"
+                )
+        elif self.opening is not Opening.LEFT_OF_DEALER:
+            raise RulesError(f"{what} needs opening 'left_of_dealer' or 'lowest_club'")
 
     def _validate_opening_suit(self, what: str, suit: Suit) -> None:
         """Some hand must hold a card of `suit` to open with, whatever the kitty holds."""

@@ -39,7 +39,8 @@ def judge_card(
 def judge_pass(
     answer: object, held: CardSet, passable: CardSet, count: int, seat: int
 ) -> tuple[tuple[Card, ...], SeatFault | None]:
-    """A pass: `count` distinct cards held and passable, or the fault."""
+    """A pass: `count` distinct cards held and passable (a card twice only when `held`
+    holds both copies, Cancellation Hearts), or the fault."""
     if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
         return (), SeatFault(
             FaultKind.MALFORMED, f"a pass must be a list of cards, not {type(answer).__name__}"
@@ -51,7 +52,10 @@ def judge_pass(
     if len(cards) != count:
         return (), SeatFault(FaultKind.ILLEGAL, f"passed {len(cards)} cards; the pass is {count}")
     if len(set(cards)) != count:
-        return (), SeatFault(FaultKind.ILLEGAL, "passed the same card twice")
+        # Cancellation Hearts (two packs): a card twice only when both copies are held.
+        over = [c for c in set(cards) if cards.count(c) > (2 if held.twice & c.mask else 1)]
+        if over or not held.twice:
+            return (), SeatFault(FaultKind.ILLEGAL, "passed the same card twice")
     missing = [str(c) for c in cards if c not in held]
     if missing:
         return (), SeatFault(

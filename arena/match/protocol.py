@@ -14,7 +14,7 @@ from hearts_bot.convert import pass_direction_to_proto, rules_to_proto
 from hearts_bot.proto.hearts.v1 import bot_pb2, bot_pb2_grpc, game_pb2, rules_pb2
 
 from arena.engine import PassDirection, Rules, SeatView, Trick
-from arena.engine.cards import CARDS, Card
+from arena.engine.cards import CARDS, Card, CardSet
 
 from .seats import DecisionContext, GameInfo
 
@@ -51,6 +51,18 @@ def _mask_texts(mask: int) -> list[str]:
     return texts
 
 
+def _set_texts(cards: CardSet) -> list[str]:
+    """A hand or kitty as text: a card twice when held twice (Cancellation Hearts)."""
+    if not cards.twice:
+        return _mask_texts(cards.mask)
+    return [_TEXT[card.index] for card in cards]
+
+
+def _winner(trick: Trick) -> int | None:
+    """The winner for the wire: unset for a trick nobody won (Cancellation Hearts)."""
+    return trick.winner if trick.winner >= 0 else None
+
+
 def _texts(cards: Sequence[Card]) -> list[str]:
     return [_TEXT[card.index] for card in cards]
 
@@ -72,7 +84,7 @@ def clock_message(per_decision: float, bank: float) -> game_pb2.Clock:
 def trick_message(trick: Trick) -> game_pb2.Trick:
     """A finished trick."""
     return game_pb2.Trick(
-        leader=trick.leader, cards=[_TEXT[c.index] for _, c in trick.plays], winner=trick.winner
+        leader=trick.leader, cards=[_TEXT[c.index] for _, c in trick.plays], winner=_winner(trick)
     )
 
 
@@ -87,7 +99,7 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
         seat=view.seat,
         hand_number=context.hand_number,
         dealer=view.dealer,
-        hand=_mask_texts(view.hand.mask),
+        hand=_set_texts(view.hand),
         scores=list(context.scores),
         pass_direction=_PASS_PB[view.pass_direction],
         passed=_texts(view.passed),
@@ -99,7 +111,7 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
         lives=context.lives,
     )
     if view.kitty is not None:
-        state.kitty.extend(_mask_texts(view.kitty.mask))
+        state.kitty.extend(_set_texts(view.kitty))
     _set_reveals(state, view)
     _set_auction(state, view)
     state.pass_split[:] = [_PASS_PB[d] for d in view.pass_split]
@@ -214,9 +226,10 @@ class PlayRequests:
         if context.lives is not self._lives:
             self._lives = context.lives
             state.lives[:] = context.lives
-        if view.hand.mask != self._hand:
-            self._hand = view.hand.mask
-            state.hand[:] = _mask_texts(self._hand)
+        hand = view.hand.mask | view.hand.twice << 64
+        if hand != self._hand:
+            self._hand = hand
+            state.hand[:] = _set_texts(view.hand)
         if context.scores != self._scores:
             self._scores = context.scores
             state.scores[:] = context.scores
@@ -231,10 +244,10 @@ class PlayRequests:
         if clock != self._clock:
             self._clock = clock
             state.clock.CopyFrom(clock_message(*clock))
-        kitty = None if view.kitty is None else view.kitty.mask
+        kitty = None if view.kitty is None else view.kitty.mask | view.kitty.twice << 64
         if kitty != self._kitty:
             self._kitty = kitty
-            state.kitty[:] = [] if kitty is None else _mask_texts(kitty)
+            state.kitty[:] = [] if view.kitty is None else _set_texts(view.kitty)
         current = state.current_trick
         current.leader = view.current_trick[0][0] if view.current_trick else view.seat
         current.cards[:] = [_TEXT[card.index] for _, card in view.current_trick]
@@ -253,7 +266,7 @@ class PlayRequests:
             messages.add(
                 leader=trick.leader,
                 cards=[_TEXT[card.index] for _, card in trick.plays],
-                winner=trick.winner,
+                winner=_winner(trick),
             )
         self._tricks = tricks
 
@@ -301,12 +314,12 @@ def hand_start(view: SeatView, context: DecisionContext) -> game_pb2.HandStart:
     message = game_pb2.HandStart(
         hand_number=context.hand_number,
         dealer=view.dealer,
-        hand=_mask_texts(view.hand.mask),
+        hand=_set_texts(view.hand),
         pass_direction=_PASS_PB[view.pass_direction],
         scores=list(context.scores),
     )
     if view.kitty is not None:
-        message.kitty.extend(_mask_texts(view.kitty.mask))
+        message.kitty.extend(_set_texts(view.kitty))
     return message
 
 

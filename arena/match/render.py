@@ -59,7 +59,10 @@ def render(replay: dict[str, Any], *, pretty: bool = True) -> Iterator[str]:
                 for play in trick["plays"]:
                     mark = f"!{play['fault']}" if play.get("fault") else ""
                     plays.append(f"{play['seat']}:{show(play['card'])}{mark}")
-                yield f"    trick {number:2d}: {'  '.join(plays)}  → seat {trick['winner']}"
+                # Cancellation Hearts: -1 when nobody won it (its cards wait for the next
+                # trick won, or are discarded after the last trick).
+                taker = f"seat {trick['winner']}" if trick["winner"] >= 0 else "nobody (set aside)"
+                yield f"    trick {number:2d}: {'  '.join(plays)}  → {taker}"
             moon = f" (seat {hand['moon']} shot the moon)" if hand.get("moon") is not None else ""
             if "lives" in hand:  # Danger Hearts
                 moon += f"  lives {hand['lives']}"

@@ -323,8 +323,10 @@ class MatchRunner:
         needed = (rules.penalty_cards | rules.moon_requires).mask
         if rules.moon.value == "none" or not needed:
             return None
+        twice = rules.deck_copies.twice & needed if rules.cancellation else 0  # both copies
         for seat in range(rules.players):
-            if needed & ~hand.taken(seat).mask == 0:
+            taken = hand.taken(seat)
+            if needed & ~taken.mask == 0 and twice & ~taken.twice == 0:
                 return seat
         return None
 

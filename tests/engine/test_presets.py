@@ -68,8 +68,11 @@ DEALS = {"joker_1911": [seat.replace("2H", "JK1") for seat in ONE_SUIT_EACH]}
 # The cards each seat reveals in a Heartless hand of ONE_SUIT_EACH: the AH is the highest,
 # so hearts score with the QS and seat 3 opens with the 2C (003 'HEARTLESS').
 REVEALS_FOR_THE_MOON = ("2S", "AH", "2D", "2C")
-# The one-suit-each deal is a four-hand deal; presets made for other tables are left out.
-FOUR_HAND_PRESETS = sorted(name for name in PRESETS if preset(name).players == 4)
+# The one-suit-each deal is a four-hand deal of one pack; presets made for other tables,
+# and the two-pack Cancellation Hearts (tests/engine/test_cancellation.py), are left out.
+FOUR_HAND_PRESETS = sorted(
+    name for name in PRESETS if preset(name).players == 4 and not preset(name).cancellation
+)
 
 
 def test_every_preset_has_a_moon_scenario():
@@ -191,8 +194,10 @@ CASES = []
 for _name in sorted(PRESETS):
     for _players in range(3, 8):
         try:
-            preset(_name, _players)
+            _rules = preset(_name, _players)
         except RulesError:
+            continue
+        if _rules.cancellation:  # two packs: tests/engine/test_cancellation.py
             continue
         CASES.append((_name, _players))
 

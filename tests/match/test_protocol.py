@@ -64,6 +64,9 @@ def play_games(rules, seed, on_play, hands=6):
         ("dealer_calls", 4, None),
         ("auction", 4, None),  # bids and a declarer in the state
         ("danger", 4, None),  # lives in the state
+        ("cancellation", 8, None),  # two packs: cards twice, tricks nobody won
+        ("cancellation", 9, None),  # a widow, seen by its taker only
+        ("cancellation_four", 4, None),
     ],
 )
 def test_every_play_request_equals_one_built_from_scratch(name, players, kitty):

@@ -50,6 +50,8 @@ def _outcome(convert, query):
         ("royal", 4),
         ("auction", 4),  # bids and a declarer: the full path
         ("danger", 4),  # lives on the fast path
+        ("cancellation", 8),  # two packs: the full path
+        ("cancellation_four", 4),
     ],
 )
 def test_every_play_query_of_whole_games_reads_as_the_plain_conversion(name, players):

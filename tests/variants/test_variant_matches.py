@@ -46,8 +46,10 @@ VARIANTS = [
     "booster_nines",
     "joker",
     "joker_1911",
+    "cancellation",
+    "cancellation_four",
 ]
-PLAYERS = {"star": 5, "joker": 3}
+PLAYERS = {"star": 5, "joker": 3, "cancellation": 8}
 HOUSE_SERVED = ("Heuristic", "Random")
 
 

@@ -52,7 +52,27 @@ def test_admin_creates_a_season(client, auth, world, db):
     assert backwards.status_code == 400
     bad_players = client.post("/seasons/new", data={**form, "name": "Winter", "players": "9"})
     assert bad_players.status_code == 400
+    assert "players" in bad_players.get_data(as_text=True)
     assert client.get("/seasons/new").status_code == 200
+
+
+def test_a_cancellation_season_seats_up_to_ten(client, auth, world, db):
+    """000 'Cancellation Hearts': "Seven to ten people can play" (two packs)."""
+    token = admin(client, auth)
+    form = {
+        "name": "Crowd",
+        "preset": "cancellation",
+        "players": "9",
+        "starts_at": "2031-06-01T12:00",
+        "ends_at": "2031-07-01T12:00",
+        "cadence_minutes": "30",
+        "csrf_token": token,
+    }
+    assert client.post("/seasons/new", data=form).status_code == 302
+    season = db.scalars(select(Season).where(Season.name == "Crowd")).one()
+    assert season.ruleset.data["players"] == 9 and season.ruleset.data["cancellation"]
+    too_many = client.post("/seasons/new", data={**form, "name": "Mob", "players": "11"})
+    assert too_many.status_code == 400
 
 
 def test_admin_reschedules_starts_runs_a_round_and_finishes(client, auth, world, db):

@@ -9,3 +9,8 @@ gcc -std=c11 -O2 -Wall -Wextra -Werror -g -fno-omit-frame-pointer \
     -fsanitize=address,undefined -fno-sanitize-recover=all \
     -I"$here" "$here/hearts.c" "$here/test_hearts.c" -o "$out"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 "$out"
+# Cancellation Hearts (two packs): its own module, linked with hearts.c's SplitMix64.
+gcc -std=c11 -O2 -Wall -Wextra -Werror -g -fno-omit-frame-pointer \
+    -fsanitize=address,undefined -fno-sanitize-recover=all \
+    -I"$here" "$here/hearts.c" "$here/cancellation.c" "$here/test_cancellation.c" -o "$out"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 "$out"

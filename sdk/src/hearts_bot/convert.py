@@ -55,6 +55,9 @@ _T = TypeVar("_T")
 _CARDS = frozenset(DECK + JOKERS)
 MAX_PLAYERS = 7
 MIN_PLAYERS = 3
+CANCELLATION_MAX_PLAYERS = 10
+"""Cancellation Hearts (two packs) seats up to ten ("Seven to ten people can play")."""
+_CANCELLATION_KEYS = frozenset({"cancellation", "second_pack_removed"})
 
 
 class ProtocolError(ValueError):
@@ -111,7 +114,11 @@ def _card(text: str, where: str) -> Card:
     return text
 
 
-def _cards(texts: Iterable[str], where: str, *, unique: bool = True) -> tuple[Card, ...]:
+def _cards(
+    texts: Iterable[str], where: str, *, unique: bool = True, copies: int = 1
+) -> tuple[Card, ...]:
+    """Checked card texts; each card at most `copies` times (2 with two packs) when
+    `unique`."""
     cards = tuple(texts)
     if not cards:
         return cards
@@ -119,9 +126,16 @@ def _cards(texts: Iterable[str], where: str, *, unique: bool = True) -> tuple[Ca
         for index, text in enumerate(cards):
             _card(text, f"{where}[{index}]")
     if unique and len(frozenset(cards)) != len(cards):
-        duplicates = sorted({c for c in cards if cards.count(c) > 1}, key=card_order)
-        raise ProtocolError(f"{where}: card(s) listed twice: {' '.join(duplicates)}")
+        _check_copies(cards, copies, where, "listed")
     return cards
+
+
+def _check_copies(cards: Sequence[Card], copies: int, where: str, what: str) -> None:
+    """ProtocolError when a card is there more than `copies` times."""
+    over = sorted({c for c in cards if cards.count(c) > copies}, key=card_order)
+    if over:
+        times = "twice" if copies == 1 else f"more than {copies} times"
+        raise ProtocolError(f"{where}: card(s) {what} {times}: {' '.join(over)}")
 
 
 def _seat(value: int, players: int, where: str) -> int:
@@ -148,8 +162,9 @@ def rules_view_from_proto(message: rules_pb2.Rules, where: str = "rules") -> Rul
 def _rules_view_cached(data: bytes, where: str) -> RulesView:
     message = rules_pb2.Rules.FromString(data)
     players = message.players
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ProtocolError(f"{where}.players is {players}, expected {MIN_PLAYERS}..{MAX_PLAYERS}")
+    most = CANCELLATION_MAX_PLAYERS if message.cancellation else MAX_PLAYERS
+    if not MIN_PLAYERS <= players <= most:
+        raise ProtocolError(f"{where}.players is {players}, expected {MIN_PLAYERS}..{most}")
     if not message.pass_schedule:
         raise ProtocolError(f"{where}.pass_schedule is empty")
     values: dict[Card, int] = {}
@@ -161,7 +176,12 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
     removed = _cards(message.removed_cards, f"{where}.removed_cards")
     if message.jokers > len(JOKERS):
         raise ProtocolError(f"{where}.jokers is {message.jokers}: at most {len(JOKERS)}")
-    if len(DECK) + message.jokers - len(removed) - message.kitty_size < players:
+    second = _cards(message.second_pack_removed, f"{where}.second_pack_removed")
+    if second and not message.cancellation:
+        raise ProtocolError(f"{where}.second_pack_removed is set without cancellation")
+    packs = 2 if message.cancellation else 1
+    in_play = packs * (len(DECK) - len(removed)) - len(second) + message.jokers
+    if in_play - message.kitty_size < players:
         raise ProtocolError(f"{where}: too few cards left to deal")
     return RulesView(
         name=message.name,
@@ -210,6 +230,8 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
         booster_nines=message.booster_nines,
         jokers=message.jokers,
         joker_kind=_enum(_JOKER, message.joker_kind, f"{where}.joker_kind"),
+        cancellation=message.cancellation,
+        second_pack_removed=frozenset(second),
     )
 
 
@@ -224,10 +246,10 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
     Raises ProtocolError for an unknown setting or enumeration text.
     """
     data = rules.to_dict() if isinstance(rules, RulesView) else dict(rules)
-    unknown = sorted(set(data) - set(RulesView().to_dict()))
+    unknown = sorted(set(data) - set(RulesView().to_dict()) - _CANCELLATION_KEYS)
     if unknown:
         raise ProtocolError(f"unknown rules setting(s): {', '.join(unknown)}")
-    defaults = RulesView().to_dict()
+    defaults = RulesView().to_dict() | {"cancellation": False, "second_pack_removed": []}
 
     def get(key: str) -> Any:
         return data.get(key, defaults[key])
@@ -284,6 +306,8 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         booster_nines=get("booster_nines"),
         jokers=get("jokers"),
         joker_kind=number(_JOKER_PB, "joker_kind", get("joker_kind")),
+        cancellation=get("cancellation"),
+        second_pack_removed=[str(c) for c in get("second_pack_removed")],
     )
     for key in ("doubler", "moon_points", "target_score", "max_hands"):
         value = get(key)
@@ -313,22 +337,24 @@ def _clock(message: game_pb2.Clock) -> Clock:
 
 _SEATS: dict[tuple[int, int, int], tuple[int, ...]] = {
     (leader, count, players): tuple((leader + i) % players for i in range(count))
-    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    for players in range(MIN_PLAYERS, CANCELLATION_MAX_PLAYERS + 1)
     for leader in range(players)
     for count in range(players + 1)
 }
 
 
-def _trick(message: game_pb2.Trick, players: int, where: str, *, finished: bool) -> Trick:
+def _trick(
+    message: game_pb2.Trick, players: int, where: str, *, finished: bool, two_packs: bool = False
+) -> Trick:
     leader = message.leader
     if leader >= players:
         _seat(leader, players, f"{where}.leader")
-    cards = _cards(message.cards, f"{where}.cards")
+    cards = _cards(message.cards, f"{where}.cards", copies=2 if two_packs else 1)
     has_winner = message.HasField("winner")
     if finished:
         if len(cards) != players:
             raise ProtocolError(f"{where} is finished but has {len(cards)} cards, not {players}")
-        if not has_winner:
+        if not has_winner and not two_packs:  # Cancellation Hearts: nobody may win it
             raise ProtocolError(f"{where} is finished but has no winner")
     elif len(cards) >= players:
         raise ProtocolError(f"{where} is in progress but already has {len(cards)} cards")
@@ -338,7 +364,9 @@ def _trick(message: game_pb2.Trick, players: int, where: str, *, finished: bool)
     return Trick(leader, cards, _SEATS[leader, len(cards), players], winner)
 
 
-def _finished_tricks(state: game_pb2.HandState, players: int, where: str) -> tuple[Trick, ...]:
+def _finished_tricks(
+    state: game_pb2.HandState, players: int, where: str, two_packs: bool = False
+) -> tuple[Trick, ...]:
     tricks: list[Trick] = []
     append = tricks.append
     for index, message in enumerate(state.tricks):
@@ -355,22 +383,25 @@ def _finished_tricks(state: game_pb2.HandState, players: int, where: str) -> tup
         ):
             append(Trick(leader, cards, _SEATS[leader, players, players], winner))
         else:
-            append(_trick(message, players, f"{where}.tricks[{index}]", finished=True))
+            append(
+                _trick(
+                    message, players, f"{where}.tricks[{index}]", finished=True, two_packs=two_packs
+                )
+            )
     return tuple(tricks)
 
 
 def _check_distinct(fields: dict[str, Any], current: Trick | None, where: str) -> None:
-    """No card is both held and played, or played twice, in one hand."""
+    """No card is both held and played, or played twice, in one hand (with two packs,
+    Cancellation Hearts: no card is held and played more than twice in all)."""
     cards = [*fields["hand"]]
     for trick in fields["tricks"]:
         cards += trick.cards
     if current is not None:
         cards += current.cards
     if len(frozenset(cards)) != len(cards):
-        twice = sorted({card for card in cards if cards.count(card) > 1}, key=card_order)
-        raise ProtocolError(
-            f"{where}: card(s) both held and played, or played twice: {' '.join(twice)}"
-        )
+        copies = 2 if fields["rules"].cancellation else 1
+        _check_copies(cards, copies, where, "both held and played, or played")
 
 
 def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
@@ -386,20 +417,22 @@ def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
     if seat >= players or dealer >= players:
         _seat(seat, players, f"{where}.seat")
         _seat(dealer, players, f"{where}.dealer")
+    two = rules.cancellation  # Cancellation Hearts: two packs, a card may be there twice
+    copies = 2 if two else 1
     return {
         "rules": rules,
         "seat": seat,
         "hand_number": state.hand_number,
         "dealer": dealer,
-        "hand": _cards(state.hand, f"{where}.hand"),
+        "hand": _cards(state.hand, f"{where}.hand", copies=copies),
         "scores": _scores(state.scores, players, f"{where}.scores"),
         "pass_direction": _enum(_PASS, state.pass_direction, f"{where}.pass_direction"),
-        "passed": _cards(state.passed, f"{where}.passed"),
-        "received": _cards(state.received, f"{where}.received"),
-        "tricks": _finished_tricks(state, players, where),
+        "passed": _cards(state.passed, f"{where}.passed", copies=copies),
+        "received": _cards(state.received, f"{where}.received", copies=copies),
+        "tricks": _finished_tricks(state, players, where, two),
         "broken": state.broken,
         "clock": _clock(state.clock),
-        "kitty": _cards(state.kitty, f"{where}.kitty"),
+        "kitty": _cards(state.kitty, f"{where}.kitty", copies=copies),
         "kitty_taker": kitty_taker,
         "pot": state.pot,
         **_reveal_fields(state, players, where),
@@ -576,7 +609,13 @@ def play_view_from_proto(query: game_pb2.PlayCardQuery, where: str = "play_card"
     if not state.HasField("current_trick"):
         raise ProtocolError(f"{where}.state.current_trick is missing")
     players = fields["rules"].players
-    current = _trick(state.current_trick, players, f"{where}.state.current_trick", finished=False)
+    current = _trick(
+        state.current_trick,
+        players,
+        f"{where}.state.current_trick",
+        finished=False,
+        two_packs=fields["rules"].cancellation,
+    )
     if (current.leader + len(current.cards)) % players != fields["seat"]:
         raise ProtocolError(
             f"{where}: seat {fields['seat']} is asked to play, but it is seat "
@@ -604,30 +643,39 @@ def match_info_from_proto(message: game_pb2.MatchStart, where: str = "match_star
     )
 
 
-def hand_started_from_proto(message: game_pb2.HandStart, players: int) -> HandStarted:
-    """The validated `HandStarted` event; raises ProtocolError."""
+def hand_started_from_proto(
+    message: game_pb2.HandStart, players: int, two_packs: bool = False
+) -> HandStarted:
+    """The validated `HandStarted` event (`two_packs`: Cancellation Hearts, a card may be
+    held twice); raises ProtocolError."""
+    copies = 2 if two_packs else 1
     return HandStarted(
         hand_number=message.hand_number,
         dealer=_seat(message.dealer, players, "hand_start.dealer"),
-        hand=_cards(message.hand, "hand_start.hand"),
+        hand=_cards(message.hand, "hand_start.hand", copies=copies),
         pass_direction=_enum(_PASS, message.pass_direction, "hand_start.pass_direction"),
         scores=_scores(message.scores, players, "hand_start.scores"),
-        kitty=_cards(message.kitty, "hand_start.kitty"),
+        kitty=_cards(message.kitty, "hand_start.kitty", copies=copies),
     )
 
 
-def trick_ended_from_proto(message: game_pb2.TrickEnd, players: int) -> TrickEnded:
-    """The validated `TrickEnded` event; raises ProtocolError."""
+def trick_ended_from_proto(
+    message: game_pb2.TrickEnd, players: int, two_packs: bool = False
+) -> TrickEnded:
+    """The validated `TrickEnded` event (`two_packs`: Cancellation Hearts, where a trick may
+    hold a card twice and have no winner); raises ProtocolError."""
     if not message.HasField("trick"):
         raise ProtocolError("trick_end.trick is missing")
     return TrickEnded(
         hand_number=message.hand_number,
         trick_number=message.trick_number,
-        trick=_trick(message.trick, players, "trick_end.trick", finished=True),
+        trick=_trick(message.trick, players, "trick_end.trick", finished=True, two_packs=two_packs),
     )
 
 
-def hand_ended_from_proto(message: game_pb2.HandEnd, players: int) -> HandEnded:
+def hand_ended_from_proto(
+    message: game_pb2.HandEnd, players: int, two_packs: bool = False
+) -> HandEnded:
     """The validated `HandEnded` event; raises ProtocolError."""
     shooter = message.moon_shooter if message.HasField("moon_shooter") else None
     return HandEnded(
@@ -635,7 +683,7 @@ def hand_ended_from_proto(message: game_pb2.HandEnd, players: int) -> HandEnded:
         hand_scores=_scores(message.hand_scores, players, "hand_end.hand_scores"),
         scores=_scores(message.scores, players, "hand_end.scores"),
         moon_shooter=None if shooter is None else _seat(shooter, players, "hand_end.moon_shooter"),
-        kitty=_cards(message.kitty, "hand_end.kitty"),
+        kitty=_cards(message.kitty, "hand_end.kitty", copies=2 if two_packs else 1),
     )
 
 

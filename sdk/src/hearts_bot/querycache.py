@@ -69,6 +69,8 @@ class QueryCache:
         ):
             return None  # Heartless, Auction Hearts, a split pass: the full path checks them
         rules = rules_view_from_proto(state.rules, "play_card.state.rules")  # cached
+        if rules.cancellation:
+            return None  # two packs: cards twice, tricks nobody won; the full path checks them
         players = rules.players
         seat = state.seat
         if seat >= players or state.dealer >= players:

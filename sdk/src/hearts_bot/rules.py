@@ -206,6 +206,14 @@ class RulesView:
     """Jokers added to the pack ("JK1" .. "JK3"); their worth is in `card_values`."""
     joker_kind: JokerKind = JokerKind.WILD
     """What those jokers are."""
+    cancellation: bool = False
+    """Cancellation Hearts: two packs, so a hand, a trick or a pile may hold a card twice;
+    two copies of one card in a trick cancel and neither wins; a trick nobody wins
+    (`Trick.winner` None) goes to the winner of the next trick won, its leader leading
+    again; an unwon last trick and the tricks waiting are discarded. `card_values` are per
+    copy (`deck` lists a card twice when both packs hold it)."""
+    second_pack_removed: frozenset[Card] = frozenset()
+    """Cancellation Hearts: cards in the first pack only ("Remove the Twos from one deck")."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))
@@ -214,11 +222,19 @@ class RulesView:
     def deck(self) -> tuple[Card, ...]:
         """The cards in play, in card order."""
         kept = tuple(card for card in DECK if card not in self.removed_cards)
+        if self.cancellation:  # two packs: a card twice, unless the second pack lacks it
+            return tuple(
+                copy
+                for card in kept
+                for copy in (card, card)[: 1 + (card not in self.second_pack_removed)]
+            )
         return kept + JOKERS[: self.jokers]
 
     @property
     def hand_size(self) -> int:
         """Cards dealt to each seat."""
+        if self.cancellation:
+            return (len(self.deck) - self.kitty_size) // self.players
         return (52 + self.jokers - len(self.removed_cards) - self.kitty_size) // self.players
 
     def value_of(self, card: Card) -> int:
@@ -232,7 +248,10 @@ class RulesView:
 
     @property
     def penalty_total(self) -> int:
-        """The sum of every penalty card's points (26 in the standard game)."""
+        """The sum of every penalty card's points (26 in the standard game; each copy with
+        two packs)."""
+        if self.cancellation:
+            return sum(v for card in self.deck if (v := self.value_of(card)) > 0)
         return sum(value for value in self.card_values.values() if value > 0)
 
     @property
@@ -299,4 +318,14 @@ class RulesView:
             "booster_nines": self.booster_nines,
             "jokers": self.jokers,
             "joker_kind": self.joker_kind.value,
+            **self._cancellation_dict(),
+        }
+
+    def _cancellation_dict(self) -> dict[str, Any]:
+        """As the arena writes them: the Cancellation settings only when used."""
+        if not self.cancellation:
+            return {}
+        return {
+            "cancellation": True,
+            "second_pack_removed": sorted(self.second_pack_removed, key=card_order),
         }

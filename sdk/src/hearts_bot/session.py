@@ -122,6 +122,7 @@ class MatchSession:
             return bot_pb2.PlayMatchResponse(request_id=request_id, match_start=answer)
         assert self.match is not None
         players = self.match.rules.players
+        two_packs = self.match.rules.cancellation  # Cancellation Hearts: a card may be twice
         if kind == "play_card":
             view = self.queries.play_view(request.play_card)
             self._check_seat(view.seat)
@@ -135,10 +136,11 @@ class MatchSession:
             pview = pass_view_from_proto(request.pass_cards)
             self._check_seat(pview.seat)
             cards = self._cards(self._call(lambda: self.bot.pass_cards(pview), "pass_cards"))
-            if len(set(cards)) != pview.count or not set(cards) <= set(pview.hand):
+            if not _passable(cards, pview.count, pview.hand, two_packs):
                 self._warn(
                     f"pass_cards returned {' '.join(cards) or 'nothing'}: expected "
                     f"{pview.count} distinct cards from view.hand"
+                    + (" (a card twice only if held twice)" if two_packs else "")
                 )
             return bot_pb2.PlayMatchResponse(
                 request_id=request_id, pass_cards=game_pb2.PassCardsAnswer(cards=cards)
@@ -177,13 +179,13 @@ class MatchSession:
             response.reveal_card.card = shown
             return response
         if kind == "hand_start":
-            started = hand_started_from_proto(request.hand_start, players)
+            started = hand_started_from_proto(request.hand_start, players, two_packs)
             self._call(lambda: self.bot.on_hand_start(started), "on_hand_start")
         elif kind == "trick_end":
-            trick = trick_ended_from_proto(request.trick_end, players)
+            trick = trick_ended_from_proto(request.trick_end, players, two_packs)
             self._call(lambda: self.bot.on_trick_end(trick), "on_trick_end")
         elif kind == "hand_end":
-            hand = hand_ended_from_proto(request.hand_end, players)
+            hand = hand_ended_from_proto(request.hand_end, players, two_packs)
             self._call(lambda: self.bot.on_hand_end(hand), "on_hand_end")
         elif kind == "match_end":
             ended = match_ended_from_proto(request.match_end, players)
@@ -284,3 +286,13 @@ class MatchSession:
         self.warnings += 1
         if self.warnings <= _WARNINGS_PER_MATCH:
             print(f"hearts-bot: warning: {text}", file=sys.stderr, flush=True)
+
+
+def _passable(cards: Sequence[str], count: int, hand: Sequence[str], two_packs: bool) -> bool:
+    """Whether `cards` is a pass of `count` cards from `hand`: distinct cards, or with two
+    packs (Cancellation Hearts) no card more often than the hand holds it."""
+    if len(cards) != count:
+        return False
+    if not two_packs:
+        return len(set(cards)) == count and set(cards) <= set(hand)
+    return all(cards.count(card) <= hand.count(card) for card in cards)

@@ -22,7 +22,8 @@ class Trick:
     seats: tuple[int, ...]
     """``seats[i]`` played ``cards[i]``."""
     winner: int | None = None
-    """Set once the trick is complete."""
+    """Set once the trick is complete; None for a complete Cancellation Hearts trick that
+    nobody won (every card of the suit led cancelled by its twin)."""
 
     @property
     def plays(self) -> tuple[tuple[int, Card], ...]:
@@ -37,12 +38,20 @@ class Trick:
 
     def winning_card(self) -> Card | None:
         """The highest card of the led suit so far (it wins if no one beats it); with only
-        jokers played, the first of them."""
+        jokers played, the first of them. Two copies of one card (Cancellation Hearts, two
+        packs) cancel: neither can win, and None when nothing of the led suit is left."""
         suit = self.led_suit
         if suit is None:
             return self.cards[0] if self.cards else None
+        cards = self.cards
         return max(
-            (card for card in self.cards if card[1] == suit and card not in JOKERS), key=rank_of
+            (
+                card
+                for card in cards
+                if card[1] == suit and card not in JOKERS and cards.count(card) == 1
+            ),
+            key=rank_of,
+            default=None,
         )
 
     def points(self, rules: RulesView) -> int:
@@ -131,11 +140,16 @@ class HandView:
         return frozenset(card for trick in self._all_tricks() for card in trick.cards)
 
     def points_taken(self) -> tuple[int, ...]:
-        """Card points each seat has taken in this hand's finished tricks (by seat)."""
+        """Card points each seat has taken in this hand's finished tricks (by seat). A
+        trick nobody won (Cancellation Hearts) goes to the winner of the next trick won."""
         taken = [0] * self.rules.players
+        waiting = 0
         for trick in self.tricks:
-            if trick.winner is not None:
-                taken[trick.winner] += trick.points(self.rules)
+            if trick.winner is None:
+                waiting += trick.points(self.rules)
+            else:
+                taken[trick.winner] += trick.points(self.rules) + waiting
+                waiting = 0
         return tuple(taken)
 
     def _all_tricks(self) -> tuple[Trick, ...]:

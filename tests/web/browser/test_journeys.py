@@ -352,3 +352,35 @@ def test_every_preset_replay_is_drawn_to_the_end_of_its_first_hand(site, page, a
         assert jokers.count() == rules.jokers
         assert jokers.first.inner_text().replace("\n", "") == "🃏1"
         assert jokers.first.get_attribute("aria-label") == "joker 1"
+
+
+def test_a_cancellation_replay_shows_twins_and_a_trick_nobody_won(site, page, app):
+    """000/003 Cancellation Hearts: two packs, so a seat may hold a card twice (the viewer
+    draws both copies), and a trick whose cards of the suit led all met their twins is won
+    by nobody: the viewer says so, and marks no winner."""
+    rules = preset("cancellation_four").replace(max_hands=3)
+    server, match_id = _recorded(site, app, rules, 3)
+    replay = _open_replay(page, f"{server.url}/matches/{match_id}#g=1&h=1&t=0&c=0")
+    hands = replay["games"][0]["hands"]
+    unwon = [
+        (h, t)
+        for h, hand in enumerate(hands)
+        for t, trick in enumerate(hand["tricks"])
+        if trick["winner"] == -1
+    ]
+    assert unwon, "no trick nobody won in these hands: pick another seed"
+    h, t = unwon[0]
+    deal = hands[h]["deal"]
+    seat, twin = next((s, c) for s, cards in enumerate(deal) for c in cards if cards.count(c) == 2)
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h={h + 1}&t=0&c=0")
+    page.wait_for_selector(f'#viewer[data-step="1-{h + 1}-0-0"]')
+    held = page.locator(f'section[data-seat="{seat}"] .hand .card[data-card="{twin}"]')
+    assert held.count() == 2
+    trick = hands[h]["tricks"][t]
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h={h + 1}&t={t + 1}&c={rules.players}")
+    page.wait_for_selector(f'#viewer[data-step="1-{h + 1}-{t + 1}-{rules.players}"]')
+    assert "nobody wins" in page.locator(".trick .unwon").inner_text()
+    assert page.locator(".trick .play.winner").count() == 0
+    shown = page.locator(".trick .play .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    assert shown == [play["card"] for play in trick["plays"]]
+    screenshot(page, "cancellation-unwon-trick")

@@ -144,26 +144,33 @@
     const hand = game.hands[step.h];
     const n = game.seating.length;
     const passed = step.t > 0 || step.c === 1;
-    const holding = hand.deal.map((cards) => new Set(cards));
+    // Each seat's cards as a list: with two packs (Cancellation Hearts) a card may be held
+    // twice, and playing or passing it takes one copy away.
+    const holding = hand.deal.map((cards) => [...cards]);
     const gave = Array.from({ length: n }, () => []);
     const got = Array.from({ length: n }, () => []);
     for (const pass of hand.passes || []) gave[pass.seat] = pass.cards || [];
     if (hand.received) hand.received.forEach((cards, seat) => (got[seat] = cards || []));
     if (passed) {
-      gave.forEach((cards, seat) => cards.forEach((c) => holding[seat].delete(c)));
-      got.forEach((cards, seat) => cards.forEach((c) => holding[seat].add(c)));
+      gave.forEach((cards, seat) => cards.forEach((c) => removeOne(holding[seat], c)));
+      got.forEach((cards, seat) => cards.forEach((c) => holding[seat].push(c)));
     }
     const values = handValues(hand);
     const takenCards = Array.from({ length: n }, () => []);
+    let waiting = []; // Cancellation Hearts: the cards of tricks nobody won, for the next winner
     let trick = null;
     let trickDone = false;
     for (let t = 0; t < step.t; t++) {
       const record = hand.tricks[t];
       const count = t === step.t - 1 ? step.c : record.plays.length;
-      for (let c = 0; c < count; c++) holding[record.plays[c].seat].delete(record.plays[c].card);
+      for (let c = 0; c < count; c++) removeOne(holding[record.plays[c].seat], record.plays[c].card);
       const complete = count === record.plays.length;
       if (complete) {
-        for (const play of record.plays) takenCards[record.winner].push(play.card);
+        waiting.push(...record.plays.map((play) => play.card));
+        if (record.winner >= 0) {
+          takenCards[record.winner].push(...waiting);
+          waiting = [];
+        }
       }
       if (t === step.t - 1) {
         trick = { record, count };
@@ -182,6 +189,11 @@
     const startLives = (replay.rules && replay.rules.lives) || 0;
     const livesBefore = previous && previous.lives ? previous.lives : new Array(n).fill(startLives);
     return { game, hand, n, passed, holding, gave, got, taken, trick, trickDone, lastHandStep, toPlay, before, potBefore, livesBefore };
+  }
+
+  function removeOne(cards, c) {
+    const at = cards.indexOf(c);
+    if (at >= 0) cards.splice(at, 1);
   }
 
   // Heartless (003): each hand's scoring suit is revealed after the pass; its cards are
@@ -330,7 +342,8 @@
         : state.hand.auction ? "The auction" : "Cards laid face down";
       centre.append(el("div", { class: "caption" }, step.c === 0 ? `Deal · pass ${dir}` : exchanged));
       if (state.hand.kitty && state.hand.kitty.length) {
-        const k = el("div", { class: "passes" }, "kitty: ");
+        const widow = replay.rules && replay.rules.cancellation; // 000: "a widow"
+        const k = el("div", { class: "passes" }, widow ? "widow: " : "kitty: ");
         for (const c of state.hand.kitty) k.append(kittyVisible(state, mine) ? card(c) : back(), " ");
         centre.append(k);
       }
@@ -365,7 +378,13 @@
       plays.append(el("div", { class: classes.join(" "), "data-play-seat": play.seat }, card(play.card), note.join(" · ")));
     }
     centre.append(plays);
-    if (state.trickDone) centre.append(el("div", {}, `won by seat ${record.winner}`));
+    if (state.trickDone && record.winner >= 0) centre.append(el("div", {}, `won by seat ${record.winner}`));
+    else if (state.trickDone) {
+      // Cancellation Hearts: every card of the suit led met its twin, so nobody won.
+      const last = record === state.hand.tricks[state.hand.tricks.length - 1];
+      const fate = last ? "discarded with any tricks set aside" : "set aside for the next trick's winner";
+      centre.append(el("div", { class: "unwon" }, `nobody wins: twins cancel; ${fate}`));
+    }
     return centre;
   }
 

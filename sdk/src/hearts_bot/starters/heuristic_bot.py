@@ -36,7 +36,11 @@ class HeuristicBot(Bot):
         following = [card for card in legal if card[1] == led]
         if following:
             winning = view.current_trick.winning_card()
-            assert winning is not None
+            if winning is None:  # Cancellation Hearts: every card of the suit led cancelled
+                twins = [card for card in following if card in view.current_trick.cards]
+                if twins:
+                    return twins[0]  # cancels too: still nobody wins
+                return highest(following) if view.last_to_play else lowest(following)
             ducks = [card for card in following if rank_of(card) < rank_of(winning)]
             if ducks:
                 return highest(ducks)

@@ -63,7 +63,9 @@ class Trick(_message.Message):
     leader: _builtins.int
     """The seat that led the trick."""
     winner: _builtins.int
-    """The seat that won the trick; set only once the trick is complete."""
+    """The seat that won the trick; set only once the trick is complete, and never for a
+    Cancellation Hearts trick nobody won (every card of the suit led cancelled).
+    """
     @_builtins.property
     def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The cards played, in order: cards[i] was played by seat (leader + i) % players."""
