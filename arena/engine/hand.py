@@ -164,6 +164,14 @@ class SeatView:
     """Booster Nines (004 'Other Variations'): the suit the current trick must be led in,
     because the last trick held the nine of its led suit (the leader leads it if he holds
     any); None when there is no such obligation, and always None without `booster_nines`."""
+    stock_size: int | None = None
+    """000 'Domino Hearts': the cards left in the face-down stock; None in other games."""
+    in_play: tuple[bool, ...] = ()
+    """Domino Hearts: per seat, whether it still takes part (holds cards when the current
+    trick is led); () in other games, where every seat plays every trick."""
+    drawn: tuple[int, ...] = ()
+    """Domino Hearts: per seat, how many cards it has drawn from the stock (the draws are
+    public, the cards are not: the seat's own are in `hand`); () in other games."""
 
 
 def _nothing_legal() -> int:
@@ -382,6 +390,10 @@ class Hand:
 
         `declarer` is for Auction Hearts only: the seat that names the suit without bidding
         because the last deal's pot was not won (`arena.engine.auction`)."""
+        if rules.domino and cls is Hand:  # 000 'Domino Hearts': its own engine
+            from .domino import DominoHand
+
+            return DominoHand.deal(rules, seed, dealer=dealer)
         _check_seat(rules, dealer, "dealer")
         direction = rules.pass_schedule[0] if pass_direction is None else pass_direction
         seed &= 0xFFFFFFFFFFFFFFFF

@@ -80,7 +80,7 @@ static PyObject *DominoState_new(PyTypeObject *type, PyObject *args, PyObject *k
         hands[i] = (uint64_t)hands_ll[i];
     for (Py_ssize_t i = 0; i < ns; i++) {
         if (stock_ll[i] < 0 || stock_ll[i] >= DH_CARDS) {
-            PyErr_SetString(PyExc_ValueError, "not a partition of the pack");
+            PyErr_SetString(PyExc_ValueError, "not a Domino deal: a stock card outside the pack");
             return NULL;
         }
         stock[i] = (uint8_t)stock_ll[i];

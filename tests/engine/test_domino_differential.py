@@ -1,0 +1,138 @@
+"""Domino Hearts: the C core (`arena.engine._domino`) against the pure-Python reference
+(`arena.engine.domino_reference`), question by question, on random hands.
+
+Why: the scenario tests (test_domino.py) pin the rules we thought of; this plays both
+backends side by side on random deals at every table size, asking both every question at
+every decision (undoing now and then), so any drift shows with the players, the seed and
+the step. The quick run (1,200 hands) is part of every run; the full run (ARENA_DIFF_HANDS
+per table size, 20,000 by default) runs with `-m slow`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from arena.engine import domino_reference
+
+try:
+    C_DOMINO: ModuleType | None = importlib.import_module("arena.engine._domino")
+except ImportError:
+    C_DOMINO = None
+
+pytestmark = pytest.mark.skipif(
+    C_DOMINO is None,
+    reason="the C backend arena.engine._domino is not built "
+    "(.venv/bin/python setup.py build_ext --inplace)",
+)
+
+VALUES = tuple(1 if card >= 39 else 0 for card in range(52))
+QUESTIONS = (
+    "phase",
+    "to_play",
+    "leader",
+    "trick_number",
+    "broken",
+    "stock_size",
+    "active",
+    "kept",
+    "kept_by",
+    "players",
+)
+CALLS = ("legal_mask", "current_trick", "history", "draws", "stock")
+
+
+def answer(state: Any, name: str, *args: Any) -> Any:
+    """What the state answers, an exception reduced to its type's name."""
+    try:
+        value = getattr(state, name)
+        return value(*args) if callable(value) else value
+    except Exception as error:
+        return f"raised {type(error).__name__}"
+
+
+def compare(players: int, seed: int, moon: int) -> None:
+    assert C_DOMINO is not None
+    dealer = seed % players
+    dealt = C_DOMINO.deal(players, seed, dealer)
+    assert dealt == domino_reference.deal(players, seed, dealer), (players, seed)
+    hands, stock = dealt
+    c = C_DOMINO.DominoState(players, dealer, hands, stock, VALUES, moon, 13)
+    r = domino_reference.DominoState(players, dealer, hands, stock, VALUES, moon, 13)
+    rng = random.Random(seed * 8 + players)
+    step = 0
+    while True:
+        where = (players, seed, step)
+        for name in QUESTIONS:
+            assert answer(c, name) == answer(r, name), (name, *where)
+        for name in CALLS:
+            assert answer(c, name) == answer(r, name), (name, *where)
+        for seat in (*range(players), -1, players):
+            for name in ("hand", "taken", "tricks_won", "drawn"):
+                assert answer(c, name, seat) == answer(r, name, seat), (name, seat, *where)
+        for card in (rng.randrange(52), -1, 52, 2**70):
+            assert answer(c, "check_play", card) == answer(r, "check_play", card), where
+        assert answer(c, "points") == answer(r, "points"), where
+        if c.phase == 2:
+            assert answer(c, "pop") == answer(r, "pop")
+            break
+        legal = [card for card in range(52) if c.legal_mask() >> card & 1]
+        wrong = rng.randrange(52)
+        assert c.play(wrong if wrong not in legal else legal[0]) == r.play(
+            wrong if wrong not in legal else legal[0]
+        ), where
+        if c.phase == 2:
+            continue
+        legal = [card for card in range(52) if c.legal_mask() >> card & 1]
+        card = rng.choice(legal)
+        if rng.random() < 0.5:
+            assert c.play(card) == r.play(card) == 0, where
+        else:
+            c.push(card)
+            r.push(card)
+        if rng.random() < 0.08:
+            c.pop()
+            r.pop()
+        step += 1
+
+
+@pytest.mark.parametrize("players", range(2, 8))
+def test_c_and_reference_agree_quick(players: int) -> None:
+    for seed in range(200):
+        compare(players, seed, moon=seed % 2)
+
+
+def test_both_refuse_the_same_bad_deals() -> None:
+    assert C_DOMINO is not None
+    hands, stock = domino_reference.deal(4, 1, 0)
+    bad = [
+        (1, 0, hands[:1], stock),
+        (4, 4, hands, stock),
+        (4, 0, (0, *hands[1:]), stock),
+        (4, 0, hands, stock[:-1]),
+        (4, 0, hands, (*stock, stock[0])),
+        (4, 0, hands, (*stock[:-1], 99)),
+    ]
+    for players, dealer, h, s in bad:
+        for module in (C_DOMINO, domino_reference):
+            with pytest.raises(ValueError, match=r"hand per player|not a Domino deal"):
+                module.DominoState(players, dealer, h, s, VALUES, 1, 13)
+    with pytest.raises(ValueError, match=r"2\.\.7 players"):
+        C_DOMINO.deal(8, 1, 0)
+    with pytest.raises(ValueError, match=r"2\.\.7 players"):
+        domino_reference.deal(8, 1, 0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", range(2, 8))
+def test_c_and_reference_agree_full(players: int, request: pytest.FixtureRequest) -> None:
+    markexpr = str(request.config.getoption("-m") or "")
+    if "slow" not in markexpr and "ARENA_DIFF_HANDS" not in os.environ:
+        pytest.skip("the full differential run: select it with -m slow (size: ARENA_DIFF_HANDS)")
+    for seed in range(int(os.environ.get("ARENA_DIFF_HANDS", "20000"))):
+        compare(players, 10_000 + seed, moon=seed % 2)
