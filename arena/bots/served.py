@@ -89,6 +89,9 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
         bids=view.bids,
         declarer=view.declarer,
         booster_suit=_booster_suit(rules, tricks),
+        stock_size=view.stock_size,
+        in_play=view.in_play,
+        drawn=view.drawn,
     )
 
 

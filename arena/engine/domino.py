@@ -33,6 +33,7 @@ from collections.abc import Iterable, Sequence
 from types import ModuleType
 from typing import Any
 
+from . import presets
 from .cards import CARDS, Card, CardLike, CardSet, Suit, to_card
 from .config import ERR_NOT_PASSING
 from .hand import (
@@ -46,16 +47,7 @@ from .hand import (
     _cardset,
     _check_seat,
 )
-from .rules import (
-    BrokenBy,
-    FirstTrick,
-    LeadRule,
-    MoonRule,
-    Opening,
-    PassDirection,
-    Rules,
-    standard_values,
-)
+from .rules import MoonRule, PassDirection, Rules
 
 __all__ = ["DOMINO_BACKEND_NAME", "DominoHand", "domino_rules"]
 
@@ -88,29 +80,10 @@ _core, DOMINO_BACKEND_NAME = _select()
 
 
 def domino_rules(players: int = 4, **changes: Any) -> Rules:
-    """The `domino` preset's rules for 2..7 players (000 'Domino Hearts').
-
-    The hearts count one each and the QS nothing ("the ♠Q is usually not scored"); the
-    moon is all 13 hearts, scored as in Four-Hand Hearts (000 'Shooting the Moon': the
-    shooter 0, everyone else the moon's worth); the game is played to 100 (000 'Scoring':
-    "The game is usually played to 100 points").
-    """
-    values = {card: value for card, value in standard_values().items() if card.suit is Suit.HEARTS}
-    settings: dict[str, Any] = {
-        "name": "domino",
-        "players": players,
-        "domino": True,
-        "pass_schedule": (PassDirection.HOLD,),
-        "opening": Opening.LEFT_OF_DEALER,
-        "first_trick": FirstTrick.ANY,
-        "lead_rule": LeadRule.HEARTS_BROKEN,
-        "broken_by": BrokenBy.HEARTS,
-        "card_values": values,
-        "moon": MoonRule.OLD,
-        "target_score": 100,
-    }
-    settings.update(changes)
-    return Rules(**settings)
+    """The `domino` preset's rules for 2..7 players (`arena.engine.presets.domino`), with
+    any `changes` (`Rules.replace`). Raises RulesError for a table outside 2..7."""
+    rules = presets.domino(players)
+    return rules.replace(**changes) if changes else rules
 
 
 def _refuse_pass(seat: int, cards: tuple[int, ...]) -> int:

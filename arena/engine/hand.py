@@ -425,6 +425,12 @@ class Hand:
         Raises ValueError naming the problem when the cards do not form a deal of these
         rules (wrong counts, a card twice, cards missing or not in play).
         """
+        if rules.domino and cls is Hand:  # 000 'Domino Hearts' (the stock: DominoHand's)
+            from .domino import DominoHand
+
+            return DominoHand.from_cards(
+                rules, cards_by_seat, dealer=dealer, kitty=kitty, seed=seed
+            )
         _check_seat(rules, dealer, "dealer")
         if len(cards_by_seat) != rules.players:
             raise ValueError(f"expected cards for {rules.players} seats, got {len(cards_by_seat)}")

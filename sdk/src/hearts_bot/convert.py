@@ -55,6 +55,8 @@ _T = TypeVar("_T")
 _CARDS = frozenset(DECK + JOKERS)
 MAX_PLAYERS = 7
 MIN_PLAYERS = 3
+DOMINO_MIN_PLAYERS = 2
+"""Domino Hearts: "Two to seven people can play"."""
 
 
 class ProtocolError(ValueError):
@@ -148,8 +150,9 @@ def rules_view_from_proto(message: rules_pb2.Rules, where: str = "rules") -> Rul
 def _rules_view_cached(data: bytes, where: str) -> RulesView:
     message = rules_pb2.Rules.FromString(data)
     players = message.players
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ProtocolError(f"{where}.players is {players}, expected {MIN_PLAYERS}..{MAX_PLAYERS}")
+    least = DOMINO_MIN_PLAYERS if message.domino else MIN_PLAYERS
+    if not least <= players <= MAX_PLAYERS:
+        raise ProtocolError(f"{where}.players is {players}, expected {least}..{MAX_PLAYERS}")
     if not message.pass_schedule:
         raise ProtocolError(f"{where}.pass_schedule is empty")
     values: dict[Card, int] = {}
@@ -209,6 +212,7 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
         booster_nines=message.booster_nines,
         jokers=message.jokers,
         joker_kind=_enum(_JOKER, message.joker_kind, f"{where}.joker_kind"),
+        domino=message.domino,
     )
 
 
@@ -282,6 +286,7 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         booster_nines=get("booster_nines"),
         jokers=get("jokers"),
         joker_kind=number(_JOKER_PB, "joker_kind", get("joker_kind")),
+        domino=get("domino"),
     )
     for key in ("doubler", "moon_points", "target_score", "max_hands"):
         value = get(key)
@@ -311,13 +316,24 @@ def _clock(message: game_pb2.Clock) -> Clock:
 
 _SEATS: dict[tuple[int, int, int], tuple[int, ...]] = {
     (leader, count, players): tuple((leader + i) % players for i in range(count))
-    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    for players in range(DOMINO_MIN_PLAYERS, MAX_PLAYERS + 1)
     for leader in range(players)
     for count in range(players + 1)
 }
 
 
-def _trick(message: game_pb2.Trick, players: int, where: str, *, finished: bool) -> Trick:
+def _trick(
+    message: game_pb2.Trick,
+    players: int,
+    where: str,
+    *,
+    finished: bool,
+    seats: Sequence[int] | None = None,
+) -> Trick:
+    """A trick; `seats` (Domino Hearts) says who played each card, since there a trick
+    holds one card per seat still in."""
+    if seats is not None:
+        return _domino_trick(message, players, where, finished=finished, seats=seats)
     leader = message.leader
     if leader >= players:
         _seat(leader, players, f"{where}.leader")
@@ -336,7 +352,70 @@ def _trick(message: game_pb2.Trick, players: int, where: str, *, finished: bool)
     return Trick(leader, cards, _SEATS[leader, len(cards), players], winner)
 
 
+def _domino_trick(
+    message: game_pb2.Trick, players: int, where: str, *, finished: bool, seats: Sequence[int]
+) -> Trick:
+    """Domino Hearts: a trick played by `seats` (the leader first, each seat once)."""
+    leader = _seat(message.leader, players, f"{where}.leader")
+    cards = _cards(message.cards, f"{where}.cards")
+    checked = tuple(_seat(s, players, f"{where} seats[{i}]") for i, s in enumerate(seats))
+    if len(set(checked)) != len(checked) or (checked and checked[0] != leader):
+        raise ProtocolError(
+            f"{where}: seats {list(checked)} do not start with the leader once each"
+        )
+    has_winner = message.HasField("winner")
+    if finished:
+        if len(cards) != len(checked) or len(cards) < 2:
+            raise ProtocolError(
+                f"{where} is finished but has {len(cards)} cards for {len(checked)} seats"
+            )
+        if not has_winner:
+            raise ProtocolError(f"{where} is finished but has no winner")
+    elif len(cards) >= len(checked):
+        raise ProtocolError(f"{where} is in progress but already has {len(cards)} cards")
+    winner = None
+    if has_winner:
+        winner = _seat(message.winner, players, f"{where}.winner")
+        if winner not in checked:
+            raise ProtocolError(f"{where}.winner {winner} did not play to the trick")
+    return Trick(leader, cards, checked[: len(cards)], winner)
+
+
+def _domino_fields(state: game_pb2.HandState, players: int, where: str) -> dict[str, Any]:
+    """Domino Hearts: the stock's size, who is still in, and each seat's draws."""
+    if not state.HasField("domino"):
+        return {}
+    table = state.domino
+    if len(table.in_play) != players or len(table.drawn) != players:
+        raise ProtocolError(f"{where}.domino: in_play and drawn need one entry per seat")
+    if len(table.trick_seats) != len(state.tricks):
+        raise ProtocolError(f"{where}.domino.trick_seats needs one entry per finished trick")
+    return {
+        "stock_size": table.stock_size,
+        "in_play": tuple(table.in_play),
+        "drawn": tuple(table.drawn),
+    }
+
+
+def domino_current_seats(leader: int, in_play: Sequence[bool]) -> tuple[int, ...]:
+    """Domino Hearts: the seats of the trick in progress, in play order: the leader,
+    then each seat still in on its left."""
+    n = len(in_play)
+    return tuple((leader + k) % n for k in range(n) if k == 0 or in_play[(leader + k) % n])
+
+
 def _finished_tricks(state: game_pb2.HandState, players: int, where: str) -> tuple[Trick, ...]:
+    if state.HasField("domino") and len(state.domino.trick_seats) == len(state.tricks):
+        return tuple(
+            _trick(
+                message,
+                players,
+                f"{where}.tricks[{index}]",
+                finished=True,
+                seats=state.domino.trick_seats[index].seats,
+            )
+            for index, message in enumerate(state.tricks)
+        )
     tricks: list[Trick] = []
     append = tricks.append
     for index, message in enumerate(state.tricks):
@@ -403,6 +482,7 @@ def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
         **_reveal_fields(state, players, where),
         **_auction_fields(state, players, where),
         **_lives_fields(state, players, where),
+        **_domino_fields(state, players, where),
     }
 
 
@@ -556,6 +636,23 @@ def play_view_from_proto(query: game_pb2.PlayCardQuery, where: str = "play_card"
     if not state.HasField("current_trick"):
         raise ProtocolError(f"{where}.state.current_trick is missing")
     players = fields["rules"].players
+    if "in_play" in fields:  # Domino Hearts: the seats still in play the trick
+        leader = _seat(state.current_trick.leader, players, f"{where}.state.current_trick.leader")
+        seats = domino_current_seats(leader, fields["in_play"])
+        current = _trick(
+            state.current_trick,
+            players,
+            f"{where}.state.current_trick",
+            finished=False,
+            seats=seats,
+        )
+        if seats[len(current.cards)] != fields["seat"]:
+            raise ProtocolError(
+                f"{where}: seat {fields['seat']} is asked to play, but it is seat "
+                f"{seats[len(current.cards)]}'s turn in current_trick"
+            )
+        _check_distinct(fields, current, f"{where}.state")
+        return PlayView(legal=legal, current_trick=current, **fields)
     current = _trick(state.current_trick, players, f"{where}.state.current_trick", finished=False)
     if (current.leader + len(current.cards)) % players != fields["seat"]:
         raise ProtocolError(
@@ -604,6 +701,20 @@ def trick_ended_from_proto(message: game_pb2.TrickEnd, players: int) -> TrickEnd
         hand_number=message.hand_number,
         trick_number=message.trick_number,
         trick=_trick(message.trick, players, "trick_end.trick", finished=True),
+    )
+
+
+def domino_trick_ended_from_proto(message: game_pb2.DominoTrickEnd, players: int) -> TrickEnded:
+    """Domino Hearts: the validated `TrickEnded` event of a DominoTrickEnd; raises
+    ProtocolError."""
+    if not message.HasField("trick"):
+        raise ProtocolError("domino_trick_end.trick is missing")
+    return TrickEnded(
+        hand_number=message.hand_number,
+        trick_number=message.trick_number,
+        trick=_trick(
+            message.trick, players, "domino_trick_end.trick", finished=True, seats=message.seats
+        ),
     )
 
 

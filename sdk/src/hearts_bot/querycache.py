@@ -62,6 +62,8 @@ class QueryCache:
             return None
         if state.reveals or state.scoring_suit or state.bids or state.HasField("declarer"):
             return None  # Heartless, Auction Hearts: rare, and the full path checks them
+        if state.HasField("domino"):
+            return None  # Domino Hearts: short tricks and their seats, on the full path
         rules = rules_view_from_proto(state.rules, "play_card.state.rules")  # cached
         players = rules.players
         seat = state.seat

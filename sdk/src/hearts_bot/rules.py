@@ -21,6 +21,8 @@ from typing import Any, Final
 from .cards import DECK, HEARTS, JOKERS, QUEEN_OF_SPADES, Card, card_order
 
 RULES_FORMAT_VERSION: Final = 1
+DOMINO_HAND_SIZE: Final = 6
+"""Domino Hearts: "Each player receives six cards" (the rest is the stock)."""
 
 
 class PassDirection(StrEnum):
@@ -204,6 +206,11 @@ class RulesView:
     """Jokers added to the pack ("JK1" .. "JK3"); their worth is in `card_values`."""
     joker_kind: JokerKind = JokerKind.WILD
     """What those jokers are."""
+    domino: bool = False
+    """Domino Hearts: six cards each and a face-down stock; a seat that cannot follow
+    draws until it can (the arena draws for it), seats drop out as their hands run dry,
+    and a trick holds one card per seat still in (`HandView.in_play`, `stock_size`,
+    `drawn`); the last seat left keeps its cards."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))
@@ -217,6 +224,8 @@ class RulesView:
     @property
     def hand_size(self) -> int:
         """Cards dealt to each seat."""
+        if self.domino:
+            return DOMINO_HAND_SIZE
         return (52 + self.jokers - len(self.removed_cards) - self.kitty_size) // self.players
 
     def value_of(self, card: Card) -> int:
@@ -281,4 +290,5 @@ class RulesView:
             "booster_nines": self.booster_nines,
             "jokers": self.jokers,
             "joker_kind": self.joker_kind.value,
+            "domino": self.domino,
         }
