@@ -184,8 +184,9 @@ class DominoHand(Hand):
         declarer: int | None = None,
         stock: Iterable[CardLike] | str = (),
     ) -> DominoHand:
-        """A deal from explicit hands and the stock in order, top first (text like
-        ``'2C 3C QS'`` or `Card`s). Raises ValueError when they do not partition the pack."""
+        """A deal from explicit hands (text like ``'2C 3C QS'`` or `Card`s) and the stock's
+        top cards, top first; the rest of the pack follows them in the stock in card order
+        (2C 3C … AH). Raises ValueError for a card given twice."""
         if len(cards_by_seat) != rules.players:
             raise ValueError(f"expected cards for {rules.players} seats, got {len(cards_by_seat)}")
         if CardSet(kitty):
@@ -197,6 +198,11 @@ class DominoHand(Hand):
                 raise ValueError(f"seat {seat} is given the same card twice")
             masks.append(CardSet(listed).mask)
         order = [to_card(c) for c in (stock.split() if isinstance(stock, str) else stock)]
+        given = CardSet(order).mask
+        dealt = 0
+        for mask in masks:
+            dealt |= mask
+        order += [card for card in CARDS[:52] if not (given | dealt) & card.mask]
         return cls(
             rules,
             masks,
