@@ -23,6 +23,7 @@ from arena.engine import CARDS, Card, PassDirection, SeatView, Suit
 from arena.engine.backend import core
 
 from .belief import Belief, InconsistentBeliefError
+from .domino_search import search_domino
 from .heuristic import HeuristicBot
 from .passing import search_pass
 from .reveal import steer_reveal
@@ -135,6 +136,12 @@ class StrongBot:
         preferred = self._fallback.play_card(view)
         if len(legal) == 1:
             return preferred
+        if view.rules.domino:  # 000 'Domino Hearts': a stock and short tricks
+            seconds, samples = self._budget()
+            chosen, self.last_samples = search_domino(
+                view, preferred, self._rng(view), started + seconds, samples, self.playouts
+            )
+            return chosen
         try:
             belief = Belief.from_view(view)
         except InconsistentBeliefError:  # our bug, not worth a lost decision: play safe

@@ -49,7 +49,7 @@ from .hand import (
 )
 from .rules import MoonRule, PassDirection, Rules
 
-__all__ = ["DOMINO_BACKEND_NAME", "DominoHand", "domino_rules"]
+__all__ = ["DOMINO_BACKEND_NAME", "DominoHand", "domino_rules", "search_position"]
 
 ERR_HAND_OVER = 1
 ERR_BAD_CARD = 3
@@ -84,6 +84,37 @@ def domino_rules(players: int = 4, **changes: Any) -> Rules:
     any `changes` (`Rules.replace`). Raises RulesError for a table outside 2..7."""
     rules = presets.domino(players)
     return rules.replace(**changes) if changes else rules
+
+
+def search_position(
+    rules: Rules,
+    hands: Sequence[int],
+    stock: Sequence[int],
+    *,
+    leader: int,
+    broken: bool,
+    trick: Sequence[tuple[int, int]],
+) -> Any:
+    """A backend state (C or reference) that plays on from a position mid-hand, for search
+    (`arena.bots.domino_search`): hand masks by seat, the stock's card indices top first,
+    the trick in progress as (seat, card index) from its leader. The cards already won are
+    left out and the state scores only what is won from here, with no moon (the caller
+    adds what was taken before and judges the moon). The state has `legal_mask`, `push`,
+    `pop`, `to_play`, `phase` (2 when over), `current_trick`, `taken` and `points`.
+
+    Raises ValueError for an impossible position (a card twice, a trick out of turn)."""
+    return _core.position(
+        rules.players,
+        0,
+        tuple(hands),
+        tuple(stock),
+        tuple(rules.card_values.get(card, 0) for card in CARDS[:52]),
+        0,
+        0,
+        leader,
+        broken,
+        tuple(trick),
+    )
 
 
 def _refuse_pass(seat: int, cards: tuple[int, ...]) -> int:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from .reference import SplitMix64
 
-__all__ = ["DominoState", "deal"]
+__all__ = ["DominoState", "deal", "position"]
 
 HAND_SIZE = 6
 """000 'Domino Hearts': "Each player receives six cards, dealt one at a time"."""
@@ -291,3 +291,65 @@ class DominoState:
         if self._moon == MOON_OLD and shooters and p.over:
             return tuple(0 if s == shooters[0] else self._moon_points for s in range(self.players))
         return tuple(raw)
+
+
+def position(
+    players: int,
+    dealer: int,
+    hands: Sequence[int],
+    stock: Sequence[int],
+    values: Sequence[int],
+    moon: int,
+    moon_points: int,
+    leader: int,
+    broken: bool,
+    trick: Sequence[tuple[int, int]],
+) -> DominoState:
+    """A DominoState from a position mid-hand, for search (the twin of `_domino.position`):
+    the hands, the stock top first, the trick in progress as (seat, card) pairs from its
+    leader. The cards won already are left out; tricks, takings and draws start empty.
+    Raises ValueError for an impossible position."""
+    if len(hands) != players or len(values) != PACK or len(trick) >= 7:
+        raise ValueError("not a Domino position: bad sizes, seats or cards")
+    if any(not 0 <= s < 7 or not 0 <= c < PACK for s, c in trick) or any(
+        not 0 <= c < PACK for c in stock
+    ):
+        raise ValueError("not a Domino position: bad sizes, seats or cards")
+    cards: list[int] = []
+    for mask in hands:
+        if mask >> PACK:
+            raise ValueError("not a Domino position: cards twice, or a trick not played in turn")
+        cards.extend(c for c in range(PACK) if mask >> c & 1)
+    cards += list(stock) + [c for _, c in trick]
+    played = [s for s, _ in trick]
+    in_trick = sorted({s for s in range(players) if hands[s]} | set(played))
+    order = sorted(in_trick, key=lambda s: (s - leader) % players) if 0 <= leader < players else []
+    if (
+        not 2 <= players <= 7
+        or not 0 <= dealer < players
+        or not 0 <= leader < players
+        or moon not in (MOON_NONE, MOON_OLD)
+        or len(set(cards)) != len(cards)
+        or len(in_trick) < 2
+        or len(trick) >= len(in_trick)
+        or order[: len(played)] != played
+        or (played and played[0] != leader)
+        or not hands[order[len(played)]]
+    ):
+        raise ValueError("not a Domino position: cards twice, or a trick not played in turn")
+    state = DominoState.__new__(DominoState)
+    state.players = players
+    state._values = tuple(values)
+    state._moon = moon
+    state._moon_points = moon_points
+    state._stock = tuple(stock)
+    p = _Position([{c for c in range(PACK) if mask >> c & 1} for mask in hands])
+    p.leader = leader
+    p.in_trick = in_trick
+    p.plays = list(trick)
+    p.broken = bool(broken) or any(_suit(c) == HEARTS for _, c in trick)
+    state._pos = p
+    state._undo = []
+    if p.plays:
+        state._draw_for(state.to_play)
+    return state

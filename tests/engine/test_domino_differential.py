@@ -136,3 +136,77 @@ def test_c_and_reference_agree_full(players: int, request: pytest.FixtureRequest
         pytest.skip("the full differential run: select it with -m slow (size: ARENA_DIFF_HANDS)")
     for seed in range(int(os.environ.get("ARENA_DIFF_HANDS", "20000"))):
         compare(players, 10_000 + seed, moon=seed % 2)
+
+
+def _position(module: ModuleType, state: Any, moon: int) -> Any:
+    """`module.position` of where `state` stands: what a search bot rebuilds mid-hand."""
+    n = state.players
+    return module.position(
+        n,
+        0,
+        tuple(state.hand(s) for s in range(n)),
+        state.stock(),
+        VALUES,
+        moon,
+        13,
+        state.leader,
+        state.broken,
+        state.current_trick(),
+    )
+
+
+@pytest.mark.parametrize("players", range(2, 8))
+def test_a_position_rebuilt_mid_hand_plays_on_as_the_hand_does(players: int) -> None:
+    assert C_DOMINO is not None
+    for seed in range(60):
+        rng = random.Random(seed)
+        hands, stock = domino_reference.deal(players, seed, 0)
+        whole = C_DOMINO.DominoState(players, 0, hands, stock, VALUES, 0, 13)
+        for _ in range(rng.randrange(40)):
+            if whole.phase == 2:
+                break
+            legal = [c for c in range(52) if whole.legal_mask() >> c & 1]
+            whole.play(rng.choice(legal))
+        if whole.phase == 2:
+            continue
+        before = [whole.taken(s) for s in range(players)]
+        draws = len(whole.draws())
+        rebuilt = [_position(C_DOMINO, whole, 0), _position(domino_reference, whole, 0)]
+        while whole.phase != 2:
+            for state in rebuilt:
+                where = (players, seed, whole.trick_number)
+                assert state.to_play == whole.to_play, where
+                assert state.legal_mask() == whole.legal_mask(), where
+                assert state.current_trick() == whole.current_trick(), where
+                assert state.stock_size == whole.stock_size, where
+                assert [d[1:] for d in state.draws()] == [d[1:] for d in whole.draws()[draws:]]
+            card = rng.choice([c for c in range(52) if whole.legal_mask() >> c & 1])
+            for state in (whole, *rebuilt):
+                assert state.play(card) == 0
+        for state in rebuilt:
+            assert state.phase == 2 and state.kept == whole.kept
+            assert state.kept_by == whole.kept_by
+            for s in range(players):
+                assert before[s] | state.taken(s) == whole.taken(s)
+
+
+def test_impossible_positions_are_refused_by_both() -> None:
+    assert C_DOMINO is not None
+    hands, stock = domino_reference.deal(3, 1, 0)
+    card = next(c for c in range(52) if hands[1] >> c & 1)
+    other = next(c for c in range(52) if hands[0] >> c & 1)
+    rest = (hands[0] & ~(1 << other), hands[1] & ~(1 << card), hands[2])
+    bad = [
+        # A trick not opened by its leader.
+        {"hands": hands, "stock": stock, "leader": 1, "trick": ((2, card),)},
+        # A card twice.
+        {"hands": hands, "stock": (*stock, stock[0]), "leader": 1, "trick": ()},
+        # Seat 0 played before seat 2, who holds cards and comes first on the leader's left.
+        {"hands": rest, "stock": stock, "leader": 1, "trick": ((1, card), (0, other))},
+        # One seat left with cards: no trick to play.
+        {"hands": (0, 0, hands[2]), "stock": stock, "leader": 2, "trick": ()},
+    ]
+    for given in bad:
+        for module in (C_DOMINO, domino_reference):
+            with pytest.raises(ValueError, match="not a Domino position"):
+                module.position(3, 0, values=VALUES, moon=1, moon_points=13, broken=False, **given)

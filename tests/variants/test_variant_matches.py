@@ -46,6 +46,7 @@ VARIANTS = [
     "booster_nines",
     "joker",
     "joker_1911",
+    "domino",
 ]
 PLAYERS = {"star": 5, "joker": 3}
 HOUSE_SERVED = ("Heuristic", "Random")

@@ -435,7 +435,82 @@ static PyObject *domino_deal(PyObject *Py_UNUSED(module), PyObject *args)
     return Py_BuildValue("(NN)", h, s);
 }
 
+/* position(players, dealer, hands, stock, values, moon, moon_points, leader, broken,
+ * trick): a DominoState from a position mid-hand (dh_init_position); `trick` is
+ * ((seat, card), ...) of the trick in progress. */
+static PyObject *domino_position(PyObject *module, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"players", "dealer",  "hands",  "stock", "values", "moon",
+                             "moon_points", "leader", "broken", "trick", NULL};
+    int players, dealer, moon, leader, broken;
+    long long moon_points;
+    PyObject *hands_o, *stock_o, *values_o, *trick_o;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOOiLipO", kwlist, &players, &dealer,
+                                     &hands_o, &stock_o, &values_o, &moon, &moon_points,
+                                     &leader, &broken, &trick_o))
+        return NULL;
+    long long hands_ll[DH_MAX_PLAYERS], stock_ll[DH_CARDS], values_ll[DH_CARDS];
+    Py_ssize_t nh, ns, nv;
+    if ((nh = int_sequence(hands_o, "hands", hands_ll, DH_MAX_PLAYERS)) < 0 ||
+        (ns = int_sequence(stock_o, "stock", stock_ll, DH_CARDS)) < 0 ||
+        (nv = int_sequence(values_o, "values", values_ll, DH_CARDS)) < 0)
+        return NULL;
+    PyObject *trick = PySequence_Fast(trick_o, "trick");
+    if (!trick)
+        return NULL;
+    Py_ssize_t nt = PySequence_Fast_GET_SIZE(trick);
+    uint8_t seats[DH_MAX_PLAYERS], cards[DH_MAX_PLAYERS];
+    int bad = nh != players || nv != DH_CARDS || nt >= DH_MAX_PLAYERS;
+    for (Py_ssize_t i = 0; !bad && i < nt; i++) {
+        int seat, card;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(trick, i), "ii", &seat, &card)) {
+            Py_DECREF(trick);
+            return NULL;
+        }
+        bad = seat < 0 || seat >= DH_MAX_PLAYERS || card < 0 || card >= DH_CARDS;
+        seats[i] = (uint8_t)seat;
+        cards[i] = (uint8_t)card;
+    }
+    Py_DECREF(trick);
+    dh_config cfg;
+    cfg.players = players;
+    cfg.dealer = dealer;
+    cfg.moon = moon;
+    cfg.moon_points = moon_points;
+    uint64_t hands[DH_MAX_PLAYERS];
+    uint8_t stock[DH_CARDS];
+    for (int i = 0; !bad && i < DH_CARDS; i++)
+        cfg.values[i] = values_ll[i];
+    for (Py_ssize_t i = 0; !bad && i < nh; i++)
+        hands[i] = (uint64_t)hands_ll[i];
+    for (Py_ssize_t i = 0; !bad && i < ns; i++) {
+        bad = stock_ll[i] < 0 || stock_ll[i] >= DH_CARDS;
+        stock[i] = (uint8_t)stock_ll[i];
+    }
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "not a Domino position: bad sizes, seats or cards");
+        return NULL;
+    }
+    domino_module_state *st = PyModule_GetState(module);
+    PyTypeObject *type = st->state_type;
+    DominoStateObject *self = (DominoStateObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    if (dh_init_position(&self->hand, &cfg, hands, stock, (int)ns, leader, broken, seats, cards,
+                         (int)nt) != 0) {
+        Py_DECREF(self);
+        PyErr_SetString(PyExc_ValueError,
+                        "not a Domino position: cards twice, a trick not played in turn, or "
+                        "fewer than two seats in it");
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
 static PyMethodDef domino_methods[] = {
+    {"position", (PyCFunction)(void (*)(void))domino_position, METH_VARARGS | METH_KEYWORDS,
+     "position(players, dealer, hands, stock, values, moon, moon_points, leader, broken, "
+     "trick) -> DominoState: play on from a position mid-hand (for search)."},
     {"deal", domino_deal, METH_VARARGS,
      "deal(players, seed, dealer) -> (hands, stock): six cards a seat, the stock top first."},
     {NULL, NULL, 0, NULL},

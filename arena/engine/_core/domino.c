@@ -77,6 +77,73 @@ int dh_init(dh_hand *h, const dh_config *cfg, const uint64_t hands[], const uint
     return 0;
 }
 
+static int next_active(const dh_pos *p, int n, int s);
+static void draw_until_able(dh_hand *h);
+
+int dh_init_position(dh_hand *h, const dh_config *cfg, const uint64_t hands[],
+                     const uint8_t stock[], int stock_size, int leader, int broken,
+                     const uint8_t trick_seats[], const uint8_t trick[], int trick_len)
+{
+    int n = cfg->players;
+    if (n < DH_MIN_PLAYERS || n > DH_MAX_PLAYERS || cfg->dealer < 0 || cfg->dealer >= n ||
+        leader < 0 || leader >= n || stock_size < 0 || stock_size > DH_CARDS || trick_len < 0 ||
+        trick_len >= n || (cfg->moon != DH_MOON_NONE && cfg->moon != DH_MOON_OLD))
+        return -1;
+    uint64_t seen = 0;
+    uint8_t active = 0;
+    for (int s = 0; s < n; s++) {
+        if ((hands[s] & ~DH_PACK) || (hands[s] & seen))
+            return -1;
+        seen |= hands[s];
+        if (hands[s])
+            active |= (uint8_t)(1u << s);
+    }
+    for (int k = 0; k < stock_size + trick_len; k++) {
+        uint8_t c = k < stock_size ? stock[k] : trick[k - stock_size];
+        if (c >= DH_CARDS || (seen & DH_BIT(c)))
+            return -1;
+        seen |= DH_BIT(c);
+    }
+    /* The seats that played: the leader first, then seats on his left, each once. */
+    int last = leader;
+    for (int i = 0; i < trick_len; i++) {
+        int seat = trick_seats[i];
+        if (seat >= n || (i == 0 && seat != leader) ||
+            (i > 0 && ((seat - leader + n) % n) <= ((last - leader + n) % n)))
+            return -1;
+        active |= (uint8_t)(1u << seat);
+        last = seat;
+    }
+    memset(h, 0, sizeof *h);
+    h->cfg = *cfg;
+    h->stock_size = stock_size;
+    memcpy(h->stock, stock, (size_t)stock_size);
+    dh_pos *p = &h->pos;
+    for (int s = 0; s < n; s++)
+        p->hand[s] = hands[s];
+    p->kept_by = -1;
+    p->broken = (uint8_t)(broken != 0);
+    p->leader = (uint8_t)leader;
+    p->active = active;
+    for (int i = 0; i < trick_len; i++) {
+        p->trick_cards[i] = trick[i];
+        if (DH_BIT(trick[i]) & DH_HEARTS)
+            p->broken = 1;
+    }
+    p->trick_len = (uint8_t)trick_len;
+    if (popcount64(active) < 2 || trick_len >= popcount64(active))
+        return -1;
+    /* The seats between two that played must be out (they would have played). */
+    for (int i = 1; i < trick_len; i++)
+        if (next_active(p, n, trick_seats[i - 1]) != trick_seats[i])
+            return -1;
+    p->to_play = (uint8_t)(trick_len ? next_active(p, n, last) : leader);
+    if (!p->hand[p->to_play] || (trick_len && p->to_play == leader))
+        return -1;
+    draw_until_able(h);
+    return 0;
+}
+
 uint64_t dh_legal(const dh_hand *h)
 {
     const dh_pos *p = &h->pos;

@@ -107,6 +107,17 @@ int dh_deal(int players, uint64_t seed, int dealer, uint64_t hands[], uint8_t st
 int dh_init(dh_hand *h, const dh_config *cfg, const uint64_t hands[], const uint8_t stock[],
             int stock_size);
 
+/* Start a hand from a position in the middle of play, for search: the hands, the
+ * stock (top first), who leads the trick in progress, whether hearts are broken,
+ * and the cards played to it so far (trick[i] by trick_seats[i]: the leader,
+ * then the seats on his left still in).  The cards given need not be the whole pack (those
+ * already won are left out), but must all differ; a seat takes part in the trick
+ * if it holds cards or has played to it.  Tricks, takings and draws start empty.
+ * Returns 0, or -1 for an impossible position. */
+int dh_init_position(dh_hand *h, const dh_config *cfg, const uint64_t hands[],
+                     const uint8_t stock[], int stock_size, int leader, int broken,
+                     const uint8_t trick_seats[], const uint8_t trick[], int trick_len);
+
 uint64_t dh_legal(const dh_hand *h);
 int dh_check(const dh_hand *h, int card);
 int dh_play(dh_hand *h, int card);      /* checked: 0 or an error code */
