@@ -128,7 +128,9 @@ class SeasonForm(FlaskForm):
 
     name = StringField("Name", validators=[DataRequired(), Length(max=100)])
     preset = SelectField("Rules", choices=_presets(), default="standard")
-    players = IntegerField("Players", default=4, validators=[NumberRange(3, 7)])
+    # 2 only for Domino Hearts (000: "Two players may play Domino Hearts"): the preset
+    # refuses a table its source does not allow, and the form shows why.
+    players = IntegerField("Players", default=4, validators=[NumberRange(2, 7)])
     starts_at = DateTimeLocalField("Starts (UTC)", validators=[DataRequired()])
     ends_at = DateTimeLocalField("Ends (UTC)", validators=[DataRequired()])
     cadence_minutes = IntegerField(

@@ -493,7 +493,14 @@ class Rules:
         return cached
 
     def core_config(self) -> core.CoreConfig:
-        """The integer configuration the engine backends play by (computed once)."""
+        """The integer configuration the engine backends play by (computed once).
+
+        Raises RulesError for Domino Hearts, which plays on its own core
+        (`arena.engine.domino`) and has no such configuration."""
+        if self.domino:
+            raise RulesError(
+                "Domino Hearts plays on its own core (arena.engine.domino), not by a CoreConfig"
+            )
         return self._core
 
     # -- serialisation ---------------------------------------------------------------

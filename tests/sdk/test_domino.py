@@ -110,3 +110,35 @@ def test_domino_trick_end_says_who_played_each_card() -> None:
     message.seats[:] = [0]
     with pytest.raises(ProtocolError, match="2 cards for 1 seats"):
         domino_trick_ended_from_proto(message, 3)
+
+
+@pytest.mark.timeout(60)
+def test_a_bot_hears_of_each_domino_trick_with_its_seats() -> None:
+    from hearts_bot import Bot
+    from hearts_bot.bench import match_start_message
+    from hearts_bot.session import MatchSession
+
+    heard = []
+
+    class Listener(Bot):
+        def pass_cards(self, view: Any) -> list[str]:
+            return list(view.hand[: view.count])  # never asked: Domino has no pass
+
+        def play_card(self, view: Any) -> str:
+            return view.legal[0]
+
+        def on_trick_end(self, event: Any) -> None:
+            heard.append(event.trick)
+
+    hand = _hand_with_a_seat_out()
+    session = MatchSession(Listener())
+    rules = rules_view_from_proto(rules_to_proto(engine.preset("domino", 3).to_dict()))
+    start = bot_pb2.PlayMatchRequest(request_id=1, match_start=match_start_message(0, rules))
+    answer = session.handle(start)
+    assert answer is not None and answer.match_start.wants_notifications
+    trick = protocol.domino_trick_end(0, 0, hand.tricks()[0])
+    assert session.handle(bot_pb2.PlayMatchRequest(request_id=2, domino_trick_end=trick)) is None
+    assert heard[0].seats == (1, 2, 0) and heard[0].cards == ("2C", "AC", "3C")
+    query = protocol.play_query(hand.view(0), _context())
+    answer = session.handle(bot_pb2.PlayMatchRequest(request_id=3, play_card=query))
+    assert answer is not None and answer.play_card.card in {"QD", "KD", "2S"}
