@@ -210,3 +210,39 @@ def test_impossible_positions_are_refused_by_both() -> None:
         for module in (C_DOMINO, domino_reference):
             with pytest.raises(ValueError, match="not a Domino position"):
                 module.position(3, 0, values=VALUES, moon=1, moon_points=13, broken=False, **given)
+
+
+ODD_VALUES: list[Any] = [None, "2C", 1.5, -1, 52, 2**70, -(2**70), [], (1,), object()]
+
+
+def test_the_binding_answers_odd_arguments_with_errors_not_crashes() -> None:
+    """Whatever a caller passes (bots' moves, search code), the C binding answers with an
+    error code or raises TypeError/ValueError/IndexError/OverflowError, and a refused call
+    leaves the state as it was."""
+    assert C_DOMINO is not None
+    hands, stock = C_DOMINO.deal(3, 5, 0)
+    state = C_DOMINO.DominoState(3, 0, hands, stock, VALUES, 1, 13)
+    snapshot = (state.to_play, state.legal_mask(), state.stock_size, state.current_trick())
+    errors = (TypeError, ValueError, IndexError, OverflowError)
+    for odd in ODD_VALUES:
+        for call in (state.play, state.check_play, state.push):
+            try:
+                answer = call(odd)
+            except errors:
+                continue
+            assert answer in (None, 3, 4, 7, 9) and call is not state.push
+        for call in (state.hand, state.taken, state.tricks_won, state.drawn):
+            with pytest.raises(errors):
+                call(odd)
+        for field in range(7):
+            if field == 6 and isinstance(odd, int) and -(2**63) <= odd < 2**63:
+                continue  # any int is a moon's worth
+            args: list[Any] = [3, 0, hands, stock, VALUES, 1, 13]
+            args[field] = odd
+            with pytest.raises(errors):
+                C_DOMINO.DominoState(*args)
+    assert (state.to_play, state.legal_mask(), state.stock_size, state.current_trick()) == (
+        snapshot
+    )
+    with pytest.raises(IndexError):
+        C_DOMINO.DominoState(3, 0, hands, stock, VALUES, 1, 13).pop()
