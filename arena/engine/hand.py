@@ -393,7 +393,9 @@ class Hand:
         if rules.domino and cls is Hand:  # 000 'Domino Hearts': its own engine
             from .domino import DominoHand
 
-            return DominoHand.deal(rules, seed, dealer=dealer)
+            return DominoHand.deal(
+                rules, seed, dealer=dealer, pass_direction=pass_direction, declarer=declarer
+            )
         _check_seat(rules, dealer, "dealer")
         direction = rules.pass_schedule[0] if pass_direction is None else pass_direction
         seed &= 0xFFFFFFFFFFFFFFFF
@@ -429,7 +431,13 @@ class Hand:
             from .domino import DominoHand
 
             return DominoHand.from_cards(
-                rules, cards_by_seat, dealer=dealer, kitty=kitty, seed=seed
+                rules,
+                cards_by_seat,
+                pass_direction=pass_direction,
+                dealer=dealer,
+                kitty=kitty,
+                seed=seed,
+                declarer=declarer,
             )
         _check_seat(rules, dealer, "dealer")
         if len(cards_by_seat) != rules.players:
