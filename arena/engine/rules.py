@@ -495,12 +495,8 @@ class Rules:
     def core_config(self) -> core.CoreConfig:
         """The integer configuration the engine backends play by (computed once).
 
-        Raises RulesError for Domino Hearts, which plays on its own core
-        (`arena.engine.domino`) and has no such configuration."""
-        if self.domino:
-            raise RulesError(
-                "Domino Hearts plays on its own core (arena.engine.domino), not by a CoreConfig"
-            )
+        Domino Hearts plays on its own core (`arena.engine.domino`): its configuration
+        here has six cards a seat and no kitty, which both main backends refuse."""
         return self._core
 
     # -- serialisation ---------------------------------------------------------------
