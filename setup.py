@@ -35,5 +35,23 @@ setup(
             ],
             optional=False,
         ),
+        # 000 'Domino Hearts' (the stock, draws, seats dropping out): its own small core.
+        Extension(
+            "arena.engine._domino",
+            sources=[
+                "arena/engine/_core/hearts.c",
+                "arena/engine/_core/domino.c",
+                "arena/engine/_core/_domino.c",
+            ],
+            include_dirs=["arena/engine/_core"],
+            extra_compile_args=[
+                "-O3",
+                "-std=c11",
+                "-Wall",
+                "-Wextra",
+                "-Werror=implicit-function-declaration",
+            ],
+            optional=False,
+        ),
     ]
 )

@@ -128,9 +128,10 @@ class SeasonForm(FlaskForm):
 
     name = StringField("Name", validators=[DataRequired(), Length(max=100)])
     preset = SelectField("Rules", choices=_presets(), default="standard")
-    # Up to ten for Cancellation Hearts (000: "Seven to ten people can play"); each preset
-    # refuses a table it cannot seat (RulesError, shown on the form).
-    players = IntegerField("Players", default=4, validators=[NumberRange(3, 10)])
+    # Up to ten for Cancellation Hearts (000: "Seven to ten people can play"), 2 only for
+    # Domino Hearts (000: "Two players may play Domino Hearts"); each preset refuses a
+    # table it cannot seat (RulesError, shown on the form).
+    players = IntegerField("Players", default=4, validators=[NumberRange(2, 10)])
     starts_at = DateTimeLocalField("Starts (UTC)", validators=[DataRequired()])
     ends_at = DateTimeLocalField("Ends (UTC)", validators=[DataRequired()])
     cadence_minutes = IntegerField(

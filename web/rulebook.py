@@ -164,6 +164,20 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
             f"{rules.players} players, {rules.hand_size} cards each from {deck}.",
         )
     ]
+    if rules.domino:
+        lines.append(
+            (
+                "Stock",
+                f"The {52 - rules.players * rules.hand_size} cards left over are the stock, "
+                "face down. A player who cannot follow suit draws from it, one card at a time, "
+                "until he can; once it is empty he may discard. A player whose cards run out "
+                "drops out (a trick holds one card per player still in); when he wins a trick "
+                "with his last card, the lead passes to the next player on his left still in. "
+                "The last player left keeps the cards in his hand and what is left of the "
+                "stock, and is charged for them; if the last trick empties every hand, the "
+                "stock left goes to its winner.",
+            )
+        )
     if rules.kitty_size:
         taker = {
             KittyTaker.FIRST_TRICK: "the winner of the first trick",

@@ -76,7 +76,9 @@ class HeuristicBot:
             jokers = [c for c in legal if c.is_joker]
             if jokers:
                 return jokers[0]  # a legal joker never takes this trick: duck with it
-            last_to_play = len(view.current_trick) == view.rules.players - 1
+            # Domino Hearts: only the seats still in play the trick.
+            seats = sum(view.in_play) if view.in_play else view.rules.players
+            last_to_play = len(view.current_trick) == seats - 1
             # Must win: with the trick's fate sealed take it high; otherwise as low as possible.
             if last_to_play:
                 safe = [c for c in following if c is not _QUEEN_OF_SPADES]

@@ -102,6 +102,9 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
         declarer=view.declarer,
         booster_suit=_booster_suit(rules, tricks),
         pass_split=tuple(PassDirection(d.value) for d in view.pass_split),
+        stock_size=view.stock_size,
+        in_play=view.in_play,
+        drawn=view.drawn,
     )
 
 

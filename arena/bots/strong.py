@@ -25,6 +25,7 @@ from arena.engine.backend import core
 
 from .belief import Belief, InconsistentBeliefError
 from .cancellation import search_play
+from .domino_search import search_domino
 from .heuristic import HeuristicBot
 from .passing import search_pass
 from .reveal import steer_reveal
@@ -141,6 +142,12 @@ class StrongBot:
             seconds, samples = self._budget()
             chosen, self.last_samples = search_play(
                 view, preferred, self._rng(view), started + seconds, samples
+            )
+            return chosen
+        if view.rules.domino:  # 000 'Domino Hearts': a stock and short tricks
+            seconds, samples = self._budget()
+            chosen, self.last_samples = search_domino(
+                view, preferred, self._rng(view), started + seconds, samples, self.playouts
             )
             return chosen
         try:

@@ -168,6 +168,15 @@ class SeatView:
     """After the dealer called a split (003 'Simple variations'): each passed card's
     direction, card i of every pass going `pass_split[i]`; () otherwise."""
 
+    stock_size: int | None = None
+    """000 'Domino Hearts': the cards left in the face-down stock; None in other games."""
+    in_play: tuple[bool, ...] = ()
+    """Domino Hearts: per seat, whether it still takes part (holds cards when the current
+    trick is led); () in other games, where every seat plays every trick."""
+    drawn: tuple[int, ...] = ()
+    """Domino Hearts: per seat, how many cards it has drawn from the stock (the draws are
+    public, the cards are not: the seat's own are in `hand`); () in other games."""
+
     @property
     def core_pass_kind(self) -> int | tuple[int, ...]:
         """The backend's pass kind of this hand's pass (a tuple of offsets for a split), for
@@ -453,11 +462,18 @@ class Hand:
         `declarer` is for Auction Hearts only: the seat that names the suit without bidding
         because the last deal's pot was not won (`arena.engine.auction`).
 
-        Two-pack rules (`Rules.cancellation`) are dealt by `CancellationHand`."""
+        Two-pack rules (`Rules.cancellation`) are dealt by `CancellationHand`, Domino
+        Hearts (`Rules.domino`) by `DominoHand`."""
         if rules.cancellation and cls is Hand:
             from .cancellation import CancellationHand
 
             return CancellationHand.deal(
+                rules, seed, dealer=dealer, pass_direction=pass_direction, declarer=declarer
+            )
+        if rules.domino and cls is Hand:  # 000 'Domino Hearts': its own engine
+            from .domino import DominoHand
+
+            return DominoHand.deal(
                 rules, seed, dealer=dealer, pass_direction=pass_direction, declarer=declarer
             )
         _check_seat(rules, dealer, "dealer")
@@ -496,6 +512,18 @@ class Hand:
             from .cancellation import CancellationHand
 
             return CancellationHand.from_cards(
+                rules,
+                cards_by_seat,
+                pass_direction=pass_direction,
+                dealer=dealer,
+                kitty=kitty,
+                seed=seed,
+                declarer=declarer,
+            )
+        if rules.domino and cls is Hand:  # 000 'Domino Hearts' (the stock: DominoHand's)
+            from .domino import DominoHand
+
+            return DominoHand.from_cards(
                 rules,
                 cards_by_seat,
                 pass_direction=pass_direction,

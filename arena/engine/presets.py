@@ -597,6 +597,33 @@ def cancellation_four(players: int = 4) -> Rules:
     )
 
 
+def domino(players: int = 4) -> Rules:
+    """000 'Domino Hearts': "Two to seven people can play"; "Each player receives six
+    cards, dealt one at a time. The remainder of the pack is ... the stock"; a player who
+    cannot follow draws until he can; seats drop out as their cards run out; "The last
+    survivor must keep all the cards remaining in his hand" (`arena.engine.domino`).
+
+    No pass; the seat left of the dealer leads any card; hearts may not be led until one
+    has been played (unless the leader holds only hearts); no first-trick restriction.
+    "the ♠Q is usually not scored": the hearts count one each. The moon is all 13 hearts,
+    scored as in Four-Hand Hearts, and the game is to 100. docs/rules.md says why.
+    """
+    hearts = {card: value for card, value in standard_values().items() if card.suit is Suit.HEARTS}
+    return Rules(
+        name="domino",
+        players=players,
+        domino=True,
+        pass_schedule=(H,),
+        opening=Opening.LEFT_OF_DEALER,
+        first_trick=FirstTrick.ANY,
+        lead_rule=LeadRule.HEARTS_BROKEN,
+        broken_by=BrokenBy.HEARTS,
+        card_values=hearts,
+        moon=MoonRule.OLD,
+        target_score=100,
+    )
+
+
 PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "standard": standard,
     "new_moon": new_moon,
@@ -628,6 +655,7 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "joker_1911": joker_1911,
     "cancellation": cancellation,
     "cancellation_four": cancellation_four,
+    "domino": domino,
 }
 
 

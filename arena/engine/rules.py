@@ -235,6 +235,7 @@ _ENUM_FIELDS: Final[dict[str, type[StrEnum]]] = {
 
 QUEEN_OF_SPADES_POINTS: Final = 13
 STAR_PASS_SIZE: Final = 2  # 004 'Passing cards': "The players choose only two cards"
+DOMINO_HAND_SIZE: Final = 6  # 000 'Domino Hearts': "Each player receives six cards"
 HEART_POINTS: Final = 1
 
 SCORING_QUEENS: Final[Mapping[Suit, Card]] = MappingProxyType(
@@ -354,6 +355,11 @@ class Rules:
     second_pack_removed: CardSet = dataclasses.field(default_factory=CardSet)
     """Cancellation Hearts: cards taken out of the second pack only (003's four-player
     deck: "Remove the Twos from one deck"); `removed_cards` leaves both packs."""
+    domino: bool = False
+    """000 'Domino Hearts': six cards each, the rest a stock; a seat that cannot follow
+    draws until it can, seats drop out as their hands run dry, the last survivor keeps
+    his cards (`arena.engine.domino`). 2..7 players, the whole pack, no pass, the seat
+    left of the dealer leads; docs/rules.md gives the choices where the source is silent."""
     name: str = "custom"
 
     def __post_init__(self) -> None:
@@ -411,6 +417,8 @@ class Rules:
         """Cards dealt to each player."""
         if self.cancellation:  # two packs "dealt around as far as they will go evenly" (000)
             return (len(self.deck_copies) - self.kitty_size) // self.players
+        if self.domino is True:
+            return DOMINO_HAND_SIZE
         return (len(self.deck) - self.kitty_size) // self.players
 
     @property
@@ -527,7 +535,9 @@ class Rules:
     def core_config(self) -> core.CoreConfig:
         """The integer configuration the engine backends play by (computed once).
 
-        Raises RulesError for two-pack rules (`cancellation`): their own module plays them."""
+        Raises RulesError for two-pack rules (`cancellation`): their own module plays them.
+        Domino Hearts plays on its own core (`arena.engine.domino`): its configuration
+        here has six cards a seat and no kitty, which both main backends refuse."""
         return self._core
 
     # -- serialisation ---------------------------------------------------------------
@@ -572,6 +582,7 @@ class Rules:
             "max_bid": self.max_bid,
             "lives": self.lives,
             "danger_points": self.danger_points,
+            "domino": self.domino,
             **self._cancellation_dict(),
         }
 
@@ -687,6 +698,9 @@ class Rules:
     # -- validation ------------------------------------------------------------------
 
     def _validate(self) -> None:
+        if self.domino is not False:
+            self._validate_domino()
+            return
         _check_int(self, "players", 3, 10 if self.cancellation is True else 7)
         _check_int(self, "kitty_size", 0, 17)
         _check_int(self, "pass_count", 0, 13)
@@ -797,6 +811,79 @@ class Rules:
                 )
         elif self.opening is not Opening.LEFT_OF_DEALER:
             raise RulesError(f"{what} needs opening 'left_of_dealer' or 'lowest_club'")
+
+    def _validate_domino(self) -> None:
+        """000 'Domino Hearts': "Two to seven people can play", "The standard 52-card pack
+        is used", six cards each and a stock. The engine (`arena.engine.domino`) plays the
+        whole pack with no pass, no kitty and the seat left of the dealer leading; it scores
+        by `card_values` (hearts 1 each: "the QS is usually not scored"), with moon 'none'
+        or 'old' (the moon's worth is every penalty point). Every other special rule is a
+        different game and is refused rather than silently ignored."""
+        if self.domino is not True:
+            raise RulesError("domino must be true or false")
+        if self.cancellation is not False or self.second_pack_removed:
+            raise RulesError("Domino Hearts is played with one pack, not Cancellation's two")
+        _check_int(self, "players", 2, 7)
+        if self.removed_cards or self.kitty_size or self.jokers:
+            raise RulesError(
+                "Domino Hearts uses the whole 52-card pack: no removed cards, "
+                "kitty or jokers (000 'Domino Hearts': 'The Pack')"
+            )
+        if self.pass_schedule != (PassDirection.HOLD,) or self.pass_call_options:
+            raise RulesError("Domino Hearts has no pass: pass_schedule must be ['hold']")
+        if self.opening is not Opening.LEFT_OF_DEALER:
+            raise RulesError(
+                "Domino Hearts opens left of the dealer (000 'Domino Hearts': "
+                "'The player to the dealer's left leads first')"
+            )
+        if (
+            self.first_trick is not FirstTrick.ANY
+            or self.lead_rule is not LeadRule.HEARTS_BROKEN
+            or self.broken_by is not BrokenBy.HEARTS
+            or self.queen_and_hearts_may_lead_heart
+        ):
+            raise RulesError(
+                "Domino Hearts plays first_trick 'any', lead_rule 'hearts_broken' and "
+                "broken_by 'hearts' (docs/rules.md 'Domino Hearts' says why)"
+            )
+        if self.moon not in (MoonRule.NONE, MoonRule.OLD) or self.moon_points is not None:
+            raise RulesError(
+                "Domino Hearts scores a moon 'old' or not at all, worth every "
+                "penalty point (moon_points null)"
+            )
+        if (
+            self.doubler is not None
+            or self.royal_queens
+            or self.booster_nines
+            or self.moon_requires
+            or self.sun_points
+            or self.no_trick_bonus
+            or self.pass_forbidden
+            or self.scoring_suit_choice is not ScoringSuitChoice.FIXED
+            or self.lives
+            or self.settlement is not Settlement.POINTS
+        ):
+            raise RulesError(
+                "Domino Hearts takes none of the other variants' special rules "
+                "(doubler, royal queens, booster nines, sun, bonuses, scoring-suit "
+                "choice, lives, chip settlement)"
+            )
+        for card, value in self.card_values.items():
+            if (
+                card.is_joker
+                or not isinstance(value, int)
+                or isinstance(value, bool)
+                or not 0 <= value <= 1000
+            ):
+                raise RulesError(f"card_values[{card}] must be an int in 0..1000 in Domino Hearts")
+        if self.target_score is None and self.max_hands is None:
+            raise RulesError("the game needs an end: a target_score, max_hands, or both")
+        if self.target_score is not None:
+            _check_int(self, "target_score", 1, 100000)
+        if self.max_hands is not None:
+            _check_int(self, "max_hands", 1, 100000)
+        if self.exact_score_adjustments:
+            raise RulesError("Domino Hearts has no exact-score adjustments")
 
     def _validate_opening_suit(self, what: str, suit: Suit) -> None:
         """Some hand must hold a card of `suit` to open with, whatever the kitty holds."""

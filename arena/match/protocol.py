@@ -115,7 +115,33 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
     _set_reveals(state, view)
     _set_auction(state, view)
     state.pass_split[:] = [_PASS_PB[d] for d in view.pass_split]
+    _set_domino(state, view)
     return state
+
+
+def _set_domino(state: game_pb2.HandState, view: SeatView) -> None:
+    """Domino Hearts: the stock's size, who is still in, the draws, and each trick's seats
+    (a trick holds one card per seat still in); nothing in any other game."""
+    if view.stock_size is None:
+        state.ClearField("domino")
+        return
+    table = state.domino
+    table.stock_size = view.stock_size
+    table.in_play[:] = view.in_play
+    table.drawn[:] = view.drawn
+    del table.trick_seats[:]
+    for trick in view.tricks:
+        table.trick_seats.add(seats=[seat for seat, _ in trick.plays])
+
+
+def domino_trick_end(hand_number: int, trick_number: int, trick: Trick) -> game_pb2.DominoTrickEnd:
+    """Domino Hearts' TrickEnd: the trick with the seats that played it."""
+    return game_pb2.DominoTrickEnd(
+        hand_number=hand_number,
+        trick_number=trick_number,
+        trick=trick_message(trick),
+        seats=[seat for seat, _ in trick.plays],
+    )
 
 
 def _reveal_texts(view: SeatView) -> list[str]:
@@ -240,6 +266,8 @@ class PlayRequests:
             self._received = view.received
             state.received[:] = _texts(sorted(view.received))
         self._update_tricks(view.tricks)
+        if view.stock_size is not None:  # Domino Hearts: small, and changes every play
+            _set_domino(state, view)
         clock = (context.per_decision, context.bank_remaining)
         if clock != self._clock:
             self._clock = clock

@@ -384,7 +384,13 @@ class GrpcSeat:
 
     async def trick_ended(self, hand_number: int, trick_number: int, trick: Trick) -> None:
         """Notification, if the bot asked for them."""
-        if self._wants_notifications:
+        if self._wants_notifications and self._info is not None and self._info.rules.domino:
+            # Domino Hearts: a trick holds one card per seat still in, which TrickEnd's
+            # "seat (leader + i) % players" cannot say.
+            await self._notify(
+                domino_trick_end=protocol.domino_trick_end(hand_number, trick_number, trick)
+            )
+        elif self._wants_notifications:
             await self._notify(
                 trick_end=game_pb2.TrickEnd(
                     hand_number=hand_number,

@@ -58,11 +58,20 @@ def render(replay: dict[str, Any], *, pretty: bool = True) -> Iterator[str]:
                 plays = []
                 for play in trick["plays"]:
                     mark = f"!{play['fault']}" if play.get("fault") else ""
+                    if play.get("drew"):  # Domino Hearts: drawn from the stock first
+                        mark += f" (drew {' '.join(show(c) for c in play['drew'])})"
                     plays.append(f"{play['seat']}:{show(play['card'])}{mark}")
                 # Cancellation Hearts: -1 when nobody won it (its cards wait for the next
                 # trick won, or are discarded after the last trick).
                 taker = f"seat {trick['winner']}" if trick["winner"] >= 0 else "nobody (set aside)"
                 yield f"    trick {number:2d}: {'  '.join(plays)}  → {taker}"
+            if "kept" in hand:  # Domino Hearts: the last survivor's cards (and the stock)
+                kept = hand["kept"]
+                yield (
+                    f"    seat {kept['seat']} keeps {len(kept['cards'])} "
+                    f"card{'' if len(kept['cards']) == 1 else 's'}: "
+                    f"{' '.join(show(c) for c in kept['cards'])}"
+                )
             moon = f" (seat {hand['moon']} shot the moon)" if hand.get("moon") is not None else ""
             if "lives" in hand:  # Danger Hearts
                 moon += f"  lives {hand['lives']}"

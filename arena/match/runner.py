@@ -23,6 +23,7 @@ from typing import Any
 from hearts_bot import transport
 
 from arena.engine import Card, Game, Hand, Phase, Rules, SeatView, Suit
+from arena.engine.domino import DominoHand
 from arena.engine.rules import PassDirection, Settlement
 
 from .clock import Clock, TimePolicy
@@ -284,11 +285,17 @@ class MatchRunner:
             assert hand.scoring_suit is not None
             record["scoring_suit"] = hand.scoring_suit.letter
         plays: list[dict[str, Any]] = []
+        drawn = 0  # Domino Hearts: the draws recorded so far
         while not hand.is_over:
             turn = hand.to_play
             assert turn is not None
             trick_number = hand.trick_number
-            plays.append(await self._take_play(table, turn))
+            drew = new_draws(hand, drawn, turn)
+            play = await self._take_play(table, turn)
+            if drew:  # drawn before this play, by the seat playing it
+                play["drew"] = drew
+                drawn += len(drew)
+            plays.append(play)
             if hand.trick_number != trick_number or hand.is_over:
                 trick = hand.tricks()[-1]
                 record["tricks"].append(
@@ -308,6 +315,9 @@ class MatchRunner:
         if rules.lives:
             record["lives"] = list(game.lives)
         record["kitty_owner"] = hand.kitty_owner
+        if isinstance(hand, DominoHand) and hand.kept_by is not None:
+            # "The last survivor must keep all the cards remaining in his hand."
+            record["kept"] = {"seat": hand.kept_by, "cards": [str(c) for c in hand.kept]}
         record["moon"] = self._shooter(hand)
         if record["moon"] is not None:
             self._moons[seating[record["moon"]]] += 1
@@ -631,6 +641,17 @@ class MatchRunner:
             )
             for i in range(n)
         )
+
+
+def new_draws(hand: Hand, seen: int, seat: int) -> list[str]:
+    """Domino Hearts: the cards `seat` drew from the stock since the first `seen` draws
+    of the hand (the engine draws for a seat that cannot follow when its turn comes, so
+    they are the seat to play's); [] in every other game."""
+    if not isinstance(hand, DominoHand):
+        return []
+    fresh = hand.draws()[seen:]
+    assert all(drawer == seat for _, drawer, _ in fresh), "a draw by a seat not to play"
+    return [str(card) for _, _, card in fresh]
 
 
 async def _call(method: str, *args: Any, seat: Seat) -> None:

@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine import Game, Hand, Phase, Rules, RulesError
+from arena.engine.domino import DominoHand
 from arena.engine.rules import PassDirection, Settlement
 
-from .runner import match_scores, rank_entrants
+from .runner import match_scores, new_draws, rank_entrants
 
 
 class ReplayMismatchError(ValueError):
@@ -115,12 +116,17 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
             [[str(c) for c in hand.received(s)] for s in range(n)],
         )
     decisions += _verify_reveals(hand, record, at)
+    drawn = 0  # Domino Hearts: the draws checked so far
     for t, trick in enumerate(_get(record, "tricks", at)):
         where = f"{at}.tricks[{t}]"
         _expect(f"{where}.leader", _get(trick, "leader", where), hand.to_play)
         for p, play in enumerate(_get(trick, "plays", where)):
             spot = f"{where}.plays[{p}]"
             _expect(f"{spot}.seat", _get(play, "seat", spot), hand.to_play)
+            # Domino Hearts: the cards the engine drew for this seat before it played.
+            drew = new_draws(hand, drawn, play["seat"])
+            _expect(f"{spot}.drew", play.get("drew", []), drew)
+            drawn += len(drew)
             card = _get(play, "card", spot)
             if play.get("fault") or play.get("auto"):
                 _expect(f"{spot}.card (default play)", card, str(hand.legal_plays().first()))
@@ -132,6 +138,7 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
         _expect(f"{where}.winner", _get(trick, "winner", where), hand.tricks()[-1].winner)
     if not hand.is_over:
         raise ReplayMismatchError(f"{at}.tricks", "hand finished", "cards still to play")
+    _verify_kept(hand, record, at)
     points = game.finish_hand()
     _expect(f"{at}.points", _get(record, "points", at), list(points))
     _expect(f"{at}.totals", _get(record, "totals", at), list(game.totals))
@@ -142,6 +149,15 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
         _expect(f"{at}.penalty_points", _get(record, "penalty_points", at), points_before)
         _expect(f"{at}.pot", _get(record, "pot", at), game.pot)
     return decisions
+
+
+def _verify_kept(hand: Hand, record: dict[str, Any], at: str) -> None:
+    """Domino Hearts: the cards the last survivor keeps (or the last trick's winner takes
+    with the stock), as the engine left them; no such record in other games."""
+    engine = None
+    if isinstance(hand, DominoHand) and hand.kept_by is not None:
+        engine = {"seat": hand.kept_by, "cards": [str(c) for c in hand.kept]}
+    _expect(f"{at}.kept", record.get("kept"), engine)
 
 
 def _verify_call(hand: Hand, record: dict[str, Any], at: str) -> int:

@@ -48,6 +48,7 @@ VARIANTS = [
     "joker_1911",
     "cancellation",
     "cancellation_four",
+    "domino",
 ]
 PLAYERS = {"star": 5, "joker": 3, "cancellation": 8}
 HOUSE_SERVED = ("Heuristic", "Random")
@@ -436,3 +437,15 @@ def test_a_tampered_life_is_named_by_verify() -> None:
     outcome.replay["games"][0]["hands"][0]["lives"][1] += 1
     with pytest.raises(ReplayMismatchError, match=r"hands\[0\]\.lives"):
         verify(outcome.replay)
+
+
+@pytest.mark.timeout(180)
+def test_two_players_play_domino_hearts_over_grpc() -> None:
+    # 000 'Number of Players': "Two players may play Domino Hearts": a starter against a
+    # served house bot, each in its own process; tricks of two, a stock of 40.
+    outcome = _grpc_match(
+        preset("domino", 2), [next(iter(STARTERS)), "arena.bots.served:Heuristic"]
+    )
+    hands = outcome.replay["games"][0]["hands"]
+    assert all(len(trick["plays"]) == 2 for hand in hands for trick in hand["tricks"])
+    assert any("drew" in play for hand in hands for t in hand["tricks"] for play in t["plays"])

@@ -75,6 +75,28 @@ def test_a_cancellation_season_seats_up_to_ten(client, auth, world, db):
     assert too_many.status_code == 400
 
 
+def test_a_two_player_season_is_domino_hearts_only(client, auth, world, db):
+    # 000 'Number of Players': "Two players may play Domino Hearts"; no other preset.
+    token = admin(client, auth)
+    form = {
+        "name": "Dominoes",
+        "preset": "domino",
+        "players": "2",
+        "starts_at": "2031-06-01T12:00",
+        "ends_at": "2031-07-01T12:00",
+        "cadence_minutes": "30",
+        "house_bots": "y",
+        "csrf_token": token,
+    }
+    assert client.post("/seasons/new", data=form).status_code == 302
+    season = db.scalars(select(Season).where(Season.name == "Dominoes")).one()
+    assert season.ruleset.data["domino"] is True and season.ruleset.data["players"] == 2
+    page = client.get(f"/seasons/{season.id}").get_data(as_text=True)
+    assert "The 40 cards left over are the stock" in page
+    refused = client.post("/seasons/new", data={**form, "name": "Pairs", "preset": "standard"})
+    assert refused.status_code == 400
+
+
 def test_admin_reschedules_starts_runs_a_round_and_finishes(client, auth, world, db):
     token = admin(client, auth)
     client.post(

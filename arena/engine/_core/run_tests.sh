@@ -1,5 +1,5 @@
 #!/bin/sh
-# Build the C core's standalone tests with the sanitizers and run them.
+# Build the C cores' standalone tests with the sanitizers and run them.
 # Usage: arena/engine/_core/run_tests.sh   (from anywhere; exit status is the tests')
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,4 +13,9 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 "$
 gcc -std=c11 -O2 -Wall -Wextra -Werror -g -fno-omit-frame-pointer \
     -fsanitize=address,undefined -fno-sanitize-recover=all \
     -I"$here" "$here/hearts.c" "$here/cancellation.c" "$here/test_cancellation.c" -o "$out"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 "$out"
+# Domino Hearts' own core (000 'Domino Hearts'), which reuses hearts.c's generator.
+gcc -std=c11 -O2 -Wall -Wextra -Werror -g -fno-omit-frame-pointer \
+    -fsanitize=address,undefined -fno-sanitize-recover=all \
+    -I"$here" "$here/hearts.c" "$here/domino.c" "$here/test_domino.c" -o "$out"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 "$out"

@@ -122,8 +122,8 @@ def match_command(
      '--no-sandbox']
     """
     opponents = [opponent_spec(entry) for entry in vs.split(",")]
-    if players < 3:
-        raise CommandError(f"--players must be at least 3, not {players}")
+    if players < 2:  # 2 for Domino Hearts only; the arena refuses it for other rules
+        raise CommandError(f"--players must be at least 2, not {players}")
     if len(opponents) > players - 1:
         raise CommandError(f"--vs names {len(opponents)} opponents for {players - 1} other seats")
     command = ["match", "run", "--rules", rules, "--bot", bot]

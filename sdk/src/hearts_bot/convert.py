@@ -58,6 +58,8 @@ MIN_PLAYERS = 3
 CANCELLATION_MAX_PLAYERS = 10
 """Cancellation Hearts (two packs) seats up to ten ("Seven to ten people can play")."""
 _CANCELLATION_KEYS = frozenset({"cancellation", "second_pack_removed"})
+DOMINO_MIN_PLAYERS = 2
+"""Domino Hearts: "Two to seven people can play"."""
 
 
 class ProtocolError(ValueError):
@@ -162,9 +164,10 @@ def rules_view_from_proto(message: rules_pb2.Rules, where: str = "rules") -> Rul
 def _rules_view_cached(data: bytes, where: str) -> RulesView:
     message = rules_pb2.Rules.FromString(data)
     players = message.players
+    least = DOMINO_MIN_PLAYERS if message.domino else MIN_PLAYERS
     most = CANCELLATION_MAX_PLAYERS if message.cancellation else MAX_PLAYERS
-    if not MIN_PLAYERS <= players <= most:
-        raise ProtocolError(f"{where}.players is {players}, expected {MIN_PLAYERS}..{most}")
+    if not least <= players <= most:
+        raise ProtocolError(f"{where}.players is {players}, expected {least}..{most}")
     if not message.pass_schedule:
         raise ProtocolError(f"{where}.pass_schedule is empty")
     values: dict[Card, int] = {}
@@ -232,6 +235,7 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
         joker_kind=_enum(_JOKER, message.joker_kind, f"{where}.joker_kind"),
         cancellation=message.cancellation,
         second_pack_removed=frozenset(second),
+        domino=message.domino,
     )
 
 
@@ -308,6 +312,7 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         joker_kind=number(_JOKER_PB, "joker_kind", get("joker_kind")),
         cancellation=get("cancellation"),
         second_pack_removed=[str(c) for c in get("second_pack_removed")],
+        domino=get("domino"),
     )
     for key in ("doubler", "moon_points", "target_score", "max_hands"):
         value = get(key)
@@ -337,15 +342,26 @@ def _clock(message: game_pb2.Clock) -> Clock:
 
 _SEATS: dict[tuple[int, int, int], tuple[int, ...]] = {
     (leader, count, players): tuple((leader + i) % players for i in range(count))
-    for players in range(MIN_PLAYERS, CANCELLATION_MAX_PLAYERS + 1)
+    for players in range(DOMINO_MIN_PLAYERS, CANCELLATION_MAX_PLAYERS + 1)
     for leader in range(players)
     for count in range(players + 1)
 }
 
 
 def _trick(
-    message: game_pb2.Trick, players: int, where: str, *, finished: bool, two_packs: bool = False
+    message: game_pb2.Trick,
+    players: int,
+    where: str,
+    *,
+    finished: bool,
+    two_packs: bool = False,
+    seats: Sequence[int] | None = None,
 ) -> Trick:
+    """A trick; `two_packs` (Cancellation Hearts) lets a card appear twice and a finished
+    trick have no winner; `seats` (Domino Hearts) says who played each card, since there a
+    trick holds one card per seat still in."""
+    if seats is not None:
+        return _domino_trick(message, players, where, finished=finished, seats=seats)
     leader = message.leader
     if leader >= players:
         _seat(leader, players, f"{where}.leader")
@@ -364,9 +380,72 @@ def _trick(
     return Trick(leader, cards, _SEATS[leader, len(cards), players], winner)
 
 
+def _domino_trick(
+    message: game_pb2.Trick, players: int, where: str, *, finished: bool, seats: Sequence[int]
+) -> Trick:
+    """Domino Hearts: a trick played by `seats` (the leader first, each seat once)."""
+    leader = _seat(message.leader, players, f"{where}.leader")
+    cards = _cards(message.cards, f"{where}.cards")
+    checked = tuple(_seat(s, players, f"{where} seats[{i}]") for i, s in enumerate(seats))
+    if len(set(checked)) != len(checked) or (checked and checked[0] != leader):
+        raise ProtocolError(
+            f"{where}: seats {list(checked)} do not start with the leader once each"
+        )
+    has_winner = message.HasField("winner")
+    if finished:
+        if len(cards) != len(checked) or len(cards) < 2:
+            raise ProtocolError(
+                f"{where} is finished but has {len(cards)} cards for {len(checked)} seats"
+            )
+        if not has_winner:
+            raise ProtocolError(f"{where} is finished but has no winner")
+    elif len(cards) >= len(checked):
+        raise ProtocolError(f"{where} is in progress but already has {len(cards)} cards")
+    winner = None
+    if has_winner:
+        winner = _seat(message.winner, players, f"{where}.winner")
+        if winner not in checked:
+            raise ProtocolError(f"{where}.winner {winner} did not play to the trick")
+    return Trick(leader, cards, checked[: len(cards)], winner)
+
+
+def _domino_fields(state: game_pb2.HandState, players: int, where: str) -> dict[str, Any]:
+    """Domino Hearts: the stock's size, who is still in, and each seat's draws."""
+    if not state.HasField("domino"):
+        return {}
+    table = state.domino
+    if len(table.in_play) != players or len(table.drawn) != players:
+        raise ProtocolError(f"{where}.domino: in_play and drawn need one entry per seat")
+    if len(table.trick_seats) != len(state.tricks):
+        raise ProtocolError(f"{where}.domino.trick_seats needs one entry per finished trick")
+    return {
+        "stock_size": table.stock_size,
+        "in_play": tuple(table.in_play),
+        "drawn": tuple(table.drawn),
+    }
+
+
+def domino_current_seats(leader: int, in_play: Sequence[bool]) -> tuple[int, ...]:
+    """Domino Hearts: the seats of the trick in progress, in play order: the leader,
+    then each seat still in on its left."""
+    n = len(in_play)
+    return tuple((leader + k) % n for k in range(n) if k == 0 or in_play[(leader + k) % n])
+
+
 def _finished_tricks(
     state: game_pb2.HandState, players: int, where: str, two_packs: bool = False
 ) -> tuple[Trick, ...]:
+    if state.HasField("domino") and len(state.domino.trick_seats) == len(state.tricks):
+        return tuple(
+            _trick(
+                message,
+                players,
+                f"{where}.tricks[{index}]",
+                finished=True,
+                seats=state.domino.trick_seats[index].seats,
+            )
+            for index, message in enumerate(state.tricks)
+        )
     tricks: list[Trick] = []
     append = tricks.append
     for index, message in enumerate(state.tricks):
@@ -439,6 +518,7 @@ def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
         **_auction_fields(state, players, where),
         **_lives_fields(state, players, where),
         **_split_fields(state, where),
+        **_domino_fields(state, players, where),
     }
 
 
@@ -609,6 +689,23 @@ def play_view_from_proto(query: game_pb2.PlayCardQuery, where: str = "play_card"
     if not state.HasField("current_trick"):
         raise ProtocolError(f"{where}.state.current_trick is missing")
     players = fields["rules"].players
+    if "in_play" in fields:  # Domino Hearts: the seats still in play the trick
+        leader = _seat(state.current_trick.leader, players, f"{where}.state.current_trick.leader")
+        seats = domino_current_seats(leader, fields["in_play"])
+        current = _trick(
+            state.current_trick,
+            players,
+            f"{where}.state.current_trick",
+            finished=False,
+            seats=seats,
+        )
+        if seats[len(current.cards)] != fields["seat"]:
+            raise ProtocolError(
+                f"{where}: seat {fields['seat']} is asked to play, but it is seat "
+                f"{seats[len(current.cards)]}'s turn in current_trick"
+            )
+        _check_distinct(fields, current, f"{where}.state")
+        return PlayView(legal=legal, current_trick=current, **fields)
     current = _trick(
         state.current_trick,
         players,
@@ -670,6 +767,20 @@ def trick_ended_from_proto(
         hand_number=message.hand_number,
         trick_number=message.trick_number,
         trick=_trick(message.trick, players, "trick_end.trick", finished=True, two_packs=two_packs),
+    )
+
+
+def domino_trick_ended_from_proto(message: game_pb2.DominoTrickEnd, players: int) -> TrickEnded:
+    """Domino Hearts: the validated `TrickEnded` event of a DominoTrickEnd; raises
+    ProtocolError."""
+    if not message.HasField("trick"):
+        raise ProtocolError("domino_trick_end.trick is missing")
+    return TrickEnded(
+        hand_number=message.hand_number,
+        trick_number=message.trick_number,
+        trick=_trick(
+            message.trick, players, "domino_trick_end.trick", finished=True, seats=message.seats
+        ),
     )
 
 

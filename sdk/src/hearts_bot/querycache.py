@@ -68,6 +68,8 @@ class QueryCache:
             or state.pass_split
         ):
             return None  # Heartless, Auction Hearts, a split pass: the full path checks them
+        if state.HasField("domino"):
+            return None  # Domino Hearts: short tricks and their seats, on the full path
         rules = rules_view_from_proto(state.rules, "play_card.state.rules")  # cached
         if rules.cancellation:
             return None  # two packs: cards twice, tricks nobody won; the full path checks them

@@ -21,6 +21,8 @@ from typing import Any, Final
 from .cards import DECK, HEARTS, JOKERS, QUEEN_OF_SPADES, Card, card_order
 
 RULES_FORMAT_VERSION: Final = 1
+DOMINO_HAND_SIZE: Final = 6
+"""Domino Hearts: "Each player receives six cards" (the rest is the stock)."""
 
 
 class PassDirection(StrEnum):
@@ -214,6 +216,11 @@ class RulesView:
     copy (`deck` lists a card twice when both packs hold it)."""
     second_pack_removed: frozenset[Card] = frozenset()
     """Cancellation Hearts: cards in the first pack only ("Remove the Twos from one deck")."""
+    domino: bool = False
+    """Domino Hearts: six cards each and a face-down stock; a seat that cannot follow
+    draws until it can (the arena draws for it), seats drop out as their hands run dry,
+    and a trick holds one card per seat still in (`HandView.in_play`, `stock_size`,
+    `drawn`); the last seat left keeps its cards."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))
@@ -235,6 +242,8 @@ class RulesView:
         """Cards dealt to each seat."""
         if self.cancellation:
             return (len(self.deck) - self.kitty_size) // self.players
+        if self.domino:
+            return DOMINO_HAND_SIZE
         return (52 + self.jokers - len(self.removed_cards) - self.kitty_size) // self.players
 
     def value_of(self, card: Card) -> int:
@@ -318,6 +327,7 @@ class RulesView:
             "booster_nines": self.booster_nines,
             "jokers": self.jokers,
             "joker_kind": self.joker_kind.value,
+            "domino": self.domino,
             **self._cancellation_dict(),
         }
 

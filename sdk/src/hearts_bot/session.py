@@ -21,6 +21,7 @@ from .convert import (
     ProtocolError,
     bid_view_from_proto,
     call_pass_view_from_proto,
+    domino_trick_ended_from_proto,
     hand_ended_from_proto,
     hand_started_from_proto,
     match_ended_from_proto,
@@ -183,6 +184,9 @@ class MatchSession:
             self._call(lambda: self.bot.on_hand_start(started), "on_hand_start")
         elif kind == "trick_end":
             trick = trick_ended_from_proto(request.trick_end, players, two_packs)
+            self._call(lambda: self.bot.on_trick_end(trick), "on_trick_end")
+        elif kind == "domino_trick_end":
+            trick = domino_trick_ended_from_proto(request.domino_trick_end, players)
             self._call(lambda: self.bot.on_trick_end(trick), "on_trick_end")
         elif kind == "hand_end":
             hand = hand_ended_from_proto(request.hand_end, players, two_packs)

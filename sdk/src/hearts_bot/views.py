@@ -119,6 +119,14 @@ class HandView:
     pass_split: tuple[PassDirection, ...] = ()
     """After the dealer called a split (`pass_direction` SPLIT): each passed card's
     direction, card i of every pass going `pass_split[i]`; empty otherwise."""
+    stock_size: int | None = None
+    """Domino Hearts: the cards left in the face-down stock; None in other games."""
+    in_play: tuple[bool, ...] = ()
+    """Domino Hearts: by seat, whether it takes part in the trick in progress (it held
+    cards when the trick was led); empty in other games, where every seat plays."""
+    drawn: tuple[int, ...] = ()
+    """Domino Hearts: by seat, how many cards it has drawn from the stock this hand (this
+    seat's own are in `hand`); empty in other games."""
 
     @property
     def players(self) -> int:
@@ -241,6 +249,8 @@ class PlayView(HandView):
     @property
     def last_to_play(self) -> bool:
         """Whether this seat plays the trick's last card."""
+        if self.in_play:  # Domino Hearts: only the seats still in play the trick
+            return len(self.current_trick.cards) == sum(self.in_play) - 1
         return len(self.current_trick.cards) == self.rules.players - 1
 
     def _all_tricks(self) -> tuple[Trick, ...]:

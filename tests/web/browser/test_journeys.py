@@ -339,8 +339,9 @@ def test_every_preset_replay_is_drawn_to_the_end_of_its_first_hand(site, page, a
         "fetch(document.querySelector('#viewer').dataset.replayUrl).then(r => r.json())"
     )
     hand = replay["games"][0]["hands"][0]
-    last = f"1-1-{len(hand['tricks'])}-{rules.players}"
-    page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t={len(hand['tricks'])}&c={rules.players}")
+    plays = len(hand["tricks"][-1]["plays"])  # fewer than the players in Domino Hearts
+    last = f"1-1-{len(hand['tricks'])}-{plays}"
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t={len(hand['tricks'])}&c={plays}")
     page.wait_for_selector(f'#viewer[data-step="{last}"]')
     totals = page.locator("table.scores tbody tr td:last-child").all_inner_texts()
     assert totals == [str(t) for t in hand["totals"]]
@@ -384,3 +385,42 @@ def test_a_cancellation_replay_shows_twins_and_a_trick_nobody_won(site, page, ap
     shown = page.locator(".trick .play .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
     assert shown == [play["card"] for play in trick["plays"]]
     screenshot(page, "cancellation-unwon-trick")
+
+
+def test_domino_replay_shows_draws_the_stock_and_the_survivors_cards(site, page, app):
+    """000 'Domino Hearts': a seat's drawn cards join its hand before it plays, the stock
+    counts down, a short trick is drawn whole, and the last survivor's cards are shown."""
+    server, match_id = _recorded(site, app, preset("domino").replace(max_hands=1), 3)
+    replay = _open_replay(page, f"{server.url}/matches/{match_id}")
+    hand = replay["games"][0]["hands"][0]
+    t, c, play = next(
+        (t, c, play)
+        for t, trick in enumerate(hand["tricks"], 1)
+        for c, play in enumerate(trick["plays"])
+        if play.get("drew")
+    )
+    # Before the play that follows the draws: the drawing seat already holds them all.
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t={t}&c={c}")
+    page.wait_for_selector(f'#viewer[data-step="1-1-{t}-{c}"]')
+    held = page.locator(f'section[data-seat="{play["seat"]}"] .hand .card').count()
+    drawn_before = sum(
+        len(p.get("drew", [])) for trick in hand["tricks"][: t - 1] for p in trick["plays"]
+    ) + sum(len(p.get("drew", [])) for p in hand["tricks"][t - 1]["plays"][: c + 1])
+    stock = page.locator(".trick .stock").inner_text()
+    assert stock == f"stock: {52 - 24 - drawn_before} cards"
+    assert held >= len(play["drew"])
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t={t}&c={c + 1}")
+    page.wait_for_selector(f'#viewer[data-step="1-1-{t}-{c + 1}"]')
+    note = page.locator(f'.plays [data-play-seat="{play["seat"]}"]').inner_text()
+    assert f"drew {len(play['drew'])}" in note
+    short = next(i for i, trick in enumerate(hand["tricks"], 1) if len(trick["plays"]) < 4)
+    size = len(hand["tricks"][short - 1]["plays"])
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t={short}&c={size}")
+    page.wait_for_selector(f'#viewer[data-step="1-1-{short}-{size}"]')
+    assert page.locator(".plays .play").count() == size
+    last = len(hand["tricks"])
+    size = len(hand["tricks"][-1]["plays"])
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t={last}&c={size}")
+    page.wait_for_selector(f'#viewer[data-step="1-1-{last}-{size}"]')
+    meta = page.locator(f'section[data-seat="{hand["kept"]["seat"]}"] .meta').inner_text()
+    assert f"keeps {len(hand['kept']['cards'])}" in meta

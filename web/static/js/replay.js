@@ -163,7 +163,15 @@
     for (let t = 0; t < step.t; t++) {
       const record = hand.tricks[t];
       const count = t === step.t - 1 ? step.c : record.plays.length;
-      for (let c = 0; c < count; c++) removeOne(holding[record.plays[c].seat], record.plays[c].card);
+      for (let c = 0; c < count; c++) {
+        const play = record.plays[c];
+        // Domino Hearts (000): the cards a seat drew from the stock just before playing.
+        for (const drawn of play.drew || []) holding[play.seat].push(drawn);
+        removeOne(holding[play.seat], play.card); // one copy (Cancellation Hearts: maybe two)
+      }
+      // The seat to play has drawn already (the arena draws as its turn comes).
+      const next = count < record.plays.length ? record.plays[count] : null;
+      if (t === step.t - 1 && next) for (const drawn of next.drew || []) holding[next.seat].push(drawn);
       const complete = count === record.plays.length;
       if (complete) {
         waiting.push(...record.plays.map((play) => play.card));
@@ -188,7 +196,28 @@
     const potBefore = previous && typeof previous.pot === "number" ? previous.pot : 0;
     const startLives = (replay.rules && replay.rules.lives) || 0;
     const livesBefore = previous && previous.lives ? previous.lives : new Array(n).fill(startLives);
-    return { game, hand, n, passed, holding, gave, got, taken, trick, trickDone, lastHandStep, toPlay, before, potBefore, livesBefore };
+    const stock = stockLeft(hand, n, step);
+    return { game, hand, n, passed, holding, gave, got, taken, trick, trickDone, lastHandStep, toPlay, before, potBefore, livesBefore, stock };
+  }
+
+  // Domino Hearts (000): six cards each, the rest a stock that void seats draw from; null
+  // in every other game.
+  function isDomino() {
+    return Boolean(replay.rules && replay.rules.domino);
+  }
+
+  function stockLeft(hand, n, step) {
+    if (!isDomino()) return null;
+    let left = 52 - 6 * n;
+    hand.tricks.forEach((record, t) => {
+      record.plays.forEach((play, c) => {
+        // A play's draws are made when its turn comes: before the step that shows it.
+        const drawnBy = t < step.t - 1 || (t === step.t - 1 && c <= step.c);
+        if (drawnBy) left -= (play.drew || []).length;
+      });
+    });
+    if (step.t === hand.tricks.length && hand.kept) left = 0;
+    return left;
   }
 
   function removeOne(cards, c) {
@@ -314,6 +343,12 @@
     meta.append(`this hand: ${handPoints(state, seat)}`);
     if (chips() && state.lastHandStep) meta.append(` · pays ${state.hand.points[seat]} chips`);
     if (state.lastHandStep && state.hand.moon === seat) meta.append(" · shot the moon ☾");
+    if (isDomino() && state.lastHandStep && state.hand.kept && state.hand.kept.seat === seat) {
+      meta.append(el("br"), `keeps ${state.hand.kept.cards.length}: `);
+      for (const c of state.hand.kept.cards) meta.append(card(c, "small"), " ");
+    } else if (isDomino() && state.passed && !state.lastHandStep && !cards.length) {
+      meta.append(" · out");
+    }
     if (faceUp && state.gave[seat].length && (state.passed || mine === null)) {
       meta.append(el("br"), state.passed ? "passed " : "will pass ");
       for (const c of state.gave[seat]) meta.append(card(c, "small"), " ");
@@ -365,6 +400,7 @@
     }
     const { record, count } = state.trick;
     centre.append(el("div", { class: "caption" }, `Trick ${step.t} of ${state.hand.tricks.length}`));
+    if (state.stock !== null) centre.append(el("div", { class: "passes stock" }, `stock: ${state.stock} cards`));
     const plays = el("div", { class: "plays" });
     for (let c = 0; c < count; c++) {
       const play = record.plays[c];
@@ -375,6 +411,7 @@
       if (typeof play.ms === "number") note.push(`${play.ms < 10 ? play.ms.toFixed(2) : play.ms.toFixed(0)} ms`);
       if (play.fault) note.push(play.fault);
       else if (play.auto) note.push("auto");
+      if (play.drew && play.drew.length) note.push(`drew ${play.drew.length}`);
       plays.append(el("div", { class: classes.join(" "), "data-play-seat": play.seat }, card(play.card), note.join(" · ")));
     }
     centre.append(plays);

@@ -83,6 +83,7 @@ class PlayMatchRequest(_message.Message):
     TRICK_END_FIELD_NUMBER: _builtins.int
     HAND_END_FIELD_NUMBER: _builtins.int
     MATCH_END_FIELD_NUMBER: _builtins.int
+    DOMINO_TRICK_END_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
     """Numbers the messages of a stream: strictly increasing (usually by 1, from 1). A
     query's answer carries the same number, so the arena can tell a late answer to an
@@ -138,6 +139,10 @@ class PlayMatchRequest(_message.Message):
     def match_end(self) -> _game_pb2.MatchEnd:
         """The match is over; always the last message. Notification."""
 
+    @_builtins.property
+    def domino_trick_end(self) -> _game_pb2.DominoTrickEnd:
+        """Domino Hearts only, instead of trick_end (numbered from 20 to leave 13..19 free)."""
+
     def __init__(
         self,
         *,
@@ -153,12 +158,13 @@ class PlayMatchRequest(_message.Message):
         trick_end: _game_pb2.TrickEnd | None = ...,
         hand_end: _game_pb2.HandEnd | None = ...,
         match_end: _game_pb2.MatchEnd | None = ...,
+        domino_trick_end: _game_pb2.DominoTrickEnd | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "hand_start", "trick_end", "hand_end", "match_end"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "hand_start", "trick_end", "hand_end", "match_end", "domino_trick_end"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

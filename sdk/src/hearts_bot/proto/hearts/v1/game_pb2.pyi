@@ -152,6 +152,7 @@ class HandState(_message.Message):
     DECLARER_FIELD_NUMBER: _builtins.int
     LIVES_FIELD_NUMBER: _builtins.int
     PASS_SPLIT_FIELD_NUMBER: _builtins.int
+    DOMINO_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The asked bot's seat, 0 .. rules.players - 1."""
     hand_number: _builtins.int
@@ -237,6 +238,14 @@ class HandState(_message.Message):
         card i of every pass going pass_split[i]; empty otherwise.
         """
 
+    @_builtins.property
+    def domino(self) -> Global___DominoTable:
+        """Domino Hearts (rules.domino): the stock, who is still in, the draws, and who played
+        each trick (a trick holds one card per seat still in, so Trick's "cards[i] was played
+        by seat (leader + i) % players" does not hold there). Unset in every other game.
+        (Numbered from 25 to leave 22..24 free.)
+        """
+
     def __init__(
         self,
         *,
@@ -262,21 +271,132 @@ class HandState(_message.Message):
         declarer: _builtins.int | None = ...,
         lives: _abc.Iterable[_builtins.int] | None = ...,
         pass_split: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
+        domino: Global___DominoTable | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_kitty_taker", b"_kitty_taker", "clock", b"clock", "current_trick", b"current_trick", "declarer", b"declarer", "kitty_taker", b"kitty_taker", "rules", b"rules"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "clock", b"clock", "current_trick", b"current_trick", "declarer", b"declarer", "domino", b"domino", "kitty_taker", b"kitty_taker", "rules", b"rules"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_kitty_taker", b"_kitty_taker", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "pass_direction", b"pass_direction", "pass_split", b"pass_split", "passed", b"passed", "pot", b"pot", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "domino", b"domino", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "pass_direction", b"pass_direction", "pass_split", b"pass_split", "passed", b"passed", "pot", b"pot", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__declarer: _TypeAlias = _typing.Literal["declarer"]  # noqa: Y015
     _WhichOneofArgType__declarer: _TypeAlias = _typing.Literal["_declarer", b"_declarer"]  # noqa: Y015
+    _WhichOneofReturnType__domino: _TypeAlias = _typing.Literal["domino"]  # noqa: Y015
+    _WhichOneofArgType__domino: _TypeAlias = _typing.Literal["_domino", b"_domino"]  # noqa: Y015
     _WhichOneofReturnType__kitty_taker: _TypeAlias = _typing.Literal["kitty_taker"]  # noqa: Y015
     _WhichOneofArgType__kitty_taker: _TypeAlias = _typing.Literal["_kitty_taker", b"_kitty_taker"]  # noqa: Y015
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__declarer) -> _WhichOneofReturnType__declarer | None: ...
     @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__domino) -> _WhichOneofReturnType__domino | None: ...
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__kitty_taker) -> _WhichOneofReturnType__kitty_taker | None: ...
 
 Global___HandState: _TypeAlias = HandState  # noqa: Y015
+
+@_typing.final
+class DominoSeats(_message.Message):
+    """Domino Hearts: the seats that played one trick, in play order."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEATS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The seats, the leader first."""
+
+    def __init__(
+        self,
+        *,
+        seats: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seats", b"seats"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DominoSeats: _TypeAlias = DominoSeats  # noqa: Y015
+
+@_typing.final
+class DominoTable(_message.Message):
+    """Domino Hearts: what every seat knows of the table. This seat's own drawn cards are
+    already in HandState.hand; the stock's cards are never shown.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STOCK_SIZE_FIELD_NUMBER: _builtins.int
+    IN_PLAY_FIELD_NUMBER: _builtins.int
+    DRAWN_FIELD_NUMBER: _builtins.int
+    TRICK_SEATS_FIELD_NUMBER: _builtins.int
+    stock_size: _builtins.int
+    """Cards left in the face-down stock."""
+    @_builtins.property
+    def in_play(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bool]:
+        """By seat: whether it takes part in the trick in progress (it held cards when the trick
+        was led). The trick's seats are the leader, then the seats in play on its left.
+        """
+
+    @_builtins.property
+    def drawn(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """By seat: how many cards it has drawn from the stock this hand."""
+
+    @_builtins.property
+    def trick_seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___DominoSeats]:
+        """For each of HandState.tricks, in order: the seats that played it, in play order."""
+
+    def __init__(
+        self,
+        *,
+        stock_size: _builtins.int = ...,
+        in_play: _abc.Iterable[_builtins.bool] | None = ...,
+        drawn: _abc.Iterable[_builtins.int] | None = ...,
+        trick_seats: _abc.Iterable[Global___DominoSeats] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["drawn", b"drawn", "in_play", b"in_play", "stock_size", b"stock_size", "trick_seats", b"trick_seats"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DominoTable: _TypeAlias = DominoTable  # noqa: Y015
+
+@_typing.final
+class DominoTrickEnd(_message.Message):
+    """Domino Hearts: a trick is complete (sent instead of TrickEnd, whose seats it cannot say)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HAND_NUMBER_FIELD_NUMBER: _builtins.int
+    TRICK_NUMBER_FIELD_NUMBER: _builtins.int
+    TRICK_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    hand_number: _builtins.int
+    """The hand's number in the match, 0-based."""
+    trick_number: _builtins.int
+    """The trick's number in the hand, 0-based."""
+    @_builtins.property
+    def trick(self) -> Global___Trick:
+        """The whole trick, with its winner."""
+
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """seats[i] played trick.cards[i]."""
+
+    def __init__(
+        self,
+        *,
+        hand_number: _builtins.int = ...,
+        trick_number: _builtins.int = ...,
+        trick: Global___Trick | None = ...,
+        seats: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["trick", b"trick"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["hand_number", b"hand_number", "seats", b"seats", "trick", b"trick", "trick_number", b"trick_number"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DominoTrickEnd: _TypeAlias = DominoTrickEnd  # noqa: Y015
 
 @_typing.final
 class Bid(_message.Message):

@@ -555,6 +555,7 @@ class Rules(_message.Message):
     JOKER_KIND_FIELD_NUMBER: _builtins.int
     CANCELLATION_FIELD_NUMBER: _builtins.int
     SECOND_PACK_REMOVED_FIELD_NUMBER: _builtins.int
+    DOMINO_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The variant's name, such as "standard" or "omnibus" (informative only: the other
     fields are the rules; "custom" for a hand-built variant).
@@ -643,6 +644,13 @@ class Rules(_message.Message):
     are per copy. Unset (false) in every other game, so a bot built before this field
     plays them as before; only these rules need an SDK that reads it.
     """
+    domino: _builtins.bool
+    """000 'Domino Hearts': six cards each, the rest a face-down stock; a seat that cannot
+    follow draws until it can (the arena draws for it: never a decision), seats drop out
+    as their hands run dry, so a trick holds one card per seat still in; the last seat
+    left keeps its cards. HandState.domino says who is in, the stock's size and the draws.
+    (Numbered from 50 to leave 43..49 free.)
+    """
     @_builtins.property
     def removed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Cards taken out of the 52-card pack before the deal so it deals evenly."""
@@ -718,10 +726,11 @@ class Rules(_message.Message):
         joker_kind: Global___JokerKind.ValueType = ...,
         cancellation: _builtins.bool = ...,
         second_pack_removed: _abc.Iterable[_builtins.str] | None = ...,
+        domino: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015

@@ -1,0 +1,156 @@
+"""The strong bot's play in Domino Hearts (000 'Domino Hearts'): sampled deals played out.
+
+The main search (`arena.bots.belief`, the C core's playouts) assumes fixed hands and full
+tricks; Domino has a stock and seats that drop out, so it searches here instead, on the
+Domino core's positions (`arena.engine.domino.search_position`). Each sample deals the
+unseen cards to the other seats (as many as each holds: six, plus its draws, less its
+plays) and to the stock in a random order, respecting the suits a seat has shown it lacks
+(a seat that played off suit did so with the stock empty, so it stays void); every
+candidate card is then played out on the same samples, by a greedy policy mixed with
+random plays, and the card with the best mean outcome is chosen.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from arena.engine import CARDS, Card, SeatView
+from arena.engine.domino import search_position
+
+RANDOM_ODDS = 8
+"""One playout decision in this many is random (the rest greedy), as the C core's 'mixed'
+policy does: pure greed makes every sample play out the same way."""
+
+
+def search_domino(
+    view: SeatView,
+    preferred: Card,
+    rng: random.Random,
+    deadline: float,
+    max_samples: int,
+    playouts: int,
+) -> tuple[Card, int]:
+    """The legal card with the best mean outcome over sampled deals (`preferred` first,
+    so it wins ties), and the number of deals sampled."""
+    legal = list(view.legal)
+    candidates = [preferred.index] + [c.index for c in legal if c is not preferred]
+    if len(candidates) == 1:
+        return preferred, 0
+    unseen, sizes, voids = _unknowns(view)
+    if sum(sizes) + (view.stock_size or 0) != len(unseen):
+        return preferred, 0  # the view does not add up: our bug; play the heuristic's card
+    values = [view.rules.card_values.get(card, 0) for card in CARDS[:52]]
+    penalty = sum(value for value in values if value > 0)
+    totals = [0] * len(candidates)
+    samples = 0
+    while samples < max_samples and (samples == 0 or time.perf_counter() < deadline):
+        hands, stock = _sample(view, unseen, sizes, voids, rng)
+        samples += 1
+        for i, card in enumerate(candidates):
+            for _ in range(playouts):
+                state = search_position(
+                    view.rules,
+                    hands,
+                    stock,
+                    leader=view.current_trick[0][0] if view.current_trick else view.seat,
+                    broken=view.hearts_broken,
+                    trick=[(seat, c.index) for seat, c in view.current_trick],
+                )
+                state.push(card)
+                _play_out(state, values, rng)
+                totals[i] += _outcome(view, state, penalty)
+    best = min(range(len(candidates)), key=totals.__getitem__)
+    return CARDS[candidates[best]], samples
+
+
+def _unknowns(view: SeatView) -> tuple[list[int], list[int], list[set[int]]]:
+    """The cards this seat has not seen, how many each seat holds, and the suits each seat
+    is known to lack."""
+    n = view.rules.players
+    played_by = [0] * n
+    seen = view.hand.mask
+    voids: list[set[int]] = [set() for _ in range(n)]
+    tricks = [trick.plays for trick in view.tricks]
+    if view.current_trick:
+        tricks.append(view.current_trick)
+    for plays in tricks:
+        led = plays[0][1].index // 13
+        for seat, card in plays:
+            played_by[seat] += 1
+            seen |= card.mask
+            if card.index // 13 != led:
+                voids[seat].add(led)
+    unseen = [c for c in range(52) if not seen >> c & 1]
+    drawn = view.drawn or (0,) * n
+    sizes = [0 if seat == view.seat else 6 + drawn[seat] - played_by[seat] for seat in range(n)]
+    return unseen, sizes, voids
+
+
+def _sample(
+    view: SeatView,
+    unseen: Sequence[int],
+    sizes: Sequence[int],
+    voids: Sequence[set[int]],
+    rng: random.Random,
+) -> tuple[list[int], list[int]]:
+    """Hand masks by seat (this seat's own) and a stock order for the unseen cards."""
+    pool = list(unseen)
+    rng.shuffle(pool)
+    hands = [0] * view.rules.players
+    hands[view.seat] = view.hand.mask
+    # The most constrained seats first; a seat's void suits are kept from it when the
+    # pool allows, else it gets any cards (the sample is then only less informed).
+    for seat in sorted(range(len(sizes)), key=lambda s: -len(voids[s])):
+        need = sizes[seat]
+        if not need:
+            continue
+        allowed = [c for c in pool if c // 13 not in voids[seat]]
+        chosen = allowed[:need] if len(allowed) >= need else pool[:need]
+        for card in chosen:
+            hands[seat] |= 1 << card
+            pool.remove(card)
+    return hands, pool
+
+
+def _play_out(state: Any, values: Sequence[int], rng: random.Random) -> None:
+    """Play the position to its end: duck under the card winning the trick, else win as
+    low as possible (as high as possible when last to play); lead low; discard the most
+    valuable card; one decision in RANDOM_ODDS at random."""
+    while state.phase != 2:
+        mask = state.legal_mask()
+        cards = [c for c in range(52) if mask >> c & 1]
+        if len(cards) == 1 or rng.randrange(RANDOM_ODDS) == 0:
+            state.push(cards[rng.randrange(len(cards))])
+            continue
+        trick = state.current_trick()
+        if not trick:
+            card = min(cards, key=lambda c: (values[c] > 0, c % 13))
+        else:
+            led = trick[0][1] // 13
+            following = [c for c in cards if c // 13 == led]
+            if following:
+                high = max(c for _, c in trick if c // 13 == led)
+                ducks = [c for c in following if c < high]
+                last = len(trick) == bin(state.active).count("1") - 1
+                # Duck under the winning card; else win low, or high when last to play.
+                winning = max(following) if last else min(following)
+                card = max(ducks) if ducks else winning
+            else:
+                card = max(cards, key=lambda c: (values[c], c % 13))
+        state.push(card)
+
+
+def _outcome(view: SeatView, state: Any, penalty: int) -> int:
+    """This seat's final points times (n - 1) minus everyone else's: lower is better. The
+    points before the position are the view's; a moon is judged on the whole hand."""
+    n = view.rules.players
+    future: tuple[int, ...] = state.points()
+    final: list[int] = [view.points_taken[s] + future[s] for s in range(n)]
+    if view.rules.moon.value == "old" and penalty and penalty in final:
+        shooter = final.index(penalty)
+        final = [0 if s == shooter else penalty for s in range(n)]
+    me = final[view.seat]
+    return me * (n - 1) - (sum(final) - me)

@@ -1,0 +1,443 @@
+"""Domino Hearts (000 'Domino Hearts'): a `Hand` played from six-card hands and a stock.
+
+"Each player receives six cards, dealt one at a time. The remainder of the pack is placed
+face down in the center of the table, forming the stock. ... a player who cannot follow
+suit to the lead must draw cards from the top of the stock until he can play. After the
+stock is exhausted, a player unable to follow suit may discard. The game continues until
+all cards have been won in tricks, with each player dropping out as his cards are
+exhausted. If a player wins a trick with his last card, the turn to lead passes to the
+first active player on his left. The last survivor must keep all the cards remaining in
+his hand."
+
+`DominoHand` is a `Hand` (the runner, views and replays use one API) whose backend is the
+Domino core: `arena.engine._domino` in C, or `arena.engine.domino_reference` under
+``ARENA_PUREPYTHON=1``. Draws are not decisions: the engine makes them when a seat void
+in the suit led is to play, and records them (`draws`). Tricks hold one play per seat
+still in, so a trick may be shorter than the table. docs/rules.md gives every choice made
+where the source is silent.
+
+>>> from arena.engine.domino import DominoHand, domino_rules
+>>> hand = DominoHand.deal(domino_rules(players=3), seed=11, dealer=0)
+>>> hand.phase.value, hand.to_play, hand.stock_size, [len(hand.hand_of(s)) for s in range(3)]
+('playing', 1, 34, [6, 6, 6])
+>>> while not hand.is_over:
+...     hand.play(hand.legal_plays().first())
+>>> sum(hand.points())
+13
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from types import ModuleType
+from typing import Any
+
+from . import presets
+from .cards import CARDS, Card, CardLike, CardSet, Suit, to_card
+from .config import ERR_NOT_PASSING
+from .hand import (
+    Hand,
+    HandOverError,
+    IllegalPassError,
+    IllegalPlayError,
+    OutOfTurnError,
+    SeatView,
+    Trick,
+    _cardset,
+    _check_seat,
+)
+from .rules import MoonRule, PassDirection, Rules
+
+__all__ = ["DOMINO_BACKEND_NAME", "DominoHand", "domino_rules", "search_position"]
+
+ERR_HAND_OVER = 1
+ERR_BAD_CARD = 3
+ERR_NOT_IN_HAND = 4
+ERR_MUST_FOLLOW_SUIT = 7
+ERR_NOT_BROKEN = 9
+_MOON_KINDS = {MoonRule.NONE: 0, MoonRule.OLD: 1}
+
+
+def _select() -> tuple[ModuleType, str]:
+    """The C core unless ``ARENA_PUREPYTHON`` is set or it is not built (as `backend`)."""
+    if os.environ.get("ARENA_PUREPYTHON", "") not in ("", "0"):
+        from . import domino_reference
+
+        return domino_reference, "reference"
+    try:
+        from . import _domino  # type: ignore[attr-defined]
+    except ImportError:
+        if os.environ.get("ARENA_REQUIRE_C", "") not in ("", "0"):
+            raise
+        from . import domino_reference
+
+        return domino_reference, "reference"
+    return _domino, "c"
+
+
+_core, DOMINO_BACKEND_NAME = _select()
+
+
+def domino_rules(players: int = 4, **changes: Any) -> Rules:
+    """The `domino` preset's rules for 2..7 players (`arena.engine.presets.domino`), with
+    any `changes` (`Rules.replace`). Raises RulesError for a table outside 2..7."""
+    rules = presets.domino(players)
+    return rules.replace(**changes) if changes else rules
+
+
+def search_position(
+    rules: Rules,
+    hands: Sequence[int],
+    stock: Sequence[int],
+    *,
+    leader: int,
+    broken: bool,
+    trick: Sequence[tuple[int, int]],
+) -> Any:
+    """A backend state (C or reference) that plays on from a position mid-hand, for search
+    (`arena.bots.domino_search`): hand masks by seat, the stock's card indices top first,
+    the trick in progress as (seat, card index) from its leader. The cards already won are
+    left out and the state scores only what is won from here, with no moon (the caller
+    adds what was taken before and judges the moon). The state has `legal_mask`, `push`,
+    `pop`, `to_play`, `phase` (2 when over), `current_trick`, `taken` and `points`.
+
+    Raises ValueError for an impossible position (a card twice, a trick out of turn)."""
+    return _core.position(
+        rules.players,
+        0,
+        tuple(hands),
+        tuple(stock),
+        tuple(rules.card_values.get(card, 0) for card in CARDS[:52]),
+        0,
+        0,
+        leader,
+        broken,
+        tuple(trick),
+    )
+
+
+def _refuse_pass(seat: int, cards: tuple[int, ...]) -> int:
+    """Domino Hearts has no pass: every pass is ERR_NOT_PASSING."""
+    return ERR_NOT_PASSING
+
+
+class DominoHand(Hand):
+    """One Domino Hearts deal. Build it with `DominoHand.deal` or `DominoHand.from_cards`
+    (or `Hand.deal`, which hands Domino rules over to this class)."""
+
+    __slots__ = ()
+
+    def __init__(  # the same shape as Hand's, plus the stock
+        self,
+        rules: Rules,
+        hands: Sequence[int],
+        kitty: int = 0,
+        *,
+        dealer: int,
+        pass_direction: PassDirection | str = PassDirection.HOLD,
+        seed: int,
+        declarer: int | None = None,
+        stock: Sequence[int] = (),
+    ) -> None:
+        if not rules.domino:
+            raise ValueError("DominoHand needs rules with domino true (000 'Domino Hearts')")
+        if kitty or declarer is not None or PassDirection(pass_direction) is not PassDirection.HOLD:
+            raise ValueError("Domino Hearts has no kitty, no declarer and no pass")
+        _check_seat(rules, dealer, "dealer")
+        self.rules = rules
+        self._base_rules = rules
+        self.players = rules.players
+        self.dealer = dealer
+        self.pass_direction = PassDirection.HOLD
+        self.seed = seed & 0xFFFFFFFFFFFFFFFF
+        try:
+            self._state = _core.DominoState(
+                rules.players,
+                dealer,
+                tuple(hands),
+                tuple(stock),
+                tuple(rules.card_values.get(card, 0) for card in CARDS[:52]),
+                _MOON_KINDS[rules.moon],
+                rules.effective_moon_points,
+            )
+        except ValueError as error:
+            raise ValueError(f"impossible deal: {error}") from None
+        self._history = ((), (), (0,) * rules.players)
+        self._reveals = [None] * rules.players
+        self._revealing = False
+        self._calling = False
+        self._auction = None
+        self._auctioning = False
+        self._suit = None
+        self._pass_record = None
+        state = self._state
+        self.legal_mask = state.legal_mask
+        self.try_play_index = state.play
+        self.push_index = state.push
+        self.try_pass_indices = _refuse_pass
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        seed: int,
+        *,
+        dealer: int = 0,
+        pass_direction: PassDirection | str | None = None,
+        declarer: int | None = None,
+    ) -> DominoHand:
+        """Shuffle with `seed` (the SplitMix64 deal of every game) and deal six cards a seat
+        one at a time from the dealer's left; the rest is the stock, in order."""
+        _check_seat(rules, dealer, "dealer")
+        seed &= 0xFFFFFFFFFFFFFFFF
+        hands, stock = _core.deal(rules.players, seed, dealer)
+        return cls(
+            rules,
+            hands,
+            dealer=dealer,
+            pass_direction=pass_direction or PassDirection.HOLD,
+            seed=seed,
+            declarer=declarer,
+            stock=stock,
+        )
+
+    @classmethod
+    def from_cards(
+        cls,
+        rules: Rules,
+        cards_by_seat: Sequence[Iterable[CardLike] | str],
+        *,
+        pass_direction: PassDirection | str = PassDirection.HOLD,
+        dealer: int = 0,
+        kitty: Iterable[CardLike] | str = (),
+        seed: int = 0,
+        declarer: int | None = None,
+        stock: Iterable[CardLike] | str = (),
+    ) -> DominoHand:
+        """A deal from explicit hands (text like ``'2C 3C QS'`` or `Card`s) and the stock's
+        top cards, top first; the rest of the pack follows them in the stock in card order
+        (2C 3C … AH). Raises ValueError for a card given twice."""
+        if len(cards_by_seat) != rules.players:
+            raise ValueError(f"expected cards for {rules.players} seats, got {len(cards_by_seat)}")
+        if CardSet(kitty):
+            raise ValueError("Domino Hearts has no kitty")
+        masks = []
+        for seat, cards in enumerate(cards_by_seat):
+            listed = [to_card(c) for c in (cards.split() if isinstance(cards, str) else cards)]
+            if len(set(listed)) != len(listed):
+                raise ValueError(f"seat {seat} is given the same card twice")
+            masks.append(CardSet(listed).mask)
+        order = [to_card(c) for c in (stock.split() if isinstance(stock, str) else stock)]
+        given = CardSet(order).mask
+        dealt = 0
+        for mask in masks:
+            dealt |= mask
+        order += [card for card in CARDS[:52] if not (given | dealt) & card.mask]
+        return cls(
+            rules,
+            masks,
+            dealer=dealer,
+            pass_direction=pass_direction,
+            seed=seed,
+            declarer=declarer,
+            stock=tuple(card.index for card in order),
+        )
+
+    # -- Domino's own state ---------------------------------------------------------
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the face-down stock."""
+        return int(self._state.stock_size)
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The stock's cards, top first (hidden from every seat: views give its size)."""
+        return tuple(CARDS[c] for c in self._state.stock())
+
+    def in_play(self, seat: int) -> bool:
+        """Whether `seat` takes part in the current trick ("each player dropping out as
+        his cards are exhausted"); False for everyone once the hand is over."""
+        _check_seat(self.rules, seat, "seat")
+        return bool(self._state.active >> seat & 1)
+
+    def drawn(self, seat: int) -> int:
+        """How many cards `seat` has drawn from the stock."""
+        _check_seat(self.rules, seat, "seat")
+        return int(self._state.drawn(seat))
+
+    def draws(self) -> tuple[tuple[int, int, Card], ...]:
+        """Every draw so far, in order: (trick number, seat, card)."""
+        return tuple((t, s, CARDS[c]) for t, s, c in self._state.draws())
+
+    @property
+    def kept(self) -> CardSet:
+        """Once over: the cards charged outside tricks ("The last survivor must keep all
+        the cards remaining in his hand", with the stock left)."""
+        return _cardset(self._state.kept)
+
+    @property
+    def kept_by(self) -> int | None:
+        """Who keeps `kept`: the last survivor, or the last trick's winner when the last
+        trick emptied every hand with the stock not yet drawn; None if nothing is kept."""
+        seat: int = self._state.kept_by
+        return None if seat < 0 else seat
+
+    # -- Hand's API on the Domino core --------------------------------------------
+
+    @property
+    def booster_suit(self) -> Suit | None:
+        """Always None: Domino has no Booster Nines."""
+        return None
+
+    @property
+    def current_trick(self) -> tuple[tuple[int, Card], ...]:
+        """(seat, card) pairs played to the unfinished trick, in order (seats out are
+        skipped)."""
+        return tuple((s, CARDS[c]) for s, c in self._state.current_trick())
+
+    def taken(self, seat: int) -> CardSet:
+        """Cards `seat` has won, and once over the cards it keeps (`kept`)."""
+        _check_seat(self.rules, seat, "seat")
+        mask = self._state.taken(seat)
+        if self._state.kept_by == seat:
+            mask |= self._state.kept
+        return _cardset(mask)
+
+    @property
+    def kitty(self) -> CardSet:
+        """Always empty: the undealt cards are the stock, not a kitty."""
+        return CardSet()
+
+    @property
+    def kitty_owner(self) -> int | None:
+        return None
+
+    def passed(self, seat: int) -> tuple[Card, ...]:
+        _check_seat(self.rules, seat, "seat")
+        return ()
+
+    def received(self, seat: int) -> tuple[Card, ...]:
+        _check_seat(self.rules, seat, "seat")
+        return ()
+
+    def _finished(self) -> tuple[tuple[Trick, ...], tuple[int, ...]]:
+        raw = self._state.history()
+        cached_raw, tricks, points = self._history
+        if raw == cached_raw:
+            return tricks, points
+        value_of = self.rules.card_values.get
+        built = tuple(
+            Trick(leader, tuple((s, CARDS[c]) for s, c in plays), winner)
+            for leader, plays, winner in raw
+        )
+        taken = [0] * self.players
+        for trick in built:
+            taken[trick.winner] += sum(value_of(card, 0) for _, card in trick.plays)
+        self._history = (raw, built, tuple(taken))
+        return built, tuple(taken)
+
+    def play(self, card: CardLike, seat: int | None = None) -> None:
+        """Play `card` for the seat to play (checked against `seat` when given); a seat
+        void in the suit led has drawn already. Raises IllegalPlayError (OutOfTurnError,
+        HandOverError) saying which rule forbids it."""
+        card = to_card(card)
+        state = self._state
+        if seat is not None and seat != state.to_play:
+            if state.phase == 2:
+                raise HandOverError(
+                    f"cannot play {card}: the hand is over",
+                    card=card,
+                    seat=seat,
+                    code=ERR_HAND_OVER,
+                )
+            out = "" if self.in_play(seat) else " (it is out of cards: 000 'Domino Hearts')"
+            raise OutOfTurnError(
+                f"seat {seat} cannot play {card}: it is seat {state.to_play}'s turn{out}",
+                card=card,
+                seat=seat,
+                code=0,
+            )
+        code = state.play(card.index)
+        if code:
+            raise self._play_error(code, card)
+
+    def _check_play(self, card: Card) -> int:
+        code: int = self._state.check_play(card.index)
+        return code
+
+    def apply_pass(self, seat: int, cards: Iterable[CardLike] | str) -> None:
+        """Domino Hearts has no pass: always IllegalPassError."""
+        _check_seat(self.rules, seat, "seat")
+        raise IllegalPassError(
+            f"illegal pass by seat {seat}: no pass is due now (Domino Hearts has no pass)",
+            seat=seat,
+            code=ERR_NOT_PASSING,
+        )
+
+    def points(self, totals: Sequence[int] | None = None) -> tuple[int, ...]:
+        """Each seat's score: the values of the cards it took or kept; a moon (every heart)
+        scores 0 and everyone else 13. Raises ValueError before the hand is over."""
+        if not self.is_over:
+            raise ValueError("the hand is not over: points are scored after the last trick")
+        if totals is not None and len(tuple(totals)) != self.players:
+            raise ValueError(f"expected {self.players} totals, got {len(tuple(totals))}")
+        return tuple(self._state.points())
+
+    def view(self, seat: int) -> SeatView:
+        """What `seat` may know: its hand (drawn cards included), the tricks, the stock's
+        size, who is still in and how many cards each seat drew; never the stock's cards."""
+        _check_seat(self.rules, seat, "seat")
+        tricks, _ = self._finished()
+        value_of = self.rules.card_values.get
+        points = tuple(
+            sum(value_of(card, 0) for card in self.taken(s)) for s in range(self.players)
+        )
+        return SeatView(
+            seat=seat,
+            rules=self.rules,
+            dealer=self.dealer,
+            pass_direction=self.pass_direction,
+            phase=self.phase,
+            to_play=self.to_play,
+            hand=self.hand_of(seat),
+            legal=self.legal_plays() if self.to_play == seat else CardSet(),
+            passed=(),
+            received=(),
+            current_trick=self.current_trick,
+            tricks=tricks,
+            hearts_broken=self.hearts_broken,
+            points_taken=points,
+            kitty=None,
+            stock_size=self.stock_size,
+            in_play=tuple(self.in_play(s) for s in range(self.players)),
+            drawn=tuple(self.drawn(s) for s in range(self.players)),
+        )
+
+    def _play_error(self, code: int, card: Card) -> IllegalPlayError:
+        seat = self.to_play
+        who = f"seat {seat}" if seat is not None else "nobody"
+        if code == ERR_HAND_OVER:
+            return HandOverError(
+                f"cannot play {card}: the hand is over", card=card, seat=seat, code=code
+            )
+        trick = self._state.current_trick()
+        led = CARDS[trick[0][1]].suit if trick else None
+        led_name = led.name.lower() if led is not None else "a suit"
+        reason = {
+            ERR_BAD_CARD: f"{card} is not a card of the pack",
+            ERR_NOT_IN_HAND: f"{who} does not hold {card}",
+            ERR_MUST_FOLLOW_SUIT: f"{who} must follow suit: {led_name} were led (a seat void "
+            "in the suit draws from the stock until it can follow: 000 'Domino Hearts')",
+            ERR_NOT_BROKEN: "hearts have not been broken",
+        }.get(code, f"error code {code}")
+        return IllegalPlayError(
+            f"illegal play {card} by {who}: {reason}", card=card, seat=seat, code=code
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"<DominoHand players={self.players} dealer={self.dealer} "
+            f"phase={self.phase.value} trick={self.trick_number} stock={self.stock_size}>"
+        )
