@@ -35,7 +35,15 @@ from .backend import core
 from .cards import CARDS, Card, CardLike, CardParseError, CardSet, Suit, to_card
 from .heartless import scoring_suit_of
 from .royal import royal_points
-from .rules import _PASS_KINDS, KittyVisibility, Opening, PassDirection, Rules, ScoringSuitChoice
+from .rules import (
+    _PASS_KINDS,
+    KittyVisibility,
+    Opening,
+    PassDirection,
+    PennyPlay,
+    Rules,
+    ScoringSuitChoice,
+)
 
 _new_cardset = object.__new__
 _set_mask = vars(CardSet)["mask"].__set__
@@ -164,6 +172,12 @@ class SeatView:
     """Booster Nines (004 'Other Variations'): the suit the current trick must be led in,
     because the last trick held the nine of its led suit (the leader leads it if he holds
     any); None when there is no such obligation, and always None without `booster_nines`."""
+    pennies: tuple[tuple[tuple[int, Card], ...], ...] = ()
+    """003 'FOUR-PENNY HEARTS': per penny, the (seat, card) plays of the multi-round in play
+    (the first is the penny-round's lead); () outside the multi-rounds (`arena.engine.penny`)."""
+    legal_moves: tuple[tuple[int, Card], ...] = ()
+    """003 'FOUR-PENNY HEARTS': the (penny, card) pairs this seat may play now; () when it is
+    not to play or outside the multi-rounds."""
 
 
 def _nothing_legal() -> int:
@@ -386,7 +400,7 @@ class Hand:
         direction = rules.pass_schedule[0] if pass_direction is None else pass_direction
         seed &= 0xFFFFFFFFFFFFFFFF
         hands, kitty = core.deal(rules.core_config(), seed, dealer)
-        return cls(
+        return _hand_class(cls, rules)(
             rules,
             hands,
             kitty,
@@ -421,7 +435,7 @@ class Hand:
             count = len(cards.split()) if isinstance(cards, str) else len(list(cards))
             if count != masks[seat].bit_count():
                 raise ValueError(f"seat {seat} is given the same card twice")
-        return cls(
+        return _hand_class(cls, rules)(
             rules,
             masks,
             CardSet(kitty).mask,
@@ -1087,6 +1101,16 @@ def royal_running(rules: Rules, tricks: Sequence[Trick], players: int) -> list[i
     for trick in tricks:
         won[trick.winner].extend(card for _, card in trick.plays)
     return [royal_points(rules.card_values, cards) for cards in won]
+
+
+def _hand_class(cls: type[Hand], rules: Rules) -> type[Hand]:
+    """The class that plays `rules`: `arena.engine.penny.PennyHand` under 003's penny games
+    (several tricks in play at once), else `cls`."""
+    if cls is Hand and rules.penny_play is not PennyPlay.NONE:
+        from .penny import PennyHand
+
+        return PennyHand
+    return cls
 
 
 def _check_seat(rules: Rules, seat: int, what: str) -> None:

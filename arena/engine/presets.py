@@ -30,6 +30,7 @@ from .rules import (
     MoonRule,
     Opening,
     PassDirection,
+    PennyPlay,
     Rules,
     RulesError,
     ScoringSuitChoice,
@@ -527,6 +528,79 @@ def dealer_calls(players: int = 4) -> Rules:
         pass_count=3,
         pass_call_options=tuple(options),
     )
+
+
+# -- the presets --------------------------------------------------------------------------
+
+# 003 'FOUR-PENNY HEARTS': "one regular opening round of Hearts is played"; 'THREE-PENNY AND
+# FIVE-PENNY HEARTS': "Two standard opening rounds" with three, "No standard opening round"
+# with five.
+PENNY_OPENINGS = {3: 2, 4: 1, 5: 0}
+
+
+def penny_game(players: int, play: PennyPlay | str) -> Rules:
+    """003's penny games on 003's own rules (the `midwest` preset: its deal with 003's
+    trims, "These adjustments also apply to the three variations of Hearts discussed
+    later", its pass rotation, no scoring card led until one is played, points broken by
+    any scoring card, old moon, game to 100)."""
+    removed = _trim(TRIMS_003, players, "penny")
+    play = PennyPlay(play)
+    openings = PENNY_OPENINGS[players]
+    name = {3: "three_penny", 4: "four_penny", 5: "five_penny"}[players]
+    return midwest(players).replace(
+        name=name if play is PennyPlay.SIMPLE else f"{name}_advanced",
+        removed_cards=removed,
+        card_values=_values_without_removed(standard_values(), removed),
+        opening=Opening.LOWEST_CLUB if openings else Opening.LEFT_OF_DEALER,
+        penny_play=play,
+        penny_openings=openings,
+    )
+
+
+def four_penny(players: int = 4) -> Rules:
+    """003 'FOUR-PENNY HEARTS', the simple version: one opening trick, then three
+    multi-rounds of four penny-rounds, each player one card to each penny."""
+    return penny_game(players, PennyPlay.SIMPLE)
+
+
+def four_penny_advanced(players: int = 4) -> Rules:
+    """003 'FOUR-PENNY HEARTS', the advanced version: several cards of one player may go
+    to a penny, exactly four cards to each."""
+    return penny_game(players, PennyPlay.ADVANCED)
+
+
+def three_penny(players: int = 3) -> Rules:
+    """003 'THREE-PENNY AND FIVE-PENNY HEARTS': three players (003's trim: the 2D out),
+    two opening tricks, five multi-rounds of three penny-rounds; simple version."""
+    return penny_game(players, PennyPlay.SIMPLE)
+
+
+def three_penny_advanced(players: int = 3) -> Rules:
+    """Three-Penny Hearts, the advanced version."""
+    return penny_game(players, PennyPlay.ADVANCED)
+
+
+def five_penny(players: int = 5) -> Rules:
+    """003 'THREE-PENNY AND FIVE-PENNY HEARTS': five players (003's trim: the 2D and 2S
+    out), no opening trick, the player to the dealer's left leads the first of two
+    multi-rounds of five penny-rounds; simple version."""
+    return penny_game(players, PennyPlay.SIMPLE)
+
+
+def five_penny_advanced(players: int = 5) -> Rules:
+    """Five-Penny Hearts, the advanced version."""
+    return penny_game(players, PennyPlay.ADVANCED)
+
+
+PENNY_PRESETS = {
+    "four_penny": four_penny,
+    "four_penny_advanced": four_penny_advanced,
+    "three_penny": three_penny,
+    "three_penny_advanced": three_penny_advanced,
+    "five_penny": five_penny,
+    "five_penny_advanced": five_penny_advanced,
+}
+"""The penny presets by name (each builds for its own table size only)."""
 
 
 PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
