@@ -62,11 +62,17 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
     playing = isinstance(view, views.PlayView)
     current: tuple[tuple[int, Card], ...] = ()
     legal = CardSet()
+    moves: tuple[tuple[int, Card], ...] = ()
     if isinstance(view, views.PlayView):
         current = tuple(
             zip(view.current_trick.seats, _cards(view.current_trick.cards), strict=True)
         )
         legal = CardSet(_cards(view.legal))
+        moves = tuple((penny, _BY_TEXT[card]) for penny, card in view.legal_moves)
+    # 003 'FOUR-PENNY HEARTS': the open penny-rounds (seat and card of each play).
+    pennies = tuple(
+        tuple(zip(penny.seats, _cards(penny.cards), strict=True)) for penny in view.pennies
+    )
     kitty = CardSet(_cards(view.kitty)) if rules.kitty_size and view.kitty else None
     return SeatView(
         seat=view.seat,
@@ -89,6 +95,9 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
         bids=view.bids,
         declarer=view.declarer,
         booster_suit=_booster_suit(rules, tricks),
+        pennies=pennies,
+        legal_moves=moves,
+        multi_round=view.multi_round,
     )
 
 
@@ -124,6 +133,13 @@ class ServedHouseBot(Bot):
 
     def play_card(self, view: views.PlayView) -> str:
         return str(self.house.play_card(seat_view(view, Phase.PLAYING)))
+
+    def play_penny(self, view: views.PlayView) -> tuple[int | None, str]:
+        choose = getattr(self.house, "play_penny", None)
+        if choose is None:
+            return super().play_penny(view)
+        penny, card = choose(seat_view(view, Phase.PLAYING))
+        return penny, str(card)
 
     def call_pass(self, view: views.CallPassView) -> SdkPassDirection:
         called = self.house.call_pass(seat_view(view, Phase.CALLING))

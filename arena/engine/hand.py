@@ -178,6 +178,10 @@ class SeatView:
     legal_moves: tuple[tuple[int, Card], ...] = ()
     """003 'FOUR-PENNY HEARTS': the (penny, card) pairs this seat may play now; () when it is
     not to play or outside the multi-rounds."""
+    multi_round: int | None = None
+    """003 'FOUR-PENNY HEARTS': the 0-based multi-round in play (their count once the hand is
+    over); None outside the multi-rounds. `tricks` then holds the opening tricks, then every
+    finished penny-round, multi-round by multi-round and penny by penny."""
 
 
 def _nothing_legal() -> int:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import config as core_config
 from .backend import IS_C
@@ -60,13 +60,21 @@ if IS_C:
 else:
     from .penny_reference import PennyState
 
-__all__ = ["PennyHand", "PennyState", "penny_points"]
+__all__ = ["PennyHand", "PennyMove", "PennyState", "penny_points"]
 
 ERR_BAD_PENNY = 23
 ERR_PENNY_FULL = 24
 ERR_PENNY_PLAYED = 25
 
 Plays = tuple[tuple[int, Card], ...]
+
+
+class PennyMove(NamedTuple):
+    """A card and the penny it is played to (what a seat answers during a multi-round;
+    a card alone goes to `PennyHand.default_penny`)."""
+
+    penny: int
+    card: Card | str
 
 
 class PennyHand(Hand):
@@ -390,6 +398,7 @@ class PennyHand(Hand):
             base,
             pennies=self.pennies,
             legal_moves=self.legal_moves() if self.to_play == seat else (),
+            multi_round=self.multi_round,
         )
 
     def _penny_error(self, code: int, card: Card, penny: int) -> IllegalPlayError:

@@ -62,6 +62,11 @@ EXPECTED_WHEN_SEAT_3_TAKES_EVERYTHING = {
     "booster_nines": (26, 26, 26, 0),
     # 004 (1911) 'Joker Hearts': the joker (5) for the 2H; 12 hearts, the QS and it: 30.
     "joker_1911": (30, 30, 30, 0),
+    # 003 'FOUR-PENNY HEARTS': "scored as in standard Hearts" (003's own, midwest's moon).
+    # A card without a penny goes to the lowest penny where it is legal, so seat 3 leads
+    # each penny in turn and takes it.
+    "four_penny": (26, 26, 26, 0),
+    "four_penny_advanced": (26, 26, 26, 0),
 }
 # The 1911 joker takes the 2H's place (004 'Joker Hearts').
 DEALS = {"joker_1911": [seat.replace("2H", "JK1") for seat in ONE_SUIT_EACH]}

@@ -46,6 +46,12 @@ VARIANTS = [
     "booster_nines",
     "joker",
     "joker_1911",
+    "four_penny",
+    "four_penny_advanced",
+    "three_penny",
+    "three_penny_advanced",
+    "five_penny",
+    "five_penny_advanced",
 ]
 PLAYERS = {"star": 5, "joker": 3}
 HOUSE_SERVED = ("Heuristic", "Random")

@@ -62,6 +62,8 @@ class QueryCache:
             return None
         if state.reveals or state.scoring_suit or state.bids or state.HasField("declarer"):
             return None  # Heartless, Auction Hearts: rare, and the full path checks them
+        if state.HasField("multi_round") or state.finished_pennies or query.legal_moves:
+            return None  # Four-Penny Hearts: the full path reads the pennies
         rules = rules_view_from_proto(state.rules, "play_card.state.rules")  # cached
         players = rules.players
         seat = state.seat

@@ -122,6 +122,19 @@ class JokerKind(StrEnum):
     on a trick already holding the JH, QH, KH or AH, or as the only legal card."""
 
 
+class PennyPlay(StrEnum):
+    """How a hand's tricks are played (Four-Penny Hearts: several at once)."""
+
+    NONE = "none"
+    """One trick at a time (every other game)."""
+    SIMPLE = "simple"
+    """After `RulesView.penny_openings` regular tricks, multi-rounds of `players` tricks
+    ("penny-rounds") at once; each player plays one card to each penny."""
+    ADVANCED = "advanced"
+    """As SIMPLE, but a player may play more than one card to a penny, provided each gets
+    exactly `players` cards."""
+
+
 class KittyTaker(StrEnum):
     """Who takes the kitty."""
 
@@ -204,6 +217,10 @@ class RulesView:
     """Jokers added to the pack ("JK1" .. "JK3"); their worth is in `card_values`."""
     joker_kind: JokerKind = JokerKind.WILD
     """What those jokers are."""
+    penny_play: PennyPlay = PennyPlay.NONE
+    """Four-Penny Hearts: how the tricks are played (`PlayView.legal_moves`)."""
+    penny_openings: int = 0
+    """Four-Penny Hearts: the regular opening tricks before the first multi-round."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))
@@ -281,4 +298,10 @@ class RulesView:
             "booster_nines": self.booster_nines,
             "jokers": self.jokers,
             "joker_kind": self.joker_kind.value,
-        }
+        } | self._penny_dict()
+
+    def _penny_dict(self) -> dict[str, Any]:
+        """The penny settings, present only when used (as in the arena's ``to_dict``)."""
+        if self.penny_play is PennyPlay.NONE:
+            return {}
+        return {"penny_play": self.penny_play.value, "penny_openings": self.penny_openings}

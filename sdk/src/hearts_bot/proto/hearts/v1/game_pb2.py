@@ -26,59 +26,65 @@ from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb
 from hearts_bot.proto.hearts.v1 import rules_pb2 as hearts_dot_v1_dot_rules__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14hearts/v1/game.proto\x12\thearts.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x15hearts/v1/rules.proto\"F\n\x05Trick\x12\x0e\n\x06leader\x18\x01 \x01(\r\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12\x13\n\x06winner\x18\x03 \x01(\rH\x00\x88\x01\x01\x42\t\n\x07_winner\"k\n\x05\x43lock\x12/\n\x0cper_decision\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x31\n\x0e\x62\x61nk_remaining\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\"\x8b\x04\n\tHandState\x12\x1f\n\x05rules\x18\x01 \x01(\x0b\x32\x10.hearts.v1.Rules\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x13\n\x0bhand_number\x18\x03 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x04 \x01(\r\x12\x0c\n\x04hand\x18\x05 \x03(\t\x12\x0e\n\x06scores\x18\x06 \x03(\x05\x12\x30\n\x0epass_direction\x18\x07 \x01(\x0e\x32\x18.hearts.v1.PassDirection\x12\x0e\n\x06passed\x18\x08 \x03(\t\x12\x10\n\x08received\x18\t \x03(\t\x12 \n\x06tricks\x18\n \x03(\x0b\x32\x10.hearts.v1.Trick\x12\'\n\rcurrent_trick\x18\x0b \x01(\x0b\x32\x10.hearts.v1.Trick\x12\x0e\n\x06\x62roken\x18\x0c \x01(\x08\x12\x1f\n\x05\x63lock\x18\r \x01(\x0b\x32\x10.hearts.v1.Clock\x12\r\n\x05kitty\x18\x0e \x03(\t\x12\x18\n\x0bkitty_taker\x18\x0f \x01(\rH\x00\x88\x01\x01\x12\x0b\n\x03pot\x18\x10 \x01(\r\x12\x0f\n\x07reveals\x18\x11 \x03(\t\x12\x14\n\x0cscoring_suit\x18\x12 \x01(\t\x12\x1c\n\x04\x62ids\x18\x13 \x03(\x0b\x32\x0e.hearts.v1.Bid\x12\x15\n\x08\x64\x65\x63larer\x18\x14 \x01(\rH\x01\x88\x01\x01\x12\r\n\x05lives\x18\x15 \x03(\rB\x0e\n\x0c_kitty_takerB\x0b\n\t_declarer\"1\n\x03\x42id\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x12\n\x05\x63hips\x18\x02 \x01(\rH\x00\x88\x01\x01\x42\x08\n\x06_chips\"\x85\x01\n\x0ePassCardsQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12+\n\tdirection\x18\x02 \x01(\x0e\x32\x18.hearts.v1.PassDirection\x12\r\n\x05\x63ount\x18\x03 \x01(\r\x12\x12\n\nrecipients\x18\x04 \x03(\r\" \n\x0fPassCardsAnswer\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\"_\n\rCallPassQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12)\n\x07options\x18\x02 \x03(\x0e\x32\x18.hearts.v1.PassDirection\"=\n\x0e\x43\x61llPassAnswer\x12+\n\tdirection\x18\x01 \x01(\x0e\x32\x18.hearts.v1.PassDirection\"Q\n\x08\x42idQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12\x0f\n\x07min_bid\x18\x02 \x01(\r\x12\x0f\n\x07max_bid\x18\x03 \x01(\r\")\n\tBidAnswer\x12\x12\n\x05\x63hips\x18\x01 \x01(\rH\x00\x88\x01\x01\x42\x08\n\x06_chips\"4\n\rNameSuitQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\"\x1e\n\x0eNameSuitAnswer\x12\x0c\n\x04suit\x18\x01 \x01(\t\"I\n\rPlayCardQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12\x13\n\x0blegal_cards\x18\x02 \x03(\t\"\x1e\n\x0ePlayCardAnswer\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\t\"6\n\x0fRevealCardQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\" \n\x10RevealCardAnswer\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\t\"$\n\x06Player\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04name\x18\x02 \x01(\t\"\xa3\x01\n\nMatchStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x1f\n\x05rules\x18\x02 \x01(\x0b\x32\x10.hearts.v1.Rules\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\"\n\x07players\x18\x04 \x03(\x0b\x32\x11.hearts.v1.Player\x12\x1f\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x10.hearts.v1.Clock\x12\x0f\n\x07resumed\x18\x06 \x01(\x08\"/\n\x10MatchStartAnswer\x12\x1b\n\x13wants_notifications\x18\x01 \x01(\x08\"\x8f\x01\n\tHandStart\x12\x13\n\x0bhand_number\x18\x01 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x02 \x01(\r\x12\x0c\n\x04hand\x18\x03 \x03(\t\x12\x30\n\x0epass_direction\x18\x04 \x01(\x0e\x32\x18.hearts.v1.PassDirection\x12\x0e\n\x06scores\x18\x05 \x03(\x05\x12\r\n\x05kitty\x18\x06 \x03(\t\"V\n\x08TrickEnd\x12\x13\n\x0bhand_number\x18\x01 \x01(\r\x12\x14\n\x0ctrick_number\x18\x02 \x01(\r\x12\x1f\n\x05trick\x18\x03 \x01(\x0b\x32\x10.hearts.v1.Trick\"~\n\x07HandEnd\x12\x13\n\x0bhand_number\x18\x01 \x01(\r\x12\x13\n\x0bhand_scores\x18\x02 \x03(\x05\x12\x0e\n\x06scores\x18\x03 \x03(\x05\x12\x19\n\x0cmoon_shooter\x18\x04 \x01(\rH\x00\x88\x01\x01\x12\r\n\x05kitty\x18\x05 \x03(\tB\x0f\n\r_moon_shooter\"[\n\x08MatchEnd\x12)\n\x06reason\x18\x01 \x01(\x0e\x32\x19.hearts.v1.MatchEndReason\x12\x0e\n\x06scores\x18\x02 \x03(\x05\x12\x14\n\x0chands_played\x18\x03 \x01(\r*p\n\x0eMatchEndReason\x12 \n\x1cMATCH_END_REASON_UNSPECIFIED\x10\x00\x12\x1e\n\x1aMATCH_END_REASON_COMPLETED\x10\x01\x12\x1c\n\x18MATCH_END_REASON_ABORTED\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14hearts/v1/game.proto\x12\thearts.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x15hearts/v1/rules.proto\"F\n\x05Trick\x12\x0e\n\x06leader\x18\x01 \x01(\r\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12\x13\n\x06winner\x18\x03 \x01(\rH\x00\x88\x01\x01\x42\t\n\x07_winner\"k\n\x05\x43lock\x12/\n\x0cper_decision\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x31\n\x0e\x62\x61nk_remaining\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\"\x8e\x05\n\tHandState\x12\x1f\n\x05rules\x18\x01 \x01(\x0b\x32\x10.hearts.v1.Rules\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x13\n\x0bhand_number\x18\x03 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x04 \x01(\r\x12\x0c\n\x04hand\x18\x05 \x03(\t\x12\x0e\n\x06scores\x18\x06 \x03(\x05\x12\x30\n\x0epass_direction\x18\x07 \x01(\x0e\x32\x18.hearts.v1.PassDirection\x12\x0e\n\x06passed\x18\x08 \x03(\t\x12\x10\n\x08received\x18\t \x03(\t\x12 \n\x06tricks\x18\n \x03(\x0b\x32\x10.hearts.v1.Trick\x12\'\n\rcurrent_trick\x18\x0b \x01(\x0b\x32\x10.hearts.v1.Trick\x12\x0e\n\x06\x62roken\x18\x0c \x01(\x08\x12\x1f\n\x05\x63lock\x18\r \x01(\x0b\x32\x10.hearts.v1.Clock\x12\r\n\x05kitty\x18\x0e \x03(\t\x12\x18\n\x0bkitty_taker\x18\x0f \x01(\rH\x00\x88\x01\x01\x12\x0b\n\x03pot\x18\x10 \x01(\r\x12\x0f\n\x07reveals\x18\x11 \x03(\t\x12\x14\n\x0cscoring_suit\x18\x12 \x01(\t\x12\x1c\n\x04\x62ids\x18\x13 \x03(\x0b\x32\x0e.hearts.v1.Bid\x12\x15\n\x08\x64\x65\x63larer\x18\x14 \x01(\rH\x01\x88\x01\x01\x12\r\n\x05lives\x18\x15 \x03(\r\x12&\n\x07pennies\x18# \x03(\x0b\x32\x15.hearts.v1.PennyRound\x12\x18\n\x0bmulti_round\x18$ \x01(\rH\x02\x88\x01\x01\x12/\n\x10\x66inished_pennies\x18% \x03(\x0b\x32\x15.hearts.v1.PennyRoundB\x0e\n\x0c_kitty_takerB\x0b\n\t_declarerB\x0e\n\x0c_multi_round\"\'\n\tPennyCard\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\"\x95\x01\n\nPennyRound\x12\r\n\x05penny\x18\x01 \x01(\r\x12#\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x14.hearts.v1.PennyCard\x12\x13\n\x06leader\x18\x03 \x01(\rH\x00\x88\x01\x01\x12\x13\n\x06winner\x18\x04 \x01(\rH\x01\x88\x01\x01\x12\x13\n\x0bmulti_round\x18\x05 \x01(\rB\t\n\x07_leaderB\t\n\x07_winner\"(\n\tPennyMove\x12\r\n\x05penny\x18\x01 \x01(\r\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\"1\n\x03\x42id\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x12\n\x05\x63hips\x18\x02 \x01(\rH\x00\x88\x01\x01\x42\x08\n\x06_chips\"\x85\x01\n\x0ePassCardsQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12+\n\tdirection\x18\x02 \x01(\x0e\x32\x18.hearts.v1.PassDirection\x12\r\n\x05\x63ount\x18\x03 \x01(\r\x12\x12\n\nrecipients\x18\x04 \x03(\r\" \n\x0fPassCardsAnswer\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\"_\n\rCallPassQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12)\n\x07options\x18\x02 \x03(\x0e\x32\x18.hearts.v1.PassDirection\"=\n\x0e\x43\x61llPassAnswer\x12+\n\tdirection\x18\x01 \x01(\x0e\x32\x18.hearts.v1.PassDirection\"Q\n\x08\x42idQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12\x0f\n\x07min_bid\x18\x02 \x01(\r\x12\x0f\n\x07max_bid\x18\x03 \x01(\r\")\n\tBidAnswer\x12\x12\n\x05\x63hips\x18\x01 \x01(\rH\x00\x88\x01\x01\x42\x08\n\x06_chips\"4\n\rNameSuitQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\"\x1e\n\x0eNameSuitAnswer\x12\x0c\n\x04suit\x18\x01 \x01(\t\"t\n\rPlayCardQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12\x13\n\x0blegal_cards\x18\x02 \x03(\t\x12)\n\x0blegal_moves\x18\n \x03(\x0b\x32\x14.hearts.v1.PennyMove\"<\n\x0ePlayCardAnswer\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\t\x12\x12\n\x05penny\x18\n \x01(\rH\x00\x88\x01\x01\x42\x08\n\x06_penny\"6\n\x0fRevealCardQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\" \n\x10RevealCardAnswer\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\t\"$\n\x06Player\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04name\x18\x02 \x01(\t\"\xa3\x01\n\nMatchStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x1f\n\x05rules\x18\x02 \x01(\x0b\x32\x10.hearts.v1.Rules\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\"\n\x07players\x18\x04 \x03(\x0b\x32\x11.hearts.v1.Player\x12\x1f\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x10.hearts.v1.Clock\x12\x0f\n\x07resumed\x18\x06 \x01(\x08\"/\n\x10MatchStartAnswer\x12\x1b\n\x13wants_notifications\x18\x01 \x01(\x08\"\x8f\x01\n\tHandStart\x12\x13\n\x0bhand_number\x18\x01 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x02 \x01(\r\x12\x0c\n\x04hand\x18\x03 \x03(\t\x12\x30\n\x0epass_direction\x18\x04 \x01(\x0e\x32\x18.hearts.v1.PassDirection\x12\x0e\n\x06scores\x18\x05 \x03(\x05\x12\r\n\x05kitty\x18\x06 \x03(\t\"V\n\x08TrickEnd\x12\x13\n\x0bhand_number\x18\x01 \x01(\r\x12\x14\n\x0ctrick_number\x18\x02 \x01(\r\x12\x1f\n\x05trick\x18\x03 \x01(\x0b\x32\x10.hearts.v1.Trick\"~\n\x07HandEnd\x12\x13\n\x0bhand_number\x18\x01 \x01(\r\x12\x13\n\x0bhand_scores\x18\x02 \x03(\x05\x12\x0e\n\x06scores\x18\x03 \x03(\x05\x12\x19\n\x0cmoon_shooter\x18\x04 \x01(\rH\x00\x88\x01\x01\x12\r\n\x05kitty\x18\x05 \x03(\tB\x0f\n\r_moon_shooter\"[\n\x08MatchEnd\x12)\n\x06reason\x18\x01 \x01(\x0e\x32\x19.hearts.v1.MatchEndReason\x12\x0e\n\x06scores\x18\x02 \x03(\x05\x12\x14\n\x0chands_played\x18\x03 \x01(\r*p\n\x0eMatchEndReason\x12 \n\x1cMATCH_END_REASON_UNSPECIFIED\x10\x00\x12\x1e\n\x1aMATCH_END_REASON_COMPLETED\x10\x01\x12\x1c\n\x18MATCH_END_REASON_ABORTED\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'hearts.v1.game_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_MATCHENDREASON']._serialized_start=2295
-  _globals['_MATCHENDREASON']._serialized_end=2407
+  _globals['_MATCHENDREASON']._serialized_start=2734
+  _globals['_MATCHENDREASON']._serialized_end=2846
   _globals['_TRICK']._serialized_start=90
   _globals['_TRICK']._serialized_end=160
   _globals['_CLOCK']._serialized_start=162
   _globals['_CLOCK']._serialized_end=269
   _globals['_HANDSTATE']._serialized_start=272
-  _globals['_HANDSTATE']._serialized_end=795
-  _globals['_BID']._serialized_start=797
-  _globals['_BID']._serialized_end=846
-  _globals['_PASSCARDSQUERY']._serialized_start=849
-  _globals['_PASSCARDSQUERY']._serialized_end=982
-  _globals['_PASSCARDSANSWER']._serialized_start=984
-  _globals['_PASSCARDSANSWER']._serialized_end=1016
-  _globals['_CALLPASSQUERY']._serialized_start=1018
-  _globals['_CALLPASSQUERY']._serialized_end=1113
-  _globals['_CALLPASSANSWER']._serialized_start=1115
-  _globals['_CALLPASSANSWER']._serialized_end=1176
-  _globals['_BIDQUERY']._serialized_start=1178
-  _globals['_BIDQUERY']._serialized_end=1259
-  _globals['_BIDANSWER']._serialized_start=1261
-  _globals['_BIDANSWER']._serialized_end=1302
-  _globals['_NAMESUITQUERY']._serialized_start=1304
-  _globals['_NAMESUITQUERY']._serialized_end=1356
-  _globals['_NAMESUITANSWER']._serialized_start=1358
-  _globals['_NAMESUITANSWER']._serialized_end=1388
-  _globals['_PLAYCARDQUERY']._serialized_start=1390
-  _globals['_PLAYCARDQUERY']._serialized_end=1463
-  _globals['_PLAYCARDANSWER']._serialized_start=1465
-  _globals['_PLAYCARDANSWER']._serialized_end=1495
-  _globals['_REVEALCARDQUERY']._serialized_start=1497
-  _globals['_REVEALCARDQUERY']._serialized_end=1551
-  _globals['_REVEALCARDANSWER']._serialized_start=1553
-  _globals['_REVEALCARDANSWER']._serialized_end=1585
-  _globals['_PLAYER']._serialized_start=1587
-  _globals['_PLAYER']._serialized_end=1623
-  _globals['_MATCHSTART']._serialized_start=1626
-  _globals['_MATCHSTART']._serialized_end=1789
-  _globals['_MATCHSTARTANSWER']._serialized_start=1791
-  _globals['_MATCHSTARTANSWER']._serialized_end=1838
-  _globals['_HANDSTART']._serialized_start=1841
-  _globals['_HANDSTART']._serialized_end=1984
-  _globals['_TRICKEND']._serialized_start=1986
-  _globals['_TRICKEND']._serialized_end=2072
-  _globals['_HANDEND']._serialized_start=2074
-  _globals['_HANDEND']._serialized_end=2200
-  _globals['_MATCHEND']._serialized_start=2202
-  _globals['_MATCHEND']._serialized_end=2293
+  _globals['_HANDSTATE']._serialized_end=926
+  _globals['_PENNYCARD']._serialized_start=928
+  _globals['_PENNYCARD']._serialized_end=967
+  _globals['_PENNYROUND']._serialized_start=970
+  _globals['_PENNYROUND']._serialized_end=1119
+  _globals['_PENNYMOVE']._serialized_start=1121
+  _globals['_PENNYMOVE']._serialized_end=1161
+  _globals['_BID']._serialized_start=1163
+  _globals['_BID']._serialized_end=1212
+  _globals['_PASSCARDSQUERY']._serialized_start=1215
+  _globals['_PASSCARDSQUERY']._serialized_end=1348
+  _globals['_PASSCARDSANSWER']._serialized_start=1350
+  _globals['_PASSCARDSANSWER']._serialized_end=1382
+  _globals['_CALLPASSQUERY']._serialized_start=1384
+  _globals['_CALLPASSQUERY']._serialized_end=1479
+  _globals['_CALLPASSANSWER']._serialized_start=1481
+  _globals['_CALLPASSANSWER']._serialized_end=1542
+  _globals['_BIDQUERY']._serialized_start=1544
+  _globals['_BIDQUERY']._serialized_end=1625
+  _globals['_BIDANSWER']._serialized_start=1627
+  _globals['_BIDANSWER']._serialized_end=1668
+  _globals['_NAMESUITQUERY']._serialized_start=1670
+  _globals['_NAMESUITQUERY']._serialized_end=1722
+  _globals['_NAMESUITANSWER']._serialized_start=1724
+  _globals['_NAMESUITANSWER']._serialized_end=1754
+  _globals['_PLAYCARDQUERY']._serialized_start=1756
+  _globals['_PLAYCARDQUERY']._serialized_end=1872
+  _globals['_PLAYCARDANSWER']._serialized_start=1874
+  _globals['_PLAYCARDANSWER']._serialized_end=1934
+  _globals['_REVEALCARDQUERY']._serialized_start=1936
+  _globals['_REVEALCARDQUERY']._serialized_end=1990
+  _globals['_REVEALCARDANSWER']._serialized_start=1992
+  _globals['_REVEALCARDANSWER']._serialized_end=2024
+  _globals['_PLAYER']._serialized_start=2026
+  _globals['_PLAYER']._serialized_end=2062
+  _globals['_MATCHSTART']._serialized_start=2065
+  _globals['_MATCHSTART']._serialized_end=2228
+  _globals['_MATCHSTARTANSWER']._serialized_start=2230
+  _globals['_MATCHSTARTANSWER']._serialized_end=2277
+  _globals['_HANDSTART']._serialized_start=2280
+  _globals['_HANDSTART']._serialized_end=2423
+  _globals['_TRICKEND']._serialized_start=2425
+  _globals['_TRICKEND']._serialized_end=2511
+  _globals['_HANDEND']._serialized_start=2513
+  _globals['_HANDEND']._serialized_end=2639
+  _globals['_MATCHEND']._serialized_start=2641
+  _globals['_MATCHEND']._serialized_end=2732
 # @@protoc_insertion_point(module_scope)

@@ -24,41 +24,43 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15hearts/v1/rules.proto\x12\thearts.v1\")\n\tCardValue\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\t\x12\x0e\n\x06points\x18\x02 \x01(\x05\"7\n\x0fScoreAdjustment\x12\x12\n\nfrom_score\x18\x01 \x01(\x05\x12\x10\n\x08to_score\x18\x02 \x01(\x05\"\xab\t\n\x05Rules\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\r\x12\x15\n\rremoved_cards\x18\x03 \x03(\t\x12\x12\n\nkitty_size\x18\x04 \x01(\r\x12*\n\x0bkitty_taker\x18\x05 \x01(\x0e\x32\x15.hearts.v1.KittyTaker\x12\x34\n\x10kitty_visibility\x18\x06 \x01(\x0e\x32\x1a.hearts.v1.KittyVisibility\x12\x12\n\npass_count\x18\x07 \x01(\r\x12/\n\rpass_schedule\x18\x08 \x03(\x0e\x32\x18.hearts.v1.PassDirection\x12#\n\x07opening\x18\t \x01(\x0e\x32\x12.hearts.v1.Opening\x12*\n\x0b\x66irst_trick\x18\n \x01(\x0e\x32\x15.hearts.v1.FirstTrick\x12&\n\tlead_rule\x18\x0b \x01(\x0e\x32\x13.hearts.v1.LeadRule\x12&\n\tbroken_by\x18\x0c \x01(\x0e\x32\x13.hearts.v1.BrokenBy\x12\'\n\x1fqueen_and_hearts_may_lead_heart\x18\r \x01(\x08\x12)\n\x0b\x63\x61rd_values\x18\x0e \x03(\x0b\x32\x14.hearts.v1.CardValue\x12\x14\n\x07\x64oubler\x18\x0f \x01(\tH\x00\x88\x01\x01\x12!\n\x04moon\x18\x10 \x01(\x0e\x32\x13.hearts.v1.MoonRule\x12\x18\n\x0bmoon_points\x18\x11 \x01(\x05H\x01\x88\x01\x01\x12\x15\n\rmoon_requires\x18\x12 \x03(\t\x12\x12\n\nsun_points\x18\x13 \x01(\x05\x12\x16\n\x0eno_trick_bonus\x18\x14 \x01(\x05\x12;\n\x17\x65xact_score_adjustments\x18\x15 \x03(\x0b\x32\x1a.hearts.v1.ScoreAdjustment\x12\x19\n\x0ctarget_score\x18\x16 \x01(\x05H\x02\x88\x01\x01\x12\x16\n\tmax_hands\x18\x17 \x01(\x05H\x03\x88\x01\x01\x12\x16\n\x0epass_forbidden\x18\x18 \x03(\t\x12)\n\nsettlement\x18\x19 \x01(\x0e\x32\x15.hearts.v1.Settlement\x12*\n\x0b\x64\x65\x61ler_rule\x18\x1a \x01(\x0e\x32\x15.hearts.v1.DealerRule\x12\x39\n\x13scoring_suit_choice\x18\x1b \x01(\x0e\x32\x1c.hearts.v1.ScoringSuitChoice\x12\x14\n\x0croyal_queens\x18\x1c \x01(\x08\x12\x33\n\x11pass_call_options\x18\x1d \x03(\x0e\x32\x18.hearts.v1.PassDirection\x12\x0f\n\x07max_bid\x18\x1e \x01(\r\x12\r\n\x05lives\x18\x1f \x01(\r\x12\x15\n\rdanger_points\x18  \x01(\r\x12\x15\n\rbooster_nines\x18( \x01(\x08\x12\x0e\n\x06jokers\x18) \x01(\r\x12(\n\njoker_kind\x18* \x01(\x0e\x32\x14.hearts.v1.JokerKindB\n\n\x08_doublerB\x0e\n\x0c_moon_pointsB\x0f\n\r_target_scoreB\x0c\n\n_max_hands*\xbc\x02\n\rPassDirection\x12\x1e\n\x1aPASS_DIRECTION_UNSPECIFIED\x10\x00\x12\x17\n\x13PASS_DIRECTION_LEFT\x10\x01\x12\x18\n\x14PASS_DIRECTION_RIGHT\x10\x02\x12\x19\n\x15PASS_DIRECTION_ACROSS\x10\x03\x12\x18\n\x14PASS_DIRECTION_LEFT2\x10\x04\x12\x19\n\x15PASS_DIRECTION_RIGHT2\x10\x05\x12\x17\n\x13PASS_DIRECTION_HOLD\x10\x06\x12\x1a\n\x16PASS_DIRECTION_SCATTER\x10\x07\x12\x19\n\x15PASS_DIRECTION_CENTER\x10\x08\x12\x17\n\x13PASS_DIRECTION_STAR\x10\t\x12\x1f\n\x1bPASS_DIRECTION_DEALER_CALLS\x10\n*\x87\x01\n\x07Opening\x12\x17\n\x13OPENING_UNSPECIFIED\x10\x00\x12\x17\n\x13OPENING_LOWEST_CLUB\x10\x01\x12\x14\n\x10OPENING_ANY_CLUB\x10\x02\x12\x1a\n\x16OPENING_LEFT_OF_DEALER\x10\x03\x12\x18\n\x14OPENING_LOWEST_SPADE\x10\x04*\x80\x01\n\nFirstTrick\x12\x1b\n\x17\x46IRST_TRICK_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x46IRST_TRICK_ANY\x10\x01\x12 \n\x1c\x46IRST_TRICK_NO_PENALTY_CARDS\x10\x02\x12\x1e\n\x1a\x46IRST_TRICK_NO_POINT_CARDS\x10\x03*r\n\x08LeadRule\x12\x19\n\x15LEAD_RULE_UNSPECIFIED\x10\x00\x12\x11\n\rLEAD_RULE_ANY\x10\x01\x12\x1b\n\x17LEAD_RULE_HEARTS_BROKEN\x10\x02\x12\x1b\n\x17LEAD_RULE_POINTS_BROKEN\x10\x03*u\n\x08\x42rokenBy\x12\x19\n\x15\x42ROKEN_BY_UNSPECIFIED\x10\x00\x12\x14\n\x10\x42ROKEN_BY_HEARTS\x10\x01\x12\x1d\n\x19\x42ROKEN_BY_HEARTS_OR_QUEEN\x10\x02\x12\x19\n\x15\x42ROKEN_BY_POINT_CARDS\x10\x03*\x9f\x01\n\x08MoonRule\x12\x19\n\x15MOON_RULE_UNSPECIFIED\x10\x00\x12\x12\n\x0eMOON_RULE_NONE\x10\x01\x12\x11\n\rMOON_RULE_OLD\x10\x02\x12\x11\n\rMOON_RULE_NEW\x10\x03\x12\x1d\n\x19MOON_RULE_SHOOTERS_CHOICE\x10\x04\x12\x1f\n\x1bMOON_RULE_ADD_UNLESS_LOSING\x10\x05*d\n\nKittyTaker\x12\x1b\n\x17KITTY_TAKER_UNSPECIFIED\x10\x00\x12\x1b\n\x17KITTY_TAKER_FIRST_TRICK\x10\x01\x12\x1c\n\x18KITTY_TAKER_FIRST_POINTS\x10\x02*\xb7\x01\n\x0fKittyVisibility\x12 \n\x1cKITTY_VISIBILITY_UNSPECIFIED\x10\x00\x12\x1b\n\x17KITTY_VISIBILITY_HIDDEN\x10\x01\x12\x1c\n\x18KITTY_VISIBILITY_FACE_UP\x10\x02\x12&\n\"KITTY_VISIBILITY_AFTER_FIRST_TRICK\x10\x03\x12\x1f\n\x1bKITTY_VISIBILITY_TAKER_ONLY\x10\x04*\xc0\x01\n\nSettlement\x12\x1a\n\x16SETTLEMENT_UNSPECIFIED\x10\x00\x12\x15\n\x11SETTLEMENT_POINTS\x10\x01\x12\x15\n\x11SETTLEMENT_HOWELL\x10\x02\x12\x19\n\x15SETTLEMENT_POT_LOWEST\x10\x03\x12\x1a\n\x16SETTLEMENT_SWEEPSTAKES\x10\x04\x12\x19\n\x15SETTLEMENT_POOL_CLEAN\x10\x05\x12\x16\n\x12SETTLEMENT_AUCTION\x10\x06*\x9a\x01\n\x11ScoringSuitChoice\x12#\n\x1fSCORING_SUIT_CHOICE_UNSPECIFIED\x10\x00\x12\x1d\n\x19SCORING_SUIT_CHOICE_FIXED\x10\x01\x12 \n\x1cSCORING_SUIT_CHOICE_REVEALED\x10\x02\x12\x1f\n\x1bSCORING_SUIT_CHOICE_AUCTION\x10\x03*h\n\nDealerRule\x12\x1b\n\x17\x44\x45\x41LER_RULE_UNSPECIFIED\x10\x00\x12\x16\n\x12\x44\x45\x41LER_RULE_ROTATE\x10\x01\x12%\n!DEALER_RULE_QUEEN_OF_SPADES_TAKER\x10\x02*W\n\tJokerKind\x12\x1a\n\x16JOKER_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0fJOKER_KIND_WILD\x10\x01\x12\x19\n\x15JOKER_KIND_HEART_1911\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15hearts/v1/rules.proto\x12\thearts.v1\")\n\tCardValue\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\t\x12\x0e\n\x06points\x18\x02 \x01(\x05\"7\n\x0fScoreAdjustment\x12\x12\n\nfrom_score\x18\x01 \x01(\x05\x12\x10\n\x08to_score\x18\x02 \x01(\x05\"\xed\t\n\x05Rules\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\r\x12\x15\n\rremoved_cards\x18\x03 \x03(\t\x12\x12\n\nkitty_size\x18\x04 \x01(\r\x12*\n\x0bkitty_taker\x18\x05 \x01(\x0e\x32\x15.hearts.v1.KittyTaker\x12\x34\n\x10kitty_visibility\x18\x06 \x01(\x0e\x32\x1a.hearts.v1.KittyVisibility\x12\x12\n\npass_count\x18\x07 \x01(\r\x12/\n\rpass_schedule\x18\x08 \x03(\x0e\x32\x18.hearts.v1.PassDirection\x12#\n\x07opening\x18\t \x01(\x0e\x32\x12.hearts.v1.Opening\x12*\n\x0b\x66irst_trick\x18\n \x01(\x0e\x32\x15.hearts.v1.FirstTrick\x12&\n\tlead_rule\x18\x0b \x01(\x0e\x32\x13.hearts.v1.LeadRule\x12&\n\tbroken_by\x18\x0c \x01(\x0e\x32\x13.hearts.v1.BrokenBy\x12\'\n\x1fqueen_and_hearts_may_lead_heart\x18\r \x01(\x08\x12)\n\x0b\x63\x61rd_values\x18\x0e \x03(\x0b\x32\x14.hearts.v1.CardValue\x12\x14\n\x07\x64oubler\x18\x0f \x01(\tH\x00\x88\x01\x01\x12!\n\x04moon\x18\x10 \x01(\x0e\x32\x13.hearts.v1.MoonRule\x12\x18\n\x0bmoon_points\x18\x11 \x01(\x05H\x01\x88\x01\x01\x12\x15\n\rmoon_requires\x18\x12 \x03(\t\x12\x12\n\nsun_points\x18\x13 \x01(\x05\x12\x16\n\x0eno_trick_bonus\x18\x14 \x01(\x05\x12;\n\x17\x65xact_score_adjustments\x18\x15 \x03(\x0b\x32\x1a.hearts.v1.ScoreAdjustment\x12\x19\n\x0ctarget_score\x18\x16 \x01(\x05H\x02\x88\x01\x01\x12\x16\n\tmax_hands\x18\x17 \x01(\x05H\x03\x88\x01\x01\x12\x16\n\x0epass_forbidden\x18\x18 \x03(\t\x12)\n\nsettlement\x18\x19 \x01(\x0e\x32\x15.hearts.v1.Settlement\x12*\n\x0b\x64\x65\x61ler_rule\x18\x1a \x01(\x0e\x32\x15.hearts.v1.DealerRule\x12\x39\n\x13scoring_suit_choice\x18\x1b \x01(\x0e\x32\x1c.hearts.v1.ScoringSuitChoice\x12\x14\n\x0croyal_queens\x18\x1c \x01(\x08\x12\x33\n\x11pass_call_options\x18\x1d \x03(\x0e\x32\x18.hearts.v1.PassDirection\x12\x0f\n\x07max_bid\x18\x1e \x01(\r\x12\r\n\x05lives\x18\x1f \x01(\r\x12\x15\n\rdanger_points\x18  \x01(\r\x12\x15\n\rbooster_nines\x18( \x01(\x08\x12\x0e\n\x06jokers\x18) \x01(\r\x12(\n\njoker_kind\x18* \x01(\x0e\x32\x14.hearts.v1.JokerKind\x12(\n\npenny_play\x18< \x01(\x0e\x32\x14.hearts.v1.PennyPlay\x12\x16\n\x0epenny_openings\x18= \x01(\rB\n\n\x08_doublerB\x0e\n\x0c_moon_pointsB\x0f\n\r_target_scoreB\x0c\n\n_max_hands*\xbc\x02\n\rPassDirection\x12\x1e\n\x1aPASS_DIRECTION_UNSPECIFIED\x10\x00\x12\x17\n\x13PASS_DIRECTION_LEFT\x10\x01\x12\x18\n\x14PASS_DIRECTION_RIGHT\x10\x02\x12\x19\n\x15PASS_DIRECTION_ACROSS\x10\x03\x12\x18\n\x14PASS_DIRECTION_LEFT2\x10\x04\x12\x19\n\x15PASS_DIRECTION_RIGHT2\x10\x05\x12\x17\n\x13PASS_DIRECTION_HOLD\x10\x06\x12\x1a\n\x16PASS_DIRECTION_SCATTER\x10\x07\x12\x19\n\x15PASS_DIRECTION_CENTER\x10\x08\x12\x17\n\x13PASS_DIRECTION_STAR\x10\t\x12\x1f\n\x1bPASS_DIRECTION_DEALER_CALLS\x10\n*\x87\x01\n\x07Opening\x12\x17\n\x13OPENING_UNSPECIFIED\x10\x00\x12\x17\n\x13OPENING_LOWEST_CLUB\x10\x01\x12\x14\n\x10OPENING_ANY_CLUB\x10\x02\x12\x1a\n\x16OPENING_LEFT_OF_DEALER\x10\x03\x12\x18\n\x14OPENING_LOWEST_SPADE\x10\x04*\x80\x01\n\nFirstTrick\x12\x1b\n\x17\x46IRST_TRICK_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x46IRST_TRICK_ANY\x10\x01\x12 \n\x1c\x46IRST_TRICK_NO_PENALTY_CARDS\x10\x02\x12\x1e\n\x1a\x46IRST_TRICK_NO_POINT_CARDS\x10\x03*r\n\x08LeadRule\x12\x19\n\x15LEAD_RULE_UNSPECIFIED\x10\x00\x12\x11\n\rLEAD_RULE_ANY\x10\x01\x12\x1b\n\x17LEAD_RULE_HEARTS_BROKEN\x10\x02\x12\x1b\n\x17LEAD_RULE_POINTS_BROKEN\x10\x03*u\n\x08\x42rokenBy\x12\x19\n\x15\x42ROKEN_BY_UNSPECIFIED\x10\x00\x12\x14\n\x10\x42ROKEN_BY_HEARTS\x10\x01\x12\x1d\n\x19\x42ROKEN_BY_HEARTS_OR_QUEEN\x10\x02\x12\x19\n\x15\x42ROKEN_BY_POINT_CARDS\x10\x03*\x9f\x01\n\x08MoonRule\x12\x19\n\x15MOON_RULE_UNSPECIFIED\x10\x00\x12\x12\n\x0eMOON_RULE_NONE\x10\x01\x12\x11\n\rMOON_RULE_OLD\x10\x02\x12\x11\n\rMOON_RULE_NEW\x10\x03\x12\x1d\n\x19MOON_RULE_SHOOTERS_CHOICE\x10\x04\x12\x1f\n\x1bMOON_RULE_ADD_UNLESS_LOSING\x10\x05*d\n\nKittyTaker\x12\x1b\n\x17KITTY_TAKER_UNSPECIFIED\x10\x00\x12\x1b\n\x17KITTY_TAKER_FIRST_TRICK\x10\x01\x12\x1c\n\x18KITTY_TAKER_FIRST_POINTS\x10\x02*\xb7\x01\n\x0fKittyVisibility\x12 \n\x1cKITTY_VISIBILITY_UNSPECIFIED\x10\x00\x12\x1b\n\x17KITTY_VISIBILITY_HIDDEN\x10\x01\x12\x1c\n\x18KITTY_VISIBILITY_FACE_UP\x10\x02\x12&\n\"KITTY_VISIBILITY_AFTER_FIRST_TRICK\x10\x03\x12\x1f\n\x1bKITTY_VISIBILITY_TAKER_ONLY\x10\x04*\xc0\x01\n\nSettlement\x12\x1a\n\x16SETTLEMENT_UNSPECIFIED\x10\x00\x12\x15\n\x11SETTLEMENT_POINTS\x10\x01\x12\x15\n\x11SETTLEMENT_HOWELL\x10\x02\x12\x19\n\x15SETTLEMENT_POT_LOWEST\x10\x03\x12\x1a\n\x16SETTLEMENT_SWEEPSTAKES\x10\x04\x12\x19\n\x15SETTLEMENT_POOL_CLEAN\x10\x05\x12\x16\n\x12SETTLEMENT_AUCTION\x10\x06*\x9a\x01\n\x11ScoringSuitChoice\x12#\n\x1fSCORING_SUIT_CHOICE_UNSPECIFIED\x10\x00\x12\x1d\n\x19SCORING_SUIT_CHOICE_FIXED\x10\x01\x12 \n\x1cSCORING_SUIT_CHOICE_REVEALED\x10\x02\x12\x1f\n\x1bSCORING_SUIT_CHOICE_AUCTION\x10\x03*h\n\nDealerRule\x12\x1b\n\x17\x44\x45\x41LER_RULE_UNSPECIFIED\x10\x00\x12\x16\n\x12\x44\x45\x41LER_RULE_ROTATE\x10\x01\x12%\n!DEALER_RULE_QUEEN_OF_SPADES_TAKER\x10\x02*W\n\tJokerKind\x12\x1a\n\x16JOKER_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0fJOKER_KIND_WILD\x10\x01\x12\x19\n\x15JOKER_KIND_HEART_1911\x10\x02*l\n\tPennyPlay\x12\x1a\n\x16PENNY_PLAY_UNSPECIFIED\x10\x00\x12\x13\n\x0fPENNY_PLAY_NONE\x10\x01\x12\x15\n\x11PENNY_PLAY_SIMPLE\x10\x02\x12\x17\n\x13PENNY_PLAY_ADVANCED\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'hearts.v1.rules_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_PASSDIRECTION']._serialized_start=1335
-  _globals['_PASSDIRECTION']._serialized_end=1651
-  _globals['_OPENING']._serialized_start=1654
-  _globals['_OPENING']._serialized_end=1789
-  _globals['_FIRSTTRICK']._serialized_start=1792
-  _globals['_FIRSTTRICK']._serialized_end=1920
-  _globals['_LEADRULE']._serialized_start=1922
-  _globals['_LEADRULE']._serialized_end=2036
-  _globals['_BROKENBY']._serialized_start=2038
-  _globals['_BROKENBY']._serialized_end=2155
-  _globals['_MOONRULE']._serialized_start=2158
-  _globals['_MOONRULE']._serialized_end=2317
-  _globals['_KITTYTAKER']._serialized_start=2319
-  _globals['_KITTYTAKER']._serialized_end=2419
-  _globals['_KITTYVISIBILITY']._serialized_start=2422
-  _globals['_KITTYVISIBILITY']._serialized_end=2605
-  _globals['_SETTLEMENT']._serialized_start=2608
-  _globals['_SETTLEMENT']._serialized_end=2800
-  _globals['_SCORINGSUITCHOICE']._serialized_start=2803
-  _globals['_SCORINGSUITCHOICE']._serialized_end=2957
-  _globals['_DEALERRULE']._serialized_start=2959
-  _globals['_DEALERRULE']._serialized_end=3063
-  _globals['_JOKERKIND']._serialized_start=3065
-  _globals['_JOKERKIND']._serialized_end=3152
+  _globals['_PASSDIRECTION']._serialized_start=1401
+  _globals['_PASSDIRECTION']._serialized_end=1717
+  _globals['_OPENING']._serialized_start=1720
+  _globals['_OPENING']._serialized_end=1855
+  _globals['_FIRSTTRICK']._serialized_start=1858
+  _globals['_FIRSTTRICK']._serialized_end=1986
+  _globals['_LEADRULE']._serialized_start=1988
+  _globals['_LEADRULE']._serialized_end=2102
+  _globals['_BROKENBY']._serialized_start=2104
+  _globals['_BROKENBY']._serialized_end=2221
+  _globals['_MOONRULE']._serialized_start=2224
+  _globals['_MOONRULE']._serialized_end=2383
+  _globals['_KITTYTAKER']._serialized_start=2385
+  _globals['_KITTYTAKER']._serialized_end=2485
+  _globals['_KITTYVISIBILITY']._serialized_start=2488
+  _globals['_KITTYVISIBILITY']._serialized_end=2671
+  _globals['_SETTLEMENT']._serialized_start=2674
+  _globals['_SETTLEMENT']._serialized_end=2866
+  _globals['_SCORINGSUITCHOICE']._serialized_start=2869
+  _globals['_SCORINGSUITCHOICE']._serialized_end=3023
+  _globals['_DEALERRULE']._serialized_start=3025
+  _globals['_DEALERRULE']._serialized_end=3129
+  _globals['_JOKERKIND']._serialized_start=3131
+  _globals['_JOKERKIND']._serialized_end=3218
+  _globals['_PENNYPLAY']._serialized_start=3220
+  _globals['_PENNYPLAY']._serialized_end=3328
   _globals['_CARDVALUE']._serialized_start=36
   _globals['_CARDVALUE']._serialized_end=77
   _globals['_SCOREADJUSTMENT']._serialized_start=79
   _globals['_SCOREADJUSTMENT']._serialized_end=134
   _globals['_RULES']._serialized_start=137
-  _globals['_RULES']._serialized_end=1332
+  _globals['_RULES']._serialized_end=1398
 # @@protoc_insertion_point(module_scope)
