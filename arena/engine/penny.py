@@ -282,8 +282,15 @@ class PennyHand(Hand):
             if not code:
                 self._start_pennies()
             return code
-        penny = self._default_penny_index(index)
-        code = self._penny.play(penny, index)
+        return self._play_on(self._default_penny_index(index), index)
+
+    def _play_on(self, penny: int, index: int) -> int:
+        """Play card `index` to `penny` in the penny core: 0, or its error code and no
+        change. A play is kept undoable (`pop`) as the core's own plays are."""
+        snapshot = self._penny.copy()
+        code: int = self._penny.play(penny, index)
+        if not code:
+            self._undo.append(snapshot)
         return code
 
     def _default_penny_index(self, index: int) -> int:
@@ -306,14 +313,13 @@ class PennyHand(Hand):
             self._state.push(index)
             self._start_pennies()
             return
-        snapshot = self._penny.copy()
-        code = self._penny.play(self._default_penny_index(index), index)
+        code = self._play_on(self._default_penny_index(index), index)
         if code:
             raise ValueError(f"push({index}): {CARDS[index]} may not be played now (code {code})")
-        self._undo.append(snapshot)
 
     def pop(self) -> None:
-        """Undo the last play (across the switch to the multi-rounds too)."""
+        """Undo the last `play` or `push` (across the switch to the multi-rounds too);
+        IndexError when there is nothing to undo."""
         if self._penny is None:
             self._state.pop()
             return
@@ -376,7 +382,7 @@ class PennyHand(Hand):
                 code=0,
             )
         target = self._default_penny_index(card.index) if penny is None else penny
-        code = self._penny.play(target, card.index)
+        code = self._play_on(target, card.index)
         if code:
             raise self._penny_error(code, card, target)
 

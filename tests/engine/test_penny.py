@@ -470,6 +470,27 @@ def test_the_fast_path_and_search_undo_work_across_the_switch():
     assert hand.multi_round is None and hand.view(0) == start
 
 
+def test_pop_undoes_plays_as_well_as_pushes_back_to_the_deal():
+    """`pop` undoes the last `play` or `push`, as `Hand.pop` does, through a multi-round's
+    end and the switch from the opening trick."""
+    hand = four_hand()
+    views = [hand.view(0)]
+    moves = 0
+    while hand.multi_round is None or hand.multi_round < 1 or not any(hand.pennies):
+        penny, card = hand.legal_moves()[-1]
+        hand.play(card, penny=None if penny < 0 else penny)
+        views.append(hand.view(0))
+        moves += 1
+    assert moves == 4 + 16 + 1
+    for _ in range(moves):
+        hand.pop()
+        views.pop()
+        assert hand.view(0) == views[-1]
+    assert hand.multi_round is None and len(hand.hand_of(0)) == 13
+    with pytest.raises(IndexError):
+        hand.pop()
+
+
 def test_the_view_shows_every_open_penny_and_the_moves():
     hand = opened()
     play_all(hand, "0:AD 1:3C")
