@@ -98,20 +98,8 @@ def test_a_bot_that_answers_only_a_card_plays_to_its_lowest_legal_penny():
     outcome = run("four_penny", seats)
     assert outcome.replay["faults"] == []
     # Replaying: every play went to the lowest penny where its card was legal.
-    game = Game(preset("four_penny").replace(target_score=None, max_hands=3), 5)
-    for record in outcome.replay["games"][0]["hands"]:
-        hand = game.hand
-        assert isinstance(hand, PennyHand)
-        for given in record["passes"]:
-            hand.apply_pass(given["seat"], given["cards"])
-        for trick in record["tricks"]:
-            for play in trick["plays"]:
-                hand.play(play["card"])
-        for multi in record["multi_rounds"]:
-            for play in multi["plays"]:
-                assert play["penny"] == hand.default_penny(play["card"])
-                hand.play(play["card"], penny=play["penny"])
-        game.finish_hand()
+    plays, defaults = defaults_taken(outcome, "four_penny", hands=3)
+    assert plays == 3 * 3 * 16 and defaults == plays
 
 
 def test_an_illegal_penny_is_a_fault_and_the_first_legal_move_is_played():
@@ -191,3 +179,50 @@ def test_every_penny_play_request_equals_one_built_from_scratch(name):
             checked += 1
         game.finish_hand()
     assert checked > 20
+
+
+def defaults_taken(outcome: MatchOutcome, rules_name: str, hands: int = 2) -> tuple[int, int]:
+    """Replay the match's plays: (multi-round plays, those that went to the card's default
+    penny, the lowest where it was legal)."""
+    rules = preset(rules_name).replace(target_score=None, max_hands=hands)
+    game = Game(rules, outcome.replay["seed"])
+    plays = defaults = 0
+    for record in outcome.replay["games"][0]["hands"]:
+        hand = game.hand
+        assert isinstance(hand, PennyHand)
+        for given in record["passes"]:
+            hand.apply_pass(given["seat"], given["cards"])
+        for trick in record["tricks"]:
+            for play in trick["plays"]:
+                hand.play(play["card"])
+        for multi in record["multi_rounds"]:
+            for play in multi["plays"]:
+                plays += 1
+                defaults += play["penny"] == hand.default_penny(play["card"])
+                hand.play(play["card"], penny=play["penny"])
+        game.finish_hand()
+    return plays, defaults
+
+
+@pytest.mark.timeout(120)
+def test_a_bot_over_grpc_chooses_its_penny():
+    """The served random house bot answers `play_penny` with any legal (penny, card): the
+    penny crosses the wire (PlayCardAnswer.penny) and the runner plays it there."""
+    from arena.match.process import BotProcess
+    from arena.match.remote import GrpcSeat
+
+    rules = preset("three_penny").replace(target_score=None, max_hands=2)
+    hosts = [BotProcess("arena.bots.served:Random") for _ in range(3)]
+    try:
+        entrants = [
+            Entrant(f"random {i}", GrpcSeat(host.address, "random", host=host))
+            for i, host in enumerate(hosts)
+        ]
+        outcome = MatchRunner(rules, entrants, 4).run()
+    finally:
+        for host in hosts:
+            host.stop()
+    assert not outcome.void and outcome.replay["faults"] == []
+    assert verify(outcome.replay).decisions > 0
+    plays, defaults = defaults_taken(outcome, "three_penny")
+    assert plays == 2 * 5 * 9 and defaults < plays
