@@ -33,6 +33,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 QUICK_POSITIONS = 3_000
+FULL_POSITIONS = int(os.environ.get("ARENA_DIFF_HANDS", "100000"))
+POSITIONS_PER_CHUNK = 10_000
+CHUNKS = max(1, -(-FULL_POSITIONS // POSITIONS_PER_CHUNK))
 
 
 def outcome(state: Any, name: str, args: tuple[Any, ...] | None) -> Any:
@@ -139,6 +142,21 @@ def play_out(seed: int) -> None:
 
 def test_penny_core_agrees_with_the_reference_on_random_positions() -> None:
     for seed in range(QUICK_POSITIONS):
+        play_out(seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_penny_core_agrees_on_many_random_positions(request: Any, chunk: int) -> None:
+    """The full run (CI): ARENA_DIFF_HANDS positions (100,000 by default) after the quick
+    run's, selected with -m slow or by setting ARENA_DIFF_HANDS."""
+    markexpr = request.config.getoption("markexpr") or ""
+    if "slow" not in markexpr and "ARENA_DIFF_HANDS" not in os.environ:
+        pytest.skip("the full differential run: select it with -m slow (size: ARENA_DIFF_HANDS)")
+    first = QUICK_POSITIONS + chunk * POSITIONS_PER_CHUNK
+    for seed in range(
+        first, first + min(POSITIONS_PER_CHUNK, FULL_POSITIONS - chunk * POSITIONS_PER_CHUNK)
+    ):
         play_out(seed)
 
 
