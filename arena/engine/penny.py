@@ -53,7 +53,7 @@ from .hand import (
     _cardset,
 )
 from .reference import derive
-from .rules import MoonRule, PennyPlay, Rules
+from .rules import MoonRule, PassDirection, PennyPlay, Rules
 
 if IS_C:
     from ._penny import PennyState  # type: ignore[import-not-found]
@@ -106,6 +106,12 @@ class PennyHand(Hand):
             self._start_pennies()
         return code
 
+    def apply_call(self, direction: PassDirection | str) -> None:
+        """`Hand.apply_call`; a hold called under rules without opening tricks starts the
+        multi-rounds at once."""
+        super().apply_call(direction)
+        self._start_pennies()
+
     def _start_pennies(self) -> None:
         """Once the opening tricks are done, hand the position to the penny core: "The
         player who wins the first trick becomes the first lead player" (003; with five
@@ -113,6 +119,7 @@ class PennyHand(Hand):
         state, rules = self._state, self.rules
         if (
             self._penny is not None
+            or self._calling  # the dealer has not called the pass yet
             or state.phase != core_config.PHASE_PLAYING
             or state.trick_number < rules.penny_openings
         ):

@@ -214,6 +214,17 @@ def test_five_penny_has_no_opening_round_and_the_dealers_left_leads(dealer):
     assert hand.is_over and len(hand.tricks()) == 10
 
 
+def test_a_dealers_call_of_hold_starts_the_multi_rounds_without_opening_tricks():
+    rules = five_penny().replace(
+        pass_schedule=("dealer_calls",), pass_call_options=("hold", "left")
+    )
+    hand = dealt(rules, 3, dealer=1)
+    assert hand.phase.value == "calling" and hand.multi_round is None
+    hand.apply_call("hold")
+    assert (hand.view(2).multi_round, hand.to_play) == (0, 2)
+    assert {penny for penny, _ in hand.legal_moves()} == set(range(5))
+
+
 def test_five_penny_passes_first():
     hand = dealt(five_penny(), 3, pass_direction="left")
     assert hand.multi_round is None and hand.passes_pending == (0, 1, 2, 3, 4)
