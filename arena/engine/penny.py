@@ -52,6 +52,7 @@ from .hand import (
     Trick,
     _cardset,
 )
+from .penny_reference import ERR_BAD_PENNY, ERR_PENNY_FULL, ERR_PENNY_PLAYED
 from .reference import derive
 from .rules import MoonRule, PassDirection, PennyPlay, Rules
 
@@ -62,9 +63,6 @@ else:
 
 __all__ = ["PennyHand", "PennyMove", "PennyState", "penny_points"]
 
-ERR_BAD_PENNY = 23
-ERR_PENNY_FULL = 24
-ERR_PENNY_PLAYED = 25
 
 Plays = tuple[tuple[int, Card], ...]
 
