@@ -36,10 +36,12 @@ True
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from . import config as core_config
+from . import penny_reference
 from .backend import IS_C
 from .cards import CARDS, Card, CardLike, CardSet, to_card
 from .hand import (
@@ -56,10 +58,23 @@ from .penny_reference import ERR_BAD_PENNY, ERR_PENNY_FULL, ERR_PENNY_PLAYED
 from .reference import derive
 from .rules import MoonRule, PassDirection, PennyPlay, Rules
 
-if IS_C:
-    from ._penny import PennyState  # type: ignore[import-not-found]
-else:
-    from .penny_reference import PennyState
+
+def _penny_core() -> Any:
+    """The penny core beside the hearts core: `_penny` with the C backend (built by the same
+    setup.py; a missing build falls back to the reference, as `backend` does, unless
+    ARENA_REQUIRE_C is set), the reference otherwise."""
+    if IS_C:
+        try:
+            from . import _penny  # type: ignore[attr-defined]
+        except ImportError:
+            if os.environ.get("ARENA_REQUIRE_C", "") not in ("", "0"):
+                raise
+        else:
+            return _penny.PennyState
+    return penny_reference.PennyState
+
+
+PennyState = _penny_core()
 
 __all__ = ["PennyHand", "PennyMove", "PennyState", "penny_points"]
 
