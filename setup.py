@@ -53,5 +53,19 @@ setup(
             ],
             optional=False,
         ),
+        # 003 'FOUR-PENNY HEARTS': several tricks open at once (arena/engine/penny.py).
+        Extension(
+            "arena.engine._penny",
+            sources=["arena/engine/_core/penny.c", "arena/engine/_core/_penny.c"],
+            include_dirs=["arena/engine/_core"],
+            extra_compile_args=[
+                "-O3",
+                "-std=c11",
+                "-Wall",
+                "-Wextra",
+                "-Werror=implicit-function-declaration",
+            ],
+            optional=False,
+        ),
     ]
 )

@@ -27,6 +27,7 @@ from arena.engine.rules import (
     MoonRule,
     Opening,
     PassDirection,
+    PennyPlay,
     ScoringSuitChoice,
     Settlement,
 )
@@ -298,6 +299,8 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
                 "again if he can, even a heart before hearts are broken.",
             )
         )
+    if rules.penny_play is not PennyPlay.NONE:
+        lines.append(("Pennies", _pennies(rules)))
     if rules.doubler is not None:
         lines.append(("Doubler", f"Taking the {card_name(str(rules.doubler))} doubles your hand."))
     lines.append(("Shooting the moon", _moon(rules)))
@@ -336,3 +339,28 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
             )
         )
     return lines
+
+
+def _pennies(rules: Rules) -> str:
+    """003 'FOUR-PENNY HEARTS': several tricks at once, in the simple or advanced version."""
+    n, openings = rules.players, rules.penny_openings
+    first = (
+        f"After {openings} regular opening trick{'s' if openings > 1 else ''}, the winner of "
+        "the last one leads"
+        if openings
+        else "The player to the dealer's left leads"
+    )
+    each = (
+        "one card to each penny, in any order"
+        if rules.penny_play is PennyPlay.SIMPLE
+        else "to any penny with room (several of a player's cards may go to one penny)"
+    )
+    return (
+        f"{first} the first of {rules.penny_rounds} multi-rounds: {n} tricks (pennies) played "
+        f"at once, {n} cards to each; in turn round the table, each player plays {each}. "
+        "Follow the suit led to the penny you play to if you can; no scoring card may "
+        "be led to an empty penny until one has been played, unless you hold nothing else. "
+        "Each penny goes to its high card of the suit led; whoever took the most pennies "
+        "leads the next multi-round (a tie: the first tied player to the leader's left, the "
+        "leader last)."
+    )

@@ -7,6 +7,8 @@ card that hurts most (the QS, then high hearts, then high cards); lead low.
 
 from __future__ import annotations
 
+import dataclasses
+
 from arena.engine import Card, CardSet, PassDirection, SeatView, Suit
 
 from .auction import auction_bid, safest_suit
@@ -25,6 +27,23 @@ def _danger(card: Card, view: SeatView) -> tuple[int, int]:
     if view.rules.value_of(card) > 0:
         return (1, card.rank)
     return (0, card.rank)
+
+
+def _penny_rank(
+    plays: tuple[tuple[int, Card], ...], card: Card, view: SeatView
+) -> tuple[int, int, int]:
+    """How good `card` is on a penny holding `plays` (smaller is better)."""
+    if not plays:
+        return (2, int(view.rules.value_of(card) > 0), card.rank)
+    led = plays[0][1].suit
+    if card.suit is not led:
+        danger = _danger(card, view)
+        return (0, -danger[0], -danger[1])
+    high = max(c.rank for _, c in plays if c.suit is led)
+    if card.rank < high:
+        return (1, -card.rank, 0)
+    points = sum(view.rules.value_of(c) for _, c in plays) + view.rules.value_of(card)
+    return (3, points, card.rank)
 
 
 class HeuristicBot:
@@ -85,3 +104,22 @@ class HeuristicBot:
                 return max(safe or following, key=lambda c: c.rank)
             return min(following, key=lambda c: c.rank)
         return max(legal, key=lambda c: _danger(c, view))
+
+    def play_penny(self, view: SeatView) -> tuple[int, Card]:
+        """003 'FOUR-PENNY HEARTS', during a multi-round: the play this bot would make on
+        each penny (as if it were the only trick), then the best of those: a discard off
+        the suit led (the most dangerous card), a duck under the penny's high card, a lead
+        to an empty penny, and taking a penny last (the fewest points on it)."""
+        by_penny: dict[int, list[Card]] = {}
+        for penny, card in view.legal_moves:
+            by_penny.setdefault(penny, []).append(card)
+        choices = []
+        for penny, cards in by_penny.items():
+            plays = view.pennies[penny]
+            alone = dataclasses.replace(
+                view, current_trick=plays, legal=CardSet(cards), legal_moves=()
+            )
+            card = self.play_card(alone)
+            choices.append((_penny_rank(plays, card, view), penny, card))
+        _, penny, card = min(choices, key=lambda choice: (choice[0], choice[1]))
+        return penny, card

@@ -45,3 +45,7 @@ class RandomBot:
     def play_card(self, view: SeatView) -> Card:
         """Any legal card."""
         return view.legal.nth(self._rng.randrange(len(view.legal)))
+
+    def play_penny(self, view: SeatView) -> tuple[int, Card]:
+        """003 'FOUR-PENNY HEARTS', during a multi-round: any legal (penny, card)."""
+        return view.legal_moves[self._rng.randrange(len(view.legal_moves))]

@@ -72,11 +72,17 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
     playing = isinstance(view, views.PlayView)
     current: tuple[tuple[int, Card], ...] = ()
     legal = CardSet()
+    moves: tuple[tuple[int, Card], ...] = ()
     if isinstance(view, views.PlayView):
         current = tuple(
             zip(view.current_trick.seats, _cards(view.current_trick.cards), strict=True)
         )
         legal = CardSet(_cards(view.legal))
+        moves = tuple((penny, _BY_TEXT[card]) for penny, card in view.legal_moves)
+    # 003 'FOUR-PENNY HEARTS': the open penny-rounds (seat and card of each play).
+    pennies = tuple(
+        tuple(zip(penny.seats, _cards(penny.cards), strict=True)) for penny in view.pennies
+    )
     # Cancellation Hearts deals two packs: a hand or the widow may hold a card twice.
     pile = CardMultiset if rules.cancellation else CardSet
     kitty = pile(_cards(view.kitty)) if rules.kitty_size and view.kitty else None
@@ -105,6 +111,9 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
         stock_size=view.stock_size,
         in_play=view.in_play,
         drawn=view.drawn,
+        pennies=pennies,
+        legal_moves=moves,
+        multi_round=view.multi_round,
     )
 
 
@@ -140,6 +149,13 @@ class ServedHouseBot(Bot):
 
     def play_card(self, view: views.PlayView) -> str:
         return str(self.house.play_card(seat_view(view, Phase.PLAYING)))
+
+    def play_penny(self, view: views.PlayView) -> tuple[int | None, str]:
+        choose = getattr(self.house, "play_penny", None)
+        if choose is None:
+            return super().play_penny(view)
+        penny, card = choose(seat_view(view, Phase.PLAYING))
+        return penny, str(card)
 
     def call_pass(
         self, view: views.CallPassView

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from arena.engine import CARDS, Card, PassDirection, SeatView, Suit
 from arena.engine.backend import core
+from arena.engine.rules import PennyPlay
 
 from .belief import Belief, InconsistentBeliefError
 from .cancellation import search_play
@@ -104,13 +105,22 @@ class StrongBot:
         """The pass whose sampled playouts go best (see `arena.bots.passing`)."""
         started = time.perf_counter()
         self.last_samples = 0
-        if not self.pass_search or view.rules.cancellation:  # the pass search is one-pack
+        if (
+            not self.pass_search
+            or view.rules.cancellation  # the pass search is one-pack
+            or view.rules.penny_play is not PennyPlay.NONE  # and one trick at a time
+        ):
             return self._fallback.pass_cards(view, count)
         seconds, samples = self._budget()
         chosen, self.last_samples = search_pass(
             view, count, self._rng(view), started + seconds, samples, POLICIES[self.policy]
         )
         return chosen
+
+    def play_penny(self, view: SeatView) -> tuple[int, Card]:
+        """003 'FOUR-PENNY HEARTS', during a multi-round: as the heuristic bot plays (the
+        search's playouts model one trick at a time, not several pennies)."""
+        return self._fallback.play_penny(view)
 
     def call_pass(self, view: SeatView) -> PassDirection | Sequence[PassDirection]:
         """As dealer: as the heuristic bot calls."""
@@ -131,6 +141,9 @@ class StrongBot:
 
     def play_card(self, view: SeatView) -> Card:
         """The legal card with the best mean outcome over sampled deals."""
+        if view.rules.penny_play is not PennyPlay.NONE:
+            # 003 'FOUR-PENNY HEARTS': the playouts model one trick at a time.
+            return self._fallback.play_card(view)
         started = time.perf_counter()
         self.last_samples = 0
         legal = view.legal

@@ -35,7 +35,15 @@ from .backend import core
 from .cards import CARDS, Card, CardLike, CardParseError, CardSet, Suit, to_card
 from .heartless import scoring_suit_of
 from .royal import royal_points
-from .rules import _PASS_KINDS, KittyVisibility, Opening, PassDirection, Rules, ScoringSuitChoice
+from .rules import (
+    _PASS_KINDS,
+    KittyVisibility,
+    Opening,
+    PassDirection,
+    PennyPlay,
+    Rules,
+    ScoringSuitChoice,
+)
 
 _new_cardset = object.__new__
 _set_mask = vars(CardSet)["mask"].__set__
@@ -176,6 +184,17 @@ class SeatView:
     drawn: tuple[int, ...] = ()
     """Domino Hearts: per seat, how many cards it has drawn from the stock (the draws are
     public, the cards are not: the seat's own are in `hand`); () in other games."""
+
+    pennies: tuple[tuple[tuple[int, Card], ...], ...] = ()
+    """003 'FOUR-PENNY HEARTS': per penny, the (seat, card) plays of the multi-round in play
+    (the first is the penny-round's lead); () outside the multi-rounds (`arena.engine.penny`)."""
+    legal_moves: tuple[tuple[int, Card], ...] = ()
+    """003 'FOUR-PENNY HEARTS': the (penny, card) pairs this seat may play now; () when it is
+    not to play or outside the multi-rounds."""
+    multi_round: int | None = None
+    """003 'FOUR-PENNY HEARTS': the 0-based multi-round in play (their count once the hand is
+    over); None outside the multi-rounds. `tricks` then holds the opening tricks, then every
+    finished penny-round, multi-round by multi-round and penny by penny."""
 
     @property
     def core_pass_kind(self) -> int | tuple[int, ...]:
@@ -480,7 +499,7 @@ class Hand:
         direction = rules.pass_schedule[0] if pass_direction is None else pass_direction
         seed &= 0xFFFFFFFFFFFFFFFF
         hands, kitty = core.deal(rules.core_config(), seed, dealer)
-        return cls(
+        return _hand_class(cls, rules)(
             rules,
             hands,
             kitty,
@@ -540,7 +559,7 @@ class Hand:
             count = len(cards.split()) if isinstance(cards, str) else len(list(cards))
             if count != masks[seat].bit_count():
                 raise ValueError(f"seat {seat} is given the same card twice")
-        return cls(
+        return _hand_class(cls, rules)(
             rules,
             masks,
             CardSet(kitty).mask,
@@ -1207,6 +1226,16 @@ def royal_running(rules: Rules, tricks: Sequence[Trick], players: int) -> list[i
     for trick in tricks:
         won[trick.winner].extend(card for _, card in trick.plays)
     return [royal_points(rules.card_values, cards) for cards in won]
+
+
+def _hand_class(cls: type[Hand], rules: Rules) -> type[Hand]:
+    """The class that plays `rules`: `arena.engine.penny.PennyHand` under 003's penny games
+    (several tricks in play at once), else `cls`."""
+    if cls is Hand and rules.penny_play is not PennyPlay.NONE:
+        from .penny import PennyHand
+
+        return PennyHand
+    return cls
 
 
 def _check_seat(rules: Rules, seat: int, what: str) -> None:

@@ -31,6 +31,7 @@ from .rules import (
     MoonRule,
     Opening,
     PassDirection,
+    PennyPlay,
     Rules,
     RulesError,
     ScoringSuitChoice,
@@ -502,11 +503,19 @@ def joker_1911(players: int = 4) -> Rules:
 
 
 # The table size of a preset made for other than four players (each builder's default).
+# 003 'THREE-PENNY AND FIVE-PENNY HEARTS': each penny game has its own table size.
+PENNY_TABLES: Final[Mapping[str, int]] = {
+    "three_penny": 3,
+    "three_penny_advanced": 3,
+    "five_penny": 5,
+    "five_penny_advanced": 5,
+}
 DEFAULT_PLAYERS: Final[Mapping[str, int]] = {
     "star": 5,
     "big_table": 6,
     "joker": 3,
     "cancellation": 8,
+    **PENNY_TABLES,
 }
 
 
@@ -624,6 +633,82 @@ def domino(players: int = 4) -> Rules:
     )
 
 
+# -- the presets --------------------------------------------------------------------------
+
+# 003 'FOUR-PENNY HEARTS': "one regular opening round of Hearts is played"; 'THREE-PENNY AND
+# FIVE-PENNY HEARTS': "Two standard opening rounds" with three, "No standard opening round"
+# with five.
+PENNY_OPENINGS = {3: 2, 4: 1, 5: 0}
+
+
+def penny_game(players: int, play: PennyPlay | str, name: str) -> Rules:
+    """003's penny games on 003's own rules (the `midwest` preset: its deal with 003's
+    trims, "These adjustments also apply to the three variations of Hearts discussed
+    later", its pass rotation, no scoring card led until one is played, points broken by
+    any scoring card, old moon, game to 100). Each is defined for one table size only:
+    `name` is the preset asked for (its error names it)."""
+    play = PennyPlay(play)
+    own = {"four_penny": 4, "three_penny": 3, "five_penny": 5}[name.removesuffix("_advanced")]
+    if players != own:
+        raise RulesError(f"preset {name!r} supports {own} players, not {players}")
+    removed = _trim(TRIMS_003, players, name)
+    openings = PENNY_OPENINGS[players]
+    return midwest(players).replace(
+        name=name,
+        removed_cards=removed,
+        card_values=_values_without_removed(standard_values(), removed),
+        opening=Opening.LOWEST_CLUB if openings else Opening.LEFT_OF_DEALER,
+        penny_play=play,
+        penny_openings=openings,
+    )
+
+
+def four_penny(players: int = 4) -> Rules:
+    """003 'FOUR-PENNY HEARTS', the simple version: one opening trick, then three
+    multi-rounds of four penny-rounds, each player one card to each penny."""
+    return penny_game(players, PennyPlay.SIMPLE, "four_penny")
+
+
+def four_penny_advanced(players: int = 4) -> Rules:
+    """003 'FOUR-PENNY HEARTS', the advanced version: several cards of one player may go
+    to a penny, exactly four cards to each."""
+    return penny_game(players, PennyPlay.ADVANCED, "four_penny_advanced")
+
+
+def three_penny(players: int = 3) -> Rules:
+    """003 'THREE-PENNY AND FIVE-PENNY HEARTS': three players (003's trim: the 2D out),
+    two opening tricks, five multi-rounds of three penny-rounds; simple version."""
+    return penny_game(players, PennyPlay.SIMPLE, "three_penny")
+
+
+def three_penny_advanced(players: int = 3) -> Rules:
+    """Three-Penny Hearts, the advanced version."""
+    return penny_game(players, PennyPlay.ADVANCED, "three_penny_advanced")
+
+
+def five_penny(players: int = 5) -> Rules:
+    """003 'THREE-PENNY AND FIVE-PENNY HEARTS': five players (003's trim: the 2D and 2S
+    out), no opening trick, the player to the dealer's left leads the first of two
+    multi-rounds of five penny-rounds; simple version."""
+    return penny_game(players, PennyPlay.SIMPLE, "five_penny")
+
+
+def five_penny_advanced(players: int = 5) -> Rules:
+    """Five-Penny Hearts, the advanced version."""
+    return penny_game(players, PennyPlay.ADVANCED, "five_penny_advanced")
+
+
+PENNY_PRESETS = {
+    "four_penny": four_penny,
+    "four_penny_advanced": four_penny_advanced,
+    "three_penny": three_penny,
+    "three_penny_advanced": three_penny_advanced,
+    "five_penny": five_penny,
+    "five_penny_advanced": five_penny_advanced,
+}
+"""The penny presets by name (each builds for its own table size only)."""
+
+
 PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "standard": standard,
     "new_moon": new_moon,
@@ -656,6 +741,12 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "cancellation": cancellation,
     "cancellation_four": cancellation_four,
     "domino": domino,
+    "four_penny": four_penny,
+    "four_penny_advanced": four_penny_advanced,
+    "three_penny": three_penny,
+    "three_penny_advanced": three_penny_advanced,
+    "five_penny": five_penny,
+    "five_penny_advanced": five_penny_advanced,
 }
 
 

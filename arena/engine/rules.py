@@ -219,6 +219,18 @@ class JokerKind(StrEnum):
     HEART_1911 = "heart_1911"
 
 
+class PennyPlay(StrEnum):
+    """003 'FOUR-PENNY HEARTS': one trick at a time, or n penny-rounds at once."""
+
+    NONE = "none"  # regular trick play
+    # "In the simple version of Four-Penny Hearts, each player plays one card to each
+    # penny-round during a multi-round."
+    SIMPLE = "simple"
+    # "In the advanced version of the game, a player can play more than one card to a
+    # penny-round provided that exactly four cards are played to each."
+    ADVANCED = "advanced"
+
+
 _ENUM_FIELDS: Final[dict[str, type[StrEnum]]] = {
     "kitty_taker": KittyTaker,
     "kitty_visibility": KittyVisibility,
@@ -231,6 +243,7 @@ _ENUM_FIELDS: Final[dict[str, type[StrEnum]]] = {
     "dealer_rule": DealerRule,
     "scoring_suit_choice": ScoringSuitChoice,
     "joker_kind": JokerKind,
+    "penny_play": PennyPlay,
 }
 
 QUEEN_OF_SPADES_POINTS: Final = 13
@@ -360,6 +373,13 @@ class Rules:
     draws until it can, seats drop out as their hands run dry, the last survivor keeps
     his cards (`arena.engine.domino`). 2..7 players, the whole pack, no pass, the seat
     left of the dealer leads; docs/rules.md gives the choices where the source is silent."""
+    penny_play: PennyPlay = PennyPlay.NONE
+    """003 'FOUR-PENNY HEARTS' (and 'THREE-PENNY AND FIVE-PENNY HEARTS'): after
+    `penny_openings` regular tricks the hand is played in multi-rounds of `players`
+    penny-rounds at once (`arena.engine.penny`); 'none' plays one trick at a time."""
+    penny_openings: int = 0
+    """The regular opening tricks before the first multi-round (003: one with four players,
+    two with three, none with five); 0 without `penny_play`."""
     name: str = "custom"
 
     def __post_init__(self) -> None:
@@ -584,7 +604,7 @@ class Rules:
             "danger_points": self.danger_points,
             "domino": self.domino,
             **self._cancellation_dict(),
-        }
+        } | self._penny_dict()
 
     def _cancellation_dict(self) -> dict[str, Any]:
         """The Cancellation settings, written only when used (older replays stay as they were)."""
@@ -594,6 +614,12 @@ class Rules:
             "cancellation": True,
             "second_pack_removed": [str(card) for card in self.second_pack_removed],
         }
+
+    def _penny_dict(self) -> dict[str, Any]:
+        """The penny settings, written only when in use (older rules keep their JSON)."""
+        if self.penny_play is PennyPlay.NONE:
+            return {}
+        return {"penny_play": self.penny_play.value, "penny_openings": self.penny_openings}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
@@ -757,6 +783,7 @@ class Rules:
         self._validate_moon()
         self._validate_royal()
         self._validate_end()
+        self._validate_penny()
 
     def _validate_cancellation(self) -> None:
         """Cancellation Hearts (000; 003) is played by its own module: two packs, the
@@ -1148,6 +1175,54 @@ class Rules:
             raise RulesError(
                 "Howell settlement counts the points in play: it needs moon 'none', no "
                 "doubler, no sun and no no-trick bonus (000 'Hearts Without Black Lady')"
+            )
+
+    @property
+    def penny_rounds(self) -> int:
+        """The multi-rounds of a penny hand (003: three with four players, five with three,
+        two with five); 0 without `penny_play`."""
+        if self.penny_play is PennyPlay.NONE:
+            return 0
+        return (self.hand_size - self.penny_openings) // self.players
+
+    def _validate_penny(self) -> None:
+        """003 'FOUR-PENNY HEARTS' is dealt, passed and scored "as in standard Hearts":
+        the multi-rounds take every card left after the opening tricks, n to a penny."""
+        _check_int(self, "penny_openings", 0, 17)
+        if self.penny_play is PennyPlay.NONE:
+            if self.penny_openings:
+                raise RulesError("penny_openings needs penny_play 'simple' or 'advanced'")
+            return
+        what = f"penny_play {self.penny_play.value!r} (003 'FOUR-PENNY HEARTS')"
+        left = self.hand_size - self.penny_openings
+        if left <= 0 or left % self.players:
+            raise RulesError(
+                f"{what} needs the {left} cards each player holds after {self.penny_openings} "
+                f"opening trick(s) to make whole multi-rounds of {self.players} cards"
+            )
+        if self.penny_openings == 0 and self.opening is not Opening.LEFT_OF_DEALER:
+            raise RulesError(
+                f"{what} without opening tricks needs opening 'left_of_dealer' (003: \"the "
+                'player to the left of the dealer is the lead player for the first multi-round")'
+            )
+        plain = (
+            self.kitty_size == 0
+            and self.jokers == 0
+            and self.doubler is None
+            and not self.royal_queens
+            and not self.booster_nines
+            and not self.sun_points
+            and not self.no_trick_bonus
+            and not self.queen_and_hearts_may_lead_heart
+            and self.scoring_suit_choice is ScoringSuitChoice.FIXED
+            and self.moon in (MoonRule.NONE, MoonRule.OLD, MoonRule.NEW)
+            and not self.moon_requires
+        )
+        if not plain:
+            raise RulesError(
+                f"{what} is scored as in standard Hearts: it needs no kitty, jokers, doubler, "
+                "royal queens, booster nines, sun, no-trick bonus, queen-and-hearts lead or "
+                "moon_requires, a fixed scoring suit, and moon 'none', 'old' or 'new'"
             )
 
 

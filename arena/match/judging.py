@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from arena.engine import Card, CardParseError, CardSet, Hand, IllegalBidError, PassDirection
 from arena.engine.auction import parse_suit
 from arena.engine.cards import to_card
+from arena.engine.penny import PennyHand, PennyMove
 
 from .faults import FaultKind, SeatFault
 
@@ -34,6 +35,37 @@ def judge_card(
     if reason is not None:
         return None, SeatFault(FaultKind.ILLEGAL, reason)
     return card, None
+
+
+def judge_penny_play(
+    answer: object, hand: PennyHand, seat: int
+) -> tuple[tuple[int, Card] | None, SeatFault | None]:
+    """A play during a Four-Penny multi-round: a (penny, card), or a card alone that goes
+    to the lowest-numbered penny where it is legal; otherwise the fault (malformed, not
+    held, or illegal with the rule's own reason, naming the penny)."""
+    penny: object = None
+    if isinstance(answer, PennyMove):
+        penny, answer = answer.penny, answer.card
+    try:
+        card = to_card(answer)  # type: ignore[arg-type]  # anything a bot sent
+    except CardParseError as error:
+        return None, SeatFault(FaultKind.MALFORMED, str(error))
+    if card not in hand.hand_of(seat):
+        return None, SeatFault(
+            FaultKind.NOT_HELD, f"played {card}, which seat {seat} does not hold"
+        )
+    if penny is None:
+        target = hand.default_penny(card)
+        if target is None:
+            reason = hand.illegal_reason(card) or f"{card} is legal on no penny"
+            return None, SeatFault(FaultKind.ILLEGAL, reason)
+        return (target, card), None
+    if not isinstance(penny, int) or isinstance(penny, bool):
+        return None, SeatFault(FaultKind.MALFORMED, f"{penny!r} is not a penny number")
+    if not hand.is_legal(card, penny):
+        reason = hand.illegal_reason(card, penny) or f"{card} may not go to penny {penny}"
+        return None, SeatFault(FaultKind.ILLEGAL, reason)
+    return (penny, card), None
 
 
 def judge_pass(

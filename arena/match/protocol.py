@@ -104,7 +104,7 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
         pass_direction=_PASS_PB[view.pass_direction],
         passed=_texts(view.passed),
         received=_texts(sorted(view.received)),
-        tricks=[trick_message(t) for t in view.tricks],
+        tricks=[trick_message(t) for t in regular_tricks(view)],
         broken=view.hearts_broken,
         clock=clock_message(context.per_decision, context.bank_remaining),
         pot=context.pot,
@@ -116,6 +116,7 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
     _set_auction(state, view)
     state.pass_split[:] = [_PASS_PB[d] for d in view.pass_split]
     _set_domino(state, view)
+    _set_pennies(state, view)
     return state
 
 
@@ -142,6 +143,45 @@ def domino_trick_end(hand_number: int, trick_number: int, trick: Trick) -> game_
         trick=trick_message(trick),
         seats=[seat for seat, _ in trick.plays],
     )
+
+
+def regular_tricks(view: SeatView) -> tuple[Trick, ...]:
+    """The tricks that go to HandState.tricks: all of them, but in Four-Penny Hearts only
+    the opening tricks (a penny-round's cards are not played by consecutive seats)."""
+    if view.multi_round is None:
+        return view.tricks
+    return view.tricks[: view.rules.penny_openings]
+
+
+def penny_round(
+    penny: int, plays: Sequence[tuple[int, Card]], multi_round: int, winner: int | None = None
+) -> game_pb2.PennyRound:
+    """One penny-round: its cards with their seats, its leader and, once done, its winner."""
+    message = game_pb2.PennyRound(
+        penny=penny,
+        cards=[game_pb2.PennyCard(seat=seat, card=_TEXT[card.index]) for seat, card in plays],
+        multi_round=multi_round,
+    )
+    if plays:
+        message.leader = plays[0][0]
+    if winner is not None:
+        message.winner = winner
+    return message
+
+
+def _set_pennies(state: game_pb2.HandState, view: SeatView) -> None:
+    """003 'FOUR-PENNY HEARTS': the open penny-rounds, the multi-round, the finished ones."""
+    del state.pennies[:]
+    del state.finished_pennies[:]
+    if view.multi_round is None:
+        state.ClearField("multi_round")
+        return
+    state.multi_round = view.multi_round
+    for penny, plays in enumerate(view.pennies):
+        state.pennies.append(penny_round(penny, plays, view.multi_round))
+    n, openings = view.rules.players, view.rules.penny_openings
+    for i, trick in enumerate(view.tricks[openings:]):
+        state.finished_pennies.append(penny_round(i % n, trick.plays, i // n, trick.winner))
 
 
 def _reveal_texts(view: SeatView) -> list[str]:
@@ -200,7 +240,14 @@ def play_query(view: SeatView, context: DecisionContext) -> game_pb2.PlayCardQue
     state.current_trick.CopyFrom(
         game_pb2.Trick(leader=leader, cards=[_TEXT[c.index] for _, c in view.current_trick])
     )
-    return game_pb2.PlayCardQuery(state=state, legal_cards=_mask_texts(view.legal.mask))
+    return game_pb2.PlayCardQuery(
+        state=state, legal_cards=_mask_texts(view.legal.mask), legal_moves=_moves(view)
+    )
+
+
+def _moves(view: SeatView) -> list[game_pb2.PennyMove]:
+    """Four-Penny Hearts: the legal (penny, card) pairs (none outside the multi-rounds)."""
+    return [game_pb2.PennyMove(penny=p, card=_TEXT[c.index]) for p, c in view.legal_moves]
 
 
 class PlayRequests:
@@ -230,6 +277,7 @@ class PlayRequests:
         self._tricks: tuple[Trick, ...] = ()
         self._clock: tuple[float, float] | None = None
         self._kitty: int | None = -1
+        self._pennies: tuple[object, ...] | None = None
 
     def __call__(self, view: SeatView, context: DecisionContext) -> bot_pb2.PlayMatchRequest:
         """The request for `view` (the sender sets its request_id); valid until the next call."""
@@ -265,9 +313,13 @@ class PlayRequests:
         if view.received != self._received:
             self._received = view.received
             state.received[:] = _texts(sorted(view.received))
-        self._update_tricks(view.tricks)
+        self._update_tricks(regular_tricks(view))
         if view.stock_size is not None:  # Domino Hearts: small, and changes every play
             _set_domino(state, view)
+        pennies = (view.multi_round, view.pennies, view.tricks)
+        if pennies != self._pennies:
+            self._pennies = pennies
+            _set_pennies(state, view)
         clock = (context.per_decision, context.bank_remaining)
         if clock != self._clock:
             self._clock = clock
@@ -280,6 +332,9 @@ class PlayRequests:
         current.leader = view.current_trick[0][0] if view.current_trick else view.seat
         current.cards[:] = [_TEXT[card.index] for _, card in view.current_trick]
         self._query.legal_cards[:] = _mask_texts(view.legal.mask)
+        if view.legal_moves or self._query.legal_moves:
+            del self._query.legal_moves[:]
+            self._query.legal_moves.extend(_moves(view))
         return self._request
 
     def _update_tricks(self, tricks: tuple[Trick, ...]) -> None:

@@ -22,6 +22,7 @@ from hearts_bot.convert import ProtocolError, pass_direction_from_proto
 
 from arena.engine import PassDirection, SeatView, Trick
 from arena.engine.cards import CARDS, Card
+from arena.engine.penny import PennyMove
 
 from . import protocol
 from .faults import FaultKind, SeatFault
@@ -300,12 +301,16 @@ class GrpcSeat:
 
     async def choose_play(
         self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> Card | str:
-        """Ask for a card."""
+    ) -> Card | str | PennyMove:
+        """Ask for a card (with its penny, when the bot names one in a Four-Penny
+        multi-round; unset, the card goes to its default penny)."""
         assert self._plays is not None
         answer = await self._query(timeout, "play_card", self._plays(view, context))
         card: str = answer.play_card.card
-        return _CARDS_BY_TEXT.get(card, card)  # the runner parses (and judges) anything else
+        played = _CARDS_BY_TEXT.get(card, card)  # the runner parses (and judges) anything else
+        if answer.play_card.HasField("penny"):
+            return PennyMove(answer.play_card.penny, played)
+        return played
 
     async def choose_call(
         self, view: SeatView, context: DecisionContext, timeout: float

@@ -72,6 +72,8 @@ def render(replay: dict[str, Any], *, pretty: bool = True) -> Iterator[str]:
                     f"card{'' if len(kept['cards']) == 1 else 's'}: "
                     f"{' '.join(show(c) for c in kept['cards'])}"
                 )
+            for number, multi in enumerate(hand.get("multi_rounds", []), 1):
+                yield from _multi_round_lines(number, multi, show)
             moon = f" (seat {hand['moon']} shot the moon)" if hand.get("moon") is not None else ""
             if "lives" in hand:  # Danger Hearts
                 moon += f"  lives {hand['lives']}"
@@ -113,3 +115,21 @@ def _auction_lines(auction: dict[str, Any]) -> Iterator[str]:
     how = "again, without bidding" if auction["standing"] else f"for {auction['bid']} chips"
     note = f" [{naming['fault']}]" if naming.get("fault") else ""
     yield f"    seat {auction['declarer']} names {naming['suit']} to avoid, {how}{note}"
+
+
+def _multi_round_lines(number: int, multi: dict[str, Any], show: Any) -> Iterator[str]:
+    """003 'FOUR-PENNY HEARTS': a multi-round, its pennies side by side (each column a
+    penny-round in play order, seat:card), each penny's winner underneath."""
+    pennies = len(multi["winners"])
+    columns: list[list[str]] = [[] for _ in range(pennies)]
+    for play in multi["plays"]:
+        mark = f"!{play['fault']}" if play.get("fault") else ""
+        columns[play["penny"]].append(f"{play['seat']}:{show(play['card'])}{mark}")
+    columns = [
+        [f"penny {p}", *cells, f"→ seat {multi['winners'][p]}"] for p, cells in enumerate(columns)
+    ]
+    width = max(len(cell) for column in columns for cell in column) + 2
+    yield f"    multi-round {number}, seat {multi['leader']} leads:"
+    for row in range(max(len(column) for column in columns)):
+        cells = [column[row] if row < len(column) else "" for column in columns]
+        yield "      " + "".join(cell.ljust(width) for cell in cells).rstrip()

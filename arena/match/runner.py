@@ -24,11 +24,20 @@ from hearts_bot import transport
 
 from arena.engine import Card, Game, Hand, Phase, Rules, SeatView, Suit
 from arena.engine.domino import DominoHand
+from arena.engine.penny import PennyHand
 from arena.engine.rules import PassDirection, Settlement
 
 from .clock import Clock, TimePolicy
 from .faults import Fault, FaultKind, FaultPolicy, SeatFault
-from .judging import judge_bid, judge_call, judge_card, judge_pass, judge_reveal, judge_suit
+from .judging import (
+    judge_bid,
+    judge_call,
+    judge_card,
+    judge_pass,
+    judge_penny_play,
+    judge_reveal,
+    judge_suit,
+)
 from .replay import REPLAY_FORMAT, REPLAY_VERSION, cap_log
 from .seats import DecisionContext, GameInfo, Seat
 
@@ -287,6 +296,12 @@ class MatchRunner:
         plays: list[dict[str, Any]] = []
         drawn = 0  # Domino Hearts: the draws recorded so far
         while not hand.is_over:
+            if isinstance(hand, PennyHand) and hand.in_multi_rounds:
+                # 003 'FOUR-PENNY HEARTS': the pennies of a multi-round are played together.
+                record.setdefault("multi_rounds", []).append(
+                    await self._take_multi_round(table, hand)
+                )
+                continue
             turn = hand.to_play
             assert turn is not None
             trick_number = hand.trick_number
@@ -416,6 +431,69 @@ class MatchRunner:
             }
         hand.play(card, seat=seat)
         return {"seat": seat, "card": str(card), "ms": _ms(elapsed)}
+
+    async def _take_multi_round(self, table: _HandTable, hand: PennyHand) -> dict[str, Any]:
+        """003 'FOUR-PENNY HEARTS': one multi-round, n * n plays around the table from its
+        lead player, each with its penny; then each penny's winner. (No TrickEnd is sent
+        for a penny-round: its cards are not played by consecutive seats, which the
+        message assumes; the next query's state has them in finished_pennies.)"""
+        leader, start, n = hand.leader, len(hand.tricks()), hand.players
+        plays = []
+        for _ in range(n * n):
+            seat = hand.to_play
+            assert seat is not None
+            plays.append(await self._take_penny_play(table, hand, seat))
+        winners = [trick.winner for trick in hand.tricks()[start:]]
+        return {"leader": leader, "plays": plays, "winners": winners}
+
+    async def _take_penny_play(
+        self, table: _HandTable, hand: PennyHand, seat: int
+    ) -> dict[str, Any]:
+        """One play of a multi-round: the bot's (penny, card), a card alone going to its
+        default penny; the first legal (penny, card) when it faults or is disqualified."""
+        entrant = table.seating[seat]
+        default_penny, default_card = hand.legal_moves()[0]
+        if self._disqualified[entrant]:
+            hand.play(default_card, seat=seat, penny=default_penny)
+            return {
+                "seat": seat,
+                "penny": default_penny,
+                "card": str(default_card),
+                "ms": 0.0,
+                "auto": True,
+            }
+        view = hand.view(seat)
+        context = self._context(entrant, table.number, table.scores)
+        answer, elapsed, fault = await self._ask(
+            entrant, lambda t: self.entrants[entrant].seat.choose_play(view, context, t)
+        )
+        move: tuple[int, Card] | None = None
+        if fault is None:
+            move, fault = judge_penny_play(answer, hand, seat)
+        if fault is not None or move is None:
+            assert fault is not None
+            await self._record_fault(
+                entrant,
+                seat,
+                table.game_index,
+                table.number,
+                hand.trick_number,
+                fault.kind,
+                fault.detail,
+                (str(default_card),),
+                elapsed,
+            )
+            hand.play(default_card, seat=seat, penny=default_penny)
+            return {
+                "seat": seat,
+                "penny": default_penny,
+                "card": str(default_card),
+                "ms": _ms(elapsed),
+                "fault": fault.kind.value,
+            }
+        penny, card = move
+        hand.play(card, seat=seat, penny=penny)
+        return {"seat": seat, "penny": penny, "card": str(card), "ms": _ms(elapsed)}
 
     async def _take_pass(self, table: _HandTable, seat: int, count: int) -> dict[str, Any]:
         hand = table.hand

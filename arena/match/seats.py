@@ -15,6 +15,7 @@ from typing import Protocol
 
 from arena.bots import HouseBot
 from arena.engine import Card, PassDirection, Rules, SeatView, Trick
+from arena.engine.penny import PennyMove
 
 from .clock import TimePolicy
 
@@ -61,8 +62,9 @@ class Seat(Protocol):
 
     async def choose_play(
         self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> Card | str:
-        """The card to play (raises SeatFault)."""
+    ) -> Card | str | PennyMove:
+        """The card to play, or during a Four-Penny multi-round a card or a (penny, card)
+        (raises SeatFault)."""
         ...
 
     async def choose_reveal(
@@ -134,8 +136,12 @@ class InProcessSeat:
 
     async def choose_play(
         self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> Card | str:
-        """Ask the bot."""
+    ) -> Card | str | PennyMove:
+        """Ask the bot (during a Four-Penny multi-round its `play_penny`, if it has one)."""
+        choose = getattr(self.bot, "play_penny", None)
+        if view.legal_moves and choose is not None:
+            penny, card = choose(view)
+            return PennyMove(penny, card)
         return self.bot.play_card(view)
 
     async def choose_reveal(

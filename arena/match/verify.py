@@ -10,6 +10,7 @@ from typing import Any
 
 from arena.engine import Game, Hand, Phase, Rules, RulesError
 from arena.engine.domino import DominoHand
+from arena.engine.penny import PennyHand
 from arena.engine.rules import PassDirection, Settlement
 
 from .runner import match_scores, new_draws, rank_entrants
@@ -136,6 +137,7 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
                 raise ReplayMismatchError(spot, card, f"illegal: {error}") from None
             decisions += 1
         _expect(f"{where}.winner", _get(trick, "winner", where), hand.tricks()[-1].winner)
+    decisions += _verify_multi_rounds(hand, record, at)
     if not hand.is_over:
         raise ReplayMismatchError(f"{at}.tricks", "hand finished", "cards still to play")
     _verify_kept(hand, record, at)
@@ -158,6 +160,39 @@ def _verify_kept(hand: Hand, record: dict[str, Any], at: str) -> None:
     if isinstance(hand, DominoHand) and hand.kept_by is not None:
         engine = {"seat": hand.kept_by, "cards": [str(c) for c in hand.kept]}
     _expect(f"{at}.kept", record.get("kept"), engine)
+
+
+def _verify_multi_rounds(hand: Hand, record: dict[str, Any], at: str) -> int:
+    """003 'FOUR-PENNY HEARTS': every multi-round's plays re-applied with their pennies (the
+    first legal (penny, card) where faulted), its lead player and each penny's winner."""
+    rounds = record.get("multi_rounds", [])
+    if not isinstance(hand, PennyHand):
+        if rounds:
+            raise ReplayMismatchError(f"{at}.multi_rounds", rounds, "no pennies in these rules")
+        return 0
+    decisions = 0
+    for r, multi in enumerate(rounds):
+        where = f"{at}.multi_rounds[{r}]"
+        if not hand.in_multi_rounds or hand.is_over:
+            raise ReplayMismatchError(where, "a multi-round", "no multi-round to play now")
+        start = len(hand.tricks())
+        _expect(f"{where}.leader", _get(multi, "leader", where), hand.leader)
+        for p, play in enumerate(_get(multi, "plays", where)):
+            spot = f"{where}.plays[{p}]"
+            _expect(f"{spot}.seat", _get(play, "seat", spot), hand.to_play)
+            card, penny = _get(play, "card", spot), _get(play, "penny", spot)
+            if play.get("fault") or play.get("auto"):
+                default_penny, default_card = hand.legal_moves()[0]
+                _expect(f"{spot}.penny (default play)", penny, default_penny)
+                _expect(f"{spot}.card (default play)", card, str(default_card))
+            try:
+                hand.play(card, seat=play["seat"], penny=penny)
+            except ValueError as error:
+                raise ReplayMismatchError(spot, f"{penny}:{card}", f"illegal: {error}") from None
+            decisions += 1
+        winners = [trick.winner for trick in hand.tricks()[start:]]
+        _expect(f"{where}.winners", _get(multi, "winners", where), winners)
+    return decisions
 
 
 def _verify_call(hand: Hand, record: dict[str, Any], at: str) -> int:

@@ -65,6 +65,11 @@ EXPECTED_WHEN_SEAT_3_TAKES_EVERYTHING = {
     # 000 'Domino Hearts': the stock is empty in this deal, so the void seats discard; the
     # hearts only count ("the ♠Q is usually not scored"), and all 13 are a moon.
     "domino": (13, 13, 13, 0),
+    # 003 'FOUR-PENNY HEARTS': "scored as in standard Hearts" (003's own, midwest's moon).
+    # A card without a penny goes to the lowest penny where it is legal, so seat 3 leads
+    # each penny in turn and takes it.
+    "four_penny": (26, 26, 26, 0),
+    "four_penny_advanced": (26, 26, 26, 0),
 }
 # The 1911 joker takes the 2H's place (004 'Joker Hearts').
 DEALS = {"joker_1911": [seat.replace("2H", "JK1") for seat in ONE_SUIT_EACH]}

@@ -49,6 +49,12 @@ VARIANTS = [
     "cancellation",
     "cancellation_four",
     "domino",
+    "four_penny",
+    "four_penny_advanced",
+    "three_penny",
+    "three_penny_advanced",
+    "five_penny",
+    "five_penny_advanced",
 ]
 PLAYERS = {"star": 5, "joker": 3, "cancellation": 8}
 HOUSE_SERVED = ("Heuristic", "Random")

@@ -19,3 +19,8 @@ gcc -std=c11 -O2 -Wall -Wextra -Werror -g -fno-omit-frame-pointer \
     -fsanitize=address,undefined -fno-sanitize-recover=all \
     -I"$here" "$here/hearts.c" "$here/domino.c" "$here/test_domino.c" -o "$out"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 "$out"
+# The penny core (003 'FOUR-PENNY HEARTS'), with the deal's helpers from hearts.c.
+gcc -std=c11 -O2 -Wall -Wextra -Werror -g -fno-omit-frame-pointer \
+    -fsanitize=address,undefined -fno-sanitize-recover=all \
+    -I"$here" "$here/hearts.c" "$here/penny.c" "$here/test_penny.c" -o "$out"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 "$out"

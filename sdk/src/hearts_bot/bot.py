@@ -63,6 +63,14 @@ class Bot(abc.ABC):
     def play_card(self, view: PlayView) -> Card:
         """Return one card from `view.legal`."""
 
+    def play_penny(self, view: PlayView) -> tuple[int | None, Card]:
+        """Four-Penny Hearts, during a multi-round (several tricks open at once, `view.pennies`):
+        the (penny, card) to play, one of `view.legal_moves`. By default `play_card`'s card on
+        the lowest-numbered penny where it is legal (`view.default_penny`); a penny of None
+        leaves that choice to the arena, which makes the same one."""
+        card = self.play_card(view)
+        return view.default_penny(card), card
+
     def call_pass(self, view: CallPassView) -> PassDirection | Sequence[PassDirection]:
         """As dealer, where the rules let the dealer call the pass: one of `view.options`,
         or, where `view.split_directions` is not empty, a split: one direction per passed

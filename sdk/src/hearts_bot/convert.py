@@ -30,6 +30,7 @@ from .rules import (
     MoonRule,
     Opening,
     PassDirection,
+    PennyPlay,
     RulesView,
     ScoringSuitChoice,
     Settlement,
@@ -96,6 +97,8 @@ _SETTLEMENT[0] = Settlement.POINTS
 _DEALER[0] = DealerRule.ROTATE
 _JOKER, _JOKER_PB = _enum_maps(rules_pb2.JokerKind, JokerKind)
 _JOKER[0] = JokerKind.WILD
+_PENNY, _PENNY_PB = _enum_maps(rules_pb2.PennyPlay, PennyPlay)
+_PENNY[0] = PennyPlay.NONE
 _END_REASONS: dict[int, str] = {
     game_pb2.MATCH_END_REASON_COMPLETED: "completed",
     game_pb2.MATCH_END_REASON_ABORTED: "aborted",
@@ -236,6 +239,8 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
         cancellation=message.cancellation,
         second_pack_removed=frozenset(second),
         domino=message.domino,
+        penny_play=_enum(_PENNY, message.penny_play, f"{where}.penny_play"),
+        penny_openings=message.penny_openings,
     )
 
 
@@ -250,10 +255,17 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
     Raises ProtocolError for an unknown setting or enumeration text.
     """
     data = rules.to_dict() if isinstance(rules, RulesView) else dict(rules)
-    unknown = sorted(set(data) - set(RulesView().to_dict()) - _CANCELLATION_KEYS)
+    # The settings written only when used (Cancellation's, the pennies') are known too.
+    known = set(RulesView(penny_play=PennyPlay.SIMPLE).to_dict()) | _CANCELLATION_KEYS
+    unknown = sorted(set(data) - known)
     if unknown:
         raise ProtocolError(f"unknown rules setting(s): {', '.join(unknown)}")
-    defaults = RulesView().to_dict() | {"cancellation": False, "second_pack_removed": []}
+    defaults = RulesView().to_dict() | {
+        "cancellation": False,
+        "second_pack_removed": [],
+        "penny_play": PennyPlay.NONE.value,
+        "penny_openings": 0,
+    }
 
     def get(key: str) -> Any:
         return data.get(key, defaults[key])
@@ -313,6 +325,8 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         cancellation=get("cancellation"),
         second_pack_removed=[str(c) for c in get("second_pack_removed")],
         domino=get("domino"),
+        penny_play=number(_PENNY_PB, "penny_play", get("penny_play")),
+        penny_openings=get("penny_openings"),
     )
     for key in ("doubler", "moon_points", "target_score", "max_hands"):
         value = get(key)
@@ -474,7 +488,7 @@ def _check_distinct(fields: dict[str, Any], current: Trick | None, where: str) -
     """No card is both held and played, or played twice, in one hand (with two packs,
     Cancellation Hearts: no card is held and played more than twice in all)."""
     cards = [*fields["hand"]]
-    for trick in fields["tricks"]:
+    for trick in (*fields["tricks"], *fields.get("pennies", ())):
         cards += trick.cards
     if current is not None:
         cards += current.cards
@@ -519,6 +533,46 @@ def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
         **_lives_fields(state, players, where),
         **_split_fields(state, where),
         **_domino_fields(state, players, where),
+        **_penny_fields(state, players, where),
+    }
+
+
+def _penny_round(message: game_pb2.PennyRound, players: int, where: str) -> Trick:
+    """A penny-round as a `Trick` with the seat of each card (Four-Penny Hearts)."""
+    seats = tuple(
+        _seat(c.seat, players, f"{where}.cards[{i}].seat") for i, c in enumerate(message.cards)
+    )
+    cards = tuple(_card(c.card, f"{where}.cards[{i}].card") for i, c in enumerate(message.cards))
+    if len(cards) > players:
+        raise ProtocolError(f"{where} has {len(cards)} cards, more than {players}")
+    winner = (
+        _seat(message.winner, players, f"{where}.winner") if message.HasField("winner") else None
+    )
+    leader = seats[0] if seats else _seat(message.leader, players, f"{where}.leader")
+    return Trick(leader, cards, seats, winner)
+
+
+def _penny_fields(state: game_pb2.HandState, players: int, where: str) -> dict[str, Any]:
+    """Four-Penny Hearts: the open penny-rounds, and the finished ones appended to the
+    tricks (each with the seat of each of its cards)."""
+    if not state.HasField("multi_round"):
+        return {}
+    pennies = tuple(
+        _penny_round(message, players, f"{where}.pennies[{i}]")
+        for i, message in enumerate(state.pennies)
+    )
+    if len(pennies) != players:
+        raise ProtocolError(f"{where}.pennies has {len(pennies)} entries, expected {players}")
+    finished = []
+    for i, message in enumerate(state.finished_pennies):
+        trick = _penny_round(message, players, f"{where}.finished_pennies[{i}]")
+        if len(trick.cards) != players or trick.winner is None:
+            raise ProtocolError(f"{where}.finished_pennies[{i}] is not a finished penny-round")
+        finished.append(trick)
+    return {
+        "pennies": pennies,
+        "multi_round": state.multi_round,
+        "tricks": _finished_tricks(state, players, where) + tuple(finished),
     }
 
 
@@ -718,8 +772,15 @@ def play_view_from_proto(query: game_pb2.PlayCardQuery, where: str = "play_card"
             f"{where}: seat {fields['seat']} is asked to play, but it is seat "
             f"{(current.leader + len(current.cards)) % players}'s turn in current_trick"
         )
+    moves = tuple(
+        (move.penny, _card(move.card, f"{where}.legal_moves[{i}].card"))
+        for i, move in enumerate(query.legal_moves)
+    )
+    stray = [f"{p}:{c}" for p, c in moves if c not in legal or p >= len(fields["pennies"])]
+    if stray:
+        raise ProtocolError(f"{where}.legal_moves are not legal cards on pennies: {stray}")
     _check_distinct(fields, current, f"{where}.state")
-    return PlayView(legal=legal, current_trick=current, **fields)
+    return PlayView(legal=legal, current_trick=current, legal_moves=moves, **fields)
 
 
 def match_info_from_proto(message: game_pb2.MatchStart, where: str = "match_start") -> MatchInfo:

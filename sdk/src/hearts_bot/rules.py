@@ -125,6 +125,19 @@ class JokerKind(StrEnum):
     on a trick already holding the JH, QH, KH or AH, or as the only legal card."""
 
 
+class PennyPlay(StrEnum):
+    """How a hand's tricks are played (Four-Penny Hearts: several at once)."""
+
+    NONE = "none"
+    """One trick at a time (every other game)."""
+    SIMPLE = "simple"
+    """After `RulesView.penny_openings` regular tricks, multi-rounds of `players` tricks
+    ("penny-rounds") at once; each player plays one card to each penny."""
+    ADVANCED = "advanced"
+    """As SIMPLE, but a player may play more than one card to a penny, provided each gets
+    exactly `players` cards."""
+
+
 class KittyTaker(StrEnum):
     """Who takes the kitty."""
 
@@ -221,6 +234,10 @@ class RulesView:
     draws until it can (the arena draws for it), seats drop out as their hands run dry,
     and a trick holds one card per seat still in (`HandView.in_play`, `stock_size`,
     `drawn`); the last seat left keeps its cards."""
+    penny_play: PennyPlay = PennyPlay.NONE
+    """Four-Penny Hearts: how the tricks are played (`PlayView.legal_moves`)."""
+    penny_openings: int = 0
+    """Four-Penny Hearts: the regular opening tricks before the first multi-round."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))
@@ -329,7 +346,7 @@ class RulesView:
             "joker_kind": self.joker_kind.value,
             "domino": self.domino,
             **self._cancellation_dict(),
-        }
+        } | self._penny_dict()
 
     def _cancellation_dict(self) -> dict[str, Any]:
         """As the arena writes them: the Cancellation settings only when used."""
@@ -339,3 +356,9 @@ class RulesView:
             "cancellation": True,
             "second_pack_removed": sorted(self.second_pack_removed, key=card_order),
         }
+
+    def _penny_dict(self) -> dict[str, Any]:
+        """The penny settings, present only when used (as in the arena's ``to_dict``)."""
+        if self.penny_play is PennyPlay.NONE:
+            return {}
+        return {"penny_play": self.penny_play.value, "penny_openings": self.penny_openings}

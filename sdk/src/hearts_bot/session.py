@@ -35,7 +35,7 @@ from .convert import (
 from .proto.hearts.v1 import bot_pb2, game_pb2
 from .querycache import QueryCache
 from .rules import PassDirection
-from .views import MatchInfo
+from .views import MatchInfo, PlayView
 
 _T = TypeVar("_T")
 _SUIT_NAMES = frozenset({"C", "D", "S", "H", "CLUBS", "DIAMONDS", "SPADES", "HEARTS"})
@@ -127,6 +127,8 @@ class MatchSession:
         if kind == "play_card":
             view = self.queries.play_view(request.play_card)
             self._check_seat(view.seat)
+            if view.legal_moves:  # Four-Penny Hearts: a multi-round, several tricks open
+                return self._play_penny(request_id, view)
             card = self._card(self._call(lambda: self.bot.play_card(view), "play_card"))
             if card not in view.legal:
                 self._warn(f"play_card returned {card}, which is not in view.legal")
@@ -207,6 +209,27 @@ class MatchSession:
                 grpc.StatusCode.INTERNAL,
                 f"call_pass returned {called!r}, not a pass direction like 'left'",
             ) from None
+    def _play_penny(self, request_id: int, view: PlayView) -> bot_pb2.PlayMatchResponse:
+        """Four-Penny Hearts: `Bot.play_penny`'s (penny, card); a penny of None is left
+        unset, so the arena plays the card to the lowest penny where it is legal."""
+        answer = self._call(lambda: self.bot.play_penny(view), "play_penny")
+        if not isinstance(answer, tuple) or len(answer) != 2:
+            raise StreamError(
+                grpc.StatusCode.INTERNAL,
+                f"play_penny returned {answer!r}, not a (penny, card) pair",
+            )
+        penny, card = answer[0], self._card(answer[1])
+        if penny is not None and (not isinstance(penny, int) or isinstance(penny, bool)):
+            raise StreamError(
+                grpc.StatusCode.INTERNAL, f"play_penny returned penny {penny!r}, not an int"
+            )
+        if (penny if penny is not None else view.default_penny(card), card) not in view.legal_moves:
+            self._warn(f"play_penny returned {penny}:{card}, which is not in view.legal_moves")
+        response = bot_pb2.PlayMatchResponse(request_id=request_id)
+        response.play_card.card = card
+        if penny is not None and penny >= 0:
+            response.play_card.penny = penny
+        return response
 
     def _bid(self, request: bot_pb2.PlayMatchRequest) -> bot_pb2.PlayMatchResponse:
         """Auction Hearts: the bot's bid (None, or 0, passes)."""

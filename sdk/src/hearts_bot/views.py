@@ -127,6 +127,14 @@ class HandView:
     drawn: tuple[int, ...] = ()
     """Domino Hearts: by seat, how many cards it has drawn from the stock this hand (this
     seat's own are in `hand`); empty in other games."""
+    pennies: tuple[Trick, ...] = ()
+    """Four-Penny Hearts: the penny-rounds of the multi-round in play, by penny (each a
+    `Trick` in progress: its leader, cards and the seat of each card; a penny with no card
+    yet has none); empty before the first multi-round and in every other game. `tricks`
+    holds the opening tricks, then every finished penny-round (multi-round by multi-round,
+    penny by penny)."""
+    multi_round: int | None = None
+    """Four-Penny Hearts: the 0-based multi-round in play; None outside the multi-rounds."""
 
     @property
     def players(self) -> int:
@@ -161,7 +169,7 @@ class HandView:
         return tuple(taken)
 
     def _all_tricks(self) -> tuple[Trick, ...]:
-        return self.tricks
+        return (*self.tricks, *self.pennies)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -234,7 +242,17 @@ class PlayView(HandView):
     legal: tuple[Card, ...]
     """The cards that may be played now (never empty), in card order."""
     current_trick: Trick
-    """The trick being played: its leader and the cards so far."""
+    """The trick being played: its leader and the cards so far. During a Four-Penny
+    multi-round an empty trick led by this seat (the pennies are in `pennies`)."""
+    legal_moves: tuple[tuple[int, Card], ...] = ()
+    """Four-Penny Hearts, during a multi-round: every (penny, card) this seat may play
+    now, by penny then card order (`legal` is their cards); empty otherwise. Return one
+    from `Bot.play_penny`; a card alone from `play_card` goes to `default_penny(card)`."""
+
+    def default_penny(self, card: Card) -> int | None:
+        """Where a card played without a penny goes: the lowest-numbered penny where it is
+        legal (None outside the multi-rounds, or if it is legal on none)."""
+        return next((penny for penny, legal in self.legal_moves if legal == card), None)
 
     @property
     def leading(self) -> bool:
@@ -254,7 +272,7 @@ class PlayView(HandView):
         return len(self.current_trick.cards) == self.rules.players - 1
 
     def _all_tricks(self) -> tuple[Trick, ...]:
-        return (*self.tricks, self.current_trick)
+        return (*self.tricks, *self.pennies, self.current_trick)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

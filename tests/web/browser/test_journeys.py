@@ -311,6 +311,39 @@ def test_a_split_call_is_shown_card_by_card(site, page, app):
     screenshot(page, "12-replay-split-call")
 
 
+def test_a_four_penny_replay_draws_the_pennies_of_a_multi_round_side_by_side(site, page, app):
+    """003 'FOUR-PENNY HEARTS': at a multi-round's last card the four pennies stand side by
+    side, each with its four cards in play order and its winner marked; mid-way, each shows
+    the cards played to it so far."""
+    server, match_id = _recorded(site, app, preset("four_penny").replace(max_hands=1), 6)
+    replay = _open_replay(page, f"{server.url}/matches/{match_id}")
+    hand = replay["games"][0]["hands"][0]
+    multi = hand["multi_rounds"][0]
+    t = len(hand["tricks"]) + 1
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t={t}&c=16")
+    page.wait_for_selector(f'#viewer[data-step="1-1-{t}-16"]')
+    assert "Multi-round 1 of 3" in page.locator(".trick .caption").inner_text()
+    pennies = page.locator(".pennies .penny")
+    assert pennies.count() == 4
+    for p in range(4):
+        column = pennies.nth(p)
+        assert column.locator(".card").count() == 4
+        seats = column.locator(".play").evaluate_all("els => els.map(e => e.dataset.playSeat)")
+        assert seats == [str(play["seat"]) for play in multi["plays"] if play["penny"] == p]
+        labels = column.locator(".card").evaluate_all("els => els.map(e => e.dataset.card)")
+        assert labels == [play["card"] for play in multi["plays"] if play["penny"] == p]
+        assert f"won by seat {multi['winners'][p]}" in column.inner_text()
+        winner = column.locator(".play.winner")
+        assert winner.count() == 1
+        assert winner.get_attribute("data-play-seat") == str(multi["winners"][p])
+    screenshot(page, "four-penny-multi-round")
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t={t}&c=6")
+    page.wait_for_selector(f'#viewer[data-step="1-1-{t}-6"]')
+    counts = [page.locator(f'.penny[data-penny="{p}"] .card').count() for p in range(4)]
+    assert counts == [sum(1 for play in multi["plays"][:6] if play["penny"] == p) for p in range(4)]
+    assert "multi-round 1 · card 6" in page.locator("#viewer").inner_text()
+
+
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_every_preset_replay_is_drawn_to_the_end_of_its_first_hand(site, page, app, name):
     """Issue 9: the viewer draws a replay of every preset. One hand, played by house
@@ -339,9 +372,13 @@ def test_every_preset_replay_is_drawn_to_the_end_of_its_first_hand(site, page, a
         "fetch(document.querySelector('#viewer').dataset.replayUrl).then(r => r.json())"
     )
     hand = replay["games"][0]["hands"][0]
-    plays = len(hand["tricks"][-1]["plays"])  # fewer than the players in Domino Hearts
-    last = f"1-1-{len(hand['tricks'])}-{plays}"
-    page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t={len(hand['tricks'])}&c={plays}")
+    # The last trick's own plays: fewer than the players in Domino Hearts.
+    tricks = hand["tricks"]  # none in Five-Penny Hearts: no opening trick
+    trick, card = len(tricks), len(tricks[-1]["plays"]) if tricks else rules.players
+    if hand.get("multi_rounds"):  # Four-Penny Hearts: the last multi-round's last play
+        trick, card = trick + len(hand["multi_rounds"]), rules.players**2
+    last = f"1-1-{trick}-{card}"
+    page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t={trick}&c={card}")
     page.wait_for_selector(f'#viewer[data-step="{last}"]')
     totals = page.locator("table.scores tbody tr td:last-child").all_inner_texts()
     assert totals == [str(t) for t in hand["totals"]]

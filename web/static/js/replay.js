@@ -108,13 +108,26 @@
     return (hand.passes || []).some((p) => (p.cards || []).length > 0);
   }
 
+  // Four-Penny Hearts (003): after the opening tricks, each multi-round is one step group,
+  // its plays (each with its penny) in turn; its pennies are drawn side by side. rounds()
+  // lists a hand's tricks, then its multi-rounds (marked `multi`), in play order.
+  const roundsOf = new WeakMap();
+
+  function rounds(hand) {
+    if (!roundsOf.has(hand)) {
+      const multi = (hand.multi_rounds || []).map((m) => ({ ...m, multi: true }));
+      roundsOf.set(hand, [...hand.tricks, ...multi]);
+    }
+    return roundsOf.get(hand);
+  }
+
   function buildSteps() {
     const list = [];
     replay.games.forEach((game, g) => {
       game.hands.forEach((hand, h) => {
         list.push({ g, h, t: 0, c: 0 });
         if (hasPass(hand) || hand.reveals || hand.auction) list.push({ g, h, t: 0, c: 1 });
-        hand.tricks.forEach((trick, t) => {
+        rounds(hand).forEach((trick, t) => {
           trick.plays.forEach((_, c) => list.push({ g, h, t: t + 1, c: c + 1 }));
         });
       });
@@ -160,8 +173,9 @@
     let waiting = []; // Cancellation Hearts: the cards of tricks nobody won, for the next winner
     let trick = null;
     let trickDone = false;
+    const played = rounds(hand);
     for (let t = 0; t < step.t; t++) {
-      const record = hand.tricks[t];
+      const record = played[t];
       const count = t === step.t - 1 ? step.c : record.plays.length;
       for (let c = 0; c < count; c++) {
         const play = record.plays[c];
@@ -173,7 +187,10 @@
       const next = count < record.plays.length ? record.plays[count] : null;
       if (t === step.t - 1 && next) for (const drawn of next.drew || []) holding[next.seat].push(drawn);
       const complete = count === record.plays.length;
-      if (complete) {
+      if (complete && record.multi) {
+        // Four-Penny Hearts: each penny's cards to that penny's winner.
+        for (const play of record.plays) takenCards[record.winners[play.penny]].push(play.card);
+      } else if (complete) {
         waiting.push(...record.plays.map((play) => play.card));
         if (record.winner >= 0) {
           takenCards[record.winner].push(...waiting);
@@ -186,11 +203,11 @@
       }
     }
     const taken = takenCards.map((cards) => scoreTaken(cards, values));
-    const lastHandStep = step.t === hand.tricks.length && trickDone;
+    const lastHandStep = step.t === played.length && trickDone;
     let toPlay = null;
-    if (step.t === 0) toPlay = hand.tricks.length ? hand.tricks[0].leader : null;
+    if (step.t === 0) toPlay = played.length ? played[0].leader : null;
     else if (!trickDone) toPlay = trick.record.plays[trick.count].seat;
-    else if (step.t < hand.tricks.length) toPlay = hand.tricks[step.t].leader;
+    else if (step.t < played.length) toPlay = played[step.t].leader;
     const previous = step.h > 0 ? game.hands[step.h - 1] : null;
     const before = previous ? previous.totals : new Array(n).fill(0);
     const potBefore = previous && typeof previous.pot === "number" ? previous.pot : 0;
@@ -399,6 +416,7 @@
       return centre;
     }
     const { record, count } = state.trick;
+    if (record.multi) return drawMultiRound(state, step, centre);
     centre.append(el("div", { class: "caption" }, `Trick ${step.t} of ${state.hand.tricks.length}`));
     if (state.stock !== null) centre.append(el("div", { class: "passes stock" }, `stock: ${state.stock} cards`));
     const plays = el("div", { class: "plays" });
@@ -425,19 +443,51 @@
     return centre;
   }
 
+  function playNote(play) {
+    const note = [`seat ${play.seat}`];
+    if (typeof play.ms === "number") note.push(`${play.ms < 10 ? play.ms.toFixed(2) : play.ms.toFixed(0)} ms`);
+    if (play.fault) note.push(play.fault);
+    else if (play.auto) note.push("auto");
+    return note.join(" · ");
+  }
+
+  // Four-Penny Hearts: the multi-round's pennies side by side, each a column of its cards
+  // in play order (the first is the penny's lead), its winner marked once all are played.
+  function drawMultiRound(state, step, centre) {
+    const { record, count } = state.trick;
+    const hand = state.hand;
+    const number = step.t - hand.tricks.length;
+    centre.append(el("div", { class: "caption" }, `Multi-round ${number} of ${hand.multi_rounds.length} · seat ${record.leader} leads`));
+    const columns = record.winners.map((_, p) => el("div", { class: "penny", "data-penny": p }, el("div", { class: "penny-name" }, `penny ${p}`)));
+    for (let c = 0; c < count; c++) {
+      const play = record.plays[c];
+      const classes = ["play"];
+      if (state.trickDone && play.seat === record.winners[play.penny]) classes.push("winner");
+      if (play.fault || play.auto) classes.push("fault");
+      columns[play.penny].append(el("div", { class: classes.join(" "), "data-play-seat": play.seat }, card(play.card), playNote(play)));
+    }
+    if (state.trickDone) columns.forEach((column, p) => column.append(el("div", { class: "penny-winner" }, `won by seat ${record.winners[p]}`)));
+    centre.append(el("div", { class: "pennies", "aria-label": "pennies" }, ...columns));
+    return centre;
+  }
+
   function describe(step) {
     const game = replay.games[step.g];
     const hand = game.hands[step.h];
     if (step.t === 0) return step.c === 0 ? "the deal" : hand.auction ? "the auction" : "the pass";
-    const play = hand.tricks[step.t - 1].plays[step.c - 1];
-    return `seat ${play.seat} plays the ${cardName(play.card)}`;
+    const record = rounds(hand)[step.t - 1];
+    const play = record.plays[step.c - 1];
+    const where = record.multi ? ` to penny ${play.penny}` : "";
+    return `seat ${play.seat} plays the ${cardName(play.card)}${where}`;
   }
 
   function positionText(step) {
     const games = replay.games.length > 1 ? `Game ${step.g + 1} · ` : "";
     const hands = replay.games[step.g].hands.length;
     const before = replay.games[step.g].hands[step.h].auction ? "auction" : "pass";
-    const where = step.t === 0 ? (step.c === 0 ? "deal" : before) : `trick ${step.t} · card ${step.c}`;
+    const hand = replay.games[step.g].hands[step.h];
+    const multi = step.t > hand.tricks.length;
+    const where = step.t === 0 ? (step.c === 0 ? "deal" : before) : multi ? `multi-round ${step.t - hand.tricks.length} · card ${step.c}` : `trick ${step.t} · card ${step.c}`;
     return `${games}Hand ${step.h + 1}/${hands} · ${where}`;
   }
 

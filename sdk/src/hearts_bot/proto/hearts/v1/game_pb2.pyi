@@ -153,6 +153,9 @@ class HandState(_message.Message):
     LIVES_FIELD_NUMBER: _builtins.int
     PASS_SPLIT_FIELD_NUMBER: _builtins.int
     DOMINO_FIELD_NUMBER: _builtins.int
+    PENNIES_FIELD_NUMBER: _builtins.int
+    MULTI_ROUND_FIELD_NUMBER: _builtins.int
+    FINISHED_PENNIES_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The asked bot's seat, 0 .. rules.players - 1."""
     hand_number: _builtins.int
@@ -174,6 +177,8 @@ class HandState(_message.Message):
     """
     declarer: _builtins.int
     """Auction Hearts: the seat that names (or named) the suit, once known."""
+    multi_round: _builtins.int
+    """Four-Penny Hearts: the 0-based multi-round in play; unset outside the multi-rounds."""
     @_builtins.property
     def rules(self) -> _rules_pb2.Rules:
         """The rules of the match."""
@@ -246,6 +251,22 @@ class HandState(_message.Message):
         (Numbered from 25 to leave 22..24 free.)
         """
 
+    @_builtins.property
+    def pennies(self) -> _containers.RepeatedCompositeFieldContainer[Global___PennyRound]:
+        """Four-Penny Hearts: the penny-rounds of the multi-round in play, one per penny
+        (0 .. rules.players - 1), including those with no card yet; empty before the first
+        multi-round (during the opening tricks, which current_trick shows) and in every other
+        game. During a multi-round current_trick is an empty trick led by this seat (what a
+        bot that knows nothing of pennies reads as "you lead").
+        """
+
+    @_builtins.property
+    def finished_pennies(self) -> _containers.RepeatedCompositeFieldContainer[Global___PennyRound]:
+        """Four-Penny Hearts: every finished penny-round, multi-round by multi-round and penny by
+        penny, each with its winner. `tricks` holds only the regular (opening) tricks, whose
+        cards are played by consecutive seats; a penny-round's are not, so they are here.
+        """
+
     def __init__(
         self,
         *,
@@ -272,10 +293,13 @@ class HandState(_message.Message):
         lives: _abc.Iterable[_builtins.int] | None = ...,
         pass_split: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
         domino: Global___DominoTable | None = ...,
+        pennies: _abc.Iterable[Global___PennyRound] | None = ...,
+        multi_round: _builtins.int | None = ...,
+        finished_pennies: _abc.Iterable[Global___PennyRound] | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "clock", b"clock", "current_trick", b"current_trick", "declarer", b"declarer", "domino", b"domino", "kitty_taker", b"kitty_taker", "rules", b"rules"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "clock", b"clock", "current_trick", b"current_trick", "declarer", b"declarer", "domino", b"domino", "kitty_taker", b"kitty_taker", "multi_round", b"multi_round", "rules", b"rules"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "domino", b"domino", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "pass_direction", b"pass_direction", "pass_split", b"pass_split", "passed", b"passed", "pot", b"pot", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "domino", b"domino", "finished_pennies", b"finished_pennies", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "multi_round", b"multi_round", "pass_direction", b"pass_direction", "pass_split", b"pass_split", "passed", b"passed", "pennies", b"pennies", "pot", b"pot", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__declarer: _TypeAlias = _typing.Literal["declarer"]  # noqa: Y015
     _WhichOneofArgType__declarer: _TypeAlias = _typing.Literal["_declarer", b"_declarer"]  # noqa: Y015
@@ -283,12 +307,16 @@ class HandState(_message.Message):
     _WhichOneofArgType__domino: _TypeAlias = _typing.Literal["_domino", b"_domino"]  # noqa: Y015
     _WhichOneofReturnType__kitty_taker: _TypeAlias = _typing.Literal["kitty_taker"]  # noqa: Y015
     _WhichOneofArgType__kitty_taker: _TypeAlias = _typing.Literal["_kitty_taker", b"_kitty_taker"]  # noqa: Y015
+    _WhichOneofReturnType__multi_round: _TypeAlias = _typing.Literal["multi_round"]  # noqa: Y015
+    _WhichOneofArgType__multi_round: _TypeAlias = _typing.Literal["_multi_round", b"_multi_round"]  # noqa: Y015
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__declarer) -> _WhichOneofReturnType__declarer | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__domino) -> _WhichOneofReturnType__domino | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__kitty_taker) -> _WhichOneofReturnType__kitty_taker | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__multi_round) -> _WhichOneofReturnType__multi_round | None: ...
 
 Global___HandState: _TypeAlias = HandState  # noqa: Y015
 
@@ -397,6 +425,109 @@ class DominoTrickEnd(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___DominoTrickEnd: _TypeAlias = DominoTrickEnd  # noqa: Y015
+
+@_typing.final
+class PennyCard(_message.Message):
+    """One card on a penny (Four-Penny Hearts)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat that played it."""
+    card: _builtins.str
+    """The card."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PennyCard: _TypeAlias = PennyCard  # noqa: Y015
+
+@_typing.final
+class PennyRound(_message.Message):
+    """One penny-round of the multi-round in play: a trick that will hold exactly
+    rules.players cards (Four-Penny Hearts).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PENNY_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    LEADER_FIELD_NUMBER: _builtins.int
+    WINNER_FIELD_NUMBER: _builtins.int
+    MULTI_ROUND_FIELD_NUMBER: _builtins.int
+    penny: _builtins.int
+    """The penny, 0 .. rules.players - 1."""
+    leader: _builtins.int
+    """The seat that led it (cards[0].seat); unset while it has no card."""
+    winner: _builtins.int
+    """The seat that took it: the highest card of the suit led; set once it is finished."""
+    multi_round: _builtins.int
+    """The 0-based multi-round it belongs to."""
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___PennyCard]:
+        """The cards played to it so far, in play order; cards[0] is its lead card, whose suit
+        must be followed on this penny. In the advanced version a seat may appear twice.
+        """
+
+    def __init__(
+        self,
+        *,
+        penny: _builtins.int = ...,
+        cards: _abc.Iterable[Global___PennyCard] | None = ...,
+        leader: _builtins.int | None = ...,
+        winner: _builtins.int | None = ...,
+        multi_round: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_leader", b"_leader", "_winner", b"_winner", "leader", b"leader", "winner", b"winner"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_leader", b"_leader", "_winner", b"_winner", "cards", b"cards", "leader", b"leader", "multi_round", b"multi_round", "penny", b"penny", "winner", b"winner"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__leader: _TypeAlias = _typing.Literal["leader"]  # noqa: Y015
+    _WhichOneofArgType__leader: _TypeAlias = _typing.Literal["_leader", b"_leader"]  # noqa: Y015
+    _WhichOneofReturnType__winner: _TypeAlias = _typing.Literal["winner"]  # noqa: Y015
+    _WhichOneofArgType__winner: _TypeAlias = _typing.Literal["_winner", b"_winner"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__leader) -> _WhichOneofReturnType__leader | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__winner) -> _WhichOneofReturnType__winner | None: ...
+
+Global___PennyRound: _TypeAlias = PennyRound  # noqa: Y015
+
+@_typing.final
+class PennyMove(_message.Message):
+    """A card and the penny it is played to (Four-Penny Hearts)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PENNY_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    penny: _builtins.int
+    """The penny, 0 .. rules.players - 1."""
+    card: _builtins.str
+    """The card."""
+    def __init__(
+        self,
+        *,
+        penny: _builtins.int = ...,
+        card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "penny", b"penny"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PennyMove: _TypeAlias = PennyMove  # noqa: Y015
 
 @_typing.final
 class Bid(_message.Message):
@@ -675,6 +806,7 @@ class PlayCardQuery(_message.Message):
 
     STATE_FIELD_NUMBER: _builtins.int
     LEGAL_CARDS_FIELD_NUMBER: _builtins.int
+    LEGAL_MOVES_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def state(self) -> Global___HandState:
         """The hand as this seat sees it now; state.current_trick is the trick to play to."""
@@ -682,7 +814,13 @@ class PlayCardQuery(_message.Message):
     @_builtins.property
     def legal_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The cards this seat may play now (never empty, always a subset of state.hand),
-        in card order.
+        in card order. In a Four-Penny multi-round: every card legal on some penny.
+        """
+
+    @_builtins.property
+    def legal_moves(self) -> _containers.RepeatedCompositeFieldContainer[Global___PennyMove]:
+        """Four-Penny Hearts, during a multi-round: every (penny, card) this seat may play now,
+        by penny then card order; empty otherwise. state.pennies shows the pennies.
         """
 
     def __init__(
@@ -690,10 +828,11 @@ class PlayCardQuery(_message.Message):
         *,
         state: Global___HandState | None = ...,
         legal_cards: _abc.Iterable[_builtins.str] | None = ...,
+        legal_moves: _abc.Iterable[Global___PennyMove] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["legal_cards", b"legal_cards", "state", b"state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["legal_cards", b"legal_cards", "legal_moves", b"legal_moves", "state", b"state"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -706,18 +845,27 @@ class PlayCardAnswer(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     CARD_FIELD_NUMBER: _builtins.int
+    PENNY_FIELD_NUMBER: _builtins.int
     card: _builtins.str
     """One of the query's legal_cards."""
+    penny: _builtins.int
+    """Four-Penny Hearts, during a multi-round: the penny to play the card to (the pair must
+    be one of the query's legal_moves). Unset: the lowest-numbered penny where the card is
+    legal, so a bot that answers only a card keeps working. Ignored outside multi-rounds.
+    """
     def __init__(
         self,
         *,
         card: _builtins.str = ...,
+        penny: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_penny", b"_penny", "penny", b"penny"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_penny", b"_penny", "card", b"card", "penny", b"penny"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__penny: _TypeAlias = _typing.Literal["penny"]  # noqa: Y015
+    _WhichOneofArgType__penny: _TypeAlias = _typing.Literal["_penny", b"_penny"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__penny) -> _WhichOneofReturnType__penny | None: ...
 
 Global___PlayCardAnswer: _TypeAlias = PlayCardAnswer  # noqa: Y015
 

@@ -459,6 +459,44 @@ only on a trick already holding the JH, QH, KH or AH, or as the only legal card.
 """
 Global___JokerKind: _TypeAlias = JokerKind  # noqa: Y015
 
+class _PennyPlay:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _PennyPlayEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_PennyPlay.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    PENNY_PLAY_UNSPECIFIED: _PennyPlay.ValueType  # 0
+    """Not set; read as PENNY_PLAY_NONE."""
+    PENNY_PLAY_NONE: _PennyPlay.ValueType  # 1
+    """One trick at a time (every other game)."""
+    PENNY_PLAY_SIMPLE: _PennyPlay.ValueType  # 2
+    """After Rules.penny_openings regular tricks, multi-rounds of `players` penny-rounds
+    (tricks) at once; each player plays one card to each penny-round.
+    """
+    PENNY_PLAY_ADVANCED: _PennyPlay.ValueType  # 3
+    """As SIMPLE, but a player may play more than one card to a penny-round, provided each
+    penny-round gets exactly `players` cards.
+    """
+
+class PennyPlay(_PennyPlay, metaclass=_PennyPlayEnumTypeWrapper):
+    """How the tricks of a hand are played (Four-Penny Hearts and its three- and five-player
+    forms: several tricks in play at once).
+    """
+
+PENNY_PLAY_UNSPECIFIED: PennyPlay.ValueType  # 0
+"""Not set; read as PENNY_PLAY_NONE."""
+PENNY_PLAY_NONE: PennyPlay.ValueType  # 1
+"""One trick at a time (every other game)."""
+PENNY_PLAY_SIMPLE: PennyPlay.ValueType  # 2
+"""After Rules.penny_openings regular tricks, multi-rounds of `players` penny-rounds
+(tricks) at once; each player plays one card to each penny-round.
+"""
+PENNY_PLAY_ADVANCED: PennyPlay.ValueType  # 3
+"""As SIMPLE, but a player may play more than one card to a penny-round, provided each
+penny-round gets exactly `players` cards.
+"""
+Global___PennyPlay: _TypeAlias = PennyPlay  # noqa: Y015
+
 @_typing.final
 class CardValue(_message.Message):
     """What one card is worth to the seat that takes it."""
@@ -556,6 +594,8 @@ class Rules(_message.Message):
     CANCELLATION_FIELD_NUMBER: _builtins.int
     SECOND_PACK_REMOVED_FIELD_NUMBER: _builtins.int
     DOMINO_FIELD_NUMBER: _builtins.int
+    PENNY_PLAY_FIELD_NUMBER: _builtins.int
+    PENNY_OPENINGS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The variant's name, such as "standard" or "omnibus" (informative only: the other
     fields are the rules; "custom" for a hand-built variant).
@@ -651,6 +691,12 @@ class Rules(_message.Message):
     left keeps its cards. HandState.domino says who is in, the stock's size and the draws.
     (Numbered from 50 to leave 43..49 free.)
     """
+    penny_play: Global___PennyPlay.ValueType
+    """Four-Penny Hearts: how the tricks are played (PENNY_PLAY_NONE for every other game)."""
+    penny_openings: _builtins.int
+    """Four-Penny Hearts: the regular opening tricks before the first multi-round (one with
+    four players, two with three, none with five); 0 without penny_play.
+    """
     @_builtins.property
     def removed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Cards taken out of the 52-card pack before the deal so it deals evenly."""
@@ -727,10 +773,12 @@ class Rules(_message.Message):
         cancellation: _builtins.bool = ...,
         second_pack_removed: _abc.Iterable[_builtins.str] | None = ...,
         domino: _builtins.bool = ...,
+        penny_play: Global___PennyPlay.ValueType = ...,
+        penny_openings: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015
