@@ -42,11 +42,14 @@ pytest: build
 pytest-reference: build
 	ARENA_PUREPYTHON=1 $(PY) -m pytest -m "not slow" tests/engine arena/engine --doctest-modules
 
-# The 100,000-hand C-vs-reference differential is twenty independent chunks: on both
-# cores at once (pytest-xdist); the rest of the slow tests (outages, restarts) one by one.
+# The C-vs-reference differentials (the main core's 100,000 hands in twenty chunks, and
+# those of the Cancellation, Domino and Penny cores) are independent tests: on both cores
+# at once (pytest-xdist); the rest of the slow tests (outages, restarts) one by one.
+DIFFERENTIALS := tests/engine/test_differential.py tests/engine/test_cancellation.py \
+	tests/engine/test_domino_differential.py tests/engine/test_penny_differential.py
 pytest-slow: build
-	ARENA_REQUIRE_C=1 $(PY) -m pytest -m slow -n 2 tests/engine/test_differential.py
-	ARENA_REQUIRE_C=1 $(PY) -m pytest -m slow --ignore=tests/engine/test_differential.py
+	ARENA_REQUIRE_C=1 $(PY) -m pytest -m slow -n 2 $(DIFFERENTIALS)
+	ARENA_REQUIRE_C=1 $(PY) -m pytest -m slow $(addprefix --ignore=,$(DIFFERENTIALS))
 
 test: lint typecheck ctest pytest pytest-reference pytest-slow
 

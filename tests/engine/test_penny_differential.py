@@ -33,7 +33,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 QUICK_POSITIONS = 3_000
-FULL_POSITIONS = int(os.environ.get("ARENA_DIFF_HANDS", "100000"))
+FULL_POSITIONS = int(os.environ.get("ARENA_DIFF_HANDS", "30000"))
 POSITIONS_PER_CHUNK = 10_000
 CHUNKS = max(1, -(-FULL_POSITIONS // POSITIONS_PER_CHUNK))
 
@@ -148,7 +148,7 @@ def test_penny_core_agrees_with_the_reference_on_random_positions() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_penny_core_agrees_on_many_random_positions(request: Any, chunk: int) -> None:
-    """The full run (CI): ARENA_DIFF_HANDS positions (100,000 by default) after the quick
+    """The full run (CI): ARENA_DIFF_HANDS positions (30,000 by default) after the quick
     run's, selected with -m slow or by setting ARENA_DIFF_HANDS."""
     markexpr = request.config.getoption("markexpr") or ""
     if "slow" not in markexpr and "ARENA_DIFF_HANDS" not in os.environ:
