@@ -377,7 +377,8 @@ class DominoHand(Hand):
         )
 
     def points(self, totals: Sequence[int] | None = None) -> tuple[int, ...]:
-        """Each seat's score: the values of the cards it took or kept; a moon (every heart)
+        """Each seat's score: the values of the cards it took or kept; a moon (every heart
+        won in tricks: kept cards never make one)
         scores 0 and everyone else 13. Raises ValueError before the hand is over."""
         if not self.is_over:
             raise ValueError("the hand is not over: points are scored after the last trick")

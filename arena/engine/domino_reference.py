@@ -287,7 +287,8 @@ class DominoState:
         charged = [p.taken[s] | (p.kept if p.kept_by == s else set()) for s in range(self.players)]
         raw = [sum(self._values[c] for c in cards) for cards in charged]
         penalty = {c for c in range(PACK) if self._values[c] > 0}
-        shooters = [s for s in range(self.players) if penalty and penalty <= charged[s]]
+        # A moon is every penalty card won in tricks: cards kept never make one.
+        shooters = [s for s in range(self.players) if penalty and penalty <= p.taken[s]]
         if self._moon == MOON_OLD and shooters and p.over:
             return tuple(0 if s == shooters[0] else self._moon_points for s in range(self.players))
         return tuple(raw)

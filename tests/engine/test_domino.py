@@ -208,10 +208,26 @@ def test_the_queen_of_spades_is_not_scored() -> None:
     assert rules.penalty_total == 13 and rules.target_score == 100
 
 
-def test_taking_all_thirteen_hearts_shoots_the_moon() -> None:
-    hand = domino(["3C", "2C"])
-    play_all(hand, "2C 3C")  # seat 0 is charged with the stock's 13 hearts
+def test_winning_all_thirteen_hearts_in_tricks_shoots_the_moon() -> None:
+    # Seat 0 leads its hearts one by one; seat 1, holding none, draws the whole stock (no
+    # heart in it) and then discards: seat 0 wins every heart, then runs out.
+    hearts = " ".join(f"{rank}H" for rank in "23456789TJQKA")
+    spades = " ".join(f"{rank}S" for rank in "23456789TJQKA")
+    hand = domino([hearts, spades], dealer=1)
+    while not hand.is_over:
+        hand.play(hand.legal_plays().first())
+    won = CardSet(card for trick in hand.tricks() if trick.winner == 0 for _, card in trick.plays)
+    assert CardSet(hearts).mask & ~won.mask == 0 and hand.kept_by == 1
     assert hand.points() == (0, 13)
+
+
+def test_hearts_kept_never_shoot_the_moon() -> None:
+    # 000: shooting the moon is to "win all 13 hearts"; a seat charged with the stock's
+    # hearts (here the last trick's winner, when every hand ran out at once) won none.
+    hand = domino(["3C", "2C"])
+    play_all(hand, "2C 3C")
+    assert hand.kept_by == 0
+    assert hand.points() == (13, 0)
 
 
 def test_two_players() -> None:

@@ -308,7 +308,8 @@ void dh_points(const dh_hand *h, int64_t out[])
         for (uint64_t m = charged; m; m &= m - 1)
             sum += h->cfg.values[__builtin_ctzll(m)];
         out[s] = sum;
-        if (penalty && (charged & penalty) == penalty)
+        /* a moon is every penalty card won in tricks; cards kept never make one */
+        if (penalty && (p->taken[s] & penalty) == penalty)
             shooter = s;
     }
     if (h->cfg.moon == DH_MOON_OLD && shooter >= 0 && p->over)
