@@ -1,71 +1,36 @@
-"""Build the engine's C core as `arena.engine._hearts` (everything else is in pyproject.toml)."""
+"""Build the engine's C cores as extension modules (everything else is in pyproject.toml)."""
 
 from setuptools import Extension, setup
 
+CORE = "arena/engine/_core"
+
+
+def core(module: str, *sources: str) -> Extension:
+    """`arena.engine.<module>` from C sources in arena/engine/_core, all built alike."""
+    return Extension(
+        f"arena.engine.{module}",
+        sources=[f"{CORE}/{source}" for source in sources],
+        include_dirs=[CORE],
+        extra_compile_args=[
+            "-O3",
+            "-std=c11",
+            "-Wall",
+            "-Wextra",
+            "-Werror=implicit-function-declaration",
+        ],
+        optional=False,
+    )
+
+
 setup(
     ext_modules=[
-        Extension(
-            "arena.engine._hearts",
-            sources=["arena/engine/_core/hearts.c", "arena/engine/_core/_hearts.c"],
-            include_dirs=["arena/engine/_core"],
-            extra_compile_args=[
-                "-O3",
-                "-std=c11",
-                "-Wall",
-                "-Wextra",
-                "-Werror=implicit-function-declaration",
-            ],
-            optional=False,
-        ),
+        # The one-pack game, its variants and the random batch.
+        core("_hearts", "hearts.c", "_hearts.c"),
         # Cancellation Hearts (two packs): its own module, sharing hearts.c's SplitMix64.
-        Extension(
-            "arena.engine._cancellation",
-            sources=[
-                "arena/engine/_core/hearts.c",
-                "arena/engine/_core/cancellation.c",
-                "arena/engine/_core/_cancellation.c",
-            ],
-            include_dirs=["arena/engine/_core"],
-            extra_compile_args=[
-                "-O3",
-                "-std=c11",
-                "-Wall",
-                "-Wextra",
-                "-Werror=implicit-function-declaration",
-            ],
-            optional=False,
-        ),
+        core("_cancellation", "hearts.c", "cancellation.c", "_cancellation.c"),
         # 000 'Domino Hearts' (the stock, draws, seats dropping out): its own small core.
-        Extension(
-            "arena.engine._domino",
-            sources=[
-                "arena/engine/_core/hearts.c",
-                "arena/engine/_core/domino.c",
-                "arena/engine/_core/_domino.c",
-            ],
-            include_dirs=["arena/engine/_core"],
-            extra_compile_args=[
-                "-O3",
-                "-std=c11",
-                "-Wall",
-                "-Wextra",
-                "-Werror=implicit-function-declaration",
-            ],
-            optional=False,
-        ),
+        core("_domino", "hearts.c", "domino.c", "_domino.c"),
         # 003 'FOUR-PENNY HEARTS': several tricks open at once (arena/engine/penny.py).
-        Extension(
-            "arena.engine._penny",
-            sources=["arena/engine/_core/penny.c", "arena/engine/_core/_penny.c"],
-            include_dirs=["arena/engine/_core"],
-            extra_compile_args=[
-                "-O3",
-                "-std=c11",
-                "-Wall",
-                "-Wextra",
-                "-Werror=implicit-function-declaration",
-            ],
-            optional=False,
-        ),
+        core("_penny", "penny.c", "_penny.c"),
     ]
 )
