@@ -26,7 +26,7 @@ run: build
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check arena tests web workers
+	$(VENV)/bin/ruff format --check arena tests web workers sdk
 	$(VENV)/bin/lint-imports
 
 typecheck: $(STAMP)

@@ -16,7 +16,7 @@ import logging
 import time
 import traceback
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from functools import partial
 from typing import Any
 
@@ -167,11 +167,7 @@ class MatchRunner:
             void_reason = traceback.format_exc(limit=8)
             log.exception("match %s voided by a platform error", self.match_id)
         finally:
-            for entrant in self.entrants:
-                try:
-                    await entrant.seat.close()
-                except Exception:
-                    log.exception("closing seat %s failed", entrant.seat.label)
+            await self._close_seats()
         results = self._results(replay["games"])
         replay["faults"] = [fault.to_dict() for fault in self._faults]
         replay["logs"] = [cap_log(e.seat.log_excerpt()) for e in self.entrants]
@@ -237,8 +233,11 @@ class MatchRunner:
         if rules.lives:
             record["lives"] = list(game.lives)
         record["ranking"] = list(game.ranking())
-        for seat in range(n):
-            await self._notify(seating[seat], partial(_call, "end_game", tuple(game.totals), False))
+        # Together: each seat's end waits for its bot to finish the stream.
+        await _together(
+            self._notify(seating[seat], partial(_call, "end_game", tuple(game.totals), False))
+            for seat in range(n)
+        )
         return record
 
     async def _start(
@@ -685,6 +684,19 @@ class MatchRunner:
         if self._fault_count[entrant] >= self.fault_policy.max_faults:
             await self._disqualify(entrant)
 
+    async def _close_seats(self) -> None:
+        """Close every seat at once. Closing is mostly waiting for a bot's process to exit
+        after SIGTERM (30–60 ms each, measured with `arena match run`), so one after another
+        added about 100 ms to every match of four bots."""
+        outcomes = await asyncio.gather(
+            *(entrant.seat.close() for entrant in self.entrants), return_exceptions=True
+        )
+        for entrant, outcome in zip(self.entrants, outcomes, strict=True):
+            if isinstance(outcome, Exception):
+                log.error("closing seat %s failed", entrant.seat.label, exc_info=outcome)
+            elif isinstance(outcome, BaseException):
+                raise outcome
+
     async def _disqualify(self, entrant: int) -> None:
         if not self._disqualified[entrant]:
             self._disqualified[entrant] = True
@@ -730,6 +742,14 @@ def new_draws(hand: Hand, seen: int, seat: int) -> list[str]:
     fresh = hand.draws()[seen:]
     assert all(drawer == seat for _, drawer, _ in fresh), "a draw by a seat not to play"
     return [str(card) for _, _, card in fresh]
+
+
+async def _together(calls: Iterable[Awaitable[None]]) -> None:
+    """Await every call at once, then raise the first exception any of them raised (so
+    none is left running behind a failure)."""
+    for outcome in await asyncio.gather(*calls, return_exceptions=True):
+        if isinstance(outcome, BaseException):
+            raise outcome
 
 
 async def _call(method: str, *args: Any, seat: Seat) -> None:

@@ -209,6 +209,7 @@ class MatchSession:
                 grpc.StatusCode.INTERNAL,
                 f"call_pass returned {called!r}, not a pass direction like 'left'",
             ) from None
+
     def _play_penny(self, request_id: int, view: PlayView) -> bot_pb2.PlayMatchResponse:
         """Four-Penny Hearts: `Bot.play_penny`'s (penny, card); a penny of None is left
         unset, so the arena plays the card to the lowest penny where it is legal."""
