@@ -1,19 +1,23 @@
 """`arena bench match`: what the match runner adds on top of gRPC, with real bot processes.
 
 Four trivial SDK bots (the first legal card) each serve in their own process on a Unix
-socket; the runner plays full games to 100 points against them. Printed beside the raw
-gRPC stream round trip of a trivial call (the baseline the runner is measured against).
+socket; the runner plays full games to 100 points against them. Printed beside two
+measures of the transport without the runner or a bot: the raw gRPC stream round trip of
+a trivial call (the baseline the issue measures the runner against), and whole hands'
+queries sent to four raw echo processes in turn (what a match pays gRPC before anyone
+does any work: one process after another, on two cores, costs more than one warm
+process asked again and again).
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import os
 import tempfile
 import time
 
 from hearts_bot import bench as sdk_bench
+from hearts_bot import transport
 
 from arena.engine import preset
 from arena.match.process import BotProcess
@@ -28,6 +32,7 @@ class MatchFigures:
     """The figures `arena bench match` prints."""
 
     raw_round_trip: float  # seconds, a 200-byte echo on a long-lived stream
+    transport_alone: float  # seconds per decision, whole hands' queries to 4 echo processes
     decision: float  # seconds per decision through the runner
     decisions_per_second: float
     games_per_second: float
@@ -40,6 +45,12 @@ class MatchFigures:
     def ratio(self) -> float:
         """A decision's cost as a multiple of the raw round trip."""
         return self.decision / self.raw_round_trip
+
+    @property
+    def transport_ratio(self) -> float:
+        """The transport alone, taken in turn, as a multiple of the raw round trip: the
+        least `ratio` could be with a runner and bots that did nothing."""
+        return self.transport_alone / self.raw_round_trip
 
 
 def process_cpu_seconds(pid: int) -> float:
@@ -57,22 +68,31 @@ def _decisions(replay: dict[str, object]) -> int:
     return total
 
 
-def raw_stream_round_trip(calls: int = 2000, repeats: int = 3) -> float:
-    """Seconds per trivial 200-byte echo on a long-lived gRPC stream (best of `repeats`)."""
+def transport_figures(calls: int = 2000, hands: int = 20, repeats: int = 3) -> tuple[float, float]:
+    """(seconds per trivial 200-byte echo on a long-lived gRPC stream, seconds per
+    decision of whole hands whose queries go to four echo processes in turn), each the
+    best of `repeats` samples."""
     with (
         tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp,
-        sdk_bench.server_processes([sdk_bench.echo_command(f"unix:{tmp}/echo.sock")]) as (address,),
+        sdk_bench.server_processes(
+            [sdk_bench.echo_command(f"unix:{tmp}/echo{i}.sock") for i in range(4)]
+        ) as addresses,
     ):
 
-        async def sample() -> float:
-            client = sdk_bench.StreamEcho(address)
+        async def round_trip() -> float:
+            client = sdk_bench.StreamEcho(addresses[0])
             payload = os.urandom(sdk_bench.TRIVIAL_PAYLOAD_BYTES)
             try:
                 return await sdk_bench.time_calls(lambda: client(payload), calls)
             finally:
                 await client.close()
 
-        return min(asyncio.run(sample()) for _ in range(repeats))
+        async def in_turn() -> float:
+            return 1.0 / await sdk_bench.match_pace(addresses, hands, "stream")
+
+        raw = min(transport.run(round_trip()) for _ in range(repeats))
+        alone = min(transport.run(in_turn()) for _ in range(repeats))
+        return raw, alone
 
 
 def _play(hosts: list[BotProcess], seed: int) -> int:
@@ -89,7 +109,7 @@ def _play(hosts: list[BotProcess], seed: int) -> int:
 def measure(games: int = 5, calls: int = 2000, seed: int = 1) -> MatchFigures:
     """Play `games` games to 100 against four trivial bot processes; time everything
     but one untimed warm-up game (first-use costs in both processes are not the pace)."""
-    raw = raw_stream_round_trip(calls)
+    raw, alone = transport_figures(calls)
     hosts = [BotProcess(TRIVIAL_BOT) for _ in range(4)]
     try:
         for host in hosts:
@@ -110,6 +130,7 @@ def measure(games: int = 5, calls: int = 2000, seed: int = 1) -> MatchFigures:
             host.stop()
     return MatchFigures(
         raw,
+        alone,
         elapsed / decisions,
         decisions / elapsed,
         games / elapsed,

@@ -128,8 +128,12 @@ def bench_match(games: int, calls: int) -> None:
     table.add_row(
         "raw gRPC stream round trip (200-byte echo)", f"{figures.raw_round_trip * 1000:.3f} ms"
     )
+    table.add_row(
+        "transport alone: 4 echo processes in turn", f"{figures.transport_alone * 1000:.3f} ms"
+    )
     table.add_row("runner cost per decision", f"{figures.decision * 1000:.3f} ms")
     table.add_row("decision / raw round trip", f"{figures.ratio:.2f}x")
+    table.add_row("transport alone / raw round trip", f"{figures.transport_ratio:.2f}x")
     table.add_row("decisions per second", f"{figures.decisions_per_second:,.0f}")
     table.add_row("full games to 100 per second", f"{figures.games_per_second:.2f}")
     table.add_row("runner CPU per decision (all threads)", f"{figures.runner_cpu * 1e6:.0f} µs")

@@ -471,8 +471,10 @@ async def _decision(address: str, calls: int) -> float:
         await stream.close()
 
 
-async def _match(addresses: Sequence[str], hands: int, transport: str) -> float:
-    """Decisions per second over `hands` hands; transport: sdk, unary or stream (echo)."""
+async def match_pace(addresses: Sequence[str], hands: int, transport: str) -> float:
+    """Decisions per second over `hands` hands played in turn against the servers at
+    `addresses`; transport: sdk (bots), or unary or stream (raw echo servers: the
+    transport alone, as `arena bench match` also reports it)."""
     seats: list[RoundTrip]
     if transport == "sdk":
         streams = [BotStream(address) for address in addresses]
@@ -572,20 +574,20 @@ def run(
                 "match: 4 SDK bots, 4 processes",
                 "decisions/s",
                 f"{hands} hands, in turn",
-                lambda: _match(bot_addresses, hands, "sdk"),
+                lambda: match_pace(bot_addresses, hands, "sdk"),
             )
             if compare:
                 sample(
                     "match over raw unary (echo)",
                     "decisions/s",
                     "4 echo processes",
-                    lambda: _match(echo_addresses, hands, "unary"),
+                    lambda: match_pace(echo_addresses, hands, "unary"),
                 )
                 sample(
                     "match over raw stream (echo)",
                     "decisions/s",
                     "4 echo processes",
-                    lambda: _match(echo_addresses, hands, "stream"),
+                    lambda: match_pace(echo_addresses, hands, "stream"),
                 )
     return results
 
