@@ -4,6 +4,7 @@ Real bot processes over gRPC are exercised in tests/match/test_grpc_match.py; th
 pin the runner's own logic with seats that misbehave on purpose.
 """
 
+import asyncio
 import itertools
 
 import jsonschema
@@ -226,3 +227,69 @@ def test_rank_entrants_puts_disqualified_last_and_shares_ties():
 def test_fault_policy_must_allow_one_fault():
     with pytest.raises(ValueError, match="max_faults"):
         FaultPolicy(max_faults=0)
+
+
+class EndingSeat(InProcessSeat):
+    """A house bot whose end of game and closing take a turn of the event loop, counting
+    how many seats are ending (or closing) at the same moment."""
+
+    ending = 0
+    most_ending = 0
+    closing = 0
+    most_closing = 0
+
+    def __init__(self, seed, *, end_fails=False, close_fails=False):
+        super().__init__(HeuristicBot(seed), f"ending {seed}")
+        self.end_fails, self.close_fails = end_fails, close_fails
+        self.ended = self.closed = False
+
+    async def end_game(self, totals, aborted):
+        cls = type(self)
+        cls.ending += 1
+        cls.most_ending = max(cls.most_ending, cls.ending)
+        await asyncio.sleep(0)  # every other seat's end starts before this one finishes
+        cls.ending -= 1
+        self.ended = True
+        if self.end_fails:
+            raise RuntimeError("a platform bug in a seat's end of game")
+
+    async def close(self):
+        cls = type(self)
+        cls.closing += 1
+        cls.most_closing = max(cls.most_closing, cls.closing)
+        await asyncio.sleep(0)
+        cls.closing -= 1
+        self.closed = True
+        if self.close_fails:
+            raise RuntimeError("the bot host would not stop")
+
+
+@pytest.fixture
+def ending_seats(monkeypatch):
+    for name in ("ending", "most_ending", "closing", "most_closing"):
+        monkeypatch.setattr(EndingSeat, name, 0)
+    return EndingSeat
+
+
+def test_every_seat_ends_its_game_and_closes_at_once(ending_seats):
+    seats = [ending_seats(i) for i in range(4)]
+    run([Entrant(f"e{i}", seat) for i, seat in enumerate(seats)])
+    assert all(seat.ended and seat.closed for seat in seats)
+    assert ending_seats.most_ending == 4
+    assert ending_seats.most_closing == 4
+
+
+def test_a_seat_that_fails_to_close_is_logged_and_the_others_still_close(ending_seats, caplog):
+    seats = [ending_seats(i, close_fails=i == 1) for i in range(4)]
+    outcome = run([Entrant(f"e{i}", seat) for i, seat in enumerate(seats)])
+    assert all(seat.closed for seat in seats)
+    assert not outcome.void  # closing is after the match: a bot host that lingers voids nothing
+    assert "closing seat ending 1 failed" in caplog.text
+
+
+def test_a_platform_error_ending_a_game_voids_it_after_every_seat_ended_and_closed(ending_seats):
+    seats = [ending_seats(i, end_fails=i == 0) for i in range(4)]
+    entrants = [Entrant(f"e{i}", seat) for i, seat in enumerate(seats)]
+    outcome = MatchRunner(preset("standard"), entrants, 3).run()
+    assert outcome.void and "a platform bug" in outcome.void_reason
+    assert all(seat.ended and seat.closed for seat in seats)
