@@ -1,9 +1,12 @@
 """`arena bot upload`: send a bot to the site through its JSON API (docs/api.md).
 
-    export ARENA_URL=https://arena.example   # default http://127.0.0.1:5000
-    export ARENA_TOKEN=ha_…                  # from your account page
-    arena bot upload mybot.py                # or a .zip / .tar.gz, or a folder
+    arena login http://127.0.0.1:8000 --token ha_…   # the line your account page shows
+    arena bot upload mybot.py                         # or a .zip / .tar.gz, or a folder
     arena bot upload mybot/ --name shark --wait
+
+The site and token come from `--url`/`--token`, else `$ARENA_URL`/`$ARENA_TOKEN`, else
+what `arena login` stored (arena.commands.login); the site defaults to where `make run`
+serves it, http://127.0.0.1:8000.
 
 A folder is packed as a zip (without `__pycache__`, dotfiles and compiled files). The
 bot's name defaults to the file's or folder's name. With `--wait` the command follows the
@@ -27,7 +30,8 @@ from typing import Any, Final
 
 import click
 
-DEFAULT_URL: Final = "http://127.0.0.1:5000"
+from .login import DEFAULT_URL, resolve
+
 SETTLED: Final = frozenset({"ready", "rejected", "disabled"})
 SKIPPED_PARTS: Final = frozenset({"__pycache__", ".git", ".venv", "venv", ".mypy_cache"})
 
@@ -111,27 +115,28 @@ def wait_for(base: str, token: str, version_id: int, timeout: float) -> dict[str
 @click.option(
     "--url",
     envvar="ARENA_URL",
-    default=DEFAULT_URL,
-    show_default=True,
-    help="The site (or $ARENA_URL).",
+    default=None,
+    help=f"The site (or $ARENA_URL, or what arena login stored; default {DEFAULT_URL}).",
 )
 @click.option(
-    "--token", envvar="ARENA_TOKEN", required=True, help="An API token (or $ARENA_TOKEN)."
+    "--token",
+    envvar="ARENA_TOKEN",
+    default=None,
+    help="An API token (or $ARENA_TOKEN, or what arena login stored).",
 )
 @click.option("--wait", is_flag=True, help="Follow the validation; exit 1 if rejected.")
 @click.option("--timeout", type=click.FloatRange(1), default=600.0, show_default=True)
-def upload(path: Path, name: str | None, url: str, token: str, wait: bool, timeout: float) -> None:
+def upload(
+    path: Path, name: str | None, url: str | None, token: str | None, wait: bool, timeout: float
+) -> None:
     """Upload PATH (a .py file, a .zip or .tar.gz, or a folder) as a new bot version."""
-    if not url.startswith(("http://", "https://")):
-        raise click.BadParameter(
-            "the site's URL must start with http:// or https://", param_hint="--url"
-        )
+    site = resolve(url, token)
     if path.is_dir():
         content, filename = pack_folder(path), f"{path.name}.zip"
     else:
         content, filename = path.read_bytes(), path.name
     chosen = name or bot_name(path.resolve())
-    base = url.rstrip("/")
+    base, token = site.url, site.token
     body, content_type = multipart("file", filename, content)
     status, version = call(
         f"{base}/api/v1/bots/{urllib.parse.quote(chosen, safe='')}/versions",

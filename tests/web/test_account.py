@@ -26,6 +26,20 @@ def test_a_token_is_shown_once_and_works(client, auth, world):
     assert me.json["username"] == "alice"
 
 
+def test_the_new_token_comes_with_the_lines_that_use_it(client, auth, world):
+    """The account page gives the site's own URL with the token: the CLI's login line."""
+    token = make_token(client, auth)
+    page = client.get("/account").get_data(as_text=True)
+    assert "http://localhost" in page  # the site's URL, shown for every visit
+    shown = client.post(
+        "/account/tokens", data={"name": "ci", "csrf_token": csrf_token(client, "/account")}
+    ).get_data(as_text=True)
+    new = re.search(r'id="new-token">(ha_[^<]+)<', shown)
+    assert new and new.group(1) != token
+    assert f'id="login-command">arena login http://localhost --token {new.group(1)}<' in shown
+    assert f"export ARENA_URL=http://localhost ARENA_TOKEN={new.group(1)}" in shown
+
+
 def test_a_revoked_token_stops_working(client, auth, world, db):
     token = make_token(client, auth)
     from arena.store.models import ApiToken

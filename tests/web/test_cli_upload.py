@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from sqlalchemy import select
 
 from arena.commands.bot_upload import bot_name, pack_folder, upload
+from arena.commands.login import DEFAULT_URL, login, logout
 from arena.store import write_transaction
 from arena.store.accounts import issue_token
 from arena.store.bots import set_version_status
@@ -18,6 +19,16 @@ from arena.store.models import Bot, BotVersion, User, VersionStatus
 from tests.web.factories import BOT_SOURCE, row
 from tests.web.live import LiveServer
 from web.database import sessions
+
+
+@pytest.fixture(autouse=True)
+def own_login_file(tmp_path, monkeypatch):
+    """Never read or write the login of the user running the tests."""
+    path = tmp_path / "config" / "login.json"
+    monkeypatch.setenv("ARENA_CONFIG", str(path))
+    monkeypatch.delenv("ARENA_URL", raising=False)
+    monkeypatch.delenv("ARENA_TOKEN", raising=False)
+    return path
 
 
 @pytest.fixture
@@ -108,3 +119,65 @@ def test_names_and_packing(tmp_path):
     (tmp_path / "b" / ".secret").write_text("x")
     names = zipfile.ZipFile(BytesIO(pack_folder(tmp_path / "b"))).namelist()
     assert names == ["bot.py"]
+
+
+def test_login_then_upload_needs_no_variables(site, tmp_path, own_login_file):
+    """The tutorial's path: the account page's `arena login` line, then a bare upload."""
+    url, token = site
+    signed = CliRunner().invoke(login, [url + "/", "--token", token])
+    assert signed.exit_code == 0, signed.output
+    assert f"signed in to {url} as alice" in signed.output
+    assert oct(own_login_file.stat().st_mode & 0o777) == "0o600"
+    path = tmp_path / "orca.py"
+    path.write_bytes(BOT_SOURCE)
+    result = run(str(path))
+    assert result.exit_code == 0, result.output
+    assert "orca v1: uploaded" in result.output
+    assert f"{url}/versions/" in result.output
+    out = CliRunner().invoke(logout, [])
+    assert "forgot the login" in out.output
+    assert not own_login_file.exists()
+    again = CliRunner().invoke(upload, [str(path), "--url", url])
+    assert again.exit_code == 2
+    assert "no API token" in again.output
+
+
+def test_a_bad_token_is_not_stored(site, own_login_file):
+    url, _token = site
+    refused = CliRunner().invoke(login, [url, "--token", "ha_nope"])
+    assert refused.exit_code == 1
+    assert "401" in refused.output
+    assert not own_login_file.exists()
+
+
+def test_a_stored_token_goes_only_to_its_own_site(site, tmp_path, own_login_file):
+    url, token = site
+    assert CliRunner().invoke(login, [url, "--token", token]).exit_code == 0
+    path = tmp_path / "orca.py"
+    path.write_bytes(BOT_SOURCE)
+    elsewhere = CliRunner().invoke(upload, [str(path), "--url", "http://127.0.0.1:9"])
+    assert elsewhere.exit_code == 2
+    assert "no API token for http://127.0.0.1:9" in elsewhere.output
+
+
+def test_without_a_login_the_message_says_what_to_do(tmp_path):
+    path = tmp_path / "orca.py"
+    path.write_bytes(BOT_SOURCE)
+    result = CliRunner().invoke(upload, [str(path)])
+    assert result.exit_code == 2
+    assert f"arena login {DEFAULT_URL} --token" in result.output
+    from arena.commands.platform import platform as platform_command
+
+    port = next(param.default for param in platform_command.params if param.name == "port")
+    assert f"http://127.0.0.1:{port}" == DEFAULT_URL  # where `make run` serves the site
+
+
+def test_a_login_file_others_can_read_is_refused(tmp_path, own_login_file):
+    own_login_file.parent.mkdir(parents=True)
+    own_login_file.write_text('{"url": "http://127.0.0.1:8000", "token": "ha_x"}')
+    own_login_file.chmod(0o644)
+    path = tmp_path / "orca.py"
+    path.write_bytes(BOT_SOURCE)
+    result = CliRunner().invoke(upload, [str(path)])
+    assert result.exit_code == 1
+    assert "open to other users" in result.output
