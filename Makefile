@@ -8,21 +8,31 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test install build lint typecheck ctest pytest pytest-reference pytest-slow clean
 
+# pip lists what it fetches on a terminal (the first run's minute is not silent); CI
+# (CI=true) keeps its log short.
+PIP_OUTPUT ?= $(if $(CI),--quiet,--progress-bar on)
+# Options for `arena platform`, e.g. make run ARGS="--redis --port 8080" (arena platform --help).
+ARGS ?=
+
 $(STAMP): pyproject.toml setup.py $(wildcard sdk/pyproject.toml)
+	@echo "==> $(VENV): a virtualenv with the SDK, the platform and its checks (once, 1-3 minutes)"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip setuptools wheel
-	$(PY) -m pip install --quiet -e './sdk[dev,health,fast]'
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install $(PIP_OUTPUT) --upgrade pip setuptools wheel
+	@echo "==> [1/2] the bot SDK (./sdk)"
+	$(PY) -m pip install $(PIP_OUTPUT) -e './sdk[dev,health,fast]'
+	@echo "==> [2/2] the platform and its server libraries (.[platform,dev])"
+	$(PY) -m pip install $(PIP_OUTPUT) -e '.[platform,dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
 
 # Rebuild the C core in place whenever its sources changed (cheap when they did not).
 build: $(STAMP)
+	@echo "==> the engine's C cores (rebuilt only when their sources changed)"
 	$(PY) setup.py --quiet build_ext --inplace
 
 run: build
-	$(VENV)/bin/arena platform
+	$(VENV)/bin/arena platform $(ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

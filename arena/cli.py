@@ -1,31 +1,100 @@
-"""The `arena` command line: one group; the subcommands live in `arena.commands`."""
+"""The `arena` command line: one group; the subcommands live in `arena.commands`.
+
+Subcommands are imported only when they run (click's lazy-group pattern), so that a
+contestant's light install (`pip install ./sdk .`, docs/tutorial.md) runs `arena match run`
+and `arena replay …` without the platform's server libraries. A command that needs them
+says so and how to install them, instead of failing with an import error.
+"""
 
 from __future__ import annotations
 
+import importlib
+from typing import Any, Final
+
 import click
 
-from arena.commands.bench import bench
-from arena.commands.bot import bot
-from arena.commands.bot_upload import upload as bot_upload
-from arena.commands.demo import demo
-from arena.commands.match import match
-from arena.commands.operations import COMMANDS as OPERATIONS_COMMANDS
-from arena.commands.operations import season as bench_season
-from arena.commands.platform import COMMANDS as PLATFORM_COMMANDS
-from arena.commands.replay import replay
-from arena.store.commands import db
+from arena.commands.extras import PlatformMissingError, missing_platform_library
+
+# Each command's module and attribute, in the order `arena --help` lists them.
+COMMANDS: Final[dict[str, tuple[str, str]]] = {
+    "match": ("arena.commands.match", "match"),
+    "replay": ("arena.commands.replay", "replay"),
+    "bot": ("arena.commands.bot", "bot"),
+    "login": ("arena.commands.login", "login"),
+    "logout": ("arena.commands.login", "logout"),
+    "demo": ("arena.commands.demo", "demo"),
+    "bench": ("arena.commands.bench", "bench"),
+    "platform": ("arena.commands.platform", "platform"),
+    "setup": ("arena.commands.platform", "setup"),
+    "web": ("arena.commands.platform", "web"),
+    "worker": ("arena.commands.platform", "worker"),
+    "beat": ("arena.commands.platform", "beat"),
+    "status": ("arena.commands.operations", "status"),
+    "db": ("arena.store.commands", "db"),
+}
 
 
-@click.group()
+class LazyGroup(click.Group):
+    """A group that imports a subcommand's module only when that subcommand is used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module_name, attribute = COMMANDS[cmd_name]
+        try:
+            command: click.Command = getattr(importlib.import_module(module_name), attribute)
+        except ModuleNotFoundError as error:
+            library = missing_platform_library(error)
+            if library is None:
+                raise
+            return _needs_platform(cmd_name, library)
+        _attach_subcommands(cmd_name, command)
+        return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ModuleNotFoundError as error:
+            # A command that imports a server library only when it runs (`bench season`).
+            library = missing_platform_library(error)
+            if library is None:
+                raise
+            raise PlatformMissingError(library) from None
+
+
+def _attach_subcommands(name: str, command: click.Command) -> None:
+    """Subcommands that live in another module than their group (once per process)."""
+    if name == "bot" and isinstance(command, click.Group) and "upload" not in command.commands:
+        from arena.commands.bot_upload import upload
+
+        command.add_command(upload)
+    if name == "bench" and isinstance(command, click.Group) and "season" not in command.commands:
+        from arena.commands.operations import season
+
+        command.add_command(season)
+
+
+def _needs_platform(name: str, library: str) -> click.Command:
+    """What `arena NAME` is in an install without the platform's server libraries."""
+
+    def refuse() -> None:
+        raise PlatformMissingError(library)
+
+    return click.Command(
+        name,
+        callback=refuse,
+        help="(needs the platform's server libraries: pip install './[platform]')",
+        context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+    )
+
+
+@click.group(cls=LazyGroup)
 @click.version_option(package_name="hearts-arena")
 def main() -> None:
     """Hearts Arena: run matches, bots, benchmarks and the platform."""
-
-
-bot.add_command(bot_upload)
-bench.add_command(bench_season)
-for command in (bench, bot, db, demo, match, replay, *PLATFORM_COMMANDS, *OPERATIONS_COMMANDS):
-    main.add_command(command)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import signal
 import socket
 import sqlite3
 import sys
+import warnings
 from datetime import timedelta
 from pathlib import Path
 from types import FrameType
@@ -99,6 +100,8 @@ def worker(
     from workers.app import app
     from workers.context import settings
 
+    _explain_root()
+
     argv = [
         "worker",
         "--pool=prefork",
@@ -113,6 +116,25 @@ def worker(
     if max_tasks_per_child:
         argv.append(f"--max-tasks-per-child={max_tasks_per_child}")
     app.worker_main(argv)
+
+
+def _explain_root() -> None:
+    """Say once why a worker runs as root, instead of Celery's generic warning.
+
+    The sandbox needs root to make each bot's namespaces and cgroup (docs/sandbox.md);
+    the bots themselves never run as root. The worker takes JSON only (never pickle),
+    which is the risk Celery's warning is about.
+    """
+    if os.geteuid() != 0:
+        return
+    from celery.exceptions import SecurityWarning
+
+    warnings.filterwarnings("ignore", category=SecurityWarning)
+    click.echo(
+        "worker runs as root: the sandbox needs it to give each bot its own namespaces and"
+        " cgroup; bots run unprivileged inside (docs/sandbox.md). Tasks are JSON only.",
+        err=True,
+    )
 
 
 @click.command("beat")

@@ -42,7 +42,12 @@ def arena_commands() -> dict[str, click.Command]:
     from arena.cli import main
     from arena.commands import operations, platform
 
-    commands = dict(main.commands)
+    context = click.Context(main)
+    commands = {
+        name: command
+        for name in main.list_commands(context)
+        if (command := main.get_command(context, name)) is not None
+    }
     for command in (*platform.COMMANDS, *operations.COMMANDS):
         commands.setdefault(command.name or "", command)
     return commands

@@ -108,6 +108,7 @@ def match_command(
     hands: int | None,
     seed: int | None,
     sandbox: bool = False,
+    out: str | None = None,
 ) -> list[str]:
     """The ``arena match run`` arguments for ``hearts-bot play`` (without the executable).
 
@@ -133,6 +134,8 @@ def match_command(
         command += ["--seed", str(seed)]
     if hands is not None:
         command += ["--hands", str(hands)]
+    if out is not None:
+        command += ["--out", out]
     command.append("--sandbox" if sandbox else "--no-sandbox")
     return command
 
@@ -153,7 +156,7 @@ def find_arena(explicit: str | None = None) -> str:
         raise CommandError(
             f"the `{candidate}` command was not found: `hearts-bot play` and `hearts-bot check` "
             "run the platform's own engine through it. Install the platform's command-line "
-            "tool (from a checkout of Hearts Arena: pip install -e .), or point "
+            "tool (from a checkout of Hearts Arena: pip install ./sdk .), or point "
             f"${ARENA_ENV} or --arena at it."
         )
     return found
@@ -184,6 +187,7 @@ def command_play(args: argparse.Namespace) -> int:
         hands=args.hands,
         seed=args.seed,
         sandbox=args.sandbox,
+        out=args.out,
     )
     arena = find_arena(args.arena)
     _check_bot_argument(args.bot)
@@ -247,6 +251,11 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=DEFAULT_PLAYERS,
         help="seats at the table; must match the rules (default: %(default)s)",
+    )
+    play.add_argument(
+        "--out",
+        help="write the match's replay here (.json or .json.gz), to verify it, view it "
+        "(arena replay view) or re-ask its decisions",
     )
     play.add_argument("--arena", help=f"the arena executable (default: ${ARENA_ENV} or arena)")
     play.add_argument("--sandbox", action="store_true", help=sandbox_help)
