@@ -49,8 +49,14 @@ def verify_command(path: Path) -> None:
 @replay.command("show")
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--ascii", "plain", is_flag=True, help="Cards as QS rather than Q♠.")
-def show_command(path: Path, plain: bool) -> None:
+@click.option(
+    "--notes/--no-notes",
+    default=True,
+    show_default=True,
+    help="Print each bot's notes under its decisions.",
+)
+def show_command(path: Path, plain: bool, notes: bool) -> None:
     """Print the match trick by trick."""
     document = _load(path)
-    for line in render(document, pretty=not plain):
+    for line in render(document, pretty=not plain, notes=notes):
         click.echo(line)

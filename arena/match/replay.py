@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
@@ -99,3 +100,23 @@ def strip_timings(replay: dict[str, Any]) -> dict[str, Any]:
 
     stripped: dict[str, Any] = walk(replay)
     return stripped
+
+
+def decision_records(hand: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every decision record of a hand's record that may carry a note (a pass, the dealer's
+    call, a bid, the naming, a face-down card, a play, a penny play), in the order the
+    runner asked them; each has `seat`."""
+    records: list[dict[str, Any]] = []
+    if "call" in hand:
+        records.append(hand["call"])
+    records += hand.get("passes", [])
+    auction = hand.get("auction")
+    if auction is not None:
+        records += auction.get("bids", [])
+        records.append(auction["naming"])
+    records += hand.get("reveals", [])
+    for trick in hand.get("tricks", []):
+        records += trick.get("plays", [])
+    for multi in hand.get("multi_rounds", []):
+        records += multi.get("plays", [])
+    return records
