@@ -75,7 +75,9 @@ def _without_notes(game: dict[str, Any], readable: Collection[int]) -> dict[str,
         return "note" in record and seating[record["seat"]] not in readable
 
     if not any(
-        hidden(record) for hand in game.get("hands", []) for record in decision_records(hand)
+        hidden(decision.record)
+        for hand in game.get("hands", [])
+        for decision in decision_records(hand)
     ):
         return game
     return {**game, "hands": [_copy_without(hand, hidden) for hand in game["hands"]]}
