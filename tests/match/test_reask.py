@@ -1,0 +1,116 @@
+"""`hearts-bot replay` / `arena replay ask` as a contestant runs them: a match played with
+`arena match run`, then its recorded decisions put to a bot process again."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.match import replay as replay_io
+from web.replays import redact
+
+from .test_cli import LOW_BOT, ROOT, arena
+
+BOTS = ROOT / "tests" / "match" / "bots"
+HIGH_BOT = BOTS / "high_bot.py"
+NOTING_BOT = BOTS / "noting_bot.py"
+
+pytestmark = pytest.mark.timeout(240)
+
+
+def hearts_bot(*args):
+    """`hearts-bot ARGS` with this checkout's `arena` command (as a contestant has it)."""
+    env = {**os.environ, "HEARTS_ARENA": str(Path(sys.executable).parent / "arena")}
+    return subprocess.run(
+        [sys.executable, "-m", "hearts_bot", *map(str, args)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=200,
+        cwd=ROOT,
+        env=env,
+    )
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """A match of the SDK's example bot (seat 0) and the noting bot (seat 2) against house
+    bots, its replay compressed and plain."""
+    folder = tmp_path_factory.mktemp("reask")
+    out = folder / "match.json.gz"
+    arena(
+        "match", "run", "--bot", LOW_BOT, "--bot", "house:random", "--bot", NOTING_BOT,
+        "--bot", "house:heuristic", "--seed", 5, "--hands", 5, "--no-sandbox", "--quiet",
+        "--out", out,
+    )  # fmt: skip
+    plain = folder / "match.json"
+    replay_io.save(replay_io.load(out), plain)
+    return out, plain
+
+
+def test_a_deterministic_bot_reproduces_every_recorded_answer(played):
+    compressed, plain = played
+    for path in (compressed, plain):
+        done = hearts_bot("replay", path, "--seat", 0, "--all", LOW_BOT)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "same: all 69 answer(s) are the recorded ones." in done.stdout
+        assert "arena replay ask" in done.stderr  # delegated to the platform's command
+
+
+def test_a_bot_that_answers_differently_gets_the_differences_listed(played):
+    compressed, _ = played
+    done = hearts_bot("replay", compressed, "--seat", 0, "--all", HIGH_BOT)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "DIFFERENT:" in done.stdout and "of 69 answer(s) differ: #1," in done.stdout
+    assert "random numbers" in done.stdout  # why a difference can be legitimate
+    rows = [line.split() for line in done.stdout.splitlines() if line[:4].strip().isdigit()]
+    assert rows and all(row[0].isdigit() for row in rows)
+    assert rows[0][:3] == ["1", "1", "pass"]  # the first pass: highest against lowest cards
+
+
+def test_one_decision_is_shown_with_what_was_asked_and_both_notes(played):
+    compressed, _ = played
+    done = hearts_bot("replay", compressed, "--seat", 2, "--decision", 20, NOTING_BOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "decision 20: hand 2," in out and "asked with: hand " in out and "; legal " in out
+    # The note counts the tricks the bot was told of: the notifications came as in the match.
+    recorded = out.split("recorded note: ")[1].split("your bot:")[0]
+    again = out.split("its note: ")[1]
+    assert "after " in recorded and recorded.split() == again.split()[: len(recorded.split())]
+    assert "(same)" in out
+
+
+def test_a_replay_downloaded_from_the_site_reasks_the_owners_seat(played, tmp_path):
+    compressed, _ = played
+    downloaded = tmp_path / "match-1.json"
+    document = redact(replay_io.load(compressed), readable={0})  # the site's download for seat 0
+    downloaded.write_text(json.dumps(document))
+    assert "note" not in json.dumps(document["games"])  # seat 2's notes are hidden from seat 0
+    done = hearts_bot("replay", downloaded, "--seat", 2, "--all", NOTING_BOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_decision_out_of_range_or_an_edited_replay_is_a_clear_error(played, tmp_path):
+    compressed, _ = played
+    done = arena("replay", "ask", compressed, LOW_BOT, "--seat", 0, "--decision", 999,
+                 "--no-sandbox", check=False)  # fmt: skip
+    assert done.returncode == 2 and "choose from 1 to 69" in done.stdout + done.stderr
+    done = arena("replay", "ask", compressed, LOW_BOT, "--seat", 7, "--all", "--no-sandbox",
+                 check=False)  # fmt: skip
+    assert done.returncode == 2 and "no seat 7" in done.stdout + done.stderr
+    edited = replay_io.load(compressed)
+    edited["games"][0]["hands"][0]["tricks"][0]["winner"] = (
+        3 - edited["games"][0]["hands"][0]["tricks"][0]["winner"]
+    )
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(edited))
+    done = arena("replay", "ask", path, LOW_BOT, "--seat", 0, "--all", "--no-sandbox",
+                 check=False)  # fmt: skip
+    assert done.returncode == 2 and "does not verify" in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
