@@ -10,11 +10,19 @@ import sys
 from pathlib import Path
 
 import pytest
+from hearts_bot import transport
 
+from arena.bots import HeuristicBot
+from arena.engine import preset
 from arena.match import replay as replay_io
+from arena.match.faults import FaultKind, SeatFault
+from arena.match.reask import reask, recorded_decisions
+from arena.match.runner import Entrant, MatchRunner
+from arena.match.seats import InProcessSeat
 from web.replays import redact
 
 from .test_cli import LOW_BOT, ROOT, arena
+from .test_runner import ScriptedSeat
 
 BOTS = ROOT / "tests" / "match" / "bots"
 HIGH_BOT = BOTS / "high_bot.py"
@@ -114,3 +122,37 @@ def test_a_decision_out_of_range_or_an_edited_replay_is_a_clear_error(played, tm
                  check=False)  # fmt: skip
     assert done.returncode == 2 and "does not verify" in done.stdout + done.stderr
     assert "Traceback" not in done.stderr
+
+
+# -- the re-run itself, in process: faults, disqualification, duplicate sets ----------
+
+
+def test_a_rerun_reproduces_faults_disqualification_and_every_game_of_a_duplicate_set():
+    def timeout(view):
+        raise SeatFault(FaultKind.TIMEOUT, "scripted")
+
+    # Entrant 1 faults three times (a timeout, then junk) and is disqualified in game 1.
+    bad = ScriptedSeat({4: timeout, 9: lambda view: "junk", 20: lambda view: "ZZ"})
+    entrants = [
+        Entrant(f"h{i}", InProcessSeat(HeuristicBot(i))) if i != 1 else Entrant("bad", bad)
+        for i in range(4)
+    ]
+    rules = preset("standard").replace(target_score=None, max_hands=2)
+    outcome = MatchRunner(rules, entrants, seed=6, duplicate=True).run()
+    replay = outcome.replay
+    assert outcome.results[1].disqualified and len(replay["games"]) == 4
+    for game, record in enumerate(replay["games"]):
+        seat = record["seating"].index(2)
+        numbers = [d.number for d in recorded_decisions(replay, game, seat)]
+        answers = transport.run(reask(replay, game, seat, numbers, InProcessSeat(HeuristicBot(2))))
+        assert [a.decision.number for a in answers] == numbers
+        assert all(a.same for a in answers), [a for a in answers if not a.same]
+    # The faulty seat: its recorded faults never count as the same answer.
+    seat = replay["games"][0]["seating"].index(1)
+    decisions = recorded_decisions(replay, 0, seat)
+    assert [d.fault for d in decisions if d.fault] == ["timeout", "malformed", "malformed"]
+    answers = transport.run(
+        reask(replay, 0, seat, [d.number for d in decisions], InProcessSeat(HeuristicBot(9)))
+    )
+    faulted = [a for a in answers if a.decision.fault]
+    assert len(faulted) == 3 and not any(a.same for a in faulted)
