@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 from hearts_bot import transport
@@ -33,7 +34,7 @@ def replay() -> None:
     """Replays: verify them, show them, ask their decisions again."""
 
 
-def _load(path: Path) -> dict[str, object]:
+def _load(path: Path) -> dict[str, Any]:
     try:
         return replay_io.load(path)
     except replay_io.ReplayError as error:

@@ -18,6 +18,7 @@ from web.replays import redact, replay_document
 def add_notes(db, match_id):
     """Give every decision a note naming its entrant (alice's bot is entrant 0, bob's 1)."""
     replay = replay_document(db, match_id)
+    assert replay is not None
     for game in replay["games"]:
         for hand in game["hands"]:
             for decision in decision_records(hand):
