@@ -11,8 +11,14 @@ import click
 from hearts_bot import transport
 
 from arena.match import replay as replay_io
-from arena.match.clock import TimePolicy
-from arena.match.reask import DEFAULT_TIMEOUT, Answer, ReaskError, reask, recorded_decisions
+from arena.match.reask import (
+    DEFAULT_TIMEOUT,
+    Answer,
+    ReaskError,
+    match_settings,
+    reask,
+    recorded_decisions,
+)
 from arena.match.render import render
 from arena.match.spec import BotSpecError, parse_bot_spec
 from arena.match.verify import ReplayMismatchError, verify
@@ -135,16 +141,21 @@ def ask_command(
         raise click.UsageError("give --decision K (one or more) or --all, not both")
     try:
         spec = parse_bot_spec(bot)
-        decisions = recorded_decisions(document, game - 1, seat)
     except BotSpecError as error:
         raise click.BadParameter(str(error), param_hint="BOT") from None
+    try:
+        _, time_policy, _ = match_settings(document)
+    except ReaskError as error:
+        err_console.print(f"[red]{path}: {error}[/red]")
+        raise SystemExit(2) from None
+    try:
+        decisions = recorded_decisions(document, game - 1, seat)
     except ReaskError as error:
         raise click.UsageError(str(error)) from None
     if not decisions:
         raise click.UsageError(f"seat {seat} was asked nothing in game {game}")
     wanted = [d.number for d in decisions] if every else sorted(set(numbers))
     names = tuple(entry["name"] for entry in document["entrants"])
-    time_policy = TimePolicy(**document["time_policy"])
     try:
         with SeatFactory(sandbox=sandbox, time_policy=time_policy) as factory:
             answers = transport.run(

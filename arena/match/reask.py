@@ -74,6 +74,23 @@ class Answer:
         return self.decision.fault is None and self.answer == self.decision.recorded
 
 
+def match_settings(replay: dict[str, Any]) -> tuple[Rules, TimePolicy, FaultPolicy]:
+    """The recorded match's rules, time policy and fault policy, once the replay verifies
+    (ReaskError otherwise: a re-run of a replay that does not verify would ask questions
+    no match asked)."""
+    try:
+        verify(replay)
+        return (
+            Rules.from_dict(replay["rules"]),
+            TimePolicy(**replay["time_policy"]),
+            FaultPolicy(**replay["fault_policy"]),
+        )
+    except (ReplayMismatchError, RulesError) as error:
+        raise ReaskError(f"the replay does not verify: {error}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise ReaskError(f"the replay is incomplete or malformed: {error!r}") from None
+
+
 def recorded_decisions(replay: dict[str, Any], game: int, seat: int) -> list[Decision]:
     """The decisions `seat` was asked in game `game` (from 0), numbered from 1; decisions
     the arena made for a disqualified bot (`auto`) were not asked and are left out.
@@ -120,11 +137,7 @@ async def reask(
 
     Raises ReaskError when the replay does not verify or does not re-run as recorded,
     when a number names no decision, and when the bot cannot be started."""
-    try:
-        verify(replay)
-        rules = Rules.from_dict(replay["rules"])
-    except (ReplayMismatchError, RulesError) as error:
-        raise ReaskError(f"the replay does not verify: {error}") from None
+    rules, time_policy, fault_policy = match_settings(replay)
     decisions = recorded_decisions(replay, game, seat)
     wanted = set(numbers)
     if not wanted or not wanted <= set(range(1, len(decisions) + 1)):
@@ -156,8 +169,8 @@ async def reask(
         entrants,
         replay["seed"],
         duplicate=replay["match_format"] == "duplicate",
-        time_policy=TimePolicy(**replay["time_policy"]),
-        fault_policy=FaultPolicy(**replay["fault_policy"]),
+        time_policy=time_policy,
+        fault_policy=fault_policy,
         match_id=replay["match_id"],
         now=clock.now,
     )

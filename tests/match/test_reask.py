@@ -122,6 +122,13 @@ def test_a_decision_out_of_range_or_an_edited_replay_is_a_clear_error(played, tm
                  check=False)  # fmt: skip
     assert done.returncode == 2 and "does not verify" in done.stdout + done.stderr
     assert "Traceback" not in done.stderr
+    incomplete = replay_io.load(compressed)
+    del incomplete["time_policy"]
+    path.write_text(json.dumps(incomplete))
+    done = arena("replay", "ask", path, LOW_BOT, "--seat", 0, "--all", "--no-sandbox",
+                 check=False)  # fmt: skip
+    assert done.returncode == 2 and "incomplete or malformed" in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
 
 
 # -- the re-run itself, in process: faults, disqualification, duplicate sets ----------
