@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import deque
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 from arena.engine import Card, PassDirection, Rules, RulesError, SeatView, Trick
@@ -23,7 +23,7 @@ from arena.engine.penny import PennyMove
 
 from .clock import TimePolicy
 from .faults import FaultKind, FaultPolicy, SeatFault
-from .replay import decision_records, strip_timings
+from .replay import DecisionRecord, decision_records, strip_timings
 from .runner import Entrant, MatchRunner
 from .seats import DecisionContext, GameInfo, Seat
 from .verify import ReplayMismatchError, verify
@@ -102,24 +102,29 @@ def recorded_decisions(replay: dict[str, Any], game: int, seat: int) -> list[Dec
     players = len(games[game].get("seating", []))
     if not 0 <= seat < players:
         raise ReaskError(f"there is no seat {seat}: seats are 0 to {players - 1}")
-    decisions: list[Decision] = []
-    for hand in games[game]["hands"]:
-        for kind, place, record in decision_records(hand):
-            if record["seat"] != seat or record.get("auto"):
-                continue
-            decisions.append(
-                Decision(
-                    number=len(decisions) + 1,
-                    game=game,
-                    hand=hand["number"],
-                    place=place,
-                    kind=kind,
-                    recorded=_recorded_text(kind, record),
-                    fault=record.get("fault"),
-                    note=record.get("note"),
-                )
-            )
-    return decisions
+    return [
+        Decision(
+            number=number,
+            game=game,
+            hand=hand,
+            place=place,
+            kind=kind,
+            recorded=_recorded_text(kind, record),
+            fault=record.get("fault"),
+            note=record.get("note"),
+        )
+        for number, (hand, (kind, place, record)) in enumerate(_asked(replay, game, seat), 1)
+    ]
+
+
+def _asked(replay: dict[str, Any], game: int, seat: int) -> list[tuple[int, DecisionRecord]]:
+    """The records of the decisions `seat` was asked in `game`, with their hand numbers."""
+    return [
+        (hand["number"], decision)
+        for hand in replay["games"][game]["hands"]
+        for decision in decision_records(hand)
+        if decision.record["seat"] == seat and not decision.record.get("auto")
+    ]
 
 
 async def reask(
@@ -156,10 +161,9 @@ async def reask(
         label = entry.get("label", entry["name"])
         seats.append(_Recorded(label, queues, start_faults, clock))
     target = replay["games"][game]["seating"][seat]
-    by_record = _numbered(replay, game, seat, decisions)
-    asking = _Asking(
-        seats[target], bot, game, {by_record[n]: decisions[n - 1] for n in wanted}, timeout
-    )
+    records = [decision.record for _, decision in _asked(replay, game, seat)]
+    chosen = {id(records[n - 1]): decisions[n - 1] for n in wanted}
+    asking = _Asking(seats[target], bot, game, chosen, timeout)
     entrants = [
         Entrant(entry["name"], asking if i == target else seats[i], entry.get("version", ""))
         for i, entry in enumerate(replay["entrants"])
@@ -216,20 +220,6 @@ def _queues(replay: dict[str, Any], entrant: int) -> dict[str, deque[dict[str, A
                 if seating[record["seat"]] == entrant and not record.get("auto"):
                     queues.setdefault(kind, deque()).append(record)
     return queues
-
-
-def _numbered(
-    replay: dict[str, Any], game: int, seat: int, decisions: Sequence[Decision]
-) -> dict[int, int]:
-    """Decision number → the id of its record (the records `recorded_decisions` numbered)."""
-    records = [
-        record
-        for hand in replay["games"][game]["hands"]
-        for _, _, record in decision_records(hand)
-        if record["seat"] == seat and not record.get("auto")
-    ]
-    assert len(records) == len(decisions)
-    return {number: id(record) for number, record in enumerate(records, 1)}
 
 
 def _recorded_text(kind: str, record: dict[str, Any]) -> str:
