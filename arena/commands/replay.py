@@ -111,6 +111,12 @@ def show_command(path: Path, plain: bool, notes: bool) -> None:
     help="How long the bot may take per decision.",
 )
 @click.option(
+    "--request",
+    "show_request",
+    is_flag=True,
+    help="Also print each query sent, in protobuf text format (with --decision).",
+)
+@click.option(
     "--sandbox/--no-sandbox",
     default=True,
     show_default=True,
@@ -125,6 +131,7 @@ def ask_command(
     every: bool,
     game: int,
     timeout_ms: int,
+    show_request: bool,
     sandbox: bool,
 ) -> None:
     """Ask BOT the recorded decisions of a seat again, over the real protocol, and print
@@ -182,11 +189,11 @@ def ask_command(
         _print_table(answers)
     else:
         for answer in answers:
-            _print_one(answer)
+            _print_one(answer, show_request)
     _print_summary(answers)
 
 
-def _print_one(answer: Answer) -> None:
+def _print_one(answer: Answer, show_request: bool) -> None:
     decision = answer.decision
     mark = "same" if answer.same else "DIFFERS"
     click.echo("")
@@ -194,6 +201,10 @@ def _print_one(answer: Answer) -> None:
         f"decision {decision.number}: hand {decision.hand + 1}, {decision.place} ({decision.kind})"
     )
     click.echo(f"  asked with: {answer.asked}")
+    if show_request:
+        click.echo("  the query sent:")
+        for line in answer.request.splitlines():
+            click.echo(f"    {line}")
     fault = (
         f"  [fault: {decision.fault}; the arena's default was applied]" if decision.fault else ""
     )

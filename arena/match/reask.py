@@ -18,9 +18,13 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
+from google.protobuf import text_format
+from google.protobuf.message import Message
+
 from arena.engine import Card, PassDirection, Rules, RulesError, SeatView, Trick
 from arena.engine.penny import PennyMove
 
+from . import protocol
 from .clock import TimePolicy
 from .faults import FaultKind, FaultPolicy, SeatFault
 from .replay import DecisionRecord, decision_records, strip_timings
@@ -30,6 +34,8 @@ from .verify import ReplayMismatchError, verify
 
 _Ask = Callable[[Seat, float], Awaitable[Any]]
 """Puts the runner's question (its view and context) to a seat, with a timeout."""
+_Query = Callable[[], Message]
+"""Builds the runner's question as the protocol's query message (for people to read)."""
 
 DEFAULT_TIMEOUT = 30.0
 """Seconds a re-asked bot may take per decision (the match's own clock is not the point)."""
@@ -67,6 +73,8 @@ class Answer:
     note: str
     asked: str
     """What the seat held and could answer (its hand; the legal cards for a play)."""
+    request: str
+    """The query sent, in protobuf text format (the PlayMatchRequest's `kind`)."""
 
     @property
     def same(self) -> bool:
@@ -328,7 +336,10 @@ class _Recorded:
             return record["suit"]
         return Card.from_str(record["card"])
 
-    async def answer(self, kind: str, view: SeatView, ask: _Ask) -> Any:
+    async def answer(self, kind: str, view: SeatView, ask: _Ask, query: _Query) -> Any:
+        """The recorded answer to the runner's question (`ask` puts it to a seat, `query`
+        builds its protocol message, the one the seat's `GrpcSeat` would send:
+        tests/match/test_protocol.py checks that the two builders agree)."""
         return self.replay_answer(kind, self.next_record(kind))
 
     # -- the Seat protocol -------------------------------------------------------------
@@ -343,23 +354,51 @@ class _Recorded:
     async def choose_pass(
         self, view: SeatView, count: int, context: DecisionContext, timeout: float
     ) -> Any:
-        return await self.answer("pass", view, lambda s, t: s.choose_pass(view, count, context, t))
+        return await self.answer(
+            "pass",
+            view,
+            lambda s, t: s.choose_pass(view, count, context, t),
+            lambda: protocol.pass_query(view, count, context),
+        )
 
     async def choose_play(self, view: SeatView, context: DecisionContext, timeout: float) -> Any:
-        return await self.answer("play", view, lambda s, t: s.choose_play(view, context, t))
+        return await self.answer(
+            "play",
+            view,
+            lambda s, t: s.choose_play(view, context, t),
+            lambda: protocol.play_query(view, context),
+        )
 
     async def choose_reveal(self, view: SeatView, context: DecisionContext, timeout: float) -> Any:
-        return await self.answer("reveal", view, lambda s, t: s.choose_reveal(view, context, t))
+        return await self.answer(
+            "reveal",
+            view,
+            lambda s, t: s.choose_reveal(view, context, t),
+            lambda: protocol.reveal_query(view, context),
+        )
 
     async def choose_call(self, view: SeatView, context: DecisionContext, timeout: float) -> Any:
-        return await self.answer("call", view, lambda s, t: s.choose_call(view, context, t))
+        return await self.answer(
+            "call",
+            view,
+            lambda s, t: s.choose_call(view, context, t),
+            lambda: protocol.call_pass_query(view, context),
+        )
 
     async def choose_bid(self, view: SeatView, context: DecisionContext, timeout: float) -> Any:
-        return await self.answer("bid", view, lambda s, t: s.choose_bid(view, context, t))
+        return await self.answer(
+            "bid",
+            view,
+            lambda s, t: s.choose_bid(view, context, t),
+            lambda: protocol.bid_query(view, context),
+        )
 
     async def choose_suit(self, view: SeatView, context: DecisionContext, timeout: float) -> str:
         answer: str = await self.answer(
-            "naming", view, lambda s, t: s.choose_suit(view, context, t)
+            "naming",
+            view,
+            lambda s, t: s.choose_suit(view, context, t),
+            lambda: protocol.name_suit_query(view, context),
         )
         return answer
 
@@ -408,7 +447,7 @@ class _Asking(_Recorded):
         self.failure: str | None = None
         self._live = False  # forwarding this game's messages to the bot
 
-    async def answer(self, kind: str, view: SeatView, ask: _Ask) -> Any:
+    async def answer(self, kind: str, view: SeatView, ask: _Ask, query: _Query) -> Any:
         record = self.next_record(kind)
         decision = self.chosen.get(id(record))
         if self._live and decision is not None:
@@ -417,7 +456,11 @@ class _Asking(_Recorded):
             except SeatFault as fault:
                 text = f"(no answer: {fault.kind.value} — {fault.detail})"
             self.answers[decision.number] = Answer(
-                decision, text, self.bot.take_note(), _asked_text(kind, view)
+                decision,
+                text,
+                self.bot.take_note(),
+                _asked_text(kind, view),
+                text_format.MessageToString(query(), as_utf8=True),
             )
             if len(self.answers) == len(self.chosen):
                 await self._stop()  # nothing more to ask: the bot may go

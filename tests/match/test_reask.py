@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from google.protobuf import text_format
 from hearts_bot import transport
 
 from arena.bots import HeuristicBot
 from arena.engine import preset
+from arena.match import protocol
 from arena.match import replay as replay_io
 from arena.match.faults import FaultKind, SeatFault
 from arena.match.reask import reask, recorded_decisions
@@ -163,3 +166,44 @@ def test_a_rerun_reproduces_faults_disqualification_and_every_game_of_a_duplicat
     )
     faulted = [a for a in answers if a.decision.fault]
     assert len(faulted) == 3 and not any(a.same for a in faulted)
+
+
+class RecordsItsQueries(InProcessSeat):
+    """A house bot that keeps the text of every query it is asked (as the protocol would
+    send it) and takes 1.25 s of a manual clock on every fifth, drawing on its bank."""
+
+    def __init__(self, clock=None):
+        super().__init__(HeuristicBot(2))
+        self.clock = clock
+        self.queries = []
+
+    def _took(self, query):
+        self.queries.append(text_format.MessageToString(query, as_utf8=True))
+        if self.clock is not None:
+            self.clock["t"] += 1.25 if len(self.queries) % 5 == 0 else 0.002
+
+    async def choose_pass(self, view, count, context, timeout):
+        self._took(protocol.pass_query(view, count, context))
+        return await super().choose_pass(view, count, context, timeout)
+
+    async def choose_play(self, view, context, timeout):
+        self._took(protocol.play_query(view, context))
+        return await super().choose_play(view, context, timeout)
+
+
+def test_the_rebuilt_queries_are_the_ones_the_match_sent_clock_and_bank_included():
+    clock = {"t": 0.0}
+    original = RecordsItsQueries(clock)
+    entrants = [Entrant(f"h{i}", InProcessSeat(HeuristicBot(i))) for i in range(4)]
+    entrants[2] = Entrant("recorder", original)
+    rules = preset("standard").replace(target_score=None, max_hands=3)
+    replay = MatchRunner(rules, entrants, seed=8, now=lambda: clock["t"]).run().replay
+    banks = {re.search(r"bank_remaining \{[^}]*\}", text).group() for text in original.queries}
+    assert len(banks) > 1  # the slow decisions drew on the bank: the clock is in the queries
+    again = RecordsItsQueries()
+    numbers = [d.number for d in recorded_decisions(replay, 0, 2)]
+    answers = transport.run(reask(replay, 0, 2, numbers, again))
+    assert len(original.queries) == len(numbers) == 3 * 13 + 3  # three passing hands
+    assert again.queries == original.queries
+    assert [answer.request for answer in answers] == original.queries
+    assert all(answer.same for answer in answers)

@@ -79,7 +79,7 @@ def command_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- play and check (through the arena command) ----------------------------------------
+# -- play, check and replay (through the arena command) --------------------------------
 
 
 def opponent_spec(entry: str) -> str:
