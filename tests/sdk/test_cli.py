@@ -202,14 +202,14 @@ def test_replay_asks_the_arena_to_reask_a_recorded_decision(fake_arena, tmp_path
     assert done.returncode == 0, done.stderr
     env["FAKE_ARENA_STATUS"] = "1"  # the arena's verdict (answers differ) is the command's
     every = hearts_bot(
-        "replay", str(replay), "--seat", "0", "--all", "--game", "3", EXAMPLE, env=env
+        "replay", str(replay), "--seat", "0", "--all", "--game", "3", "--request", EXAMPLE, env=env
     )
     assert every.returncode == 1
     assert calls() == [
         ["replay", "ask", str(replay), EXAMPLE, "--seat", "2", "--game", "1",
          "--decision", "12", "--no-sandbox"],
         ["replay", "ask", str(replay), EXAMPLE, "--seat", "0", "--game", "3", "--all",
-         "--no-sandbox"],
+         "--request", "--no-sandbox"],
     ]  # fmt: skip
 
 

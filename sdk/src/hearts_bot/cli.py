@@ -150,6 +150,7 @@ def replay_command(
     decisions: list[int],
     every: bool,
     game: int = 1,
+    request: bool = False,
     sandbox: bool = False,
 ) -> list[str]:
     """The ``arena replay ask`` arguments for ``hearts-bot replay`` (without the executable).
@@ -166,6 +167,8 @@ def replay_command(
         command += ["--decision", str(number)]
     if every:
         command.append("--all")
+    if request:
+        command.append("--request")
     command.append("--sandbox" if sandbox else "--no-sandbox")
     return command
 
@@ -232,6 +235,7 @@ def command_replay(args: argparse.Namespace) -> int:
         decisions=args.decision or [],
         every=args.all,
         game=args.game,
+        request=args.request,
         sandbox=args.sandbox,
     )
     if not Path(args.replay).is_file():
@@ -325,6 +329,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--all", action="store_true", help="every decision of the seat")
     replay.add_argument(
         "--game", type=int, default=1, help="the game of a duplicate set (default: %(default)s)"
+    )
+    replay.add_argument(
+        "--request", action="store_true", help="also print each query sent (protobuf text)"
     )
     replay.add_argument("--arena", help=f"the arena executable (default: ${ARENA_ENV} or arena)")
     replay.add_argument("--sandbox", action="store_true", help=sandbox_help)
