@@ -86,9 +86,11 @@ def test_a_bot_that_answers_differently_gets_the_differences_listed(played):
 
 def test_one_decision_is_shown_with_what_was_asked_and_both_notes(played):
     compressed, _ = played
-    done = hearts_bot("replay", compressed, "--seat", 2, "--decision", 20, NOTING_BOT)
+    done = hearts_bot("replay", compressed, "--seat", 2, "--decision", 20, "--request", NOTING_BOT)
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
+    query = out.split("the query sent:")[1].split("recorded:")[0]
+    assert "state {" in query and "legal_cards:" in query and "seat: 2" in query
     assert "decision 20: hand 2," in out and "asked with: hand " in out and "; legal " in out
     # The note counts the tricks the bot was told of: the notifications came as in the match.
     recorded = out.split("recorded note: ")[1].split("your bot:")[0]
