@@ -1,23 +1,25 @@
 """A match's replay for the site: loaded from the store, cut to what the viewer may read,
 and summed up as a score sheet.
 
-The replay as stored holds every bot's own output (`logs`) and the text of each fault
-(`faults[].detail`, which can quote a bot's exception). Those belong to the bot's owner
-and the admins: `redact` blanks them for everyone else, and keeps the rest, which is the
-public record of the game (the fault's kind, place and the card played instead).
+The replay as stored holds every bot's own output (`logs`), the text of each fault
+(`faults[].detail`, which can quote a bot's exception) and the notes a bot attached to its
+decisions (`note`, beside each decision). Those belong to the bot's owner and the admins:
+`redact` blanks them for everyone else, and keeps the rest, which is the public record of
+the game (the fault's kind, place and the card played instead; how many notes were kept).
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any, Final
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.match import replay as replay_io
+from arena.match.replay import decision_records
 from arena.store.models import Bot, BotVersion, Match, MatchSeat, Replay, User
 
 HIDDEN_DETAIL: Final = "(visible to the bot's owner)"
@@ -50,8 +52,10 @@ def owned_entrants(session: Session, match: Match, user: User | None) -> frozens
 
 
 def redact(replay: dict[str, Any], readable: Collection[int]) -> dict[str, Any]:
-    """A copy of `replay` with the logs and fault texts of other entrants blanked."""
+    """A copy of `replay` with the logs, fault texts and decision notes of other entrants
+    blanked (a note is removed; `replay` itself is left as it was)."""
     result = dict(replay)
+    result["games"] = [_without_notes(game, readable) for game in replay.get("games", [])]
     result["logs"] = [
         log if index in readable else "" for index, log in enumerate(replay.get("logs", []))
     ]
@@ -60,6 +64,36 @@ def redact(replay: dict[str, Any], readable: Collection[int]) -> dict[str, Any]:
         for fault in replay.get("faults", [])
     ]
     return result
+
+
+def _without_notes(game: dict[str, Any], readable: Collection[int]) -> dict[str, Any]:
+    """The game, its hands copied (only as deep as a decision record) where one holds a
+    note of an entrant outside `readable`; the game itself when it holds none."""
+    seating: list[int] = game.get("seating", [])
+
+    def hidden(record: dict[str, Any]) -> bool:
+        return "note" in record and seating[record["seat"]] not in readable
+
+    if not any(
+        hidden(decision.record)
+        for hand in game.get("hands", [])
+        for decision in decision_records(hand)
+    ):
+        return game
+    return {**game, "hands": [_copy_without(hand, hidden) for hand in game["hands"]]}
+
+
+def _copy_without(node: Any, hidden: Callable[[dict[str, Any]], bool]) -> Any:
+    """A copy of a hand's record (dicts and lists) with `note` removed from the records
+    `hidden` says to hide; cards and numbers shared, not copied."""
+    if isinstance(node, dict):
+        copied = {key: _copy_without(value, hidden) for key, value in node.items()}
+        if "seat" in node and hidden(node):
+            del copied["note"]
+        return copied
+    if isinstance(node, list):
+        return [_copy_without(item, hidden) for item in node]
+    return node
 
 
 @dataclasses.dataclass(frozen=True)

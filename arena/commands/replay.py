@@ -1,24 +1,46 @@
-"""`arena replay verify|show`: check a replay against the engine, or print it as text."""
+"""`arena replay verify|show|ask`: check a replay against the engine, print it as text, or
+put a seat's recorded decisions to a bot again."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
+from hearts_bot import transport
 
 from arena.match import replay as replay_io
+from arena.match.reask import (
+    DEFAULT_TIMEOUT,
+    Answer,
+    ReaskError,
+    match_settings,
+    reask,
+    recorded_decisions,
+)
 from arena.match.render import render
+from arena.match.spec import BotSpecError, parse_bot_spec
 from arena.match.verify import ReplayMismatchError, verify
 
 from .common import console, err_console
+from .seating import SandboxRequiredError, SeatFactory
+
+WHY_ANSWERS_DIFFER = (
+    "A difference is not always a bug: a bot that draws random numbers (without a fixed "
+    "seed), reads the clock or its time left, or keeps what it learnt from one match to "
+    "the next may answer the same question differently. A deterministic bot that differs "
+    "is not the code that played this match, or its answer depends on something the "
+    "request does not hold."
+)
 
 
 @click.group()
 def replay() -> None:
-    """Replays: verify them, show them."""
+    """Replays: verify them, show them, ask their decisions again."""
 
 
-def _load(path: Path) -> dict[str, object]:
+def _load(path: Path) -> dict[str, Any]:
     try:
         return replay_io.load(path)
     except replay_io.ReplayError as error:
@@ -49,8 +71,178 @@ def verify_command(path: Path) -> None:
 @replay.command("show")
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--ascii", "plain", is_flag=True, help="Cards as QS rather than Q♠.")
-def show_command(path: Path, plain: bool) -> None:
+@click.option(
+    "--notes/--no-notes",
+    default=True,
+    show_default=True,
+    help="Print each bot's notes under its decisions.",
+)
+def show_command(path: Path, plain: bool, notes: bool) -> None:
     """Print the match trick by trick."""
     document = _load(path)
-    for line in render(document, pretty=not plain):
+    for line in render(document, pretty=not plain, notes=notes):
         click.echo(line)
+
+
+@replay.command("ask")
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("bot")
+@click.option("--seat", type=int, required=True, help="The seat asked (0 to players - 1).")
+@click.option(
+    "--decision",
+    "numbers",
+    type=click.IntRange(1),
+    multiple=True,
+    help="The seat's decision to ask again, numbered from 1 in its game (repeatable).",
+)
+@click.option("--all", "every", is_flag=True, help="Ask every decision of the seat again.")
+@click.option(
+    "--game",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="The game of a duplicate set (from 1).",
+)
+@click.option(
+    "--timeout-ms",
+    type=click.IntRange(1, 600_000),
+    default=int(DEFAULT_TIMEOUT * 1000),
+    show_default=True,
+    help="How long the bot may take per decision.",
+)
+@click.option(
+    "--request",
+    "show_request",
+    is_flag=True,
+    help="Also print each query sent, in protobuf text format (with --decision).",
+)
+@click.option(
+    "--sandbox/--no-sandbox",
+    default=True,
+    show_default=True,
+    help="Run a bot file inside the sandbox; --no-sandbox runs it as a plain local "
+    "process (only for your own code).",
+)
+def ask_command(
+    path: Path,
+    bot: str,
+    seat: int,
+    numbers: tuple[int, ...],
+    every: bool,
+    game: int,
+    timeout_ms: int,
+    show_request: bool,
+    sandbox: bool,
+) -> None:
+    """Ask BOT the recorded decisions of a seat again, over the real protocol, and print
+    its answers beside the recorded ones.
+
+    Each question is rebuilt exactly as the match asked it (the match is re-run from the
+    replay, the bot told everything its seat was told). BOT is a bot file, an installed
+    package.module:Class, unix:/path or host:port. Works on a replay downloaded from the
+    site (other bots' notes and logs are hidden there; the questions do not need them).
+    Exits 0 when every answer is the same, 1 when some differ, 2 on a usage error.
+    """
+    document = _load(path)
+    if every == bool(numbers):
+        raise click.UsageError("give --decision K (one or more) or --all, not both")
+    try:
+        spec = parse_bot_spec(bot)
+    except BotSpecError as error:
+        raise click.BadParameter(str(error), param_hint="BOT") from None
+    try:
+        _, time_policy, _ = match_settings(document)
+    except ReaskError as error:
+        err_console.print(f"[red]{path}: {error}[/red]")
+        raise SystemExit(2) from None
+    try:
+        decisions = recorded_decisions(document, game - 1, seat)
+    except ReaskError as error:
+        raise click.UsageError(str(error)) from None
+    if not decisions:
+        raise click.UsageError(f"seat {seat} was asked nothing in game {game}")
+    wanted = [d.number for d in decisions] if every else sorted(set(numbers))
+    names = tuple(entry["name"] for entry in document["entrants"])
+    try:
+        with SeatFactory(sandbox=sandbox, time_policy=time_policy) as factory:
+            answers = transport.run(
+                reask(
+                    document,
+                    game - 1,
+                    seat,
+                    wanted,
+                    factory.seat(spec, 0, names),
+                    timeout=timeout_ms / 1000,
+                )
+            )
+    except SandboxRequiredError as error:
+        raise click.UsageError(str(error)) from None
+    except ReaskError as error:
+        err_console.print(f"[red]{path}: {error}[/red]")
+        raise SystemExit(2) from None
+    entrant = document["games"][game - 1]["seating"][seat]
+    click.echo(
+        f"{path}: game {game}, seat {seat} ({names[entrant]}): asked {bot} "
+        f"{len(answers)} of the seat's {len(decisions)} decision(s) again"
+    )
+    if every:
+        _print_table(answers)
+    else:
+        for answer in answers:
+            _print_one(answer, show_request)
+    _print_summary(answers)
+
+
+def _print_one(answer: Answer, show_request: bool) -> None:
+    decision = answer.decision
+    mark = "same" if answer.same else "DIFFERS"
+    click.echo("")
+    click.echo(
+        f"decision {decision.number}: hand {decision.hand + 1}, {decision.place} ({decision.kind})"
+    )
+    click.echo(f"  asked with: {answer.asked}")
+    if show_request:
+        click.echo("  the query sent:")
+        for line in answer.request.splitlines():
+            click.echo(f"    {line}")
+    fault = (
+        f"  [fault: {decision.fault}; the arena's default was applied]" if decision.fault else ""
+    )
+    click.echo(f"  recorded:   {decision.recorded}{fault}")
+    if decision.note:
+        _print_note("recorded note", decision.note)
+    click.echo(f"  your bot:   {answer.answer}  ({mark})")
+    if answer.note:
+        _print_note("its note", answer.note)
+
+
+def _print_note(title: str, note: str) -> None:
+    first, *rest = note.splitlines() or [""]
+    click.echo(f"    {title}: {first}")
+    for line in rest:
+        click.echo(f"      {line}")
+
+
+def _print_table(answers: Sequence[Answer]) -> None:
+    """One line per decision that differs (all of them when few)."""
+    differing = [a for a in answers if not a.same]
+    if not differing:
+        return
+    click.echo("")
+    click.echo(f"{'#':>4}  {'hand':>4}  {'where':<14} {'recorded':<16} your bot")
+    for answer in differing:
+        d = answer.decision
+        recorded = d.recorded + (f" [{d.fault}]" if d.fault else "")
+        click.echo(f"{d.number:>4}  {d.hand + 1:>4}  {d.place:<14} {recorded:<16} {answer.answer}")
+
+
+def _print_summary(answers: Sequence[Answer]) -> None:
+    differing = [a.decision.number for a in answers if not a.same]
+    click.echo("")
+    if not differing:
+        click.echo(f"same: all {len(answers)} answer(s) are the recorded ones.")
+        return
+    listed = ", ".join(f"#{n}" for n in differing[:50]) + (" …" if len(differing) > 50 else "")
+    click.echo(f"DIFFERENT: {len(differing)} of {len(answers)} answer(s) differ: {listed}")
+    click.echo(WHY_ANSWERS_DIFFER)
+    raise SystemExit(1)

@@ -91,6 +91,7 @@ class GrpcSeat:
         self._hands = 0
         self._ready = False
         self._plays: protocol.PlayRequests | None = None
+        self._note = ""  # the last answer's note, until the runner takes it
 
     # -- connection ----------------------------------------------------------------
 
@@ -147,6 +148,7 @@ class GrpcSeat:
             bot_pb2.PlayMatchRequest(match_start=start),
         )
         self._wants_notifications = answer.match_start.wants_notifications
+        self._note = ""  # a note on match_start belongs to no decision: ignored
 
     @staticmethod
     async def _read(call: Any, answers: Inbox[Any]) -> None:
@@ -240,6 +242,7 @@ class GrpcSeat:
             raise SeatFault(
                 FaultKind.MALFORMED, f"answered {got or 'nothing'} to a {expected} query"
             )
+        self._note = item.note
         return item
 
     @staticmethod
@@ -442,3 +445,8 @@ class GrpcSeat:
     def log_excerpt(self) -> str:
         """The host's captured output (nothing for a bare address)."""
         return self.host.log_excerpt() if self.host is not None else ""
+
+    def take_note(self) -> str:
+        """The last answer's note, as the bot sent it (the runner cleans and bounds it)."""
+        note, self._note = self._note, ""
+        return note

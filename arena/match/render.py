@@ -12,9 +12,11 @@ def _pretty(text: str) -> str:
     return Card.from_str(text).pretty
 
 
-def render(replay: dict[str, Any], *, pretty: bool = True) -> Iterator[str]:
-    """Yield the lines of the match: header, each game, hand, pass, trick and the result."""
+def render(replay: dict[str, Any], *, pretty: bool = True, notes: bool = True) -> Iterator[str]:
+    """Yield the lines of the match: header, each game, hand, pass, trick and the result;
+    with `notes`, each bot's note under the line of its decision."""
     show = _pretty if pretty else str
+    noted = _note_lines if notes else _no_lines
     names = [e["name"] for e in replay["entrants"]]
     rules = replay["rules"]
     yield (
@@ -40,20 +42,24 @@ def render(replay: dict[str, Any], *, pretty: bool = True) -> Iterator[str]:
                         f"card {i + 1} {way}" for i, way in enumerate(call["split"])
                     )
                 yield f"    the dealer calls {how}{note}"
+                yield from noted([call])
             if "auction" in hand:
                 yield from _auction_lines(hand["auction"])
+                yield from noted([*hand["auction"]["bids"], hand["auction"]["naming"]])
             for given in hand["passes"]:
                 note = f" [{given['fault']}]" if given.get("fault") else ""
                 yield (
                     f"    seat {given['seat']} passes "
                     f"{' '.join(show(c) for c in given['cards'])}{note}"
                 )
+                yield from noted([given])
             if hand.get("reveals"):
                 shown = "  ".join(
                     f"{r['seat']}:{show(r['card'])}" + (f"!{r['fault']}" if r.get("fault") else "")
                     for r in hand["reveals"]
                 )
                 yield f"    face down: {shown}  → {hand['scoring_suit']} scores"
+                yield from noted(hand["reveals"])
             for number, trick in enumerate(hand["tricks"], 1):
                 plays = []
                 for play in trick["plays"]:
@@ -65,6 +71,7 @@ def render(replay: dict[str, Any], *, pretty: bool = True) -> Iterator[str]:
                 # trick won, or are discarded after the last trick).
                 taker = f"seat {trick['winner']}" if trick["winner"] >= 0 else "nobody (set aside)"
                 yield f"    trick {number:2d}: {'  '.join(plays)}  → {taker}"
+                yield from noted(trick["plays"])
             if "kept" in hand:  # Domino Hearts: the last survivor's cards (and the stock)
                 kept = hand["kept"]
                 yield (
@@ -74,6 +81,7 @@ def render(replay: dict[str, Any], *, pretty: bool = True) -> Iterator[str]:
                 )
             for number, multi in enumerate(hand.get("multi_rounds", []), 1):
                 yield from _multi_round_lines(number, multi, show)
+                yield from noted(multi["plays"])
             moon = f" (seat {hand['moon']} shot the moon)" if hand.get("moon") is not None else ""
             if "lives" in hand:  # Danger Hearts
                 moon += f"  lives {hand['lives']}"
@@ -100,6 +108,24 @@ def render(replay: dict[str, Any], *, pretty: bool = True) -> Iterator[str]:
             f"  fault: {names[fault['entrant']]} game {fault['game'] + 1} hand "
             f"{fault['hand'] + 1}: {fault['kind']} — {fault['detail']}"
         )
+    for name, count in zip(names, replay.get("notes", []), strict=False):
+        if notes and (count["kept"] or count["dropped"]):
+            dropped = f", {count['dropped']} dropped (over the match's budget)"
+            yield f"  notes: {name} {count['kept']} kept{dropped if count['dropped'] else ''}"
+
+
+def _note_lines(records: list[dict[str, Any]]) -> Iterator[str]:
+    """The notes of these decisions, each under its seat, a note's lines indented."""
+    for record in records:
+        if record.get("note"):
+            first, *rest = record["note"].splitlines() or [""]
+            yield f"      note, seat {record['seat']}: {first}"
+            for line in rest:
+                yield f"        {line}"
+
+
+def _no_lines(records: list[dict[str, Any]]) -> Iterator[str]:
+    return iter(())
 
 
 def _auction_lines(auction: dict[str, Any]) -> Iterator[str]:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 REPLAY_FORMAT: Final = "hearts-arena-replay"
 REPLAY_VERSION: Final = 1
@@ -99,3 +100,36 @@ def strip_timings(replay: dict[str, Any]) -> dict[str, Any]:
 
     stripped: dict[str, Any] = walk(replay)
     return stripped
+
+
+class DecisionRecord(NamedTuple):
+    """One decision's record in a hand's record, with what it decided and where."""
+
+    kind: str
+    """What was asked: "call", "pass", "bid", "naming", "reveal" or "play"."""
+    place: str
+    """Where in the hand, for people: "pass", "trick 3", "multi-round 1", … (from 1)."""
+    record: dict[str, Any]
+    """The record itself: `seat`, the answer, `ms`, and maybe `fault`, `auto`, `note`."""
+
+
+def decision_records(hand: Mapping[str, Any]) -> list[DecisionRecord]:
+    """Every decision of a hand's record (each with `ms`, and each may carry a `note`), in
+    the order the runner asks them: the dealer's call, the passes, the bids and the
+    naming, the face-down cards, the plays of the tricks, the plays of the multi-rounds."""
+    records: list[DecisionRecord] = []
+    if "call" in hand:
+        records.append(DecisionRecord("call", "call", hand["call"]))
+    records += [DecisionRecord("pass", "pass", given) for given in hand.get("passes", [])]
+    auction = hand.get("auction")
+    if auction is not None:
+        records += [DecisionRecord("bid", "bid", bid) for bid in auction.get("bids", [])]
+        records.append(DecisionRecord("naming", "naming", auction["naming"]))
+    records += [DecisionRecord("reveal", "face down", shown) for shown in hand.get("reveals", [])]
+    for number, trick in enumerate(hand.get("tricks", []), 1):
+        records += [DecisionRecord("play", f"trick {number}", play) for play in trick["plays"]]
+    for number, multi in enumerate(hand.get("multi_rounds", []), 1):
+        records += [
+            DecisionRecord("play", f"multi-round {number}", play) for play in multi["plays"]
+        ]
+    return records

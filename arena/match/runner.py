@@ -38,6 +38,7 @@ from .judging import (
     judge_reveal,
     judge_suit,
 )
+from .notes import NoteBook
 from .replay import REPLAY_FORMAT, REPLAY_VERSION, cap_log
 from .seats import DecisionContext, GameInfo, Seat
 
@@ -148,6 +149,7 @@ class MatchRunner:
         self._hands = [0] * n
         self._pot = 0  # the pot of the game in play, for the decision contexts
         self._lives: tuple[int, ...] = ()  # Danger Hearts: each seat's lives left
+        self._notes = NoteBook(n)
 
     # -- the match ---------------------------------------------------------------
 
@@ -171,6 +173,7 @@ class MatchRunner:
         results = self._results(replay["games"])
         replay["faults"] = [fault.to_dict() for fault in self._faults]
         replay["logs"] = [cap_log(e.seat.log_excerpt()) for e in self.entrants]
+        replay["notes"] = self._notes.to_replay()
         replay["result"] = {
             "void": void_reason is not None,
             "void_reason": void_reason,
@@ -422,14 +425,12 @@ class MatchRunner:
                 elapsed,
             )
             hand.play(default, seat=seat)
-            return {
-                "seat": seat,
-                "card": str(default),
-                "ms": _ms(elapsed),
-                "fault": fault.kind.value,
-            }
+            return self._noted(
+                entrant,
+                {"seat": seat, "card": str(default), "ms": _ms(elapsed), "fault": fault.kind.value},
+            )
         hand.play(card, seat=seat)
-        return {"seat": seat, "card": str(card), "ms": _ms(elapsed)}
+        return self._noted(entrant, {"seat": seat, "card": str(card), "ms": _ms(elapsed)})
 
     async def _take_multi_round(self, table: _HandTable, hand: PennyHand) -> dict[str, Any]:
         """003 'FOUR-PENNY HEARTS': one multi-round, n * n plays around the table from its
@@ -483,16 +484,21 @@ class MatchRunner:
                 elapsed,
             )
             hand.play(default_card, seat=seat, penny=default_penny)
-            return {
-                "seat": seat,
-                "penny": default_penny,
-                "card": str(default_card),
-                "ms": _ms(elapsed),
-                "fault": fault.kind.value,
-            }
+            return self._noted(
+                entrant,
+                {
+                    "seat": seat,
+                    "penny": default_penny,
+                    "card": str(default_card),
+                    "ms": _ms(elapsed),
+                    "fault": fault.kind.value,
+                },
+            )
         penny, card = move
         hand.play(card, seat=seat, penny=penny)
-        return {"seat": seat, "penny": penny, "card": str(card), "ms": _ms(elapsed)}
+        return self._noted(
+            entrant, {"seat": seat, "penny": penny, "card": str(card), "ms": _ms(elapsed)}
+        )
 
     async def _take_pass(self, table: _HandTable, seat: int, count: int) -> dict[str, Any]:
         hand = table.hand
@@ -644,14 +650,23 @@ class MatchRunner:
                 elapsed,
             )
             apply(default)
-            return {
-                "seat": seat,
-                key: shown(default),
-                "ms": _ms(elapsed),
-                "fault": fault.kind.value,
-            }
+            return self._noted(
+                entrant,
+                {"seat": seat, key: shown(default), "ms": _ms(elapsed), "fault": fault.kind.value},
+            )
         apply(chosen)
-        return {"seat": seat, key: shown(chosen), "ms": _ms(elapsed)}
+        return self._noted(entrant, {"seat": seat, key: shown(chosen), "ms": _ms(elapsed)})
+
+    def _noted(self, entrant: int, record: dict[str, Any]) -> dict[str, Any]:
+        """The decision's record with the bot's note on its answer, if it sent one that the
+        entrant's note budget keeps (a faulty answer's note too: it says what the bot
+        meant)."""
+        text = self.entrants[entrant].seat.take_note()
+        if text:
+            note = self._notes.keep(entrant, text)
+            if note is not None:
+                record["note"] = note
+        return record
 
     # -- faults, notifications and results ----------------------------------------
 

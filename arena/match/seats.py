@@ -117,6 +117,11 @@ class Seat(Protocol):
         """What the bot wrote to its logs (capped), for its owner."""
         ...
 
+    def take_note(self) -> str:
+        """The note the bot attached to its last answer ("" for none), forgotten once
+        taken; the runner takes it after every decision and bounds it itself."""
+        ...
+
 
 class InProcessSeat:
     """A trusted house bot called directly: no transport, no process."""
@@ -186,4 +191,8 @@ class InProcessSeat:
 
     def log_excerpt(self) -> str:
         """House bots do not log."""
+        return ""
+
+    def take_note(self) -> str:
+        """House bots take no notes."""
         return ""

@@ -191,3 +191,39 @@ def test_new_writes_a_bot_that_loads_and_refuses_to_overwrite(tmp_path):
 def test_bot_names():
     assert bot_names("mybot") == ("mybot.py", "MybotBot")
     assert bot_names("ShootTheMoon") == ("shoot_the_moon.py", "ShootTheMoonBot")
+
+
+@pytest.mark.timeout(60)
+def test_replay_asks_the_arena_to_reask_a_recorded_decision(fake_arena, tmp_path):
+    env, calls = fake_arena
+    replay = tmp_path / "match-7.json"
+    replay.write_text("{}")
+    done = hearts_bot("replay", str(replay), "--seat", "2", "--decision", "12", EXAMPLE, env=env)
+    assert done.returncode == 0, done.stderr
+    env["FAKE_ARENA_STATUS"] = "1"  # the arena's verdict (answers differ) is the command's
+    every = hearts_bot(
+        "replay", str(replay), "--seat", "0", "--all", "--game", "3", "--request", EXAMPLE, env=env
+    )
+    assert every.returncode == 1
+    assert calls() == [
+        ["replay", "ask", str(replay), EXAMPLE, "--seat", "2", "--game", "1",
+         "--decision", "12", "--no-sandbox"],
+        ["replay", "ask", str(replay), EXAMPLE, "--seat", "0", "--game", "3", "--all",
+         "--request", "--no-sandbox"],
+    ]  # fmt: skip
+
+
+@pytest.mark.timeout(60)
+def test_replay_needs_one_choice_of_decisions_and_an_existing_file(fake_arena, tmp_path):
+    env, calls = fake_arena
+    replay = tmp_path / "match.json"
+    replay.write_text("{}")
+    neither = hearts_bot("replay", str(replay), "--seat", "0", EXAMPLE, env=env)
+    both = hearts_bot(
+        "replay", str(replay), "--seat", "0", "--all", "--decision", "1", EXAMPLE, env=env
+    )
+    missing = hearts_bot("replay", "nowhere.json", "--seat", "0", "--all", EXAMPLE, env=env)
+    for done in (neither, both):
+        assert done.returncode == 2 and "--decision K (one or more) or --all" in done.stderr
+    assert missing.returncode == 2 and "no such replay file: nowhere.json" in missing.stderr
+    assert calls() == []

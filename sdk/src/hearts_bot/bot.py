@@ -1,4 +1,5 @@
-"""`Bot`: the base class a contestant subclasses (two decisions, optional event hooks).
+"""`Bot`: the base class a contestant subclasses (two decisions, optional event hooks, and
+`note` to explain a decision to yourself).
 
 >>> from hearts_bot.cards import lowest
 >>> class LowBot(Bot):
@@ -16,6 +17,7 @@ import abc
 from collections.abc import Sequence
 
 from .cards import Card, by_rank
+from .notes import clean_note
 from .rules import PassDirection
 from .views import (
     BidView,
@@ -32,6 +34,9 @@ from .views import (
 )
 
 _NOTIFICATION_HOOKS = ("on_hand_start", "on_trick_end", "on_hand_end")
+_NOTES = "_hearts_bot_notes"
+"""The instance attribute holding the notes of the decision in progress (set by `note`,
+so a subclass's own __init__ need not call ours)."""
 
 
 class Bot(abc.ABC):
@@ -114,9 +119,36 @@ class Bot(abc.ABC):
     def on_match_end(self, event: MatchEnded) -> None:  # noqa: B027
         """The match is over (always called, whether or not the bot wants notifications)."""
 
+    def note(self, text: object) -> None:
+        """Attach a note to the answer being decided, for your eyes only: the arena keeps it
+        beside this decision in the replay, and the site shows it to the bot's owner alone.
+
+        Call it from a decision method (`play_card`, `pass_cards`, `call_pass`, `bid`,
+        `name_suit`, `reveal_card`, `play_penny`); several calls in one decision are joined
+        by newlines; a note made anywhere else (a hook, `__init__`) is discarded. A note
+        is cut to 1,000 characters, and a bot's notes past 64 KiB in a match are dropped
+        (`hearts_bot.notes`); costs nothing when unused.
+
+        >>> from hearts_bot.cards import lowest
+        >>> class Explains(Bot):
+        ...     def pass_cards(self, view): return list(view.passable[: view.count])
+        ...     def play_card(self, view):
+        ...         self.note(f"{len(view.legal)} legal, lowest first")
+        ...         return lowest(view.legal)
+        """
+        notes: list[str] = self.__dict__.setdefault(_NOTES, [])
+        notes.append(str(text))
+
     @property
     def wants_notifications(self) -> bool:
         """Whether the bot overrides a hand, trick or hand-end hook (the arena then sends
         those events; otherwise it saves itself the messages)."""
         cls = type(self)
         return any(getattr(cls, hook) is not getattr(Bot, hook) for hook in _NOTIFICATION_HOOKS)
+
+
+def take_note(bot: Bot) -> str:
+    """The notes `bot` made since the last call, joined and cleaned ("" for none), and
+    forget them. The session calls it around every decision."""
+    notes: list[str] | None = bot.__dict__.pop(_NOTES, None)
+    return clean_note("\n".join(notes)) if notes else ""

@@ -1,8 +1,8 @@
-"""The ``hearts-bot`` command: new, serve, play, check.
+"""The ``hearts-bot`` command: new, serve, play, check, replay.
 
-``play`` and ``check`` run the platform's own ``arena`` command (its engine, its match
-runner, its upload checks), so a bot is tested locally exactly as it will be played;
-the SDK itself never imports the platform.
+``play``, ``check`` and ``replay`` run the platform's own ``arena`` command (its engine,
+its match runner, its upload checks), so a bot is tested locally exactly as it will be
+played; the SDK itself never imports the platform.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def command_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- play and check (through the arena command) ----------------------------------------
+# -- play, check and replay (through the arena command) --------------------------------
 
 
 def opponent_spec(entry: str) -> str:
@@ -145,6 +145,37 @@ def check_command(bot: str, *, sandbox: bool = False) -> list[str]:
     return ["bot", "check", bot, "--sandbox" if sandbox else "--no-sandbox"]
 
 
+def replay_command(
+    replay: str,
+    bot: str,
+    *,
+    seat: int,
+    decisions: list[int],
+    every: bool,
+    game: int = 1,
+    request: bool = False,
+    sandbox: bool = False,
+) -> list[str]:
+    """The ``arena replay ask`` arguments for ``hearts-bot replay`` (without the executable).
+
+    >>> replay_command("m.json.gz", "me.py", seat=0, decisions=[12], every=False)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ['replay', 'ask', 'm.json.gz', 'me.py', '--seat', '0', '--game', '1',
+     '--decision', '12', '--no-sandbox']
+    """
+    if every == bool(decisions):
+        raise CommandError("give --decision K (one or more) or --all, not both")
+    command = ["replay", "ask", replay, bot, "--seat", str(seat), "--game", str(game)]
+    for number in decisions:
+        command += ["--decision", str(number)]
+    if every:
+        command.append("--all")
+    if request:
+        command.append("--request")
+    command.append("--sandbox" if sandbox else "--no-sandbox")
+    return command
+
+
 def find_arena(explicit: str | None = None) -> str:
     """The arena executable: `explicit`, $HEARTS_ARENA, or ``arena`` on PATH.
 
@@ -154,7 +185,7 @@ def find_arena(explicit: str | None = None) -> str:
     found = shutil.which(candidate)
     if found is None:
         raise CommandError(
-            f"the `{candidate}` command was not found: `hearts-bot play` and `hearts-bot check` "
+            f"the `{candidate}` command was not found: `hearts-bot play`, `check` and `replay` "
             "run the platform's own engine through it. Install the platform's command-line "
             "tool (from a checkout of Hearts Arena: pip install ./sdk .), or point "
             f"${ARENA_ENV} or --arena at it."
@@ -198,6 +229,24 @@ def command_check(args: argparse.Namespace) -> int:
     arena = find_arena(args.arena)
     _check_bot_argument(args.bot)
     return _run_arena(arena, check_command(args.bot, sandbox=args.sandbox))
+
+
+def command_replay(args: argparse.Namespace) -> int:
+    arguments = replay_command(
+        args.replay,
+        args.bot,
+        seat=args.seat,
+        decisions=args.decision or [],
+        every=args.all,
+        game=args.game,
+        request=args.request,
+        sandbox=args.sandbox,
+    )
+    if not Path(args.replay).is_file():
+        raise CommandError(f"no such replay file: {args.replay}")
+    arena = find_arena(args.arena)
+    _check_bot_argument(args.bot)
+    return _run_arena(arena, arguments)
 
 
 def _load(spec: str) -> Bot:
@@ -266,6 +315,36 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--arena", help=f"the arena executable (default: ${ARENA_ENV} or arena)")
     check.add_argument("--sandbox", action="store_true", help=sandbox_help)
     check.set_defaults(func=command_check)
+
+    replay = commands.add_parser(
+        "replay",
+        help="ask your bot a recorded decision of a replay again, beside the recorded answer",
+        description="Rebuild the exact request of a recorded decision from a replay (a .json "
+        "or .json.gz file, yours or downloaded from the site), send it to your bot over the "
+        "real protocol, and print the bot's answer beside the recorded one. --all asks every "
+        "decision of the seat and lists where the answers differ. Exit status: 0 all the "
+        "same, 1 some differ, 2 an error.",
+    )
+    replay.add_argument("replay", help="the replay file (.json or .json.gz)")
+    replay.add_argument("bot", help=bot_help)
+    replay.add_argument("--seat", type=int, required=True, help="the seat to ask (from 0)")
+    replay.add_argument(
+        "--decision",
+        type=int,
+        action="append",
+        metavar="K",
+        help="the seat's K-th decision in its game, from 1 (repeatable)",
+    )
+    replay.add_argument("--all", action="store_true", help="every decision of the seat")
+    replay.add_argument(
+        "--game", type=int, default=1, help="the game of a duplicate set (default: %(default)s)"
+    )
+    replay.add_argument(
+        "--request", action="store_true", help="also print each query sent (protobuf text)"
+    )
+    replay.add_argument("--arena", help=f"the arena executable (default: ${ARENA_ENV} or arena)")
+    replay.add_argument("--sandbox", action="store_true", help=sandbox_help)
+    replay.set_defaults(func=command_replay)
     return parser
 
 

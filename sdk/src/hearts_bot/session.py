@@ -15,7 +15,7 @@ from typing import TypeVar
 
 import grpc
 
-from .bot import Bot
+from .bot import Bot, take_note
 from .cards import Card, is_card, parse_card
 from .convert import (
     ProtocolError,
@@ -40,6 +40,10 @@ from .views import MatchInfo, PlayView
 _T = TypeVar("_T")
 _SUIT_NAMES = frozenset({"C", "D", "S", "H", "CLUBS", "DIAMONDS", "SPADES", "HEARTS"})
 _WARNINGS_PER_MATCH = 20  # a bot's own log lines stay readable: warnings are capped
+_DECISIONS = frozenset(
+    {"play_card", "play_penny", "pass_cards", "call_pass", "bid", "name_suit", "reveal_card"}
+)
+"""The bot's methods that decide an answer; the answer carries their note (`Bot.note`)."""
 
 
 class StreamError(Exception):
@@ -75,6 +79,7 @@ class MatchSession:
         self.ended = False
         self.warnings = 0
         self.queries = QueryCache()  # the stream's play queries repeat most of a hand
+        self.note = ""  # the note the bot made during the last decision (Bot.note)
 
     def handle(
         self, request: bot_pb2.PlayMatchRequest | MalformedMessage
@@ -89,9 +94,12 @@ class MatchSession:
             raise StreamError(grpc.StatusCode.INVALID_ARGUMENT, "PlayMatchRequest.kind is not set")
         self._check_order(request, kind)
         try:
-            return self._dispatch(request, kind)
+            response = self._dispatch(request, kind)
         except ProtocolError as error:
             raise StreamError(grpc.StatusCode.INVALID_ARGUMENT, str(error)) from None
+        if self.note and response is not None:
+            response.note = self.note
+        return response
 
     def _check_order(self, request: bot_pb2.PlayMatchRequest, kind: str) -> None:
         failed = grpc.StatusCode.FAILED_PRECONDITION
@@ -277,9 +285,20 @@ class MatchSession:
             )
 
     def _call(self, function: Callable[[], _T], method: str) -> _T:
+        """Call the bot under the lock; a decision's notes are taken under it too (a bot
+        serving several streams keeps each decision's notes apart). Notes made in a hook
+        are discarded."""
         with self.lock:
             try:
-                return function()
+                if method in _DECISIONS:
+                    take_note(self.bot)  # anything noted outside a decision
+                    answer = function()
+                    self.note = take_note(self.bot)
+                    return answer
+                self.note = ""
+                answer = function()
+                take_note(self.bot)
+                return answer
             except Exception as error:
                 traceback.print_exc(file=sys.stderr)
                 raise StreamError(

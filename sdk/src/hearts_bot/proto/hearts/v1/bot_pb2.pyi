@@ -184,8 +184,17 @@ class PlayMatchResponse(_message.Message):
     CALL_PASS_FIELD_NUMBER: _builtins.int
     BID_FIELD_NUMBER: _builtins.int
     NAME_SUIT_FIELD_NUMBER: _builtins.int
+    NOTE_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
     """The request_id of the query this answers."""
+    note: _builtins.str
+    """Optional: a short note on this answer, for the bot's owner (why it chose what it
+    chose). The arena keeps it beside the decision in the replay, shown only to the
+    owner. Bounded on the arena's side: at most 1,000 characters per note (longer ones
+    are cut, ending with "…"), at most 64 KiB of notes per bot per match (later ones are
+    dropped and counted); a note on the match_start answer is ignored. Empty: no note.
+    (Numbered 15 to leave 9..14 to new kinds of answer.)
+    """
     @_builtins.property
     def match_start(self) -> _game_pb2.MatchStartAnswer:
         """The answer to match_start."""
@@ -225,10 +234,11 @@ class PlayMatchResponse(_message.Message):
         call_pass: _game_pb2.CallPassAnswer | None = ...,
         bid: _game_pb2.BidAnswer | None = ...,
         name_suit: _game_pb2.NameSuitAnswer | None = ...,
+        note: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "reveal_card", b"reveal_card"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "reveal_card", b"reveal_card"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "name_suit", b"name_suit", "note", b"note", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "reveal_card", b"reveal_card"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
