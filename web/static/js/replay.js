@@ -958,11 +958,14 @@
     root.dataset.ready = "true";
   }
 
-  function startLive(url) {
-    root.dataset.live = "true";
-    root.replaceChildren(el("p", { class: "hint", "data-live-waiting": "" }, "Waiting for the first cards of this match…"));
-    const source = new EventSource(url);
+  // The stream ends every half minute or so and EventSource reconnects by itself, sending
+  // the last id it saw; when the server refuses (503: too many watchers), try again later.
+  let lastId = "0";
+
+  function connect(url) {
+    const source = new EventSource(lastId === "0" ? url : `${url}?after=${encodeURIComponent(lastId)}`);
     source.addEventListener("message", (message) => {
+      if (message.lastEventId) lastId = message.lastEventId;
       for (const event of JSON.parse(message.data)) applyEvent(event);
       refresh();
     });
@@ -973,6 +976,15 @@
       // The match is stored: the page itself now shows the full replay and its results.
       window.location.reload();
     });
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED) setTimeout(() => connect(url), 5000);
+    });
+  }
+
+  function startLive(url) {
+    root.dataset.live = "true";
+    root.replaceChildren(el("p", { class: "hint", "data-live-waiting": "" }, "Waiting for the first cards of this match…"));
+    connect(url);
   }
 
   async function load() {
