@@ -455,7 +455,8 @@
     }
     const { record, count } = state.trick;
     if (record.multi) return drawMultiRound(state, step, centre);
-    centre.append(el("div", { class: "caption" }, `Trick ${step.t} of ${state.hand.tricks.length}`));
+    const of = Array.isArray(state.hand.totals) ? ` of ${state.hand.tricks.length}` : ""; // live: not known yet
+    centre.append(el("div", { class: "caption" }, `Trick ${step.t}${of}`));
     if (state.stock !== null) centre.append(el("div", { class: "passes stock" }, `stock: ${state.stock} cards`));
     const plays = el("div", { class: "plays compass", "aria-label": "the trick" });
     for (let c = 0; c < count; c++) {
