@@ -250,7 +250,11 @@ def _lock(app: Flask) -> threading.Lock:
 @bp.get("/<int:match_id>/live")
 def stream(match_id: int) -> Response:
     """The match's live events as server-sent events (docs/api.md)."""
-    match = load_match(match_id)
+    return live_response(load_match(match_id))
+
+
+def live_response(match: Match) -> Response:
+    """The SSE stream of `match` for the current watcher (the page's and the API's)."""
     readable = owned_entrants(database.session(), match, current_user())
     after = _after()
     app = current_app._get_current_object()  # type: ignore[attr-defined]

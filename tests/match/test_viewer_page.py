@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ from arena.match.viewer import ViewerAssetsError, asset_folder, render_page
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _replay() -> dict:
+def _replay() -> dict[str, Any]:
     return {
         "format": "hearts-arena-replay",
         "version": 1,

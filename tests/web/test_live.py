@@ -176,3 +176,11 @@ def test_clearing_a_stored_matchs_events(db, world):
     db.rollback()
     assert clear_events(db, match_id) == 2
     assert events_after(db, match_id) == []
+
+
+def test_the_api_streams_the_same_events(client, db, world):
+    match_id, events = _recorded_events(db, world)
+    _finish(db, match_id)
+    messages = _messages(client.get(f"/api/v1/matches/{match_id}/live").get_data(as_text=True))
+    assert messages[-1]["event"] == "end"
+    assert sum(len(m["data"]) for m in messages[:-1]) == len(events)

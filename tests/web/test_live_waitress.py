@@ -7,7 +7,7 @@ from __future__ import annotations
 import http.client
 import threading
 
-import waitress
+import waitress.server
 from sqlalchemy import update
 
 from arena.store import write_transaction
@@ -17,7 +17,7 @@ from tests.web.test_live import _recorded_events
 
 
 def _read_until(response: http.client.HTTPResponse, prefix: str) -> list[str]:
-    lines = []
+    lines: list[str] = []
     while True:
         line = response.fp.readline().decode()
         assert line, f"the stream ended before a line starting {prefix!r}: {lines}"
@@ -32,13 +32,16 @@ def test_waitress_sends_each_message_while_the_match_is_still_running(app, db, w
     clear_events(db, match_id)
     append_events(db, match_id, [{"kind": "game", "game": 0, "seating": [0, 1, 2, 3]}])
     app.config.update(LIVE_STREAM_SECONDS=600, LIVE_POLL_SECONDS=0.05)
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=2)
+    server = waitress.server.create_server(app, host="127.0.0.1", port=0, threads=2)
+    assert isinstance(server, waitress.server.BaseWSGIServer)  # one socket, one port
+    assert server.socket is not None
+    port = server.socket.getsockname()[1]
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
         # The guard against a hang only: a buffering server would never answer below,
         # because the stream cannot end while the match is still running.
-        connection = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=60)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         connection.request("GET", f"/matches/{match_id}/live")
         response = connection.getresponse()
         assert response.status == 200

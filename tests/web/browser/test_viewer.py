@@ -49,7 +49,9 @@ def _add_notes(document: dict[str, Any]) -> dict[str, Any]:
 
 def _store_notes(app, match_id: int) -> dict[str, Any]:
     with sessions(app)() as db:
-        document = _add_notes(replay_document(db, match_id))
+        stored = replay_document(db, match_id)
+        assert stored is not None
+        document = _add_notes(stored)
         content = replay_io.dumps(document)
         db.rollback()
         with write_transaction(db):
@@ -96,7 +98,9 @@ def test_each_card_lies_in_front_of_its_player_and_a_seat_view_sits_at_the_botto
     for play in page.locator(".trick .play").all():
         assert _nearest_seat(page, play) == play.get_attribute("data-play-seat")
     mine = page.locator('.trick .play[data-play-seat="2"]').bounding_box()
-    others = [p.bounding_box() for p in page.locator('.trick .play:not([data-play-seat="2"])').all()]
+    others = [
+        p.bounding_box() for p in page.locator('.trick .play:not([data-play-seat="2"])').all()
+    ]
     assert all(mine["y"] > box["y"] for box in others)  # its own card lies nearest to it
     screenshot(page, "viewer-seat-2-at-the-bottom")
 
@@ -227,7 +231,9 @@ def test_tables_scroll_inside_their_card_on_a_phone_and_show_it(site, browser):
     phone.goto(_pages(server, world)["match"])
     phone.wait_for_load_state("load")
     wrap = phone.locator("#seats").locator("xpath=..")
-    wrap.evaluate("(el) => { el.scrollLeft = el.scrollWidth; el.dispatchEvent(new Event('scroll')); }")
+    wrap.evaluate(
+        "(el) => { el.scrollLeft = el.scrollWidth; el.dispatchEvent(new Event('scroll')); }"
+    )
     assert "scrolls-more" not in (wrap.get_attribute("class") or "")
     context.close()
 
@@ -286,14 +292,23 @@ def test_a_match_watched_live_turns_into_its_replay(site, page, app):
 
 
 def test_a_replay_file_written_by_arena_replay_view_renders(site, browser, app, tmp_path):
-    server, world = site
+    _server, world = site
     document = _store_notes(app, world.match_id)
     source = tmp_path / "match.json"
     source.write_text(json.dumps(document))
     out = tmp_path / "viewer.html"
     done = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "replay", "view", str(source), "--out", str(out),
-         "--no-open"],
+        [
+            sys.executable,
+            "-m",
+            "arena.cli",
+            "replay",
+            "view",
+            str(source),
+            "--out",
+            str(out),
+            "--no-open",
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,
