@@ -116,7 +116,6 @@ def test_the_legend_names_each_highlight_once(site, page):
         "wins the trick",
         "received in the pass",
         "fault or played for the bot",
-        "passed away (faded)",
         "has a bot note",
     ]
     # One colour, one meaning: the ring of the to-play seat, the trick's winner and a

@@ -42,6 +42,7 @@
     5: ["b", "l", "tl", "tr", "r"],
     6: ["b", "l", "tl", "t", "tr", "r"],
     7: ["b", "bl", "l", "tl", "tr", "r", "br"],
+    8: ["b", "bl", "l", "tl", "t", "tr", "r", "br"],
   };
   const BASE_DELAY_MS = 900;
 
@@ -364,9 +365,10 @@
 
   // The seat drawn at the bottom: the viewing seat, else seat 0.
   function positionOf(seat, n, mine) {
-    const names = POSITIONS[n] || POSITIONS[4];
+    const names = POSITIONS[n];
+    if (!names) return "auto"; // more seats than places: the grid flows them
     const bottom = mine === null ? 0 : mine;
-    return names[(seat - bottom + n) % n] || "b";
+    return names[(seat - bottom + n) % n];
   }
 
   function viewerSeat(game) {
@@ -653,7 +655,6 @@
       item("winner", "wins the trick"),
       item("received", "received in the pass"),
       item("fault", "fault or played for the bot"),
-      item("passed", "passed away (faded)"),
       item("noted", "has a bot note"));
   }
 
