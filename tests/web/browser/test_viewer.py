@@ -180,6 +180,7 @@ TABLE_FIT = """() => [...document.querySelectorAll('main table.table')].map((tab
       wrapped: Boolean(wrap),
       scrolls: wrap ? wrap.scrollWidth > wrap.clientWidth + 1 : false,
       hinted: wrap ? wrap.classList.contains('scrolls-more') : false,
+      reachable: wrap ? wrap.getAttribute('tabindex') === '0' && wrap.role === 'region' : false,
       inside: wrap.getBoundingClientRect().right <= card.getBoundingClientRect().right + 1,
     };
 })"""
@@ -221,6 +222,7 @@ def test_tables_scroll_inside_their_card_on_a_phone_and_show_it(site, browser):
         for table in phone.evaluate(TABLE_FIT):
             assert table["wrapped"] and table["inside"], (name, table)
             assert table["hinted"] == table["scrolls"], (name, table)
+            assert table["reachable"] == table["scrolls"], (name, table)  # by keyboard too
             if table["scrolls"]:
                 scrolling.append((name, table["id"]))
         if name in ("ladder", "bot"):

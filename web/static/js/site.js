@@ -14,9 +14,20 @@
   // templates wrap some already), and a wrap that can scroll further to the right fades
   // at its right edge, so a reader on a phone sees there is more.
   function hintScroll(wrap) {
-    const more = wrap.scrollWidth - wrap.clientWidth - wrap.scrollLeft > 1;
-    wrap.classList.toggle("scrolls-more", more);
-    wrap.dataset.scrolls = wrap.scrollWidth > wrap.clientWidth + 1 ? "true" : "false";
+    const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+    wrap.classList.toggle("scrolls-more", wrap.scrollWidth - wrap.clientWidth - wrap.scrollLeft > 1);
+    wrap.dataset.scrolls = scrolls ? "true" : "false";
+    // A region that scrolls is reachable by keyboard (and named); one that does not is
+    // left out of the tab order.
+    if (scrolls) {
+      wrap.tabIndex = 0;
+      wrap.setAttribute("role", "region");
+      wrap.setAttribute("aria-label", wrap.dataset.label);
+    } else {
+      wrap.removeAttribute("tabindex");
+      wrap.removeAttribute("role");
+      wrap.removeAttribute("aria-label");
+    }
   }
   const wraps = [];
   for (const table of document.querySelectorAll("main table.table")) {
@@ -27,9 +38,8 @@
       table.replaceWith(wrap);
       wrap.appendChild(table);
     }
-    wrap.tabIndex = 0; // a scrolling region is reachable by keyboard
-    wrap.setAttribute("role", "region");
-    wrap.setAttribute("aria-label", table.getAttribute("aria-label") || table.id || "table");
+    const caption = table.closest("section") && table.closest("section").querySelector("h2");
+    wrap.dataset.label = table.getAttribute("aria-label") || (caption && caption.textContent.trim()) || "table";
     wrap.addEventListener("scroll", () => hintScroll(wrap), { passive: true });
     wraps.push(wrap);
   }
