@@ -206,7 +206,7 @@ def test_no_table_overflows_its_card_at_1280_px(site, page):
         for table in tables:
             assert table["wrapped"] and table["inside"], (name, table)
             assert not table["scrolls"], (name, table)
-        if name in ("ladder", "bot"):
+        if name in ("ladder", "bot", "home"):
             screenshot(page, f"{name}-1280")
 
 
