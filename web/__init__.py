@@ -85,7 +85,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     templating.init_app(app)
     headers.init_app(app)
 
-    from . import account, auth, bots, home, ladder, matches, seasons, status, submissions
+    from . import account, auth, bots, home, ladder, live, matches, seasons, status, submissions
     from .api import api
 
     for blueprint in (
@@ -96,6 +96,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         seasons.bp,
         bots.bp,
         matches.bp,
+        live.bp,
         submissions.bp,
         status.bp,
         api,

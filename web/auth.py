@@ -81,18 +81,41 @@ def admin_required(view: Callable[P, R]) -> Callable[P, R | Response]:
 
 
 def _safe_next(target: str | None) -> str:
-    """A local path to go to after signing in (never another site)."""
-    if target and target.startswith("/") and not target.startswith("//"):
+    """A local path to go to after signing in or up (never another site).
+
+    Browsers read a backslash as a slash and drop tabs and newlines, so "/\\evil.example"
+    and "/\t/evil.example" mean "//evil.example": any of them sends people home instead.
+    """
+    if (
+        target
+        and target.startswith("/")
+        and not target.startswith("//")
+        and "\\" not in target
+        and not any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in target)
+    ):
         parts = urlsplit(target)
         if not parts.scheme and not parts.netloc:
             return target
     return url_for("home.index")
 
 
+@bp.app_template_global()
+def came_from() -> str:
+    """The `next` to put on sign-in and sign-up links: the page being read (on the
+    sign-in and sign-up pages, the `next` they were given)."""
+    if request.endpoint in ("auth.signin", "auth.signup"):
+        return request.args.get("next", "")
+    if request.method != "GET":
+        return ""
+    return request.full_path.rstrip("?")
+
+
 @bp.route("/signup", methods=["GET", "POST"])
 def signup() -> ViewResult:
     """Create an account and sign in to it."""
     form = SignUpForm()
+    if request.method == "GET":
+        form.next.data = request.args.get("next", "")
     if form.validate_on_submit():
         username = form.username.data or ""
         try:
@@ -105,7 +128,7 @@ def signup() -> ViewResult:
             session.clear()
             session["user_id"] = user.id
             flash(f"Welcome, {user.username}.", "success")
-            return redirect(url_for("home.index"))
+            return redirect(_safe_next(form.next.data))
     status = 400 if form.errors else 200
     return render_template("auth/signup.html", form=form), status
 

@@ -33,7 +33,7 @@ from arena.bots import HOUSE_BOTS
 from arena.engine import Rules, SeatView, preset
 from arena.match import replay as replay_io
 from arena.match.faults import FaultKind, SeatFault
-from arena.match.runner import Entrant, MatchOutcome, MatchRunner
+from arena.match.runner import Entrant, EventSink, MatchOutcome, MatchRunner
 from arena.match.seats import DecisionContext, InProcessSeat
 from arena.store import (
     MatchResult,
@@ -84,11 +84,18 @@ def add_match(
     return match.id
 
 
-def play_and_record(session: Session, match_id: int, *, faulty_seat: int | None = None) -> None:
+def play_and_record(
+    session: Session,
+    match_id: int,
+    *,
+    faulty_seat: int | None = None,
+    on_event: EventSink | None = None,
+) -> None:
     """Play a queued match in-process, house bots standing in for every seat, and record it.
 
     What a worker does with real bots in sandboxes; here the seats are in-process house
-    bots (seat `faulty_seat`, if any, faults now and then). Commits.
+    bots (seat `faulty_seat`, if any, faults now and then); `on_event` hears the runner's
+    live events. Commits.
     """
     match = session.get(Match, match_id)
     if match is None or match.status is not MatchStatus.QUEUED:
@@ -116,7 +123,7 @@ def play_and_record(session: Session, match_id: int, *, faulty_seat: int | None 
         for i in range(len(version_ids))
     ]
     started = datetime.now(UTC)
-    outcome = _run(MatchRunner(rules, entrants, seed, match_id=str(match_id)))
+    outcome = _run(MatchRunner(rules, entrants, seed, match_id=str(match_id), on_event=on_event))
     record_match_result(
         session,
         match_id,

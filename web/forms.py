@@ -96,6 +96,7 @@ class SignUpForm(FlaskForm):
         "Repeat the password",
         validators=[DataRequired(), EqualTo("password", message="the passwords differ")],
     )
+    next = HiddenField()
     submit = SubmitField("Sign up")
 
 

@@ -1,11 +1,13 @@
-"""The front page: the seasons being played, and the top of the newest one's ladder."""
+"""The front page: the seasons being played, the top of the newest one's ladder, and the
+matches playing now (to watch live) and just finished."""
 
 from __future__ import annotations
 
 from flask import Blueprint, render_template
 from sqlalchemy import select
 
-from arena.store.models import Season, SeasonStatus
+from arena.store.live import watchable_matches
+from arena.store.models import MatchStatus, Season, SeasonStatus
 from arena.store.stats import ladder_page
 
 from . import database
@@ -26,10 +28,19 @@ def featured_season() -> Season | None:
 
 @bp.get("/")
 def index() -> str:
-    """The seasons being played and the top ten of the featured season."""
+    """The seasons being played, the top ten of the featured season, the matches being
+    played and the last ones finished."""
     season = featured_season()
     top = ladder_page(database.session(), season.id, limit=10) if season is not None else None
     seasons = database.session().scalars(
         select(Season).where(Season.status != SeasonStatus.FINISHED).order_by(Season.starts_at)
     )
-    return render_template("home.html", season=season, top=top, seasons=list(seasons))
+    db = database.session()
+    return render_template(
+        "home.html",
+        season=season,
+        top=top,
+        seasons=list(seasons),
+        playing=watchable_matches(db, MatchStatus.RUNNING, limit=8),
+        finished=watchable_matches(db, MatchStatus.DONE, limit=8),
+    )

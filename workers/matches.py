@@ -36,11 +36,12 @@ from arena.bots import HOUSE_BOTS
 from arena.engine import Rules
 from arena.match import replay as replay_io
 from arena.match.remote import GrpcSeat
-from arena.match.runner import Entrant, MatchOutcome, MatchRunner
+from arena.match.runner import Entrant, EventSink, MatchOutcome, MatchRunner
 from arena.match.seats import InProcessSeat, Seat
 from arena.store import MatchResult, SeatResult, fail_match, record_match_result, start_match
 from arena.store.bots import HOUSE_USERNAME, archive_content, read_house_manifest
 from arena.store.dispatch import release_match
+from arena.store.live import LiveWriter, clear_events
 from arena.store.models import Bot, BotVersion, Match, MatchFormat, MatchSeat
 from arena.store.types import utc_now
 
@@ -194,14 +195,20 @@ def build_seats(run: MatchRun, settings: Settings, archive: Callable[[str], byte
     return seats
 
 
-def play(run: MatchRun, seats: Sequence[Seat]) -> MatchOutcome:
-    """Play the match (the runner never raises for a bot's behaviour)."""
+def play(run: MatchRun, seats: Sequence[Seat], on_event: EventSink | None = None) -> MatchOutcome:
+    """Play the match (the runner never raises for a bot's behaviour); `on_event` hears
+    its progress (the live events people watch it by)."""
     entrants = [
         Entrant(plan.label, seat, version=str(plan.version_id))
         for plan, seat in zip(run.seats, seats, strict=True)
     ]
     runner = MatchRunner(
-        run.rules, entrants, run.seed, duplicate=run.duplicate, match_id=str(run.match_id)
+        run.rules,
+        entrants,
+        run.seed,
+        duplicate=run.duplicate,
+        match_id=str(run.match_id),
+        on_event=on_event,
     )
     return transport.run(runner.run_async())
 
@@ -289,7 +296,7 @@ def execute_match(match_id: int) -> RunSummary:
             seats = build_seats(run, settings, lambda sha: archive_content(session, sha))
             session.rollback()
         log.info("match %s started", match_id, extra={**extra, "seats": len(seats)})
-        outcome = play(run, seats)
+        outcome = play(run, seats, LiveWriter(sessions, match_id))
     except Exception as error:
         if run is not None:
             _stop_all(run.hosts)
@@ -310,6 +317,7 @@ def execute_match(match_id: int) -> RunSummary:
             seconds=settings.db_retry_seconds,
             what=f"failing match {match_id}",
         )
+        _forget_live_events(sessions, match_id)
         return RunSummary(match_id, "failed", "failed", reason)
     result = match_result(run, outcome, utc_now())
     recorded = retrying(
@@ -317,6 +325,7 @@ def execute_match(match_id: int) -> RunSummary:
         seconds=settings.db_retry_seconds,
         what=f"recording match {match_id}",
     )
+    _forget_live_events(sessions, match_id)
     action = "recorded" if recorded.recorded else "already-recorded"
     log.info(
         "match %s %s: %s",
@@ -326,6 +335,15 @@ def execute_match(match_id: int) -> RunSummary:
         extra={**extra, "rated": recorded.rated, "void": outcome.void},
     )
     return RunSummary(match_id, action, recorded.status.value, outcome.void_reason or "")
+
+
+def _forget_live_events(sessions: sessionmaker[Session], match_id: int) -> None:
+    """Delete the match's live events once it is stored (its replay says it all); a
+    failure leaves them for the next run of the match to clear, and is only logged."""
+    try:
+        _in_session(sessions, lambda s: clear_events(s, match_id))
+    except Exception:
+        log.exception("match %s: its live events were not deleted", match_id)
 
 
 def _platform_reason(error: BaseException) -> str:

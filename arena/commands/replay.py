@@ -1,5 +1,5 @@
-"""`arena replay verify|show|ask`: check a replay against the engine, print it as text, or
-put a seat's recorded decisions to a bot again."""
+"""`arena replay verify|show|ask|view`: check a replay against the engine, print it as text,
+put a seat's recorded decisions to a bot again, or open it in the site's viewer."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ WHY_ANSWERS_DIFFER = (
 
 @click.group()
 def replay() -> None:
-    """Replays: verify them, show them, ask their decisions again."""
+    """Replays: verify them, show them, ask their decisions again, view them."""
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -246,3 +246,35 @@ def _print_summary(answers: Sequence[Answer]) -> None:
     click.echo(f"DIFFERENT: {len(differing)} of {len(answers)} answer(s) differ: {listed}")
     click.echo(WHY_ANSWERS_DIFFER)
     raise SystemExit(1)
+@replay.command("view")
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The HTML file to write (default: the replay's name with .html).",
+)
+@click.option("--no-open", is_flag=True, help="Write the page only; do not open a browser.")
+def view_command(path: Path, out: Path | None, no_open: bool) -> None:
+    """Open the replay in the site's own viewer: one self-contained HTML file.
+
+    The page inlines the viewer and the replay, so it works from disk with no server
+    (arena/match/viewer.py says why a file rather than a local server). It is opened
+    with the default browser; its path is printed either way.
+    """
+    import webbrowser
+
+    from arena.match.viewer import ViewerAssetsError, write_page
+
+    document = _load(path)
+    target = out or path.with_name(path.name.removesuffix(".gz").removesuffix(".json") + ".html")
+    try:
+        written = write_page(document, target)
+    except ViewerAssetsError as error:
+        err_console.print(f"[red]{error}[/red]")
+        raise SystemExit(2) from None
+    except OSError as error:
+        err_console.print(f"[red]cannot write {target}: {error.strerror}[/red]")
+        raise SystemExit(2) from None
+    click.echo(str(written))
+    if not no_open and not webbrowser.open(written.as_uri()):
+        click.echo("No browser to open it with: open the file above in one.")

@@ -97,6 +97,17 @@ class Progress:
     totals: tuple[int, ...]
 
 
+EventSink = Callable[[dict[str, Any]], None]
+"""The event callback: told {"kind": ..., ...} as the match is played, to watch it live.
+
+Kinds: "match" (header: the replay's header), "game" (game, seating), "hand" (game, hand:
+the hand's record as dealt), "passes" (game, passes, received), "play" (game, trick: its
+index in the hand, play), "trick" (game, trick, record), "hand_end" (game, hand: the
+complete record). The records are the replay's own, still being written: a callback
+copies what it keeps. It runs between decisions, never inside a bot's time.
+"""
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class _HandTable:
     """What every decision of one hand shares: the hand, who sits where, which game and
@@ -128,6 +139,7 @@ class MatchRunner:
         match_id: str | None = None,
         on_progress: Callable[[Progress], None] | None = None,
         now: Callable[[], float] = time.perf_counter,
+        on_event: EventSink | None = None,
     ) -> None:
         if len(entrants) != rules.players:
             raise ValueError(f"{rules.name} needs {rules.players} entrants, got {len(entrants)}")
@@ -139,6 +151,7 @@ class MatchRunner:
         self.fault_policy = fault_policy or FaultPolicy()
         self.match_id = match_id or uuid.uuid4().hex
         self.on_progress = on_progress
+        self.on_event = on_event
         self._now = now
         n = rules.players
         self._clocks = [Clock(self.time_policy) for _ in range(n)]
@@ -161,6 +174,7 @@ class MatchRunner:
         """Play the match inside a running event loop."""
         games_total = self.rules.players if self.duplicate else 1
         replay = self._replay_header(games_total)
+        self._emit("match", header=replay)
         void_reason: str | None = None
         try:
             for game_index in range(games_total):
@@ -213,6 +227,7 @@ class MatchRunner:
         seating = self._seating(game_index)
         game = Game(rules, self.seed)
         record: dict[str, Any] = {"index": game_index, "seating": seating, "hands": []}
+        self._emit("game", game=game_index, seating=seating)
         # Every seat starts at once: starting is mostly waiting (a bot's Ready, its new
         # stream), and one seat after another took 15 ms a game (docs/benchmarks.md).
         started = await asyncio.gather(
@@ -279,12 +294,14 @@ class MatchRunner:
             view, context = hand.view(seat), self._context(seating[seat], number, scores)
             await self._notify(seating[seat], partial(_call, "hand_started", view, context))
         table = _HandTable(hand, seating, game_index, number, scores)
+        self._emit("hand", game=game_index, hand=record)
         if hand.phase is Phase.CALLING:
             record["call"] = await self._take_call(table)
         count = rules.pass_size(hand.pass_direction)
         for seat in hand.passes_pending:
             record["passes"].append(await self._take_pass(table, seat, count))
         record["received"] = [[str(c) for c in hand.received(s)] for s in range(n)]
+        self._emit("passes", game=game_index, passes=record["passes"], received=record["received"])
         if hand.phase in (Phase.BIDDING, Phase.NAMING):
             record["auction"] = await self._take_auction(table)
             assert hand.scoring_suit is not None
@@ -313,11 +330,14 @@ class MatchRunner:
                 play["drew"] = drew
                 drawn += len(drew)
             plays.append(play)
+            self._emit("play", game=game_index, trick=len(record["tricks"]), play=play)
             if hand.trick_number != trick_number or hand.is_over:
                 trick = hand.tricks()[-1]
                 record["tricks"].append(
                     {"leader": trick.leader, "plays": plays, "winner": trick.winner}
                 )
+                tricks = record["tricks"]
+                self._emit("trick", game=game_index, trick=len(tricks) - 1, record=tricks[-1])
                 plays = []
                 for s in range(n):
                     await self._notify(
@@ -343,7 +363,17 @@ class MatchRunner:
             await self._notify(
                 seating[seat], partial(_call, "hand_ended", number, points, tuple(game.totals))
             )
+        self._emit("hand_end", game=game_index, hand=record)
         return record
+
+    def _emit(self, kind: str, **data: Any) -> None:
+        """Tell the event callback; its failure is logged and never stops the match."""
+        if self.on_event is None:
+            return
+        try:
+            self.on_event({"kind": kind, **data})
+        except Exception:
+            log.exception("match %s: the event callback failed; the match goes on", self.match_id)
 
     def _shooter(self, hand: Hand) -> int | None:
         rules = self.rules

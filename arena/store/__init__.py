@@ -16,6 +16,7 @@ from .database import (
 )
 from .heartbeats import Heartbeat, HeartbeatRow
 from .ladder import LadderRow, ladder, recompute_ratings
+from .live import LiveEventBatch, LiveWriter
 from .results import (
     MatchNotFoundError,
     MatchResult,
@@ -32,6 +33,8 @@ __all__ = [
     "Heartbeat",
     "HeartbeatRow",
     "LadderRow",
+    "LiveEventBatch",
+    "LiveWriter",
     "MatchNotFoundError",
     "MatchResult",
     "MatchResultError",

@@ -73,6 +73,8 @@ def test_sign_in_goes_back_where_it_was_asked_but_never_off_site(client, auth, w
         ("/upload", "/upload"),
         ("https://evil.example/", "/"),
         ("//evil", "/"),
+        ("/\\evil.example", "/"),  # a browser reads "/\\" as "//"
+        ("/\t/evil.example", "/"),  # and drops the tab
     ):
         client.post("/signout", data={"csrf_token": token})
         answer = client.post(
@@ -84,6 +86,30 @@ def test_sign_in_goes_back_where_it_was_asked_but_never_off_site(client, auth, w
                 "csrf_token": csrf_token(client),
             },
         )
+        assert answer.headers["Location"] == expected
+
+
+def test_sign_up_goes_back_to_the_page_it_came_from_but_never_off_site(client, world):
+    """The nav's "Sign up" link carries the page being read; the form keeps it."""
+    page = client.get("/ladder", follow_redirects=True).get_data(as_text=True)
+    assert 'href="/signup?next=/seasons/' in page
+    form = client.get("/signup?next=/seasons").get_data(as_text=True)
+    assert 'name="next" type="hidden" value="/seasons"' in form
+    assert 'href="/signin?next=/seasons"' in form  # "Have an account? Sign in" keeps it too
+    for number, (target, expected) in enumerate(
+        (("/seasons", "/seasons"), ("https://evil.example/", "/"), ("/\\evil.example", "/"))
+    ):
+        answer = client.post(
+            "/signup",
+            data={
+                "username": f"newcomer{number}",
+                "password": "a long password",
+                "confirm": "a long password",
+                "next": target,
+                "csrf_token": csrf_token(client, "/signup"),
+            },
+        )
+        assert answer.status_code == 302
         assert answer.headers["Location"] == expected
 
 

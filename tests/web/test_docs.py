@@ -12,6 +12,7 @@ import yaml
 
 import web.archives
 import web.charts
+import web.live
 import web.rulebook
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -55,7 +56,7 @@ def test_api_doc_lists_every_endpoint():
         assert shown.split("?")[0] in prose, path
 
 
-@pytest.mark.parametrize("module", [web.rulebook, web.charts, web.archives])
+@pytest.mark.parametrize("module", [web.rulebook, web.charts, web.archives, web.live])
 def test_module_examples(module):
     result = doctest.testmod(module)
     assert result.failed == 0

@@ -20,6 +20,7 @@ from arena.store.stats import (
 from .. import database
 from ..bots import version_status
 from ..ladder import play_table
+from ..live import live_response
 from ..loaders import load_bot, load_match, load_season, load_version
 from ..matches import replay_response, seat_rows
 from ..rulebook import describe
@@ -309,3 +310,9 @@ def match(match_id: int) -> dict[str, Any]:
 def replay(match_id: int) -> Response:
     """The match's replay document (other bots' logs and fault texts blanked)."""
     return replay_response(load_match(match_id))
+
+
+@api.get("/matches/<int:match_id>/live")
+def live(match_id: int) -> Response:
+    """The match as it is played: server-sent events (docs/api.md, "Watching live")."""
+    return live_response(load_match(match_id))

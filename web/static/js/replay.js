@@ -9,7 +9,17 @@
 //
 // One seat's view shows only what that seat knew at that moment: its own cards, the
 // cards it passed and (after the exchange) received, and the cards played; the other
-// hands are drawn as card backs, and their passes are not shown at all.
+// hands are drawn as card backs, and their passes are not shown at all. That seat sits
+// at the bottom of the table, and each card of a trick lies in front of its player.
+//
+// Bot notes (a decision's optional "note") are shown beside the decisions of the step,
+// always as text (textContent), never as HTML: they are the bot's own words.
+//
+// The same viewer runs in three places: the match page (data-replay-url: the replay is
+// fetched), a file written by `arena replay view` (data-replay-inline: the id of a
+// <script type="application/json"> holding it), and a match being played
+// (data-live-url: server-sent events, docs/api.md; the page reloads into the full replay
+// when the match ends). A live stream hides every card not yet played as "XX".
 "use strict";
 
 (function () {
@@ -22,6 +32,18 @@
     T: "ten", J: "jack", Q: "queen", K: "king", A: "ace",
   };
   const SPEEDS = [0.25, 0.5, 1, 2, 4, 8];
+  const HIDDEN = "XX"; // a card the live stream does not show yet (drawn as a card back)
+  // Where each seat sits, clockwise from the bottom (the viewing seat, else seat 0):
+  // b(ottom), l(eft), t(op), r(ight) and the corners; the trick's cards use the same names.
+  const POSITIONS = {
+    2: ["b", "t"],
+    3: ["b", "l", "r"],
+    4: ["b", "l", "t", "r"],
+    5: ["b", "l", "tl", "tr", "r"],
+    6: ["b", "l", "tl", "t", "tr", "r"],
+    7: ["b", "bl", "l", "tl", "tr", "r", "br"],
+    8: ["b", "bl", "l", "tl", "t", "tr", "r", "br"],
+  };
   const BASE_DELAY_MS = 900;
 
   const seatsInfo = JSON.parse(root.dataset.seats || "[]");
@@ -63,6 +85,7 @@
   }
 
   function card(code, extra) {
+    if (code === HIDDEN) return back();
     if (isJoker(code)) {
       return el(
         "span",
@@ -111,7 +134,7 @@
   // Four-Penny Hearts (003): after the opening tricks, each multi-round is one step group,
   // its plays (each with its penny) in turn; its pennies are drawn side by side. rounds()
   // lists a hand's tricks, then its multi-rounds (marked `multi`), in play order.
-  const roundsOf = new WeakMap();
+  let roundsOf = new WeakMap(); // renewed whenever a live match adds to its hands
 
   function rounds(hand) {
     if (!roundsOf.has(hand)) {
@@ -186,7 +209,7 @@
       // The seat to play has drawn already (the arena draws as its turn comes).
       const next = count < record.plays.length ? record.plays[count] : null;
       if (t === step.t - 1 && next) for (const drawn of next.drew || []) holding[next.seat].push(drawn);
-      const complete = count === record.plays.length;
+      const complete = count === record.plays.length && !record.partial;
       if (complete && record.multi) {
         // Four-Penny Hearts: each penny's cards to that penny's winner.
         for (const play of record.plays) takenCards[record.winners[play.penny]].push(play.card);
@@ -203,11 +226,16 @@
       }
     }
     const taken = takenCards.map((cards) => scoreTaken(cards, values));
-    const lastHandStep = step.t === played.length && trickDone;
+    // A hand being played live has no totals until it ends.
+    const lastHandStep = step.t === played.length && trickDone && Array.isArray(hand.totals);
     let toPlay = null;
     if (step.t === 0) toPlay = played.length ? played[0].leader : null;
-    else if (!trickDone) toPlay = trick.record.plays[trick.count].seat;
-    else if (step.t < played.length) toPlay = played[step.t].leader;
+    else if (!trickDone) {
+      const next = trick.record.plays[trick.count];
+      // Live: the trick's next card is not played yet; the seat after the last one plays.
+      toPlay = next ? next.seat : (trick.record.plays[trick.count - 1].seat + 1) % n;
+    } else if (step.t < played.length) toPlay = played[step.t].leader;
+    else if (!lastHandStep && trick.record.winner >= 0) toPlay = trick.record.winner;
     const previous = step.h > 0 ? game.hands[step.h - 1] : null;
     const before = previous ? previous.totals : new Array(n).fill(0);
     const potBefore = previous && typeof previous.pot === "number" ? previous.pot : 0;
@@ -237,8 +265,10 @@
     return left;
   }
 
+  // A live stream's hidden hands are HIDDEN cards: a card played from one takes a HIDDEN.
   function removeOne(cards, c) {
-    const at = cards.indexOf(c);
+    let at = cards.indexOf(c);
+    if (at < 0) at = cards.indexOf(HIDDEN);
     if (at >= 0) cards.splice(at, 1);
   }
 
@@ -333,6 +363,14 @@
 
   // -- drawing --------------------------------------------------------------------------
 
+  // The seat drawn at the bottom: the viewing seat, else seat 0.
+  function positionOf(seat, n, mine) {
+    const names = POSITIONS[n];
+    if (!names) return "auto"; // more seats than places: the grid flows them
+    const bottom = mine === null ? 0 : mine;
+    return names[(seat - bottom + n) % n];
+  }
+
   function viewerSeat(game) {
     if (view === "all") return null;
     const seat = game.seating.indexOf(Number(view));
@@ -354,7 +392,7 @@
     const cards = sortCards([...state.holding[seat]]);
     const received = new Set(state.passed ? state.got[seat] : []);
     const hand = el("div", { class: "hand", "aria-label": faceUp ? "cards held" : `${cards.length} cards, hidden` });
-    for (const c of cards) hand.append(faceUp ? card(c, received.has(c) && faceUp ? "received" : "") : back());
+    for (const c of cards) hand.append(faceUp && c !== HIDDEN ? card(c, received.has(c) ? "received" : "") : back());
     const total = runningTotal(state, seat);
     const meta = el("div", { class: "meta" });
     meta.append(`this hand: ${handPoints(state, seat)}`);
@@ -370,12 +408,13 @@
       meta.append(el("br"), state.passed ? "passed " : "will pass ");
       for (const c of state.gave[seat]) meta.append(card(c, "small"), " ");
     }
-    const classes = ["seat", `seat-${seat}`];
+    const classes = ["seat", `seat-${seat}`, `pos-${positionOf(seat, state.n, mine)}`];
     if (state.toPlay === seat) classes.push("to-play");
     if (mine === seat) classes.push("viewing");
     return el(
       "section",
-      { class: classes.join(" "), "data-seat": seat, "data-face-up": faceUp ? "true" : "false", "aria-label": `seat ${seat}` },
+      { class: classes.join(" "), "data-seat": seat, "data-position": positionOf(seat, state.n, mine),
+        "data-face-up": faceUp ? "true" : "false", "aria-label": `seat ${seat}` },
       el("h3", {}, el("span", {}, `${seat} · ${labelOf(entrant)}`), el("span", { class: "score", title: chips() ? "chips paid in net" : "running total" }, total)),
       hand,
       meta,
@@ -409,6 +448,7 @@
           for (const c of pass.cards || []) line.append(card(c), " ");
           if (pass.fault) line.append(el("span", { class: "badge danger" }, pass.fault));
           if (typeof pass.ms === "number") line.append(` ${pass.ms.toFixed(1)} ms`);
+          if (hasNote(pass)) line.classList.add("noted");
           list.append(line);
         }
         centre.append(list);
@@ -417,12 +457,13 @@
     }
     const { record, count } = state.trick;
     if (record.multi) return drawMultiRound(state, step, centre);
-    centre.append(el("div", { class: "caption" }, `Trick ${step.t} of ${state.hand.tricks.length}`));
+    const of = Array.isArray(state.hand.totals) ? ` of ${state.hand.tricks.length}` : ""; // live: not known yet
+    centre.append(el("div", { class: "caption" }, `Trick ${step.t}${of}`));
     if (state.stock !== null) centre.append(el("div", { class: "passes stock" }, `stock: ${state.stock} cards`));
-    const plays = el("div", { class: "plays" });
+    const plays = el("div", { class: "plays compass", "aria-label": "the trick" });
     for (let c = 0; c < count; c++) {
       const play = record.plays[c];
-      const classes = ["play"];
+      const classes = ["play", `pos-${positionOf(play.seat, state.n, mine)}`];
       if (state.trickDone && play.seat === record.winner) classes.push("winner");
       if (play.fault || play.auto) classes.push("fault");
       const note = [`seat ${play.seat}`];
@@ -430,7 +471,8 @@
       if (play.fault) note.push(play.fault);
       else if (play.auto) note.push("auto");
       if (play.drew && play.drew.length) note.push(`drew ${play.drew.length}`);
-      plays.append(el("div", { class: classes.join(" "), "data-play-seat": play.seat }, card(play.card), note.join(" · ")));
+      if (hasNote(play)) classes.push("noted");
+      plays.append(el("div", { class: classes.join(" "), "data-play-seat": play.seat, "data-position": positionOf(play.seat, state.n, mine) }, card(play.card), note.join(" · ")));
     }
     centre.append(plays);
     if (state.trickDone && record.winner >= 0) centre.append(el("div", {}, `won by seat ${record.winner}`));
@@ -464,6 +506,7 @@
       const classes = ["play"];
       if (state.trickDone && play.seat === record.winners[play.penny]) classes.push("winner");
       if (play.fault || play.auto) classes.push("fault");
+      if (hasNote(play)) classes.push("noted");
       columns[play.penny].append(el("div", { class: classes.join(" "), "data-play-seat": play.seat }, card(play.card), playNote(play)));
     }
     if (state.trickDone) columns.forEach((column, p) => column.append(el("div", { class: "penny-winner" }, `won by seat ${record.winners[p]}`)));
@@ -541,6 +584,80 @@
     return list;
   }
 
+  // -- bot notes -----------------------------------------------------------------------
+
+  const hasNote = (decision) => Boolean(decision) && typeof decision.note === "string" && decision.note !== "";
+
+  // The decisions shown at a step, as [seat, what it did, the decision record]: the
+  // dealer's call at the deal; the passes, reveals, bids and naming at the pass; the
+  // cards of the trick (or multi-round) so far.
+  function decisionsAt(state, step) {
+    const hand = state.hand;
+    const list = [];
+    if (step.t === 0) {
+      if (hand.call) list.push([hand.dealer, "calls the pass", hand.call]);
+      if (step.c === 1) {
+        for (const pass of hand.passes || []) list.push([pass.seat, "passes", pass]);
+        for (const shown of hand.reveals || []) list.push([shown.seat, `lays down ${shown.card}`, shown]);
+        if (hand.auction) {
+          for (const bid of hand.auction.bids) list.push([bid.seat, bid.bid === null ? "passes the bid" : `bids ${bid.bid}`, bid]);
+          list.push([hand.auction.declarer, "names a suit", hand.auction.naming]);
+        }
+      }
+      return list;
+    }
+    const { record, count } = state.trick;
+    for (let c = 0; c < count; c++) list.push([record.plays[c].seat, `plays ${record.plays[c].card}`, record.plays[c]]);
+    return list;
+  }
+
+  // The notes of this step, beside its decisions. One seat's view shows that seat's only:
+  // another bot's reasoning is not something the seat knew.
+  function drawNotes(state, step, mine) {
+    const list = el("ol", { class: "notes-list" });
+    for (const [seat, what, decision] of decisionsAt(state, step)) {
+      if (!hasNote(decision) || (mine !== null && seat !== mine)) continue;
+      list.append(el("li", { "data-note-seat": seat },
+        el("span", { class: "note-who" }, `seat ${seat} ${what}`), " ",
+        el("q", { class: "note-text", text: decision.note })));
+    }
+    if (!list.children.length) return el("p", { class: "hint", text: "no notes at this step" });
+    return list;
+  }
+
+  function anyNotes() {
+    if (replay.notes) return true;
+    return replay.games.some((game) => game.hands.some((hand) => {
+      if ((hand.passes || []).some(hasNote) || (hand.reveals || []).some(hasNote) || hasNote(hand.call)) return true;
+      if (hand.auction && (hand.auction.bids.some(hasNote) || hasNote(hand.auction.naming))) return true;
+      return rounds(hand).some((record) => record.plays.some(hasNote));
+    }));
+  }
+
+  // Per entrant: how many notes the platform kept and dropped (the cap), when recorded.
+  function drawNoteCounts() {
+    const counts = replay.notes;
+    if (!counts) return null;
+    const list = el("ul", { class: "plain note-counts" });
+    replay.entrants.forEach((_, i) => {
+      const c = Array.isArray(counts) ? counts[i] : counts[String(i)];
+      if (!c) return;
+      list.append(el("li", { "data-entrant": i }, `${labelOf(i)}: ${c.kept} kept, ${c.dropped} dropped`));
+    });
+    return list.children.length ? list : null;
+  }
+
+  // One colour, one meaning: the legend of the table's highlights.
+  function drawLegend() {
+    const item = (cls, text) => el("li", {}, el("span", { class: `swatch ${cls}`, "aria-hidden": "true" }), text);
+    return el("ul", { class: "legend", "aria-label": "What the highlights mean" },
+      item("turn", "to play"),
+      item("winner", "wins the trick"),
+      item("received", "received in the pass"),
+      item("fault", "fault or played for the bot"),
+      item("noted", "has a bot note"));
+  }
+
   function render() {
     const step = steps[index];
     const state = stateAt(step);
@@ -552,6 +669,7 @@
     ui.scores.replaceChildren(drawScores(state));
     ui.sheet.replaceChildren(drawSheet(step));
     ui.events.replaceChildren(drawEvents(step));
+    if (ui.notes) ui.notes.replaceChildren(drawNotes(state, step, mine));
     ui.position.textContent = positionText(step);
     ui.scrubber.value = String(index);
     ui.scrubber.setAttribute("aria-valuetext", positionText(step));
@@ -713,8 +831,15 @@
     ui.scrubber.addEventListener("input", () => { pause(); go(Number(ui.scrubber.value)); });
     ui.position = el("span", { class: "position", "aria-hidden": "true" });
     const scrub = el("div", { class: "scrub" }, ui.scrubber, ui.position);
+    if (root.dataset.liveUrl) controls.append(el("span", { class: "badge live", "data-live-badge": "" }, "● live"));
     ui.felt = el("div", { class: "table-felt" });
     ui.live = el("p", { class: "sr-only", "aria-live": "polite" });
+    ui.notes = null;
+    let notesBox = null;
+    if (anyNotes() || root.dataset.liveUrl) {
+      ui.notes = el("div");
+      notesBox = el("section", { class: "notes", "aria-label": "Bot notes" }, el("h3", { text: "Bot notes" }), ui.notes);
+    }
     ui.scores = el("div");
     ui.sheet = el("div");
     ui.events = el("div");
@@ -731,7 +856,9 @@
         el("kbd", { text: "Space" }), " play · ", el("kbd", { text: "+" }), el("kbd", { text: "−" }), " speed · ",
         el("kbd", { text: "a" }), " all hands · ", el("kbd", { text: "0" }), "–", el("kbd", { text: String(replay.entrants.length - 1) }), " one seat's view"),
     );
-    root.append(controls, scrub, el("div", {}, ui.felt, ui.live), side);
+    const counts = drawNoteCounts();
+    if (counts) side.append(el("div", {}, el("h3", { text: "Notes kept" }), counts));
+    root.append(controls, scrub, el("div", {}, ui.felt, drawLegend(), notesBox, ui.live), side);
     root.tabIndex = 0;
   }
 
@@ -764,11 +891,116 @@
     }
   }
 
+  // -- live: a match being played (server-sent events, docs/api.md) --------------------
+
+  function liveHand(event) {
+    const game = replay.games[event.game];
+    return game ? game.hands[game.hands.length - 1] : null;
+  }
+
+  // Apply one event of the stream to the replay being built (the runner's `Event`s).
+  function applyEvent(event) {
+    if (event.kind === "match") {
+      replay = { ...event.header, games: [], faults: [], logs: [] };
+      return;
+    }
+    if (!replay) return;
+    const game = replay.games[event.game];
+    switch (event.kind) {
+      case "game":
+        replay.games[event.game] = { index: event.game, seating: event.seating, hands: [] };
+        break;
+      case "hand":
+        if (game) game.hands.push({ passes: [], ...event.hand, tricks: [] });
+        break;
+      case "passes": {
+        const hand = liveHand(event);
+        if (hand) Object.assign(hand, { passes: event.passes, received: event.received });
+        break;
+      }
+      case "play": {
+        const hand = liveHand(event);
+        if (!hand) break;
+        const trick = hand.tricks[event.trick] || (hand.tricks[event.trick] = { leader: event.play.seat, plays: [], winner: -1, partial: true });
+        trick.plays.push(event.play);
+        break;
+      }
+      case "trick": {
+        const hand = liveHand(event);
+        if (hand) hand.tricks[event.trick] = event.record;
+        break;
+      }
+      case "hand_end":
+        if (game) game.hands[game.hands.length - 1] = event.hand;
+        break;
+      case "game_end":
+        if (game) Object.assign(game, event.result);
+        break;
+      default:
+        break; // an event kind this viewer does not know yet
+    }
+  }
+
+  // Redraw after new events: a viewer at the last step follows the play, one looking at
+  // an earlier step stays there.
+  function refresh() {
+    if (!replay) return;
+    roundsOf = new WeakMap();
+    const was = ui.felt ? steps[index] : null;
+    const following = !was || index >= steps.length - 1;
+    steps = buildSteps();
+    if (!steps.length) return;
+    if (!ui.felt) {
+      build();
+      document.addEventListener("keydown", onKey);
+    }
+    index = following ? steps.length - 1 : findStep(was.g, was.h, was.t, was.c);
+    ui.scrubber.max = String(steps.length - 1);
+    render();
+    root.dataset.ready = "true";
+  }
+
+  // The stream ends every half minute or so and EventSource reconnects by itself, sending
+  // the last id it saw; when the server refuses (503: too many watchers), try again later.
+  let lastId = "0";
+
+  function connect(url) {
+    const source = new EventSource(lastId === "0" ? url : `${url}?after=${encodeURIComponent(lastId)}`);
+    source.addEventListener("message", (message) => {
+      if (message.lastEventId) lastId = message.lastEventId;
+      for (const event of JSON.parse(message.data)) applyEvent(event);
+      refresh();
+    });
+    source.addEventListener("end", (message) => {
+      source.close();
+      const info = JSON.parse(message.data);
+      root.dataset.liveEnded = info.status;
+      // The match is stored: the page itself now shows the full replay and its results.
+      window.location.reload();
+    });
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED) setTimeout(() => connect(url), 5000);
+    });
+  }
+
+  function startLive(url) {
+    root.dataset.live = "true";
+    root.replaceChildren(el("p", { class: "hint", "data-live-waiting": "" }, "Waiting for the first cards of this match…"));
+    connect(url);
+  }
+
+  async function load() {
+    const inline = root.dataset.replayInline;
+    if (inline) return JSON.parse(document.getElementById(inline).textContent);
+    const response = await fetch(root.dataset.replayUrl, { headers: { Accept: "application/json" } });
+    if (!response.ok) throw new Error(`the server answered ${response.status}`);
+    return response.json();
+  }
+
   async function start() {
+    if (root.dataset.liveUrl) return startLive(root.dataset.liveUrl);
     try {
-      const response = await fetch(root.dataset.replayUrl, { headers: { Accept: "application/json" } });
-      if (!response.ok) throw new Error(`the server answered ${response.status}`);
-      replay = await response.json();
+      replay = await load();
     } catch (error) {
       root.replaceChildren(el("p", { class: "error", text: `The replay could not be loaded: ${error.message}` }));
       return;

@@ -5,7 +5,47 @@
 "use strict";
 
 (function () {
+  // Every page loads this file from base.html; some templates add it again: run once.
+  if (window.arenaSite) return;
+  window.arenaSite = true;
   document.documentElement.classList.add("js");
+
+  // Tables scroll inside their card, never past it: each goes into a .table-wrap (the
+  // templates wrap some already), and a wrap that can scroll further to the right fades
+  // at its right edge, so a reader on a phone sees there is more.
+  function hintScroll(wrap) {
+    const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+    wrap.classList.toggle("scrolls-more", wrap.scrollWidth - wrap.clientWidth - wrap.scrollLeft > 1);
+    wrap.dataset.scrolls = scrolls ? "true" : "false";
+    // A region that scrolls is reachable by keyboard (and named); one that does not is
+    // left out of the tab order.
+    if (scrolls) {
+      wrap.tabIndex = 0;
+      wrap.setAttribute("role", "region");
+      wrap.setAttribute("aria-label", wrap.dataset.label);
+    } else {
+      wrap.removeAttribute("tabindex");
+      wrap.removeAttribute("role");
+      wrap.removeAttribute("aria-label");
+    }
+  }
+  const wraps = [];
+  for (const table of document.querySelectorAll("main table.table")) {
+    let wrap = table.parentElement;
+    if (!wrap.classList.contains("table-wrap")) {
+      wrap = document.createElement("div");
+      wrap.className = "table-wrap";
+      table.replaceWith(wrap);
+      wrap.appendChild(table);
+    }
+    const caption = table.closest("section") && table.closest("section").querySelector("h2");
+    wrap.dataset.label = table.getAttribute("aria-label") || (caption && caption.textContent.trim()) || "table";
+    wrap.addEventListener("scroll", () => hintScroll(wrap), { passive: true });
+    wraps.push(wrap);
+  }
+  const hintAll = () => wraps.forEach(hintScroll);
+  hintAll();
+  window.addEventListener("resize", hintAll);
 
   for (const form of document.querySelectorAll("[data-season-select], [data-autosubmit]")) {
     const select = form.querySelector("select");

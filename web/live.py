@@ -1,0 +1,284 @@
+"""Watching a match as it is played: its live events as server-sent events.
+
+`GET /matches/<id>/live` streams the batches a worker writes (arena/store/live.py), each
+as one SSE message (`id:` the batch's id, `data:` a JSON list of events), then an `end`
+event once the match is no longer queued or running; the viewer then loads the stored
+replay. The stream polls the table (every `LIVE_POLL_SECONDS`) and lasts at most
+`LIVE_STREAM_SECONDS`: the browser's EventSource reconnects by itself, sending the last id
+it saw (`Last-Event-ID`), and the stream resumes after it. A bounded stream matters with
+waitress: each open stream holds one of its threads, so at most `LIVE_MAX_STREAMS` are
+open at once (others get 503 and a Retry-After), and none for long.
+
+What a watcher sees is cut here, per watcher, as the replay is on the match page: no
+card of another owner's seat before it is played (their hands, passes, what they were
+passed, a kitty, the stock's draws: "XX"), no deal seed (it would give every hand away),
+and no bot note but their own bots'.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Collection, Iterator
+from typing import Any, Final
+
+from flask import Blueprint, Flask, abort, current_app, request
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+from werkzeug.wrappers import Response
+
+from arena.store.live import events_after
+from arena.store.models import IN_FLIGHT_MATCH_STATUSES, Match
+
+from . import database
+from .auth import current_user
+from .loaders import load_match
+from .replays import owned_entrants
+
+bp = Blueprint("live", __name__, url_prefix="/matches")
+
+HIDDEN: Final = "XX"
+POLL_SECONDS: Final = 0.5
+STREAM_SECONDS: Final = 30.0
+KEEPALIVE_SECONDS: Final = 10.0
+MAX_STREAMS: Final = 4
+_OPEN = "arena.live.open"
+
+
+# -- what a watcher may see -------------------------------------------------------------
+
+
+def _hide(cards: list[str]) -> list[str]:
+    return [HIDDEN] * len(cards)
+
+
+def redact_decision(decision: dict[str, Any], hidden: bool) -> dict[str, Any]:
+    """A decision record (a play, a pass, a bid…) without its note and draws when `hidden`.
+
+    >>> redact_decision({"seat": 1, "card": "QS", "note": "mine", "drew": ["2C"]}, True)
+    {'seat': 1, 'card': 'QS', 'drew': ['XX']}
+    """
+    if not hidden:
+        return decision
+    result = {key: value for key, value in decision.items() if key != "note"}
+    if "drew" in result:
+        result["drew"] = _hide(result["drew"])
+    return result
+
+
+def redact_hand(hand: dict[str, Any], hidden: Collection[int]) -> dict[str, Any]:
+    """A hand's record with the cards of the `hidden` seats' hands shown as "XX".
+
+    The cards they play stay (they are on the table); their passes, what they were
+    passed, the kitty, the hand's seed and their notes go.
+    """
+    result = {key: value for key, value in hand.items() if key != "seed"}
+    if "deal" in hand:
+        result["deal"] = [
+            _hide(cards) if seat in hidden else cards for seat, cards in enumerate(hand["deal"])
+        ]
+    if hand.get("kitty"):
+        result["kitty"] = _hide(hand["kitty"])
+    if "passes" in hand:
+        result["passes"] = _redact_passes(hand["passes"], hidden)
+    if "received" in hand:
+        result["received"] = _redact_received(hand["received"], hidden)
+    for key in ("tricks", "multi_rounds"):
+        if key in hand:
+            result[key] = [_redact_trick(trick, hidden) for trick in hand[key]]
+    if "reveals" in hand:
+        result["reveals"] = [redact_decision(r, r.get("seat") in hidden) for r in hand["reveals"]]
+    if hand.get("call"):
+        result["call"] = redact_decision(hand["call"], hand.get("dealer") in hidden)
+    if hand.get("auction"):
+        auction = dict(hand["auction"])
+        auction["bids"] = [redact_decision(b, b.get("seat") in hidden) for b in auction["bids"]]
+        auction["naming"] = redact_decision(auction["naming"], auction.get("declarer") in hidden)
+        result["auction"] = auction
+    kept = hand.get("kept")
+    if kept and kept.get("seat") in hidden:
+        result["kept"] = {**kept, "cards": _hide(kept["cards"])}
+    return result
+
+
+def _redact_passes(passes: list[dict[str, Any]], hidden: Collection[int]) -> list[dict[str, Any]]:
+    return [
+        {**redact_decision(entry, True), "cards": _hide(entry.get("cards") or [])}
+        if entry.get("seat") in hidden
+        else entry
+        for entry in passes
+    ]
+
+
+def _redact_received(received: list[list[str]], hidden: Collection[int]) -> list[list[str]]:
+    return [_hide(cards) if seat in hidden else cards for seat, cards in enumerate(received)]
+
+
+def _redact_trick(trick: dict[str, Any], hidden: Collection[int]) -> dict[str, Any]:
+    plays = [redact_decision(play, play.get("seat") in hidden) for play in trick["plays"]]
+    return {**trick, "plays": plays}
+
+
+def redact_event(
+    event: dict[str, Any], seating: list[int] | None, readable: Collection[int]
+) -> dict[str, Any]:
+    """One runner event as a watcher who may read the entrants `readable` may see it.
+
+    `seating` is the game's (seating[seat] = entrant); unknown, every seat is hidden.
+    """
+    kind = event.get("kind")
+    if kind == "match":
+        header = {key: value for key, value in event["header"].items() if key != "seed"}
+        return {**event, "header": header}
+    if seating is None:
+        hidden: set[int] = set(range(64))
+    else:
+        hidden = {seat for seat, entrant in enumerate(seating) if entrant not in readable}
+    if kind in ("hand", "hand_end"):
+        return {**event, "hand": redact_hand(event["hand"], hidden)}
+    if kind == "passes":
+        return {
+            **event,
+            "passes": _redact_passes(event["passes"], hidden),
+            "received": _redact_received(event["received"], hidden),
+        }
+    if kind == "play":
+        play = event["play"]
+        return {**event, "play": redact_decision(play, play.get("seat") in hidden)}
+    if kind == "trick":
+        return {**event, "record": _redact_trick(event["record"], hidden)}
+    return event
+
+
+# -- the stream --------------------------------------------------------------------------
+
+
+def _after() -> int:
+    """The last batch id the watcher has: `Last-Event-ID` (a reconnection), else ?after=."""
+    raw = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
+    if not raw.isdigit() or len(raw) > 18:
+        abort(400, f"'after' must be a batch id (a whole number), not {raw[:40]!r}.")
+    return int(raw)
+
+
+def _message(data: Any, *, event: str | None = None, event_id: int | None = None) -> str:
+    lines = []
+    if event is not None:
+        lines.append(f"event: {event}")
+    if event_id is not None:
+        lines.append(f"id: {event_id}")
+    lines.append("data: " + json.dumps(data, separators=(",", ":")))
+    return "\n".join(lines) + "\n\n"
+
+
+def _seatings(session: Session, match_id: int, upto: int) -> dict[int, list[int]]:
+    """The games' seatings told by the batches up to id `upto` (a watcher resuming)."""
+    found: dict[int, list[int]] = {}
+    after = 0
+    while after < upto:
+        batches = events_after(session, match_id, after, limit=500)
+        if not batches:
+            break
+        for batch_id, events in batches:
+            if batch_id > upto:
+                return found
+            for event in events:
+                if event.get("kind") == "game":
+                    found[int(event["game"])] = list(event["seating"])
+            after = batch_id
+    return found
+
+
+def stream_events(
+    sessions: sessionmaker[Session],
+    match_id: int,
+    readable: Collection[int],
+    after: int,
+    *,
+    poll: float = POLL_SECONDS,
+    duration: float = STREAM_SECONDS,
+    keepalive: float = KEEPALIVE_SECONDS,
+) -> Iterator[str]:
+    """The SSE text of match `match_id`'s events after batch `after`, then `end` once the
+    match is over; it stops after `duration` seconds (the browser reconnects)."""
+    yield "retry: 1000\n\n"
+    started = last_sent = time.monotonic()
+    with sessions() as session:
+        seatings = _seatings(session, match_id, after) if after else {}
+    while True:
+        with sessions() as session:
+            batches = events_after(session, match_id, after)
+            status = session.scalar(select(Match.status).where(Match.id == match_id))
+        for batch_id, events in batches:
+            shown = []
+            for event in events:
+                if event.get("kind") == "game":
+                    seatings[int(event["game"])] = list(event["seating"])
+                game = event.get("game")
+                seating = seatings.get(int(game)) if game is not None else None
+                shown.append(redact_event(event, seating, readable))
+            yield _message(shown, event_id=batch_id)
+            after = batch_id
+            last_sent = time.monotonic()
+        if status is None or status not in IN_FLIGHT_MATCH_STATUSES:
+            yield _message({"status": "missing" if status is None else status.value}, event="end")
+            return
+        now = time.monotonic()
+        if now - started >= duration:
+            return
+        if now - last_sent >= keepalive:
+            yield ": keep-alive\n\n"
+            last_sent = now
+        time.sleep(poll)
+
+
+def _counted(app: Flask, chunks: Iterator[str]) -> Iterator[str]:
+    """`chunks`, counted among the open streams until it ends or the watcher leaves."""
+    try:
+        yield from chunks
+    finally:
+        with _lock(app):
+            app.extensions[_OPEN] -= 1
+
+
+def _lock(app: Flask) -> threading.Lock:
+    lock: threading.Lock = app.extensions.setdefault("arena.live.lock", threading.Lock())
+    return lock
+
+
+@bp.get("/<int:match_id>/live")
+def stream(match_id: int) -> Response:
+    """The match's live events as server-sent events (docs/api.md)."""
+    return live_response(load_match(match_id))
+
+
+def live_response(match: Match) -> Response:
+    """The SSE stream of `match` for the current watcher (the page's and the API's)."""
+    readable = owned_entrants(database.session(), match, current_user())
+    after = _after()
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    config = app.config
+    with _lock(app):
+        open_now = app.extensions.get(_OPEN, 0)
+        if open_now >= config.get("LIVE_MAX_STREAMS", MAX_STREAMS):
+            response = Response(
+                "Too many people are watching live right now; try again shortly.\n",
+                status=503,
+                mimetype="text/plain",
+            )
+            response.headers["Retry-After"] = "5"
+            return response
+        app.extensions[_OPEN] = open_now + 1
+    chunks = stream_events(
+        database.sessions(app),
+        match.id,
+        readable,
+        after,
+        poll=config.get("LIVE_POLL_SECONDS", POLL_SECONDS),
+        duration=config.get("LIVE_STREAM_SECONDS", STREAM_SECONDS),
+    )
+    response = Response(_counted(app, chunks), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not buffer it
+    return response
