@@ -130,9 +130,21 @@ def test_the_legend_names_each_highlight_once(site, page):
     assert winner.evaluate("(el) => getComputedStyle(el).boxShadow").split(")")[0] == colours[1]
 
 
+def _sign_in(page, url: str, username: str) -> None:
+    page.goto(f"{url}/signin")
+    page.fill("#username", username)
+    page.fill("#password", PASSWORD)
+    page.click("#submit")
+    page.wait_for_selector(".who >> text=Sign out")
+
+
 def test_bot_notes_show_beside_their_decisions_as_text(site, page, app):
     server, world = site
     _store_notes(app, world.match_id)
+    page.goto(f"{server.url}/matches/{world.match_id}#g=1&h=1&t=1&c=4")
+    page.wait_for_selector('#viewer[data-ready="true"]')
+    assert page.locator(".notes .notes-list li").count() == 0  # notes are their owners'
+    _sign_in(page, server.url, "root")  # an admin reads every seat's notes
     page.goto(f"{server.url}/matches/{world.match_id}#g=1&h=1&t=1&c=4")
     page.wait_for_selector('#viewer[data-ready="true"]')
     notes = page.locator(".notes .notes-list li")
@@ -162,6 +174,7 @@ def test_the_replay_with_notes_on_a_phone(site, browser, app):
     _store_notes(app, world.match_id)
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     phone = context.new_page()
+    _sign_in(phone, server.url, "root")
     phone.goto(f"{server.url}/matches/{world.match_id}#g=1&h=1&t=1&c=4")
     phone.wait_for_selector('#viewer[data-ready="true"]')
     assert phone.evaluate("document.documentElement.scrollWidth") <= 392
