@@ -7,7 +7,9 @@
 
 A folder is packed as a zip (without `__pycache__`, dotfiles and compiled files). The
 bot's name defaults to the file's or folder's name. With `--wait` the command follows the
-validation and exits 0 when the version is ready, 1 when it is rejected.
+validation and exits 0 when the version is ready, 1 when it is rejected. It prints what
+the site says happens next ("ready — it plays in Demo season 1 from the next round");
+`--no-enter` keeps a first bot out of the default season it would join once ready.
 
 Standard library HTTP only: the command needs nothing beyond the `arena` package.
 """
@@ -59,15 +61,25 @@ def bot_name(path: Path) -> str:
     return name
 
 
-def multipart(field: str, filename: str, content: bytes) -> tuple[bytes, str]:
-    """A multipart/form-data body holding one file field, and its content type."""
+def multipart(
+    field: str, filename: str, content: bytes, fields: dict[str, str] | None = None
+) -> tuple[bytes, str]:
+    """A multipart/form-data body holding one file field (and plain `fields`), and its
+    content type."""
     boundary = "arena-" + secrets.token_hex(16)
     safe_name = filename.replace('"', "_").replace("\r", "_").replace("\n", "_")
+    plain = "".join(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'
+        for key, value in (fields or {}).items()
+    )
     head = (
-        f"--{boundary}\r\n"
-        f'Content-Disposition: form-data; name="{field}"; filename="{safe_name}"\r\n'
-        "Content-Type: application/octet-stream\r\n\r\n"
-    ).encode()
+        plain.encode()
+        + (
+            f"--{boundary}\r\n"
+            f'Content-Disposition: form-data; name="{field}"; filename="{safe_name}"\r\n'
+            "Content-Type: application/octet-stream\r\n\r\n"
+        ).encode()
+    )
     body = head + content + f"\r\n--{boundary}--\r\n".encode()
     return body, f"multipart/form-data; boundary={boundary}"
 
@@ -120,7 +132,15 @@ def wait_for(base: str, token: str, version_id: int, timeout: float) -> dict[str
 )
 @click.option("--wait", is_flag=True, help="Follow the validation; exit 1 if rejected.")
 @click.option("--timeout", type=click.FloatRange(1), default=600.0, show_default=True)
-def upload(path: Path, name: str | None, url: str, token: str, wait: bool, timeout: float) -> None:
+@click.option(
+    "--no-enter",
+    "no_enter",
+    is_flag=True,
+    help="Keep a first bot out of the default season it would join once ready.",
+)
+def upload(
+    path: Path, name: str | None, url: str, token: str, wait: bool, timeout: float, no_enter: bool
+) -> None:
     """Upload PATH (a .py file, a .zip or .tar.gz, or a folder) as a new bot version."""
     if not url.startswith(("http://", "https://")):
         raise click.BadParameter(
@@ -132,7 +152,8 @@ def upload(path: Path, name: str | None, url: str, token: str, wait: bool, timeo
         content, filename = path.read_bytes(), path.name
     chosen = name or bot_name(path.resolve())
     base = url.rstrip("/")
-    body, content_type = multipart("file", filename, content)
+    extra = {"enter": "false"} if no_enter else None
+    body, content_type = multipart("file", filename, content, extra)
     status, version = call(
         f"{base}/api/v1/bots/{urllib.parse.quote(chosen, safe='')}/versions",
         token,
@@ -142,6 +163,8 @@ def upload(path: Path, name: str | None, url: str, token: str, wait: bool, timeo
     state = "uploaded" if status == 201 else "unchanged (the newest version has these bytes)"
     click.echo(f"{chosen} v{version['number']}: {state}; status {version['status']}")
     click.echo(f"{base}/versions/{version['id']}")
+    if version.get("next"):
+        click.echo(version["next"])
     if not wait:
         return
     final = wait_for(base, token, int(version["id"]), timeout)
@@ -151,5 +174,7 @@ def upload(path: Path, name: str | None, url: str, token: str, wait: bool, timeo
     )
     if final.get("log"):
         click.echo(final["log"], err=True)
+    if final.get("next"):
+        click.echo(final["next"])
     if final["status"] not in ("ready",):
         raise SystemExit(1)
