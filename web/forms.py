@@ -143,6 +143,7 @@ class SeasonForm(FlaskForm):
     )
     duplicate_sets = BooleanField("Duplicate sets (each table once per seat rotation)")
     house_bots = BooleanField("Enter the house bots", default=True)
+    is_default = BooleanField("The default season: contestants' first ready bots join it")
     submit = SubmitField("Create season")
 
 

@@ -109,6 +109,7 @@ def create() -> Response | tuple[str, int]:
                     cadence=timedelta(minutes=form.cadence_minutes.data or 10),
                     matchmaking=MatchmakingSettings(duplicate_sets=bool(form.duplicate_sets.data)),
                     house_bots=bool(form.house_bots.data),
+                    is_default=bool(form.is_default.data),
                 )
         except (RulesError, SeasonError) as error:
             add_error(form.name, str(error))
