@@ -87,7 +87,8 @@ def upload() -> Response | tuple[str, int]:
         except BotError as error:
             add_error(form.name, str(error))
         else:
-            flash(f"Uploaded {version.bot.name} v{version.number}: {step}.", "success")
+            sentence = step[:1].upper() + step[1:]
+            flash(f"Uploaded {version.bot.name} version {version.number}. {sentence}.", "success")
             return redirect(url_for("bots.version", version_id=version.id))
     bots = database.session().scalars(select(Bot).where(Bot.owner_id == user.id).order_by(Bot.name))
     return render_template("submissions/upload.html", form=form, bots=list(bots)), (

@@ -115,14 +115,16 @@ def test_the_api_enters_withdraws_and_pins(client, world, token):
     assert again.status_code == 200 and not again.json["withdrawn"]
     assert client.delete(f"{base}/entries/999", headers=bearer(token)).status_code == 404
 
-    for body in ({}, {"season": "1"}, {"season": True}):
+    bad_seasons: list[dict[str, object]] = [{}, {"season": "1"}, {"season": True}]
+    for body in bad_seasons:
         assert client.post(f"{base}/entries", json=body, headers=bearer(token)).status_code == 400
     missing = client.post(f"{base}/entries", json={"season": 999}, headers=bearer(token))
     assert missing.status_code == 404
     back = client.post(f"{base}/entries", json={"season": world.season_id}, headers=bearer(token))
     assert back.status_code == 201 and back.json["seasons"][0]["version"] == 1
 
-    for body in ({}, {"version": "2"}, {"version": 0}, {"version": False}):
+    bad_pins: list[dict[str, object]] = [{}, {"version": "2"}, {"version": 0}, {"version": False}]
+    for body in bad_pins:
         assert client.put(f"{base}/pin", json=body, headers=bearer(token)).status_code == 400
     pending = client.put(f"{base}/pin", json={"version": 2}, headers=bearer(token))
     assert pending.status_code == 409 and "pending" in pending.json["error"]["message"]
@@ -175,7 +177,7 @@ def test_the_upload_answers_say_what_happens_next(client, auth, world, token, db
         content_type="multipart/form-data",
         follow_redirects=True,
     ).get_data(as_text=True)
-    assert "Uploaded whale v1: pending — waiting for a worker to validate it" in page
+    assert "Uploaded whale version 1. Pending — waiting for a worker to validate it" in page
     db.rollback()
     whale = db.scalars(select(BotVersion).join(Bot).where(Bot.name == "whale")).one()
     assert whale.join_default_season is False
