@@ -157,12 +157,12 @@ def enter(bot_id: int) -> Response:
         abort(400, "Choose a season that is not finished.")
     try:
         with database.writing() as db:
-            placement = enter_bot(db, bot.id, int(form.season.data or 0))
-            playing = playing_version(db, db.get(Bot, bot.id) or bot)
-            number = playing.number if playing is not None else 0
+            enter_bot(db, bot.id, int(form.season.data or 0))
+            playing = playing_version(db, bot)
+            step = "" if playing is None else f"v{playing.number}: {next_step(db, playing)}"
     except SeasonError as error:
         abort(409, str(error))
-    flash(f"v{number} plays in {placement.season} from the next round.", "success")
+    flash(f"{bot.name} entered. {step}", "success")
     return redirect(url_for("bots.show", bot_id=bot.id))
 
 
