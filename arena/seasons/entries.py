@@ -190,17 +190,29 @@ def promote_version(session: Session, version_id: int) -> tuple[Placement, ...]:
     if playing is None or playing.id != version.id:
         return ()
     entered = entered_seasons(session, bot.id)
-    placements = [
-        place(session, lock_season(session, season.id), version, previous)
-        for season, previous in entered
-        if previous.id != version.id
-    ]
+    placements = _replace(session, version, entered)
     first = not entered and not has_entered_before(session, bot.owner_id)
     if first and version.join_default_season:
         season = default_season(session)
         if season is not None:
-            placements.append(place(session, lock_season(session, season.id), version, None))
+            placements += _replace(session, version, [(season, None)])
     return tuple(placements)
+
+
+def _replace(
+    session: Session, version: BotVersion, seasons: Sequence[tuple[Season, BotVersion | None]]
+) -> list[Placement]:
+    """`version` in its bot's place in each season, after the version playing there (the
+    seasons locked in order; one that finished since it was read is left alone)."""
+    placements = []
+    for season, previous in seasons:
+        if previous is not None and previous.id == version.id:
+            continue
+        locked = lock_season(session, season.id)
+        if locked.status is SeasonStatus.FINISHED:
+            continue
+        placements.append(place(session, locked, version, previous))
+    return placements
 
 
 def enter_bot(session: Session, bot_id: int, season_id: int) -> Placement:
@@ -265,11 +277,7 @@ def pin_version(session: Session, bot_id: int, number: int | None) -> tuple[Plac
     playing = playing_version(session, bot)
     if playing is None:
         return ()
-    return tuple(
-        place(session, lock_season(session, season.id), playing, previous)
-        for season, previous in entered_seasons(session, bot.id)
-        if previous.id != playing.id
-    )
+    return tuple(_replace(session, playing, entered_seasons(session, bot.id)))
 
 
 # -- what happens next ---------------------------------------------------------------------

@@ -325,3 +325,19 @@ def test_ready_versions_made_outside_validation_are_left_alone(session: Session)
     session.commit()
     with writing(session):
         assert promote_version(session, version.id) == ()
+
+
+def test_a_season_that_finished_meanwhile_is_left_alone(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.seasons import entries, finish_season
+
+    season, (version, *_) = running_season(session, 2, house_bots=False)
+    stale = entries.entered_seasons(session, version.bot_id)  # read before the season ended
+    newer = validating(session, version.bot, b"v2")
+    season_id = season.id
+    session.rollback()
+    assert finish_season(session, season_id)
+    monkeypatch.setattr(entries, "entered_seasons", lambda *_args: stale)
+    assert settle(session, newer, VersionStatus.READY, "passed")  # no error: nothing to do
+    assert active_versions(session, season_id, version.bot_id) == [version.id]
