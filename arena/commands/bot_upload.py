@@ -61,25 +61,15 @@ def bot_name(path: Path) -> str:
     return name
 
 
-def multipart(
-    field: str, filename: str, content: bytes, fields: dict[str, str] | None = None
-) -> tuple[bytes, str]:
-    """A multipart/form-data body holding one file field (and plain `fields`), and its
-    content type."""
+def multipart(field: str, filename: str, content: bytes) -> tuple[bytes, str]:
+    """A multipart/form-data body holding one file field, and its content type."""
     boundary = "arena-" + secrets.token_hex(16)
     safe_name = filename.replace('"', "_").replace("\r", "_").replace("\n", "_")
-    plain = "".join(
-        f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'
-        for key, value in (fields or {}).items()
-    )
     head = (
-        plain.encode()
-        + (
-            f"--{boundary}\r\n"
-            f'Content-Disposition: form-data; name="{field}"; filename="{safe_name}"\r\n'
-            "Content-Type: application/octet-stream\r\n\r\n"
-        ).encode()
-    )
+        f"--{boundary}\r\n"
+        f'Content-Disposition: form-data; name="{field}"; filename="{safe_name}"\r\n'
+        "Content-Type: application/octet-stream\r\n\r\n"
+    ).encode()
     body = head + content + f"\r\n--{boundary}--\r\n".encode()
     return body, f"multipart/form-data; boundary={boundary}"
 
@@ -119,6 +109,12 @@ def wait_for(base: str, token: str, version_id: int, timeout: float) -> dict[str
 
 @click.command("upload")
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--no-enter",
+    "no_enter",
+    is_flag=True,
+    help="Keep a first bot out of the default season it would join once ready.",
+)
 @click.option("--name", default=None, help="The bot's name (default: from PATH).")
 @click.option(
     "--url",
@@ -132,14 +128,8 @@ def wait_for(base: str, token: str, version_id: int, timeout: float) -> dict[str
 )
 @click.option("--wait", is_flag=True, help="Follow the validation; exit 1 if rejected.")
 @click.option("--timeout", type=click.FloatRange(1), default=600.0, show_default=True)
-@click.option(
-    "--no-enter",
-    "no_enter",
-    is_flag=True,
-    help="Keep a first bot out of the default season it would join once ready.",
-)
 def upload(
-    path: Path, name: str | None, url: str, token: str, wait: bool, timeout: float, no_enter: bool
+    path: Path, no_enter: bool, name: str | None, url: str, token: str, wait: bool, timeout: float
 ) -> None:
     """Upload PATH (a .py file, a .zip or .tar.gz, or a folder) as a new bot version."""
     if not url.startswith(("http://", "https://")):
@@ -152,10 +142,10 @@ def upload(
         content, filename = path.read_bytes(), path.name
     chosen = name or bot_name(path.resolve())
     base = url.rstrip("/")
-    extra = {"enter": "false"} if no_enter else None
-    body, content_type = multipart("file", filename, content, extra)
+    body, content_type = multipart("file", filename, content)
     status, version = call(
-        f"{base}/api/v1/bots/{urllib.parse.quote(chosen, safe='')}/versions",
+        f"{base}/api/v1/bots/{urllib.parse.quote(chosen, safe='')}/versions"
+        + ("?enter=false" if no_enter else ""),
         token,
         data=body,
         content_type=content_type,

@@ -24,7 +24,8 @@ from .reads import match_json
 @api.post("/bots/<name>/versions")
 def upload(name: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Upload a new version of your bot `name` (made on first upload): multipart `file`,
-    and `enter=false` to keep a first bot out of the default season.
+    and `enter=false` (a form field or in the query) to keep a first bot out of the
+    default season.
 
     201 with the new pending version; 200 with the existing one when the bytes are those
     of the bot's newest version; either way `next` says what happens next. 413 too
@@ -38,7 +39,7 @@ def upload(name: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     file = request.files.get("file")
     if file is None:
         abort(400, "Send the bot as a multipart/form-data field named 'file'.")
-    join_default = _flag(request.form.get("enter", "true"), "enter")
+    join_default = _flag(request.values.get("enter", "true"), "enter")  # form or query
     filename, data = read_upload(file)
     try:
         with database.writing() as db:
