@@ -146,7 +146,8 @@ def test_0003_flags_the_open_demo_season_default_and_keeps_data(empty_url: URL) 
                 )
         migrate.upgrade(empty_url)
         with engine.connect() as connection:
-            flags = dict(connection.execute(text("SELECT name, is_default FROM seasons")).all())
+            rows = connection.execute(text("SELECT name, is_default FROM seasons")).all()
+            flags: dict[str, bool] = {name: bool(flag) for name, flag in rows}
     finally:
         engine.dispose()
     assert flags == {"Demo season 1": False, "Demo season 2": True, "Cup": False}
