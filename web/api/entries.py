@@ -21,7 +21,7 @@ from arena.seasons import (
     withdraw_bot,
 )
 from arena.seasons.entries import entered_seasons
-from arena.store.models import Bot, BotVersion
+from arena.store.models import Bot, BotVersion, Season
 
 from .. import database
 from ..loaders import load_bot
@@ -69,6 +69,11 @@ def _body() -> dict[str, Any]:
     return body
 
 
+def _season_or_404(season_id: int) -> None:
+    if database.session().get(Season, season_id) is None:
+        abort(404, f"There is no season {season_id}.")
+
+
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -87,11 +92,12 @@ def enter(bot_id: int) -> tuple[dict[str, Any], int]:
     season_id = _body().get("season")
     if not isinstance(season_id, int) or isinstance(season_id, bool):
         abort(400, "'season' must be the id of a season that is not finished.")
+    _season_or_404(season_id)
     try:
         with database.writing() as db:
             enter_bot(db, bot.id, season_id)
     except SeasonError as error:
-        abort(404 if "no season" in str(error) else 409, str(error))
+        abort(409, str(error))
     return entries_json(bot), 201
 
 
@@ -99,11 +105,12 @@ def enter(bot_id: int) -> tuple[dict[str, Any], int]:
 def withdraw(bot_id: int, season_id: int) -> dict[str, Any]:
     """Withdraw your bot from a season (its games there stay on record)."""
     bot = _own_bot(bot_id)
+    _season_or_404(season_id)
     try:
         with database.writing() as db:
             was_in = withdraw_bot(db, bot.id, season_id)
     except SeasonError as error:
-        abort(404 if "no season" in str(error) else 409, str(error))
+        abort(409, str(error))
     return {**entries_json(bot), "withdrawn": was_in}
 
 
