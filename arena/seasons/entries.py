@@ -229,7 +229,22 @@ def enter_bot(session: Session, bot_id: int, season_id: int) -> Placement:
         raise EntryError(f"{bot.name} has no ready version yet")
     season = lock_season(session, season_id)
     previous = {s.id: v for s, v in entered_seasons(session, bot.id)}.get(season.id)
-    return place(session, season, version, previous)
+    return place(session, season, version, previous or _last_rated(session, season.id, version))
+
+
+def _last_rated(session: Session, season_id: int, version: BotVersion) -> BotVersion | None:
+    """The newest other version of the bot rated in the season (a bot entered again after
+    a withdrawal carries on from there)."""
+    return session.scalars(
+        select(BotVersion)
+        .join(Rating, Rating.bot_version_id == BotVersion.id)
+        .where(
+            Rating.season_id == season_id,
+            BotVersion.bot_id == version.bot_id,
+            BotVersion.id != version.id,
+        )
+        .order_by(BotVersion.number.desc())
+    ).first()
 
 
 def withdraw_bot(session: Session, bot_id: int, season_id: int) -> bool:

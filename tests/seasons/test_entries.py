@@ -217,7 +217,9 @@ def test_a_pinned_version_keeps_playing_until_unpinned(session: Session) -> None
 
 
 def test_a_withdrawn_bot_stays_out_when_a_new_version_is_ready(session: Session) -> None:
-    season, (version, *_) = running_season(session, 2, house_bots=False)
+    season, versions = running_season(session, 2, house_bots=False)
+    version = versions[0]
+    played_once(session, season, versions)
     with writing(session):
         assert withdraw_bot(session, version.bot_id, season.id)
         assert not withdraw_bot(session, version.bot_id, season.id)
@@ -230,8 +232,10 @@ def test_a_withdrawn_bot_stays_out_when_a_new_version_is_ready(session: Session)
     )
     with writing(session):
         placement = enter_bot(session, version.bot_id, season.id)
-    assert placement.season == season.name
+    assert placement.season == season.name and placement.replaced == 1
     assert active_versions(session, season.id, version.bot_id) == [newer.id]
+    carried = rating(session, season.id, newer.id)  # back in: it carries on from v1
+    assert carried is not None and carried.inherited_from_id == version.id
 
 
 def default_season(session: Session, name: str = "Demo season 1") -> Season:
