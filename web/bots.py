@@ -1,5 +1,8 @@
 """Bots and their versions: status and validation log, ratings over time, recent matches,
 head-to-head results, per-seat figures; the owner's logs (owner and admins only).
+
+The owner also decides where the bot plays: enter it in a season, withdraw it, or pin the
+version that plays for it (`arena.seasons.entries`); every version says what happens next.
 """
 
 from __future__ import annotations
@@ -10,9 +13,18 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from arena.seasons import SeasonError, enter_season
+from arena.seasons import (
+    SeasonError,
+    enter_bot,
+    next_step,
+    pin_version,
+    playing_version,
+    withdraw_bot,
+)
+from arena.seasons.entries import entered_seasons
 from arena.store.bots import archive_content
 from arena.store.models import (
+    Bot,
     BotVersion,
     MatchSeat,
     Rating,
@@ -31,9 +43,8 @@ from arena.store.stats import (
 from . import database
 from .archives import archive_kind
 from .auth import current_user
-from .challenges import newest_ready_version
 from .charts import elo_chart
-from .forms import EnterForm, choices
+from .forms import EnterForm, PinForm, WithdrawForm, choices
 from .loaders import load_bot, load_match, load_version, may_see_logs, require_logs
 from .replays import replay_document
 
@@ -79,11 +90,10 @@ def show(bot_id: int) -> str:
         else []
     )
     owner_view = may_see_logs(bot)
-    enter = None
     user = current_user()
-    if user is not None and user.id == bot.owner_id:
-        enter = EnterForm()
-        enter.season.choices = choices((s.id, s.name) for s in _open_seasons())
+    owner = user is not None and user.id == bot.owner_id and not bot.is_house
+    entered = entered_seasons(db, bot.id)
+    playing = playing_version(db, bot)
     return render_template(
         "bots/show.html",
         bot=bot,
@@ -97,33 +107,111 @@ def show(bot_id: int) -> str:
         rivals=head_to_head(db, bot.id),
         seats=seat_stats(db, bot.id),
         owner_view=owner_view,
-        enter=enter,
+        entered=entered,
+        playing=playing,
+        next_step=next_step(db, versions[0]) if versions else None,
+        enter=_enter_form(bot.id, entered) if owner else None,
+        pin=_pin_form(bot.pinned_number or 0, versions) if owner else None,
+        withdraw=WithdrawForm(formdata=None) if owner else None,
     )
+
+
+def _enter_form(bot_id: int, entered: list[tuple[Season, BotVersion]]) -> EnterForm | None:
+    """The form entering the bot in a season it is not in (None when there is none)."""
+    taken = {season.id for season, _ in entered}
+    form = EnterForm(formdata=None)
+    form.season.choices = choices((s.id, s.name) for s in _open_seasons() if s.id not in taken)
+    return form if form.season.choices else None
+
+
+def _pin_form(pinned: int, versions: list[BotVersion]) -> PinForm:
+    """The form choosing the version that plays (0: the newest ready one)."""
+    form = PinForm(formdata=None, version=pinned)
+    form.version.choices = _pin_choices(versions)
+    return form
+
+
+def _pin_choices(versions: list[BotVersion]) -> Any:
+    ready = [v for v in versions if v.status is VersionStatus.READY]
+    return choices([(0, "the newest ready version")] + [(v.number, f"v{v.number}") for v in ready])
+
+
+def _owned_bot(bot_id: int) -> Bot:
+    """The bot, if the signed-in user owns it (401/403 otherwise; house bots are not)."""
+    bot = load_bot(bot_id)
+    user = current_user()
+    if user is None:
+        abort(401, "Sign in to change where your bot plays.")
+    if user.id != bot.owner_id or bot.is_house:
+        abort(403, "Only the bot's owner may change where it plays.")
+    return bot
 
 
 @bp.post("/bots/<int:bot_id>/enter")
 def enter(bot_id: int) -> Response:
-    """Enter the bot's newest ready version into a season (the owner only)."""
-    bot = load_bot(bot_id)
-    user = current_user()
-    if user is None:
-        abort(401, "Sign in to enter a season.")
-    if user.id != bot.owner_id:
-        abort(403, "Only the bot's owner may enter it.")
+    """Enter the bot in a season: the version that plays for it takes a place there."""
+    bot = _owned_bot(bot_id)
     form = EnterForm()
     form.season.choices = choices((s.id, s.name) for s in _open_seasons())
     if not form.validate_on_submit():
         abort(400, "Choose a season that is not finished.")
-    with database.writing() as db:
-        version = newest_ready_version(db, bot.id)
-        season = db.get(Season, form.season.data)
-        if version is None or season is None:
-            abort(409, "The bot has no ready version yet.")
-        try:
-            enter_season(db, season, version)
-        except SeasonError as error:
-            abort(409, str(error))
-    flash(f"Version {version.number} entered in {season.name}.", "success")
+    try:
+        with database.writing() as db:
+            enter_bot(db, bot.id, int(form.season.data or 0))
+            playing = playing_version(db, bot)
+            step = "" if playing is None else f"v{playing.number}: {next_step(db, playing)}"
+    except SeasonError as error:
+        abort(409, str(error))
+    flash(f"{bot.name} entered. {step}", "success")
+    return redirect(url_for("bots.show", bot_id=bot.id))
+
+
+@bp.post("/bots/<int:bot_id>/withdraw")
+def withdraw(bot_id: int) -> Response:
+    """Take the bot out of a season (its games and ratings there stay on record)."""
+    bot = _owned_bot(bot_id)
+    form = WithdrawForm()
+    if not form.validate_on_submit():
+        abort(400, "Say which season to withdraw from.")
+    season_id = int(form.season.data or 0)
+    try:
+        with database.writing() as db:
+            season = db.get(Season, season_id)
+            if season is None:
+                abort(404, f"There is no season {season_id}.")
+            name = season.name
+            was_in = withdraw_bot(db, bot.id, season_id)
+    except SeasonError as error:
+        abort(409, str(error))
+    flash(
+        f"{bot.name} is out of {name}: no more tables there."
+        if was_in
+        else f"{bot.name} was not in {name}.",
+        "info",
+    )
+    return redirect(url_for("bots.show", bot_id=bot.id))
+
+
+@bp.post("/bots/<int:bot_id>/pin")
+def pin(bot_id: int) -> Response:
+    """Pin the version that plays for the bot, or follow the newest ready one (0)."""
+    bot = _owned_bot(bot_id)
+    form = PinForm()
+    form.version.choices = _pin_choices(_versions(bot.id))
+    if not form.validate_on_submit():
+        abort(400, "Choose one of the bot's ready versions.")
+    number = int(form.version.data or 0) or None
+    try:
+        with database.writing() as db:
+            pin_version(db, bot.id, number)
+    except SeasonError as error:
+        abort(409, str(error))
+    flash(
+        f"v{number} is pinned: it plays wherever {bot.name} is entered."
+        if number
+        else f"{bot.name} follows its newest ready version again.",
+        "success",
+    )
     return redirect(url_for("bots.show", bot_id=bot.id))
 
 
@@ -141,6 +229,7 @@ def version_status(version: BotVersion) -> dict[str, Any]:
         "created_at": version.created_at.isoformat(),
         "status_changed_at": version.status_changed_at.isoformat(),
         "archive_sha256": version.archive_sha256,
+        "next": next_step(database.session(), version),
     }
     if may_see_logs(bot):
         data["log"] = version.status_detail

@@ -121,6 +121,10 @@ class UploadForm(FlaskForm):
 
     name = _name("Bot name", 64)
     file = FileField("Bot file", validators=[FileRequired("choose a file to upload")])
+    enter = BooleanField(
+        "If this is your first bot, let it join the open season once it is ready",
+        default=True,
+    )
     submit = SubmitField("Upload")
 
 
@@ -140,6 +144,7 @@ class SeasonForm(FlaskForm):
     )
     duplicate_sets = BooleanField("Duplicate sets (each table once per seat rotation)")
     house_bots = BooleanField("Enter the house bots", default=True)
+    is_default = BooleanField("The default season: contestants' first ready bots join it")
     submit = SubmitField("Create season")
 
 
@@ -155,10 +160,24 @@ class ScheduleForm(FlaskForm):
 
 
 class EnterForm(FlaskForm):
-    """Entering a bot's newest ready version into a season."""
+    """Entering a bot into a season (the version that plays for it takes the place)."""
 
     season = SelectField("Season", coerce=int)
     submit = SubmitField("Enter")
+
+
+class WithdrawForm(FlaskForm):
+    """Taking a bot out of one season."""
+
+    season = HiddenField(validators=[DataRequired(), Regexp(r"^[0-9]{1,9}$")])
+    submit = SubmitField("Withdraw")
+
+
+class PinForm(FlaskForm):
+    """Which version plays for a bot: 0 follows the newest ready one."""
+
+    version = SelectField("Version that plays", coerce=int)
+    submit = SubmitField("Save")
 
 
 class ChallengeForm(FlaskForm):

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from arena.store.ladder import house_rows
 from arena.store.models import Season
 from arena.store.stats import (
     DEFAULT_DESCENDING,
@@ -98,4 +99,5 @@ def show(season_id: int) -> str:
         size=size,
         sorts=LADDER_SORTS,
         natural=DEFAULT_DESCENDING,
+        house=house_rows(database.session(), season.id) if number == pages else [],
     )

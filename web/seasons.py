@@ -35,6 +35,21 @@ from .rulebook import describe
 bp = Blueprint("seasons", __name__, url_prefix="/seasons")
 
 
+def cadence_text(seconds: int) -> str:
+    """The round cadence as a visitor reads it.
+
+    >>> cadence_text(30), cadence_text(60), cadence_text(600), cadence_text(5400)
+    ('every 30 seconds', 'every minute', 'every 10 minutes', 'every 90 minutes')
+    """
+    if seconds % 3600 == 0:
+        hours = seconds // 3600
+        return "every hour" if hours == 1 else f"every {hours} hours"
+    if seconds % 60 == 0:
+        minutes = seconds // 60
+        return "every minute" if minutes == 1 else f"every {minutes} minutes"
+    return "every second" if seconds == 1 else f"every {seconds} seconds"
+
+
 def _utc(value: datetime | None) -> datetime:
     assert value is not None
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
@@ -70,6 +85,7 @@ def show(season_id: int) -> str:
         standings=None if finished else ladder_page(db, season.id, limit=20),
         final=final_results(db, season.id) if finished else None,
         counts=season_counts(db, season.id),
+        cadence=cadence_text(season.cadence_seconds),
         action=ActionForm(),
         schedule=schedule,
     )
@@ -93,6 +109,7 @@ def create() -> Response | tuple[str, int]:
                     cadence=timedelta(minutes=form.cadence_minutes.data or 10),
                     matchmaking=MatchmakingSettings(duplicate_sets=bool(form.duplicate_sets.data)),
                     house_bots=bool(form.house_bots.data),
+                    is_default=bool(form.is_default.data),
                 )
         except (RulesError, SeasonError) as error:
             add_error(form.name, str(error))

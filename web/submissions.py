@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from werkzeug.datastructures import FileStorage
 from werkzeug.wrappers import Response
 
+from arena.seasons import next_step
 from arena.store.bots import BotError, add_version, create_bot
 from arena.store.models import Bot, BotVersion, User, VersionStatus
 
@@ -32,11 +33,18 @@ def read_upload(file: FileStorage) -> tuple[str, bytes]:
 
 
 def submit_bot(
-    db: Session, owner: User, name: str, filename: str, data: bytes
+    db: Session,
+    owner: User,
+    name: str,
+    filename: str,
+    data: bytes,
+    *,
+    join_default: bool = True,
 ) -> tuple[BotVersion, bool]:
     """Check an upload and store it as a new pending version of `owner`'s bot `name`
     (creating the bot); whether a version was created. Uploading the newest version's
-    bytes again returns that version (and False).
+    bytes again returns that version (and False). `join_default` False opts out of the
+    default season a contestant's first ready bot joins (`arena.seasons.entries`).
 
     Raises UploadError (`web.archives`) or arena.store.bots.BotError.
     """
@@ -46,7 +54,10 @@ def submit_bot(
         bot = create_bot(db, owner, name)
     newest = db.scalar(select(func.max(BotVersion.id)).where(BotVersion.bot_id == bot.id))
     version = add_version(db, bot, data)
-    return version, version.id != newest
+    created = version.id != newest
+    if created:
+        version.join_default_season = join_default
+    return version, created
 
 
 @bp.route("/upload", methods=["GET", "POST"])
@@ -62,13 +73,22 @@ def upload() -> Response | tuple[str, int]:
             with database.writing() as db:
                 owner = db.get(User, user.id)
                 assert owner is not None
-                version, _created = submit_bot(db, owner, form.name.data or "", filename, data)
+                version, _created = submit_bot(
+                    db,
+                    owner,
+                    form.name.data or "",
+                    filename,
+                    data,
+                    join_default=bool(form.enter.data),
+                )
+                step = next_step(db, version)
         except UploadError as error:
             add_error(form.file, str(error))
         except BotError as error:
             add_error(form.name, str(error))
         else:
-            flash(f"Uploaded {version.bot.name} version {version.number}.", "success")
+            sentence = step[:1].upper() + step[1:]
+            flash(f"Uploaded {version.bot.name} version {version.number}. {sentence}.", "success")
             return redirect(url_for("bots.version", version_id=version.id))
     bots = database.session().scalars(select(Bot).where(Bot.owner_id == user.id).order_by(Bot.name))
     return render_template("submissions/upload.html", form=form, bots=list(bots)), (

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable
-from pathlib import Path
+from pathlib import Path, PurePath
 
+from arena.match.hostpaths import PathScrubber
 from workers.sandbox import BotEnvironment, EnvironmentBuildError, build_environment
 
 from .archives import unpack
@@ -36,3 +37,23 @@ def version_environment(
         upload = Path(folder) / "upload"
         entry = unpack(content(), upload)
         return build_environment(upload, root, runtime_root=settings.runtime_dir, entry=entry)
+
+
+def host_paths(settings: Settings, env: BotEnvironment | None = None) -> PathScrubber:
+    """What hides this worker's folders from a bot's owner (`arena.match.hostpaths`):
+    the environment's folders by their sandbox names, the data folder as ``<data>``."""
+    folders: dict[str | PurePath, str] = {
+        settings.runtime_dir: "/runtime",
+        settings.data_dir.absolute(): "<data>",
+    }
+    if env is not None:
+        folders.update(
+            {
+                env.bot_dir: "/bot",
+                env.venv: "/venv",
+                env.runtime: "/runtime",
+                env.root: "/env",
+                env.interpreter_prefix: "/python",
+            }
+        )
+    return PathScrubber.of(folders)

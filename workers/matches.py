@@ -49,7 +49,7 @@ from . import context
 from .app import RUN_MATCH, ArenaTask, app
 from .archives import UploadError
 from .config import Settings
-from .environments import version_environment
+from .environments import host_paths, version_environment
 from .sandbox import EnvironmentBuildError, SandboxError, SandboxPolicy
 from .sandbox.local import shared_sandbox
 from .sandbox.process import BotProcess
@@ -102,9 +102,10 @@ class RunSummary:
 class SandboxHost:
     """A sandboxed `BotProcess` as the runner's `BotHost` (the environment is kept)."""
 
-    def __init__(self, process: BotProcess) -> None:
+    def __init__(self, process: BotProcess, scrub: Callable[[str], str] = str) -> None:
         self.process = process
         self.address = process.address
+        self.scrub = scrub  # hides the worker's folders (`workers.environments.host_paths`)
 
     def wait_ready(self, timeout: float) -> bool:
         """True once the bot listens on its own socket."""
@@ -116,8 +117,8 @@ class SandboxHost:
         return None if reason is None else reason.message
 
     def log_excerpt(self) -> str:
-        """The bot's capped stdout and stderr."""
-        return self.process.log_excerpt()
+        """The bot's capped stdout and stderr, naming folders as the sandbox does."""
+        return self.scrub(self.process.log_excerpt())
 
     def stop(self) -> None:
         """Stop the bot (idempotent)."""
@@ -189,7 +190,7 @@ def build_seats(run: MatchRun, settings: Settings, archive: Callable[[str], byte
         sha = plan.archive_sha256
         env = version_environment(settings, sha, lambda sha=sha: archive(sha))  # type: ignore[misc]
         process = shared_sandbox().start(env, seat=plan.seat, policy=SandboxPolicy())
-        host = SandboxHost(process)
+        host = SandboxHost(process, host_paths(settings, env))
         run.hosts.append(host)
         seats.append(GrpcSeat(process.address, plan.label, host=host, names=labels))
     return seats

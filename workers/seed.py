@@ -1,5 +1,8 @@
 """What a fresh platform starts with: the house bots, demo players, and a demo season.
 
+The demo season is the platform's *default season*: a contestant's first ready bot joins
+it unless they opt out at upload (`arena.seasons.entries`).
+
 Idempotent: run again, it finds what it made and carries on (a demo season that has
 ended is followed by the next, with the same players). The demo players are versions of
 the house user (so they run in-process, as trusted code) that play as ordinary entrants:
@@ -102,6 +105,7 @@ def ensure_demo_season(
             )
         else:
             season = latest
+        season.is_default = True
         for version in versions:
             enter_season(session, season, version, replace_previous=False)
         return season.id

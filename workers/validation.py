@@ -7,7 +7,9 @@
 3. The bot is started in the sandbox and plays `arena.match.check`'s short match against
    house bots.
 4. The version becomes *ready*, or *rejected* with the reason; either way the bot's own
-   output is kept in `status_detail` for its owner.
+   output is kept in `status_detail` for its owner, the worker's folders named as the
+   sandbox names them (`workers.environments.host_paths`). In the same transaction a
+   ready version takes its bot's place in its seasons (`arena.seasons.promote_version`).
 
 A bad archive, bad requirements, a bot that does not start or faults are the bot's
 failures: rejected, never retried. A machine that cannot sandbox rejects the version with
@@ -27,6 +29,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from arena.match.check import check_seat
 from arena.match.remote import GrpcSeat
+from arena.seasons import promote_version
 from arena.store.bots import HOUSE_USERNAME, archive_content, read_house_manifest
 from arena.store.bots import set_version_status as _set_status
 from arena.store.database import write_transaction
@@ -36,7 +39,7 @@ from arena.store.models import Bot, BotVersion, VersionStatus
 from . import context
 from .app import VALIDATE, ArenaTask, app
 from .archives import UploadError
-from .environments import version_environment
+from .environments import host_paths, version_environment
 from .matches import SandboxHost
 from .sandbox import EnvironmentBuildError, SandboxError, SandboxPolicy, SandboxUnavailableError
 from .sandbox.local import shared_sandbox
@@ -103,7 +106,8 @@ def finish(
     detail: str | None = None,
 ) -> bool:
     """validating → `status` with the reason and the bot's output (its own transaction);
-    False if the version is no longer validating."""
+    False if the version is no longer validating. A ready version takes its bot's place
+    in the same transaction, so a second delivery promotes nothing twice."""
     with write_transaction(session):
         version = session.get(BotVersion, version_id, with_for_update=True, populate_existing=True)
         if version is None or version.status is not VersionStatus.VALIDATING:
@@ -115,6 +119,8 @@ def finish(
             reason=reason[:4000],
             detail=(detail or "")[-DETAIL_CAP:] or None,
         )
+        if status is VersionStatus.READY:
+            promote_version(session, version_id)
         return True
 
 
@@ -135,7 +141,8 @@ def judge(candidate: Candidate) -> Verdict:
     try:
         env = version_environment(settings, candidate.archive_sha256, lambda: candidate.content)
     except (UploadError, EnvironmentBuildError) as error:
-        return Verdict(VersionStatus.REJECTED, str(error))
+        return Verdict(VersionStatus.REJECTED, host_paths(settings)(str(error)))
+    scrub = host_paths(settings, env)
     try:
         sandbox = shared_sandbox()
     except SandboxUnavailableError as error:
@@ -145,17 +152,17 @@ def judge(candidate: Candidate) -> Verdict:
             "it never runs them outside the sandbox",
         )
     process = sandbox.start(env, seat=0, policy=SandboxPolicy())
-    host = SandboxHost(process)
+    host = SandboxHost(process, scrub)
     try:
         seat = GrpcSeat(process.address, candidate.label, host=host)
         report = transport.run(check_seat(seat))
     finally:
         host.stop()
-    log_text = report.log or process.log_excerpt()
+    log_text = scrub(report.log or process.log_excerpt())
     if report.outcome.void:
-        return Verdict(None, report.summary, log_text)
+        return Verdict(None, scrub(report.summary), log_text)
     status = VersionStatus.READY if report.passed else VersionStatus.REJECTED
-    return Verdict(status, report.summary, log_text)
+    return Verdict(status, scrub(report.summary), log_text)
 
 
 def execute_validation(version_id: int) -> ValidationSummary:

@@ -10,7 +10,9 @@ serves it, http://127.0.0.1:8000.
 
 A folder is packed as a zip (without `__pycache__`, dotfiles and compiled files). The
 bot's name defaults to the file's or folder's name. With `--wait` the command follows the
-validation and exits 0 when the version is ready, 1 when it is rejected.
+validation and exits 0 when the version is ready, 1 when it is rejected. It prints what
+the site says happens next ("ready — it plays in Demo season 1 from the next round");
+`--no-enter` keeps a first bot out of the default season it would join once ready.
 
 Standard library HTTP only: the command needs nothing beyond the `arena` package.
 """
@@ -111,6 +113,12 @@ def wait_for(base: str, token: str, version_id: int, timeout: float) -> dict[str
 
 @click.command("upload")
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--no-enter",
+    "no_enter",
+    is_flag=True,
+    help="Keep a first bot out of the default season it would join once ready.",
+)
 @click.option("--name", default=None, help="The bot's name (default: from PATH).")
 @click.option(
     "--url",
@@ -127,7 +135,13 @@ def wait_for(base: str, token: str, version_id: int, timeout: float) -> dict[str
 @click.option("--wait", is_flag=True, help="Follow the validation; exit 1 if rejected.")
 @click.option("--timeout", type=click.FloatRange(1), default=600.0, show_default=True)
 def upload(
-    path: Path, name: str | None, url: str | None, token: str | None, wait: bool, timeout: float
+    path: Path,
+    no_enter: bool,
+    name: str | None,
+    url: str | None,
+    token: str | None,
+    wait: bool,
+    timeout: float,
 ) -> None:
     """Upload PATH (a .py file, a .zip or .tar.gz, or a folder) as a new bot version."""
     site = resolve(url, token)
@@ -139,7 +153,8 @@ def upload(
     base, token = site.url, site.token
     body, content_type = multipart("file", filename, content)
     status, version = call(
-        f"{base}/api/v1/bots/{urllib.parse.quote(chosen, safe='')}/versions",
+        f"{base}/api/v1/bots/{urllib.parse.quote(chosen, safe='')}/versions"
+        + ("?enter=false" if no_enter else ""),
         token,
         data=body,
         content_type=content_type,
@@ -147,6 +162,8 @@ def upload(
     state = "uploaded" if status == 201 else "unchanged (the newest version has these bytes)"
     click.echo(f"{chosen} v{version['number']}: {state}; status {version['status']}")
     click.echo(f"{base}/versions/{version['id']}")
+    if version.get("next"):
+        click.echo(version["next"])
     if not wait:
         return
     final = wait_for(base, token, int(version["id"]), timeout)
@@ -156,5 +173,7 @@ def upload(
     )
     if final.get("log"):
         click.echo(final["log"], err=True)
+    if final.get("next"):
+        click.echo(final["next"])
     if final["status"] not in ("ready",):
         raise SystemExit(1)

@@ -9,7 +9,7 @@
   entry's final place, Elo and games are frozen, and nothing is rated any more (a match
   still running then is stored, unrated).
 - `create_next_season` copies a season as the template of the next: same rules, cadence,
-  matchmaking and (by default) the entries still ready; ratings start afresh.
+  matchmaking, default flag and (by default) the entries still ready; ratings start afresh.
 
 `advance_seasons` is what the beat schedule calls: it starts and finishes what is due and
 schedules every due round (`arena.seasons.rounds`).
@@ -59,8 +59,10 @@ def create_season(
     matchmaking: MatchmakingSettings | None = None,
     template: Season | None = None,
     house_bots: bool = True,
+    is_default: bool = False,
 ) -> Season:
-    """A new scheduled season (flushes; the caller commits).
+    """A new scheduled season (flushes; the caller commits). `is_default`: the season a
+    contestant's first ready bot joins (`arena.seasons.entries.default_season`).
 
     Raises SeasonError for a taken name, an empty window or a cadence under a second.
     """
@@ -80,6 +82,7 @@ def create_season(
         matchmaking=(matchmaking or MatchmakingSettings()).to_dict(),
         status=SeasonStatus.SCHEDULED,
         template=template,
+        is_default=is_default,
     )
     session.add(season)
     session.flush()
@@ -148,7 +151,8 @@ def finish_season(session: Session, season_id: int, *, now: datetime | None = No
     """running (or scheduled) → finished, freezing the results (own transaction).
 
     Queued matches become void; every entry gets its final Elo and games, and the active
-    entries their final place. False if the season was already finished.
+    entries their final place (house bots, which only fill seats, get none). False if
+    the season was already finished.
     """
     when = now or utc_now()
     with write_transaction(session):
@@ -161,7 +165,9 @@ def finish_season(session: Session, season_id: int, *, now: datetime | None = No
             .values(status=MatchStatus.VOID, status_reason="the season finished first")
         )
         rows = session.execute(
-            select(SeasonEntry, Rating.elo, Rating.games)
+            select(SeasonEntry, Rating.elo, Rating.games, Bot.is_house)
+            .join(BotVersion, BotVersion.id == SeasonEntry.bot_version_id)
+            .join(Bot, Bot.id == BotVersion.bot_id)
             .outerjoin(
                 Rating,
                 (Rating.season_id == SeasonEntry.season_id)
@@ -170,11 +176,11 @@ def finish_season(session: Session, season_id: int, *, now: datetime | None = No
             .where(SeasonEntry.season_id == season_id)
         ).all()
         ranked = sorted(
-            (row for row in rows if row[0].active and row[1] is not None),
+            (row for row in rows if row[0].active and row[1] is not None and not row[3]),
             key=lambda row: (-row[1], -row[0].bot_version_id),
         )
         places = {row[0].id: place for place, row in enumerate(ranked, start=1)}
-        for entry, elo, games in rows:
+        for entry, elo, games, _house in rows:
             entry.final_elo = elo
             entry.final_games = games or 0
             entry.final_rank = places.get(entry.id)
@@ -211,6 +217,7 @@ def create_next_season(
         cadence=timedelta(seconds=template.cadence_seconds),
         matchmaking=MatchmakingSettings.from_dict(template.matchmaking),
         template=template,
+        is_default=template.is_default,
     )
     if carry_entries:
         versions = session.scalars(

@@ -6,6 +6,9 @@ hundred index steps, not a sort of the season. Each row carries its certainty (t
 Plackett-Luce sigma in Elo points) and whether its place is settled
 (`arena.ratings.uncertainty.settled_ranks`, which needs the rows on either side; one extra
 row is read at each end of the page for that).
+
+House bots only fill empty seats: they are rated (their opponents' ratings need theirs)
+but never take a rank; `house_rows` lists them apart.
 """
 
 from __future__ import annotations
@@ -49,7 +52,8 @@ class LadderRow:
 def ladder(
     session: Session, season_id: int, *, limit: int = 100, offset: int = 0
 ) -> list[LadderRow]:
-    """Rows `offset+1 … offset+limit` of the season's ladder (active entries, best Elo first).
+    """Rows `offset+1 … offset+limit` of the season's ladder (active entries of contestants'
+    bots, best Elo first; house bots take no rank).
 
     Raises ValueError for a negative offset or a limit below 1.
     """
@@ -66,7 +70,7 @@ def ladder(
             (SeasonEntry.season_id == Rating.season_id)
             & (SeasonEntry.bot_version_id == Rating.bot_version_id),
         )
-        .where(Rating.season_id == season_id, SeasonEntry.active.is_(True))
+        .where(Rating.season_id == season_id, SeasonEntry.active.is_(True), Bot.is_house.is_(False))
         .order_by(Rating.elo.desc(), Rating.bot_version_id.desc())
         .offset(first)
         .limit(limit + 1 + (offset - first))
@@ -99,14 +103,53 @@ def ladder(
     return page
 
 
+def house_rows(session: Session, season_id: int) -> list[LadderRow]:
+    """The season's rated house bots, best Elo first: listed apart, never ranked (rank 0)."""
+    statement = (
+        select(Rating, BotVersion.number, Bot.id, Bot.name, User.username)
+        .join(BotVersion, BotVersion.id == Rating.bot_version_id)
+        .join(Bot, Bot.id == BotVersion.bot_id)
+        .join(User, User.id == Bot.owner_id)
+        .where(Rating.season_id == season_id, Bot.is_house.is_(True))
+        .order_by(Rating.elo.desc(), Rating.bot_version_id.desc())
+    )
+    return [
+        LadderRow(
+            rank=0,
+            bot_version_id=rating.bot_version_id,
+            bot_id=bot_id,
+            bot_name=bot_name,
+            version=number,
+            owner=owner,
+            is_house=True,
+            elo=rating.elo,
+            games=rating.games,
+            provisional=rating.provisional,
+            mu=rating.mu,
+            sigma=rating.sigma,
+            settled=False,
+        )
+        for rating, number, bot_id, bot_name, owner in session.execute(statement)
+    ]
+
+
 def recompute_ratings(
     session: Session, season_id: int, settings: EloSettings = DEFAULT_SETTINGS
 ) -> dict[int, EloRating]:
     """Every version's Elo replayed from the season's rated matches in `rating_seq` order.
 
     What the stored ratings must equal (the test of "applied in a deterministic order");
-    also how a season would be re-rated with other settings.
+    also how a season would be re-rated with other settings. A version that took its
+    bot's place starts from the Elo it inherited (`Rating.start_elo`).
     """
+    starts = {
+        version_id: EloRating(elo or 0.0)
+        for version_id, elo in session.execute(
+            select(Rating.bot_version_id, Rating.start_elo).where(
+                Rating.season_id == season_id, Rating.start_elo.is_not(None)
+            )
+        )
+    }
     matches = session.scalars(
         select(Match)
         .where(Match.season_id == season_id, Match.rating_seq.is_not(None))
@@ -119,7 +162,10 @@ def recompute_ratings(
             SeatResult(s.bot_version_id, s.score or 0, s.rank or 1, disqualified=s.disqualified)
             for s in match.seats
         ]
-        before = [ratings.get(s.bot_version_id, EloRating()) for s in seats]
+        before = [
+            ratings.get(s.bot_version_id) or starts.get(s.bot_version_id, EloRating())
+            for s in seats
+        ]
         after = rate_table(before, rating_places(seats), settings)
         ratings.update((s.bot_version_id, r) for s, r in zip(seats, after, strict=True))
     return ratings

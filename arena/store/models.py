@@ -161,7 +161,8 @@ class Bot(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     name: Mapped[str] = mapped_column(String(64))
-    is_house: Mapped[bool] = mapped_column(default=False)
+    is_house: Mapped[bool] = mapped_column(default=False)  # a seat-filler: plays, never ranked
+    pinned_number: Mapped[int | None]  # the version that plays; None: the newest ready one
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
 
     owner: Mapped[User] = relationship(back_populates="bots")
@@ -200,6 +201,7 @@ class BotVersion(Base):
     )
     status_reason: Mapped[str | None] = mapped_column(Text)
     status_detail: Mapped[str | None] = mapped_column(Text)  # e.g. the bot's own stderr
+    join_default_season: Mapped[bool] = mapped_column(default=True)  # unless opted out at upload
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
     status_changed_at: Mapped[datetime] = mapped_column(default=utc_now)
 
@@ -256,6 +258,7 @@ class Season(Base):
     status: Mapped[SeasonStatus] = mapped_column(
         _enum(SeasonStatus, "season_status"), default=SeasonStatus.SCHEDULED
     )
+    is_default: Mapped[bool] = mapped_column(default=False)  # where first bots go (0003)
     template_id: Mapped[int | None] = mapped_column(ForeignKey("seasons.id"), index=True)
     round_number: Mapped[int] = mapped_column(default=0)
     last_round_at: Mapped[datetime | None]
@@ -271,7 +274,12 @@ class Season(Base):
 
 
 class SeasonEntry(Base):
-    """A bot version entered in a season; final place and Elo frozen when it finishes."""
+    """A bot version entered in a season; final place and Elo frozen when it finishes.
+
+    A bot is entered, not a version: its active entry is the version playing for it, and
+    a newer ready version takes that place (`arena.seasons.entries`); the older entry
+    stays, inactive, with its games and history.
+    """
 
     __tablename__ = "season_entries"
     __table_args__ = (UniqueConstraint("season_id", "bot_version_id"),)
@@ -404,9 +412,13 @@ class Rating(Base):
     mu: Mapped[float] = mapped_column(Double)  # Plackett-Luce skill (arena.ratings.uncertainty)
     sigma: Mapped[float] = mapped_column(Double)
     last_match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"))
+    # A version that took its bot's place starts from the previous version's rating:
+    # which version, and the Elo it started from (what `recompute_ratings` replays from).
+    inherited_from_id: Mapped[int | None] = mapped_column(ForeignKey("bot_versions.id"))
+    start_elo: Mapped[float | None] = mapped_column(Double)
     updated_at: Mapped[datetime] = mapped_column(default=utc_now)
 
-    bot_version: Mapped[BotVersion] = relationship()
+    bot_version: Mapped[BotVersion] = relationship(foreign_keys=[bot_version_id])
 
 
 class RatingChange(Base):

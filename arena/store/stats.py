@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Final
 
-from sqlalchemy import Select, SQLColumnExpression, and_, case, func, select
+from sqlalchemy import ColumnElement, Select, SQLColumnExpression, and_, case, func, select
 from sqlalchemy.orm import Session, aliased
 
 from arena.ratings.uncertainty import sigma_as_elo
@@ -185,8 +185,18 @@ def season_play_table(session: Session, season_id: int) -> dict[int, PlayStats]:
     }
 
 
+def _ranked(season_id: int) -> tuple[ColumnElement[bool], ...]:
+    """The conditions of a ladder line (the query joins Rating, SeasonEntry and Bot)."""
+    return (
+        Rating.season_id == season_id,
+        SeasonEntry.active.is_(True),
+        Bot.is_house.is_(False),
+    )
+
+
 def ladder_size(session: Session, season_id: int) -> int:
-    """How many lines the season's ladder has (rated, active entries)."""
+    """How many lines the season's ladder has (rated, active entries; house bots take no
+    rank, so they are not counted)."""
     statement = (
         select(func.count())
         .select_from(Rating)
@@ -195,7 +205,9 @@ def ladder_size(session: Session, season_id: int) -> int:
             (SeasonEntry.season_id == Rating.season_id)
             & (SeasonEntry.bot_version_id == Rating.bot_version_id),
         )
-        .where(Rating.season_id == season_id, SeasonEntry.active.is_(True))
+        .join(BotVersion, BotVersion.id == Rating.bot_version_id)
+        .join(Bot, Bot.id == BotVersion.bot_id)
+        .where(*_ranked(season_id))
     )
     return int(session.scalar(statement) or 0)
 
@@ -272,7 +284,9 @@ def _sorted_lines(
             (SeasonEntry.season_id == Rating.season_id)
             & (SeasonEntry.bot_version_id == Rating.bot_version_id),
         )
-        .where(Rating.season_id == season_id, SeasonEntry.active.is_(True))
+        .join(BotVersion, BotVersion.id == Rating.bot_version_id)
+        .join(Bot, Bot.id == BotVersion.bot_id)
+        .where(*_ranked(season_id))
         .subquery("ranked")
     )
     rated = aliased(Rating, ranked)
@@ -331,7 +345,9 @@ def _lines_by_play(
             (SeasonEntry.season_id == Rating.season_id)
             & (SeasonEntry.bot_version_id == Rating.bot_version_id),
         )
-        .where(Rating.season_id == season_id, SeasonEntry.active.is_(True))
+        .join(BotVersion, BotVersion.id == Rating.bot_version_id)
+        .join(Bot, Bot.id == BotVersion.bot_id)
+        .where(*_ranked(season_id))
         .order_by(Rating.elo.desc(), Rating.bot_version_id.desc())
     ).all()
     sign = -1.0 if down else 1.0
@@ -601,13 +617,29 @@ def final_results(
 
 
 def season_counts(session: Session, season_id: int) -> dict[str, int]:
-    """How many entries (active) and matches (by status) a season has."""
-    entries = session.scalar(
-        select(func.count())
+    """A season's figures as its page shows them, agreeing with its ladder.
+
+    `ranked`: the ladder's lines (rated, active contestants' entries); `waiting`: active
+    contestants' entries with no rated game yet; `house`: the house bots that may fill
+    empty seats; `matches_<status>`: matches by status.
+    """
+    active = (
+        select(Bot.is_house, Rating.id.is_not(None), func.count())
         .select_from(SeasonEntry)
+        .join(BotVersion, BotVersion.id == SeasonEntry.bot_version_id)
+        .join(Bot, Bot.id == BotVersion.bot_id)
+        .outerjoin(
+            Rating,
+            (Rating.season_id == SeasonEntry.season_id)
+            & (Rating.bot_version_id == SeasonEntry.bot_version_id),
+        )
         .where(SeasonEntry.season_id == season_id, SeasonEntry.active.is_(True))
+        .group_by(Bot.is_house, Rating.id.is_not(None))
     )
-    counts = {"entries": int(entries or 0)}
+    counts = {"ranked": 0, "waiting": 0, "house": 0}
+    for is_house, rated, count in session.execute(active):
+        key = "house" if is_house else "ranked" if rated else "waiting"
+        counts[key] += int(count)
     for status, count in session.execute(
         select(Match.status, func.count())
         .where(Match.season_id == season_id)

@@ -113,3 +113,41 @@ def test_url_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     url = database_url()
     assert url.drivername == "postgresql+psycopg"
     assert url.database == "arena"
+
+
+def test_0003_flags_the_open_demo_season_default_and_keeps_data(empty_url: URL) -> None:
+    """Entries follow the bot (0003) on a database with seasons and versions in it."""
+    from sqlalchemy import text
+
+    migrate.upgrade(empty_url, "0002")
+    engine = make_engine(empty_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                text(
+                    "INSERT INTO rulesets (id, sha256, name, data, created_at) "
+                    "VALUES (1, :sha, 'standard', '{}', CURRENT_TIMESTAMP)"
+                ),
+                {"sha": "0" * 64},
+            )
+            for number, (name, status) in enumerate(
+                [("Demo season 1", "finished"), ("Demo season 2", "running"), ("Cup", "running")],
+                start=1,
+            ):
+                connection.execute(
+                    text(
+                        "INSERT INTO seasons (id, name, ruleset_id, players, starts_at,"
+                        " ends_at, cadence_seconds, matchmaking, status, round_number,"
+                        " rated_matches, created_at) VALUES (:id, :name, 1, 4,"
+                        " '2030-01-01 00:00:00', '2030-01-02 00:00:00', 30, '{}', :status, 0, 0,"
+                        " '2030-01-01 00:00:00')"
+                    ),
+                    {"id": number, "name": name, "status": status},
+                )
+        migrate.upgrade(empty_url)
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT name, is_default FROM seasons")).all()
+            flags: dict[str, bool] = {name: bool(flag) for name, flag in rows}
+    finally:
+        engine.dispose()
+    assert flags == {"Demo season 1": False, "Demo season 2": True, "Cup": False}

@@ -53,14 +53,19 @@ def test_seasons(client, world):
 
 
 def test_ladder_and_pagination(client, world):
-    first = client.get(f"/api/v1/seasons/{world.season_id}/ladder?per_page=2").json
-    assert [line["rank"] for line in first["items"]] == [1, 2]
-    assert first["total"] == 4
+    # Alice's and Bob's bots are ranked; the two house bots at their table are not.
+    first = client.get(f"/api/v1/seasons/{world.season_id}/ladder?per_page=1").json
+    assert [line["rank"] for line in first["items"]] == [1]
+    assert first["total"] == 2
     assert first["pages"] == 2
     assert first["next"].endswith("page=2") or "page=2" in first["next"]
     second = client.get(first["next"]).json
-    assert [line["rank"] for line in second["items"]] == [3, 4]
+    assert [line["rank"] for line in second["items"]] == [2]
     assert second["next"] is None
+    assert {line["bot"] for line in first["items"] + second["items"]} == {"shark", "minnow"}
+    assert len(first["house"]) == 2 and all(h["games"] == 1 for h in first["house"])
+    season = client.get(f"/api/v1/seasons/{world.season_id}").json
+    assert season["counts"]["ranked"] == first["total"]
     line = first["items"][0]
     for key in (
         "elo",

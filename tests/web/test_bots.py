@@ -82,7 +82,16 @@ def test_match_log_of_a_match_the_bot_did_not_play(client, auth, world):
 def test_owner_enters_a_season(client, auth, world, db):
     auth.login("alice")
     page = client.get(f"/bots/{world.alice_bot_id}").get_data(as_text=True)
-    assert "Enter" in page
+    assert "Withdraw" in page  # alice's bot is in Spring already: it can leave, then re-enter
+    withdrawn = client.post(
+        f"/bots/{world.alice_bot_id}/withdraw",
+        data={"season": world.season_id, "csrf_token": auth.token()},
+    )
+    assert withdrawn.status_code == 302
+    assert not db.query(SeasonEntry).filter_by(bot_version_id=world.alice_version_id).one().active
+    db.rollback()
+    page = client.get(f"/bots/{world.alice_bot_id}").get_data(as_text=True)
+    assert 'id="enter-form"' in page and "Enter" in page
     response = client.post(
         f"/bots/{world.alice_bot_id}/enter",
         data={"season": world.season_id, "csrf_token": auth.token()},

@@ -11,7 +11,8 @@ def test_season_list_and_page(client, world):
     assert "Spring" in client.get("/seasons/").get_data(as_text=True)
     page = client.get(f"/seasons/{world.season_id}").get_data(as_text=True)
     assert "Hearts may not be led until a heart or the queen of spades has been played" in page
-    assert "every 10.0 minutes" in page
+    assert "every 10 minutes" in page
+    assert "2 ranked; 9 house bots fill empty seats (never ranked)" in page
     assert "Standings" in page
     assert "shark" in page
     assert "Admin" not in page

@@ -96,3 +96,40 @@ def test_our_own_failure_puts_the_version_back_once_then_rejects_it(
     assert validation.execute_validation(version_id).status == "pending"
     assert validation.execute_validation(version_id).status == "rejected"
     assert "twice" in (version(sessions, version_id).status_reason or "")
+
+
+SHOWS_ITS_PATHS = b'''"""Prints where things are, then fails inside a library call: never ready."""
+
+import json
+import sys
+
+import hearts_bot
+
+print("python", sys.executable, "sdk", hearts_bot.__file__, "me", __file__, file=sys.stderr)
+json.loads("{not json")
+'''
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_the_log_shown_to_the_owner_names_the_sandbox_paths_not_the_hosts(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    import os
+    import sys
+
+    sandbox_or_skip()
+    version_id = upload(sessions, SHOWS_ITS_PATHS)
+    assert validation.execute_validation(version_id).status == "rejected"
+    rejected = version(sessions, version_id)
+    shown = (rejected.status_detail or "") + (rejected.status_reason or "")
+    assert "/bot/bot.py" in shown and "JSONDecodeError" in shown
+    assert "python /venv/bin/python" in shown
+    assert "sdk /runtime/" in shown
+    host = [
+        str(settings.data_dir.absolute()),
+        str(settings.versions_dir),
+        os.path.realpath(sys.base_prefix),
+        os.path.realpath(settings.runtime_dir),
+    ]
+    for folder in host:
+        assert folder not in shown, (folder, shown)

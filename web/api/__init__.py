@@ -123,4 +123,4 @@ def paginated(items: list[Any], total: int, page: int, per_page: int) -> dict[st
     }
 
 
-from . import reads, writes  # noqa: E402,F401  (the routes register on `api`)
+from . import entries, reads, writes  # noqa: E402,F401  (the routes register on `api`)

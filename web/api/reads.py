@@ -8,6 +8,7 @@ from flask import abort, request
 from sqlalchemy import Select, func, select
 from werkzeug.wrappers import Response
 
+from arena.store.ladder import LadderRow, house_rows
 from arena.store.models import Bot, BotVersion, Match, MatchSeat, MatchStatus, Season, User
 from arena.store.stats import (
     DEFAULT_DESCENDING,
@@ -15,6 +16,7 @@ from arena.store.stats import (
     LadderLine,
     ladder_page,
     recent_matches,
+    season_counts,
 )
 
 from .. import database
@@ -25,6 +27,7 @@ from ..loaders import load_bot, load_match, load_season, load_version
 from ..matches import replay_response, seat_rows
 from ..rulebook import describe
 from . import api, api_user, int_arg, paginated, pagination
+from .entries import entries_json
 
 
 def season_json(season: Season, *, full: bool = False) -> dict[str, Any]:
@@ -38,6 +41,7 @@ def season_json(season: Season, *, full: bool = False) -> dict[str, Any]:
         "starts_at": season.starts_at.isoformat(),
         "ends_at": season.ends_at.isoformat(),
         "cadence_seconds": season.cadence_seconds,
+        "is_default": season.is_default,
         "round": season.round_number,
         "rated_matches": season.rated_matches,
     }
@@ -47,6 +51,7 @@ def season_json(season: Season, *, full: bool = False) -> dict[str, Any]:
             {"topic": topic, "text": text} for topic, text in describe(season.ruleset.rules)
         ]
         data["matchmaking"] = season.matchmaking
+        data["counts"] = season_counts(database.session(), season.id)
     return data
 
 
@@ -84,6 +89,17 @@ def line_json(line: LadderLine) -> dict[str, Any]:
         "faults_per_100_hands": None
         if stats.faults_per_100_hands is None
         else round(stats.faults_per_100_hands, 3),
+    }
+
+
+def house_json(row: LadderRow) -> dict[str, Any]:
+    """A house bot beside the ladder: it fills seats and is rated, but takes no rank."""
+    return {
+        "bot_id": row.bot_id,
+        "bot": row.bot_name,
+        "version_id": row.bot_version_id,
+        "elo": round(row.elo, 1),
+        "games": row.games,
     }
 
 
@@ -205,6 +221,7 @@ def ladder(season_id: int) -> dict[str, Any]:
     )
     body = paginated([line_json(line) for line in result.lines], result.total, page, per_page)
     body.update(season_id=found.id, sort=result.sort, order="desc" if result.descending else "asc")
+    body["house"] = [house_json(row) for row in house_rows(database.session(), found.id)]
     return body
 
 
@@ -230,7 +247,11 @@ def bot(bot_id: int) -> dict[str, Any]:
     versions = database.session().scalars(
         select(BotVersion).where(BotVersion.bot_id == found.id).order_by(BotVersion.number.desc())
     )
-    return {**bot_json(found), "versions": [version_status(v) for v in versions]}
+    return {
+        **bot_json(found),
+        "versions": [version_status(v) for v in versions],
+        "entries": entries_json(found),
+    }
 
 
 @api.get("/bots/<int:bot_id>/matches")

@@ -23,11 +23,14 @@ from .reads import match_json
 
 @api.post("/bots/<name>/versions")
 def upload(name: str) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """Upload a new version of your bot `name` (made on first upload): multipart `file`.
+    """Upload a new version of your bot `name` (made on first upload): multipart `file`,
+    and `enter=false` (a form field or in the query) to keep a first bot out of the
+    default season.
 
     201 with the new pending version; 200 with the existing one when the bytes are those
-    of the bot's newest version. 413 too large; 422 for an upload that is unsafe or not
-    a bot (`error.reason` says which check failed).
+    of the bot's newest version; either way `next` says what happens next. 413 too
+    large; 422 for an upload that is unsafe or not a bot (`error.reason` says which check
+    failed).
     """
     user = api_user(required=True)
     assert user is not None
@@ -36,12 +39,15 @@ def upload(name: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     file = request.files.get("file")
     if file is None:
         abort(400, "Send the bot as a multipart/form-data field named 'file'.")
+    join_default = _flag(request.values.get("enter", "true"), "enter")  # form or query
     filename, data = read_upload(file)
     try:
         with database.writing() as db:
             owner = db.get(User, user.id)
             assert owner is not None
-            version, created = submit_bot(db, owner, name, filename, data)
+            version, created = submit_bot(
+                db, owner, name, filename, data, join_default=join_default
+            )
             body = version_status(version)
     except UploadError as error:
         fail(413 if error.reason == "too_large" else 422, str(error), reason=error.reason)
@@ -49,6 +55,16 @@ def upload(name: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         abort(409, str(error))
     location = url_for("api.version", version_id=version.id)
     return body, 201 if created else 200, {"Location": location}
+
+
+def _flag(text: str, name: str) -> bool:
+    """A form flag: true/1/yes or false/0/no (400 otherwise)."""
+    value = text.strip().lower()
+    if value in ("true", "1", "yes", "on"):
+        return True
+    if value in ("false", "0", "no", "off"):
+        return False
+    abort(400, f"'{name}' must be true or false, not {text!r}.")
 
 
 def _json_body() -> dict[str, Any]:

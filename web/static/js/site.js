@@ -65,14 +65,17 @@
     panel.querySelector("#version-reason").textContent = data.reason || "";
     const log = panel.querySelector("#version-log");
     if (log && "log" in data) log.textContent = data.log || "(nothing yet)";
-    const at = ORDER.indexOf(data.status);
+    const failed = data.status === "rejected" || data.status === "disabled";
+    const at = failed ? ORDER.length - 1 : ORDER.indexOf(data.status);
+    const next = panel.querySelector("#version-next");
+    if (next && data.next) next.textContent = data.next;
     for (const step of panel.querySelectorAll(".progress li")) {
       const index = ORDER.indexOf(step.dataset.step);
       step.classList.toggle("done", at > index || (data.status === "ready" && index === at));
-      step.classList.toggle("current", at === index && data.status !== "ready");
+      step.classList.toggle("current", at === index && data.status !== "ready" && !failed);
       step.classList.toggle("failed", false);
     }
-    if (data.status === "rejected" || data.status === "disabled") {
+    if (failed) {
       const last = panel.querySelector('.progress li[data-step="ready"]');
       last.classList.add("failed");
       last.textContent = data.status;

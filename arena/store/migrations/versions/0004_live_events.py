@@ -1,7 +1,7 @@
 """Live events: a running match's progress, batched, for the site to stream to watchers.
 
-Revision ID: 0003_live
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from alembic import op
 
 TIMESTAMP = sa.DateTime(timezone=True)
 
-revision: str = "0003_live"
-down_revision: str | None = "0002"
+revision: str = "0004"
+down_revision: str | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
