@@ -84,6 +84,39 @@ def test_seccomp_refuses_terminal_injection_only() -> None:
     assert verdict("ioctl", 0, 0x541B) == seccomp.RET_ALLOW  # FIONREAD
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "flock",
+        "inotify_init",
+        "inotify_init1",
+        "inotify_add_watch",
+        "fanotify_init",
+        "fadvise64",
+        "readahead",
+        "mincore",
+    ],
+)
+def test_seccomp_refuses_calls_on_objects_bots_share(name: str) -> None:
+    assert errno_of(verdict(name)) == errno.EPERM
+
+
+def test_seccomp_refuses_locks_leases_and_notifications_but_not_descriptor_flags() -> None:
+    for command in (5, 6, 7, 36, 37, 38, 1024, 1025, 1026):  # F_[OFD_]{GET,SET}LK[W], leases
+        assert errno_of(verdict("fcntl", 3, command)) == errno.EPERM, command
+    for command in (1, 2, 3, 4, 1030):  # F_GETFD F_SETFD F_GETFL F_SETFL F_DUPFD_CLOEXEC
+        assert verdict("fcntl", 3, command) == seccomp.RET_ALLOW, command
+
+
+def test_seccomp_refuses_cache_probes_and_evictions_only() -> None:
+    assert errno_of(verdict("preadv2", 3, 0, 1, 0, 0, seccomp.RWF_NOWAIT)) == errno.EPERM
+    assert errno_of(verdict("pwritev2", 3, 0, 1, 0, 0, 0x8 | 0x2)) == errno.EPERM
+    assert verdict("preadv2", 3, 0, 1, 0, 0, 0x1) == seccomp.RET_ALLOW  # RWF_HIPRI
+    assert errno_of(verdict("madvise", 0, 4096, 21)) == errno.EPERM  # MADV_PAGEOUT
+    assert errno_of(verdict("madvise", 0, 4096, 20)) == errno.EPERM  # MADV_COLD
+    assert verdict("madvise", 0, 4096, 4) == seccomp.RET_ALLOW  # MADV_DONTNEED (malloc)
+
+
 def test_seccomp_kills_other_abis_and_answers_unknown_calls_enosys() -> None:
     assert seccomp.evaluate(PROGRAM, 0, (), arch=0x40000003) == seccomp.RET_KILL_PROCESS  # i386
     assert seccomp.evaluate(PROGRAM, 0x40000000 | 1, ()) == seccomp.RET_KILL_PROCESS  # x32
