@@ -15,7 +15,6 @@ import subprocess
 import sys
 import sysconfig
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -137,8 +136,8 @@ def run_sandboxed(channel: str, sandbox: Sandbox, make_env: MakeEnv) -> dict[str
 
 
 @pytest.fixture(scope="module")
-def scratch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    yield tmp_path_factory.mktemp("covert")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("covert")
 
 
 def test_locks_channel_is_open_without_the_sandbox_and_closed_with_it(

@@ -20,6 +20,7 @@ import pytest
 from tests.sandbox.client import BotClient, BotFaultError
 from tests.sandbox.conftest import HostTraps, MakeEnv, processes_of
 from workers.sandbox import BotProcess, ExitKind, ExitReason, Sandbox, SandboxPolicy
+from workers.sandbox.environment import platform_paths
 from workers.sandbox.policy import KIB, MIB
 
 pytestmark = pytest.mark.timeout(90)
@@ -71,6 +72,9 @@ def params(honest: Seat, traps: HostTraps, honest_env: Path) -> dict[str, Any]:
         "host_target": str(traps.write_target),
         "worker_code": launcher.__file__,
         "platform_site": sysconfig.get_paths()["purelib"],
+        "platform_paths": [str(path) for path in platform_paths()],
+        "worker_prefix": sys.prefix,
+        "host_paths": [str(honest_env.parent), sys.base_prefix, str(Path.cwd())],
         "other_socket": f"/proc/{honest.bot.init_pid}/root/run/bot/bot.sock",
         "other_pid": honest.bot.pid,
         "runner_pid": os.getpid(),
@@ -196,6 +200,7 @@ CONTAINED = [
     "write_outside",
     "env_secrets",
     "proc_snoop",
+    "proc_global",
     "signal_others",
     "ptrace_attach",
     "setuid_binary",

@@ -98,7 +98,9 @@ class Half:
                 query = struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0)
                 try:
                     answer = fcntl.fcntl(fd, fcntl.F_GETLK, query)
-                    by_posix.append("0" if struct.unpack("hhqqi", answer)[0] == fcntl.F_UNLCK else "1")
+                    by_posix.append(
+                        "0" if struct.unpack("hhqqi", answer)[0] == fcntl.F_UNLCK else "1"
+                    )
                 except OSError:
                     by_posix.append("x")
             finally:

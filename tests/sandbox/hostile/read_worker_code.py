@@ -12,4 +12,8 @@ class ReadWorkerCodeBot(AttackBot):
         attempt(f"list {PARAMS['platform_site']}", lambda: os.listdir(PARAMS["platform_site"]))
         attempt("import workers.sandbox", lambda: importlib.import_module("workers.sandbox"))
         attempt("import arena", lambda: importlib.import_module("arena"))
-        attempt("import celery", lambda: importlib.import_module("celery"))
+        for name in ("celery", "web", "flask", "sqlalchemy"):
+            attempt(f"import {name}", lambda name=name: importlib.import_module(name))
+        for path in PARAMS["platform_paths"]:
+            attempt(f"list {path}", lambda path=path: os.listdir(path) or 1 / 0)
+        attempt(f"see {PARAMS['worker_prefix']}", lambda: os.stat(PARAMS["worker_prefix"]))
