@@ -92,6 +92,14 @@ class SandboxedBotFile:
         """The bot's capped stdout and stderr."""
         return self.process.log_excerpt()
 
+    def thaw(self) -> None:
+        """The runner is about to ask (or tell) the bot something: let it run."""
+        self.process.thaw()
+
+    def freeze(self) -> None:
+        """The bot has answered: stop it until its next turn (see `BotProcess.freeze`)."""
+        self.process.freeze()
+
     def stop(self) -> None:
         """Stop the bot and remove its environment (idempotent)."""
         self.process.stop()
