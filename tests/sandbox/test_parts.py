@@ -416,3 +416,58 @@ def test_a_bubblewrap_not_installed_is_named(monkeypatch: pytest.MonkeyPatch) ->
         SandboxUnavailableError, match=r"bwrap is not installed \(Debian package bubblewrap\)"
     ):
         check_available()
+
+
+# -- the /proc view and the platform's paths -----------------------------------------------------
+
+
+def test_every_global_proc_entry_is_covered_or_replaced() -> None:
+    from workers.sandbox import procfs
+
+    covered = procfs.cover_args()
+    targets = {covered[i + 2] for i, arg in enumerate(covered) if arg == "--ro-bind"}
+    targets |= {covered[i + 1] for i, arg in enumerate(covered) if arg == "--tmpfs"}
+    replaced = {path for path, _ in procfs.synthetic_files(SandboxPolicy())}
+    for entry in os.listdir("/proc"):
+        path = f"/proc/{entry}"
+        if entry.isdigit() or entry in procfs.KEPT:
+            assert path not in targets
+            continue
+        assert (path in targets) != (path in replaced), path  # exactly one of the two
+    assert {"/proc/sys", "/proc/pressure", "/proc/vmstat", "/proc/locks"} <= targets
+
+
+def test_the_fixed_proc_files_say_what_programs_look_for_and_nothing_that_moves() -> None:
+    from workers.sandbox import procfs
+
+    files = dict(procfs.synthetic_files(SandboxPolicy(memory_bytes=128 << 20)))
+    meminfo = files["/proc/meminfo"].decode()
+    assert "MemTotal:         131072 kB" in meminfo and "Shmem:                 0 kB" in meminfo
+    cpus = [line for line in files["/proc/stat"].decode().splitlines() if line.startswith("cpu")]
+    assert len(cpus) == 1 + (os.cpu_count() or 1)
+    assert "cpu MHz" not in files["/proc/cpuinfo"].decode()
+    assert files == dict(procfs.synthetic_files(SandboxPolicy(memory_bytes=128 << 20)))
+
+
+def test_platform_paths_inside_the_mounts_are_hidden_but_not_the_runtime_or_venv(
+    tmp_path: Path,
+) -> None:
+    import sys
+    import sysconfig
+
+    from workers.sandbox.environment import BotEnvironment, platform_paths
+
+    found = platform_paths()
+    base = Path(os.path.realpath(sys.base_prefix))
+    site = Path(os.path.realpath(sysconfig.get_path("purelib", vars={"base": str(base)})))
+    if site.is_dir():
+        assert site in found
+    assert all(not any(p in path.parents for p in found) for path in found)  # outermost only
+    env = BotEnvironment(tmp_path, tmp_path / "bot", tmp_path / "venv", tmp_path / "rt", "b.py")
+    hidden = env.hidden_paths()
+    mounted = [Path("/usr"), *env.host_mounts()]
+    assert all(any(root == p or root in p.parents for root in mounted) for p in hidden)
+    if site.is_dir() and (site == base or base in site.parents):
+        assert site in hidden
+    inside = BotEnvironment(tmp_path, tmp_path / "bot", site / "venv", site / "rt", "b.py")
+    assert site not in inside.hidden_paths()  # never cover what the bot runs from
