@@ -471,7 +471,7 @@ class GrpcSeat:
         has ended it (it reads everything first, so `on_match_end` runs before the bot
         host may be stopped) or after a second."""
         await self._notify(match_end=protocol.match_end(totals, self._hands, aborted))
-        self._thaw_to_deliver()  # thawed until the next game's start: it ends the stream
+        self._thaw_to_deliver()  # thawed while it reads to the end and closes the stream
         if self._call is not None and self._broken is None:
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(1.0):
@@ -479,6 +479,7 @@ class GrpcSeat:
                     if self._reader is not None:
                         await self._reader  # ends with the stream's status
         await self._drop_stream()
+        self._freeze_after_delivery()  # and frozen between games
 
     async def close(self) -> None:
         """Drop the stream and channel and stop the bot's host."""
