@@ -120,6 +120,14 @@ class SandboxHost:
         """The bot's capped stdout and stderr, naming folders as the sandbox does."""
         return self.scrub(self.process.log_excerpt())
 
+    def thaw(self) -> None:
+        """The runner is about to ask (or tell) the bot something: let it run."""
+        self.process.thaw()
+
+    def freeze(self) -> None:
+        """The bot has answered: stop it until its next turn (see `BotProcess.freeze`)."""
+        self.process.freeze()
+
     def stop(self) -> None:
         """Stop the bot (idempotent)."""
         self.process.stop()

@@ -146,12 +146,14 @@ def bench_match(games: int, calls: int) -> None:
 @click.option("--calls", type=click.IntRange(10, 100_000), default=200, show_default=True)
 @click.option("--rounds", type=click.IntRange(1, 1000), default=25, show_default=True)
 def bench_sandbox(starts: int, calls: int, rounds: int) -> None:
-    """Start-to-ready, decision round trip and idle memory, sandboxed and not."""
+    """Start-to-ready, decision round trip and idle memory, sandboxed and not; and a
+    sandboxed decision frozen off-turn and not."""
     from workers.sandbox import SandboxUnavailableError
-    from workers.sandbox.bench import run
+    from workers.sandbox.bench import run, run_frozen
 
     try:
         figures = run(starts=starts, calls=calls, rounds=rounds)
+        turns = run_frozen(calls=calls, rounds=max(2, rounds // 2))
     except SandboxUnavailableError as error:
         raise click.ClickException(f"the sandbox is unavailable: {error}") from None
     table = Table(title="arena bench sandbox")
@@ -165,6 +167,17 @@ def bench_sandbox(starts: int, calls: int, rounds: int) -> None:
             f"{figure.idle_memory / 2**20:.1f} MiB",
         )
     console.print(table)
+    frozen = Table(title="a sandboxed decision at a table, frozen off-turn or not")
+    for column in ("mode", "round trip (median)", "range over rounds"):
+        frozen.add_column(column)
+    for mode, value, (low, high) in (
+        ("frozen off-turn", turns.frozen, turns.frozen_range),
+        ("left running", turns.unfrozen, turns.unfrozen_range),
+    ):
+        frozen.add_row(mode, f"{value * 1e6:.0f} µs", f"{low * 1e6:.0f}–{high * 1e6:.0f} µs")
+    console.print(frozen)
+    note = "" if turns.freezable else " (no cgroup v2 freezer here: nothing was frozen)"
+    console.print(f"freezing costs {turns.cost:+.1%} per decision{note}")
 
 
 @bench.command("store")

@@ -46,7 +46,7 @@ class SeatFactory(contextlib.AbstractContextManager["SeatFactory"]):
 
     def _sandboxed(self, path: Path, index: int) -> BotHost:
         # The sandbox belongs to the workers; only the command-line shell reaches for it.
-        from workers.sandbox import SandboxUnavailableError, start_bot_file
+        from workers.sandbox import SandboxError, SandboxUnavailableError, start_bot_file
 
         try:
             host: BotHost = start_bot_file(path, seat=index)
@@ -55,6 +55,8 @@ class SeatFactory(contextlib.AbstractContextManager["SeatFactory"]):
                 f"the sandbox is not available here: {error}. Install bubblewrap, or pass "
                 "--no-sandbox to run your own bot as a plain local process"
             ) from None
+        except SandboxError as error:  # its environment, or an unsafe cache folder
+            raise SandboxRequiredError(f"cannot start {path} in the sandbox: {error}") from None
         return host
 
     def close(self) -> None:

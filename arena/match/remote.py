@@ -15,7 +15,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import grpc
 from hearts_bot.convert import ProtocolError, pass_direction_from_proto
@@ -60,8 +60,32 @@ class BotHost(Protocol):
         ...
 
 
+class TurnHost(Protocol):
+    """A `BotHost` that can stop its bot between turns (the sandbox's, with a cgroup).
+
+    The seat thaws the bot before each request and each notification and freezes it once
+    the answer is in (or the notification written), so a bot runs on its own time only.
+    """
+
+    def thaw(self) -> None:
+        """Let the bot run."""
+        ...
+
+    def freeze(self) -> None:
+        """Stop the bot until the next `thaw`."""
+        ...
+
+
+def turn_host(host: object) -> TurnHost | None:
+    """`host` if it can freeze its bot between turns, else None."""
+    if callable(getattr(host, "thaw", None)) and callable(getattr(host, "freeze", None)):
+        return cast(TurnHost, host)
+    return None
+
+
 class GrpcSeat:
-    """A remote bot; `host` (when given) is stopped with the seat."""
+    """A remote bot; `host` (when given) is stopped with the seat, and, if it can (a
+    `TurnHost`), keeps the bot frozen while it is not its turn."""
 
     def __init__(
         self,
@@ -75,6 +99,7 @@ class GrpcSeat:
         self.address = address
         self.label = label
         self.host = host
+        self._turns = turn_host(host)
         self.names = tuple(names)
         self._connect = connect or (
             lambda target: grpc.aio.insecure_channel(target, options=CHANNEL_OPTIONS)
@@ -142,7 +167,7 @@ class GrpcSeat:
             self._info, self.names or [f"seat {s}" for s in range(self._info.rules.players)]
         )
         start.resumed = resumed
-        answer = await self._exchange(
+        answer = await self._exchange_on_turn(
             self._info.time.ready_timeout,
             "match_start",
             bot_pb2.PlayMatchRequest(match_start=start),
@@ -278,7 +303,17 @@ class GrpcSeat:
                 await self._open_stream(resumed=True)
             except SeatFault as fault:
                 raise SeatFault(fault.kind, f"reconnecting failed: {fault.detail}") from None
-        return await self._exchange(timeout, expected, request)
+        return await self._exchange_on_turn(timeout, expected, request)
+
+    async def _exchange_on_turn(self, timeout: float, expected: str, request: Any) -> Any:
+        """`_exchange`, with the bot thawed from the request until its answer (or fault)."""
+        if self._turns is None:
+            return await self._exchange(timeout, expected, request)
+        self._turns.thaw()
+        try:
+            return await self._exchange(timeout, expected, request)
+        finally:
+            self._turns.freeze()
 
     # -- the Seat protocol -------------------------------------------------------------
 
@@ -374,6 +409,7 @@ class GrpcSeat:
         if self._broken is not None or self._call is None:
             return
         self._next_id += 1
+        self._thaw_to_deliver()
         try:
             async with asyncio.timeout(1.0):  # not wait_for: no task per notification
                 await self._call.write(bot_pb2.PlayMatchRequest(request_id=self._next_id, **kind))
@@ -384,6 +420,20 @@ class GrpcSeat:
             asyncio.InvalidStateError,
         ) as error:
             self._broken = f"notification failed: {error}"
+        finally:
+            self._freeze_after_delivery()
+
+    def _thaw_to_deliver(self) -> None:
+        """A notification is written with the bot thawed (it reads its socket, so nothing
+        piles up however many notifications come between its turns)."""
+        if self._turns is not None:
+            self._turns.thaw()
+
+    def _freeze_after_delivery(self) -> None:
+        """Frozen again once it is written: the bot handles it on its next turn, on its own
+        clock, since it reads its stream in order."""
+        if self._turns is not None:
+            self._turns.freeze()
 
     async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
         """Notification, if the bot asked for them."""
@@ -424,6 +474,7 @@ class GrpcSeat:
         has ended it (it reads everything first, so `on_match_end` runs before the bot
         host may be stopped) or after a second."""
         await self._notify(match_end=protocol.match_end(totals, self._hands, aborted))
+        self._thaw_to_deliver()  # thawed while it reads to the end and closes the stream
         if self._call is not None and self._broken is None:
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(1.0):
@@ -431,6 +482,7 @@ class GrpcSeat:
                     if self._reader is not None:
                         await self._reader  # ends with the stream's status
         await self._drop_stream()
+        self._freeze_after_delivery()  # and frozen between games
 
     async def close(self) -> None:
         """Drop the stream and channel and stop the bot's host."""

@@ -20,6 +20,7 @@ import pytest
 from tests.sandbox.client import BotClient, BotFaultError
 from tests.sandbox.conftest import HostTraps, MakeEnv, processes_of
 from workers.sandbox import BotProcess, ExitKind, ExitReason, Sandbox, SandboxPolicy
+from workers.sandbox.environment import platform_paths
 from workers.sandbox.policy import KIB, MIB
 
 pytestmark = pytest.mark.timeout(90)
@@ -71,6 +72,9 @@ def params(honest: Seat, traps: HostTraps, honest_env: Path) -> dict[str, Any]:
         "host_target": str(traps.write_target),
         "worker_code": launcher.__file__,
         "platform_site": sysconfig.get_paths()["purelib"],
+        "platform_paths": [str(path) for path in platform_paths()],
+        "worker_prefix": sys.prefix,
+        "host_paths": [str(honest_env.parent), sys.base_prefix, str(Path.cwd())],
         "other_socket": f"/proc/{honest.bot.init_pid}/root/run/bot/bot.sock",
         "other_pid": honest.bot.pid,
         "runner_pid": os.getpid(),
@@ -196,6 +200,7 @@ CONTAINED = [
     "write_outside",
     "env_secrets",
     "proc_snoop",
+    "proc_global",
     "signal_others",
     "ptrace_attach",
     "setuid_binary",
@@ -376,3 +381,26 @@ def test_the_battery_has_enough_distinct_attacks() -> None:
     attacks = {path.stem for path in (Path(__file__).parent / "hostile").glob("*.py")}
     attacks -= {"_attack", "honest"}
     assert len(attacks) >= 25
+
+
+def test_packages_inside_the_mounts_are_covered(arena: Arena) -> None:
+    """The production layout's risk, on this machine: the interpreter the sandbox mounts
+    (for its standard library) has packages installed beside it, as /usr/local would if
+    the platform were pip-installed there. The positive control: they are there on the
+    host; the attack: none of them can even be listed from inside."""
+    import sys as system
+
+    mounted = [Path("/usr"), Path(system.base_prefix).resolve()]
+    inside = [
+        path
+        for path in platform_paths()
+        if any(root == path or root in path.parents for root in mounted) and any(path.iterdir())
+    ]
+    assert inside, "nothing installed inside the mounts here: the test would prove nothing"
+    run = arena.attack("read_worker_code")
+    assert_all_blocked(run)
+    blocked = {text.partition(":")[0] for outcome, text in run.reports if outcome == "BLOCKED"}
+    for path in inside:
+        assert f"list {path}" in blocked
+    for name in ("arena", "workers.sandbox", "web", "flask", "sqlalchemy", "celery"):
+        assert f"import {name}" in blocked

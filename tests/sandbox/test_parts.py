@@ -84,6 +84,39 @@ def test_seccomp_refuses_terminal_injection_only() -> None:
     assert verdict("ioctl", 0, 0x541B) == seccomp.RET_ALLOW  # FIONREAD
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "flock",
+        "inotify_init",
+        "inotify_init1",
+        "inotify_add_watch",
+        "fanotify_init",
+        "fadvise64",
+        "readahead",
+        "mincore",
+    ],
+)
+def test_seccomp_refuses_calls_on_objects_bots_share(name: str) -> None:
+    assert errno_of(verdict(name)) == errno.EPERM
+
+
+def test_seccomp_refuses_locks_leases_and_notifications_but_not_descriptor_flags() -> None:
+    for command in (5, 6, 7, 36, 37, 38, 1024, 1025, 1026):  # F_[OFD_]{GET,SET}LK[W], leases
+        assert errno_of(verdict("fcntl", 3, command)) == errno.EPERM, command
+    for command in (1, 2, 3, 4, 1030):  # F_GETFD F_SETFD F_GETFL F_SETFL F_DUPFD_CLOEXEC
+        assert verdict("fcntl", 3, command) == seccomp.RET_ALLOW, command
+
+
+def test_seccomp_refuses_cache_probes_and_evictions_only() -> None:
+    assert errno_of(verdict("preadv2", 3, 0, 1, 0, 0, seccomp.RWF_NOWAIT)) == errno.EPERM
+    assert errno_of(verdict("pwritev2", 3, 0, 1, 0, 0, 0x8 | 0x2)) == errno.EPERM
+    assert verdict("preadv2", 3, 0, 1, 0, 0, 0x1) == seccomp.RET_ALLOW  # RWF_HIPRI
+    assert errno_of(verdict("madvise", 0, 4096, 21)) == errno.EPERM  # MADV_PAGEOUT
+    assert errno_of(verdict("madvise", 0, 4096, 20)) == errno.EPERM  # MADV_COLD
+    assert verdict("madvise", 0, 4096, 4) == seccomp.RET_ALLOW  # MADV_DONTNEED (malloc)
+
+
 def test_seccomp_kills_other_abis_and_answers_unknown_calls_enosys() -> None:
     assert seccomp.evaluate(PROGRAM, 0, (), arch=0x40000003) == seccomp.RET_KILL_PROCESS  # i386
     assert seccomp.evaluate(PROGRAM, 0x40000000 | 1, ()) == seccomp.RET_KILL_PROCESS  # x32
@@ -383,3 +416,58 @@ def test_a_bubblewrap_not_installed_is_named(monkeypatch: pytest.MonkeyPatch) ->
         SandboxUnavailableError, match=r"bwrap is not installed \(Debian package bubblewrap\)"
     ):
         check_available()
+
+
+# -- the /proc view and the platform's paths -----------------------------------------------------
+
+
+def test_every_global_proc_entry_is_covered_or_replaced() -> None:
+    from workers.sandbox import procfs
+
+    covered = procfs.cover_args()
+    targets = {covered[i + 2] for i, arg in enumerate(covered) if arg == "--ro-bind"}
+    targets |= {covered[i + 1] for i, arg in enumerate(covered) if arg == "--tmpfs"}
+    replaced = {path for path, _ in procfs.synthetic_files(SandboxPolicy())}
+    for entry in os.listdir("/proc"):
+        path = f"/proc/{entry}"
+        if entry.isdigit() or entry in procfs.KEPT:
+            assert path not in targets
+            continue
+        assert (path in targets) != (path in replaced), path  # exactly one of the two
+    assert {"/proc/sys", "/proc/pressure", "/proc/vmstat", "/proc/locks"} <= targets
+
+
+def test_the_fixed_proc_files_say_what_programs_look_for_and_nothing_that_moves() -> None:
+    from workers.sandbox import procfs
+
+    files = dict(procfs.synthetic_files(SandboxPolicy(memory_bytes=128 << 20)))
+    meminfo = files["/proc/meminfo"].decode()
+    assert "MemTotal:         131072 kB" in meminfo and "Shmem:                 0 kB" in meminfo
+    cpus = [line for line in files["/proc/stat"].decode().splitlines() if line.startswith("cpu")]
+    assert len(cpus) == 1 + (os.cpu_count() or 1)
+    assert "cpu MHz" not in files["/proc/cpuinfo"].decode()
+    assert files == dict(procfs.synthetic_files(SandboxPolicy(memory_bytes=128 << 20)))
+
+
+def test_platform_paths_inside_the_mounts_are_hidden_but_not_the_runtime_or_venv(
+    tmp_path: Path,
+) -> None:
+    import sys
+    import sysconfig
+
+    from workers.sandbox.environment import BotEnvironment, platform_paths
+
+    found = platform_paths()
+    base = Path(os.path.realpath(sys.base_prefix))
+    site = Path(os.path.realpath(sysconfig.get_path("purelib", vars={"base": str(base)})))
+    if site.is_dir():
+        assert site in found
+    assert all(not any(p in path.parents for p in found) for path in found)  # outermost only
+    env = BotEnvironment(tmp_path, tmp_path / "bot", tmp_path / "venv", tmp_path / "rt", "b.py")
+    hidden = env.hidden_paths()
+    mounted = [Path("/usr"), *env.host_mounts()]
+    assert all(any(root == p or root in p.parents for root in mounted) for p in hidden)
+    if site.is_dir() and (site == base or base in site.parents):
+        assert site in hidden
+    inside = BotEnvironment(tmp_path, tmp_path / "bot", site / "venv", site / "rt", "b.py")
+    assert site not in inside.hidden_paths()  # never cover what the bot runs from

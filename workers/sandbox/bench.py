@@ -7,7 +7,12 @@ Three figures per mode, in one run:
 * **round trip**: one mid-hand PlayCardQuery answered over a PlayMatch stream (median
   per call over `rounds` rounds of `calls` calls, after a warm-up);
 * **idle memory**: the proportional set size (PSS) of every process of the bot once it
-  idles after answering (bubblewrap's two processes included when sandboxed).
+  idles after answering (bubblewrap's two processes included when sandboxed);
+* **frozen off-turn** (`FreezeFigures`): a sandboxed bot's decision as a table plays it,
+  its turn alternating with another sandboxed seat's, once thawed for its request and
+  frozen on its answer (what the runner does), once left running; the two kinds of
+  round alternate, and each gives a median per decision, so the figures come as a
+  median with the range over rounds.
 
 The sandbox lives in ``workers.sandbox``, imported here lazily: the benchmark belongs to
 the ``arena bench`` family, but only this function reaches into the workers' package.
@@ -50,6 +55,25 @@ class SandboxFigures:
     calls: int
 
 
+@dataclasses.dataclass(frozen=True)
+class FreezeFigures:
+    """A decision's round trip at a table, frozen off-turn or not (seconds per decision,
+    each the median over rounds, with the lowest and highest round)."""
+
+    frozen: float
+    frozen_range: tuple[float, float]
+    unfrozen: float
+    unfrozen_range: tuple[float, float]
+    calls: int
+    freezable: bool
+    """False where the bot could not be frozen (no cgroup v2): both figures unfrozen."""
+
+    @property
+    def cost(self) -> float:
+        """What freezing adds to a decision, as a fraction of the unfrozen round trip."""
+        return self.frozen / self.unfrozen - 1
+
+
 def _pss(pids: set[int]) -> int:
     """Bytes of proportional set size of `pids` (from smaps_rollup)."""
     total = 0
@@ -81,7 +105,7 @@ def _query(seat: int) -> Any:
         hand=["2S", "5S", "9S", "QS", "3H", "8H", "KH"],
         scores=[12, 30, 7, 51],
         pass_direction=pass_direction_to_proto("hold"),
-        current_trick=game_pb2.Trick(leader=0, cards=["4S", "JS"]),
+        current_trick=game_pb2.Trick(leader=(seat + 2) % 4, cards=["4S", "JS"]),
         broken=True,
         clock=clock,
     )
@@ -111,6 +135,81 @@ async def _round_trips(addresses: dict[str, str], calls: int, rounds: int) -> di
     finally:
         for stream in streams.values():
             await stream.close()
+
+
+async def _turns(
+    bot: Any, other_address: str, calls: int, rounds: int
+) -> tuple[list[float], list[float]]:
+    """Seconds per decision of `bot` (a BotProcess) in rounds that alternate frozen and
+    unfrozen: each of its decisions is followed by one of the other seat's (its off-turn),
+    as at a table; only `bot`'s decision (with the thaw and the freeze) is timed."""
+    from hearts_bot.bench import BotStream, match_start_message
+
+    mine, other = BotStream(bot.address), BotStream(other_address)
+    query, other_query = _query(2), _query(3)
+    frozen: list[float] = []
+    unfrozen: list[float] = []
+    try:
+        await mine.start(match_start_message(2))
+        await other.start(match_start_message(3))
+        for index in range(2 * rounds + 2):  # the first two rounds warm up
+            freezing = index % 2 == 0
+            if not freezing:
+                bot.thaw()  # left running all round
+            spent = 0.0
+            for _ in range(calls):
+                start = time.perf_counter()
+                if freezing:
+                    bot.thaw()
+                await mine({"play_card": query})
+                if freezing:
+                    bot.freeze()
+                spent += time.perf_counter() - start
+                await other({"play_card": other_query})  # the other seat's turn
+            if index >= 2:
+                (frozen if freezing else unfrozen).append(spent / calls)
+        bot.thaw()
+        return frozen, unfrozen
+    finally:
+        await mine.close()
+        await other.close()
+
+
+def run_frozen(
+    *, calls: int = 200, rounds: int = 10, work_dir: Path | None = None
+) -> FreezeFigures:
+    """Measure a sandboxed bot's decision frozen off-turn and not (see `FreezeFigures`).
+
+    Raises workers.sandbox.SandboxUnavailableError when this machine cannot sandbox.
+    """
+    from workers.sandbox import Sandbox, build_environment
+
+    sandbox = Sandbox()
+    with tempfile.TemporaryDirectory(prefix="arena-bench-freeze-", dir=work_dir) as folder:
+        root = Path(folder)
+        root.chmod(0o755)
+        (root / "upload").mkdir()
+        (root / "upload" / "bot.py").write_text(BOT_SOURCE)
+        env = build_environment(
+            root / "upload", root / "env", runtime_root=root / "state", offline=True
+        )
+        bots = [sandbox.start(env, seat=seat) for seat in (2, 3)]
+        try:
+            for bot in bots:
+                if not bot.wait_ready(60):
+                    raise RuntimeError(f"a bot did not start: {bot.exit_reason()}")
+            frozen, unfrozen = asyncio.run(_turns(bots[0], bots[1].address, calls, rounds))
+        finally:
+            for bot in bots:
+                bot.stop()
+        return FreezeFigures(
+            statistics.median(frozen),
+            (min(frozen), max(frozen)),
+            statistics.median(unfrozen),
+            (min(unfrozen), max(unfrozen)),
+            calls * rounds,
+            bots[0].freezable,
+        )
 
 
 def run(

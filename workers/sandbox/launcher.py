@@ -25,6 +25,7 @@ import logging
 import os
 import secrets
 import select
+import shlex
 import shutil
 import subprocess
 import threading
@@ -38,6 +39,7 @@ from .environment import BotEnvironment
 from .errors import SandboxError, SandboxUnavailableError
 from .policy import SandboxPolicy
 from .process import BotProcess
+from .procfs import cover_args, synthetic_files
 from .seccomp import build_filter
 from .uids import DEFAULT_BASE, DEFAULT_COUNT, Uid, UidPool
 
@@ -46,6 +48,8 @@ log = logging.getLogger(__name__)
 DEFAULT_STATE_DIR = Path("/run/hearts-arena")
 SOCKET_DIR = "/run/bot"
 SOCKET_NAME = "bot.sock"
+LAUNCH_PATH = "/run/launch"
+"""The script (inside the sandbox) that drops privileges and starts the bot's server."""
 BOT_DIR = "/bot"
 SETUP_TIMEOUT = 10.0
 SYSTEM_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
@@ -313,8 +317,21 @@ class Sandbox:
         info_fd: int,
         block_fd: int,
         seccomp_fd: int,
+        proc_fds: Sequence[int] = (),
+        launch_fd: int | None = None,
     ) -> list[str]:
-        """The full command line (see the module's docstring)."""
+        """The full command line (see the module's docstring). `proc_fds` hold the
+        contents of `procfs.synthetic_files`, in order (without them, the global /proc
+        counters are covered but not replaced). With `launch_fd` (holding
+        `launch_script`), bwrap runs that script instead of `inner_command` directly, so
+        that its own command line, which the sandbox's pid 1 shows, names no host path."""
+        synthetic = [path for path, _ in synthetic_files(policy)]
+        inner = ["/bin/sh", LAUNCH_PATH] if launch_fd is not None else self.inner_command(env, uid)
+        launch = (
+            []
+            if launch_fd is None
+            else ["--perms", "0444", "--ro-bind-data", str(launch_fd), LAUNCH_PATH]
+        )
         return [
             self.prlimit,
             *rlimit_args(policy, with_cgroup=with_cgroup),
@@ -354,13 +371,25 @@ class Sandbox:
             "--tmpfs",
             SOCKET_DIR,
             *_mirror(env.host_mounts()),
+            *[
+                arg
+                for path in env.hidden_paths()
+                for arg in ("--size", "4096", "--tmpfs", str(path))
+            ],
             "--ro-bind",
             str(env.bot_dir),
             BOT_DIR,
             "--proc",
             "/proc",
+            *cover_args(),
+            *[
+                arg
+                for fd, path in zip(proc_fds, synthetic, strict=False)
+                for arg in ("--perms", "0444", "--ro-bind-data", str(fd), path)
+            ],
             "--dev",
             "/dev",
+            *launch,
             "--remount-ro",
             "/",
             "--chdir",
@@ -372,6 +401,12 @@ class Sandbox:
             "--seccomp",
             str(seccomp_fd),
             "--",
+            *inner,
+        ]
+
+    def inner_command(self, env: BotEnvironment, uid: int) -> list[str]:
+        """What bwrap runs: setpriv dropping to `uid`, then the SDK's server."""
+        return [
             self.setpriv,
             f"--reuid={uid}",
             f"--regid={uid}",
@@ -381,6 +416,10 @@ class Sandbox:
             "--",
             *serve_command(env.python, f"{BOT_DIR}/{env.entry}", f"{SOCKET_DIR}/{SOCKET_NAME}"),
         ]
+
+    def launch_script(self, env: BotEnvironment, uid: int) -> bytes:
+        """The script bwrap runs (at LAUNCH_PATH, read-only): exec of `inner_command`."""
+        return f"exec {shlex.join(self.inner_command(env, uid))}\n".encode()
 
     def _launch(
         self,
@@ -406,6 +445,10 @@ class Sandbox:
             os.write(seccomp_w, self._filter)  # < 64 KiB: fits the pipe
             os.close(seccomp_w)
             ours.remove(seccomp_w)
+            proc_fds = [_data_fd(content) for _, content in synthetic_files(policy)]
+            theirs += proc_fds
+            launch_fd = _data_fd(self.launch_script(env, uid_value))
+            theirs.append(launch_fd)
             command = self.command(
                 env,
                 uid_value,
@@ -414,14 +457,24 @@ class Sandbox:
                 info_fd=info_w,
                 block_fd=block_r,
                 seccomp_fd=seccomp_r,
+                proc_fds=proc_fds,
+                launch_fd=launch_fd,
             )
+            # The sandbox's pid 1 is bwrap: its /proc/1/cmdline would show every host path
+            # bound in. Its options go in through a descriptor, the command (the launch
+            # script) stays on the command line, as bwrap wants it there.
+            start = command.index(self.bwrap) + 1
+            end = len(command) - 3  # "--", "/bin/sh", LAUNCH_PATH
+            options = b"".join(arg.encode() + b"\0" for arg in command[start:end])
+            args_fd = _data_fd(options)
+            theirs.append(args_fd)
             popen = subprocess.Popen(
-                command,
+                [*command[:start], "--args", str(args_fd), *command[end:]],
                 stdin=subprocess.DEVNULL,
                 stdout=out_w,
                 stderr=err_w,
                 env={},
-                pass_fds=(info_w, block_r, seccomp_r),
+                pass_fds=(info_w, block_r, seccomp_r, args_fd, launch_fd, *proc_fds),
                 start_new_session=True,
                 cwd="/",
             )
@@ -471,6 +524,19 @@ class Sandbox:
             for fd in ours + theirs:
                 with contextlib.suppress(OSError):
                     os.close(fd)
+
+
+def _data_fd(content: bytes) -> int:
+    """A descriptor positioned at the start of `content` (for bwrap's --args and
+    --ro-bind-data, which read to the end: a pipe could not hold more than 64 KiB)."""
+    fd = os.memfd_create("bwrap-data", os.MFD_CLOEXEC)
+    try:
+        os.write(fd, content)
+        os.lseek(fd, 0, os.SEEK_SET)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def _sandbox_root(init_pid: int, init_pidfd: int) -> Callable[[], int]:

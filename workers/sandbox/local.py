@@ -5,7 +5,8 @@
 ``exit_reason`` as text, ``log_excerpt``, ``stop``) over a `BotProcess`. The file's
 folder is the upload (its regular files, without hidden folders, caches or virtual
 environments); its environment is built in a temporary folder, with the runtime cached
-under `CACHE_DIR`.
+in the user's own private folder (`private.local_cache`: under ``~/.cache``, made safely,
+never one another user could have planted).
 """
 
 from __future__ import annotations
@@ -24,12 +25,11 @@ from .environment import build_environment
 from .errors import EnvironmentBuildError
 from .launcher import SOCKET_NAME, Sandbox, find_tool, rlimit_args, serve_command, spawn
 from .policy import SandboxPolicy
+from .private import local_cache
 from .process import BotProcess, remove_tree
 
 log = logging.getLogger(__name__)
 
-CACHE_DIR = Path("/var/tmp/hearts-arena-sandbox")
-"""Where the shared runtime of local sandboxed runs is kept between runs."""
 SKIPPED_FOLDERS = ("__pycache__", "node_modules", "venv", "env")
 MAX_UPLOAD_BYTES = 64 * 1024 * 1024
 
@@ -92,6 +92,14 @@ class SandboxedBotFile:
         """The bot's capped stdout and stderr."""
         return self.process.log_excerpt()
 
+    def thaw(self) -> None:
+        """The runner is about to ask (or tell) the bot something: let it run."""
+        self.process.thaw()
+
+    def freeze(self) -> None:
+        """The bot has answered: stop it until its next turn (see `BotProcess.freeze`)."""
+        self.process.freeze()
+
     def stop(self) -> None:
         """Stop the bot and remove its environment (idempotent)."""
         self.process.stop()
@@ -103,15 +111,16 @@ def start_bot_file(
 ) -> SandboxedBotFile:
     """Build an environment for the bot file `path` (its folder is the upload) and start
     it in the sandbox. Raises SandboxUnavailableError where the sandbox cannot run, and
-    EnvironmentBuildError for a folder or requirements.txt that cannot be used."""
+    EnvironmentBuildError for a folder or requirements.txt that cannot be used, and
+    UnsafeFolderError when the user's cache folder could be changed by someone else."""
     sandbox = shared_sandbox()
-    CACHE_DIR.mkdir(mode=0o755, parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix="bot-", dir=CACHE_DIR))
+    cache = local_cache()  # 0700: bwrap (root) binds what a bot needs from it
+    folder = Path(tempfile.mkdtemp(prefix="bot-", dir=cache))
     try:
         folder.chmod(0o755)
         _copy_folder(path.parent, folder / "upload")
         env = build_environment(
-            folder / "upload", folder / "env", runtime_root=CACHE_DIR, entry=path.name
+            folder / "upload", folder / "env", runtime_root=cache, entry=path.name
         )
         process = sandbox.start(env, seat=seat, policy=policy)
     except BaseException:

@@ -43,6 +43,10 @@ class SandboxPolicy:
     """Output kept per stream (stdout, stderr): the first 3/4 and the last 1/4 of it."""
     ready_timeout: float = 30.0
     """Default seconds `BotProcess.wait_ready` waits for the readiness line."""
+    freeze_off_turn: bool = True
+    """Keep the bot frozen (cgroup v2 ``cgroup.freeze``) while it is not answering: the
+    runner thaws it for each request and freezes it on the answer (`BotProcess.thaw`,
+    `BotProcess.freeze`), so it uses CPU on its own time only. Needs a v2 group."""
     require_cgroup: bool = False
     """Refuse to start (SandboxUnavailableError) when no cgroup can hold the bot, instead
     of running on rlimits alone."""

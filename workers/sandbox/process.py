@@ -155,6 +155,7 @@ class BotProcess:
         self._cgroup = cgroup
         self._uid = uid
         self._cleanup = cleanup
+        self._freezable = policy.freeze_off_turn and cgroup is not None and cgroup.can_freeze
         self._lock = threading.RLock()
         self._ready_line = False
         self._stdout_event = threading.Event()  # the readiness line, or the end of stdout
@@ -256,6 +257,30 @@ class BotProcess:
                         f"limit {self.policy.cpu_seconds:g} s)",
                     )
             self.stop()
+
+    # -- frozen off-turn ---------------------------------------------------------------------
+
+    @property
+    def freezable(self) -> bool:
+        """Whether `freeze` really stops the bot (a v2 cgroup, and the policy wants it)."""
+        return self._freezable
+
+    def thaw(self) -> None:
+        """Let the bot run: a request (or a notification) is on its way to it."""
+        self._set_frozen(False)
+
+    def freeze(self) -> None:
+        """Stop the bot until the next `thaw`: it has answered, its turn is over. Every
+        task of the bot stops where it is (in a system call too) and resumes on `thaw`,
+        as if the machine had been busy. A no-op where the bot cannot be frozen."""
+        self._set_frozen(True)
+
+    def _set_frozen(self, frozen: bool) -> None:
+        if self._finished or not self._freezable:
+            return
+        assert self._cgroup is not None
+        with contextlib.suppress(OSError):  # the group is being removed: nothing to stop
+            self._cgroup.freeze(frozen)
 
     # -- state -----------------------------------------------------------------------------
 
@@ -360,6 +385,7 @@ class BotProcess:
                 return self._reason
             if self._popen.poll() is None:
                 self._stop_requested = True
+            self._set_frozen(False)  # a v1-style freezer would hold SIGKILL back
             self._kill_tree()
             self._reason = self._classify()
             self._finished = True

@@ -8,10 +8,15 @@ The program is assembled here (no libseccomp) and handed to bubblewrap with
    ``EAFNOSUPPORT``); ``clone`` is refused (``EPERM``) when it asks for a new namespace;
    ``clone3``, whose flags the filter cannot read, fails with ``ENOSYS`` so the C library
    falls back to ``clone``; ``ioctl`` may not push input into a terminal (``TIOCSTI``);
+   ``fcntl`` may not lock, lease or watch a file, ``madvise`` may not push pages out,
+   ``preadv2``/``pwritev2`` may not ask ``RWF_NOWAIT`` (which tells whether a page is
+   cached): each would be a channel between two bots through the files they share;
 3. an allow list of the ordinary calls of a Python process: files, memory, threads,
    signals, time, polling, pipes and Unix sockets;
 4. a deny list answered with ``EPERM``, named so that what is refused is readable here:
-   tracing, keyrings, io_uring, mounting, namespaces, BPF, perf, kernel modules, ...;
+   tracing, keyrings, io_uring, mounting, namespaces, BPF, perf, kernel modules, and the
+   calls that observe or change state shared between bots (``flock``, inotify,
+   fanotify, ``fadvise64``, ``readahead``, ``mincore``);
 5. anything else (including calls newer than this table) fails with ``ENOSYS``.
 
 Allowed calls whose verdict does not depend on their arguments are cached by the kernel
@@ -53,6 +58,26 @@ def _arg_low(index: int) -> int:
 AF_UNIX = 1
 TIOCSTI = 0x5412
 TIOCLINUX = 0x541C
+RWF_NOWAIT = 0x00000008
+"""preadv2/pwritev2: fail instead of blocking; on a read, whether a page is cached."""
+SHARED_OBJECT_FCNTLS = (
+    5,  # F_GETLK
+    6,  # F_SETLK
+    7,  # F_SETLKW
+    36,  # F_OFD_GETLK
+    37,  # F_OFD_SETLK
+    38,  # F_OFD_SETLKW
+    1024,  # F_SETLEASE
+    1025,  # F_GETLEASE
+    1026,  # F_NOTIFY
+)
+"""fcntl commands that set or test state on a file's inode, which every bot sees read-only
+(record locks, leases, directory notifications): each is a channel between bots."""
+EVICTING_MADVICES = (
+    20,  # MADV_COLD
+    21,  # MADV_PAGEOUT
+)
+"""madvise advice that pushes pages out of memory (of shared files too, where allowed)."""
 NAMESPACE_CLONE_FLAGS = (
     0x00020000  # CLONE_NEWNS
     | 0x02000000  # CLONE_NEWCGROUP
@@ -70,9 +95,9 @@ def _names(text: str) -> frozenset[str]:
 
 ALLOWED: frozenset[str] = _names(
     """
-    read write readv writev pread64 pwrite64 preadv pwritev preadv2 pwritev2 lseek
-    open openat openat2 creat close close_range dup dup2 dup3 fcntl flock fsync fdatasync
-    truncate ftruncate fallocate fadvise64 readahead sendfile copy_file_range splice tee
+    read write readv writev pread64 pwrite64 preadv pwritev lseek
+    open openat openat2 creat close close_range dup dup2 dup3 fsync fdatasync
+    truncate ftruncate fallocate sendfile copy_file_range splice tee
     sync_file_range vmsplice
     stat fstat lstat newfstatat statx statfs fstatfs access faccessat faccessat2
     getdents getdents64 getcwd chdir fchdir rename renameat renameat2 mkdir mkdirat rmdir
@@ -80,8 +105,7 @@ ALLOWED: frozenset[str] = _names(
     fchmodat2 chown fchown lchown fchownat umask utime utimes utimensat futimesat
     getxattr lgetxattr fgetxattr listxattr llistxattr flistxattr
     setxattr lsetxattr fsetxattr removexattr lremovexattr fremovexattr
-    inotify_init inotify_init1 inotify_add_watch inotify_rm_watch
-    mmap munmap mremap mprotect madvise msync mincore brk mlock mlock2 munlock mlockall
+    mmap munmap mremap mprotect msync brk mlock mlock2 munlock mlockall
     munlockall membarrier memfd_create pkey_mprotect pkey_alloc pkey_free get_mempolicy
     map_shadow_stack mseal
     pipe pipe2 poll ppoll select pselect6 epoll_create epoll_create1 epoll_ctl epoll_wait
@@ -123,6 +147,8 @@ DENIED: frozenset[str] = _names(
     mount_setattr statmount listmount
     unshare setns
     bpf perf_event_open userfaultfd fanotify_init fanotify_mark
+    flock inotify_init inotify_init1 inotify_add_watch inotify_rm_watch
+    fadvise64 readahead mincore
     init_module finit_module delete_module kexec_load kexec_file_load reboot
     swapon swapoff acct quotactl quotactl_fd syslog vhangup iopl ioperm modify_ldt
     settimeofday clock_settime clock_adjtime adjtimex sethostname setdomainname
@@ -135,7 +161,9 @@ DENIED: frozenset[str] = _names(
 )
 """Calls refused with EPERM: what a bot must not do, named (everything unnamed gets ENOSYS)."""
 
-_ARG_CHECKED = frozenset({"socket", "socketpair", "clone", "clone3", "ioctl"})
+_ARG_CHECKED = frozenset(
+    {"socket", "socketpair", "clone", "clone3", "ioctl", "fcntl", "madvise", "preadv2", "pwritev2"}
+)
 
 
 class _Program:
@@ -232,6 +260,11 @@ def build_filter(table: dict[str, int] | None = None) -> bytes:
     program.when_nr(table["clone"], _refuse_arg_bits(0, NAMESPACE_CLONE_FLAGS, eperm))
     program.when_nr(table["clone3"], [(_RET_K, 0, 0, _errno(errno.ENOSYS))])
     program.when_nr(table["ioctl"], _refuse_arg_values(1, (TIOCSTI, TIOCLINUX), eperm))
+    # Channels between bots through objects they all see (docs/sandbox.md, "covert channels").
+    program.when_nr(table["fcntl"], _refuse_arg_values(1, SHARED_OBJECT_FCNTLS, eperm))
+    program.when_nr(table["madvise"], _refuse_arg_values(2, EVICTING_MADVICES, eperm))
+    for name in ("preadv2", "pwritev2"):
+        program.when_nr(table[name], _refuse_arg_bits(5, RWF_NOWAIT, eperm))
     for name in sorted(ALLOWED, key=table.__getitem__):
         program.when_nr(table[name], [(_RET_K, 0, 0, RET_ALLOW)])
     for name in sorted(DENIED, key=table.__getitem__):
