@@ -22,7 +22,9 @@ from typing import Any, cast
 from sqlalchemy import Table, func, select
 from sqlalchemy.orm import Session
 
+from arena.ratings.batch import elo_interval
 from arena.ratings.elo import DEFAULT_ELO
+from arena.ratings.uncertainty import sigma_as_elo
 from arena.store.bulk import insert_rows
 from arena.store.database import write_transaction
 from arena.store.models import (
@@ -140,10 +142,13 @@ def load_players(
     """The season's eligible entrants and its house bots, as matchmaking players.
 
     Eligible: an active entry, a ready version, fewer than `max_in_flight` matches queued
-    or running. A player's games count its rated tables and its tables in flight.
+    or running. A player's games count its rated tables and its tables in flight; its
+    owner keeps two versions of one owner off one table, and its interval (Elo +- 1.96
+    uncertainty) serves active table choice.
     """
     rows = session.execute(
         select(SeasonEntry.bot_version_id, Bot.is_house, Rating.elo, Rating.games)
+        .add_columns(Bot.owner_id, Rating.sigma)
         .join(BotVersion, BotVersion.id == SeasonEntry.bot_version_id)
         .join(Bot, Bot.id == BotVersion.bot_id)
         .outerjoin(
@@ -166,9 +171,17 @@ def load_players(
         ).all()
     )
     players, house = [], []
-    for version_id, is_house, elo, games in rows:
+    for version_id, is_house, elo, games, owner, sigma in rows:
         busy = in_flight.get(version_id, 0)
-        player = Player(version_id, DEFAULT_ELO if elo is None else elo, (games or 0) + busy)
+        rating = DEFAULT_ELO if elo is None else elo
+        interval = None if sigma is None else elo_interval(rating, sigma_as_elo(sigma))
+        player = Player(
+            version_id,
+            rating,
+            (games or 0) + busy,
+            owner=None if is_house else owner,
+            interval=interval,
+        )
         if is_house:
             house.append(player)
         elif busy < settings.max_in_flight:
