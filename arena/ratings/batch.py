@@ -284,7 +284,11 @@ def fit_points(tables: Sequence[TableResult]) -> dict[Hashable, float]:
 def bootstrap_errors(
     tables: Sequence[TableResult], *, replicates: int = DEFAULT_BOOTSTRAP, seed: int = 0
 ) -> dict[Hashable, float]:
-    """Each entrant's bootstrap standard error of theta (tables resampled, seeded)."""
+    """Each entrant's bootstrap standard error of theta (tables resampled, seeded).
+
+    A resample that leaves the field unconnected is dropped (in a small season some
+    will); an entrant with fewer than two usable replicates gets an infinite error.
+    """
     design = _Design(tables)
     rng = random.Random(seed)
     samples: list[list[float]] = [[] for _ in design.entrants]
@@ -293,7 +297,11 @@ def bootstrap_errors(
         counts = [0] * size
         for _ in range(size):
             counts[rng.randrange(size)] += 1
-        for i, theta in enumerate(design.fit(counts)):
+        try:
+            thetas = design.fit(counts)
+        except ValueError:  # this resample happened to split the field: it says nothing
+            continue
+        for i, theta in enumerate(thetas):
             if theta is not None:
                 samples[i].append(theta)
     return {
