@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from arena.engine import RulesError, preset
+from arena.ratings.collusion import OwnerPair
 from arena.seasons import (
     MatchmakingSettings,
     SeasonError,
@@ -22,8 +23,9 @@ from arena.seasons import (
     schedule_round,
     start_season,
 )
+from arena.seasons.evidence import owner_pairs
 from arena.seasons.rounds import lock_season
-from arena.store.models import Season, SeasonStatus
+from arena.store.models import Season, SeasonStatus, User
 from arena.store.stats import final_results, ladder_page, season_counts
 
 from . import database
@@ -72,7 +74,21 @@ def show(season_id: int) -> str:
         counts=season_counts(db, season.id),
         action=ActionForm(),
         schedule=schedule,
+        owner_pairs=suspicious_pairs(season.id),
     )
+
+
+def suspicious_pairs(season_id: int) -> list[tuple[str, str, OwnerPair]] | None:
+    """For admins only: the season's owner pairs, most suspicious first (the ten lowest z,
+    from `arena.seasons.evidence.owner_pairs`), with the owners' names; None for others."""
+    user = g.get("user")
+    if user is None or not user.is_admin:
+        return None
+    db = database.session()
+    pairs = owner_pairs(db, season_id)[:10]
+    ids = {o for p in pairs for o in p.owners}
+    names = dict(db.execute(select(User.id, User.username).where(User.id.in_(ids))).all())
+    return [(names.get(p.owners[0], "?"), names.get(p.owners[1], "?"), p) for p in pairs]
 
 
 @bp.route("/new", methods=["GET", "POST"])

@@ -29,6 +29,7 @@ fit's intervals at the last checkpoint.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -94,7 +95,9 @@ class LuckCache:
         return self.terms[key]
 
 
-def table_result(match: Played, luck: Callable[[int, int, str], Sequence[float]] | None) -> TableResult:
+def table_result(
+    match: Played, luck: Callable[[int, int, str], Sequence[float]] | None
+) -> TableResult:
     """A match as one table of the batch fit: totals over its games, raw or luck-adjusted."""
     totals = dict.fromkeys(match.players, 0.0)
     hands = 0
@@ -204,8 +207,7 @@ def separated(standings: Sequence[Standing], pairs: Sequence[tuple[int, int]]) -
     """Whether every pair's 95 % intervals are disjoint."""
     by = {int(str(s.entrant)): s for s in standings}
     return all(
-        a in by and b in by and (by[a].high < by[b].low or by[b].high < by[a].low)
-        for a, b in pairs
+        a in by and b in by and (by[a].high < by[b].low or by[b].high < by[a].low) for a, b in pairs
     )
 
 
@@ -232,7 +234,7 @@ class SeparationFigures:
         """The pairs to separate: neighbours in the true order (None) or pairs >= gap apart."""
         order = sorted(self.truth, key=self.truth.__getitem__)
         if gap is None:
-            return list(zip(order, order[1:], strict=False))
+            return list(itertools.pairwise(order))
         return [
             (a, b)
             for i, a in enumerate(order)

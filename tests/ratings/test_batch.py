@@ -71,13 +71,18 @@ def test_tie_groups_are_runs_of_overlapping_neighbours() -> None:
 
 
 def test_standings_label_their_tie_groups() -> None:
-    theta, tables = simulated_season(3, entrants=6, tables=30, gap=0.05)
+    _, tables = simulated_season(3, entrants=6, tables=30, gap=0.05)
     standings = fit_standings(tables, bootstrap=100)
     assert {(s.tie_first, s.tie_last) for s in standings} == {(1, 6)}
     assert standings[0].tie_label == "1\u20136"
-    theta, tables = simulated_season(3, entrants=6, tables=300, gap=4.0)
+    _, tables = simulated_season(3, entrants=6, tables=300, gap=4.0)
     assert [s.tie_label for s in fit_standings(tables, bootstrap=100)] == [
-        "1", "2", "3", "4", "5", "6"
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
     ]
 
 
