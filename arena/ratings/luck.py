@@ -37,6 +37,8 @@ from typing import Any, Final
 from arena.bots import HeuristicBot, RandomBot
 from arena.engine import Card, Hand, PassDirection, Rules, SeatView
 
+from .batch import TableResult, fit_points
+
 PLAYOUTS: Final = 4
 """Playouts per deal: one heuristic playout is deterministic and correlates about 0.17
 with the points a hand really gave; four mixed playouts about 0.25, sixteen about 0.31
@@ -142,7 +144,8 @@ class LuckFigures:
     """Raw and luck-adjusted points per hand against the table, over recorded games.
 
     `raw_variance` and `adjusted_variance` are per-hand variances of a player's points
-    minus its table's mean (each game weighted by its hands); `reduction` is their ratio,
+    minus its table's mean, less what the players' fitted skills predict (each game
+    weighted by its hands): the luck left in a score; `reduction` is their ratio,
     the factor by which the adjustment cuts the hands needed for the same certainty.
     """
 
@@ -172,6 +175,7 @@ def measure_luck(
     adjusted_rows: list[tuple[float, int]] = []
     per_player: dict[Hashable, list[tuple[float, float, int]]] = {}
     hands_total = 0
+    skills = _skills(games)
     for game in games:
         if not game.hands:
             continue
@@ -189,9 +193,10 @@ def measure_luck(
                 adjusted[seat] += points[seat] - mean - luck[seat]
         count = len(game.hands)
         hands_total += count * n
+        expected = _expected(skills, game.seating)
         for seat, player in enumerate(game.seating):
-            raw_rows.append((raw[seat] / count, count))
-            adjusted_rows.append((adjusted[seat] / count, count))
+            raw_rows.append((raw[seat] / count - expected[seat], count))
+            adjusted_rows.append((adjusted[seat] / count - expected[seat], count))
             per_player.setdefault(player, []).append(
                 (raw[seat] / count, adjusted[seat] / count, count)
             )
@@ -212,6 +217,29 @@ def measure_luck(
         mean_adjusted=mean_adjusted,
         standard_error=errors,
     )
+
+
+def _skills(games: Sequence[PlayedGame]) -> dict[Hashable, float]:
+    """Each player's points per hand against the field, fitted over the games
+    (`arena.ratings.batch`): what a variance of luck must not count. Empty when the
+    games do not connect the players."""
+    tables = []
+    for game in games:
+        if not game.hands or len(set(game.seating)) != len(game.seating):
+            continue
+        totals = [float(sum(h[3][seat] for h in game.hands)) for seat in range(len(game.seating))]
+        tables.append(TableResult(tuple(game.seating), tuple(totals), len(game.hands)))
+    try:
+        return dict(fit_points(tables)) if tables else {}
+    except ValueError:
+        return {}
+
+
+def _expected(skills: Mapping[Hashable, float], seating: Sequence[Hashable]) -> list[float]:
+    """Each seat's expected points per hand against its table from the players' skills."""
+    values = [skills.get(p, 0.0) for p in seating]
+    mean = statistics.fmean(values)
+    return [v - mean for v in values]
 
 
 def _centring_correction(games: Sequence[Any]) -> float:
@@ -267,13 +295,16 @@ def measure_format(games: Sequence[PlayedGame]) -> FormatFigures:
     """Single against duplicate from recorded games: every game is also a single game;
     games sharing a table (a duplicate set) are summed into one set.
 
-    Both variances are of one hand's worth of a player's points against its table, so the
-    ratio is the factor of hands duplicate sets saved on these entrants. Raises
+    Both variances are of one hand's worth of a player's points against its table, less
+    what the players' fitted skills predict (skill is not luck, and it adds up over a set
+    as luck does not), so the ratio is the factor of hands duplicate sets saved on these
+    entrants. Raises
     ValueError with no hands at all.
     """
     singles: list[tuple[float, int]] = []
     sets: dict[Hashable, dict[Hashable, list[float]]] = {}
     set_games: dict[Hashable, int] = {}
+    skills = _skills(games)
     for game in games:
         if not game.hands:
             continue
@@ -284,6 +315,9 @@ def measure_format(games: Sequence[PlayedGame]) -> FormatFigures:
             for seat in range(n):
                 deviation[seat] += points[seat] - mean
         count = len(game.hands)
+        expected = _expected(skills, game.seating)
+        for seat in range(n):  # luck only: what the players' skills predict comes off
+            deviation[seat] -= expected[seat] * count
         set_games[game.table] = set_games.get(game.table, 0) + 1
         members = sets.setdefault(game.table, {})
         for seat, player in enumerate(game.seating):
