@@ -8,6 +8,7 @@ runs queued matches (the site never talks to the workers).
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, url_for
 from sqlalchemy import select
@@ -87,7 +88,9 @@ def suspicious_pairs(season_id: int) -> list[tuple[str, str, OwnerPair]] | None:
     db = database.session()
     pairs = owner_pairs(db, season_id)[:10]
     ids = {o for p in pairs for o in p.owners}
-    names = dict(db.execute(select(User.id, User.username).where(User.id.in_(ids))).all())
+    names: dict[Any, str] = dict(
+        db.execute(select(User.id, User.username).where(User.id.in_(ids))).all()
+    )
     return [(names.get(p.owners[0], "?"), names.get(p.owners[1], "?"), p) for p in pairs]
 
 

@@ -32,7 +32,7 @@ import dataclasses
 import itertools
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Final
 
 from arena.demo import play_game
@@ -99,7 +99,7 @@ def table_result(
     match: Played, luck: Callable[[int, int, str], Sequence[float]] | None
 ) -> TableResult:
     """A match as one table of the batch fit: totals over its games, raw or luck-adjusted."""
-    totals = dict.fromkeys(match.players, 0.0)
+    totals: dict[Hashable, float] = dict.fromkeys(match.players, 0.0)
     hands = 0
     for game in match.games:
         hands += len(game.hands)

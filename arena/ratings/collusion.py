@@ -25,6 +25,7 @@ import math
 import statistics
 from collections.abc import Hashable, Mapping, Sequence
 from itertools import combinations
+from typing import Any
 
 from .batch import TableResult, fit_points
 
@@ -41,7 +42,7 @@ class OwnerPair:
 
 
 def collusion_report(
-    tables: Sequence[TableResult], owners: Mapping[Hashable, Hashable]
+    tables: Sequence[TableResult], owners: Mapping[Any, Hashable]
 ) -> list[OwnerPair]:
     """Every pair of owners whose bots shared a table, most suspicious (lowest z) first.
 
@@ -80,7 +81,7 @@ def collusion_report(
 
 def flag_collusion(
     tables: Sequence[TableResult],
-    owners: Mapping[Hashable, Hashable],
+    owners: Mapping[Any, Hashable],
     *,
     z: float = -3.0,
     min_tables: int = 5,

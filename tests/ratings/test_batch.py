@@ -36,7 +36,7 @@ def test_the_fit_recovers_known_strengths_and_their_order() -> None:
     assert set(fitted) == set(range(8))
     assert abs(sum(fitted.values())) < 1e-9  # measured against the field's average
     for player, value in fitted.items():
-        assert value == pytest.approx(theta[player], abs=0.5)
+        assert value == pytest.approx(theta[int(str(player))], abs=0.5)
     standings = fit_standings(tables, bootstrap=50)
     assert [s.entrant for s in standings] == list(range(8))  # fewest points first
     assert all(s.low < s.points < s.high for s in standings)

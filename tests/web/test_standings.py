@@ -66,7 +66,7 @@ def test_a_finished_season_freezes_the_batch_fit_with_intervals(client, auth, wo
         assert entry.final_tie_first <= entry.final_rank <= entry.final_tie_last
     assert sorted(e.final_rank for e in entries) == list(range(1, len(entries) + 1))
     report = row(db, Season, world.season_id).final_report
-    assert report["tables"] == 7 and report["fitted"] == len(entries)
+    assert report is not None and report["tables"] == 7 and report["fitted"] == len(entries)
 
     body = client.get(f"/api/v1/seasons/{world.season_id}/final").get_json()
     first = body["items"][0]
@@ -79,7 +79,8 @@ def test_a_finished_season_freezes_the_batch_fit_with_intervals(client, auth, wo
     assert evidence["games"] == 7 and evidence["duplicate_reduction"] is None
     assert evidence["luck_reduction"] > 0
     db.rollback()
-    assert row(db, Season, world.season_id).final_report["evidence"]["games"] == 7
+    stored = row(db, Season, world.season_id).final_report
+    assert stored is not None and stored["evidence"]["games"] == 7
     page = client.get(f"/seasons/{world.season_id}").get_data(as_text=True)
     assert "Luck measured" in page and "single games only" in page
 
