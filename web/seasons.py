@@ -122,7 +122,25 @@ def create() -> Response | tuple[str, int]:
         now = datetime.now(UTC).replace(second=0, microsecond=0, tzinfo=None)
         form.starts_at.data = now + timedelta(hours=1)
         form.ends_at.data = now + timedelta(days=30)
-    return render_template("seasons/new.html", form=form), 400 if form.errors else 200
+    return render_template(
+        "seasons/new.html", form=form, evidence=format_evidence()
+    ), 400 if form.errors else 200
+
+
+def format_evidence(limit: int = 5) -> list[tuple[Season, dict[str, Any]]]:
+    """The latest finished seasons' measured luck (`final_report["evidence"]`): what
+    single games and duplicate sets achieved on real entrants, to choose a format by."""
+    finished = database.session().scalars(
+        select(Season)
+        .where(Season.status == SeasonStatus.FINISHED, Season.final_report.is_not(None))
+        .order_by(Season.finished_at.desc())
+        .limit(limit)
+    )
+    return [
+        (season, season.final_report["evidence"])
+        for season in finished
+        if season.final_report and season.final_report.get("evidence")
+    ]
 
 
 @bp.post("/<int:season_id>/schedule")

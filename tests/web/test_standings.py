@@ -83,6 +83,9 @@ def test_a_finished_season_freezes_the_batch_fit_with_intervals(client, auth, wo
     assert stored is not None and stored["evidence"]["games"] == 7
     page = client.get(f"/seasons/{world.season_id}").get_data(as_text=True)
     assert "Luck measured" in page and "single games only" in page
+    auth.login("root")  # the organiser choosing the next season's format sees it too
+    form = client.get("/seasons/new").get_data(as_text=True)
+    assert 'id="format-evidence"' in form and "single games only" in form
 
 
 def test_only_admins_see_the_owner_pairs(client, auth, world, db):
