@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from arena.ratings.batch import elo_interval
 from arena.ratings.elo import DEFAULT_ELO
 from arena.ratings.uncertainty import sigma_as_elo
+from arena.store.bots import HOUSE_USERNAME
 from arena.store.bulk import insert_rows
 from arena.store.database import write_transaction
 from arena.store.models import (
@@ -39,6 +40,7 @@ from arena.store.models import (
     Season,
     SeasonEntry,
     SeasonStatus,
+    User,
     VersionStatus,
 )
 from arena.store.types import utc_now
@@ -148,9 +150,10 @@ def load_players(
     """
     rows = session.execute(
         select(SeasonEntry.bot_version_id, Bot.is_house, Rating.elo, Rating.games)
-        .add_columns(Bot.owner_id, Rating.sigma)
+        .add_columns(Bot.owner_id, Rating.sigma, User.username)
         .join(BotVersion, BotVersion.id == SeasonEntry.bot_version_id)
         .join(Bot, Bot.id == BotVersion.bot_id)
+        .join(User, User.id == Bot.owner_id)
         .outerjoin(
             Rating,
             (Rating.season_id == SeasonEntry.season_id)
@@ -171,7 +174,7 @@ def load_players(
         ).all()
     )
     players, house = [], []
-    for version_id, is_house, elo, games, owner, sigma in rows:
+    for version_id, is_house, elo, games, owner, sigma, username in rows:
         busy = in_flight.get(version_id, 0)
         rating = DEFAULT_ELO if elo is None else elo
         interval = None if sigma is None else elo_interval(rating, sigma_as_elo(sigma))
@@ -179,7 +182,8 @@ def load_players(
             version_id,
             rating,
             (games or 0) + busy,
-            owner=None if is_house else owner,
+            # the platform's own bots (house fillers, demo players) collude with no one
+            owner=None if is_house or username == HOUSE_USERNAME else owner,
             interval=interval,
         )
         if is_house:
