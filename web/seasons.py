@@ -110,7 +110,10 @@ def create() -> Response | tuple[str, int]:
                     starts_at=_utc(form.starts_at.data),
                     ends_at=_utc(form.ends_at.data),
                     cadence=timedelta(minutes=form.cadence_minutes.data or 10),
-                    matchmaking=MatchmakingSettings(duplicate_sets=bool(form.duplicate_sets.data)),
+                    matchmaking=MatchmakingSettings(
+                        duplicate_sets=bool(form.duplicate_sets.data),
+                        active_choice=bool(form.active_choice.data),
+                    ),
                     house_bots=bool(form.house_bots.data),
                 )
         except (RulesError, SeasonError) as error:

@@ -51,6 +51,12 @@ def season_tables(session: Session, season_id: int) -> list[TableResult]:
     ]
 
 
+def replicates_for(tables: Sequence[TableResult]) -> int:
+    """Bootstrap replicates for a season of these tables: fewer for a large field."""
+    entrants = {p for t in tables for p in t.players}
+    return DEFAULT_BOOTSTRAP if len(entrants) <= LARGE_SEASON else 20
+
+
 def fit_season(
     tables: Sequence[TableResult], *, order: Sequence[int] = (), seed: int = 0
 ) -> list[Standing]:
@@ -58,10 +64,8 @@ def fit_season(
     `order` breaks exact ties (best first). Empty when there is nothing to fit."""
     if not tables:
         return []
-    entrants = {p for t in tables for p in t.players}
-    replicates = DEFAULT_BOOTSTRAP if len(entrants) <= LARGE_SEASON else 20
     try:
-        return fit_standings(tables, bootstrap=replicates, seed=seed, tiebreak=order)
+        return fit_standings(tables, bootstrap=replicates_for(tables), seed=seed, tiebreak=order)
     except ValueError:  # entrants not connected by any table: no common scale
         return []
 
@@ -100,6 +104,6 @@ def freeze_standings(
         "method": "points per hand against the field (weighted least squares), "
         "95 % bootstrap intervals over tables",
         "tables": len(tables),
-        "bootstrap": DEFAULT_BOOTSTRAP if len(by_version) <= LARGE_SEASON else 20,
+        "bootstrap": replicates_for(tables),
         "fitted": len(fitted),
     }

@@ -105,3 +105,22 @@ def test_only_admins_see_the_owner_pairs(client, auth, world, db):
 
 def test_the_final_order_of_an_unknown_season_is_a_404(client):
     assert client.get("/api/v1/seasons/999/final").status_code == 404
+
+
+def test_an_organiser_turns_on_active_table_choice(client, auth, world, db):
+    auth.login("root")
+    form = {
+        "name": "Active",
+        "preset": "standard",
+        "players": "4",
+        "starts_at": "2031-06-01T12:00",
+        "ends_at": "2031-07-01T12:00",
+        "cadence_minutes": "30",
+        "active_choice": "y",
+        "csrf_token": auth.token(),
+    }
+    assert client.post("/seasons/new", data=form).status_code == 302
+    season = db.scalars(select(Season).where(Season.name == "Active")).one()
+    assert season.matchmaking["active_choice"] is True
+    assert season.matchmaking["duplicate_sets"] is False
+    assert "active table choice" in client.get(f"/seasons/{season.id}").get_data(as_text=True)
