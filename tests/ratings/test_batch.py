@@ -102,3 +102,12 @@ def test_student_t_quantiles() -> None:
     assert t95(0) == float("inf")
     assert t95(10) == pytest.approx(2.228, abs=0.002)
     assert t95(100000) == pytest.approx(1.960, abs=0.001)
+
+
+def test_conjugate_gradients_agree_with_the_direct_solve(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a large field is solved over the tables, never as a k x k matrix: same answer
+    _, tables = simulated_season(4, entrants=12, tables=80)
+    direct = fit_points(tables)
+    monkeypatch.setattr("arena.ratings.batch.DENSE_LIMIT", 3)
+    iterative = fit_points(tables)
+    assert iterative == pytest.approx(direct, abs=1e-8)
