@@ -3,10 +3,10 @@ and how much variance a season's format (single games or duplicate sets) removed
 
 In Hearts the only chance event is the deal: once the cards are dealt, every later event
 is some player's decision. So the luck of a hand is what the deal handed each seat, and
-a house bot can estimate it: four heuristic house bots play the same deal out
-(`evaluate_deal`), and seat s's *luck term* is its points there minus the mean over the
-seats. A player's luck-adjusted points for the hand are its points minus its seat's luck
-term (`adjusted_points`).
+house bots can estimate it: they play the same deal out `PLAYOUTS` times
+(`evaluate_deal`), and seat s's *luck term* is `BETA` times its mean points there minus
+the mean over the seats. A player's luck-adjusted points for the hand are its points
+minus its seat's luck term (`adjusted_points`).
 
 Unbiased by construction: deals are drawn independently of who sits where, and the
 evaluation is the same bots at every seat, so every seat's expected evaluation is the
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import random
 import statistics
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Final
@@ -58,17 +59,17 @@ class _PlayoutBot:
     """The heuristic house bot with probability SKILL per decision, else a random one."""
 
     def __init__(self, seed: int) -> None:
-        import random
-
         self._rng = random.Random(seed)
         self._good = HeuristicBot(seed)
         self._random = RandomBot(seed ^ 0x5DEECE66D)
 
     def pass_cards(self, view: SeatView, count: int) -> list[Card]:
+        """The heuristic pass, or a random one."""
         bot = self._good if self._rng.random() < SKILL else self._random
         return bot.pass_cards(view, count)
 
     def play_card(self, view: SeatView) -> Card:
+        """The heuristic card, or a random legal one."""
         bot = self._good if self._rng.random() < SKILL else self._random
         return bot.play_card(view)
 
