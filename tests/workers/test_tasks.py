@@ -195,7 +195,9 @@ def test_a_season_finished_by_the_beat_gets_its_luck_measured(
         session.execute(
             update(Season)
             .where(Season.id == season_id)
-            .values(ends_at=utc_now() - timedelta(seconds=1))
+            .values(
+                starts_at=utc_now() - timedelta(hours=1), ends_at=utc_now() - timedelta(seconds=1)
+            )
         )
         session.commit()
     summary = scheduling.advance_seasons()
