@@ -30,6 +30,7 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "worker": ("arena.commands.platform", "worker"),
     "beat": ("arena.commands.platform", "beat"),
     "status": ("arena.commands.operations", "status"),
+    "season-report": ("arena.commands.ratings", "season_report"),
     "db": ("arena.store.commands", "db"),
 }
 

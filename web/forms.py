@@ -143,6 +143,9 @@ class SeasonForm(FlaskForm):
         "Minutes between rounds", default=10, validators=[NumberRange(1, 60 * 24 * 7)]
     )
     duplicate_sets = BooleanField("Duplicate sets (each table once per seat rotation)")
+    active_choice = BooleanField(
+        "Active table choice (seat players whose order is still uncertain together)"
+    )
     house_bots = BooleanField("Enter the house bots", default=True)
     is_default = BooleanField("The default season: contestants' first ready bots join it")
     submit = SubmitField("Create season")

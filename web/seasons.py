@@ -8,12 +8,14 @@ runs queued matches (the site never talks to the workers).
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from arena.engine import RulesError, preset
+from arena.ratings.collusion import OwnerPair
 from arena.seasons import (
     MatchmakingSettings,
     SeasonError,
@@ -22,8 +24,9 @@ from arena.seasons import (
     schedule_round,
     start_season,
 )
+from arena.seasons.evidence import owner_pairs
 from arena.seasons.rounds import lock_season
-from arena.store.models import Season, SeasonStatus
+from arena.store.models import Season, SeasonStatus, User
 from arena.store.stats import final_results, ladder_page, season_counts
 
 from . import database
@@ -88,7 +91,23 @@ def show(season_id: int) -> str:
         cadence=cadence_text(season.cadence_seconds),
         action=ActionForm(),
         schedule=schedule,
+        owner_pairs=suspicious_pairs(season.id),
     )
+
+
+def suspicious_pairs(season_id: int) -> list[tuple[str, str, OwnerPair]] | None:
+    """For admins only: the season's owner pairs, most suspicious first (the ten lowest z,
+    from `arena.seasons.evidence.owner_pairs`), with the owners' names; None for others."""
+    user = g.get("user")
+    if user is None or not user.is_admin:
+        return None
+    db = database.session()
+    pairs = owner_pairs(db, season_id)[:10]
+    ids = {o for p in pairs for o in p.owners}
+    names: dict[Any, str] = dict(
+        db.execute(select(User.id, User.username).where(User.id.in_(ids))).all()
+    )
+    return [(names.get(p.owners[0], "?"), names.get(p.owners[1], "?"), p) for p in pairs]
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -107,7 +126,10 @@ def create() -> Response | tuple[str, int]:
                     starts_at=_utc(form.starts_at.data),
                     ends_at=_utc(form.ends_at.data),
                     cadence=timedelta(minutes=form.cadence_minutes.data or 10),
-                    matchmaking=MatchmakingSettings(duplicate_sets=bool(form.duplicate_sets.data)),
+                    matchmaking=MatchmakingSettings(
+                        duplicate_sets=bool(form.duplicate_sets.data),
+                        active_choice=bool(form.active_choice.data),
+                    ),
                     house_bots=bool(form.house_bots.data),
                     is_default=bool(form.is_default.data),
                 )
@@ -120,7 +142,25 @@ def create() -> Response | tuple[str, int]:
         now = datetime.now(UTC).replace(second=0, microsecond=0, tzinfo=None)
         form.starts_at.data = now + timedelta(hours=1)
         form.ends_at.data = now + timedelta(days=30)
-    return render_template("seasons/new.html", form=form), 400 if form.errors else 200
+    return render_template(
+        "seasons/new.html", form=form, evidence=format_evidence()
+    ), 400 if form.errors else 200
+
+
+def format_evidence(limit: int = 5) -> list[tuple[Season, dict[str, Any]]]:
+    """The latest finished seasons' measured luck (`final_report["evidence"]`): what
+    single games and duplicate sets achieved on real entrants, to choose a format by."""
+    finished = database.session().scalars(
+        select(Season)
+        .where(Season.status == SeasonStatus.FINISHED, Season.final_report.is_not(None))
+        .order_by(Season.finished_at.desc())
+        .limit(limit)
+    )
+    return [
+        (season, season.final_report["evidence"])
+        for season in finished
+        if season.final_report and season.final_report.get("evidence")
+    ]
 
 
 @bp.post("/<int:season_id>/schedule")

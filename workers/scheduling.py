@@ -25,6 +25,7 @@ from datetime import timedelta
 from typing import Any
 
 from arena.seasons import advance_seasons as advance
+from arena.seasons.evidence import store_evidence
 from arena.store import heartbeats
 from arena.store.dispatch import (
     pending_version_ids,
@@ -54,6 +55,11 @@ def advance_seasons() -> dict[str, Any]:
     """Start, finish and schedule what is due now."""
     with context.sessions()() as session:
         report = advance(session, enqueue_matches)
+        for season_id in report.finished:  # the luck figures of its own games, frozen with it
+            try:
+                store_evidence(session, season_id)
+            except Exception:  # figures are a report: never let them stop the beat
+                log.exception("measuring finished season %s failed", season_id)
     rounds = [(r.season_id, r.round_number, len(r.match_ids)) for r in report.rounds]
     if report.started or report.finished or rounds:
         log.info(

@@ -203,11 +203,42 @@ def bench_store(url: str | None, versions: int, matches: int, rounds: int) -> No
 @click.option("--games", type=click.IntRange(8), default=400, show_default=True)
 @click.option("--runs", type=click.IntRange(1), default=10, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
-def bench_ratings(games: int, runs: int, seed: int) -> None:
-    """How fast Elo finds the true order, with and without duplicate sets."""
+@click.option(
+    "--separation/--no-separation",
+    default=False,
+    help="Also: matches until a 16-bot field is told apart at 95 %, per format.",
+)
+@click.option("--max-single", type=click.IntRange(8), default=1600, show_default=True)
+@click.option("--max-duplicate", type=click.IntRange(4), default=400, show_default=True)
+@click.option("--quick", is_flag=True, help="A small field and short runs (a smoke test).")
+def bench_ratings(
+    games: int,
+    runs: int,
+    seed: int,
+    separation: bool,
+    max_single: int,
+    max_duplicate: int,
+    quick: bool,
+) -> None:
+    """How fast Elo finds the true order, with and without duplicate sets; with
+    `--separation`, how many matches tell a field apart at 95 % (single, duplicate, each
+    with and without luck adjustment and active table choice)."""
     from arena.benchmarks import ratings
 
+    if quick:
+        games, runs = min(games, 40), 1
     click.echo(ratings.describe(*ratings.bench_convergence(games=games, runs=runs, seed=seed)))
+    if separation:
+        from arena.benchmarks import separation as bench_sep
+
+        figures = bench_sep.bench_separation(
+            strengths=bench_sep.QUICK_FIELD if quick else bench_sep.FIELD,
+            max_single=min(max_single, 24) if quick else max_single,
+            max_duplicate=min(max_duplicate, 8) if quick else max_duplicate,
+            seed=seed,
+            bootstrap=30 if quick else 100,
+        )
+        click.echo(bench_sep.describe(figures))
 
 
 @bench.command("web")

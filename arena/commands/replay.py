@@ -246,6 +246,8 @@ def _print_summary(answers: Sequence[Answer]) -> None:
     click.echo(f"DIFFERENT: {len(differing)} of {len(answers)} answer(s) differ: {listed}")
     click.echo(WHY_ANSWERS_DIFFER)
     raise SystemExit(1)
+
+
 @replay.command("view")
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(

@@ -6,8 +6,9 @@
   older one in matchmaking and on the ladder (the old rating stays in the history).
 - `start_season` (at `starts_at`) makes it *running*: rounds are scheduled, results rated.
 - `finish_season` (at `ends_at`) makes it *finished*: queued matches are voided, each
-  entry's final place, Elo and games are frozen, and nothing is rated any more (a match
-  still running then is stored, unrated).
+  entry's Elo and games are frozen, its final place, interval and tie group come from
+  one batch fit over the season's games (`arena.store.standings`), and nothing is rated
+  any more (a match still running then is stored, unrated).
 - `create_next_season` copies a season as the template of the next: same rules, cadence,
   matchmaking, default flag and (by default) the entries still ready; ratings start afresh.
 
@@ -41,6 +42,7 @@ from arena.store.models import (
     VersionStatus,
 )
 from arena.store.rulesets import store_ruleset
+from arena.store.standings import freeze_standings
 from arena.store.types import utc_now
 
 from .errors import SeasonError
@@ -179,11 +181,16 @@ def finish_season(session: Session, season_id: int, *, now: datetime | None = No
             (row for row in rows if row[0].active and row[1] is not None and not row[3]),
             key=lambda row: (-row[1], -row[0].bot_version_id),
         )
-        places = {row[0].id: place for place, row in enumerate(ranked, start=1)}
         for entry, elo, games, _house in rows:
             entry.final_elo = elo
             entry.final_games = games or 0
-            entry.final_rank = places.get(entry.id)
+        # the final order: one batch fit over the season's games (docs/ratings.md)
+        season.final_report = freeze_standings(
+            session,
+            season_id,
+            [row[0] for row in rows],
+            [row[0].bot_version_id for row in ranked],
+        )
         season.status = SeasonStatus.FINISHED
         season.finished_at = when
         return True

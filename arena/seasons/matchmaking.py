@@ -15,7 +15,17 @@ The rules, in the order they apply:
    `max_table_repeats` times in the last `repeat_window_rounds` rounds has its last seat
    given to the next cheapest candidate that makes it new, when there is one (a small
    season may have no other choice; then the table is played again rather than not at all).
-4. **House bots fill empty seats.** When too few players are left for a full table, the
+4. **One owner, one seat per rated table.** Two bot versions of one owner never share a
+   table: a candidate whose owner already sits at the table is skipped, and when the
+   window has too few others the search widens to every unseated player. (Challenges
+   are unrated and seat whoever is asked for.) A player with no owner (`owner` None)
+   is not constrained.
+5. **Active table choice** (`active_choice`): with each player's 95 % interval known,
+   a candidate's cost is how far apart the two intervals are in units of their combined
+   half-widths (times `active_scale` Elo points) instead of its Elo distance: tables
+   gather players whose order is still uncertain, and pairs already told apart meet
+   less. The anchors are still taken least played first, so everyone keeps playing.
+6. **House bots fill empty seats.** When too few players are left for a full table, the
    house bots nearest in Elo fill it (a house bot may sit at several tables of a round, at
    most once per table), unless the season turns that off.
 
@@ -55,6 +65,8 @@ class MatchmakingSettings:
     repeat_penalty: float = 50.0  # Elo points one recent meeting costs a candidate
     duplicate_sets: bool = False  # play each table once per seat rotation, same seed
     fill_with_house: bool = True  # house bots fill the seats no player is left for
+    active_choice: bool = False  # seat players whose intervals overlap together (rule 5)
+    active_scale: float = 100.0  # Elo points one interval-width of separation costs
 
     def __post_init__(self) -> None:
         if self.tables_per_round is not None and self.tables_per_round < 1:
@@ -64,6 +76,8 @@ class MatchmakingSettings:
                 raise ValueError(f"{name} must be >= 1, not {getattr(self, name)}")
         if self.repeat_window_rounds < 0 or self.repeat_penalty < 0:
             raise ValueError("repeat_window_rounds and repeat_penalty must be >= 0")
+        if self.active_scale < 0:
+            raise ValueError(f"active_scale must be >= 0, not {self.active_scale}")
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of every setting."""
@@ -86,6 +100,17 @@ class Player:
     bot_version_id: int
     elo: float
     games: int  # rated tables plus tables queued or running
+    owner: int | None = None  # the owning account: one seat per owner at a rated table
+    interval: tuple[float, float] | None = None  # 95 % interval, for active table choice
+
+    def separation(self, other: Player) -> float | None:
+        """How far apart the two intervals' centres are, in combined half-widths (over 1:
+        the intervals do not overlap); None when either interval is unknown."""
+        if self.interval is None or other.interval is None:
+            return None
+        half = (self.interval[1] - self.interval[0] + other.interval[1] - other.interval[0]) / 2
+        centre = abs(sum(self.interval) - sum(other.interval)) / 2
+        return centre / half if half > 0 else float("inf") if centre else 0.0
 
 
 class History:
@@ -187,6 +212,14 @@ def make_tables(
         if anchor.bot_version_id in seated:
             continue
         window = line.around(anchor, settings.search_width)
+        if anchor.owner is not None:
+            window = [p for p in window if p.owner is None or p.owner != anchor.owner]
+            if len(window) < table_size - 1:
+                window = [
+                    p
+                    for p in line.around(anchor, len(players))
+                    if p.owner is None or p.owner != anchor.owner
+                ]
         table = _choose(anchor, window, table_size, settings, history)
         for player in table:
             line.seat(player)
@@ -218,6 +251,15 @@ def _cheapest(costs: list[float], candidates: list[Player]) -> int:
     return best
 
 
+def _distance(anchor: Player, candidate: Player, settings: MatchmakingSettings) -> float:
+    """A candidate's base cost: Elo distance, or with active choice its interval separation."""
+    if settings.active_choice:
+        separation = anchor.separation(candidate)
+        if separation is not None:
+            return settings.active_scale * separation
+    return abs(candidate.elo - anchor.elo)
+
+
 def _choose(
     anchor: Player,
     window: list[Player],
@@ -244,7 +286,7 @@ def _choose(
             for c in others
         ]
 
-    costs = [abs(c.elo - anchor.elo) for c in candidates]
+    costs = [_distance(anchor, c, settings) for c in candidates]
     if pairs is not None:
         costs = [
             x + y for x, y in zip(costs, meetings(anchor.bot_version_id, candidates), strict=True)
@@ -254,6 +296,11 @@ def _choose(
         chosen = candidates.pop(best)
         del costs[best]
         table.append(chosen)
+        if chosen.owner is not None:
+            same = [i for i, c in enumerate(candidates) if c.owner == chosen.owner]
+            for i in reversed(same):
+                del candidates[i]
+                del costs[i]
         if pairs is not None and len(table) < table_size:
             costs = [
                 x + y

@@ -22,7 +22,10 @@ from typing import Any, cast
 from sqlalchemy import Table, func, select
 from sqlalchemy.orm import Session
 
+from arena.ratings.batch import elo_interval
 from arena.ratings.elo import DEFAULT_ELO
+from arena.ratings.uncertainty import sigma_as_elo
+from arena.store.bots import HOUSE_USERNAME
 from arena.store.bulk import insert_rows
 from arena.store.database import write_transaction
 from arena.store.models import (
@@ -37,6 +40,7 @@ from arena.store.models import (
     Season,
     SeasonEntry,
     SeasonStatus,
+    User,
     VersionStatus,
 )
 from arena.store.types import utc_now
@@ -140,12 +144,16 @@ def load_players(
     """The season's eligible entrants and its house bots, as matchmaking players.
 
     Eligible: an active entry, a ready version, fewer than `max_in_flight` matches queued
-    or running. A player's games count its rated tables and its tables in flight.
+    or running. A player's games count its rated tables and its tables in flight; its
+    owner keeps two versions of one owner off one table, and its interval (Elo +- 1.96
+    uncertainty) serves active table choice.
     """
     rows = session.execute(
         select(SeasonEntry.bot_version_id, Bot.is_house, Rating.elo, Rating.games)
+        .add_columns(Bot.owner_id, Rating.sigma, User.username)
         .join(BotVersion, BotVersion.id == SeasonEntry.bot_version_id)
         .join(Bot, Bot.id == BotVersion.bot_id)
+        .join(User, User.id == Bot.owner_id)
         .outerjoin(
             Rating,
             (Rating.season_id == SeasonEntry.season_id)
@@ -166,9 +174,18 @@ def load_players(
         ).all()
     )
     players, house = [], []
-    for version_id, is_house, elo, games in rows:
+    for version_id, is_house, elo, games, owner, sigma, username in rows:
         busy = in_flight.get(version_id, 0)
-        player = Player(version_id, DEFAULT_ELO if elo is None else elo, (games or 0) + busy)
+        rating = DEFAULT_ELO if elo is None else elo
+        interval = None if sigma is None else elo_interval(rating, sigma_as_elo(sigma))
+        player = Player(
+            version_id,
+            rating,
+            (games or 0) + busy,
+            # the platform's own bots (house fillers, demo players) collude with no one
+            owner=None if is_house or username == HOUSE_USERNAME else owner,
+            interval=interval,
+        )
         if is_house:
             house.append(player)
         elif busy < settings.max_in_flight:

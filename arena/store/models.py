@@ -266,6 +266,8 @@ class Season(Base):
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    # frozen at the finish: how the final order was fitted, and what luck the format removed
+    final_report: Mapped[dict[str, Any] | None]
 
     ruleset: Mapped[Ruleset] = relationship()
     template: Mapped[Season | None] = relationship(remote_side="Season.id")
@@ -292,6 +294,12 @@ class SeasonEntry(Base):
     final_rank: Mapped[int | None]
     final_elo: Mapped[float | None] = mapped_column(Double)
     final_games: Mapped[int | None]
+    # the batch fit's points per hand against the field, its 95 % interval, its tie group
+    final_points: Mapped[float | None] = mapped_column(Double)
+    final_low: Mapped[float | None] = mapped_column(Double)
+    final_high: Mapped[float | None] = mapped_column(Double)
+    final_tie_first: Mapped[int | None]
+    final_tie_last: Mapped[int | None]
 
     season: Mapped[Season] = relationship(back_populates="entries")
     bot_version: Mapped[BotVersion] = relationship()

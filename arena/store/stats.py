@@ -20,6 +20,7 @@ from typing import Any, Final
 from sqlalchemy import ColumnElement, Select, SQLColumnExpression, and_, case, func, select
 from sqlalchemy.orm import Session, aliased
 
+from arena.ratings.batch import elo_interval, tie_groups
 from arena.ratings.uncertainty import sigma_as_elo
 
 from .ladder import ladder
@@ -93,11 +94,23 @@ class LadderLine:
     provisional: bool
     settled: bool | None  # None when the page is not in Elo order (it needs the neighbours)
     stats: PlayStats
+    tie_first: int | None = None  # the Elo ranks this line cannot be told apart from
+    tie_last: int | None = None
 
     @property
     def elo_error(self) -> float:
         """The rating's uncertainty in Elo points (one standard deviation)."""
         return sigma_as_elo(self.sigma)
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """A 95 % interval for the Elo (Elo +- 1.96 uncertainties)."""
+        return elo_interval(self.elo, self.elo_error)
+
+    @property
+    def tie_label(self) -> str | None:
+        """ "3" or "3-5": the tie group's ranks (None when unknown)."""
+        return tie_label(self.tie_first, self.tie_last)
 
 
 def _line(
@@ -234,6 +247,53 @@ def ladder_page(
         raise ValueError(f"unknown ladder order {sort!r}; known: {', '.join(LADDER_SORTS)}")
     if limit < 1 or offset < 0:
         raise ValueError(f"limit must be >= 1 and offset >= 0, not {limit} and {offset}")
+    page = _ladder_page(session, season_id, sort, descending, limit, offset, play_table)
+    groups = elo_tie_groups(session, season_id)
+    lines = tuple(
+        dataclasses.replace(
+            line, tie_first=groups[line.rank - 1][0], tie_last=groups[line.rank - 1][1]
+        )
+        if 0 < line.rank <= len(groups)
+        else line
+        for line in page.lines
+    )
+    return dataclasses.replace(page, lines=lines)
+
+
+def elo_tie_groups(session: Session, season_id: int) -> list[tuple[int, int]]:
+    """Every Elo rank's tie group (first, last rank), from the 95 % Elo intervals of the
+    whole ladder: a group can reach past a page, so two numbers per row are read for all
+    active entries (one pass over the `(season_id, elo, bot_version_id)` index)."""
+    rows = session.execute(
+        select(Rating.elo, Rating.sigma)
+        .join(
+            SeasonEntry,
+            (SeasonEntry.season_id == Rating.season_id)
+            & (SeasonEntry.bot_version_id == Rating.bot_version_id),
+        )
+        .where(Rating.season_id == season_id, SeasonEntry.active.is_(True))
+        .order_by(Rating.elo.desc(), Rating.bot_version_id.desc())
+    ).all()
+    return tie_groups([elo_interval(elo, sigma_as_elo(sigma)) for elo, sigma in rows])
+
+
+def tie_label(first: int | None, last: int | None) -> str | None:
+    """ "3", "3-5", or None when the group is unknown."""
+    if first is None or last is None:
+        return None
+    return str(first) if first == last else f"{first}\u2013{last}"
+
+
+def _ladder_page(
+    session: Session,
+    season_id: int,
+    sort: str,
+    descending: bool | None,
+    limit: int,
+    offset: int,
+    play_table: Mapping[int, PlayStats] | None,
+) -> LadderPage:
+    """`ladder_page` without the tie groups."""
     natural = DEFAULT_DESCENDING[sort]
     down = natural if descending is None else descending
     total = ladder_size(session, season_id)
@@ -584,6 +644,16 @@ class FinalLine:
     is_house: bool
     elo: float | None
     games: int
+    points: float | None = None  # the batch fit's points per hand against the field
+    low: float | None = None  # its 95 % interval
+    high: float | None = None
+    tie_first: int | None = None
+    tie_last: int | None = None
+
+    @property
+    def tie_label(self) -> str | None:
+        """ "3" or "3-5": the places this entry cannot be told apart from."""
+        return tie_label(self.tie_first, self.tie_last)
 
 
 def final_results(
@@ -611,6 +681,11 @@ def final_results(
             is_house=is_house,
             elo=entry.final_elo,
             games=entry.final_games or 0,
+            points=entry.final_points,
+            low=entry.final_low,
+            high=entry.final_high,
+            tie_first=entry.final_tie_first,
+            tie_last=entry.final_tie_last,
         )
         for entry, number, bot_id, name, is_house, owner in session.execute(statement)
     ]

@@ -143,3 +143,92 @@ def test_ten_thousand_players_in_well_under_a_second() -> None:
     tables = make_tables(players, 4, SETTINGS, history, rng=random.Random(1))
     assert len(tables) == 2_500
     assert time.process_time() - start < 0.75
+
+
+def test_no_rated_table_seats_two_versions_of_one_owner_over_a_long_season() -> None:
+    """200 rounds, 60 versions of 18 owners (most with several bots, one with eight),
+    with moving Elos, in-flight limits via a random half of the field each round, and
+    the repeat rules on: never two versions of one owner at a table."""
+    rng = random.Random(11)
+    owners = [i % 18 for i in range(60)]
+    owners[:8] = [0] * 8
+    elos = [1500.0 + rng.uniform(-300, 300) for _ in owners]
+    games = [0] * len(owners)
+    recent: list[list[tuple[int, ...]]] = []
+    house = [Player(1000 + i, 1500.0, 0) for i in range(3)]
+    seated = 0
+    for _ in range(200):
+        eligible = [i for i in range(len(owners)) if rng.random() < 0.8]
+        players = [Player(i, elos[i], games[i], owner=owners[i]) for i in eligible]
+        history = History(t for round_tables in recent[-3:] for t in round_tables)
+        tables = make_tables(players, 4, MatchmakingSettings(), history, house=house, rng=rng)
+        for table in tables:
+            entrants = [p for p in table if p < 1000]
+            assert len({owners[p] for p in entrants}) == len(entrants), table
+            for p in entrants:
+                games[p] += 1
+                elos[p] += rng.gauss(0, 20)
+            seated += len(entrants)
+        recent.append(tables)
+    assert seated > 200 * 40  # the rule did not simply leave players out
+    assert min(games) > 100
+
+
+def test_an_owner_with_many_bots_still_gets_tables_from_outside_the_window() -> None:
+    # eight newest versions of one owner packed together in Elo (they anchor first), and
+    # three others far away: the anchor's window holds only its siblings, so the search
+    # widens and finds the outsiders; the siblings left over sit out rather than meet
+    ours = [Player(100 + i, 1500.0 + i, 0, owner=7) for i in range(8)]
+    others = [Player(1 + i, 2500.0 + i, 0, owner=1 + i) for i in range(3)]
+    tables = make_tables(
+        ours + others, 4, MatchmakingSettings(search_width=2), History(), rng=random.Random(1)
+    )
+    assert [sorted(t) for t in tables] == [[1, 2, 3, 107]]
+    filled = make_tables(
+        ours + others,
+        4,
+        MatchmakingSettings(search_width=2),
+        History(),
+        house=[Player(1000 + i, 1500.0, 0) for i in range(3)],
+        rng=random.Random(1),
+    )
+    assert len(filled) == 8  # with house bots to fill, every sibling plays, each apart
+    for table in filled:
+        assert sum(1 for p in table if 100 <= p < 1000) == 1
+
+
+def test_active_choice_seats_the_uncertain_together() -> None:
+    # four veterans close in Elo but already told apart (narrow intervals), and four
+    # newcomers above them whose wide intervals overlap everyone's: Elo seats the
+    # veterans together, where nothing is left to learn; active choice mixes them in
+    def player(i: int, centre: float, half: float) -> Player:
+        return Player(i, centre, 5, interval=(centre - half, centre + half))
+
+    players = [player(5 + i, 1500.0 + 10 * i, 2.0) for i in range(4)]
+    players += [player(1 + i, 1600.0 + 100 * i, 500.0) for i in range(4)]
+    plain = make_tables(players, 4, MatchmakingSettings(), History(), rng=random.Random(2))
+    active = make_tables(
+        players, 4, MatchmakingSettings(active_choice=True), History(), rng=random.Random(2)
+    )
+    by_id = {p.bot_version_id: p for p in players}
+
+    def unresolved_pairs(tables: list[tuple[int, ...]]) -> int:
+        """Seated pairs whose intervals overlap: the meetings that can still teach us."""
+        count = 0
+        for table in tables:
+            for i, a in enumerate(table):
+                for b in table[i + 1 :]:
+                    separation = by_id[a].separation(by_id[b])
+                    count += separation is not None and separation <= 1.0
+        return count
+
+    assert unresolved_pairs(active) > unresolved_pairs(plain)
+    assert sorted(len(t) for t in active) == [4, 4]  # everyone still plays
+
+
+def test_separation_is_in_interval_widths() -> None:
+    a = Player(1, 0.0, 0, interval=(-1.0, 1.0))
+    assert a.separation(Player(2, 0.0, 0, interval=(3.0, 5.0))) == pytest.approx(2.0)
+    assert a.separation(Player(3, 0.0, 0)) is None
+    with pytest.raises(ValueError, match="active_scale"):
+        MatchmakingSettings(active_choice=True, active_scale=-1.0)

@@ -50,8 +50,8 @@ def running_season(
     matchmaking: MatchmakingSettings | None = None,
     house_bots: bool = True,
 ) -> tuple[Season, list[BotVersion]]:
-    """A running season (started an hour before NOW) with `entrants` ready versions; commits."""
-    user = owner(session, f"{name}-owner")
+    """A running season (started an hour before NOW) with `entrants` ready versions, each
+    of its own owner (two versions of one owner never share a rated table); commits."""
     season = create_season(
         session,
         name=name,
@@ -62,7 +62,10 @@ def running_season(
         matchmaking=matchmaking,
         house_bots=house_bots,
     )
-    versions = [ready_version(session, user, f"{name}-bot{i}") for i in range(entrants)]
+    versions = [
+        ready_version(session, owner(session, f"{name}-owner{i}"), f"{name}-bot{i}")
+        for i in range(entrants)
+    ]
     for version in versions:
         enter_season(session, season, version)
     season.status = SeasonStatus.RUNNING

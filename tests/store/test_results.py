@@ -180,7 +180,7 @@ def test_ladder_orders_ranks_and_pages(sessions: sessionmaker[Session]) -> None:
         assert [row.rank for row in rows] == list(range(1, 9))
         assert [row.bot_version_id for row in rows] == [v.id for v in versions]
         assert [row.elo for row in rows] == sorted((row.elo for row in rows), reverse=True)
-        assert rows[0].owner == "spring-owner" and rows[0].bot_name == "spring-bot0"
+        assert rows[0].owner == "spring-owner0" and rows[0].bot_name == "spring-bot0"
         assert rows[0].elo_error > 0 and not rows[0].provisional
         page = ladder(session, season.id, limit=3, offset=3)
         assert [(row.rank, row.bot_version_id) for row in page] == [

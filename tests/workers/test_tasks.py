@@ -184,6 +184,32 @@ def test_dispatch_enqueues_new_challenges_and_tops_up_a_short_queue(
     assert rows["dispatch"].info["queues"] == {"matches": 0, "validate": 0}
 
 
+def test_a_season_finished_by_the_beat_gets_its_luck_measured(
+    settings: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    season_id, ids = new_round(sessions)
+    for match_id in ids:
+        match_tasks.execute_match(match_id)
+    monkeypatch.setattr(scheduling, "enqueue_matches", lambda ids: None)
+    with sessions() as session:
+        session.execute(
+            update(Season)
+            .where(Season.id == season_id)
+            .values(
+                starts_at=utc_now() - timedelta(hours=1), ends_at=utc_now() - timedelta(seconds=1)
+            )
+        )
+        session.commit()
+    summary = scheduling.advance_seasons()
+    assert season_id in summary["finished"]
+    with sessions() as session:
+        season = session.get(Season, season_id)
+        assert season is not None and season.final_report is not None
+        assert season.final_report["tables"] == len(ids)
+        evidence = season.final_report["evidence"]
+        assert evidence["games"] == len(ids) and evidence["luck_reduction"] > 0
+
+
 def test_house_seed_mixes_the_bot_and_the_match() -> None:
     assert match_tasks.house_seed(1, 5) != match_tasks.house_seed(2, 5)
     assert match_tasks.house_seed(1, 5) != match_tasks.house_seed(1, 6)

@@ -9,11 +9,23 @@ from sqlalchemy import Select, func, select
 from werkzeug.wrappers import Response
 
 from arena.store.ladder import LadderRow, house_rows
-from arena.store.models import Bot, BotVersion, Match, MatchSeat, MatchStatus, Season, User
+from arena.store.models import (
+    Bot,
+    BotVersion,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    Season,
+    SeasonEntry,
+    SeasonStatus,
+    User,
+)
 from arena.store.stats import (
     DEFAULT_DESCENDING,
     LADDER_SORTS,
+    FinalLine,
     LadderLine,
+    final_results,
     ladder_page,
     recent_matches,
     season_counts,
@@ -52,6 +64,7 @@ def season_json(season: Season, *, full: bool = False) -> dict[str, Any]:
         ]
         data["matchmaking"] = season.matchmaking
         data["counts"] = season_counts(database.session(), season.id)
+        data["final_report"] = season.final_report
     return data
 
 
@@ -81,6 +94,9 @@ def line_json(line: LadderLine) -> dict[str, Any]:
         "elo_error": round(line.elo_error, 1),
         "provisional": line.provisional,
         "settled": line.settled,
+        "elo_interval": [round(line.interval[0], 1), round(line.interval[1], 1)],
+        "tie_group": [line.tie_first, line.tie_last] if line.tie_first is not None else None,
+        "tie_label": line.tie_label,
         "games": line.games,
         "points_per_hand": None
         if stats.points_per_hand is None
@@ -222,6 +238,53 @@ def ladder(season_id: int) -> dict[str, Any]:
     body = paginated([line_json(line) for line in result.lines], result.total, page, per_page)
     body.update(season_id=found.id, sort=result.sort, order="desc" if result.descending else "asc")
     body["house"] = [house_json(row) for row in house_rows(database.session(), found.id)]
+    return body
+
+
+def final_json(line: FinalLine) -> dict[str, Any]:
+    """A finished season's frozen line: place, the batch fit's interval and tie group."""
+
+    def rounded(value: float | None) -> float | None:
+        return None if value is None else round(value, 3)
+
+    return {
+        "rank": line.rank,
+        "bot_id": line.bot_id,
+        "bot": line.bot_name,
+        "owner": line.owner,
+        "version_id": line.bot_version_id,
+        "version": line.version,
+        "is_house": line.is_house,
+        "points_vs_field": rounded(line.points),
+        "interval": None
+        if line.low is None or line.high is None
+        else [rounded(line.low), rounded(line.high)],
+        "tie_group": [line.tie_first, line.tie_last] if line.tie_first is not None else None,
+        "tie_label": line.tie_label,
+        "final_elo": None if line.elo is None else round(line.elo, 1),
+        "games": line.games,
+    }
+
+
+@api.get("/seasons/<int:season_id>/final")
+def final(season_id: int) -> dict[str, Any]:
+    """A finished season's final order (`page`, `per_page`); 409 while it is not finished."""
+    found = load_season(season_id)
+    if found.status is not SeasonStatus.FINISHED:
+        abort(409, f"Season {found.name!r} is {found.status.value}: no final order yet.")
+    page, per_page = pagination()
+    db = database.session()
+    total = int(
+        db.scalar(
+            select(func.count())
+            .select_from(SeasonEntry)
+            .where(SeasonEntry.season_id == found.id, SeasonEntry.final_rank.is_not(None))
+        )
+        or 0
+    )
+    lines = final_results(db, found.id, limit=per_page, offset=(page - 1) * per_page)
+    body = paginated([final_json(line) for line in lines], total, page, per_page)
+    body.update(season_id=found.id, report=found.final_report)
     return body
 
 
