@@ -59,7 +59,14 @@ def test_a_finished_season_freezes_the_batch_fit_with_intervals(client, auth, wo
             SeasonEntry.season_id == world.season_id, SeasonEntry.final_rank.is_not(None)
         )
     ).all()
-    assert len(entries) >= 4
+    # alice and bob are ranked; the house bots that filled the seats take no place
+    assert {e.bot_version_id for e in entries} == {world.alice_version_id, world.bob_version_id}
+    unranked = db.scalars(
+        select(SeasonEntry).where(
+            SeasonEntry.season_id == world.season_id, SeasonEntry.final_rank.is_(None)
+        )
+    ).all()
+    assert unranked and all(e.bot_version.bot.is_house for e in unranked)
     for entry in entries:
         assert entry.final_low is not None and entry.final_high is not None
         assert entry.final_low <= entry.final_points <= entry.final_high
@@ -73,7 +80,9 @@ def test_a_finished_season_freezes_the_batch_fit_with_intervals(client, auth, wo
     assert first["rank"] == 1 and first["interval"][0] <= first["points_vs_field"]
     assert first["tie_group"][0] == 1 and body["report"]["tables"] == 7
     page = client.get(f"/seasons/{world.season_id}").get_data(as_text=True)
-    assert "Points / hand vs field" in page and "places 1–" in page
+    assert "Points / hand vs field" in page
+    # two ranked entrants, told apart by their intervals after seven games: one place each
+    assert 'class="tie-group">1<' in page and 'class="tie-group">2<' in page
 
     evidence = store_evidence(db, world.season_id)
     assert evidence["games"] == 7 and evidence["duplicate_reduction"] is None
