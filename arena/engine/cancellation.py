@@ -153,6 +153,7 @@ class CancellationHand(Hand):
         self._reveals = [None] * n
         self._pass_record = None
         self._history = ((), (), (0,) * n)
+        self._actions = []
 
     @classmethod
     def deal(

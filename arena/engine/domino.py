@@ -36,6 +36,7 @@ from typing import Any
 from . import presets
 from .cards import CARDS, Card, CardLike, CardSet, Suit, to_card
 from .config import ERR_NOT_PASSING
+from .decisions import Action, DecisionKind, IllegalActionError
 from .hand import (
     Hand,
     HandOverError,
@@ -168,6 +169,7 @@ class DominoHand(Hand):
         self._revealing = False
         self._calling = False
         self._auction = None
+        self._actions = []
         self._auctioning = False
         self._suit = None
         self._pass_record = None
@@ -266,6 +268,24 @@ class DominoHand(Hand):
         """How many cards `seat` has drawn from the stock."""
         _check_seat(self.rules, seat, "seat")
         return int(self._state.drawn(seat))
+
+    def _record_engine_actions(self) -> None:
+        """The engine's own actions: the draws made since the last recorded one (a seat
+        that cannot follow draws when its turn comes), as `DecisionKind.DRAW`."""
+        recorded = sum(1 for action in self._actions if action.kind is DecisionKind.DRAW)
+        for _, seat, card in self.draws()[recorded:]:
+            self._actions.append(Action(DecisionKind.DRAW, seat, card))
+
+    def _apply_other(self, action: Action) -> None:
+        """A draw is never applied from outside: the engine drew it when the action before
+        it was applied, so a replayer skips the draws it reads and compares them with
+        `history` (arena.match.verify does)."""
+        if action.kind is not DecisionKind.DRAW:
+            super()._apply_other(action)
+        raise IllegalActionError(
+            "a draw is the engine's own action (000 'Domino Hearts'): replay the choices and "
+            "compare the draws in `history`"
+        )
 
     def draws(self) -> tuple[tuple[int, int, Card], ...]:
         """Every draw so far, in order: (trick number, seat, card)."""

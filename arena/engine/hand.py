@@ -33,6 +33,7 @@ from . import config as core_config
 from .auction import Auction, IllegalBidError
 from .backend import core
 from .cards import CARDS, Card, CardLike, CardParseError, CardSet, Suit, to_card
+from .decisions import Action, Decision, DecisionKind, IllegalActionError
 from .heartless import scoring_suit_of
 from .royal import royal_points
 from .rules import (
@@ -233,6 +234,7 @@ class Hand:
     """One deal: build it with `Hand.deal` (from a seed) or `Hand.from_cards`."""
 
     __slots__ = (
+        "_actions",
         "_auction",
         "_auctioning",
         "_base_rules",
@@ -309,6 +311,7 @@ class Hand:
         except ValueError as error:
             raise ValueError(f"impossible deal: {error}") from None
         self._history: tuple[Any, tuple[Trick, ...], tuple[int, ...]] = ((), (), (0,) * players)
+        self._actions: list[Action] = []
         self._base_rules = rules
         self._reveals: list[Card | None] = [None] * players
         self._revealing = False
@@ -1022,6 +1025,91 @@ class Hand:
         code = state.play(card.index)
         if code:
             raise self._play_error(code, card)
+
+    # -- decisions as data (docs/decisions/0005) ------------------------------------
+
+    def pending(self) -> Decision | None:
+        """What the hand asks next, as a value; None once the hand is over.
+
+        One branch per phase; the legal answers come from the backend (the C core's
+        legal mask for a play). The order is the rules' own: the dealer's call, the passes
+        in seat order, the bids and the naming, the reveals, then the plays."""
+        phase = self.phase
+        if phase is Phase.PLAYING:
+            return self._pending_play()
+        if phase is Phase.OVER:
+            return None
+        if phase is Phase.PASSING:
+            seat = self.passes_pending[0]
+            passable = self.passable(seat)
+            count = self.rules.pass_size(self.pass_direction)
+            return Decision(DecisionKind.PASS, seat, passable, tuple(list(passable)[:count]), count)
+        if phase is Phase.CALLING:
+            options = self.call_options
+            return Decision(DecisionKind.CALL, self.dealer, options, options[0])
+        if phase is Phase.REVEALING:
+            seat = self.reveals_pending[0]
+            held = self.hand_of(seat)
+            return Decision(DecisionKind.REVEAL, seat, held, held.first())
+        auction = self._auction
+        assert auction is not None
+        if phase is Phase.BIDDING:
+            seat = self.bids_pending[0]
+            return Decision(DecisionKind.BID, seat, (auction.lowest_bid, auction.max_bid), None)
+        return Decision(
+            DecisionKind.NAMING, self.names_pending[0], tuple(s.letter for s in Suit), "C"
+        )
+
+    def _pending_play(self) -> Decision:
+        """The play asked now (a variant with other plays overrides this)."""
+        legal = self.legal_plays()
+        seat = self.to_play
+        assert seat is not None
+        return Decision(DecisionKind.PLAY, seat, legal, legal.first(), trick=self.trick_number)
+
+    def apply(self, action: Action) -> None:
+        """Validate and apply one action, and append it to `history`.
+
+        Raises the kind's own error (IllegalPlayError, IllegalPassError, IllegalCallError,
+        IllegalBidError, IllegalRevealError) when the answer is not allowed, and
+        IllegalActionError for a kind the hand never asks (a draw that is not the
+        engine's)."""
+        kind, seat, value = action.kind, action.seat, action.value
+        if kind is DecisionKind.PLAY:
+            self.play(value, seat=seat)
+        elif kind is DecisionKind.PASS:
+            self.apply_pass(seat, value)
+        elif kind is DecisionKind.CALL:
+            if seat != self.dealer:
+                raise IllegalCallError(
+                    f"seat {seat} is not the dealer ({self.dealer})", direction=str(value)
+                )
+            self.apply_call(value)
+        elif kind is DecisionKind.REVEAL:
+            self.apply_reveal(seat, value)
+        elif kind is DecisionKind.BID:
+            self.apply_bid(seat, value)
+        elif kind is DecisionKind.NAMING:
+            self.apply_naming(seat, value)
+        else:
+            self._apply_other(action)
+            return
+        self._actions.append(action)
+        self._record_engine_actions()
+
+    def _apply_other(self, action: Action) -> None:
+        """A kind only a variant asks (it overrides this); here always an error."""
+        raise IllegalActionError(f"{action.kind.value} is never asked under {self.rules.name}")
+
+    def _record_engine_actions(self) -> None:
+        """Append the actions the engine took itself after the last one (a variant that
+        takes some overrides this)."""
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """The actions applied through `apply` (and the engine's own, such as Domino
+        draws), in order: the hand's one record. `push`/`pop` (search) leave it alone."""
+        return tuple(self._actions)
 
     def push(self, card: CardLike) -> None:
         """Play without checking (for search: the caller guarantees legality); undo with `pop`."""

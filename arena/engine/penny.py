@@ -44,6 +44,7 @@ from . import config as core_config
 from . import penny_reference
 from .backend import IS_C
 from .cards import CARDS, Card, CardLike, CardSet, to_card
+from .decisions import Action, Decision, DecisionKind
 from .hand import (
     Hand,
     HandOverError,
@@ -184,6 +185,24 @@ class PennyHand(Hand):
             for penny, mask in enumerate(self._penny.legal_masks())
             for card in _cardset(mask)
         )
+
+    def _pending_play(self) -> Decision:
+        """During the multi-rounds a play is a (penny, card): `DecisionKind.PENNY_PLAY`,
+        its legal moves by penny then card, the first the default."""
+        if self._penny is None:
+            return super()._pending_play()
+        moves = self.legal_moves()
+        seat = self.to_play
+        assert seat is not None
+        return Decision(DecisionKind.PENNY_PLAY, seat, moves, moves[0], trick=self.trick_number)
+
+    def _apply_other(self, action: Action) -> None:
+        """A multi-round play: `action.value` is (penny, card)."""
+        if action.kind is not DecisionKind.PENNY_PLAY:
+            super()._apply_other(action)
+        penny, card = action.value
+        self.play(card, seat=action.seat, penny=penny)
+        self._actions.append(action)
 
     def default_penny(self, card: CardLike) -> int | None:
         """Where a card given without a penny goes: the lowest-numbered penny where it is
