@@ -23,7 +23,7 @@ from arena.engine import SeatView, Trick
 from arena.engine.decisions import Decision
 
 from . import protocol
-from .faults import FaultKind, SeatFault
+from .faults import FaultKind, SeatFault, exit_fault_kind
 from .inbox import Inbox
 from .protocol import bot_pb2, bot_pb2_grpc, game_pb2
 from .seats import DecisionContext, GameInfo
@@ -45,8 +45,10 @@ class BotHost(Protocol):
         """True once the bot's server is listening."""
         ...
 
-    def exit_reason(self) -> str | None:
-        """Why the bot's process ended, or None while it runs."""
+    def exit_reason(self) -> object | None:
+        """Why the bot's process ended (its text says it; a `kind` attribute, such as the
+        sandbox's ExitReason's "memory" or "cpu_time", types the fault), or None while
+        it runs."""
         ...
 
     def log_excerpt(self) -> str:
@@ -126,7 +128,9 @@ class GrpcSeat:
             if not ready:
                 reason = self.host.exit_reason()
                 if reason is not None:
-                    raise SeatFault(FaultKind.CRASH, f"the bot {reason} before it was ready")
+                    raise SeatFault(
+                        exit_fault_kind(reason), f"the bot {reason} before it was ready"
+                    )
                 raise SeatFault(FaultKind.NOT_READY, f"the bot was not ready within {timeout:g} s")
         self._channel = self._connect(self.address)
         self._stub = bot_pb2_grpc.BotServiceStub(self._channel)
@@ -143,16 +147,20 @@ class GrpcSeat:
                 return
             except grpc.aio.AioRpcError as error:
                 last = f"{error.code().name}: {error.details()}"
-                crashed = self._crash_reason()
+                crashed = self._crash_fault()
                 if crashed:
-                    raise SeatFault(FaultKind.CRASH, crashed) from None
+                    raise crashed from None
                 await asyncio.sleep(0.02)
 
-    def _crash_reason(self) -> str | None:
+    def _crash_fault(self) -> SeatFault | None:
+        """The fault of a bot whose process ended (its kind typed by the host's exit:
+        out of memory, CPU limit, else a crash); None while it runs."""
         if self.host is None:
             return None
         reason = self.host.exit_reason()
-        return None if reason is None else f"the bot process {reason}"
+        if reason is None:
+            return None
+        return SeatFault(exit_fault_kind(reason), f"the bot process {reason}")
 
     async def _open_stream(self, resumed: bool) -> None:
         assert self._info is not None
@@ -203,14 +211,14 @@ class GrpcSeat:
     async def _stream_fault(self, item: object) -> SeatFault:
         # A dying process closes its sockets before it can be reaped: give it a moment,
         # so a crash is reported as a crash and not as a dropped connection.
-        crashed = self._crash_reason()
+        crashed = self._crash_fault()
         for _ in range(25):
             if crashed or self.host is None:
                 break
             await asyncio.sleep(0.01)
-            crashed = self._crash_reason()
+            crashed = self._crash_fault()
         if crashed:
-            return SeatFault(FaultKind.CRASH, crashed)
+            return crashed
         if isinstance(item, grpc.aio.AioRpcError):
             code, details = item.code(), item.details() or ""
             if code is grpc.StatusCode.INTERNAL:
@@ -294,9 +302,9 @@ class GrpcSeat:
 
     async def _query(self, timeout: float, expected: str, request: Any) -> Any:
         if self._broken is not None:
-            crashed = self._crash_reason()
+            crashed = self._crash_fault()
             if crashed:
-                raise SeatFault(FaultKind.CRASH, crashed)
+                raise crashed
             try:  # one reconnection attempt per decision
                 await self._open_stream(resumed=True)
             except SeatFault as fault:
