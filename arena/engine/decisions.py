@@ -14,7 +14,7 @@ a decision kind').
 >>> from arena.engine.decisions import Action, DecisionKind
 >>> hand = Hand.deal(preset("standard"), seed=7)
 >>> decision = hand.pending()
->>> decision.kind.value, decision.seat, decision.count
+>>> decision.kind.value, decision.seat, decision.size
 ('pass', 0, 3)
 >>> while (decision := hand.pending()) is not None:
 ...     hand.apply(Action(decision.kind, decision.seat, decision.default))
@@ -26,9 +26,8 @@ a decision kind').
 
 from __future__ import annotations
 
-import dataclasses
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class DecisionKind(StrEnum):
@@ -54,26 +53,25 @@ class DecisionKind(StrEnum):
     pending, recorded in `Hand.history` when it happens, checked by `Hand.apply`."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(NamedTuple):
     """What the hand asks next: its `kind`, the `seat` that answers, the `legal` answers
     (a `CardSet` for a play, a reveal or the passable cards; the options for a call; the
     (lowest, highest) chips for a bid; the suit letters for a naming; the (penny, card)
-    moves for a penny play), the `count` of cards a pass gives, and the `default` the
+    moves for a penny play), the `size` of a pass (its cards), and the `default` the
     runner applies when the seat faults or is out of the match (a legal answer a replay
-    can check)."""
+    can check). A named tuple: one is made for every decision, and a tuple is the
+    cheapest immutable value Python makes."""
 
     kind: DecisionKind
     seat: int
     legal: Any
     default: Any
-    count: int = 0
+    size: int = 0
     trick: int | None = None
     """The trick a play belongs to (its number in the hand); None before the tricks."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One answer applied to a hand: `kind`, `seat`, and `value` in the kind's form (see
     `DecisionKind`)."""
 

@@ -269,6 +269,8 @@ class DominoHand(Hand):
         _check_seat(self.rules, seat, "seat")
         return int(self._state.drawn(seat))
 
+    _TAKES_ACTIONS = True
+
     def _record_engine_actions(self) -> None:
         """The engine's own actions: the draws made since the last recorded one (a seat
         that cannot follow draws when its turn comes), as `DecisionKind.DRAW`."""

@@ -122,6 +122,9 @@ class Phase(StrEnum):
 
 
 _PHASES = (Phase.PASSING, Phase.PLAYING, Phase.OVER)
+_PLAYING = Phase.PLAYING
+_PLAY_KIND = DecisionKind.PLAY
+_new_tuple = tuple.__new__  # a named tuple without its Python-level __new__ (the hot path)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -1035,7 +1038,7 @@ class Hand:
         legal mask for a play). The order is the rules' own: the dealer's call, the passes
         in seat order, the bids and the naming, the reveals, then the plays."""
         phase = self.phase
-        if phase is Phase.PLAYING:
+        if phase is _PLAYING:  # the common case first: every trick's four questions
             return self._pending_play()
         if phase is Phase.OVER:
             return None
@@ -1062,10 +1065,13 @@ class Hand:
 
     def _pending_play(self) -> Decision:
         """The play asked now (a variant with other plays overrides this)."""
-        legal = self.legal_plays()
+        mask = self.legal_mask()
         seat = self.to_play
         assert seat is not None
-        return Decision(DecisionKind.PLAY, seat, legal, legal.first(), trick=self.trick_number)
+        assert mask, "a seat to play with no legal card"
+        # The default is the lowest legal card (CardSet.first, inlined: every play asks).
+        first = CARDS[(mask & -mask).bit_length() - 1]
+        return _new_tuple(Decision, (_PLAY_KIND, seat, _cardset(mask), first, 0, self.trick_number))
 
     def apply(self, action: Action) -> None:
         """Validate and apply one action, and append it to `history`.
@@ -1095,7 +1101,11 @@ class Hand:
             self._apply_other(action)
             return
         self._actions.append(action)
-        self._record_engine_actions()
+        if self._TAKES_ACTIONS:
+            self._record_engine_actions()
+
+    _TAKES_ACTIONS = False
+    """Whether the engine takes actions of its own (Domino Hearts' draws)."""
 
     def _apply_other(self, action: Action) -> None:
         """A kind only a variant asks (it overrides this); here always an error."""

@@ -190,10 +190,10 @@ def judge_suit(answer: object) -> tuple[str | None, SeatFault | None]:
 
 
 _Judge = Callable[[object, Decision, Hand], tuple[Any, "SeatFault | None"]]
-_JUDGES: dict[DecisionKind, _Judge] = {
+JUDGES: dict[DecisionKind, _Judge] = {
     DecisionKind.PLAY: lambda a, d, h: judge_card(a, h, d.seat, d.legal),
     DecisionKind.PENNY_PLAY: lambda a, d, h: judge_penny_play(a, h, d.seat),  # type: ignore[arg-type]
-    DecisionKind.PASS: lambda a, d, h: judge_pass(a, h.hand_of(d.seat), d.legal, d.count, d.seat),
+    DecisionKind.PASS: lambda a, d, h: judge_pass(a, h.hand_of(d.seat), d.legal, d.size, d.seat),
     DecisionKind.REVEAL: lambda a, d, h: judge_reveal(a, d.legal, d.seat),
     DecisionKind.CALL: lambda a, d, h: judge_call(
         a, d.legal, h.rules.split_directions, h.rules.pass_count
@@ -207,4 +207,4 @@ _JUDGES: dict[DecisionKind, _Judge] = {
 
 def judge(answer: object, decision: Decision, hand: Hand) -> tuple[Any, SeatFault | None]:
     """A seat's answer to `decision`, judged by its kind's rule."""
-    return _JUDGES[decision.kind](answer, decision, hand)
+    return JUDGES[decision.kind](answer, decision, hand)

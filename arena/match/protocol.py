@@ -477,7 +477,7 @@ class Exchange:
 
 EXCHANGES: dict[DecisionKind, Exchange] = {
     DecisionKind.PASS: Exchange(
-        "pass_cards", lambda v, d, c: pass_query(v, d.count, c), lambda a: list(a.cards)
+        "pass_cards", lambda v, d, c: pass_query(v, d.size, c), lambda a: list(a.cards)
     ),
     DecisionKind.PLAY: Exchange("play_card", lambda v, d, c: play_query(v, c), _read_play),
     DecisionKind.PENNY_PLAY: Exchange("play_card", lambda v, d, c: play_query(v, c), _read_play),

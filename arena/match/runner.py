@@ -29,7 +29,7 @@ from arena.engine.rules import PassDirection, Settlement
 
 from .clock import Clock, TimePolicy
 from .faults import Fault, FaultKind, FaultPolicy, SeatFault
-from .judging import judge
+from .judging import JUDGES
 from .notes import NoteBook
 from .replay import REPLAY_FORMAT, REPLAY_VERSION, cap_log
 from .seats import DecisionContext, GameInfo, Seat
@@ -108,6 +108,7 @@ class _HandTable:
     __slots__ = (
         "_drew",
         "bids",
+        "domino",
         "drawn",
         "game_index",
         "hand",
@@ -137,6 +138,7 @@ class _HandTable:
         self.plays: list[dict[str, Any]] = []  # the trick in play
         self.bids: list[dict[str, Any]] = []  # Auction Hearts
         self.drawn = 0  # Domino Hearts: the draws recorded so far
+        self.domino = isinstance(hand, DominoHand)
         self.multi: dict[str, Any] | None = None  # Four-Penny: the multi-round in play
         self._drew: list[str] = []  # Domino Hearts: drawn before the play being asked
 
@@ -155,10 +157,12 @@ class _HandTable:
         """What the record needs from before the action is applied."""
         kind = decision.kind
         if kind is DecisionKind.PLAY:
-            self.passes_done(runner)
-            drew = new_draws(self.hand, self.drawn, decision.seat)
-            self.drawn += len(drew)
-            self._drew = drew
+            if "received" not in self.record:
+                self.passes_done(runner)
+            if self.domino:
+                drew = new_draws(self.hand, self.drawn, decision.seat)
+                self.drawn += len(drew)
+                self._drew = drew
         elif kind is DecisionKind.PENNY_PLAY:
             if self.multi is None:
                 self.multi = {
@@ -231,18 +235,27 @@ class _HandTable:
                 record["scoring_suit"] = hand.scoring_suit.letter
 
 
+_PLAY = DecisionKind.PLAY
+_new_tuple = tuple.__new__  # Action(...) without its Python-level __new__: every decision
+
+
 def _cards(value: Any) -> list[str]:
     return [str(c) for c in value]
 
 
-_SHOWN: dict[DecisionKind, Callable[[Any], dict[str, Any]]] = {
-    DecisionKind.PLAY: lambda card: {"card": str(card)},
-    DecisionKind.PENNY_PLAY: lambda move: {"penny": move[0], "card": str(move[1])},
-    DecisionKind.PASS: lambda cards: {"cards": _cards(cards)},
-    DecisionKind.REVEAL: lambda card: {"card": str(card)},
-    DecisionKind.CALL: lambda called: {"direction": str(called)},
-    DecisionKind.BID: lambda chips: {"bid": chips},
-    DecisionKind.NAMING: lambda suit: {"suit": str(suit)},
+_SHOWN: dict[DecisionKind, Callable[[int, Any, float], dict[str, Any]]] = {
+    DecisionKind.PLAY: lambda seat, card, ms: {"seat": seat, "card": str(card), "ms": ms},
+    DecisionKind.PENNY_PLAY: lambda seat, move, ms: {
+        "seat": seat,
+        "penny": move[0],
+        "card": str(move[1]),
+        "ms": ms,
+    },
+    DecisionKind.PASS: lambda seat, cards, ms: {"seat": seat, "cards": _cards(cards), "ms": ms},
+    DecisionKind.REVEAL: lambda seat, card, ms: {"seat": seat, "card": str(card), "ms": ms},
+    DecisionKind.CALL: lambda seat, called, ms: {"seat": seat, "direction": str(called), "ms": ms},
+    DecisionKind.BID: lambda seat, chips, ms: {"seat": seat, "bid": chips, "ms": ms},
+    DecisionKind.NAMING: lambda seat, suit, ms: {"seat": seat, "suit": str(suit), "ms": ms},
 }
 """A decision kind's answer in replay v1's form (the key the viewer and the verifier read)."""
 
@@ -524,10 +537,12 @@ class MatchRunner:
         the action once through `Hand.apply`, and write it into the hand's record."""
         hand, seat, kind = table.hand, decision.seat, decision.kind
         entrant = table.seating[seat]
-        table.before(self, decision)
+        if kind is not _PLAY or table.domino or "received" not in table.record:
+            table.before(self, decision)
         if self._disqualified[entrant]:
             hand.apply(Action(kind, seat, decision.default))
-            entry = {"seat": seat, **_SHOWN[kind](decision.default), "ms": 0.0, "auto": True}
+            entry = _SHOWN[kind](seat, decision.default, 0.0)
+            entry["auto"] = True
         else:
             view = hand.view(seat)
             context = self._context(entrant, table.number, table.scores)
@@ -536,7 +551,7 @@ class MatchRunner:
                 entrant, lambda t: bot.decide(decision, view, context, t)
             )
             if fault is None:
-                value, fault = judge(answer, decision, hand)
+                value, fault = JUDGES[kind](answer, decision, hand)
             if fault is not None:
                 value = decision.default
                 await self._record_fault(
@@ -551,11 +566,11 @@ class MatchRunner:
                     elapsed,
                 )
                 hand.apply(Action(kind, seat, value))
-                shown = {"seat": seat, **_SHOWN[kind](value), "ms": _ms(elapsed)}
+                shown = _SHOWN[kind](seat, value, _ms(elapsed))
                 shown["fault"] = fault.kind.value
             else:
-                hand.apply(Action(kind, seat, value))
-                shown = {"seat": seat, **_SHOWN[kind](value), "ms": _ms(elapsed)}
+                hand.apply(_new_tuple(Action, (kind, seat, value)))
+                shown = _SHOWN[kind](seat, value, _ms(elapsed))
             entry = self._noted(entrant, shown)
         await table.after(self, decision, entry)
 

@@ -10,8 +10,8 @@ in-process bot simply answers at once.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, NamedTuple, Protocol
 
 from arena.bots import HouseBot
 from arena.engine import Card, PassDirection, Rules, SeatView, Trick
@@ -34,9 +34,10 @@ class GameInfo:
     time: TimePolicy
 
 
-@dataclasses.dataclass(frozen=True)
-class DecisionContext:
-    """What the view does not hold: the game so far and the seat's clock."""
+class DecisionContext(NamedTuple):
+    """What the view does not hold: the game so far and the seat's clock. (A named tuple:
+    one is made for every decision, and a frozen dataclass's construction cost the
+    runner more than the rest of its bookkeeping.)"""
 
     hand_number: int
     scores: tuple[int, ...]
@@ -110,11 +111,12 @@ class InProcessSeat:
     async def start_game(self, info: GameInfo) -> None:
         """Nothing to set up."""
 
-    async def decide(
+    def decide(
         self, decision: Decision, view: SeatView, context: DecisionContext, timeout: float
-    ) -> Any:
-        """Ask the house bot through its kind's chooser."""
-        return await _CHOOSERS[decision.kind](self, decision, view, context, timeout)
+    ) -> Coroutine[Any, Any, Any]:
+        """Ask the house bot through its kind's chooser (its coroutine is returned as it
+        is: a frame less on every decision)."""
+        return _CHOOSERS[decision.kind](self, decision, view, context, timeout)
 
     async def choose_pass(
         self, view: SeatView, count: int, context: DecisionContext, timeout: float
@@ -181,9 +183,11 @@ class InProcessSeat:
         return ""
 
 
-_Chooser = Callable[[InProcessSeat, Decision, SeatView, DecisionContext, float], Awaitable[Any]]
+_Chooser = Callable[
+    [InProcessSeat, Decision, SeatView, DecisionContext, float], Coroutine[Any, Any, Any]
+]
 _CHOOSERS: dict[DecisionKind, _Chooser] = {
-    DecisionKind.PASS: lambda s, d, v, c, t: s.choose_pass(v, d.count, c, t),
+    DecisionKind.PASS: lambda s, d, v, c, t: s.choose_pass(v, d.size, c, t),
     DecisionKind.PLAY: lambda s, d, v, c, t: s.choose_play(v, c, t),
     DecisionKind.PENNY_PLAY: lambda s, d, v, c, t: s.choose_play(v, c, t),
     DecisionKind.CALL: lambda s, d, v, c, t: s.choose_call(v, c, t),

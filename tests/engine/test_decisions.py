@@ -31,7 +31,7 @@ def _random_answer(decision: Decision, rng: random.Random) -> object:
     if kind in (DecisionKind.PLAY, DecisionKind.REVEAL):
         return rng.choice(list(legal))
     if kind is DecisionKind.PASS:
-        return tuple(rng.sample(list(legal), decision.count))
+        return tuple(rng.sample(list(legal), decision.size))
     if kind is DecisionKind.BID:
         low, high = legal
         return rng.choice([None, low, high]) if low <= high else None
