@@ -28,12 +28,11 @@ where the source is silent.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
-from types import ModuleType
 from typing import Any
 
 from . import presets
+from .backend import select
 from .cards import CARDS, Card, CardLike, CardSet, Suit, to_card
 from .config import ERR_NOT_PASSING
 from .decisions import Action, DecisionKind, IllegalActionError
@@ -47,6 +46,7 @@ from .hand import (
     Trick,
     _cardset,
     _check_seat,
+    register_family,
 )
 from .rules import MoonRule, PassDirection, Rules
 
@@ -60,24 +60,7 @@ ERR_NOT_BROKEN = 9
 _MOON_KINDS = {MoonRule.NONE: 0, MoonRule.OLD: 1}
 
 
-def _select() -> tuple[ModuleType, str]:
-    """The C core unless ``ARENA_PUREPYTHON`` is set or it is not built (as `backend`)."""
-    if os.environ.get("ARENA_PUREPYTHON", "") not in ("", "0"):
-        from . import domino_reference
-
-        return domino_reference, "reference"
-    try:
-        from . import _domino  # type: ignore[attr-defined]
-    except ImportError:
-        if os.environ.get("ARENA_REQUIRE_C", "") not in ("", "0"):
-            raise
-        from . import domino_reference
-
-        return domino_reference, "reference"
-    return _domino, "c"
-
-
-_core, DOMINO_BACKEND_NAME = _select()
+_core, DOMINO_BACKEND_NAME = select("_domino", "domino_reference")
 
 
 def domino_rules(players: int = 4, **changes: Any) -> Rules:
@@ -464,3 +447,6 @@ class DominoHand(Hand):
             f"<DominoHand players={self.players} dealer={self.dealer} "
             f"phase={self.phase.value} trick={self.trick_number} stock={self.stock_size}>"
         )
+
+
+register_family(lambda rules: rules.domino, DominoHand)

@@ -41,7 +41,6 @@ from .rules import (
     KittyVisibility,
     Opening,
     PassDirection,
-    PennyPlay,
     Rules,
     ScoringSuitChoice,
 )
@@ -487,25 +486,19 @@ class Hand:
         `declarer` is for Auction Hearts only: the seat that names the suit without bidding
         because the last deal's pot was not won (`arena.engine.auction`).
 
-        Two-pack rules (`Rules.cancellation`) are dealt by `CancellationHand`, Domino
-        Hearts (`Rules.domino`) by `DominoHand`."""
-        if rules.cancellation and cls is Hand:
-            from .cancellation import CancellationHand
-
-            return CancellationHand.deal(
-                rules, seed, dealer=dealer, pass_direction=pass_direction, declarer=declarer
-            )
-        if rules.domino and cls is Hand:  # 000 'Domino Hearts': its own engine
-            from .domino import DominoHand
-
-            return DominoHand.deal(
+        A variant family's rules are dealt by its own class (`register_family`): two packs
+        (`Rules.cancellation`) by `CancellationHand`, Domino Hearts by `DominoHand`, the
+        penny games by `PennyHand`."""
+        family = _family(cls, rules)
+        if family is not None:  # a variant family deals its own hands
+            return family.deal(
                 rules, seed, dealer=dealer, pass_direction=pass_direction, declarer=declarer
             )
         _check_seat(rules, dealer, "dealer")
         direction = rules.pass_schedule[0] if pass_direction is None else pass_direction
         seed &= 0xFFFFFFFFFFFFFFFF
         hands, kitty = core.deal(rules.core_config(), seed, dealer)
-        return _hand_class(cls, rules)(
+        return cls(
             rules,
             hands,
             kitty,
@@ -533,22 +526,9 @@ class Hand:
         rules (wrong counts, a card twice, cards missing or not in play). Two-pack rules
         (`Rules.cancellation`) are dealt by `CancellationHand`, where a card may be twice.
         """
-        if rules.cancellation and cls is Hand:
-            from .cancellation import CancellationHand
-
-            return CancellationHand.from_cards(
-                rules,
-                cards_by_seat,
-                pass_direction=pass_direction,
-                dealer=dealer,
-                kitty=kitty,
-                seed=seed,
-                declarer=declarer,
-            )
-        if rules.domino and cls is Hand:  # 000 'Domino Hearts' (the stock: DominoHand's)
-            from .domino import DominoHand
-
-            return DominoHand.from_cards(
+        family = _family(cls, rules)
+        if family is not None:  # a variant family builds its own hands
+            return family.from_cards(
                 rules,
                 cards_by_seat,
                 pass_direction=pass_direction,
@@ -565,7 +545,7 @@ class Hand:
             count = len(cards.split()) if isinstance(cards, str) else len(list(cards))
             if count != masks[seat].bit_count():
                 raise ValueError(f"seat {seat} is given the same card twice")
-        return _hand_class(cls, rules)(
+        return cls(
             rules,
             masks,
             CardSet(kitty).mask,
@@ -1326,14 +1306,27 @@ def royal_running(rules: Rules, tricks: Sequence[Trick], players: int) -> list[i
     return [royal_points(rules.card_values, cards) for cards in won]
 
 
-def _hand_class(cls: type[Hand], rules: Rules) -> type[Hand]:
-    """The class that plays `rules`: `arena.engine.penny.PennyHand` under 003's penny games
-    (several tricks in play at once), else `cls`."""
-    if cls is Hand and rules.penny_play is not PennyPlay.NONE:
-        from .penny import PennyHand
+_FAMILIES: list[tuple[Callable[[Rules], bool], type[Hand]]] = []
+"""The variant families (arena.engine.cancellation, .domino, .penny): which rules each
+plays and its Hand class, registered by the family's own module (`register_family`) so
+this module never imports a variant (an import-linter contract keeps it so)."""
 
-        return PennyHand
-    return cls
+
+def register_family(plays: Callable[[Rules], bool], hand_class: type[Hand]) -> None:
+    """Make `Hand.deal` and `Hand.from_cards` hand rules that `plays` accepts to
+    `hand_class` (called once, by the family's module, which `arena.engine` imports)."""
+    _FAMILIES.append((plays, hand_class))
+
+
+def _family(cls: type[Hand], rules: Rules) -> type[Hand] | None:
+    """The family that plays `rules` when `Hand` itself is asked (None: plain Hearts, or a
+    family's own class asked already)."""
+    if cls is not Hand:
+        return None
+    for plays, hand_class in _FAMILIES:
+        if plays(rules):
+            return hand_class
+    return None
 
 
 def _check_seat(rules: Rules, seat: int, what: str) -> None:

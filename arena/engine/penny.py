@@ -36,13 +36,11 @@ True
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from . import config as core_config
-from . import penny_reference
-from .backend import IS_C
+from .backend import IS_C, select
 from .cards import CARDS, Card, CardLike, CardSet, to_card
 from .decisions import Action, Decision, DecisionKind
 from .hand import (
@@ -54,28 +52,14 @@ from .hand import (
     SeatView,
     Trick,
     _cardset,
+    register_family,
 )
 from .penny_reference import ERR_BAD_PENNY, ERR_PENNY_FULL, ERR_PENNY_PLAYED
 from .reference import derive
 from .rules import MoonRule, PassDirection, PennyPlay, Rules
 
-
-def _penny_core() -> Any:
-    """The penny core beside the hearts core: `_penny` with the C backend (built by the same
-    setup.py; a missing build falls back to the reference, as `backend` does, unless
-    ARENA_REQUIRE_C is set), the reference otherwise."""
-    if IS_C:
-        try:
-            from . import _penny  # type: ignore[attr-defined]
-        except ImportError:
-            if os.environ.get("ARENA_REQUIRE_C", "") not in ("", "0"):
-                raise
-        else:
-            return _penny.PennyState
-    return penny_reference.PennyState
-
-
-PennyState = _penny_core()
+# The penny core follows the hearts core: C beside C, the reference beside the reference.
+PennyState = select("_penny", "penny_reference", c_allowed=IS_C)[0].PennyState
 
 __all__ = ["PennyHand", "PennyMove", "PennyState", "penny_points"]
 
@@ -497,3 +481,6 @@ def penny_points(rules: Rules, taken: Sequence[int]) -> tuple[int, ...]:
     if rules.moon is MoonRule.NEW:
         return tuple(-worth if s == shooter else score for s, score in enumerate(raw))
     return tuple(0 if s == shooter else score + worth for s, score in enumerate(raw))
+
+
+register_family(lambda rules: rules.penny_play is not PennyPlay.NONE, PennyHand)
