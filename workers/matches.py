@@ -39,7 +39,7 @@ from arena.match.remote import GrpcSeat
 from arena.match.runner import Entrant, EventSink, MatchOutcome, MatchRunner
 from arena.match.seats import InProcessSeat, Seat
 from arena.store import MatchResult, SeatResult, fail_match, record_match_result, start_match
-from arena.store.bots import HOUSE_USERNAME, archive_content, read_house_manifest
+from arena.store.bots import archive_content, trusted_house_bot
 from arena.store.dispatch import release_match
 from arena.store.live import LiveWriter, clear_events
 from arena.store.models import Bot, BotVersion, Match, MatchFormat, MatchSeat
@@ -156,8 +156,8 @@ def load_run(session: Session, match_id: int, started_at: datetime) -> MatchRun:
         bot = version.bot
         label = f"{bot.owner.username}/{bot.name} v{version.number}"
         house = None
-        if bot.owner.username == HOUSE_USERNAME:
-            house = read_house_manifest(archive_content(session, version.archive_sha256))
+        if bot.is_house:
+            house = trusted_house_bot(bot, archive_content(session, version.archive_sha256))
             if house is not None and house[0] not in HOUSE_BOTS:
                 raise LookupError(f"{label}: no house bot {house[0]!r} in this build")
         plans.append(SeatPlan(seat.seat, version.id, label, version.archive_sha256, house))
