@@ -51,8 +51,8 @@ from .archives import UploadError
 from .config import Settings
 from .environments import host_paths, version_environment
 from .sandbox import EnvironmentBuildError, SandboxError, SandboxPolicy
+from .sandbox.host import SandboxHost
 from .sandbox.local import shared_sandbox
-from .sandbox.process import BotProcess
 from .transient import is_transient, retrying
 
 log = logging.getLogger(__name__)
@@ -97,40 +97,6 @@ class RunSummary:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
         return dataclasses.asdict(self)
-
-
-class SandboxHost:
-    """A sandboxed `BotProcess` as the runner's `BotHost` (the environment is kept)."""
-
-    def __init__(self, process: BotProcess, scrub: Callable[[str], str] = str) -> None:
-        self.process = process
-        self.address = process.address
-        self.scrub = scrub  # hides the worker's folders (`workers.environments.host_paths`)
-
-    def wait_ready(self, timeout: float) -> bool:
-        """True once the bot listens on its own socket."""
-        return self.process.wait_ready(timeout)
-
-    def exit_reason(self) -> str | None:
-        """Why the bot ended, or None while it runs."""
-        reason = self.process.exit_reason()
-        return None if reason is None else reason.message
-
-    def log_excerpt(self) -> str:
-        """The bot's capped stdout and stderr, naming folders as the sandbox does."""
-        return self.scrub(self.process.log_excerpt())
-
-    def thaw(self) -> None:
-        """The runner is about to ask (or tell) the bot something: let it run."""
-        self.process.thaw()
-
-    def freeze(self) -> None:
-        """The bot has answered: stop it until its next turn (see `BotProcess.freeze`)."""
-        self.process.freeze()
-
-    def stop(self) -> None:
-        """Stop the bot (idempotent)."""
-        self.process.stop()
 
 
 # -- loading -----------------------------------------------------------------------------

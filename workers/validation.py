@@ -40,8 +40,8 @@ from . import context
 from .app import VALIDATE, ArenaTask, app
 from .archives import UploadError
 from .environments import host_paths, version_environment
-from .matches import SandboxHost
 from .sandbox import EnvironmentBuildError, SandboxError, SandboxPolicy, SandboxUnavailableError
+from .sandbox.host import SandboxHost
 from .sandbox.local import shared_sandbox
 from .transient import is_transient, retrying
 
