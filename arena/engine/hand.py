@@ -46,6 +46,7 @@ from .rules import (
 )
 
 _new_cardset = object.__new__
+_NO_CARDS = CardSet()
 _set_mask = vars(CardSet)["mask"].__set__
 
 
@@ -122,6 +123,7 @@ class Phase(StrEnum):
 
 _PHASES = (Phase.PASSING, Phase.PLAYING, Phase.OVER)
 _PLAYING = Phase.PLAYING
+_STATE_PLAYING = core_config.PHASE_PLAYING
 _PLAY_KIND = DecisionKind.PLAY
 _new_tuple = tuple.__new__  # a named tuple without its Python-level __new__ (the hot path)
 
@@ -1017,8 +1019,14 @@ class Hand:
         One branch per phase; the legal answers come from the backend (the C core's
         legal mask for a play). The order is the rules' own: the dealer's call, the passes
         in seat order, the bids and the naming, the reveals, then the plays."""
+        if (  # the common case first, without the `phase` property: every trick's plays
+            self._PLAIN_PHASES
+            and self._state.phase == _STATE_PLAYING
+            and not (self._calling or self._auctioning or self._revealing)
+        ):
+            return self._pending_play()
         phase = self.phase
-        if phase is _PLAYING:  # the common case first: every trick's four questions
+        if phase is _PLAYING:
             return self._pending_play()
         if phase is Phase.OVER:
             return None
@@ -1085,6 +1093,9 @@ class Hand:
             self._record_engine_actions()
 
     _TAKES_ACTIONS = False
+    _PLAIN_PHASES = True
+    """Whether the backend state's phase is the hand's play phase (not so for a family
+    whose play is its own, such as the penny-rounds)."""
     """Whether the engine takes actions of its own (Domino Hearts' draws)."""
 
     def _apply_other(self, action: Action) -> None:
@@ -1142,15 +1153,16 @@ class Hand:
         """Everything `seat` may know now, and nothing it may not (other hands, a hidden kitty)."""
         _check_seat(self.rules, seat, "seat")
         tricks, points = self._finished()
+        to_play = self.to_play
         return SeatView(
             seat=seat,
             rules=self.rules,
             dealer=self.dealer,
             pass_direction=self.pass_direction,
             phase=self.phase,
-            to_play=self.to_play,
+            to_play=to_play,
             hand=self.hand_of(seat),
-            legal=self.legal_plays() if self.to_play == seat else CardSet(),
+            legal=self.legal_plays() if to_play == seat else _NO_CARDS,
             passed=self.passed(seat),
             received=self.received(seat),
             current_trick=self.current_trick,

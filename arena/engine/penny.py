@@ -80,6 +80,7 @@ class PennyHand(Hand):
     `Hand.from_cards` build one for such rules)."""
 
     __slots__ = ("_penny", "_undo")
+    _PLAIN_PHASES = False  # the multi-rounds are played by the penny state, not the hand's
 
     def __init__(self, rules: Rules, hands: Sequence[int], kitty: int, **kwargs: Any) -> None:
         if rules.penny_play is PennyPlay.NONE:

@@ -191,7 +191,9 @@ def judge_suit(answer: object) -> tuple[str | None, SeatFault | None]:
 
 _Judge = Callable[[object, Decision, Hand], tuple[Any, "SeatFault | None"]]
 JUDGES: dict[DecisionKind, _Judge] = {
-    DecisionKind.PLAY: lambda a, d, h: judge_card(a, h, d.seat, d.legal),
+    DecisionKind.PLAY: lambda a, d, h: (
+        (a, None) if a.__class__ is Card and a in d.legal else judge_card(a, h, d.seat, d.legal)
+    ),
     DecisionKind.PENNY_PLAY: lambda a, d, h: judge_penny_play(a, h, d.seat),  # type: ignore[arg-type]
     DecisionKind.PASS: lambda a, d, h: judge_pass(a, h.hand_of(d.seat), d.legal, d.size, d.seat),
     DecisionKind.REVEAL: lambda a, d, h: judge_reveal(a, d.legal, d.seat),

@@ -182,7 +182,8 @@ class _HandTable:
                 entry["drew"] = self._drew
             self.plays.append(entry)
             tricks = record["tricks"]
-            runner._emit("play", game=self.game_index, trick=len(tricks), play=entry)
+            if runner.on_event is not None:  # no event built when nobody watches
+                runner._emit("play", game=self.game_index, trick=len(tricks), play=entry)
             if hand.trick_number != decision.trick or hand.is_over:
                 trick = hand.tricks()[-1]
                 tricks.append({"leader": trick.leader, "plays": self.plays, "winner": trick.winner})

@@ -116,6 +116,8 @@ class InProcessSeat:
     ) -> Coroutine[Any, Any, Any]:
         """Ask the house bot through its kind's chooser (its coroutine is returned as it
         is: a frame less on every decision)."""
+        if decision.kind is _PLAY:  # most decisions: straight to the bot's card
+            return self.choose_play(view, context, timeout)
         return _CHOOSERS[decision.kind](self, decision, view, context, timeout)
 
     async def choose_pass(
@@ -196,3 +198,5 @@ _CHOOSERS: dict[DecisionKind, _Chooser] = {
     DecisionKind.REVEAL: lambda s, d, v, c, t: s.choose_reveal(v, c, t),
 }
 """A decision kind's house-bot method (DRAW is the engine's own and never asked)."""
+
+_PLAY = DecisionKind.PLAY

@@ -8,11 +8,11 @@ from sqlalchemy.orm import Session
 
 from arena.bots import HOUSE_BOTS
 from arena.store.bots import (
+    HOUSE_USERNAME,
     BotError,
     add_version,
     archive_content,
     create_bot,
-    HOUSE_USERNAME,
     ensure_house_bots,
     house_manifest,
     read_house_manifest,
