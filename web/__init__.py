@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import database, errors, headers, templating
+from . import bounds, database, errors, headers, templating
 from .forms import CSRFProtect
 
 UPLOAD_MAX_BYTES = 1024 * 1024
@@ -82,6 +82,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     database.init_app(app)
     csrf.init_app(app)
     errors.init_app(app)
+    bounds.init_app(app)  # before the blueprints: their `<int:…>` ids use its converter
     templating.init_app(app)
     headers.init_app(app)
 

@@ -95,10 +95,12 @@ def signup() -> ViewResult:
     form = SignUpForm()
     if form.validate_on_submit():
         username = form.username.data or ""
+        password_hash = hash_password(form.password.data or "")  # outside the write lock
         try:
-            with database.writing() as db:
-                user = create_user(db, username, None)
-                user.password_hash = hash_password(form.password.data or "")
+            for attempt in database.conflict_retries():  # a racing sign-up of the same name
+                with attempt as db:
+                    user = create_user(db, username, None)
+                    user.password_hash = password_hash
         except AccountError:
             add_error(form.username, "that username is taken")
         else:

@@ -20,6 +20,7 @@ from arena.store.stats import (
 )
 
 from . import database
+from .bounds import quoted
 from .home import featured_season
 from .loaders import load_season
 
@@ -48,7 +49,7 @@ def page_number() -> int:
     """The `page` query argument (1 when absent; 404 when it is not a positive number)."""
     text = request.args.get("page", "1")
     if not text.isdigit() or not 1 <= int(text) <= 1_000_000:
-        abort(404, f"There is no page {text!r}.")
+        abort(404, f"There is no page {quoted(text)}.")
     return int(text)
 
 
@@ -68,7 +69,7 @@ def show(season_id: int) -> str:
     season = load_season(season_id)
     sort = request.args.get("sort", "rank")
     if sort not in LADDER_SORTS:
-        abort(400, f"Unknown order {sort!r}; choose one of {', '.join(LADDER_SORTS)}.")
+        abort(400, f"Unknown order {quoted(sort)}; choose one of {', '.join(LADDER_SORTS)}.")
     order = request.args.get("order")
     if order not in (None, "asc", "desc"):
         abort(400, "The order must be asc or desc.")

@@ -19,7 +19,13 @@ from arena.store.models import Bot, BotVersion, User, VersionStatus
 from . import database
 from .archives import Limits, UploadError, inspect_upload
 from .auth import current_user, login_required
-from .challenges import ChallengeError, challenge_rules, create_challenge, find_opponent
+from .challenges import (
+    MAX_OPPONENTS,
+    ChallengeError,
+    challenge_rules,
+    create_challenge,
+    find_opponent,
+)
 from .forms import ChallengeForm, UploadForm, add_error, choices
 
 bp = Blueprint("submissions", __name__)
@@ -59,10 +65,12 @@ def upload() -> Response | tuple[str, int]:
     if form.validate_on_submit():
         filename, data = read_upload(form.file.data)
         try:
-            with database.writing() as db:
-                owner = db.get(User, user.id)
-                assert owner is not None
-                version, _created = submit_bot(db, owner, form.name.data or "", filename, data)
+            for attempt in database.conflict_retries():  # a racing upload of the same name
+                with attempt as db:
+                    owner = db.get(User, user.id)
+                    assert owner is not None
+                    name = form.name.data or ""
+                    version, _created = submit_bot(db, owner, name, filename, data)
         except UploadError as error:
             add_error(form.file, str(error))
         except BotError as error:
@@ -97,6 +105,8 @@ def challenge() -> Response | tuple[str, int]:
     if form.validate_on_submit():
         references = [r for r in (form.opponents.data or "").split(",") if r.strip()]
         try:
+            if len(references) > MAX_OPPONENTS:  # checked before any name is looked up
+                raise ChallengeError(f"name at most {MAX_OPPONENTS} opponents")
             with database.writing() as db:
                 opponents = [find_opponent(db, reference) for reference in references]
                 mine = db.get(BotVersion, form.version.data)
