@@ -28,7 +28,6 @@ from arena.store.rulesets import store_ruleset
 
 from .bounds import quoted
 
-
 MAX_OPPONENTS = 9
 """The most opponents a challenge may name: the largest table of any variant is ten.
 Checked before any name is looked up."""
@@ -73,7 +72,8 @@ def challenge_rules(preset_name: str, players: int, hands: int | None) -> Rules:
         rules = preset(preset_name, players)
         return rules if hands is None else rules.replace(max_hands=hands)
     except RulesError as error:
-        raise ChallengeError(f"rules {quoted(preset_name)} for {players} players: {error}") from None
+        name = quoted(preset_name)
+        raise ChallengeError(f"rules {name} for {players} players: {error}") from None
 
 
 def create_challenge(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
@@ -21,6 +20,7 @@ from arena.store.stats import (
 
 from . import database
 from .bounds import quoted
+from .caches import kept_values
 from .home import featured_season
 from .loaders import load_season
 
@@ -34,14 +34,11 @@ def play_table(season_id: int, sort: str) -> Mapping[int, PlayStats] | None:
     (a minute) in this process: summing a large season's seats takes about a second."""
     if sort not in PLAY_SORTS:
         return None
-    cache: dict[int, tuple[float, Mapping[int, PlayStats]]]
-    cache = current_app.extensions.setdefault(TABLES, {})
-    now = time.monotonic()
-    kept = cache.get(season_id)
-    if kept is not None and kept[0] > now:
-        return kept[1]
-    table = season_play_table(database.session(), season_id)
-    cache[season_id] = (now + current_app.config["LADDER_STATS_SECONDS"], table)
+    seconds = current_app.config["LADDER_STATS_SECONDS"]
+    tables = kept_values(current_app, TABLES, seconds)  # computed once, however many ask
+    table: Mapping[int, PlayStats] = tables.get(
+        season_id, lambda: season_play_table(database.session(), season_id)
+    )
     return table
 
 

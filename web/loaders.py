@@ -11,8 +11,8 @@ from flask import abort
 from arena.store.models import Bot, BotVersion, Match, Season
 
 from . import database
-from .bounds import is_id
 from .auth import current_user
+from .bounds import is_id
 
 
 def load_season(season_id: int) -> Season:

@@ -22,13 +22,11 @@ def insert_if_absent(session: Session, table: Table, values: dict[str, Any], key
     dialect = session.get_bind().dialect.name
     statement: Insert
     if dialect == "postgresql":
-        statement = postgresql.insert(table).values(values).on_conflict_do_nothing(
-            index_elements=[key]
+        statement = (
+            postgresql.insert(table).values(values).on_conflict_do_nothing(index_elements=[key])
         )
     elif dialect == "sqlite":
-        statement = sqlite.insert(table).values(values).on_conflict_do_nothing(
-            index_elements=[key]
-        )
+        statement = sqlite.insert(table).values(values).on_conflict_do_nothing(index_elements=[key])
     else:  # pragma: no cover - the store runs on SQLite and PostgreSQL only
         raise NotImplementedError(f"no conflict-safe insert for {dialect}")
     session.execute(statement)

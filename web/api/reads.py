@@ -318,7 +318,7 @@ def matches() -> dict[str, Any]:
         .limit(per_page)
     ).all()
     ids = [m.id for m in rows]
-    replayed = set(db.scalars(select(Replay.match_id).where(Replay.match_id.in_(ids)))) if ids else set()
+    replayed = set(db.scalars(select(Replay.match_id).where(Replay.match_id.in_(ids))))
     items = [match_json(m, seats=False, has_replay=m.id in replayed) for m in rows]
     return paginated(items, total, page, per_page)
 

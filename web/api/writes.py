@@ -11,9 +11,9 @@ from arena.store.bots import BotError
 from arena.store.models import BotVersion, User
 
 from .. import database
-from ..bounds import is_id, quoted
 from ..archives import UploadError
 from ..bots import version_status
+from ..bounds import is_id, quoted
 from ..challenges import (
     MAX_OPPONENTS,
     MAX_REFERENCE,
