@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import bounds, database, errors, headers, templating
+from . import bounds, database, errors, headers, limits, passwords, templating
 from .forms import CSRFProtect
 
 UPLOAD_MAX_BYTES = 1024 * 1024
@@ -103,6 +103,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     ):
         app.register_blueprint(blueprint)
     csrf.exempt(api)  # the API authenticates by bearer token, never by cookie
+    limits.init_app(app)  # after the blueprints: it guards the sign-in view
+    passwords.init_app(app)
 
     from .commands import users
 

@@ -1,0 +1,88 @@
+"""Sign-in rate limits (Flask-Limiter), per address and per account.
+
+Why: without them, forty wrong passwords and then the right one signed in, and eight
+anonymous sign-in loops starved every page (each attempt is an argon2 hash). Failed
+sign-ins count against two moving windows: the address's (`SIGNIN_ADDRESS_LIMITS`) and
+the account's (`SIGNIN_ACCOUNT_LIMITS`, keyed by the username tried, known or not). The
+account's limits read "3 per 10 seconds; 10 per hour": a burst of wrong passwords is
+slowed (a 429 with `Retry-After` until the window moves) and then refused until the hour
+is over, even with the right password. A successful sign-in (a redirect) costs nothing.
+
+The counts live in the platform's Redis when the platform runs on Redis
+(`ARENA_BROKER_URL=redis://…`, or `ARENA_RATELIMIT_STORAGE_URI`), so that every server
+process shares them; the local platform (SQL broker) keeps them in memory. A Redis that
+goes away falls back to memory rather than failing sign-ins.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Final
+
+from flask import Flask, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from werkzeug.wrappers import Response
+
+SIGNIN_ENDPOINT: Final = "auth.signin"
+SIGNIN_ADDRESS_LIMITS: Final = "30 per minute; 300 per hour"
+SIGNIN_ACCOUNT_LIMITS: Final = "3 per 10 seconds; 10 per hour"
+EXTENSION: Final = "arena.limiter"
+
+
+def storage_uri(env: dict[str, str] | None = None) -> str:
+    """Where the counts live: `$ARENA_RATELIMIT_STORAGE_URI`, else the broker's Redis when
+    the platform runs on Redis, else this process's memory.
+
+    >>> storage_uri({"ARENA_BROKER_URL": "redis://cache:6379/0"})
+    'redis://cache:6379/0'
+    >>> storage_uri({"ARENA_BROKER_URL": "sqla+sqlite:///var/broker.db"})
+    'memory://'
+    """
+    env = dict(os.environ) if env is None else env
+    chosen = env.get("ARENA_RATELIMIT_STORAGE_URI")
+    if chosen:
+        return chosen
+    broker = env.get("ARENA_BROKER_URL", "")
+    return broker if broker.startswith(("redis://", "rediss://")) else "memory://"
+
+
+def account_key() -> str:
+    """The account a sign-in tries (the username as typed, cut short), known or not: an
+    unknown name is limited exactly like a known one, so limits reveal nothing."""
+    username = request.form.get("username", "")[:64].strip().lower()
+    return f"account:{username}"
+
+
+def _failed(response: Response) -> bool:
+    """Whether a sign-in failed: anything but the redirect of a successful one."""
+    return response.status_code != 302
+
+
+def init_app(app: Flask) -> Limiter:
+    """A limiter of the app's own (its own counts) guarding the sign-in view."""
+    app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri())
+    app.config.setdefault("RATELIMIT_STRATEGY", "moving-window")
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    app.config.setdefault("RATELIMIT_KEY_PREFIX", "arena-signin")
+    app.config.setdefault("SIGNIN_ADDRESS_LIMITS", SIGNIN_ADDRESS_LIMITS)
+    app.config.setdefault("SIGNIN_ACCOUNT_LIMITS", SIGNIN_ACCOUNT_LIMITS)
+    limiter = Limiter(get_remote_address, app=app)
+    view = app.view_functions[SIGNIN_ENDPOINT]
+    view = limiter.limit(
+        lambda: str(app.config["SIGNIN_ADDRESS_LIMITS"]),
+        methods=["POST"],
+        deduct_when=_failed,
+        error_message="Too many failed sign-ins from this address; wait a moment.",
+    )(view)
+    view = limiter.limit(
+        lambda: str(app.config["SIGNIN_ACCOUNT_LIMITS"]),
+        key_func=account_key,
+        methods=["POST"],
+        deduct_when=_failed,
+        error_message="Too many failed sign-ins to this account; wait a moment.",
+    )(view)
+    app.view_functions[SIGNIN_ENDPOINT] = view
+    app.extensions[EXTENSION] = limiter
+    return limiter
