@@ -25,7 +25,7 @@ from flask_limiter.util import get_remote_address
 from werkzeug.wrappers import Response
 
 SIGNIN_ENDPOINT: Final = "auth.signin"
-SIGNIN_ADDRESS_LIMITS: Final = "30 per minute; 300 per hour"
+SIGNIN_ADDRESS_LIMITS: Final = "10 per minute; 100 per hour"
 SIGNIN_ACCOUNT_LIMITS: Final = "3 per 10 seconds; 10 per hour"
 EXTENSION: Final = "arena.limiter"
 

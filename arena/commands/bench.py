@@ -283,3 +283,25 @@ def bench_bots(
         for name, value in pair.rows():
             table.add_row(name, value)
         console.print(table)
+
+
+@bench.command("signin-flood")
+@click.option(
+    "--url",
+    default=None,
+    help="PostgreSQL server URL (scratch database); default: a temporary SQLite file.",
+)
+@click.option("--versions", type=click.IntRange(4), default=2_000, show_default=True)
+@click.option("--requests", type=click.IntRange(1), default=40, show_default=True)
+@click.option("--flooders", type=click.IntRange(1, 64), default=8, show_default=True)
+def bench_signin_flood(url: str | None, versions: int, requests: int, flooders: int) -> None:
+    """The ladder page's median, quiet and under a flood of failed sign-ins."""
+    from web import floodbench
+
+    click.echo(
+        floodbench.describe(
+            floodbench.bench_signin_flood(
+                url, versions=versions, requests=requests, flooders=flooders
+            )
+        )
+    )
