@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response
 from arena.store.bots import BotError, add_version, create_bot
 from arena.store.models import Bot, BotVersion, User, VersionStatus
 
-from . import database
+from . import database, quotas
 from .archives import Limits, UploadError, inspect_upload
 from .auth import current_user, login_required
 from .challenges import (
@@ -69,6 +69,7 @@ def upload() -> Response | tuple[str, int]:
                 with attempt as db:
                     owner = db.get(User, user.id)
                     assert owner is not None
+                    quotas.check_upload(db, owner)
                     name = form.name.data or ""
                     version, _created = submit_bot(db, owner, name, filename, data)
         except UploadError as error:
@@ -108,6 +109,7 @@ def challenge() -> Response | tuple[str, int]:
             if len(references) > MAX_OPPONENTS:  # checked before any name is looked up
                 raise ChallengeError(f"name at most {MAX_OPPONENTS} opponents")
             with database.writing() as db:
+                quotas.check_challenge(db, user)
                 opponents = [find_opponent(db, reference) for reference in references]
                 mine = db.get(BotVersion, form.version.data)
                 if mine is None or mine.bot.owner_id != user.id:

@@ -10,7 +10,7 @@ from flask import abort, request, url_for
 from arena.store.bots import BotError
 from arena.store.models import BotVersion, User
 
-from .. import database
+from .. import database, quotas
 from ..archives import UploadError
 from ..bots import version_status
 from ..bounds import is_id, quoted
@@ -50,6 +50,7 @@ def upload(name: str) -> tuple[dict[str, Any], int, dict[str, str]]:
             with attempt as db:
                 owner = db.get(User, user.id)
                 assert owner is not None
+                quotas.check_upload(db, owner)
                 version, created = submit_bot(db, owner, name, filename, data)
                 body = version_status(version)
     except UploadError as error:
@@ -93,6 +94,7 @@ def challenge() -> tuple[dict[str, Any], int, dict[str, str]]:
         abort(400, "'hands' must be a whole number from 1 to 50.")
     try:
         with database.writing() as db:
+            quotas.check_challenge(db, user)
             mine = db.get(BotVersion, version_id) if is_id(version_id) else None
             if mine is None or mine.bot.owner_id != user.id:
                 raise ChallengeError(f"you have no bot version {version_id}")
