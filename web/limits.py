@@ -19,10 +19,13 @@ from __future__ import annotations
 import os
 from typing import Final
 
-from flask import Flask, request
-from flask_limiter import Limiter
+from flask import Flask, jsonify, request
+from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from markupsafe import escape
 from werkzeug.wrappers import Response
+
+from .errors import wants_json
 
 SIGNIN_ENDPOINT: Final = "auth.signin"
 SIGNIN_ADDRESS_LIMITS: Final = "10 per minute; 100 per hour"
@@ -59,6 +62,25 @@ def _failed(response: Response) -> bool:
     return response.status_code != 302
 
 
+REFUSED_PAGE: Final = (
+    '<!doctype html><html lang="en"><meta charset="utf-8"><title>Too many sign-ins</title>'
+    '<p>{message} <a href="/signin">Sign in</a> again later.</p></html>'
+)
+
+
+def _refused(error: RateLimitExceeded) -> Response:
+    """A 429 that costs little to answer (no template): a flood gets thousands of them."""
+    message = str(error.description)
+    if wants_json():
+        response = jsonify(
+            {"error": {"status": 429, "code": "too_many_requests", "message": message}}
+        )
+    else:
+        response = Response(REFUSED_PAGE.format(message=escape(message)), mimetype="text/html")
+    response.status_code = 429
+    return response
+
+
 def init_app(app: Flask) -> Limiter:
     """A limiter of the app's own (its own counts) guarding the sign-in view."""
     app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri())
@@ -84,5 +106,6 @@ def init_app(app: Flask) -> Limiter:
         error_message="Too many failed sign-ins to this account; wait a moment.",
     )(view)
     app.view_functions[SIGNIN_ENDPOINT] = view
+    app.register_error_handler(RateLimitExceeded, _refused)
     app.extensions[EXTENSION] = limiter
     return limiter

@@ -32,7 +32,7 @@ EXTENSION: Final = "arena.password_slots"
 POOL: Final = "arena.password_threads"
 WAIT_SECONDS: Final = 10.0
 """How long a sign-in waits for a free hashing slot before the 503."""
-HASHING_NICENESS: Final = 10
+HASHING_NICENESS: Final = 19
 """How much lower the hashing threads' CPU priority is than the pages' (Linux `nice`)."""
 T = TypeVar("T")
 
