@@ -17,7 +17,7 @@ goes away falls back to memory rather than failing sign-ins.
 from __future__ import annotations
 
 import os
-from typing import Final
+from typing import Any, Final
 
 from flask import Flask, jsonify, request
 from flask_limiter import Limiter, RateLimitExceeded
@@ -72,13 +72,12 @@ def _refused(error: RateLimitExceeded) -> Response:
     """A 429 that costs little to answer (no template): a flood gets thousands of them."""
     message = str(error.description)
     if wants_json():
-        response = jsonify(
-            {"error": {"status": 429, "code": "too_many_requests", "message": message}}
-        )
+        body = {"error": {"status": 429, "code": "too_many_requests", "message": message}}
+        answer: Response = jsonify(body)
     else:
-        response = Response(REFUSED_PAGE.format(message=escape(message)), mimetype="text/html")
-    response.status_code = 429
-    return response
+        answer = Response(REFUSED_PAGE.format(message=escape(message)), mimetype="text/html")
+    answer.status_code = 429
+    return answer
 
 
 def init_app(app: Flask) -> Limiter:
@@ -91,7 +90,7 @@ def init_app(app: Flask) -> Limiter:
     app.config.setdefault("SIGNIN_ADDRESS_LIMITS", SIGNIN_ADDRESS_LIMITS)
     app.config.setdefault("SIGNIN_ACCOUNT_LIMITS", SIGNIN_ACCOUNT_LIMITS)
     limiter = Limiter(get_remote_address, app=app)
-    view = app.view_functions[SIGNIN_ENDPOINT]
+    view: Any = app.view_functions[SIGNIN_ENDPOINT]
     view = limiter.limit(
         lambda: str(app.config["SIGNIN_ADDRESS_LIMITS"]),
         methods=["POST"],

@@ -167,7 +167,7 @@ def test_a_page_of_matches_costs_the_same_queries_however_many_it_lists(app, cli
 
 def test_a_cold_points_table_is_computed_once_for_concurrent_requests(app, world, monkeypatch):
     calls: list[int] = []
-    original = ladder_module.season_play_table
+    original = ladder_module.season_play_table  # type: ignore[attr-defined]
 
     def slow(session, season_id):
         calls.append(season_id)

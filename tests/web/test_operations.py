@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+from typing import Any
 
 import pytest
 
@@ -30,7 +31,8 @@ def test_a_database_outage_is_a_503_with_retry_after(private_postgres):
             response = client.get(path, headers={"Accept": accept})
             assert response.status_code == 503, path
             assert response.headers["Retry-After"] == "5"
-        assert "unavailable" in client.get("/api/v1/seasons").json["error"]["message"]
+        body = client.get("/api/v1/seasons").get_json()
+        assert "unavailable" in body["error"]["message"]
         private_postgres.start()
         assert client.get("/api/v1/seasons").status_code == 200  # back by itself
     finally:
@@ -41,7 +43,7 @@ def test_the_site_logs_json_when_asked(database, world, monkeypatch):
     monkeypatch.setenv("ARENA_LOG_FORMAT", "json")
     app = make_app(database)
     stream = io.StringIO()
-    handler = logging.getLogger("web.access").handlers[0]
+    handler: Any = logging.getLogger("web.access").handlers[0]
     monkeypatch.setattr(handler, "stream", stream)
     try:
         assert app.test_client().get("/api/v1/matches/999").status_code == 404

@@ -110,13 +110,13 @@ def test_failed_sign_ins_from_one_address_are_refused(strict, world):
 
 def test_unknown_and_known_names_do_the_same_work(app, client, auth, world, monkeypatch):
     checks: list[str] = []
-    original = passwords.accounts.check_password
+    original = passwords.accounts.check_password  # type: ignore[attr-defined]
 
     def counting(stored, password, **kwargs):
         checks.append(stored[:9])
         return original(stored, password, **kwargs)
 
-    monkeypatch.setattr(passwords.accounts, "check_password", counting)
+    monkeypatch.setattr(passwords.accounts, "check_password", counting)  # type: ignore[attr-defined]
     assert auth.login("alice", "wrong").status_code == 400
     assert auth.login("nobody-at-all", "wrong").status_code == 400
     assert checks == ["$argon2id", "$argon2id"]
