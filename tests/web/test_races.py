@@ -90,6 +90,7 @@ def test_different_uploads_to_one_name_number_versions_without_gaps(live, token,
         )
 
     statuses = together(lambda number: number, send)
+    print(f"\n16 different uploads to one name at once: {sorted(Counter(statuses).items())}")
     assert set(statuses) <= {201, 409}, statuses
     created = statuses.count(201)
     assert created >= 1
