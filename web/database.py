@@ -14,6 +14,8 @@ never a 500 (the handlers installed by `init_app`).
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from types import TracebackType
@@ -27,8 +29,11 @@ from werkzeug.wrappers import Response
 from arena.store import make_engine, make_sessionmaker, write_transaction
 
 EXTENSION = "arena.sessions"
-CONFLICT_ATTEMPTS: Final = 5
-"""How often a write that lost a race on a unique constraint is tried again."""
+CONFLICT_ATTEMPTS: Final = 8
+"""How often a write that lost a race on a unique constraint is tried in all."""
+CONFLICT_BACKOFF_SECONDS: Final = 0.02
+"""Each try after a lost race waits up to this much times its number, at random, so
+that the losers of one race do not all meet again in the next."""
 RETRY_AFTER_SECONDS: Final = 5
 """The retry hint of a 503 answered while the database is away."""
 
@@ -114,6 +119,8 @@ def conflict_retries(attempts: int = CONFLICT_ATTEMPTS) -> Iterator[Attempt]:
     sees the winner's row); the last one's IntegrityError goes on (a 409). Any other
     error goes on at once."""
     for number in range(attempts):
+        if number:
+            time.sleep(random.uniform(0, CONFLICT_BACKOFF_SECONDS * number))
         attempt = Attempt(last=number == attempts - 1)
         yield attempt
         if attempt.done:

@@ -47,9 +47,15 @@ def submit_bot(
     Raises UploadError (`web.archives`) or arena.store.bots.BotError.
     """
     inspect_upload(filename, data, Limits(upload_bytes=current_app.config["UPLOAD_MAX_BYTES"]))
-    bot = db.scalars(select(Bot).where(Bot.owner_id == owner.id, Bot.name == name)).one_or_none()
+    mine = select(Bot).where(Bot.owner_id == owner.id, Bot.name == name)
+    bot = db.scalars(mine).one_or_none()
     if bot is None:
-        bot = create_bot(db, owner, name)
+        try:
+            bot = create_bot(db, owner, name)
+        except BotError:  # made by a racing upload between the two reads (PostgreSQL)
+            bot = db.scalars(mine).one_or_none()
+            if bot is None:
+                raise
     newest = db.scalar(select(func.max(BotVersion.id)).where(BotVersion.bot_id == bot.id))
     version = add_version(db, bot, data)
     return version, version.id != newest
