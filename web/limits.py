@@ -58,8 +58,11 @@ def account_key() -> str:
 
 
 def _failed(response: Response) -> bool:
-    """Whether a sign-in failed: anything but the redirect of a successful one."""
-    return response.status_code != 302
+    """Whether a sign-in failed: the form answered 400 (a wrong password, an unknown name,
+    a bad form). A success (302) costs nothing, and neither does a refusal (429, 503): the
+    limits count failed checks, so a refused flood does not keep them shut forever, and
+    answering it costs the server as little as possible."""
+    return response.status_code == 400
 
 
 REFUSED_PAGE: Final = (
@@ -77,6 +80,7 @@ def _refused(error: RateLimitExceeded) -> Response:
     else:
         answer = Response(REFUSED_PAGE.format(message=escape(message)), mimetype="text/html")
     answer.status_code = 429
+    answer.headers["Retry-After"] = str(error.limit.limit.get_expiry())  # the window, at most
     return answer
 
 
@@ -84,7 +88,7 @@ def init_app(app: Flask) -> Limiter:
     """A limiter of the app's own (its own counts) guarding the sign-in view."""
     app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri())
     app.config.setdefault("RATELIMIT_STRATEGY", "moving-window")
-    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)  # Retry-After: `_refused`
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     app.config.setdefault("RATELIMIT_KEY_PREFIX", "arena-signin")
     app.config.setdefault("SIGNIN_ADDRESS_LIMITS", SIGNIN_ADDRESS_LIMITS)
