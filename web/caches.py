@@ -16,6 +16,8 @@ from typing import Any, Generic, TypeVar
 from flask import Flask
 
 T = TypeVar("T")
+_APPS_GUARD = threading.Lock()
+"""Guards the making of an app's caches (two first requests at once make one)."""
 
 
 class KeptValues(Generic[T]):
@@ -51,6 +53,3 @@ def kept_values(app: Flask, name: str, seconds: float) -> KeptValues[Any]:
     with _APPS_GUARD:
         caches: dict[str, KeptValues[Any]] = app.extensions.setdefault("arena.caches", {})
         return caches.setdefault(name, KeptValues(seconds))
-
-
-_APPS_GUARD = threading.Lock()
