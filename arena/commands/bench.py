@@ -327,3 +327,31 @@ def bench_bots(
         for name, value in pair.rows():
             table.add_row(name, value)
         console.print(table)
+
+
+@bench.command("signin-flood")
+@click.option(
+    "--url",
+    default=None,
+    help="PostgreSQL server URL (scratch database); default: a temporary SQLite file.",
+)
+@click.option("--versions", type=click.IntRange(4), default=2_000, show_default=True)
+@click.option("--requests", type=click.IntRange(1), default=100, show_default=True)
+@click.option("--flooders", type=click.IntRange(1, 64), default=8, show_default=True)
+@click.option(
+    "--settle",
+    type=click.FloatRange(0),
+    default=10.0,
+    show_default=True,
+    help="Seconds the flood runs before the ladder is timed.",
+)
+def bench_signin_flood(
+    url: str | None, versions: int, requests: int, flooders: int, settle: float
+) -> None:
+    """The ladder page's median, quiet and under a flood of failed sign-ins."""
+    from web import floodbench
+
+    figures = floodbench.bench_signin_flood(
+        url, versions=versions, requests=requests, flooders=flooders, settle=settle
+    )
+    click.echo(floodbench.describe(figures))
