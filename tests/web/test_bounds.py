@@ -59,6 +59,20 @@ def test_ids_beyond_the_column_are_404(client, world, number):
         assert client.get(path).status_code == 404, path
 
 
+@pytest.mark.parametrize("number", HUGE)
+def test_writes_to_ids_beyond_the_column_are_404_not_405(client, world, token, number):
+    """A refused id matches no route for any method (werkzeug checks methods first)."""
+    writes = [
+        ("post", f"/api/v1/bots/{number}/entries"),
+        ("put", f"/api/v1/bots/{number}/pin"),
+        ("delete", f"/api/v1/bots/{number}/entries/1"),
+        ("delete", f"/api/v1/bots/1/entries/{number}"),
+    ]
+    for method, path in writes:
+        answer = getattr(client, method)(path, headers=bearer(token), json={"season": 1})
+        assert answer.status_code == 404, (method, path, answer.status_code)
+
+
 @pytest.mark.parametrize("number", [MAX_ID + 1, 2**53])
 def test_filters_beyond_the_column_find_nothing(client, world, number):
     for argument in ("season", "bot"):
