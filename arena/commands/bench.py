@@ -86,9 +86,9 @@ def bench_engine(rules_name: str, players: int | None, seconds: float, as_json: 
 @click.option("--compare", is_flag=True, help="Also the unary-vs-stream match comparison.")
 def bench_protocol(calls: int, hands: int, repeats: int, compare: bool) -> None:
     """Raw gRPC round trip, a full decision through the SDK, and four bots in turn."""
-    from hearts_bot import bench as sdk_bench
+    from arena.benchmarks import protocol
 
-    results = sdk_bench.run(
+    results = protocol.run(
         calls=calls,
         hands=hands,
         repeats=repeats,

@@ -115,7 +115,7 @@ def _query(seat: int) -> Any:
 async def _round_trips(addresses: dict[str, str], calls: int, rounds: int) -> dict[str, float]:
     """Median seconds per decision for each bot: `rounds` rounds of `calls` decisions,
     the bots taking turns within each round (so both see the same machine)."""
-    from hearts_bot.bench import BotStream, match_start_message, time_calls
+    from arena.benchmarks.protocol import BotStream, match_start_message, time_calls
 
     streams = {mode: BotStream(address) for mode, address in addresses.items()}
     samples: dict[str, list[float]] = {mode: [] for mode in addresses}
@@ -143,7 +143,7 @@ async def _turns(
     """Seconds per decision of `bot` (a BotProcess) in rounds that alternate frozen and
     unfrozen: each of its decisions is followed by one of the other seat's (its off-turn),
     as at a table; only `bot`'s decision (with the thaw and the freeze) is timed."""
-    from hearts_bot.bench import BotStream, match_start_message
+    from arena.benchmarks.protocol import BotStream, match_start_message
 
     mine, other = BotStream(bot.address), BotStream(other_address)
     query, other_query = _query(2), _query(3)

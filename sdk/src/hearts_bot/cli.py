@@ -14,7 +14,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-from importlib import resources
 from pathlib import Path
 
 from .bot import Bot
@@ -60,6 +59,8 @@ def command_new(args: argparse.Namespace) -> int:
     path = Path(args.dir) / file_name
     if path.exists() and not args.force:
         raise CommandError(f"{path} already exists (use --force to overwrite it)")
+    from importlib import resources  # only here: it imports zipfile, which serving never needs
+
     template = resources.files("hearts_bot").joinpath("templates/bot.py.tmpl").read_text()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(template.format(class_name=class_name, file_name=file_name))

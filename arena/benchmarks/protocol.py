@@ -1,6 +1,7 @@
 """Protocol benchmarks: raw gRPC round trips, a decision through the SDK, a match's pace.
 
-``python -m hearts_bot.bench`` (and ``arena bench protocol``, which calls `run`) measures,
+``python -m arena.benchmarks.protocol`` (and ``arena bench protocol``, which calls `run`)
+measures,
 with every server in its own process on Unix sockets and a grpc.aio client:
 
 * ``raw unary`` / ``raw stream``: a trivial ~200-byte echo, as a unary call and as one
@@ -12,6 +13,10 @@ with every server in its own process on Unix sockets and a grpc.aio client:
   streams (the figures behind docs/decisions/0002-protocol-transport.md).
 
 The numbers are per round trip, medians over a few repeats (min..max in brackets).
+
+It used to ship inside the SDK (``hearts_bot.bench``); it is the arena's tooling, not
+what a bot needs to serve, so it lives here: the SDK's wheel carries only the serving
+path and the contestant's commands (docs/benchmarks.md, "Starting a bot").
 """
 
 from __future__ import annotations
@@ -35,14 +40,13 @@ from typing import Any
 
 import grpc
 import grpc.aio
-
-from .bot import Bot
-from .cards import DECK, Card, card_order, rank_of
-from .convert import pass_direction_to_proto, rules_to_proto
-from .proto.hearts.v1 import bot_pb2, bot_pb2_grpc, game_pb2
-from .rules import PassDirection, RulesView
-from .server import READY_PREFIX
-from .views import PassView, PlayView
+from hearts_bot.bot import Bot
+from hearts_bot.cards import DECK, Card, card_order, rank_of
+from hearts_bot.convert import pass_direction_to_proto, rules_to_proto
+from hearts_bot.proto.hearts.v1 import bot_pb2, bot_pb2_grpc, game_pb2
+from hearts_bot.rules import PassDirection, RulesView
+from hearts_bot.server import READY_PREFIX
+from hearts_bot.views import PassView, PlayView
 
 ECHO_SERVICE = "bench.Echo"
 READY_TIMEOUT_SECONDS = 20.0
@@ -146,7 +150,7 @@ def bot_command(spec: str, address: str) -> list[str]:
 
 def echo_command(address: str) -> list[str]:
     """The command that runs a raw echo server at `address`."""
-    return [sys.executable, "-m", "hearts_bot.bench", "echo-server", address]
+    return [sys.executable, "-m", "arena.benchmarks.protocol", "echo-server", address]
 
 
 def _identity(data: bytes) -> bytes:
@@ -529,7 +533,7 @@ def run(
     hands: int = 20,
     repeats: int = 3,
     compare: bool = False,
-    bot: str = "hearts_bot.bench:FirstLegalBot",
+    bot: str = "arena.benchmarks.protocol:FirstLegalBot",
     progress: Callable[[str], None] | None = None,
 ) -> list[Measure]:
     """Run the protocol benchmarks; every server runs in its own process.
@@ -593,9 +597,10 @@ def run(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m hearts_bot.bench [--calls N] [--hands N] [--repeats N] [--compare] [--json]``."""
+    """``python -m arena.benchmarks.protocol [--calls N] [--hands N] [--repeats N]
+    [--compare] [--json]``."""
     parser = argparse.ArgumentParser(
-        prog="python -m hearts_bot.bench",
+        prog="python -m arena.benchmarks.protocol",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
