@@ -63,7 +63,7 @@ class MatchAccount:
     @property
     def total(self) -> float:
         """Every part together."""
-        return sum(getattr(self, part) for part in PARTS)
+        return self.seats + self.bots_start + self.bots_play + self.runner + self.recording
 
     def to_dict(self) -> dict[str, float]:
         """The parts and the total, in seconds (for the log)."""

@@ -50,8 +50,8 @@ from arena.store.types import utc_now
 from . import context
 from .app import app, configure
 from .config import Settings
-from .sandbox.accounting import StartupParts, measure_startup
-from .sandbox.environment import build_environment
+from .sandbox.accounting import StartupParts
+from .sandbox.bench import run_startup
 
 BOT = b'''"""The benchmark's bot: the first legal card, the first cards of the hand."""
 
@@ -299,14 +299,6 @@ def bench_season(
 
 
 def startup_parts(starts: int = 3) -> StartupParts:
-    """The benchmark's trivial bot's start-up CPU by part (`measure_startup`), measured
-    here in a scratch folder. Raises SandboxUnavailableError."""
-    with tempfile.TemporaryDirectory(prefix="arena-bench-startup-") as folder:
-        root = Path(folder)
-        root.chmod(0o755)
-        (root / "upload").mkdir()
-        (root / "upload" / "bot.py").write_bytes(BOT)
-        env = build_environment(
-            root / "upload", root / "env", runtime_root=root / "state", offline=True
-        )
-        return measure_startup(env, starts)
+    """The benchmark's trivial bot's start-up CPU by part (`arena bench sandbox`'s, the
+    same bot source), measured here. Raises SandboxUnavailableError."""
+    return run_startup(starts=starts)

@@ -94,6 +94,8 @@ class RunSummary:
     action: str  # "recorded", "already-recorded", "skipped", "failed", "requeued"
     status: str
     detail: str = ""
+    cpu: dict[str, float] = dataclasses.field(default_factory=dict)
+    """Core-seconds by part of a match played here (`MatchAccount.to_dict`)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -356,7 +358,9 @@ def execute_match(match_id: int) -> RunSummary:
             "cpu": account.to_dict(),
         },
     )
-    return RunSummary(match_id, action, recorded.status.value, outcome.void_reason or "")
+    return RunSummary(
+        match_id, action, recorded.status.value, outcome.void_reason or "", account.to_dict()
+    )
 
 
 def _forget_live_events(sessions: sessionmaker[Session], match_id: int) -> None:

@@ -48,6 +48,7 @@ from hearts_bot.rules import PassDirection, RulesView
 from hearts_bot.server import READY_PREFIX
 from hearts_bot.views import PassView, PlayView
 
+_EOF: Any = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the grpc stubs
 ECHO_SERVICE = "bench.Echo"
 READY_TIMEOUT_SECONDS = 20.0
 CALL_TIMEOUT_SECONDS = 600.0
@@ -208,7 +209,7 @@ class UnaryEcho(RoundTrip):
         return await self.call(payload, timeout=CALL_TIMEOUT_SECONDS)
 
     async def close(self) -> None:
-        await self.channel.close()
+        await self.channel.close(None)
 
 
 class StreamEcho(RoundTrip):
@@ -216,7 +217,7 @@ class StreamEcho(RoundTrip):
         self.channel = grpc.aio.insecure_channel(address)
         self.stream = self.channel.stream_stream(
             f"/{ECHO_SERVICE}/Stream", request_serializer=_identity, response_deserializer=_identity
-        )(timeout=CALL_TIMEOUT_SECONDS)
+        )(timeout=CALL_TIMEOUT_SECONDS)  # type: ignore[call-arg]  # the stubs want an iterator
 
     async def __call__(self, payload: Any) -> Any:
         await self.stream.write(payload)
@@ -225,7 +226,7 @@ class StreamEcho(RoundTrip):
     async def close(self) -> None:
         await self.stream.done_writing()
         self.stream.cancel()
-        await self.channel.close()
+        await self.channel.close(None)
 
 
 class BotStream(RoundTrip):
@@ -234,7 +235,7 @@ class BotStream(RoundTrip):
 
     def __init__(self, address: str) -> None:
         self.channel = grpc.aio.insecure_channel(address)
-        self.stream = bot_pb2_grpc.BotServiceStub(self.channel).PlayMatch(
+        self.stream = bot_pb2_grpc.BotServiceStub(self.channel).PlayMatch(  # type: ignore[call-arg]
             timeout=CALL_TIMEOUT_SECONDS
         )
         self.next_id = 0
@@ -252,7 +253,7 @@ class BotStream(RoundTrip):
         if request.WhichOneof("kind") not in ("match_start", "pass_cards", "play_card"):
             return None
         answer: Any = await self.stream.read()
-        if answer is grpc.aio.EOF or answer.request_id != request.request_id:
+        if answer is _EOF or answer.request_id != request.request_id:
             raise RuntimeError(f"bad answer to request {request.request_id}: {answer!r}")
         return answer
 
@@ -264,7 +265,7 @@ class BotStream(RoundTrip):
         with contextlib.suppress(grpc.aio.AioRpcError):
             await self.stream.done_writing()
         self.stream.cancel()
-        await self.channel.close()
+        await self.channel.close(None)
 
 
 async def time_calls(send: Callable[[], Awaitable[Any]], calls: int, warmup: int = 200) -> float:

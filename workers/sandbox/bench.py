@@ -27,7 +27,10 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from workers.sandbox.accounting import StartupParts
 
 BOT_SOURCE = '''"""The benchmark's bot: the first legal card, the first cards of the hand."""
 
@@ -279,3 +282,22 @@ def run(
             for mode in modes
         ]
         return figures
+
+
+def run_startup(*, starts: int = 10, work_dir: Path | None = None) -> StartupParts:
+    """The benchmark bot's start-to-ready CPU by part (`accounting.measure_startup`).
+
+    Raises workers.sandbox.SandboxUnavailableError when this machine cannot sandbox.
+    """
+    from workers.sandbox import build_environment
+    from workers.sandbox.accounting import measure_startup
+
+    with tempfile.TemporaryDirectory(prefix="arena-bench-startup-", dir=work_dir) as folder:
+        root = Path(folder)
+        root.chmod(0o755)
+        (root / "upload").mkdir()
+        (root / "upload" / "bot.py").write_text(BOT_SOURCE)
+        env = build_environment(
+            root / "upload", root / "env", runtime_root=root / "state", offline=True
+        )
+        return measure_startup(env, starts)
