@@ -1,8 +1,8 @@
 """What one match costs a worker: four sandboxed starter bots against four in-process house bots.
 
 `measure_match_cost` plays the same kind of match (rules, hands) through the worker's
-own task body, `execute_match`, in this process: once with four uploads of the SDK's
-random starter bot (each started in the sandbox), once with four house random bots
+own task body, `execute_match`, in this process: once with four uploads of one of the SDK's
+starter bots (each started in the sandbox), once with four house bots of the same kind
 (in-process), alternating, in one scratch database. Each figure is core-seconds from the
 kernel's accounting: this process's `getrusage` over the whole task (loading, seats,
 runner, live events, recording) plus, for the sandboxed seats, their cgroups
@@ -39,7 +39,8 @@ from .accounting import self_cpu_seconds
 from .app import app, configure
 from .config import Settings
 
-STARTER = "random_bot.py"
+KINDS = ("random", "heuristic")
+"""The SDK's starter bots (``hearts_bot/starters/<kind>_bot.py``) that have a house twin."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,8 +64,8 @@ class MatchCost:
         return self.sandboxed / self.in_process
 
 
-def _starter_source() -> bytes:
-    return resources.files("hearts_bot").joinpath(f"starters/{STARTER}").read_bytes()
+def _starter_source(kind: str) -> bytes:
+    return resources.files("hearts_bot").joinpath(f"starters/{kind}_bot.py").read_bytes()
 
 
 def _house_kind(session: Session, version: BotVersion) -> str | None:
@@ -94,10 +95,12 @@ def measure_match_cost(
     hands: int | None = 3,
     repeats: int = 3,
     *,
+    kind: str = "random",
     progress: Callable[[str], None] = lambda text: None,
 ) -> MatchCost:
     """Alternate `repeats` sandboxed and in-process matches (after one untimed pair,
-    which also builds the uploads' environments) and return their costs.
+    which also builds the uploads' environments) and return their costs; `kind` (of
+    KINDS) is the starter bot sandboxed and the house bot in-process.
 
     Raises workers.sandbox.SandboxUnavailableError when this machine cannot sandbox.
     """
@@ -125,14 +128,14 @@ def measure_match_cost(
                 for index in range(4):  # four owners: one seat per owner at a table
                     owner = create_user(session, f"bench-{index}", None)
                     version = add_version(
-                        session, create_bot(session, owner, "starter"), _starter_source()
+                        session, create_bot(session, owner, "starter"), _starter_source(kind)
                     )
                     version.status = VersionStatus.READY  # built on first use, by the match
                     uploads.append(version)
                 house = [
                     version
                     for version in ensure_house_bots(session, per_kind=4)
-                    if _house_kind(session, version) == "random"
+                    if _house_kind(session, version) == kind
                 ][:4]
                 house_ids = [version.id for version in house]
                 season_id = _season(session, "bench", rules, uploads)
