@@ -160,9 +160,14 @@ def run_season(
 
     sessions = context.sessions()
     with sessions() as session, write_transaction(session):
-        owner = create_user(session, "bench", None)
+        # One owner per bot: a rated table seats one version per owner (matchmaking),
+        # so eight bots of one owner would never be seated together.
         versions = [
-            add_version(session, create_bot(session, owner, f"trivial-{i}"), BOT).id
+            add_version(
+                session,
+                create_bot(session, create_user(session, f"bench-{i}", None), "trivial"),
+                BOT,
+            ).id
             for i in range(PLAYERS)
         ]
     procs = [_start_worker(f"bench{i}", env, root / "workers.log") for i in range(workers)]
@@ -204,7 +209,8 @@ def run_season(
                 season_id = season.id
             start(session, season_id)
             while len(ids) < matches:
-                schedule_round(session, season_id, ids.extend)
+                if not schedule_round(session, season_id, ids.extend).match_ids:
+                    raise RuntimeError("matchmaking seated no table: the season cannot fill")
         ids = ids[:matches]
         if len(ids) < len(set(ids)):
             raise RuntimeError("duplicate match ids")
