@@ -23,6 +23,8 @@ NOT_FOR_SERVING = (
     "email",
     "csv",
     "platform",
+    "pathlib",  # with urllib.parse, ipaddress and fnmatch: only the contestant's commands
+    "shutil",
     "hearts_bot.bench",  # the benchmarks moved to arena.benchmarks.protocol
     "arena",
 )
@@ -41,13 +43,19 @@ def test_the_benchmarks_are_not_in_the_sdk():
 
 def test_serving_imports_no_tooling():
     """The modules loaded by what ``hearts-bot serve`` runs before it serves (the package,
-    its command-line entry and the server), in a fresh interpreter."""
+    its command-line entry and the server), in a fresh interpreter without ``site`` (the
+    sandbox's runtime is plain folders; this venv's editable installs would load pathlib
+    from their finders)."""
+    import grpc
+
+    folders = [str(SDK / "src"), str(Path(grpc.__file__).parents[1])]
     code = (
-        "import sys, json, hearts_bot, hearts_bot.cli, hearts_bot.server, hearts_bot.loader; "
+        f"import sys; sys.path[:0] = {folders!r}; "
+        "import json, hearts_bot, hearts_bot.cli, hearts_bot.server, hearts_bot.loader; "
         "print(json.dumps(sorted(sys.modules)))"
     )
     result = subprocess.run(
-        [sys.executable, "-I", "-c", code], capture_output=True, text=True, check=True
+        [sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=True
     )
     loaded = json.loads(result.stdout)
     assert "grpc" in loaded and "hearts_bot.session" in loaded  # a positive control
