@@ -11,11 +11,8 @@ import argparse
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
-from importlib import resources
-from pathlib import Path
 
 from .bot import Bot
 from .loader import BotLoadError, load_bot
@@ -57,9 +54,13 @@ def bot_names(name: str) -> tuple[str, str]:
 
 def command_new(args: argparse.Namespace) -> int:
     file_name, class_name = bot_names(args.name)
+    from pathlib import Path  # here, not at the top: serving never needs it
+
     path = Path(args.dir) / file_name
     if path.exists() and not args.force:
         raise CommandError(f"{path} already exists (use --force to overwrite it)")
+    from importlib import resources  # only here: it imports zipfile, which serving never needs
+
     template = resources.files("hearts_bot").joinpath("templates/bot.py.tmpl").read_text()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(template.format(class_name=class_name, file_name=file_name))
@@ -182,6 +183,8 @@ def find_arena(explicit: str | None = None) -> str:
     Raises CommandError, saying how to install it, when there is none.
     """
     candidate = explicit or os.environ.get(ARENA_ENV) or "arena"
+    import shutil  # here, not at the top: serving never needs it
+
     found = shutil.which(candidate)
     if found is None:
         raise CommandError(
@@ -204,7 +207,7 @@ def _run_arena(arena: str, arguments: list[str]) -> int:
 
 
 def _check_bot_argument(bot: str) -> None:
-    if bot.endswith(".py") and not Path(bot).is_file():
+    if bot.endswith(".py") and not os.path.isfile(bot):
         raise CommandError(f"no such bot file: {bot}")
     _load(bot)  # fail fast, with the bot's own error, before starting a match
 
@@ -242,7 +245,7 @@ def command_replay(args: argparse.Namespace) -> int:
         request=args.request,
         sandbox=args.sandbox,
     )
-    if not Path(args.replay).is_file():
+    if not os.path.isfile(args.replay):
         raise CommandError(f"no such replay file: {args.replay}")
     arena = find_arena(args.arena)
     _check_bot_argument(args.bot)
