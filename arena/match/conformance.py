@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Callable
+from typing import Any
 
 import grpc
 import grpc.aio
@@ -93,7 +94,7 @@ PROBES: tuple[Probe, ...] = (
 
 
 async def _stream_status(
-    stub: bot_pb2_grpc.BotServiceStub, messages: list[bot_pb2.PlayMatchRequest]
+    stub: Any, messages: list[bot_pb2.PlayMatchRequest]
 ) -> grpc.StatusCode:
     call = stub.PlayMatch(timeout=PROBE_DEADLINE)
     try:
@@ -106,10 +107,11 @@ async def _stream_status(
     except grpc.aio.AioRpcError as error:
         return error.code()
     except grpc.aio.UsageError:  # the bot ended the stream while we were still writing
-        return await call.code()
+        code: grpc.StatusCode = await call.code()
+        return code
 
 
-async def _alive(stub: bot_pb2_grpc.BotServiceStub) -> bool:
+async def _alive(stub: Any) -> bool:
     try:
         await stub.Ready(bot_pb2.ReadyRequest(), timeout=PROBE_DEADLINE)
     except grpc.aio.AioRpcError:
@@ -129,7 +131,7 @@ async def probe_protocol(
     problems: list[str] = []
     channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
     try:
-        stub = bot_pb2_grpc.BotServiceStub(channel)
+        stub: Any = bot_pb2_grpc.BotServiceStub(channel)  # typed for the sync API
         for probe in PROBES:
             thaw()
             try:
