@@ -46,7 +46,7 @@ generate "$tmp"
 case "${1:-}" in
   --check)
     status=0
-    diff -r "$tmp/cpp" "$CPP/generated" >/dev/null || { diff -r "$tmp/cpp" "$CPP/generated" | head -20; status=1; }
+    diff -r "$tmp/cpp" "$CPP/generated" >/dev/null || { (diff -r "$tmp/cpp" "$CPP/generated" || true) | head -20; status=1; }
     diff -r "$tmp/ts-proto" "$TS/proto" || status=1
     diff -r "$tmp/ts-generated" "$TS/src/generated" || status=1
     if [[ $status -ne 0 ]]; then

@@ -100,7 +100,7 @@ async def _probe(seat: GrpcSeat, rules: Rules) -> list[str]:
     turns = turn_host(seat.host)
     if turns is None:
         return await probe_protocol(seat.address, rules)
-    return await probe_protocol(seat.address, rules, thaw=turns.thaw, freeze=turns.freeze)
+    return await probe_protocol(seat.address, rules, thaw=turns.thaw)
 
 
 def check(seat: Seat, **kwargs: object) -> CheckReport:
