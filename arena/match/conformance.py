@@ -93,9 +93,7 @@ PROBES: tuple[Probe, ...] = (
 )
 
 
-async def _stream_status(
-    stub: Any, messages: list[bot_pb2.PlayMatchRequest]
-) -> grpc.StatusCode:
+async def _stream_status(stub: Any, messages: list[bot_pb2.PlayMatchRequest]) -> grpc.StatusCode:
     call = stub.PlayMatch(timeout=PROBE_DEADLINE)
     try:
         for message in messages:
