@@ -141,9 +141,30 @@ def match_command(
     return command
 
 
-def check_command(bot: str, *, sandbox: bool = False) -> list[str]:
-    """The ``arena bot check`` arguments for ``hearts-bot check``."""
-    return ["bot", "check", bot, "--sandbox" if sandbox else "--no-sandbox"]
+def check_command(
+    bot: str | None,
+    *,
+    sandbox: bool = False,
+    command: str | None = None,
+    rules: str | None = None,
+) -> list[str]:
+    """The ``arena bot check`` arguments for ``hearts-bot check``: a Python bot, or with
+    `command` a bot in any language (run as a local process, never sandboxed).
+
+    >>> check_command(None, command="./bot", rules="omnibus")
+    ['bot', 'check', '--command', './bot', '--rules', 'omnibus', '--no-sandbox']
+    """
+    if (bot is None) == (command is None):
+        raise CommandError("give a bot file or --command, one of them")
+    if command is not None and sandbox:
+        raise CommandError(
+            "--command runs your own program here, never in the sandbox (the platform "
+            "sandboxes it once uploaded): drop --sandbox"
+        )
+    arguments = ["bot", "check", *(["--command", command] if command else [bot or ""])]
+    if rules is not None:
+        arguments += ["--rules", rules]
+    return [*arguments, "--sandbox" if sandbox else "--no-sandbox"]
 
 
 def replay_command(
@@ -229,9 +250,13 @@ def command_play(args: argparse.Namespace) -> int:
 
 
 def command_check(args: argparse.Namespace) -> int:
+    arguments = check_command(
+        args.bot, sandbox=args.sandbox, command=args.command, rules=args.rules
+    )
     arena = find_arena(args.arena)
-    _check_bot_argument(args.bot)
-    return _run_arena(arena, check_command(args.bot, sandbox=args.sandbox))
+    if args.bot is not None:
+        _check_bot_argument(args.bot)
+    return _run_arena(arena, arguments)
 
 
 def command_replay(args: argparse.Namespace) -> int:
@@ -313,8 +338,21 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--sandbox", action="store_true", help=sandbox_help)
     play.set_defaults(func=command_play)
 
-    check = commands.add_parser("check", help="run the platform's upload checks on a bot")
-    check.add_argument("bot", help=bot_help)
+    check = commands.add_parser(
+        "check",
+        help="run the platform's upload checks on a bot",
+        description="Run the checks the platform runs on an upload: the bot starts, "
+        "refuses malformed and out-of-order requests with the protocol's status codes, and "
+        "plays a short match of the rules against house bots, every decision on time. "
+        "A bot in any language: --command './bot' (docs/languages.md).",
+    )
+    check.add_argument("bot", nargs="?", help=bot_help + " (or give --command)")
+    check.add_argument(
+        "--command",
+        help="a bot in any language: the command that serves it, e.g. './bot' or "
+        "'node dist/bot.js' (--address unix:PATH is appended)",
+    )
+    check.add_argument("--rules", help="rules preset (default: standard)")
     check.add_argument("--arena", help=f"the arena executable (default: ${ARENA_ENV} or arena)")
     check.add_argument("--sandbox", action="store_true", help=sandbox_help)
     check.set_defaults(func=command_check)
