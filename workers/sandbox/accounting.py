@@ -29,6 +29,7 @@ import statistics
 import time
 
 from .environment import BotEnvironment
+from .kinds import AnyEnvironment
 from .launcher import Sandbox
 from .process import READY_PREFIX, BotProcess
 
@@ -73,7 +74,7 @@ class _ProbeSandbox(Sandbox):
 
     probe: list[str] | None = None
 
-    def inner_command(self, env: BotEnvironment, uid: int) -> list[str]:
+    def inner_command(self, env: AnyEnvironment, uid: int) -> list[str]:
         command = super().inner_command(env, uid)
         if self.probe is None:
             return command
