@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import database, errors, headers, templating
+from . import bounds, database, errors, headers, limits, logs, passwords, quotas, templating
 from .forms import CSRFProtect
 
 UPLOAD_MAX_BYTES = 1024 * 1024
@@ -79,9 +79,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key()
 
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    logs.init_app(app)
     database.init_app(app)
+    quotas.init_app(app)
     csrf.init_app(app)
     errors.init_app(app)
+    bounds.init_app(app)  # before the blueprints: their `<int:…>` ids use its converter
     templating.init_app(app)
     headers.init_app(app)
 
@@ -103,6 +106,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     ):
         app.register_blueprint(blueprint)
     csrf.exempt(api)  # the API authenticates by bearer token, never by cookie
+    limits.init_app(app)  # after the blueprints: it guards the sign-in view
+    passwords.init_app(app)
 
     from .commands import users
 

@@ -13,14 +13,20 @@ from werkzeug.wrappers import Response
 from arena.store.accounts import issue_token, revoke_token
 from arena.store.models import ApiToken, Bot, User
 
-from . import database
+from . import database, sessions
 from .auth import current_user, login_required
-from .forms import ActionForm, TokenForm
+from .forms import ActionForm, PasswordForm, TokenForm, add_error
+from .passwords import check_password, hash_password
 
 bp = Blueprint("account", __name__)
 
 
-def _page(form: TokenForm, new_token: str | None = None, status: int = 200) -> tuple[str, int]:
+def _page(
+    form: TokenForm,
+    new_token: str | None = None,
+    status: int = 200,
+    password: PasswordForm | None = None,
+) -> tuple[str, int]:
     user = current_user()
     assert user is not None
     db = database.session()
@@ -35,6 +41,7 @@ def _page(form: TokenForm, new_token: str | None = None, status: int = 200) -> t
         bots=bots,
         new_token=new_token,
         revoke=ActionForm(),
+        password=password or PasswordForm(formdata=None),
     )
     return page, status
 
@@ -75,6 +82,43 @@ def revoke(token_id: int) -> Response:
         revoke_token(db, token)
     flash("Token revoked.", "info")
     return redirect(url_for("account.index"))
+
+
+@bp.post("/account/password")
+@login_required
+def change_password() -> Response | tuple[str, int]:
+    """Change your password: every other session of the account ends, this one goes on."""
+    form = PasswordForm()
+    user = current_user()
+    assert user is not None
+    if form.validate_on_submit():
+        matched, _new_hash = check_password(user.password_hash, form.current.data or "")
+        if not matched:
+            add_error(form.current, "that is not your current password")
+        else:
+            new_hash = hash_password(form.password.data or "")
+            with database.writing() as db:
+                sessions.end_everywhere(db, user.id)
+                owner = db.get(User, user.id)
+                assert owner is not None
+                owner.password_hash = new_hash
+                db.flush()
+                db.refresh(owner)
+            sessions.begin(owner)
+            flash("Password changed; every other session of your account has ended.", "success")
+            return redirect(url_for("account.index"))
+    return _page(TokenForm(formdata=None), status=400, password=form)
+
+
+@bp.post("/account/signout-everywhere")
+@login_required
+def signout_everywhere() -> Response:
+    """End every session of your account, this one included."""
+    if not ActionForm().validate_on_submit():
+        abort(400, "The form was not valid.")
+    sessions.end(current_user())
+    flash("Signed out everywhere.", "info")
+    return redirect(url_for("home.index"))
 
 
 @bp.get("/users/<int:user_id>")

@@ -5,7 +5,10 @@ What an upload may be (docs/api.md, "Bot uploads"):
 - a Python file (`mybot.py`), unpacked as `bot.py`;
 - a zip, or a tar (plain, gzip, bzip2 or xz), holding `bot.py` at its top level (or inside
   one top-level folder), other modules and data beside it, and an optional
-  `requirements.txt` of plain requirement lines (no options, no URLs).
+  `requirements.txt` of plain requirement lines (no options, no URLs);
+- a zip or a tar holding a `hearts-bot.toml` manifest (`arena.match.manifest`) beside a
+  bot in another language: a native Linux x86-64 executable or a Node.js program
+  (docs/languages.md). The manifest and its entry are checked; the rest is the sandbox's.
 
 The checks run on the bytes in memory, before anything touches a disk: a size cap on the
 upload, on each file and on the whole unpacked tree; a member count; a compression-ratio
@@ -35,6 +38,8 @@ from pathlib import Path, PurePosixPath
 from typing import Final
 
 from packaging.requirements import InvalidRequirement, Requirement
+
+from arena.match.manifest import MANIFEST_NAME, ManifestError, check_entry, parse_manifest
 
 BOT_MODULE: Final = "bot.py"
 REQUIREMENTS: Final = "requirements.txt"
@@ -72,6 +77,7 @@ class BotPackage:
     module: str
     files: dict[str, bytes] = dataclasses.field(repr=False)
     requirements: tuple[str, ...] = ()
+    bot_kind: str = "python"  # the manifest's kind: "python", "native" or "node"
 
     @property
     def size(self) -> int:
@@ -227,7 +233,7 @@ def _ignored(top: str) -> bool:
 
 def _strip_top_folder(files: dict[str, bytes]) -> dict[str, bytes]:
     """Files of an archive made from one folder, moved up out of it (as the workers do)."""
-    if BOT_MODULE in files or not files:
+    if BOT_MODULE in files or MANIFEST_NAME in files or not files:
         return files
     kept = {name: content for name, content in files.items() if not _ignored(name.split("/")[0])}
     tops = {name.split("/", 1)[0] for name in kept}
@@ -353,7 +359,17 @@ def inspect_upload(filename: str, data: bytes, limits: Limits = DEFAULT_LIMITS) 
         files = _strip_top_folder(
             _read_zip(data, limits) if kind == "zip" else _read_tar(data, limits)
         )
-    module = _entry(files)
+    if MANIFEST_NAME in files:
+        try:
+            manifest = parse_manifest(files[MANIFEST_NAME])
+            check_entry(manifest, files.get(manifest.entry))
+        except ManifestError as error:
+            raise UploadError("not_a_bot", str(error)) from None
+        if manifest.kind != "python":
+            return BotPackage(kind, manifest.entry, files, (), manifest.kind)
+        module = manifest.entry
+    else:
+        module = _entry(files)
     _check_module(module, files[module], files)
     requirements = _requirements(files[REQUIREMENTS]) if REQUIREMENTS in files else ()
     return BotPackage(kind, module, files, requirements)

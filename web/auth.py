@@ -1,7 +1,9 @@
 """Accounts: sign up, sign in and out; who is signed in; the guards views use.
 
-The session cookie holds only the user's id (signed, HttpOnly, SameSite=Lax). Signing out
-is a POST with a CSRF token, so another site cannot sign anyone out.
+The session cookie holds only the user's id and session version (signed, HttpOnly,
+SameSite=Lax; `web.sessions`). Signing out is a POST with a CSRF token, so another site
+cannot sign anyone out, and it ends the session on the server too. Failed sign-ins are
+rate-limited per address and per account (`web.limits`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from sqlalchemy import select
@@ -28,9 +29,9 @@ from werkzeug.wrappers import Response
 from arena.store.accounts import AccountError, create_user
 from arena.store.models import User
 
-from . import database
+from . import database, sessions
 from .forms import ActionForm, SignInForm, SignUpForm, add_error
-from .passwords import check_password, hash_password
+from .passwords import check_password, check_unknown_password, hash_password
 
 bp = Blueprint("auth", __name__)
 
@@ -43,8 +44,7 @@ ViewResult = Response | str | tuple[str, int]
 @bp.before_app_request
 def load_signed_in_user() -> None:
     """Put the signed-in user (or None) in `g.user`."""
-    user_id = session.get("user_id")
-    g.user = None if user_id is None else database.session().get(User, user_id)
+    g.user = sessions.signed_in_user()
 
 
 def current_user() -> User | None:
@@ -118,15 +118,16 @@ def signup() -> ViewResult:
         form.next.data = request.args.get("next", "")
     if form.validate_on_submit():
         username = form.username.data or ""
+        password_hash = hash_password(form.password.data or "")  # outside the write lock
         try:
-            with database.writing() as db:
-                user = create_user(db, username, None)
-                user.password_hash = hash_password(form.password.data or "")
+            for attempt in database.conflict_retries():  # a racing sign-up of the same name
+                with attempt as db:
+                    user = create_user(db, username, None)
+                    user.password_hash = password_hash
         except AccountError:
             add_error(form.username, "that username is taken")
         else:
-            session.clear()
-            session["user_id"] = user.id
+            sessions.begin(user)
             flash(f"Welcome, {user.username}.", "success")
             return redirect(_safe_next(form.next.data))
     status = 400 if form.errors else 200
@@ -147,6 +148,8 @@ def signin() -> ViewResult:
             if user is not None
             else (False, None)
         )
+        if user is None:
+            check_unknown_password(form.password.data or "")  # the same work: no enumeration
         if user is None or not matched:
             add_error(form.password, "unknown username or wrong password")
         else:
@@ -155,8 +158,7 @@ def signin() -> ViewResult:
                     stored = db.get(User, user.id)
                     if stored is not None:
                         stored.password_hash = new_hash
-            session.clear()
-            session["user_id"] = user.id
+            sessions.begin(user)
             return redirect(_safe_next(form.next.data))
     status = 400 if form.errors else 200
     return render_template("auth/signin.html", form=form), status
@@ -168,6 +170,6 @@ def signout() -> Response:
     form = ActionForm()
     if not form.validate_on_submit():
         abort(400, "The sign-out form was not valid.")
-    session.clear()
+    sessions.end(current_user())  # every copy of the cookie, not only this one
     flash("Signed out.", "info")
     return redirect(url_for("home.index"))

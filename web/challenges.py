@@ -26,6 +26,14 @@ from arena.store.models import (
 )
 from arena.store.rulesets import store_ruleset
 
+from .bounds import quoted
+
+MAX_OPPONENTS = 9
+"""The most opponents a challenge may name: the largest table of any variant is ten.
+Checked before any name is looked up."""
+MAX_REFERENCE = 129
+"""The longest `owner/bot` name: two names of at most 64 characters and the slash."""
+
 
 class ChallengeError(ValueError):
     """A challenge that cannot be made; the message says which part and why."""
@@ -44,7 +52,7 @@ def find_opponent(session: Session, reference: str) -> BotVersion:
     """The newest ready version of the bot named `owner/bot`; ChallengeError otherwise."""
     owner, slash, name = reference.strip().partition("/")
     if not slash or not owner or not name:
-        raise ChallengeError(f"name opponents as owner/bot, not {reference.strip()!r}")
+        raise ChallengeError(f"name opponents as owner/bot, not {quoted(reference.strip())}")
     bot = session.scalars(
         select(Bot)
         .join(User, User.id == Bot.owner_id)
@@ -64,7 +72,8 @@ def challenge_rules(preset_name: str, players: int, hands: int | None) -> Rules:
         rules = preset(preset_name, players)
         return rules if hands is None else rules.replace(max_hands=hands)
     except RulesError as error:
-        raise ChallengeError(f"rules {preset_name!r} for {players} players: {error}") from None
+        name = quoted(preset_name)
+        raise ChallengeError(f"rules {name} for {players} players: {error}") from None
 
 
 def create_challenge(

@@ -2,12 +2,14 @@
 
 flask --app web users create alice --admin      # asks for the password twice
 flask --app web users promote alice             # make an existing account an admin
+flask --app web users signout alice             # end every session of the account
 """
 
 from __future__ import annotations
 
 import click
 from flask import current_app
+from flask.cli import AppGroup
 from sqlalchemy import select
 
 from arena.store import write_transaction
@@ -16,11 +18,10 @@ from arena.store.models import User
 
 from .database import sessions
 from .passwords import hash_password
+from .sessions import end_everywhere
 
-
-@click.group("users")
-def users() -> None:
-    """Accounts: create users and admins."""
+users = AppGroup("users", help="Accounts: create users and admins, sign them out.")
+"""The commands run in the app's context (as `flask --app web users …` does anyway)."""
 
 
 @users.command("create")
@@ -36,6 +37,18 @@ def create(username: str, admin: bool, password: str) -> None:
             raise click.ClickException(str(error)) from None
         user.password_hash = hash_password(password)
     click.echo(f"created {'admin' if admin else 'user'} {username}")
+
+
+@users.command("signout")
+@click.argument("username")
+def signout(username: str) -> None:
+    """Sign a user out everywhere: every session of theirs ends at its next request."""
+    with sessions(current_app)() as db, write_transaction(db):
+        user = db.scalars(select(User).where(User.username == username)).one_or_none()
+        if user is None:
+            raise click.ClickException(f"there is no user {username[:64]!r}")
+        end_everywhere(db, user.id)
+    click.echo(f"{username} is signed out everywhere")
 
 
 @users.command("promote")

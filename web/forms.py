@@ -109,6 +109,18 @@ class SignInForm(FlaskForm):
     submit = SubmitField("Sign in")
 
 
+class PasswordForm(FlaskForm):
+    """A new password (which ends every other session of the account)."""
+
+    current = PasswordField("Current password", validators=[DataRequired(), Length(max=256)])
+    password = PasswordField("New password", validators=[DataRequired(), Length(min=8, max=256)])
+    confirm = PasswordField(
+        "Repeat the new password",
+        validators=[DataRequired(), EqualTo("password", message="the passwords differ")],
+    )
+    submit = SubmitField("Change the password")
+
+
 class TokenForm(FlaskForm):
     """A new API token."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
@@ -21,6 +20,8 @@ from arena.store.stats import (
 )
 
 from . import database
+from .bounds import quoted
+from .caches import kept_values
 from .home import featured_season
 from .loaders import load_season
 
@@ -34,14 +35,11 @@ def play_table(season_id: int, sort: str) -> Mapping[int, PlayStats] | None:
     (a minute) in this process: summing a large season's seats takes about a second."""
     if sort not in PLAY_SORTS:
         return None
-    cache: dict[int, tuple[float, Mapping[int, PlayStats]]]
-    cache = current_app.extensions.setdefault(TABLES, {})
-    now = time.monotonic()
-    kept = cache.get(season_id)
-    if kept is not None and kept[0] > now:
-        return kept[1]
-    table = season_play_table(database.session(), season_id)
-    cache[season_id] = (now + current_app.config["LADDER_STATS_SECONDS"], table)
+    seconds = current_app.config["LADDER_STATS_SECONDS"]
+    tables = kept_values(current_app, TABLES, seconds)  # computed once, however many ask
+    table: Mapping[int, PlayStats] = tables.get(
+        season_id, lambda: season_play_table(database.session(), season_id)
+    )
     return table
 
 
@@ -49,7 +47,7 @@ def page_number() -> int:
     """The `page` query argument (1 when absent; 404 when it is not a positive number)."""
     text = request.args.get("page", "1")
     if not text.isdigit() or not 1 <= int(text) <= 1_000_000:
-        abort(404, f"There is no page {text!r}.")
+        abort(404, f"There is no page {quoted(text)}.")
     return int(text)
 
 
@@ -69,7 +67,7 @@ def show(season_id: int) -> str:
     season = load_season(season_id)
     sort = request.args.get("sort", "rank")
     if sort not in LADDER_SORTS:
-        abort(400, f"Unknown order {sort!r}; choose one of {', '.join(LADDER_SORTS)}.")
+        abort(400, f"Unknown order {quoted(sort)}; choose one of {', '.join(LADDER_SORTS)}.")
     order = request.args.get("order")
     if order not in (None, "asc", "desc"):
         abort(400, "The order must be asc or desc.")

@@ -3,13 +3,38 @@
 The store keeps one scheme for every account (argon2id, RFC 9106); the site only picks
 the parameters (`ARGON2_PROFILE`; its tests use the cheapest) and, at sign-in, keeps the
 new hash `check_password` hands back for an older scrypt hash or stale parameters.
+
+Two guards against sign-in floods, both here because each hash is the expensive part
+(argon2id with RFC 9106's parameters: 64 MiB and four lanes, half a second of every core):
+hashes run on `PASSWORD_HASHING_SLOTS` threads of their own (one per process by default)
+at a lower CPU priority (`HASHING_NICENESS`; the lanes' threads inherit it), so a queue of
+sign-ins waits for those threads, and the pages' threads come first for the cores; a
+sign-in that waits longer than `WAIT_SECONDS` gets a 503 with `Retry-After`. And
+`check_unknown_password` does the same work for a username that does not exist, so the
+time of an answer does not tell which names do.
 """
 
 from __future__ import annotations
 
-from flask import current_app
+import contextlib
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Final, TypeVar
+
+from flask import Flask, current_app
+from werkzeug.exceptions import ServiceUnavailable
 
 from arena.store import accounts
+
+EXTENSION: Final = "arena.password_slots"
+POOL: Final = "arena.password_threads"
+WAIT_SECONDS: Final = 10.0
+"""How long a sign-in waits for a free hashing slot before the 503."""
+HASHING_NICENESS: Final = 19
+"""How much lower the hashing threads' CPU priority is than the pages' (Linux `nice`)."""
+T = TypeVar("T")
 
 
 def _profile() -> str:
@@ -17,12 +42,56 @@ def _profile() -> str:
     return profile
 
 
+def _lower_priority() -> None:
+    """Run this thread (and the threads it starts) at a lower CPU priority (Linux: a
+    thread's nice value is its own); where that cannot be done, as it is."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASHING_NICENESS)
+
+
+def init_app(app: Flask) -> None:
+    """The app's hashing threads (`PASSWORD_HASHING_SLOTS`, default 1 per process)."""
+    app.config.setdefault("PASSWORD_HASHING_SLOTS", 1)
+    slots = app.config["PASSWORD_HASHING_SLOTS"]
+    app.extensions[EXTENSION] = threading.BoundedSemaphore(slots)
+    app.extensions[POOL] = ThreadPoolExecutor(
+        slots, thread_name_prefix="argon2", initializer=_lower_priority
+    )
+
+
+def _hashing(work: Callable[[], T]) -> T:
+    """`work()` on a hashing thread once a slot is free; 503 after `WAIT_SECONDS`."""
+    slots: threading.BoundedSemaphore | None = current_app.extensions.get(EXTENSION)
+    pool: ThreadPoolExecutor | None = current_app.extensions.get(POOL)
+    if slots is None or pool is None:  # an app made without init_app: no contention
+        return work()
+    if not slots.acquire(timeout=WAIT_SECONDS):
+        raise ServiceUnavailable(
+            "Too many sign-ins at once; try again in a few seconds.", retry_after=5
+        )
+    try:
+        return pool.submit(work).result()
+    finally:
+        slots.release()
+
+
 def hash_password(password: str) -> str:
     """A salted argon2id hash of `password`, with the app's parameters."""
-    return accounts.hash_password(password, profile=_profile())
+    profile = _profile()
+    return _hashing(lambda: accounts.hash_password(password, profile=profile))
 
 
 def check_password(stored: str, password: str) -> tuple[bool, str | None]:
     """Whether `password` matches `stored`, and a new hash to keep when it should change
     (an scrypt hash, or argon2 parameters older than the current ones); else None."""
-    return accounts.check_password(stored, password, profile=_profile())
+    profile = _profile()
+    return _hashing(lambda: accounts.check_password(stored, password, profile=profile))
+
+
+def check_unknown_password(password: str) -> None:
+    """The work of checking a password, for a username that has no account (always False)."""
+    profile = _profile()
+    decoys: dict[str, str] = current_app.extensions.setdefault("arena.decoy_hashes", {})
+    if profile not in decoys:
+        decoys[profile] = accounts.hash_password("decoy password", profile=profile)
+    _hashing(lambda: accounts.check_password(decoys[profile], password, profile=profile))

@@ -17,10 +17,16 @@ from arena.seasons import next_step
 from arena.store.bots import BotError, add_version, create_bot
 from arena.store.models import Bot, BotVersion, User, VersionStatus
 
-from . import database
+from . import database, quotas
 from .archives import Limits, UploadError, inspect_upload
 from .auth import current_user, login_required
-from .challenges import ChallengeError, challenge_rules, create_challenge, find_opponent
+from .challenges import (
+    MAX_OPPONENTS,
+    ChallengeError,
+    challenge_rules,
+    create_challenge,
+    find_opponent,
+)
 from .forms import ChallengeForm, UploadForm, add_error, choices
 
 bp = Blueprint("submissions", __name__)
@@ -49,9 +55,15 @@ def submit_bot(
     Raises UploadError (`web.archives`) or arena.store.bots.BotError.
     """
     inspect_upload(filename, data, Limits(upload_bytes=current_app.config["UPLOAD_MAX_BYTES"]))
-    bot = db.scalars(select(Bot).where(Bot.owner_id == owner.id, Bot.name == name)).one_or_none()
+    mine = select(Bot).where(Bot.owner_id == owner.id, Bot.name == name)
+    bot = db.scalars(mine).one_or_none()
     if bot is None:
-        bot = create_bot(db, owner, name)
+        try:
+            bot = create_bot(db, owner, name)
+        except BotError:  # made by a racing upload between the two reads (PostgreSQL)
+            bot = db.scalars(mine).one_or_none()
+            if bot is None:
+                raise
     newest = db.scalar(select(func.max(BotVersion.id)).where(BotVersion.bot_id == bot.id))
     version = add_version(db, bot, data)
     created = version.id != newest
@@ -70,18 +82,20 @@ def upload() -> Response | tuple[str, int]:
     if form.validate_on_submit():
         filename, data = read_upload(form.file.data)
         try:
-            with database.writing() as db:
-                owner = db.get(User, user.id)
-                assert owner is not None
-                version, _created = submit_bot(
-                    db,
-                    owner,
-                    form.name.data or "",
-                    filename,
-                    data,
-                    join_default=bool(form.enter.data),
-                )
-                step = next_step(db, version)
+            for attempt in database.conflict_retries():  # a racing upload of the same name
+                with attempt as db:
+                    owner = db.get(User, user.id)
+                    assert owner is not None
+                    quotas.check_upload(db, owner)
+                    version, _created = submit_bot(
+                        db,
+                        owner,
+                        form.name.data or "",
+                        filename,
+                        data,
+                        join_default=bool(form.enter.data),
+                    )
+                    step = next_step(db, version)
         except UploadError as error:
             add_error(form.file, str(error))
         except BotError as error:
@@ -117,7 +131,10 @@ def challenge() -> Response | tuple[str, int]:
     if form.validate_on_submit():
         references = [r for r in (form.opponents.data or "").split(",") if r.strip()]
         try:
+            if len(references) > MAX_OPPONENTS:  # checked before any name is looked up
+                raise ChallengeError(f"name at most {MAX_OPPONENTS} opponents")
             with database.writing() as db:
+                quotas.check_challenge(db, user)
                 opponents = [find_opponent(db, reference) for reference in references]
                 mine = db.get(BotVersion, form.version.data)
                 if mine is None or mine.bot.owner_id != user.id:

@@ -8,6 +8,8 @@ An upload is one of:
 
 The bot file (the entry) is ``bot.py`` at the top, else the only ``.py`` file at the top;
 an archive whose members all sit in one folder is read as if that folder were the top.
+An archive with a ``hearts-bot.toml`` manifest names its own entry and kind (a native or
+node bot, or Python): `arena.match.manifest` checks both.
 Only regular files and folders are unpacked: no links, devices, absolute paths or ``..``;
 at most `MAX_FILES` files and `MAX_BYTES` bytes unpacked. Every refusal is an
 `UploadError` whose message is for the bot's owner.
@@ -26,6 +28,8 @@ import tarfile
 import zipfile
 from pathlib import Path, PurePosixPath
 from typing import Final
+
+from arena.match.manifest import MANIFEST_NAME, ManifestError, check_entry, parse_manifest
 
 MAX_FILES: Final = 2000
 MAX_BYTES: Final = 64 * 1024 * 1024
@@ -111,6 +115,8 @@ def _find_entry(dest: Path) -> str:
         for child in list(top[0].iterdir()):
             child.rename(dest / child.name)
         top[0].rmdir()
+    if (dest / MANIFEST_NAME).is_file():
+        return _manifest_entry(dest)
     if (dest / ENTRY).is_file():
         return ENTRY
     candidates = sorted(p.name for p in dest.glob("*.py") if p.is_file())
@@ -121,6 +127,17 @@ def _find_entry(dest: Path) -> str:
         f"cannot tell which file is the bot: put it in {ENTRY} at the top of the archive "
         f"(.py files at the top: {found})"
     )
+
+
+def _manifest_entry(dest: Path) -> str:
+    """The entry the manifest names, checked against its kind."""
+    try:
+        manifest = parse_manifest((dest / MANIFEST_NAME).read_bytes())
+        entry = dest / manifest.entry
+        check_entry(manifest, entry.read_bytes() if entry.is_file() else None)
+    except ManifestError as error:
+        raise UploadError(str(error)) from None
+    return manifest.entry
 
 
 def unpack(content: bytes, dest: Path) -> str:

@@ -7,12 +7,18 @@ bot's environment is built before the clock starts), and a season of `matches` m
 the last one recorded; the figure is matches recorded per minute. Every bot runs in the
 sandbox, as on the real platform: the cost measured is sandbox start-up, gRPC decisions,
 the engine, and recording (replay, ratings) in the database.
+
+Each match's CPU by part (`workers.accounting.MatchAccount`: the worker starting the
+seats, the bots' start-up and play from their cgroups, the runner, the recording) comes
+from the workers' own JSON log, where every recorded match carries it; `cpu_per_match`
+averages it over the season's matches.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import os
 import signal
 import subprocess
@@ -44,6 +50,8 @@ from arena.store.types import utc_now
 from . import context
 from .app import app, configure
 from .config import Settings
+from .sandbox.accounting import StartupParts
+from .sandbox.bench import run_startup
 
 BOT = b'''"""The benchmark's bot: the first legal card, the first cards of the hand."""
 
@@ -68,6 +76,9 @@ class SeasonFigures:
     matches: int
     done: int
     seconds: float
+    cpu_per_match: dict[str, float] = dataclasses.field(default_factory=dict)
+    """Core-seconds per match by part (`workers.accounting.PARTS` and ``total``), the
+    mean over the matches whose account the workers logged; empty if none did."""
 
     @property
     def per_minute(self) -> float:
@@ -136,8 +147,8 @@ def run_season(
         ARENA_DATA_DIR=str(data_dir),
         ARENA_DATABASE_URL=f"sqlite:///{root / 'arena.db'}",
         ARENA_BROKER_URL=broker_url or f"sqla+sqlite:///{root / 'broker.sqlite'}",
-        ARENA_LOG_FORMAT="text",
-        ARENA_LOG_LEVEL="WARNING",
+        ARENA_LOG_FORMAT="json",
+        ARENA_LOG_LEVEL="INFO",  # each recorded match's line carries its CPU account
     )
     settings = Settings.from_environ(env)
     configure(app, settings)
@@ -149,9 +160,14 @@ def run_season(
 
     sessions = context.sessions()
     with sessions() as session, write_transaction(session):
-        owner = create_user(session, "bench", None)
+        # One owner per bot: a rated table seats one version per owner (matchmaking),
+        # so eight bots of one owner would never be seated together.
         versions = [
-            add_version(session, create_bot(session, owner, f"trivial-{i}"), BOT).id
+            add_version(
+                session,
+                create_bot(session, create_user(session, f"bench-{i}", None), "trivial"),
+                BOT,
+            ).id
             for i in range(PLAYERS)
         ]
     procs = [_start_worker(f"bench{i}", env, root / "workers.log") for i in range(workers)]
@@ -193,7 +209,8 @@ def run_season(
                 season_id = season.id
             start(session, season_id)
             while len(ids) < matches:
-                schedule_round(session, season_id, ids.extend)
+                if not schedule_round(session, season_id, ids.extend).match_ids:
+                    raise RuntimeError("matchmaking seated no table: the season cannot fill")
         ids = ids[:matches]
         if len(ids) < len(set(ids)):
             raise RuntimeError("duplicate match ids")
@@ -223,10 +240,34 @@ def run_season(
                 .select_from(Match)
                 .where(Match.id.in_(ids), Match.status == MatchStatus.DONE)
             )
-        return SeasonFigures(workers, len(ids), int(done or 0), seconds)
     finally:
         for process in procs:
             _stop(process)
+    cpu = cpu_per_match(root / "workers.log", set(ids))
+    return SeasonFigures(workers, len(ids), int(done or 0), seconds, cpu)
+
+
+def cpu_per_match(log: Path, match_ids: set[int]) -> dict[str, float]:
+    """The mean CPU account (core-seconds by part) of `match_ids`' recorded lines in the
+    workers' JSON log `log`; empty when none is there."""
+    accounts: dict[int, dict[str, float]] = {}
+    with log.open(errors="replace") as lines:
+        for line in lines:
+            if '"cpu"' not in line:
+                continue
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if entry.get("match_id") in match_ids and isinstance(entry.get("cpu"), dict):
+                accounts[entry["match_id"]] = entry["cpu"]
+    if not accounts:
+        return {}
+    keys = sorted({key for account in accounts.values() for key in account})
+    return {
+        key: sum(float(account.get(key, 0.0)) for account in accounts.values()) / len(accounts)
+        for key in keys
+    }
 
 
 def bench_season(
@@ -261,3 +302,9 @@ def bench_season(
             figures.append(result)
     configure(app, Settings.from_environ())
     return figures
+
+
+def startup_parts(starts: int = 3) -> StartupParts:
+    """The benchmark's trivial bot's start-up CPU by part (`arena bench sandbox`'s, the
+    same bot source), measured here. Raises SandboxUnavailableError."""
+    return run_startup(starts=starts)

@@ -12,7 +12,14 @@ from collections.abc import Callable
 from pathlib import Path, PurePath
 
 from arena.match.hostpaths import PathScrubber
-from workers.sandbox import BotEnvironment, EnvironmentBuildError, build_environment
+from arena.match.manifest import MANIFEST_NAME, parse_manifest
+from workers.sandbox import EnvironmentBuildError, build_environment
+from workers.sandbox.kinds import (
+    AnyEnvironment,
+    KindEnvironment,
+    build_kind_environment,
+    load_environment,
+)
 
 from .archives import unpack
 from .config import Settings
@@ -20,7 +27,7 @@ from .config import Settings
 
 def version_environment(
     settings: Settings, sha256: str, content: Callable[[], bytes]
-) -> BotEnvironment:
+) -> AnyEnvironment:
     """The environment of the archive `sha256`, built from `content()` if not here yet.
 
     Raises UploadError (the archive cannot be used) or EnvironmentBuildError (its
@@ -28,7 +35,7 @@ def version_environment(
     """
     root = settings.versions_dir / sha256
     try:
-        return BotEnvironment.load(root)
+        return load_environment(root)
     except EnvironmentBuildError:
         pass
     scratch = settings.data_dir.absolute() / "tmp"
@@ -36,17 +43,23 @@ def version_environment(
     with tempfile.TemporaryDirectory(prefix="upload-", dir=scratch) as folder:
         upload = Path(folder) / "upload"
         entry = unpack(content(), upload)
+        if (upload / MANIFEST_NAME).is_file():  # checked by unpack
+            manifest = parse_manifest((upload / MANIFEST_NAME).read_bytes())
+            if manifest.kind != "python":
+                return build_kind_environment(upload, root, manifest)
         return build_environment(upload, root, runtime_root=settings.runtime_dir, entry=entry)
 
 
-def host_paths(settings: Settings, env: BotEnvironment | None = None) -> PathScrubber:
+def host_paths(settings: Settings, env: AnyEnvironment | None = None) -> PathScrubber:
     """What hides this worker's folders from a bot's owner (`arena.match.hostpaths`):
     the environment's folders by their sandbox names, the data folder as ``<data>``."""
     folders: dict[str | PurePath, str] = {
         settings.runtime_dir: "/runtime",
         settings.data_dir.absolute(): "<data>",
     }
-    if env is not None:
+    if isinstance(env, KindEnvironment):
+        folders.update({env.bot_dir: "/bot", env.root: "/env"})
+    elif env is not None:
         folders.update(
             {
                 env.bot_dir: "/bot",

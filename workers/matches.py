@@ -46,6 +46,7 @@ from arena.store.models import Bot, BotVersion, Match, MatchFormat, MatchSeat
 from arena.store.types import utc_now
 
 from . import context
+from .accounting import MatchAccount, self_cpu_seconds
 from .app import RUN_MATCH, ArenaTask, app
 from .archives import UploadError
 from .config import Settings
@@ -93,6 +94,8 @@ class RunSummary:
     action: str  # "recorded", "already-recorded", "skipped", "failed", "requeued"
     status: str
     detail: str = ""
+    cpu: dict[str, float] = dataclasses.field(default_factory=dict)
+    """Core-seconds by part of a match played here (`MatchAccount.to_dict`)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -265,13 +268,17 @@ def execute_match(match_id: int) -> RunSummary:
         log.info("match %s is %s: nothing to do", match_id, status, extra=extra)
         return RunSummary(match_id, "skipped", status, "not queued")
     run: MatchRun | None = None
+    account = MatchAccount()
+    mark = self_cpu_seconds()
     try:
         run = _in_session(sessions, lambda s: load_run(s, match_id, utc_now()))
         with sessions() as session:
             seats = build_seats(run, settings, lambda sha: archive_content(session, sha))
             session.rollback()
         log.info("match %s started", match_id, extra={**extra, "seats": len(seats)})
+        account.seats, mark = self_cpu_seconds() - mark, self_cpu_seconds()
         outcome = play(run, seats, LiveWriter(sessions, match_id))
+        account.runner, mark = self_cpu_seconds() - mark, self_cpu_seconds()
     except Exception as error:
         if run is not None:
             _stop_all(run.hosts)
@@ -301,15 +308,25 @@ def execute_match(match_id: int) -> RunSummary:
         what=f"recording match {match_id}",
     )
     _forget_live_events(sessions, match_id)
+    account.recording = self_cpu_seconds() - mark
+    _stop_all(run.hosts)  # stopped by the runner already: this only makes it certain
+    account.add_bots(host.process for host in run.hosts)
     action = "recorded" if recorded.recorded else "already-recorded"
     log.info(
         "match %s %s: %s",
         match_id,
         action,
         recorded.status.value,
-        extra={**extra, "rated": recorded.rated, "void": outcome.void},
+        extra={
+            **extra,
+            "rated": recorded.rated,
+            "void": outcome.void,
+            "cpu": account.to_dict(),
+        },
     )
-    return RunSummary(match_id, action, recorded.status.value, outcome.void_reason or "")
+    return RunSummary(
+        match_id, action, recorded.status.value, outcome.void_reason or "", account.to_dict()
+    )
 
 
 def _forget_live_events(sessions: sessionmaker[Session], match_id: int) -> None:

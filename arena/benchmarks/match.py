@@ -18,16 +18,16 @@ import tempfile
 import time
 from typing import Any, cast
 
-from hearts_bot import bench as sdk_bench
 from hearts_bot import transport
 
+from arena.benchmarks import protocol
 from arena.engine import preset
 from arena.match.process import BotProcess
 from arena.match.remote import GrpcSeat
 from arena.match.runner import Entrant, MatchRunner
 from arena.match.seats import Seat
 
-TRIVIAL_BOT = "hearts_bot.bench:FirstLegalBot"
+TRIVIAL_BOT = "arena.benchmarks.protocol:FirstLegalBot"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,21 +81,21 @@ def transport_figures(calls: int = 2000, hands: int = 20, repeats: int = 3) -> t
     best of `repeats` samples."""
     with (
         tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp,
-        sdk_bench.server_processes(
-            [sdk_bench.echo_command(f"unix:{tmp}/echo{i}.sock") for i in range(4)]
+        protocol.server_processes(
+            [protocol.echo_command(f"unix:{tmp}/echo{i}.sock") for i in range(4)]
         ) as addresses,
     ):
 
         async def round_trip() -> float:
-            client = sdk_bench.StreamEcho(addresses[0])
-            payload = os.urandom(sdk_bench.TRIVIAL_PAYLOAD_BYTES)
+            client = protocol.StreamEcho(addresses[0])
+            payload = os.urandom(protocol.TRIVIAL_PAYLOAD_BYTES)
             try:
-                return await sdk_bench.time_calls(lambda: client(payload), calls)
+                return await protocol.time_calls(lambda: client(payload), calls)
             finally:
                 await client.close()
 
         async def in_turn() -> float:
-            return 1.0 / await sdk_bench.match_pace(addresses, hands, "stream")
+            return 1.0 / await protocol.match_pace(addresses, hands, "stream")
 
         raw = min(transport.run(round_trip()) for _ in range(repeats))
         alone = min(transport.run(in_turn()) for _ in range(repeats))

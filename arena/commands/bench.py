@@ -86,9 +86,9 @@ def bench_engine(rules_name: str, players: int | None, seconds: float, as_json: 
 @click.option("--compare", is_flag=True, help="Also the unary-vs-stream match comparison.")
 def bench_protocol(calls: int, hands: int, repeats: int, compare: bool) -> None:
     """Raw gRPC round trip, a full decision through the SDK, and four bots in turn."""
-    from hearts_bot import bench as sdk_bench
+    from arena.benchmarks import protocol
 
-    results = sdk_bench.run(
+    results = protocol.run(
         calls=calls,
         hands=hands,
         repeats=repeats,
@@ -149,15 +149,33 @@ def bench_match(games: int, calls: int) -> None:
 @click.option("--starts", type=click.IntRange(1, 1000), default=10, show_default=True)
 @click.option("--calls", type=click.IntRange(10, 100_000), default=200, show_default=True)
 @click.option("--rounds", type=click.IntRange(1, 1000), default=25, show_default=True)
-def bench_sandbox(starts: int, calls: int, rounds: int) -> None:
-    """Start-to-ready, decision round trip and idle memory, sandboxed and not; and a
-    sandboxed decision frozen off-turn and not."""
+@click.option(
+    "--match-hands",
+    type=click.IntRange(0, 100),
+    default=3,
+    show_default=True,
+    help="Hands of the CPU comparison's match (0: the standard game to 100).",
+)
+@click.option(
+    "--match-repeats",
+    type=click.IntRange(0, 100),
+    default=3,
+    show_default=True,
+    help="Matches of each kind in the CPU comparison (0: leave it out).",
+)
+def bench_sandbox(
+    starts: int, calls: int, rounds: int, match_hands: int, match_repeats: int
+) -> None:
+    """Start-to-ready, decision round trip and idle memory, sandboxed and not; a
+    sandboxed decision frozen off-turn and not; a bot's start-up CPU by part; and a
+    match's CPU with four sandboxed starter bots against four in-process house bots."""
     from workers.sandbox import SandboxUnavailableError
-    from workers.sandbox.bench import run, run_frozen
+    from workers.sandbox.bench import run, run_frozen, run_startup
 
     try:
         figures = run(starts=starts, calls=calls, rounds=rounds)
         turns = run_frozen(calls=calls, rounds=max(2, rounds // 2))
+        startup = run_startup(starts=starts)
     except SandboxUnavailableError as error:
         raise click.ClickException(f"the sandbox is unavailable: {error}") from None
     table = Table(title="arena bench sandbox")
@@ -182,6 +200,48 @@ def bench_sandbox(starts: int, calls: int, rounds: int) -> None:
     console.print(frozen)
     note = "" if turns.freezable else " (no cgroup v2 freezer here: nothing was frozen)"
     console.print(f"freezing costs {turns.cost:+.1%} per decision{note}")
+    parts = Table(
+        title=f"a sandboxed bot's start-to-ready CPU by part (median of {startup.starts} "
+        "starts each; its cgroup's cpu.stat, and the worker's getrusage)"
+    )
+    parts.add_column("part")
+    parts.add_column("core-ms", justify="right")
+    for name, value in startup.parts.items():
+        parts.add_row(f"bot: {name}", f"{value * 1e3:.1f}")
+    parts.add_row("worker: spawn, cgroup, waiting", f"{startup.worker * 1e3:.1f}")
+    parts.add_row("total", f"{startup.total * 1e3:.1f}")
+    console.print(parts)
+    if match_repeats:
+        _print_match_cost(match_hands or None, match_repeats)
+
+
+def _print_match_cost(hands: int | None, repeats: int) -> None:
+    from workers.match_cost import measure_match_cost
+
+    with console.status("playing matches …") as status:
+        cost = measure_match_cost(hands, repeats, progress=status.update)
+    kind = "the standard game to 100" if hands is None else f"{hands} hands"
+    table = Table(
+        title=f"one match ({kind}) through the worker's execute_match: core-seconds, "
+        f"median of {cost.repeats} (range)"
+    )
+    table.add_column("seats")
+    table.add_column("core-seconds", justify="right")
+    table.add_column("range", justify="right")
+    for label, value, (low, high) in (
+        ("4 sandboxed starter bots", cost.sandboxed, cost.sandboxed_range),
+        ("4 in-process house bots", cost.in_process, cost.in_process_range),
+    ):
+        table.add_row(label, f"{value:.3f}", f"{low:.3f}–{high:.3f}")
+    console.print(table)
+    console.print(
+        f"sandboxed / in-process: {cost.ratio:.1f}x; the sandboxed match by part: "
+        + ", ".join(
+            f"{key} {value:.3f}"
+            for key, value in cost.sandboxed_parts.items()
+            if key != "sandboxed"
+        )
+    )
 
 
 @bench.command("store")
@@ -331,3 +391,31 @@ def bench_bots(
         for name, value in pair.rows():
             table.add_row(name, value)
         console.print(table)
+
+
+@bench.command("signin-flood")
+@click.option(
+    "--url",
+    default=None,
+    help="PostgreSQL server URL (scratch database); default: a temporary SQLite file.",
+)
+@click.option("--versions", type=click.IntRange(4), default=2_000, show_default=True)
+@click.option("--requests", type=click.IntRange(1), default=100, show_default=True)
+@click.option("--flooders", type=click.IntRange(1, 64), default=8, show_default=True)
+@click.option(
+    "--settle",
+    type=click.FloatRange(0),
+    default=10.0,
+    show_default=True,
+    help="Seconds the flood runs before the ladder is timed.",
+)
+def bench_signin_flood(
+    url: str | None, versions: int, requests: int, flooders: int, settle: float
+) -> None:
+    """The ladder page's median, quiet and under a flood of failed sign-ins."""
+    from web import floodbench
+
+    figures = floodbench.bench_signin_flood(
+        url, versions=versions, requests=requests, flooders=flooders, settle=settle
+    )
+    click.echo(floodbench.describe(figures))

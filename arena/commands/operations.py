@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.table import Table
 
 from .common import console
+
+if TYPE_CHECKING:
+    from workers.bench import SeasonFigures
 
 
 def _ago(when: datetime | None) -> str:
@@ -101,7 +105,7 @@ def season(
     matches: int, worker_counts: str, hands: int | None, broker: str | None, keep: Path | None
 ) -> None:
     """Play a fixed season of sandboxed trivial bots with 1, then 2 worker processes."""
-    from workers.bench import SeasonFigures, bench_season
+    from workers.bench import bench_season
 
     counts = [int(part) for part in worker_counts.split(",") if part.strip()]
 
@@ -122,6 +126,43 @@ def season(
         ratio = figures.per_minute / base if base else 0.0
         table.add_row(str(figures.workers), f"{figures.per_minute:.1f}", f"{ratio:.2f}")
     console.print(table)
+    _print_cpu(results)
+
+
+def _print_cpu(results: list[SeasonFigures]) -> None:
+    """Core-seconds per match by part; the bots' start-up split as `arena bench sandbox`
+    measures it (the same trivial bot, started alone on this machine)."""
+    from workers.bench import startup_parts
+
+    accounted = [figures for figures in results if figures.cpu_per_match]
+    if not accounted:
+        console.print("[yellow]no worker logged a match's CPU account[/yellow]")
+        return
+    startup = startup_parts()
+    share = {name: value / startup.bot_total for name, value in startup.parts.items()}
+    table = Table(title="core-seconds per match, by part (the workers' CPU accounting)")
+    table.add_column("part")
+    for figures in accounted:
+        table.add_column(f"{figures.workers} worker(s)", justify="right")
+    rows: list[tuple[str, str, float]] = [
+        ("worker: loading, starting the seats", "seats", 1.0),
+        *[(f"bots to ready: {name}", "bots_start", share[name]) for name in share],
+        ("bots playing (their own code and gRPC)", "bots_play", 1.0),
+        ("worker: the runner (and live events)", "runner", 1.0),
+        ("worker: recording", "recording", 1.0),
+        ("total", "total", 1.0),
+    ]
+    for label, key, fraction in rows:
+        table.add_row(
+            label,
+            *[f"{figures.cpu_per_match.get(key, 0.0) * fraction:.3f}" for figures in accounted],
+        )
+    console.print(table)
+    console.print(
+        f"(the bots' start-up split by {startup.starts} starts per part of one trivial bot: "
+        + ", ".join(f"{name} {value * 1e3:.1f} ms" for name, value in startup.parts.items())
+        + ")"
+    )
 
 
 COMMANDS = (status,)

@@ -1,6 +1,9 @@
 """The checks a bot must pass before it plays rated matches (what `arena bot check` and the
-upload validation run): it starts, answers Ready, and plays a short match against house
-bots without a single fault.
+upload validation run): it starts, answers Ready, refuses malformed and out-of-order
+requests with the protocol's status codes and lives on (`conformance`, for a bot served
+over gRPC), and plays a short match of the chosen rules against house bots without a
+single fault: every decision timed against its deadline, every kind of decision the rules
+ask in those hands (passes, plays, and each variant's calls, reveals, bids, namings).
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from arena.bots import HeuristicBot
 from arena.engine import Rules, preset
 
 from .clock import TimePolicy
+from .conformance import probe_protocol
 from .faults import FaultPolicy
+from .remote import GrpcSeat, turn_host
 from .runner import Entrant, MatchOutcome, MatchRunner
 from .seats import InProcessSeat, Seat
 
@@ -47,6 +52,7 @@ async def check_seat(
 ) -> CheckReport:
     """Play the check match with `seat` at seat 0 and house heuristics elsewhere."""
     rules = check_rules(rules, hands)
+    problems = await _probe(seat, rules) if isinstance(seat, GrpcSeat) else []
     entrants = [Entrant("candidate", seat)] + [
         Entrant(f"house:heuristic {i}", InProcessSeat(HeuristicBot(seed + i)))
         for i in range(1, rules.players)
@@ -65,6 +71,8 @@ async def check_seat(
     )
     if outcome.void:
         summary = f"the check itself failed (not the bot's fault): {outcome.void_reason}"
+    elif problems:
+        summary = f"failed: {problems[0]}"
     elif faults:
         first = faults[0]
         summary = f"failed: {first['kind']} — {first['detail']}"
@@ -73,9 +81,26 @@ async def check_seat(
             f"passed: ready, then {hands} hands and {decisions} decisions against house "
             "bots without a fault"
         )
+        if isinstance(seat, GrpcSeat):
+            summary += "; malformed and out-of-order requests refused"
     return CheckReport(
-        not outcome.void and not faults, summary, faults, outcome.replay["logs"][0], outcome
+        not outcome.void and not faults and not problems,
+        summary,
+        faults,
+        outcome.replay["logs"][0],
+        outcome,
     )
+
+
+async def _probe(seat: GrpcSeat, rules: Rules) -> list[str]:
+    """The protocol probes, once the bot is ready (a bot never ready is left to the
+    match, which reports why)."""
+    if seat.host is not None and not await asyncio.to_thread(seat.host.wait_ready, 30.0):
+        return []
+    turns = turn_host(seat.host)
+    if turns is None:
+        return await probe_protocol(seat.address, rules)
+    return await probe_protocol(seat.address, rules, thaw=turns.thaw)
 
 
 def check(seat: Seat, **kwargs: object) -> CheckReport:

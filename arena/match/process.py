@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
@@ -71,11 +72,21 @@ class BotProcess:
     """`python -m hearts_bot serve SPEC --address unix:SOCKET` in its own process group.
 
     `spec` is a bot file, or ``package.module:Class`` (as `hearts-bot serve` takes it).
+    With `command` (a bot in any language, e.g. ``["./bot"]`` or ``["node",
+    "dist/bot.js"]``), that command is run instead, with ``--address unix:SOCKET``
+    appended, in the current folder; it must print the readiness line as the SDK does
+    (docs/protocol.md, "Starting a bot").
     """
 
-    def __init__(self, spec: Path | str, *, python: str = sys.executable) -> None:
+    def __init__(
+        self,
+        spec: Path | str,
+        *,
+        python: str = sys.executable,
+        command: Sequence[str] | None = None,
+    ) -> None:
         self.spec = str(spec)
-        is_file = Path(self.spec).is_file()
+        is_file = command is None and Path(self.spec).is_file()
         self._dir = Path(tempfile.mkdtemp(prefix="arena-bot-"))
         os.chmod(self._dir, 0o700)
         self.address = f"unix:{self._dir / 'bot.sock'}"
@@ -87,8 +98,13 @@ class BotProcess:
             "PYTHONUNBUFFERED": "1",
             "HOME": str(self._dir),
         }
+        argv = (
+            [python, "-m", "hearts_bot", "serve", self.spec, "--address", self.address]
+            if command is None
+            else [*command, "--address", self.address]
+        )
         self._process = subprocess.Popen(
-            [python, "-m", "hearts_bot", "serve", self.spec, "--address", self.address],
+            argv,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

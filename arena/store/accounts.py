@@ -101,7 +101,7 @@ def create_user(
     Raises AccountError when the username is empty, too long, or taken.
     """
     if not username or len(username) > 64 or not username.isprintable():
-        raise AccountError(f"username {username!r} must be 1-64 printable characters")
+        raise AccountError(f"username {username[:64]!r} must be 1-64 printable characters")
     if session.scalar(select(User.id).where(User.username == username)) is not None:
         raise AccountError(f"username {username!r} is taken")
     password_hash = UNUSABLE_PASSWORD if password is None else hash_password(password)

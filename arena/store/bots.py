@@ -74,7 +74,7 @@ def archive_content(session: Session, sha256: str) -> bytes:
 def create_bot(session: Session, owner: User, name: str, *, is_house: bool = False) -> Bot:
     """A new bot named `name` for `owner`; BotError if the name is bad or the owner has it."""
     if not name or len(name) > 64 or not name.isprintable():
-        raise BotError(f"bot name {name!r} must be 1-64 printable characters")
+        raise BotError(f"bot name {name[:64]!r} must be 1-64 printable characters")
     taken = session.scalar(select(Bot.id).where(Bot.owner_id == owner.id, Bot.name == name))
     if taken is not None:
         raise BotError(f"{owner.username} already has a bot named {name!r}")

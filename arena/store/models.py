@@ -27,6 +27,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import (
     DeclarativeBase,
@@ -126,6 +127,9 @@ class User(Base):
     username: Mapped[str] = mapped_column(String(64), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     is_admin: Mapped[bool] = mapped_column(default=False)
+    session_version: Mapped[int] = mapped_column(default=0, server_default=text("0"))
+    """Bumped to end every session of the user (sign-out, a new password, an admin's
+    "sign out everywhere"): a session cookie carries the version it was made under."""
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
 
     bots: Mapped[list[Bot]] = relationship(back_populates="owner")

@@ -2,6 +2,7 @@
 
 Seasons and matches carry the full rules by referring to a ruleset row, so 100,000
 matches of one season share one copy, and a preset changed later changes nothing stored.
+Two writers storing the same new value at once store it once (`insert_if_absent`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from sqlalchemy.orm import Session
 
 from arena.engine import Rules
 
+from .conflicts import insert_if_absent
 from .models import Ruleset
+from .types import utc_now
 
 
 def store_ruleset(session: Session, rules: Rules) -> Ruleset:
@@ -23,7 +26,13 @@ def store_ruleset(session: Session, rules: Rules) -> Ruleset:
     digest = hashlib.sha256(text.encode()).hexdigest()
     ruleset = session.scalars(select(Ruleset).where(Ruleset.sha256 == digest)).one_or_none()
     if ruleset is None:
-        ruleset = Ruleset(sha256=digest, name=rules.name[:64], data=json.loads(text))
-        session.add(ruleset)
         session.flush()
+        values = {
+            "sha256": digest,
+            "name": rules.name[:64],
+            "data": json.loads(text),
+            "created_at": utc_now(),
+        }
+        insert_if_absent(session, Ruleset.__table__, values, "sha256")  # type: ignore[arg-type]
+        ruleset = session.scalars(select(Ruleset).where(Ruleset.sha256 == digest)).one()
     return ruleset

@@ -8,11 +8,11 @@ import time
 from typing import Any
 
 import grpc
-from hearts_bot.bench import match_start_message
 from hearts_bot.convert import pass_direction_to_proto, rules_to_proto
 from hearts_bot.proto.hearts.v1 import bot_pb2, bot_pb2_grpc, game_pb2
 from hearts_bot.rules import RulesView
 
+from arena.benchmarks.protocol import match_start_message
 from workers.sandbox import CHANNEL_OPTIONS
 
 _END = object()

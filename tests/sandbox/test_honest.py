@@ -8,8 +8,8 @@ import time
 from typing import Any
 
 import pytest
-from hearts_bot.bench import BotStream, HandDriver, RoundTrip, match_start_message
 
+from arena.benchmarks.protocol import BotStream, HandDriver, RoundTrip, match_start_message
 from tests.sandbox.conftest import MakeEnv, processes_of
 from workers.sandbox import ExitKind, Sandbox, SandboxPolicy, start_unsandboxed
 

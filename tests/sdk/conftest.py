@@ -16,10 +16,11 @@ from typing import Any
 
 import grpc
 import pytest
-from hearts_bot.bench import match_start_message, wait_ready
 from hearts_bot.convert import pass_direction_to_proto, rules_to_proto
 from hearts_bot.proto.hearts.v1 import bot_pb2, bot_pb2_grpc, game_pb2
 from hearts_bot.rules import RulesView
+
+from arena.benchmarks.protocol import match_start_message, wait_ready
 
 BOTS = Path(__file__).parent / "bots"
 SDK = Path(__file__).resolve().parents[2] / "sdk"

@@ -115,8 +115,9 @@ def test_domino_trick_end_says_who_played_each_card() -> None:
 @pytest.mark.timeout(60)
 def test_a_bot_hears_of_each_domino_trick_with_its_seats() -> None:
     from hearts_bot import Bot
-    from hearts_bot.bench import match_start_message
     from hearts_bot.session import MatchSession
+
+    from arena.benchmarks.protocol import match_start_message
 
     heard = []
 

@@ -8,7 +8,8 @@ import asyncio
 import sys
 
 import pytest
-from hearts_bot.bench import BotStream, HandDriver, match_start_message
+
+from arena.benchmarks.protocol import BotStream, HandDriver, match_start_message
 
 from .conftest import BOTS, SDK
 

@@ -8,12 +8,12 @@ from typing import Any
 import grpc
 import pytest
 from hearts_bot import Bot, PassView, PlayView
-from hearts_bot.bench import match_start_message
 from hearts_bot.convert import play_view_from_proto, rules_from_proto, rules_to_proto
 from hearts_bot.proto.hearts.v1 import bot_pb2, game_pb2
 from hearts_bot.rules import PennyPlay, RulesView
 from hearts_bot.session import MatchSession, StreamError
 
+from arena.benchmarks.protocol import match_start_message
 from arena.engine import Hand, preset
 from arena.engine.penny import PennyHand
 from arena.match import protocol

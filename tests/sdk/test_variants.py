@@ -8,7 +8,6 @@ from typing import Any
 import grpc
 import pytest
 from hearts_bot import BidView, Bot, NameSuitView, PassView, PlayView, RevealView
-from hearts_bot.bench import match_start_message
 from hearts_bot.cards import by_rank
 from hearts_bot.convert import (
     ProtocolError,
@@ -30,6 +29,8 @@ from hearts_bot.rules import (
     Settlement,
 )
 from hearts_bot.session import MatchSession, StreamError
+
+from arena.benchmarks.protocol import match_start_message
 
 from .conftest import BOTS, HAND, end_kind, play_query, play_stream, requests, start_kind, state
 

@@ -1,9 +1,12 @@
 """Real Redis and real worker processes for the integration tests.
 
-Redis is the server at 127.0.0.1:6379 (how this machine and CI run it); each test
-session takes one database number of its own and flushes it. When Redis is unreachable
-the tests skip with the reason, unless `CI` is set: then they fail. Every process started
-here is in a process group of its own and is killed when its test ends, whatever happened.
+Redis is a server of the test session's own (`PrivateRedis`): `redis-server` on a free
+port of 127.0.0.1, its folder a temporary one, no persistence; the tests flush it, stop it
+and start it at will. Why not the machine's Redis at 6379: a developer's Redis holds data
+of its own, and a test that flushed a database of it or restarted it with other flags
+(as these once did) would destroy it. Without `redis-server` the tests skip with the
+reason, unless `CI` is set: then they fail. Every process started here is in a process
+group of its own and is killed when its test ends, whatever happened.
 """
 
 from __future__ import annotations
@@ -11,8 +14,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import random
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -23,77 +27,95 @@ from typing import Any, TypeVar
 import pytest
 import redis
 
-REDIS_HOST = "127.0.0.1"
-REDIS_PORT = 6379
-REDIS_START = [
-    "redis-server",
-    "--daemonize",
-    "yes",
-    "--bind",
-    "127.0.0.1",
-    "-::1",
-    "--port",
-    str(REDIS_PORT),
-    "--save",
-    "",
-    "--appendonly",
-    "no",
-    "--dir",
-    "/var/lib/redis",
-    "--logfile",
-    "/var/log/redis/ci.log",
-]
-"""How this machine starts its Redis (the restart test starts it again the same way)."""
-
 _T = TypeVar("_T")
 
 
-def redis_client(db: int = 0) -> redis.Redis:
-    """A client of the test Redis (short timeouts)."""
-    return redis.Redis(REDIS_HOST, REDIS_PORT, db=db, socket_timeout=2, socket_connect_timeout=2)
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on (now)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
 
 
-def require_redis() -> None:
-    """Skip (fail under CI) when Redis does not answer."""
-    try:
-        redis_client().ping()
-    except redis.RedisError as error:
-        reason = f"Redis at {REDIS_HOST}:{REDIS_PORT} is unreachable: {error}"
+def require_redis_server() -> str:
+    """The `redis-server` binary; skips the test (fails it under CI) when it is missing."""
+    found = shutil.which("redis-server")
+    if found is None:
+        reason = "redis-server is not installed (Debian: redis-server)"
         if os.environ.get("CI"):
-            pytest.fail(f"{reason} (CI is set, so Redis is required)")
+            pytest.fail(f"{reason} (CI is set, so the Redis tests must run)")
         pytest.skip(reason)
+    return found
 
 
-def restart_redis(down_for: float = 1.0) -> None:
-    """Stop Redis without saving (its queues are lost) and start it again."""
-    with contextlib.suppress(redis.RedisError):
-        redis_client().shutdown(nosave=True)
-    wait_until(lambda: not redis_alive(), 10, "Redis to stop")
-    time.sleep(down_for)
-    ensure_redis()
+class PrivateRedis:
+    """A Redis server of our own in `root`: `url(db)`, `client(db)`, `stop()`, `start()`."""
+
+    def __init__(self, binary: str, root: Path) -> None:
+        self.binary = binary
+        self.root = root
+        self.port = free_port()
+        self.popen: subprocess.Popen[bytes] | None = None
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def client(self, db: int = 0) -> redis.Redis:
+        """A client with short timeouts."""
+        return redis.Redis(
+            "127.0.0.1", self.port, db=db, socket_timeout=2, socket_connect_timeout=2
+        )
+
+    def alive(self) -> bool:
+        """Whether it answers PING."""
+        try:
+            return bool(self.client().ping())
+        except redis.RedisError:
+            return False
+
+    def start(self) -> None:
+        """Start it (on the same port as before) and wait until it answers."""
+        command = [
+            self.binary,
+            "--bind", "127.0.0.1",
+            "--port", str(self.port),
+            "--save", "",
+            "--appendonly", "no",
+            "--dir", str(self.root),
+            "--logfile", str(self.root / "redis.log"),
+        ]  # fmt: skip
+        self.popen = subprocess.Popen(command, stdin=subprocess.DEVNULL, start_new_session=True)
+        wait_until(self.alive, 15, "the test's Redis to start")
+
+    def stop(self) -> None:
+        """Stop it without saving (its queues are lost, as in a crash of a cache)."""
+        with contextlib.suppress(redis.RedisError):
+            self.client().shutdown(nosave=True)
+        if self.popen is not None:
+            try:
+                self.popen.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.popen.kill()
+                self.popen.wait(timeout=10)
+            self.popen = None
+
+    def restart(self, down_for: float = 1.0) -> None:
+        """Away for `down_for` seconds, then back, empty."""
+        self.stop()
+        time.sleep(down_for)
+        self.start()
 
 
-def redis_alive() -> bool:
-    """Whether Redis answers PING."""
+@contextlib.contextmanager
+def private_redis_server(root: Path) -> Iterator[PrivateRedis]:
+    """A started `PrivateRedis` in `root`, stopped when the block ends."""
+    server = PrivateRedis(require_redis_server(), root)
+    server.start()
     try:
-        return bool(redis_client().ping())
-    except redis.RedisError:
-        return False
-
-
-def ensure_redis() -> None:
-    """Start Redis the machine's way if it is down (also after a failed test)."""
-    if redis_alive():
-        return
-    Path("/var/log/redis").mkdir(parents=True, exist_ok=True)
-    Path("/var/lib/redis").mkdir(parents=True, exist_ok=True)
-    subprocess.run(REDIS_START, check=True, timeout=30)
-    wait_until(redis_alive, 15, "Redis to start")
-
-
-def pick_redis_db() -> int:
-    """A database number for this test session (2-15: 0 and 1 are the platform's own)."""
-    return random.Random(os.getpid()).randint(2, 15)
+        yield server
+    finally:
+        server.stop()
 
 
 def wait_until(predicate: Callable[[], _T], timeout: float, what: str, interval: float = 0.2) -> _T:

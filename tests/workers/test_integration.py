@@ -42,14 +42,11 @@ from tests.store.private_postgres import PrivatePostgres
 from tests.workers import bots
 from tests.workers.conftest import link_runtime, sandbox_or_skip
 from tests.workers.processes import (
+    PrivateRedis,
     Processes,
-    ensure_redis,
-    pick_redis_db,
     platform_env,
+    private_redis_server,
     processes_for,
-    redis_client,
-    require_redis,
-    restart_redis,
     wait_until,
 )
 from workers.app import app, configure
@@ -60,25 +57,23 @@ QUICK_PLAYERS = (("heuristic", 4), ("random", 4))
 
 
 @pytest.fixture(scope="session")
-def redis_db() -> Iterator[int]:
-    """This session's Redis database number (flushed before and after)."""
-    require_redis()
-    db = pick_redis_db()
-    redis_client(db).flushdb()
-    yield db
-    ensure_redis()
-    redis_client(db).flushdb()
+def private_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PrivateRedis]:
+    """The session's own Redis server (tests/workers/processes.py): never the machine's."""
+    with private_redis_server(tmp_path_factory.mktemp("redis")) as server:
+        yield server
 
 
 @pytest.fixture
 def env(
-    redis_db: int, db_url: URL, tmp_path: Path, shared_runtime: Path
+    private_redis: PrivateRedis, db_url: URL, tmp_path: Path, shared_runtime: Path
 ) -> Iterator[dict[str, str]]:
     """The platform's environment for this test; this process configured the same way."""
-    redis_client(redis_db).flushdb()
+    if not private_redis.alive():  # a test that stopped it failed before starting it
+        private_redis.start()
+    private_redis.client().flushall()  # our own server: nothing else lives in it
     data_dir = tmp_path / "data"
     link_runtime(data_dir, shared_runtime)
-    broker = f"redis://127.0.0.1:6379/{redis_db}"
+    broker = private_redis.url(0)
     environment = platform_env(
         data_dir=data_dir,
         database_url=db_url.render_as_string(hide_password=False),
@@ -316,15 +311,12 @@ def season_survives(
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_redis_restarted_mid_season_loses_nothing(
-    env: dict[str, str], procs: Processes, sessions: sessionmaker[Session]
+    env: dict[str, str],
+    procs: Processes,
+    sessions: sessionmaker[Session],
+    private_redis: PrivateRedis,
 ) -> None:
-    def restart() -> None:
-        try:
-            restart_redis(down_for=2.0)
-        finally:
-            ensure_redis()
-
-    season_survives(env, procs, sessions, restart)
+    season_survives(env, procs, sessions, lambda: private_redis.restart(down_for=2.0))
 
 
 @pytest.mark.slow

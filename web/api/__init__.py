@@ -21,6 +21,7 @@ from arena.store.models import ApiToken, User
 from arena.store.types import utc_now
 
 from .. import database
+from ..bounds import quoted
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -64,6 +65,7 @@ def authenticate() -> None:
         if user is None:
             _unauthorized("The API token is unknown or revoked.", "invalid_token")
         g.api_user = g.user = user
+        g.api_by_token = True
     elif request.method in ("GET", "HEAD", "OPTIONS"):
         g.api_user = g.get("user")
 
@@ -72,6 +74,15 @@ def api_user(*, required: bool = False) -> User | None:
     """The authenticated user; with `required`, 401 when there is none."""
     user: User | None = g.get("api_user")
     if required and user is None:
+        _unauthorized("This needs an API token: 'Authorization: Bearer <token>'.")
+    return user
+
+
+def token_user() -> User:
+    """The user of the request's bearer token; 401 without one (a session cookie is not
+    enough, even to read: what answers to a token only)."""
+    user = api_user() if g.get("api_by_token") else None
+    if user is None:
         _unauthorized("This needs an API token: 'Authorization: Bearer <token>'.")
     return user
 
@@ -86,7 +97,7 @@ def int_arg(
     try:
         value = int(text)
     except ValueError:
-        abort(400, f"{name} must be a whole number, not {text!r}.")
+        abort(400, f"{name} must be a whole number, not {quoted(text)}.")
     top = LARGEST if high is None else high
     if not low <= value <= top:
         abort(400, f"{name} must be between {low} and {top}, not {value}.")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, request
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, false, func, select
+from sqlalchemy.orm import joinedload
 from werkzeug.wrappers import Response
 
 from arena.store.ladder import LadderRow, house_rows
@@ -15,6 +16,7 @@ from arena.store.models import (
     Match,
     MatchSeat,
     MatchStatus,
+    Replay,
     Season,
     SeasonEntry,
     SeasonStatus,
@@ -33,12 +35,13 @@ from arena.store.stats import (
 
 from .. import database
 from ..bots import version_status
+from ..bounds import is_id, quoted
 from ..ladder import play_table
 from ..live import live_response
 from ..loaders import load_bot, load_match, load_season, load_version
 from ..matches import replay_response, seat_rows
 from ..rulebook import describe
-from . import api, api_user, int_arg, paginated, pagination
+from . import api, int_arg, paginated, pagination, token_user
 from .entries import entries_json
 
 
@@ -119,8 +122,13 @@ def house_json(row: LadderRow) -> dict[str, Any]:
     }
 
 
-def match_json(match: Match, *, seats: bool = True) -> dict[str, Any]:
-    """A match, with its seats."""
+def match_json(
+    match: Match, *, seats: bool = True, has_replay: bool | None = None
+) -> dict[str, Any]:
+    """A match, with its seats. `has_replay` (when the caller knows it, as a list does
+    for a whole page in one query) spares loading the match's replay row."""
+    if has_replay is None:
+        has_replay = match.replay is not None
     data: dict[str, Any] = {
         "id": match.id,
         "season_id": match.season_id,
@@ -136,7 +144,7 @@ def match_json(match: Match, *, seats: bool = True) -> dict[str, Any]:
         "created_at": match.created_at.isoformat(),
         "started_at": match.started_at.isoformat() if match.started_at else None,
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
-        "replay": f"/api/v1/matches/{match.id}/replay" if match.replay is not None else None,
+        "replay": f"/api/v1/matches/{match.id}/replay" if has_replay else None,
     }
     if seats:
         data["seats"] = [
@@ -178,9 +186,8 @@ def index() -> dict[str, Any]:
 
 @api.get("/me")
 def me() -> dict[str, Any]:
-    """The user the token belongs to."""
-    user = api_user(required=True)
-    assert user is not None
+    """The user the token belongs to (a token only, as documented: never the cookie)."""
+    user = token_user()
     return {"id": user.id, "username": user.username, "is_admin": user.is_admin}
 
 
@@ -222,10 +229,10 @@ def ladder(season_id: int) -> dict[str, Any]:
     page, per_page = pagination()
     sort = request.args.get("sort", "rank")
     if sort not in LADDER_SORTS:
-        abort(400, f"sort must be one of {', '.join(LADDER_SORTS)}, not {sort!r}.")
+        abort(400, f"sort must be one of {', '.join(LADDER_SORTS)}, not {quoted(sort)}.")
     order = request.args.get("order")
     if order not in (None, "asc", "desc"):
-        abort(400, f"order must be asc or desc, not {order!r}.")
+        abort(400, f"order must be asc or desc, not {quoted(order)}.")
     result = ladder_page(
         database.session(),
         found.id,
@@ -362,14 +369,16 @@ def matches() -> dict[str, Any]:
     statement = select(Match)
     season_id = int_arg("season")
     if season_id is not None:
-        statement = statement.where(Match.season_id == season_id)
+        statement = statement.where(Match.season_id == season_id if is_id(season_id) else false())
     status = request.args.get("status")
     if status is not None:
         if status not in {s.value for s in MatchStatus}:
             abort(400, f"status must be one of {', '.join(s.value for s in MatchStatus)}.")
         statement = statement.where(Match.status == status)
     bot_id = int_arg("bot")
-    if bot_id is not None:
+    if bot_id is not None and not is_id(bot_id):
+        statement = statement.where(false())  # beyond the id column: no such bot
+    elif bot_id is not None:
         statement = statement.where(
             Match.id.in_(
                 select(MatchSeat.match_id)
@@ -378,10 +387,17 @@ def matches() -> dict[str, Any]:
             )
         )
     total = _count(statement)
-    rows = database.session().scalars(
-        statement.order_by(Match.id.desc()).offset((page - 1) * per_page).limit(per_page)
-    )
-    return paginated([match_json(m, seats=False) for m in rows], total, page, per_page)
+    db = database.session()
+    rows = db.scalars(
+        statement.options(joinedload(Match.ruleset))
+        .order_by(Match.id.desc())
+        .offset((page - 1) * per_page)
+        .limit(per_page)
+    ).all()
+    ids = [m.id for m in rows]
+    replayed = set(db.scalars(select(Replay.match_id).where(Replay.match_id.in_(ids))))
+    items = [match_json(m, seats=False, has_replay=m.id in replayed) for m in rows]
+    return paginated(items, total, page, per_page)
 
 
 @api.get("/matches/<int:match_id>")

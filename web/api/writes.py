@@ -10,10 +10,18 @@ from flask import abort, request, url_for
 from arena.store.bots import BotError
 from arena.store.models import BotVersion, User
 
-from .. import database
+from .. import database, quotas
 from ..archives import UploadError
 from ..bots import version_status
-from ..challenges import ChallengeError, challenge_rules, create_challenge, find_opponent
+from ..bounds import is_id, quoted
+from ..challenges import (
+    MAX_OPPONENTS,
+    MAX_REFERENCE,
+    ChallengeError,
+    challenge_rules,
+    create_challenge,
+    find_opponent,
+)
 from ..errors import fail
 from ..forms import NAME_MESSAGE, NAME_PATTERN
 from ..submissions import read_upload, submit_bot
@@ -35,20 +43,22 @@ def upload(name: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     user = api_user(required=True)
     assert user is not None
     if not re.match(NAME_PATTERN, name) or len(name) > 64:
-        abort(400, f"The bot name {name!r} is not allowed: use {NAME_MESSAGE}.")
+        abort(400, f"The bot name {quoted(name)} is not allowed: use {NAME_MESSAGE}.")
     file = request.files.get("file")
     if file is None:
         abort(400, "Send the bot as a multipart/form-data field named 'file'.")
     join_default = _flag(request.values.get("enter", "true"), "enter")  # form or query
     filename, data = read_upload(file)
     try:
-        with database.writing() as db:
-            owner = db.get(User, user.id)
-            assert owner is not None
-            version, created = submit_bot(
-                db, owner, name, filename, data, join_default=join_default
-            )
-            body = version_status(version)
+        for attempt in database.conflict_retries():  # a racing upload of the same name
+            with attempt as db:
+                owner = db.get(User, user.id)
+                assert owner is not None
+                quotas.check_upload(db, owner)
+                version, created = submit_bot(
+                    db, owner, name, filename, data, join_default=join_default
+                )
+                body = version_status(version)
     except UploadError as error:
         fail(413 if error.reason == "too_large" else 422, str(error), reason=error.reason)
     except BotError as error:
@@ -86,7 +96,13 @@ def challenge() -> tuple[dict[str, Any], int, dict[str, str]]:
         abort(400, "'version' must be the id of one of your ready bot versions.")
     if not isinstance(opponents, list) or not all(isinstance(o, str) for o in opponents):
         abort(400, "'opponents' must be a list of 'owner/bot' names.")
-    if not isinstance(rules_name, str):
+    if len(opponents) > MAX_OPPONENTS or any(len(o) > MAX_REFERENCE for o in opponents):
+        abort(
+            400,
+            f"'opponents' holds at most {MAX_OPPONENTS} names of at most {MAX_REFERENCE} "
+            "characters each.",
+        )
+    if not isinstance(rules_name, str) or len(rules_name) > 64:
         abort(400, "'rules' must be the name of a rules preset.")
     if hands is not None and (
         not isinstance(hands, int) or isinstance(hands, bool) or not 1 <= hands <= 50
@@ -94,7 +110,8 @@ def challenge() -> tuple[dict[str, Any], int, dict[str, str]]:
         abort(400, "'hands' must be a whole number from 1 to 50.")
     try:
         with database.writing() as db:
-            mine = db.get(BotVersion, version_id)
+            quotas.check_challenge(db, user)
+            mine = db.get(BotVersion, version_id) if is_id(version_id) else None
             if mine is None or mine.bot.owner_id != user.id:
                 raise ChallengeError(f"you have no bot version {version_id}")
             rivals = [find_opponent(db, reference) for reference in opponents]

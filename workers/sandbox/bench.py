@@ -27,7 +27,10 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from workers.sandbox.accounting import StartupParts
 
 BOT_SOURCE = '''"""The benchmark's bot: the first legal card, the first cards of the hand."""
 
@@ -115,7 +118,7 @@ def _query(seat: int) -> Any:
 async def _round_trips(addresses: dict[str, str], calls: int, rounds: int) -> dict[str, float]:
     """Median seconds per decision for each bot: `rounds` rounds of `calls` decisions,
     the bots taking turns within each round (so both see the same machine)."""
-    from hearts_bot.bench import BotStream, match_start_message, time_calls
+    from arena.benchmarks.protocol import BotStream, match_start_message, time_calls
 
     streams = {mode: BotStream(address) for mode, address in addresses.items()}
     samples: dict[str, list[float]] = {mode: [] for mode in addresses}
@@ -143,7 +146,7 @@ async def _turns(
     """Seconds per decision of `bot` (a BotProcess) in rounds that alternate frozen and
     unfrozen: each of its decisions is followed by one of the other seat's (its off-turn),
     as at a table; only `bot`'s decision (with the thaw and the freeze) is timed."""
-    from hearts_bot.bench import BotStream, match_start_message
+    from arena.benchmarks.protocol import BotStream, match_start_message
 
     mine, other = BotStream(bot.address), BotStream(other_address)
     query, other_query = _query(2), _query(3)
@@ -279,3 +282,22 @@ def run(
             for mode in modes
         ]
         return figures
+
+
+def run_startup(*, starts: int = 10, work_dir: Path | None = None) -> StartupParts:
+    """The benchmark bot's start-to-ready CPU by part (`accounting.measure_startup`).
+
+    Raises workers.sandbox.SandboxUnavailableError when this machine cannot sandbox.
+    """
+    from workers.sandbox import build_environment
+    from workers.sandbox.accounting import measure_startup
+
+    with tempfile.TemporaryDirectory(prefix="arena-bench-startup-", dir=work_dir) as folder:
+        root = Path(folder)
+        root.chmod(0o755)
+        (root / "upload").mkdir()
+        (root / "upload" / "bot.py").write_text(BOT_SOURCE)
+        env = build_environment(
+            root / "upload", root / "env", runtime_root=root / "state", offline=True
+        )
+        return measure_startup(env, starts)

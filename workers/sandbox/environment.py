@@ -25,6 +25,7 @@ import importlib.metadata
 import importlib.util
 import json
 import os
+import py_compile
 import shutil
 import stat
 import subprocess
@@ -251,12 +252,28 @@ def build_runtime(root: Path) -> Path:
                 for source, relative in _dist_files(dist, site):
                     (site_packages / relative).parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy2(source, site_packages / relative)
-        compileall.compile_dir(site_packages, quiet=1, workers=1)
+        compile_runtime(site_packages)
         _make_readable(target)
         (target / MANIFEST).write_text(
             json.dumps({"distributions": {d.metadata["Name"]: d.version for d in dists}}, indent=2)
         )
     return site_packages
+
+
+def compile_runtime(site_packages: Path) -> None:
+    """Compile every module of the runtime once, when it is built.
+
+    The sandbox mounts the runtime read-only and bots run with ``-B``: a module without
+    valid bytecode would be compiled again in every bot at every start. Unchecked-hash
+    bytecode is used as it is, whatever the sources' times say (the runtime never
+    changes once built, even if a copy of it loses its times), and saves the check.
+    """
+    compileall.compile_dir(
+        site_packages,
+        quiet=1,
+        workers=1,
+        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+    )
 
 
 # -- a bot version's environment ----------------------------------------------------------

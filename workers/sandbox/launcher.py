@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from .cgroups import BotCgroup, CgroupDriver, CgroupLimits
-from .environment import BotEnvironment
 from .errors import SandboxError, SandboxUnavailableError
+from .kinds import AnyEnvironment, KindEnvironment
 from .policy import SandboxPolicy
 from .process import BotProcess
 from .procfs import cover_args, synthetic_files
@@ -234,6 +234,15 @@ def serve_command(python: Path | str, bot_file: str, socket_path: str) -> list[s
     ]
 
 
+def _serve_argv(env: AnyEnvironment) -> list[str]:
+    """What starts `env`'s bot in the sandbox: the SDK's server for a Python bot, the
+    kind's own command for a native or node bot (`kinds.KindEnvironment`)."""
+    socket_path = f"{SOCKET_DIR}/{SOCKET_NAME}"
+    if isinstance(env, KindEnvironment):
+        return env.serve_argv(BOT_DIR, socket_path)
+    return serve_command(env.python, f"{BOT_DIR}/{env.entry}", socket_path)
+
+
 class Sandbox:
     """Starts bots in bubblewrap; one per worker process is enough (it is thread-safe).
 
@@ -262,7 +271,7 @@ class Sandbox:
         self._lock = threading.Lock()
 
     def start(
-        self, env: BotEnvironment, *, seat: int, policy: SandboxPolicy | None = None
+        self, env: AnyEnvironment, *, seat: int, policy: SandboxPolicy | None = None
     ) -> BotProcess:
         """Start `env`'s bot for `seat`; returns at once (then call `wait_ready`).
 
@@ -309,7 +318,7 @@ class Sandbox:
 
     def command(
         self,
-        env: BotEnvironment,
+        env: AnyEnvironment,
         uid: int,
         policy: SandboxPolicy,
         *,
@@ -404,7 +413,7 @@ class Sandbox:
             *inner,
         ]
 
-    def inner_command(self, env: BotEnvironment, uid: int) -> list[str]:
+    def inner_command(self, env: AnyEnvironment, uid: int) -> list[str]:
         """What bwrap runs: setpriv dropping to `uid`, then the SDK's server."""
         return [
             self.setpriv,
@@ -414,16 +423,16 @@ class Sandbox:
             "--bounding-set=-all",
             "--inh-caps=-all",
             "--",
-            *serve_command(env.python, f"{BOT_DIR}/{env.entry}", f"{SOCKET_DIR}/{SOCKET_NAME}"),
+            *_serve_argv(env),
         ]
 
-    def launch_script(self, env: BotEnvironment, uid: int) -> bytes:
+    def launch_script(self, env: AnyEnvironment, uid: int) -> bytes:
         """The script bwrap runs (at LAUNCH_PATH, read-only): exec of `inner_command`."""
         return f"exec {shlex.join(self.inner_command(env, uid))}\n".encode()
 
     def _launch(
         self,
-        env: BotEnvironment,
+        env: AnyEnvironment,
         seat: int,
         policy: SandboxPolicy,
         uid: Uid,

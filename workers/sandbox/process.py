@@ -145,6 +145,11 @@ class BotProcess:
         self.started = started if started is not None else time.perf_counter()
         self.ready_at: float | None = None
         """perf_counter() when the bot was seen ready."""
+        self.cpu_at_ready: float | None = None
+        """CPU seconds the whole tree had used when it was seen ready (its cgroup's
+        ``cpu.stat``: bubblewrap, the interpreter, the imports; None without a cgroup)."""
+        self.cpu_at_stop: float | None = None
+        """CPU seconds the whole tree used from start to `stop` (None without a cgroup)."""
         self.init_pid = init_pid
         """The host pid of the sandbox's pid 1 (None unsandboxed)."""
         self._popen = popen
@@ -234,6 +239,7 @@ class BotProcess:
             self.stop()
             return False
         self.ready_at = time.perf_counter()
+        self.cpu_at_ready = self.cpu_seconds()
         return True
 
     def _fail_ready(self, message: str) -> None:
@@ -387,6 +393,7 @@ class BotProcess:
                 self._stop_requested = True
             self._set_frozen(False)  # a v1-style freezer would hold SIGKILL back
             self._kill_tree()
+            self.cpu_at_stop = self.cpu_seconds()  # before the group is removed
             self._reason = self._classify()
             self._finished = True
             self._release()

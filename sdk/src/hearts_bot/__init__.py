@@ -10,31 +10,42 @@
 'LowBot'
 """
 
-# ruff: noqa: E402  (the polling engine must be chosen before the imports below load grpc)
-from .transport import tune_grpc
+import gc
 
-tune_grpc()  # before anything below imports grpc
+# The imports below (asyncio, grpc, protobuf, the SDK: about 200 modules) only create
+# objects that live as long as the process; the cyclic collector, left on, scans them
+# again and again while they load, about 15 % of a bot's start-up CPU. Off while they
+# load, as it was before if it was on (docs/benchmarks.md, "Starting a bot").
+_collecting = gc.isenabled()
+gc.disable()
+try:
+    from .transport import tune_grpc
 
-from .bot import Bot
-from .cards import Card
-from .rules import PassDirection, RulesView
-from .server import READY_PREFIX, BotServer, run, serve
-from .views import (
-    BidView,
-    CallPassView,
-    Clock,
-    HandEnded,
-    HandStarted,
-    HandView,
-    MatchEnded,
-    MatchInfo,
-    NameSuitView,
-    PassView,
-    PlayView,
-    RevealView,
-    Trick,
-    TrickEnded,
-)
+    tune_grpc()  # before anything below imports grpc
+
+    from .bot import Bot
+    from .cards import Card
+    from .rules import PassDirection, RulesView
+    from .server import READY_PREFIX, BotServer, run, serve
+    from .views import (
+        BidView,
+        CallPassView,
+        Clock,
+        HandEnded,
+        HandStarted,
+        HandView,
+        MatchEnded,
+        MatchInfo,
+        NameSuitView,
+        PassView,
+        PlayView,
+        RevealView,
+        Trick,
+        TrickEnded,
+    )
+finally:
+    if _collecting:
+        gc.enable()
 
 __all__ = [
     "READY_PREFIX",

@@ -11,11 +11,8 @@ import argparse
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
-from importlib import resources
-from pathlib import Path
 
 from .bot import Bot
 from .loader import BotLoadError, load_bot
@@ -57,9 +54,13 @@ def bot_names(name: str) -> tuple[str, str]:
 
 def command_new(args: argparse.Namespace) -> int:
     file_name, class_name = bot_names(args.name)
+    from pathlib import Path  # here, not at the top: serving never needs it
+
     path = Path(args.dir) / file_name
     if path.exists() and not args.force:
         raise CommandError(f"{path} already exists (use --force to overwrite it)")
+    from importlib import resources  # only here: it imports zipfile, which serving never needs
+
     template = resources.files("hearts_bot").joinpath("templates/bot.py.tmpl").read_text()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(template.format(class_name=class_name, file_name=file_name))
@@ -140,9 +141,30 @@ def match_command(
     return command
 
 
-def check_command(bot: str, *, sandbox: bool = False) -> list[str]:
-    """The ``arena bot check`` arguments for ``hearts-bot check``."""
-    return ["bot", "check", bot, "--sandbox" if sandbox else "--no-sandbox"]
+def check_command(
+    bot: str | None,
+    *,
+    sandbox: bool = False,
+    command: str | None = None,
+    rules: str | None = None,
+) -> list[str]:
+    """The ``arena bot check`` arguments for ``hearts-bot check``: a Python bot, or with
+    `command` a bot in any language (run as a local process, never sandboxed).
+
+    >>> check_command(None, command="./bot", rules="omnibus")
+    ['bot', 'check', '--command', './bot', '--rules', 'omnibus', '--no-sandbox']
+    """
+    if (bot is None) == (command is None):
+        raise CommandError("give a bot file or --command, one of them")
+    if command is not None and sandbox:
+        raise CommandError(
+            "--command runs your own program here, never in the sandbox (the platform "
+            "sandboxes it once uploaded): drop --sandbox"
+        )
+    arguments = ["bot", "check", *(["--command", command] if command else [bot or ""])]
+    if rules is not None:
+        arguments += ["--rules", rules]
+    return [*arguments, "--sandbox" if sandbox else "--no-sandbox"]
 
 
 def replay_command(
@@ -182,6 +204,8 @@ def find_arena(explicit: str | None = None) -> str:
     Raises CommandError, saying how to install it, when there is none.
     """
     candidate = explicit or os.environ.get(ARENA_ENV) or "arena"
+    import shutil  # here, not at the top: serving never needs it
+
     found = shutil.which(candidate)
     if found is None:
         raise CommandError(
@@ -204,7 +228,7 @@ def _run_arena(arena: str, arguments: list[str]) -> int:
 
 
 def _check_bot_argument(bot: str) -> None:
-    if bot.endswith(".py") and not Path(bot).is_file():
+    if bot.endswith(".py") and not os.path.isfile(bot):
         raise CommandError(f"no such bot file: {bot}")
     _load(bot)  # fail fast, with the bot's own error, before starting a match
 
@@ -226,9 +250,13 @@ def command_play(args: argparse.Namespace) -> int:
 
 
 def command_check(args: argparse.Namespace) -> int:
+    arguments = check_command(
+        args.bot, sandbox=args.sandbox, command=args.command, rules=args.rules
+    )
     arena = find_arena(args.arena)
-    _check_bot_argument(args.bot)
-    return _run_arena(arena, check_command(args.bot, sandbox=args.sandbox))
+    if args.bot is not None:
+        _check_bot_argument(args.bot)
+    return _run_arena(arena, arguments)
 
 
 def command_replay(args: argparse.Namespace) -> int:
@@ -242,7 +270,7 @@ def command_replay(args: argparse.Namespace) -> int:
         request=args.request,
         sandbox=args.sandbox,
     )
-    if not Path(args.replay).is_file():
+    if not os.path.isfile(args.replay):
         raise CommandError(f"no such replay file: {args.replay}")
     arena = find_arena(args.arena)
     _check_bot_argument(args.bot)
@@ -310,8 +338,21 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--sandbox", action="store_true", help=sandbox_help)
     play.set_defaults(func=command_play)
 
-    check = commands.add_parser("check", help="run the platform's upload checks on a bot")
-    check.add_argument("bot", help=bot_help)
+    check = commands.add_parser(
+        "check",
+        help="run the platform's upload checks on a bot",
+        description="Run the checks the platform runs on an upload: the bot starts, "
+        "refuses malformed and out-of-order requests with the protocol's status codes, and "
+        "plays a short match of the rules against house bots, every decision on time. "
+        "A bot in any language: --command './bot' (docs/languages.md).",
+    )
+    check.add_argument("bot", nargs="?", help=bot_help + " (or give --command)")
+    check.add_argument(
+        "--command",
+        help="a bot in any language: the command that serves it, e.g. './bot' or "
+        "'node dist/bot.js' (--address unix:PATH is appended)",
+    )
+    check.add_argument("--rules", help="rules preset (default: standard)")
     check.add_argument("--arena", help=f"the arena executable (default: ${ARENA_ENV} or arena)")
     check.add_argument("--sandbox", action="store_true", help=sandbox_help)
     check.set_defaults(func=command_check)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import os
 import sys
-from pathlib import Path
 from types import ModuleType
 
 from .bot import Bot
@@ -37,11 +37,11 @@ def load_bot(spec: str) -> Bot:
         spec = STARTERS[name]
     if spec.endswith(".py"):
         module_part, attribute = spec, ""
-        module = _import_file(Path(spec))
+        module = _import_file(spec)
     else:
         module_part, _, attribute = spec.partition(":")
         is_file = module_part.endswith(".py")
-        module = _import_file(Path(module_part)) if is_file else _import(module_part)
+        module = _import_file(module_part) if is_file else _import(module_part)
     if attribute:
         if not hasattr(module, attribute):
             raise BotLoadError(f"{module_part} has no attribute {attribute!r}")
@@ -87,14 +87,17 @@ def _import(name: str) -> ModuleType:
         raise BotLoadError(f"cannot import {name}: {error}") from error
 
 
-def _import_file(path: Path) -> ModuleType:
-    if not path.is_file():
-        raise BotLoadError(f"no such bot file: {path}")
-    path = path.resolve()
+def _import_file(given: str) -> ModuleType:
+    # os.path, not pathlib: pathlib (with urllib.parse, ipaddress and fnmatch) is nothing
+    # else a serving bot loads, and every sandboxed bot pays for its imports at each start.
+    if not os.path.isfile(given):
+        raise BotLoadError(f"no such bot file: {given}")
+    path = os.path.realpath(given)
+    folder = os.path.dirname(path)
     # Let the bot import helper modules that sit beside it.
-    if str(path.parent) not in sys.path:
-        sys.path.insert(0, str(path.parent))
-    name = f"hearts_bot_user_{path.stem}"
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    name = f"hearts_bot_user_{os.path.splitext(os.path.basename(path))[0]}"
     module_spec = importlib.util.spec_from_file_location(name, path)
     if module_spec is None or module_spec.loader is None:
         raise BotLoadError(f"cannot load {path} as a Python module")

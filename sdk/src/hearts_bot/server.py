@@ -21,15 +21,14 @@ import argparse
 import asyncio
 import contextlib
 import functools
+import gc
 import os
-import platform
 import signal
 import stat
 import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from importlib import metadata
 from types import FrameType
 from typing import Any
 
@@ -50,16 +49,18 @@ SHUTDOWN_GRACE_SECONDS = 2.0
 START_TIMEOUT_SECONDS = 10.0
 
 
+SDK_VERSION = "0.1.0"
+"""This distribution's version (sdk/pyproject.toml's; tests/sdk/test_server.py checks they
+agree). A constant, not ``importlib.metadata``: looking it up imports a dozen modules
+(zipfile, email, csv, pathlib, ...) that cost a serving bot about 20 ms of CPU at every
+start, in every match (docs/benchmarks.md, "Starting a bot")."""
+
+
 @functools.cache
 def sdk_version() -> str:
-    """``hearts-bot-sdk/<version> python/<x.y.z>``, as a bot reports it in ReadyResponse
-    (read once: looking the version up costs about 0.4 ms, and the arena calls Ready at
-    the start of every game)."""
-    try:
-        version = metadata.version("hearts-bot-sdk")
-    except metadata.PackageNotFoundError:
-        version = "unknown"
-    return f"hearts-bot-sdk/{version} python/{platform.python_version()}"
+    """``hearts-bot-sdk/<version> python/<x.y.z>``, as a bot reports it in ReadyResponse."""
+    python = ".".join(str(part) for part in sys.version_info[:3])
+    return f"hearts-bot-sdk/{SDK_VERSION} python/{python}"
 
 
 class AddressError(ValueError):
@@ -225,6 +226,9 @@ async def _serve_until_signal(bot: Bot, address: str, ready_line: bool) -> None:
     previous = {
         signum: signal.signal(signum, on_signal) for signum in (signal.SIGTERM, signal.SIGINT)
     }
+    # What is loaded now (grpc, the SDK, the bot's module) lives as long as the process:
+    # out of the collector's reach, later collections do not scan it again.
+    gc.freeze()
     try:
         if ready_line:
             print(f"{READY_PREFIX} {running.address}", flush=True)
@@ -246,8 +250,10 @@ def _exit_now(reason: str) -> None:
 class BotServer:
     """A bot served from a background thread (for tests and embedding).
 
-    >>> from hearts_bot.bench import FirstLegalBot
-    >>> server = BotServer(FirstLegalBot(), "127.0.0.1:0")
+    >>> class FirstLegal(Bot):
+    ...     def pass_cards(self, view): return list(view.passable[: view.count])
+    ...     def play_card(self, view): return view.legal[0]
+    >>> server = BotServer(FirstLegal(), "127.0.0.1:0")
     >>> server.address.startswith("127.0.0.1:")
     True
     >>> server.stop()

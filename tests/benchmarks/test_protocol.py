@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hearts_bot import bench
+
+from arena.benchmarks import protocol as bench
 
 
 @pytest.mark.timeout(240)

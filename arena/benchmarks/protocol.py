@@ -1,6 +1,7 @@
 """Protocol benchmarks: raw gRPC round trips, a decision through the SDK, a match's pace.
 
-``python -m hearts_bot.bench`` (and ``arena bench protocol``, which calls `run`) measures,
+``python -m arena.benchmarks.protocol`` (and ``arena bench protocol``, which calls `run`)
+measures,
 with every server in its own process on Unix sockets and a grpc.aio client:
 
 * ``raw unary`` / ``raw stream``: a trivial ~200-byte echo, as a unary call and as one
@@ -12,6 +13,10 @@ with every server in its own process on Unix sockets and a grpc.aio client:
   streams (the figures behind docs/decisions/0002-protocol-transport.md).
 
 The numbers are per round trip, medians over a few repeats (min..max in brackets).
+
+It used to ship inside the SDK (``hearts_bot.bench``); it is the arena's tooling, not
+what a bot needs to serve, so it lives here: the SDK's wheel carries only the serving
+path and the contestant's commands (docs/benchmarks.md, "Starting a bot").
 """
 
 from __future__ import annotations
@@ -35,15 +40,15 @@ from typing import Any
 
 import grpc
 import grpc.aio
+from hearts_bot.bot import Bot
+from hearts_bot.cards import DECK, Card, card_order, rank_of
+from hearts_bot.convert import pass_direction_to_proto, rules_to_proto
+from hearts_bot.proto.hearts.v1 import bot_pb2, bot_pb2_grpc, game_pb2
+from hearts_bot.rules import PassDirection, RulesView
+from hearts_bot.server import READY_PREFIX
+from hearts_bot.views import PassView, PlayView
 
-from .bot import Bot
-from .cards import DECK, Card, card_order, rank_of
-from .convert import pass_direction_to_proto, rules_to_proto
-from .proto.hearts.v1 import bot_pb2, bot_pb2_grpc, game_pb2
-from .rules import PassDirection, RulesView
-from .server import READY_PREFIX
-from .views import PassView, PlayView
-
+_EOF: Any = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the grpc stubs
 ECHO_SERVICE = "bench.Echo"
 READY_TIMEOUT_SECONDS = 20.0
 CALL_TIMEOUT_SECONDS = 600.0
@@ -146,7 +151,7 @@ def bot_command(spec: str, address: str) -> list[str]:
 
 def echo_command(address: str) -> list[str]:
     """The command that runs a raw echo server at `address`."""
-    return [sys.executable, "-m", "hearts_bot.bench", "echo-server", address]
+    return [sys.executable, "-m", "arena.benchmarks.protocol", "echo-server", address]
 
 
 def _identity(data: bytes) -> bytes:
@@ -204,7 +209,7 @@ class UnaryEcho(RoundTrip):
         return await self.call(payload, timeout=CALL_TIMEOUT_SECONDS)
 
     async def close(self) -> None:
-        await self.channel.close()
+        await self.channel.close(None)
 
 
 class StreamEcho(RoundTrip):
@@ -212,7 +217,7 @@ class StreamEcho(RoundTrip):
         self.channel = grpc.aio.insecure_channel(address)
         self.stream = self.channel.stream_stream(
             f"/{ECHO_SERVICE}/Stream", request_serializer=_identity, response_deserializer=_identity
-        )(timeout=CALL_TIMEOUT_SECONDS)
+        )(timeout=CALL_TIMEOUT_SECONDS)  # type: ignore[call-arg]  # the stubs want an iterator
 
     async def __call__(self, payload: Any) -> Any:
         await self.stream.write(payload)
@@ -221,7 +226,7 @@ class StreamEcho(RoundTrip):
     async def close(self) -> None:
         await self.stream.done_writing()
         self.stream.cancel()
-        await self.channel.close()
+        await self.channel.close(None)
 
 
 class BotStream(RoundTrip):
@@ -230,7 +235,7 @@ class BotStream(RoundTrip):
 
     def __init__(self, address: str) -> None:
         self.channel = grpc.aio.insecure_channel(address)
-        self.stream = bot_pb2_grpc.BotServiceStub(self.channel).PlayMatch(
+        self.stream = bot_pb2_grpc.BotServiceStub(self.channel).PlayMatch(  # type: ignore[call-arg]
             timeout=CALL_TIMEOUT_SECONDS
         )
         self.next_id = 0
@@ -248,7 +253,7 @@ class BotStream(RoundTrip):
         if request.WhichOneof("kind") not in ("match_start", "pass_cards", "play_card"):
             return None
         answer: Any = await self.stream.read()
-        if answer is grpc.aio.EOF or answer.request_id != request.request_id:
+        if answer is _EOF or answer.request_id != request.request_id:
             raise RuntimeError(f"bad answer to request {request.request_id}: {answer!r}")
         return answer
 
@@ -260,7 +265,7 @@ class BotStream(RoundTrip):
         with contextlib.suppress(grpc.aio.AioRpcError):
             await self.stream.done_writing()
         self.stream.cancel()
-        await self.channel.close()
+        await self.channel.close(None)
 
 
 async def time_calls(send: Callable[[], Awaitable[Any]], calls: int, warmup: int = 200) -> float:
@@ -529,7 +534,7 @@ def run(
     hands: int = 20,
     repeats: int = 3,
     compare: bool = False,
-    bot: str = "hearts_bot.bench:FirstLegalBot",
+    bot: str = "arena.benchmarks.protocol:FirstLegalBot",
     progress: Callable[[str], None] | None = None,
 ) -> list[Measure]:
     """Run the protocol benchmarks; every server runs in its own process.
@@ -593,9 +598,10 @@ def run(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m hearts_bot.bench [--calls N] [--hands N] [--repeats N] [--compare] [--json]``."""
+    """``python -m arena.benchmarks.protocol [--calls N] [--hands N] [--repeats N]
+    [--compare] [--json]``."""
     parser = argparse.ArgumentParser(
-        prog="python -m hearts_bot.bench",
+        prog="python -m arena.benchmarks.protocol",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

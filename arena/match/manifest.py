@@ -1,0 +1,126 @@
+"""The upload manifest, ``hearts-bot.toml``: which kind of bot an archive holds and how to
+start it (docs/languages.md).
+
+A Python upload needs no manifest (``bot.py`` is found as it always was). A bot in any
+other language says what it is:
+
+    kind = "native"        # "native" (a Linux x86-64 executable), "node" or "python"
+    entry = "bot"          # the file to run, relative to the archive's top
+    protocol = "hearts.v1" # the protocol package it serves
+
+Both the site (refusing a bad upload with a 4xx) and the workers (rejecting a version)
+read it with `parse_manifest` and check the entry with `check_entry`, so an owner gets
+the same message from either. Stdlib only.
+
+>>> parse_manifest(b'kind = "node"\\nentry = "dist/bot.js"\\nprotocol = "hearts.v1"\\n')
+Manifest(kind='node', entry='dist/bot.js', protocol='hearts.v1')
+>>> parse_manifest(b'kind = "java"\\nentry = "bot.jar"\\nprotocol = "hearts.v1"\\n')
+Traceback (most recent call last):
+...
+arena.match.manifest.ManifestError: hearts-bot.toml: kind 'java' is not one of native, node, python
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from pathlib import PurePosixPath
+from typing import Final
+
+MANIFEST_NAME: Final = "hearts-bot.toml"
+KINDS: Final = ("native", "node", "python")
+PROTOCOLS: Final = ("hearts.v1",)
+NODE_SUFFIXES: Final = (".js", ".cjs", ".mjs")
+ELF_MAGIC: Final = b"\x7fELF"
+_ELFCLASS64: Final = 2
+_ELFDATA2LSB: Final = 1
+_EM_X86_64: Final = 62
+_ET_EXEC, _ET_DYN = 2, 3
+MANIFEST_MAX_BYTES: Final = 4096
+
+
+class ManifestError(ValueError):
+    """A manifest or entry we cannot use; the message names the field and says why."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Manifest:
+    """A parsed ``hearts-bot.toml``."""
+
+    kind: str
+    entry: str
+    protocol: str
+
+
+def parse_manifest(content: bytes) -> Manifest:
+    """The manifest in `content`. Raises ManifestError naming what is wrong."""
+    if len(content) > MANIFEST_MAX_BYTES:
+        raise ManifestError(f"{MANIFEST_NAME} is larger than {MANIFEST_MAX_BYTES} bytes")
+    try:
+        data = tomllib.loads(content.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ManifestError(f"{MANIFEST_NAME} is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ManifestError(f"{MANIFEST_NAME} is not valid TOML: {error}") from None
+    unknown = sorted(set(data) - {"kind", "entry", "protocol"})
+    if unknown:
+        raise ManifestError(
+            f"{MANIFEST_NAME}: unknown key {unknown[0]!r} (the keys are kind, entry, protocol)"
+        )
+    for key in ("kind", "entry", "protocol"):
+        if key not in data:
+            raise ManifestError(f"{MANIFEST_NAME}: {key} is missing")
+        if not isinstance(data[key], str):
+            raise ManifestError(f"{MANIFEST_NAME}: {key} must be a string")
+    kind, entry, protocol = data["kind"], data["entry"], data["protocol"]
+    if kind not in KINDS:
+        raise ManifestError(f"{MANIFEST_NAME}: kind {kind!r} is not one of {', '.join(KINDS)}")
+    if protocol not in PROTOCOLS:
+        raise ManifestError(
+            f"{MANIFEST_NAME}: protocol {protocol!r} is not served here "
+            f"(this platform speaks {', '.join(PROTOCOLS)})"
+        )
+    path = PurePosixPath(entry)
+    if not entry or path.is_absolute() or ".." in path.parts or "\\" in entry or "\x00" in entry:
+        raise ManifestError(f"{MANIFEST_NAME}: entry {entry!r} must be a path inside the archive")
+    normal = "/".join(part for part in path.parts if part != ".")
+    if kind == "node" and not normal.endswith(NODE_SUFFIXES):
+        raise ManifestError(
+            f"{MANIFEST_NAME}: entry {entry!r} of a node bot must be JavaScript "
+            f"({', '.join(NODE_SUFFIXES)}): compile TypeScript to JavaScript first"
+        )
+    if kind == "python" and not normal.endswith(".py"):
+        raise ManifestError(f"{MANIFEST_NAME}: entry {entry!r} of a python bot must be a .py file")
+    return Manifest(kind, normal, protocol)
+
+
+def check_entry(manifest: Manifest, content: bytes | None) -> None:
+    """Check the entry file's bytes (None: not in the archive) against its kind.
+
+    A native entry must be an ELF executable for Linux x86-64 (64-bit, little-endian,
+    machine x86-64, an executable or position-independent executable). Raises
+    ManifestError.
+
+    >>> check_entry(Manifest("native", "bot", "hearts.v1"), b"#!/bin/sh\\n")
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    arena.match.manifest.ManifestError: bot is not a Linux executable (no ELF header): ...
+    """
+    if content is None:
+        raise ManifestError(f"the archive has no {manifest.entry}, the entry {MANIFEST_NAME} names")
+    if manifest.kind != "native":
+        return
+    if content[:4] != ELF_MAGIC or len(content) < 20:
+        raise ManifestError(
+            f"{manifest.entry} is not a Linux executable (no ELF header): a native bot is a "
+            "compiled x86-64 program (scripts need their interpreter: not offered)"
+        )
+    if content[4] != _ELFCLASS64 or content[5] != _ELFDATA2LSB:
+        raise ManifestError(f"{manifest.entry} is not a 64-bit little-endian ELF executable")
+    kind = int.from_bytes(content[16:18], "little")
+    machine = int.from_bytes(content[18:20], "little")
+    if machine != _EM_X86_64:
+        raise ManifestError(f"{manifest.entry} is built for ELF machine {machine}, not x86-64 (62)")
+    if kind not in (_ET_EXEC, _ET_DYN):
+        raise ManifestError(f"{manifest.entry} is an ELF object, not an executable")

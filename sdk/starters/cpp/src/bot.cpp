@@ -1,0 +1,200 @@
+// A minimal legal Hearts Arena bot in C++ (protocol hearts.v1, docs/protocol.md).
+//
+// Start it as the arena does:   ./bot --address unix:/tmp/bot.sock
+// It prints "HEARTS-BOT READY <address>" once it serves, answers every query of a match
+// on the PlayMatch stream, and refuses malformed or out-of-order requests with the
+// status codes the protocol names. Edit `decide_*` below to make it play well.
+
+#include <grpcpp/grpcpp.h>
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+#include "hearts/v1/bot.grpc.pb.h"
+
+namespace v1 = hearts::v1;
+
+namespace {
+
+const char* const kBotName = "CppStarterBot";
+
+// -- the decisions: edit these ------------------------------------------------------
+
+// Pass the highest cards allowed (the hand is in card order, lowest first).
+void decide_pass(const v1::PassCardsQuery& query, v1::PassCardsAnswer* answer) {
+  std::set<std::string> forbidden(query.state().rules().pass_forbidden().begin(),
+                                  query.state().rules().pass_forbidden().end());
+  const auto& hand = query.state().hand();
+  for (int i = hand.size() - 1; i >= 0 && answer->cards_size() < static_cast<int>(query.count());
+       --i) {
+    if (!forbidden.count(hand[i])) answer->add_cards(hand[i]);
+  }
+}
+
+// Play the lowest legal card (on its lowest legal penny in Four-Penny Hearts).
+void decide_play(const v1::PlayCardQuery& query, v1::PlayCardAnswer* answer) {
+  if (query.legal_moves_size() > 0) {
+    answer->set_card(query.legal_moves(0).card());
+    answer->set_penny(query.legal_moves(0).penny());
+    return;
+  }
+  answer->set_card(query.legal_cards(0));
+}
+
+void decide_reveal(const v1::RevealCardQuery& query, v1::RevealCardAnswer* answer) {
+  answer->set_card(query.state().hand(0));
+}
+
+void decide_call(const v1::CallPassQuery& query, v1::CallPassAnswer* answer) {
+  answer->set_direction(query.options(0));
+}
+
+void decide_bid(const v1::BidQuery&, v1::BidAnswer*) {}  // unset chips: a pass
+
+void decide_suit(const v1::NameSuitQuery&, v1::NameSuitAnswer* answer) { answer->set_suit("C"); }
+
+// -- the protocol ---------------------------------------------------------------------
+
+grpc::Status invalid(const std::string& message) {
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message);
+}
+
+grpc::Status out_of_order(const std::string& message) {
+  return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, message);
+}
+
+// The checks of a query's state that this bot relies on (the SDK checks many more).
+grpc::Status check_state(const char* kind, bool has_state, const v1::HandState& state) {
+  if (!has_state) return invalid(std::string(kind) + ".state: missing");
+  if (state.hand_size() == 0) return invalid(std::string(kind) + ".state.hand: empty");
+  return grpc::Status::OK;
+}
+
+class Service final : public v1::BotService::Service {
+  grpc::Status Ready(grpc::ServerContext*, const v1::ReadyRequest*,
+                     v1::ReadyResponse* response) override {
+    response->set_bot_name(kBotName);
+    response->set_sdk_version("hearts-cpp-starter/1 grpc-c++/" + grpc::Version());
+    return grpc::Status::OK;
+  }
+
+  grpc::Status PlayMatch(
+      grpc::ServerContext*,
+      grpc::ServerReaderWriter<v1::PlayMatchResponse, v1::PlayMatchRequest>* stream) override {
+    v1::PlayMatchRequest request;
+    bool started = false;
+    bool ended = false;
+    uint64_t last_id = 0;
+    while (stream->Read(&request)) {
+      using Kind = v1::PlayMatchRequest::KindCase;
+      const Kind kind = request.kind_case();
+      if (request.request_id() == 0) return invalid("request_id: 0 is not a request id");
+      if (kind == Kind::KIND_NOT_SET) return invalid("kind: no message kind is set");
+      if (ended) return out_of_order("a message after match_end");
+      if (!started && kind != Kind::kMatchStart) return out_of_order("a message before match_start");
+      if (started && kind == Kind::kMatchStart) return out_of_order("a second match_start");
+      if (request.request_id() <= last_id) {
+        return out_of_order("request_id " + std::to_string(request.request_id()) +
+                            " does not increase");
+      }
+      last_id = request.request_id();
+      v1::PlayMatchResponse response;
+      response.set_request_id(request.request_id());
+      switch (kind) {
+        case Kind::kMatchStart:
+          started = true;
+          response.mutable_match_start()->set_wants_notifications(false);
+          break;
+        case Kind::kPassCards: {
+          const auto& query = request.pass_cards();
+          auto status = check_state("pass_cards", query.has_state(), query.state());
+          if (!status.ok()) return status;
+          if (query.count() > static_cast<uint32_t>(query.state().hand_size())) {
+            return invalid("pass_cards.count: more than the hand holds");
+          }
+          decide_pass(query, response.mutable_pass_cards());
+          break;
+        }
+        case Kind::kPlayCard: {
+          const auto& query = request.play_card();
+          auto status = check_state("play_card", query.has_state(), query.state());
+          if (!status.ok()) return status;
+          if (query.legal_cards_size() == 0) return invalid("play_card.legal_cards: empty");
+          decide_play(query, response.mutable_play_card());
+          break;
+        }
+        case Kind::kRevealCard: {
+          const auto& query = request.reveal_card();
+          auto status = check_state("reveal_card", query.has_state(), query.state());
+          if (!status.ok()) return status;
+          decide_reveal(query, response.mutable_reveal_card());
+          break;
+        }
+        case Kind::kCallPass:
+          if (request.call_pass().options_size() == 0) return invalid("call_pass.options: empty");
+          decide_call(request.call_pass(), response.mutable_call_pass());
+          break;
+        case Kind::kBid:
+          decide_bid(request.bid(), response.mutable_bid());
+          break;
+        case Kind::kNameSuit:
+          decide_suit(request.name_suit(), response.mutable_name_suit());
+          break;
+        case Kind::kMatchEnd:
+          ended = true;
+          continue;
+        default:  // hand_start, trick_end, hand_end: notifications (never asked for here)
+          continue;
+      }
+      if (!stream->Write(response)) break;
+    }
+    return grpc::Status::OK;
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string address;
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::string(argv[i]) == "--address") address = argv[i + 1];
+  }
+  if (address.empty()) {
+    std::cerr << "usage: " << argv[0] << " --address unix:/path/bot.sock" << std::endl;
+    return 2;
+  }
+  // SIGTERM and SIGINT are taken by one thread (sigwait), which shuts the server down.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  Service service;
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server) {
+    std::cerr << "cannot serve on " << address << std::endl;
+    return 2;
+  }
+  std::cout << "HEARTS-BOT READY " << address << std::endl;  // endl flushes
+
+  std::thread stopper([&server, &signals] {
+    int received = 0;
+    sigwait(&signals, &received);
+    server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  });
+  server->Wait();
+  stopper.join();
+  if (address.rfind("unix:", 0) == 0) unlink(address.substr(5).c_str());
+  return 0;
+}

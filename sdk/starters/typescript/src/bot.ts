@@ -1,0 +1,182 @@
+// A minimal legal Hearts Arena bot in TypeScript (protocol hearts.v1, docs/protocol.md).
+//
+// Start it as the arena does:   node dist/bot.js --address unix:/tmp/bot.sock
+// It prints "HEARTS-BOT READY <address>" once it serves, answers every query of a match
+// on the PlayMatch stream, and refuses malformed or out-of-order requests with the
+// status codes the protocol names. Edit the `decide*` functions to make it play well.
+
+import * as path from "node:path";
+
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+
+import type { ProtoGrpcType } from "./generated/bot";
+import type { BidQuery__Output } from "./generated/hearts/v1/BidQuery";
+import type { BotServiceHandlers } from "./generated/hearts/v1/BotService";
+import type { CallPassQuery__Output } from "./generated/hearts/v1/CallPassQuery";
+import type { HandState__Output } from "./generated/hearts/v1/HandState";
+import type { PassDirection__Output } from "./generated/hearts/v1/PassDirection";
+import type { PassCardsQuery__Output } from "./generated/hearts/v1/PassCardsQuery";
+import type { PlayCardQuery__Output } from "./generated/hearts/v1/PlayCardQuery";
+import type { PlayMatchRequest__Output } from "./generated/hearts/v1/PlayMatchRequest";
+import type { PlayMatchResponse } from "./generated/hearts/v1/PlayMatchResponse";
+
+const BOT_NAME = "TypeScriptStarterBot";
+
+// -- the decisions: edit these ------------------------------------------------------
+
+/** Pass the highest cards allowed (the hand is in card order, lowest first). */
+function decidePass(query: PassCardsQuery__Output): string[] {
+  const state = query.state as HandState__Output;
+  const forbidden = new Set(state.rules?.pass_forbidden ?? []);
+  return [...state.hand]
+    .reverse()
+    .filter((card) => !forbidden.has(card))
+    .slice(0, query.count);
+}
+
+/** Play the lowest legal card (on its lowest legal penny in Four-Penny Hearts). */
+function decidePlay(query: PlayCardQuery__Output): { card: string; penny?: number } {
+  if (query.legal_moves.length > 0) {
+    return { card: query.legal_moves[0].card, penny: query.legal_moves[0].penny };
+  }
+  return { card: query.legal_cards[0] };
+}
+
+function decideCall(query: CallPassQuery__Output): PassDirection__Output {
+  return query.options[0];
+}
+
+function decideBid(_query: BidQuery__Output): number | undefined {
+  return undefined; // a pass
+}
+
+// -- the protocol ---------------------------------------------------------------------
+
+class ProtocolError extends Error {
+  constructor(
+    readonly code: grpc.status,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const invalid = (message: string) => new ProtocolError(grpc.status.INVALID_ARGUMENT, message);
+const outOfOrder = (message: string) =>
+  new ProtocolError(grpc.status.FAILED_PRECONDITION, message);
+
+function requireState(kind: string, state: HandState__Output | null | undefined): HandState__Output {
+  if (!state) throw invalid(`${kind}.state: missing`);
+  if (state.hand.length === 0) throw invalid(`${kind}.state.hand: empty`);
+  return state;
+}
+
+/** One match on one stream: checks the framing, answers the queries in order. */
+class Match {
+  private started = false;
+  private ended = false;
+  private lastId = 0n;
+
+  /** The answer to `request`, or null for a notification; throws ProtocolError. */
+  answer(request: PlayMatchRequest__Output): PlayMatchResponse | null {
+    const id = BigInt(request.request_id);
+    const kind = request.kind;
+    if (id === 0n) throw invalid("request_id: 0 is not a request id");
+    if (!kind) throw invalid("kind: no message kind is set");
+    if (this.ended) throw outOfOrder("a message after match_end");
+    if (!this.started && kind !== "match_start") throw outOfOrder("a message before match_start");
+    if (this.started && kind === "match_start") throw outOfOrder("a second match_start");
+    if (id <= this.lastId) throw outOfOrder(`request_id ${id} does not increase`);
+    this.lastId = id;
+    const request_id = request.request_id;
+    switch (kind) {
+      case "match_start":
+        this.started = true;
+        return { request_id, match_start: { wants_notifications: false } };
+      case "pass_cards": {
+        const query = request.pass_cards!;
+        const state = requireState("pass_cards", query.state);
+        if (query.count > state.hand.length) throw invalid("pass_cards.count: more than the hand");
+        return { request_id, pass_cards: { cards: decidePass(query) } };
+      }
+      case "play_card": {
+        const query = request.play_card!;
+        requireState("play_card", query.state);
+        if (query.legal_cards.length === 0) throw invalid("play_card.legal_cards: empty");
+        return { request_id, play_card: decidePlay(query) };
+      }
+      case "reveal_card": {
+        const state = requireState("reveal_card", request.reveal_card!.state);
+        return { request_id, reveal_card: { card: state.hand[0] } };
+      }
+      case "call_pass":
+        if (request.call_pass!.options.length === 0) throw invalid("call_pass.options: empty");
+        return { request_id, call_pass: { direction: decideCall(request.call_pass!) } };
+      case "bid":
+        return { request_id, bid: { chips: decideBid(request.bid!) } };
+      case "name_suit":
+        return { request_id, name_suit: { suit: "C" } };
+      case "match_end":
+        this.ended = true;
+        return null;
+      default: // hand_start, trick_end, hand_end: notifications (never asked for here)
+        return null;
+    }
+  }
+}
+
+const handlers: BotServiceHandlers = {
+  Ready(_call, callback) {
+    callback(null, { bot_name: BOT_NAME, sdk_version: `hearts-ts-starter/1 node/${process.version}` });
+  },
+  PlayMatch(call) {
+    const match = new Match();
+    call.on("data", (request: PlayMatchRequest__Output) => {
+      try {
+        const response = match.answer(request);
+        if (response) call.write(response);
+      } catch (error) {
+        if (!(error instanceof ProtocolError)) throw error;
+        call.emit("error", { code: error.code, details: error.message });
+        call.removeAllListeners("data");
+      }
+    });
+    call.on("end", () => call.end());
+  },
+};
+
+function main(): void {
+  const at = process.argv.indexOf("--address");
+  const address = at > 0 ? process.argv[at + 1] : undefined;
+  if (!address) {
+    process.stderr.write("usage: node dist/bot.js --address unix:/path/bot.sock\n");
+    process.exit(2);
+  }
+  const definition = protoLoader.loadSync("hearts/v1/bot.proto", {
+    includeDirs: [path.join(__dirname, "..", "proto")],
+    keepCase: true,
+    longs: String,
+    enums: String,
+    defaults: true,
+    oneofs: true,
+  });
+  const proto = grpc.loadPackageDefinition(definition) as unknown as ProtoGrpcType;
+  const server = new grpc.Server();
+  server.addService(proto.hearts.v1.BotService.service, handlers);
+  server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error) => {
+    if (error) {
+      process.stderr.write(`cannot serve on ${address}: ${error.message}\n`);
+      process.exit(2);
+    }
+    process.stdout.write(`HEARTS-BOT READY ${address}\n`);
+  });
+  const stop = () => {
+    server.tryShutdown(() => process.exit(0));
+    setTimeout(() => process.exit(0), 2000).unref();
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+main();

@@ -1,0 +1,10 @@
+// Original file: proto/hearts/v1/game.proto
+
+
+export interface MatchStartAnswer {
+  'wants_notifications'?: (boolean);
+}
+
+export interface MatchStartAnswer__Output {
+  'wants_notifications': (boolean);
+}

@@ -1,0 +1,8 @@
+// Original file: proto/hearts/v1/bot.proto
+
+
+export interface ReadyRequest {
+}
+
+export interface ReadyRequest__Output {
+}

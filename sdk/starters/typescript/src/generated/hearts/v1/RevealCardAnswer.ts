@@ -1,0 +1,10 @@
+// Original file: proto/hearts/v1/game.proto
+
+
+export interface RevealCardAnswer {
+  'card'?: (string);
+}
+
+export interface RevealCardAnswer__Output {
+  'card': (string);
+}

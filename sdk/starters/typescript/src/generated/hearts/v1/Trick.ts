@@ -1,0 +1,16 @@
+// Original file: proto/hearts/v1/game.proto
+
+
+export interface Trick {
+  'leader'?: (number);
+  'cards'?: (string)[];
+  'winner'?: (number);
+  '_winner'?: "winner";
+}
+
+export interface Trick__Output {
+  'leader': (number);
+  'cards': (string)[];
+  'winner'?: (number);
+  '_winner'?: "winner";
+}

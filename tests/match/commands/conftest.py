@@ -1,0 +1,3 @@
+"""Bots run as commands by the tests (never imported by pytest)."""
+
+collect_ignore_glob = ["*.py"]

@@ -1,0 +1,89 @@
+"""A bot's start-up inside the sandbox: its CPU accounted by part, and the runtime's
+bytecode used as built (nothing of it compiled again at a start).
+
+No figure is asserted against a time: the accounting's shape and plausibility are (the
+parts add up to the whole, every rung used some CPU); speed is `arena bench sandbox`'s.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.sandbox.conftest import MakeEnv
+from workers.sandbox import BotEnvironment, Sandbox
+from workers.sandbox.accounting import RUNGS, _ProbeSandbox, measure_startup
+
+pytestmark = pytest.mark.timeout(180)
+
+
+def test_the_start_up_parts_add_up_to_the_whole(sandbox: Sandbox, make_env: MakeEnv):
+    env = make_env("honest")
+    figures = measure_startup(env, starts=1)
+    assert list(figures.parts) == list(RUNGS)
+    assert all(value > 0 for value in figures.rungs.values())
+    assert sum(figures.parts.values()) == pytest.approx(figures.bot_total)
+    assert figures.bot_total == figures.rungs["serving"]
+    # The interpreter is no free lunch, and grpc, asyncio and protobuf cost more again.
+    assert figures.rungs["interpreter start"] > figures.rungs["sandbox set-up"]
+    assert figures.rungs["imports"] > figures.rungs["interpreter start"]
+    assert figures.worker > 0
+    assert figures.total == pytest.approx(figures.bot_total + figures.worker)
+
+
+def test_a_started_bot_reports_its_trees_cpu(sandbox: Sandbox, make_env: MakeEnv):
+    bot = sandbox.start(make_env("honest"), seat=0)
+    try:
+        assert bot.wait_ready(60), bot.exit_reason()
+        assert bot.cpu_at_ready is not None and bot.cpu_at_ready > 0
+    finally:
+        bot.stop()
+    assert bot.cpu_at_stop is not None and bot.cpu_at_stop >= bot.cpu_at_ready
+
+
+def _verbose_imports(env: BotEnvironment) -> str:
+    """What ``python -v`` says while the serving imports load inside the sandbox."""
+    sandbox = _ProbeSandbox()
+    sandbox.probe = [
+        str(env.python),
+        "-B",
+        "-v",
+        "-c",
+        "import hearts_bot.cli; print('HEARTS-BOT READY', flush=True); "
+        "import signal; signal.pause()",
+    ]
+    bot = sandbox.start(env, seat=0)
+    try:
+        deadline = time.monotonic() + 60
+        while "HEARTS-BOT READY" not in bot.stdout.text():
+            assert bot.alive() and time.monotonic() < deadline, bot.log_excerpt()
+            time.sleep(0.01)
+        time.sleep(0.2)  # the rest of stderr
+        return bot.stderr.text()
+    finally:
+        bot.stop()
+
+
+def test_the_runtime_is_used_as_compiled(sandbox: Sandbox, make_env: MakeEnv):
+    env = make_env("honest")
+    log = _verbose_imports(env)
+    runtime = str(env.runtime)
+    loaded = re.findall(r"^# code object from '?([^'\n]+)'?$", log, re.MULTILINE)
+    from_runtime = [path for path in loaded if path.startswith(runtime)]
+    # A positive control: the runtime's modules are there, read from bytecode ...
+    assert any("/hearts_bot/__pycache__/" in path for path in from_runtime)
+    assert any("/grpc/__pycache__/" in path for path in from_runtime)
+    # ... and none of them, nor of the standard library, is compiled from source.
+    compiled = [path for path in loaded if not path.endswith(".pyc")]
+    assert compiled == []
+    # The runtime holds no stale or missing bytecode to fall back from.
+    sources = list(Path(runtime).rglob("*.py"))
+    missing = [
+        source
+        for source in sources
+        if not any((source.parent / "__pycache__").glob(f"{source.stem}.*.pyc"))
+    ]
+    assert missing == []
