@@ -202,3 +202,17 @@ def test_a_cold_points_table_is_computed_once_for_concurrent_requests(app, world
             statuses = list(pool.map(racer, range(racers)))
     assert statuses == [200] * racers
     assert calls == [world.season_id]
+
+
+@pytest.mark.parametrize("number", HUGE)
+def test_ids_beyond_the_column_in_a_json_body_are_refused(client, world, token, number):
+    """Found by the schemathesis run: a season or version number no column can hold was
+    handed to the database, which overflowed (a 500 on SQLite)."""
+    entered = client.post(
+        f"/api/v1/bots/{world.alice_bot_id}/entries", headers=bearer(token), json={"season": number}
+    )
+    assert entered.status_code == 404, entered.get_data(as_text=True)
+    pinned = client.put(
+        f"/api/v1/bots/{world.alice_bot_id}/pin", headers=bearer(token), json={"version": number}
+    )
+    assert pinned.status_code == 400, pinned.get_data(as_text=True)

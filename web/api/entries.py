@@ -24,6 +24,7 @@ from arena.seasons.entries import entered_seasons
 from arena.store.models import Bot, BotVersion, Season
 
 from .. import database
+from ..bounds import is_id, quoted
 from ..loaders import load_bot
 from . import api, api_user
 
@@ -70,12 +71,9 @@ def _body() -> dict[str, Any]:
 
 
 def _season_or_404(season_id: int) -> None:
-    if database.session().get(Season, season_id) is None:
-        abort(404, f"There is no season {season_id}.")
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    # An id no column can hold names no season (and would overflow the driver: a 500).
+    if not is_id(season_id) or database.session().get(Season, season_id) is None:
+        abort(404, f"There is no season {quoted(season_id)}.")
 
 
 @api.get("/bots/<int:bot_id>/entries")
@@ -123,7 +121,7 @@ def pin(bot_id: int) -> dict[str, Any]:
     if "version" not in body:
         abort(400, "Send {'version': <number>} to pin, or {'version': null} to unpin.")
     number = body["version"]
-    if number is not None and (not _whole(number) or number < 1):
+    if number is not None and not is_id(number):
         abort(400, "'version' must be a version number (1, 2, …) or null.")
     try:
         with database.writing() as db:
