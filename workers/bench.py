@@ -136,7 +136,7 @@ def run_season(
     timeout: float = 3600.0,
 ) -> SeasonFigures:
     """Play a fresh season of `matches` matches with `workers` worker processes."""
-    from arena.commands.platform import prepare_sql_broker
+    from .config import prepare_sql_broker
 
     root.mkdir(parents=True, exist_ok=True)
     data_dir = root / "data"

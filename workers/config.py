@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
@@ -158,3 +159,13 @@ class Settings:
 def default_broker_url(data_dir: Path) -> str:
     """The serverless local broker: kombu's SQLAlchemy transport on a SQLite file."""
     return f"sqla+sqlite:///{data_dir / 'broker.sqlite'}"
+
+
+def prepare_sql_broker(broker_url: str) -> None:
+    """Put the SQLite broker file in WAL mode (readers never wait for the writer). Here,
+    beside `default_broker_url`, so the workers' own code (their bench) never imports
+    the command line."""
+    path = broker_url.split(":///", 1)[1]
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(path, timeout=30) as connection:
+        connection.execute("PRAGMA journal_mode=WAL")

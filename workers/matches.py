@@ -39,7 +39,7 @@ from arena.match.remote import GrpcSeat
 from arena.match.runner import Entrant, EventSink, MatchOutcome, MatchRunner
 from arena.match.seats import InProcessSeat, Seat
 from arena.store import MatchResult, SeatResult, fail_match, record_match_result, start_match
-from arena.store.bots import HOUSE_USERNAME, archive_content, read_house_manifest
+from arena.store.bots import archive_content, trusted_house_bot
 from arena.store.dispatch import release_match
 from arena.store.live import LiveWriter, clear_events
 from arena.store.models import Bot, BotVersion, Match, MatchFormat, MatchSeat
@@ -52,8 +52,8 @@ from .archives import UploadError
 from .config import Settings
 from .environments import host_paths, version_environment
 from .sandbox import EnvironmentBuildError, SandboxError, SandboxPolicy
+from .sandbox.host import SandboxHost
 from .sandbox.local import shared_sandbox
-from .sandbox.process import BotProcess
 from .transient import is_transient, retrying
 
 log = logging.getLogger(__name__)
@@ -102,40 +102,6 @@ class RunSummary:
         return dataclasses.asdict(self)
 
 
-class SandboxHost:
-    """A sandboxed `BotProcess` as the runner's `BotHost` (the environment is kept)."""
-
-    def __init__(self, process: BotProcess, scrub: Callable[[str], str] = str) -> None:
-        self.process = process
-        self.address = process.address
-        self.scrub = scrub  # hides the worker's folders (`workers.environments.host_paths`)
-
-    def wait_ready(self, timeout: float) -> bool:
-        """True once the bot listens on its own socket."""
-        return self.process.wait_ready(timeout)
-
-    def exit_reason(self) -> str | None:
-        """Why the bot ended, or None while it runs."""
-        reason = self.process.exit_reason()
-        return None if reason is None else reason.message
-
-    def log_excerpt(self) -> str:
-        """The bot's capped stdout and stderr, naming folders as the sandbox does."""
-        return self.scrub(self.process.log_excerpt())
-
-    def thaw(self) -> None:
-        """The runner is about to ask (or tell) the bot something: let it run."""
-        self.process.thaw()
-
-    def freeze(self) -> None:
-        """The bot has answered: stop it until its next turn (see `BotProcess.freeze`)."""
-        self.process.freeze()
-
-    def stop(self) -> None:
-        """Stop the bot (idempotent)."""
-        self.process.stop()
-
-
 # -- loading -----------------------------------------------------------------------------
 
 
@@ -159,8 +125,8 @@ def load_run(session: Session, match_id: int, started_at: datetime) -> MatchRun:
         bot = version.bot
         label = f"{bot.owner.username}/{bot.name} v{version.number}"
         house = None
-        if bot.owner.username == HOUSE_USERNAME:
-            house = read_house_manifest(archive_content(session, version.archive_sha256))
+        if bot.is_house:
+            house = trusted_house_bot(bot, archive_content(session, version.archive_sha256))
             if house is not None and house[0] not in HOUSE_BOTS:
                 raise LookupError(f"{label}: no house bot {house[0]!r} in this build")
         plans.append(SeatPlan(seat.seat, version.id, label, version.archive_sha256, house))

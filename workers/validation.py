@@ -30,7 +30,7 @@ from sqlalchemy.orm import Session, selectinload
 from arena.match.check import check_seat
 from arena.match.remote import GrpcSeat
 from arena.seasons import promote_version
-from arena.store.bots import HOUSE_USERNAME, archive_content, read_house_manifest
+from arena.store.bots import archive_content, trusted_house_bot
 from arena.store.bots import set_version_status as _set_status
 from arena.store.database import write_transaction
 from arena.store.dispatch import claim_version, release_version
@@ -40,8 +40,8 @@ from . import context
 from .app import VALIDATE, ArenaTask, app
 from .archives import UploadError
 from .environments import host_paths, version_environment
-from .matches import SandboxHost
 from .sandbox import EnvironmentBuildError, SandboxError, SandboxPolicy, SandboxUnavailableError
+from .sandbox.host import SandboxHost
 from .sandbox.local import shared_sandbox
 from .transient import is_transient, retrying
 
@@ -86,7 +86,7 @@ def load_candidate(session: Session, version_id: int) -> Candidate:
         raise LookupError(f"no bot version {version_id}")
     bot = version.bot
     content = archive_content(session, version.archive_sha256)
-    trusted = bot.owner.username == HOUSE_USERNAME and read_house_manifest(content) is not None
+    trusted = trusted_house_bot(bot, content) is not None
     candidate = Candidate(
         version.id,
         f"{bot.owner.username}/{bot.name} v{version.number}",

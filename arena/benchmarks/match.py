@@ -12,9 +12,11 @@ process asked again and again).
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import os
 import tempfile
 import time
+from typing import Any, cast
 
 from hearts_bot import transport
 
@@ -23,6 +25,7 @@ from arena.engine import preset
 from arena.match.process import BotProcess
 from arena.match.remote import GrpcSeat
 from arena.match.runner import Entrant, MatchRunner
+from arena.match.seats import Seat
 
 TRIVIAL_BOT = "arena.benchmarks.protocol:FirstLegalBot"
 
@@ -40,6 +43,10 @@ class MatchFigures:
     decisions: int
     runner_cpu: float  # seconds of this process's CPU (every thread) per decision
     bots_cpu: float  # seconds of the four bot processes' CPU together per decision
+    runner_own_cpu: float = 0.0
+    """Seconds of the runner's own CPU per decision: the event loop's thread, less what
+    that thread spent inside the seats' calls (building, sending and reading messages:
+    the transport), so what is left is the engine, judging, clocks and the record."""
 
     @property
     def ratio(self) -> float:
@@ -95,11 +102,44 @@ def transport_figures(calls: int = 2000, hands: int = 20, repeats: int = 3) -> t
         return raw, alone
 
 
-def _play(hosts: list[BotProcess], seed: int) -> int:
+class Metered:
+    """A seat that counts the CPU its calling thread spends inside the seat's calls.
+
+    The runner is sequential (one question at a time), so the thread's CPU between a
+    call and its return is the transport's: the message built and sent, the stream's
+    reader tasks, the answer read. Every attribute is the seat's own; coroutine methods
+    are timed."""
+
+    def __init__(self, seat: Any, meter: list[float]) -> None:
+        self._seat = seat
+        self._meter = meter
+        self.label = seat.label
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._seat, name)
+        if not inspect.iscoroutinefunction(method):
+            return method
+        meter = self._meter
+
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.thread_time()
+            try:
+                return await method(*args, **kwargs)
+            finally:
+                meter[0] += time.thread_time() - started
+
+        return timed
+
+
+def _play(hosts: list[BotProcess], seed: int, meter: list[float] | None = None) -> int:
     """One game to 100 as its own match (a fresh runner, seats and channels, as a
-    single-game match gets); returns its decisions."""
+    single-game match gets); returns its decisions. With `meter`, the seats' own CPU
+    in this thread is added to `meter[0]`."""
     seats = [GrpcSeat(h.address, f"trivial {i}") for i, h in enumerate(hosts)]
-    entrants = [Entrant(f"trivial {i}", seat) for i, seat in enumerate(seats)]
+    entrants = [
+        Entrant(f"trivial {i}", seat if meter is None else cast(Seat, Metered(seat, meter)))
+        for i, seat in enumerate(seats)
+    ]
     outcome = MatchRunner(preset("standard"), entrants, seed).run()
     if outcome.void or outcome.replay["faults"]:
         raise RuntimeError(f"benchmark match went wrong: {outcome.replay['faults']}")
@@ -117,13 +157,16 @@ def measure(games: int = 5, calls: int = 2000, seed: int = 1) -> MatchFigures:
                 raise RuntimeError(f"trivial bot did not start: {host.log_excerpt()}")
         _play(hosts, seed - 1)
         decisions = 0
+        meter = [0.0]
         bots_before = sum(process_cpu_seconds(host.pid) for host in hosts)
         cpu_before = time.process_time()
+        thread_before = time.thread_time()
         start = time.perf_counter()
         for game in range(games):
-            decisions += _play(hosts, seed + game)
+            decisions += _play(hosts, seed + game, meter)
         elapsed = time.perf_counter() - start
         runner_cpu = time.process_time() - cpu_before
+        runner_own = time.thread_time() - thread_before - meter[0]
         bots_cpu = sum(process_cpu_seconds(host.pid) for host in hosts) - bots_before
     finally:
         for host in hosts:
@@ -138,4 +181,5 @@ def measure(games: int = 5, calls: int = 2000, seed: int = 1) -> MatchFigures:
         decisions,
         runner_cpu / decisions,
         bots_cpu / decisions,
+        runner_own / decisions,
     )

@@ -138,6 +138,10 @@ def bench_match(games: int, calls: int) -> None:
     table.add_row("full games to 100 per second", f"{figures.games_per_second:.2f}")
     table.add_row("runner CPU per decision (all threads)", f"{figures.runner_cpu * 1e6:.0f} µs")
     table.add_row("four bots' CPU per decision", f"{figures.bots_cpu * 1e6:.0f} µs")
+    table.add_row(
+        "runner's own CPU per decision (its thread, transport excluded)",
+        f"{figures.runner_own_cpu * 1e6:.0f} µs",
+    )
     console.print(table)
 
 

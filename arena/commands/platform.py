@@ -16,7 +16,6 @@ import os
 import secrets
 import signal
 import socket
-import sqlite3
 import sys
 import warnings
 from datetime import timedelta
@@ -182,14 +181,6 @@ def redis_reachable(host: str = "127.0.0.1", port: int = 6379, timeout: float = 
         return False
 
 
-def prepare_sql_broker(broker_url: str) -> None:
-    """Put the SQLite broker file in WAL mode (readers never wait for the writer)."""
-    path = broker_url.split(":///", 1)[1]
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with sqlite3.connect(path, timeout=30) as connection:
-        connection.execute("PRAGMA journal_mode=WAL")
-
-
 def local_environment(environ: dict[str, str], *, use_redis: bool) -> dict[str, str]:
     """The environment of the platform's processes: `environ` plus the local defaults."""
     from workers.config import default_broker_url
@@ -229,6 +220,8 @@ def prepare(env: dict[str, str], cadence: float = 30.0) -> dict[str, Any]:
     settings = Settings.from_environ(env)
     configure(app, settings)
     if settings.broker_is_sql:
+        from workers.config import prepare_sql_broker
+
         prepare_sql_broker(settings.broker_url)
     migrate.upgrade(settings.database_url)
     with app.connection_for_write() as connection:  # creates the SQL broker's tables once

@@ -1,4 +1,4 @@
-"""`arena replay verify|show|ask|view`: check a replay against the engine, print it as text,
+"""`arena replay verify|convert|show|ask|view`: check a replay against the engine, print it as text,
 put a seat's recorded decisions to a bot again, or open it in the site's viewer."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from arena.match.reask import (
     recorded_decisions,
 )
 from arena.match.render import render
+from arena.match.replay_v2 import REPLAY_V2, ReplayV2, from_v1, verify_v2
 from arena.match.spec import BotSpecError, parse_bot_spec
 from arena.match.verify import ReplayMismatchError, verify
 
@@ -40,9 +41,9 @@ def replay() -> None:
     """Replays: verify them, show them, ask their decisions again, view them."""
 
 
-def _load(path: Path) -> dict[str, Any]:
+def _load(path: Path, versions: tuple[int, ...] = (replay_io.REPLAY_VERSION,)) -> dict[str, Any]:
     try:
-        return replay_io.load(path)
+        return replay_io.load(path, versions)
     except replay_io.ReplayError as error:
         err_console.print(f"[red]{path}: {error}[/red]")
         raise SystemExit(2) from None
@@ -56,16 +57,38 @@ def verify_command(path: Path) -> None:
     Exits 0 when the replay is consistent, 1 naming the first mismatch, 2 when the file
     is not a replay.
     """
-    document = _load(path)
+    document = _load(path, (replay_io.REPLAY_VERSION, REPLAY_V2))
     try:
-        checked = verify(document)
-    except ReplayMismatchError as mismatch:
-        err_console.print(f"[red]MISMATCH[/red] at {mismatch}")
+        if document["version"] == REPLAY_V2:
+            checked = verify_v2(ReplayV2.from_dict(document))
+        else:  # v1: its own layout checked, then its actions re-applied as v2 does
+            checked = verify(document)
+            verify_v2(from_v1(document))
+    except (KeyError, TypeError, ValueError) as error:
+        if isinstance(error, ReplayMismatchError):
+            err_console.print(f"[red]MISMATCH[/red] at {error}")
+        else:
+            err_console.print(f"[red]MISMATCH[/red]: not a well-formed replay ({error!r})")
         raise SystemExit(1) from None
     console.print(
         f"[green]OK[/green] {path}: {checked.games} game(s), {checked.hands} hands, "
         f"{checked.decisions} decisions re-applied; every score confirmed"
     )
+
+
+@replay.command("convert")
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+def convert_command(path: Path, out: Path) -> None:
+    """Write a v1 replay as replay v2 (each hand's actions; docs/replay.md)."""
+    document = _load(path)
+    try:
+        converted = from_v1(document)
+    except (KeyError, TypeError, ValueError) as error:
+        err_console.print(f"[red]MISMATCH[/red] at {error}")
+        raise SystemExit(1) from None
+    replay_io.save(converted.to_dict(), out)
+    console.print(f"[green]OK[/green] {out}: replay v2")
 
 
 @replay.command("show")

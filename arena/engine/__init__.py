@@ -4,6 +4,7 @@ Standard library only (the C core is our own extension). The rules logic runs in
 the C core when it is built, or in the pure-Python reference (``ARENA_PUREPYTHON=1``).
 """
 
+from . import domino, options, penny  # noqa: F401 - families register; OPTIONS checks Rules
 from .auction import Auction, IllegalBidError
 from .backend import BACKEND_NAME
 from .cancellation import CancellationHand

@@ -7,28 +7,29 @@ gets a working, slower engine. ``ARENA_PUREPYTHON=1`` selects the reference.
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 from typing import Final
 
 
-def _select() -> tuple[ModuleType, str]:
-    if os.environ.get("ARENA_PUREPYTHON", "") not in ("", "0"):
-        from . import reference
+def select(extension: str, reference: str, *, c_allowed: bool = True) -> tuple[ModuleType, str]:
+    """The one backend switch, for the hearts core and every variant family's: the C
+    extension `arena.engine.<extension>` unless ``ARENA_PUREPYTHON`` is set, it is not
+    built, or `c_allowed` is False (a family whose core leans on the hearts core's
+    follows it); the pure-Python `arena.engine.<reference>` otherwise. A missing build
+    is an error under ``ARENA_REQUIRE_C``. Returns the module and ``'c'`` or
+    ``'reference'``."""
+    if c_allowed and os.environ.get("ARENA_PUREPYTHON", "") in ("", "0"):
+        try:
+            return importlib.import_module(f"{__package__}.{extension}"), "c"
+        except ImportError:
+            if os.environ.get("ARENA_REQUIRE_C", "") not in ("", "0"):
+                raise
+    return importlib.import_module(f"{__package__}.{reference}"), "reference"
 
-        return reference, "reference"
-    try:
-        from . import _hearts  # type: ignore[attr-defined]
-    except ImportError:
-        if os.environ.get("ARENA_REQUIRE_C", "") not in ("", "0"):
-            raise
-        from . import reference
 
-        return reference, "reference"
-    return _hearts, "c"
-
-
-core, BACKEND_NAME = _select()
+core, BACKEND_NAME = select("_hearts", "reference")
 """`core` is the backend module in use; `BACKEND_NAME` is ``'c'`` or ``'reference'``."""
 
 IS_C: Final = BACKEND_NAME == "c"

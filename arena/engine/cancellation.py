@@ -22,13 +22,12 @@ True
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Sequence
-from types import ModuleType
 from typing import Any
 
 from . import cancellation_reference as reference
 from . import config as core_config
+from .backend import select
 from .cards import CARDS, Card, CardLike, CardSet, Suit, to_card
 from .hand import (
     Hand,
@@ -39,25 +38,12 @@ from .hand import (
     Phase,
     SeatView,
     Trick,
+    register_family,
 )
 from .multiset import CardMultiset
 from .rules import FirstTrick, KittyVisibility, LeadRule, MoonRule, Opening, PassDirection, Rules
 
-
-def _select() -> ModuleType:
-    if os.environ.get("ARENA_PUREPYTHON", "") not in ("", "0"):
-        return reference
-    try:
-        from . import _cancellation  # type: ignore[attr-defined]
-    except ImportError:
-        if os.environ.get("ARENA_REQUIRE_C", "") not in ("", "0"):
-            raise
-        return reference
-    module: ModuleType = _cancellation
-    return module
-
-
-backend = _select()
+backend, _ = select("_cancellation", "cancellation_reference")
 """The backend module in use: ``_cancellation`` (C) or the reference."""
 
 _PHASES = (Phase.PASSING, Phase.PLAYING, Phase.OVER)
@@ -153,6 +139,7 @@ class CancellationHand(Hand):
         self._reveals = [None] * n
         self._pass_record = None
         self._history = ((), (), (0,) * n)
+        self._actions = []
 
     @classmethod
     def deal(
@@ -508,3 +495,6 @@ class CancellationHand(Hand):
 def _check_seat(rules: Rules, seat: int, what: str) -> None:
     if not isinstance(seat, int) or not 0 <= seat < rules.players:
         raise ValueError(f"{what} {seat!r} is not a seat of a {rules.players}-player game")
+
+
+register_family(lambda rules: rules.cancellation, CancellationHand)

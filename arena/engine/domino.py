@@ -28,14 +28,14 @@ where the source is silent.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
-from types import ModuleType
 from typing import Any
 
 from . import presets
+from .backend import select
 from .cards import CARDS, Card, CardLike, CardSet, Suit, to_card
 from .config import ERR_NOT_PASSING
+from .decisions import Action, DecisionKind, IllegalActionError
 from .hand import (
     Hand,
     HandOverError,
@@ -46,6 +46,7 @@ from .hand import (
     Trick,
     _cardset,
     _check_seat,
+    register_family,
 )
 from .rules import MoonRule, PassDirection, Rules
 
@@ -59,24 +60,7 @@ ERR_NOT_BROKEN = 9
 _MOON_KINDS = {MoonRule.NONE: 0, MoonRule.OLD: 1}
 
 
-def _select() -> tuple[ModuleType, str]:
-    """The C core unless ``ARENA_PUREPYTHON`` is set or it is not built (as `backend`)."""
-    if os.environ.get("ARENA_PUREPYTHON", "") not in ("", "0"):
-        from . import domino_reference
-
-        return domino_reference, "reference"
-    try:
-        from . import _domino  # type: ignore[attr-defined]
-    except ImportError:
-        if os.environ.get("ARENA_REQUIRE_C", "") not in ("", "0"):
-            raise
-        from . import domino_reference
-
-        return domino_reference, "reference"
-    return _domino, "c"
-
-
-_core, DOMINO_BACKEND_NAME = _select()
+_core, DOMINO_BACKEND_NAME = select("_domino", "domino_reference")
 
 
 def domino_rules(players: int = 4, **changes: Any) -> Rules:
@@ -168,6 +152,7 @@ class DominoHand(Hand):
         self._revealing = False
         self._calling = False
         self._auction = None
+        self._actions = []
         self._auctioning = False
         self._suit = None
         self._pass_record = None
@@ -266,6 +251,26 @@ class DominoHand(Hand):
         """How many cards `seat` has drawn from the stock."""
         _check_seat(self.rules, seat, "seat")
         return int(self._state.drawn(seat))
+
+    _TAKES_ACTIONS = True
+
+    def _record_engine_actions(self) -> None:
+        """The engine's own actions: the draws made since the last recorded one (a seat
+        that cannot follow draws when its turn comes), as `DecisionKind.DRAW`."""
+        recorded = sum(1 for action in self._actions if action.kind is DecisionKind.DRAW)
+        for _, seat, card in self.draws()[recorded:]:
+            self._actions.append(Action(DecisionKind.DRAW, seat, card))
+
+    def _apply_other(self, action: Action) -> None:
+        """A draw is never applied from outside: the engine drew it when the action before
+        it was applied, so a replayer skips the draws it reads and compares them with
+        `history` (arena.match.verify does)."""
+        if action.kind is not DecisionKind.DRAW:
+            super()._apply_other(action)
+        raise IllegalActionError(
+            "a draw is the engine's own action (000 'Domino Hearts'): replay the choices and "
+            "compare the draws in `history`"
+        )
 
     def draws(self) -> tuple[tuple[int, int, Card], ...]:
         """Every draw so far, in order: (trick number, seat, card)."""
@@ -442,3 +447,6 @@ class DominoHand(Hand):
             f"<DominoHand players={self.players} dealer={self.dealer} "
             f"phase={self.phase.value} trick={self.trick_number} stock={self.stock_size}>"
         )
+
+
+register_family(lambda rules: rules.domino, DominoHand)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .cancellation import CancellationHand
 from .cards import Card
 from .hand import Hand
 from .rules import DealerRule, Rules, Settlement
@@ -88,9 +87,8 @@ class Game:
         number = len(self.hand_seeds)
         seed = next(self._seeds)
         self.hand_seeds.append(seed)
-        # Cancellation Hearts (000; 003): two packs, played by its own module.
-        deal = CancellationHand.deal if self.rules.cancellation else Hand.deal
-        return deal(
+        # A variant family (Cancellation, Domino, the pennies) deals by its own class.
+        return Hand.deal(
             self.rules,
             seed,
             dealer=self._dealer,

@@ -33,6 +33,7 @@ from . import config as core_config
 from .auction import Auction, IllegalBidError
 from .backend import core
 from .cards import CARDS, Card, CardLike, CardParseError, CardSet, Suit, to_card
+from .decisions import Action, Decision, DecisionKind, IllegalActionError
 from .heartless import scoring_suit_of
 from .royal import royal_points
 from .rules import (
@@ -40,12 +41,12 @@ from .rules import (
     KittyVisibility,
     Opening,
     PassDirection,
-    PennyPlay,
     Rules,
     ScoringSuitChoice,
 )
 
 _new_cardset = object.__new__
+_NO_CARDS = CardSet()
 _set_mask = vars(CardSet)["mask"].__set__
 
 
@@ -121,6 +122,10 @@ class Phase(StrEnum):
 
 
 _PHASES = (Phase.PASSING, Phase.PLAYING, Phase.OVER)
+_PLAYING = Phase.PLAYING
+_STATE_PLAYING = core_config.PHASE_PLAYING
+_PLAY_KIND = DecisionKind.PLAY
+_new_tuple = tuple.__new__  # a named tuple without its Python-level __new__ (the hot path)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -233,6 +238,7 @@ class Hand:
     """One deal: build it with `Hand.deal` (from a seed) or `Hand.from_cards`."""
 
     __slots__ = (
+        "_actions",
         "_auction",
         "_auctioning",
         "_base_rules",
@@ -309,6 +315,7 @@ class Hand:
         except ValueError as error:
             raise ValueError(f"impossible deal: {error}") from None
         self._history: tuple[Any, tuple[Trick, ...], tuple[int, ...]] = ((), (), (0,) * players)
+        self._actions: list[Action] = []
         self._base_rules = rules
         self._reveals: list[Card | None] = [None] * players
         self._revealing = False
@@ -481,25 +488,19 @@ class Hand:
         `declarer` is for Auction Hearts only: the seat that names the suit without bidding
         because the last deal's pot was not won (`arena.engine.auction`).
 
-        Two-pack rules (`Rules.cancellation`) are dealt by `CancellationHand`, Domino
-        Hearts (`Rules.domino`) by `DominoHand`."""
-        if rules.cancellation and cls is Hand:
-            from .cancellation import CancellationHand
-
-            return CancellationHand.deal(
-                rules, seed, dealer=dealer, pass_direction=pass_direction, declarer=declarer
-            )
-        if rules.domino and cls is Hand:  # 000 'Domino Hearts': its own engine
-            from .domino import DominoHand
-
-            return DominoHand.deal(
+        A variant family's rules are dealt by its own class (`register_family`): two packs
+        (`Rules.cancellation`) by `CancellationHand`, Domino Hearts by `DominoHand`, the
+        penny games by `PennyHand`."""
+        family = _family(cls, rules)
+        if family is not None:  # a variant family deals its own hands
+            return family.deal(
                 rules, seed, dealer=dealer, pass_direction=pass_direction, declarer=declarer
             )
         _check_seat(rules, dealer, "dealer")
         direction = rules.pass_schedule[0] if pass_direction is None else pass_direction
         seed &= 0xFFFFFFFFFFFFFFFF
         hands, kitty = core.deal(rules.core_config(), seed, dealer)
-        return _hand_class(cls, rules)(
+        return cls(
             rules,
             hands,
             kitty,
@@ -527,22 +528,9 @@ class Hand:
         rules (wrong counts, a card twice, cards missing or not in play). Two-pack rules
         (`Rules.cancellation`) are dealt by `CancellationHand`, where a card may be twice.
         """
-        if rules.cancellation and cls is Hand:
-            from .cancellation import CancellationHand
-
-            return CancellationHand.from_cards(
-                rules,
-                cards_by_seat,
-                pass_direction=pass_direction,
-                dealer=dealer,
-                kitty=kitty,
-                seed=seed,
-                declarer=declarer,
-            )
-        if rules.domino and cls is Hand:  # 000 'Domino Hearts' (the stock: DominoHand's)
-            from .domino import DominoHand
-
-            return DominoHand.from_cards(
+        family = _family(cls, rules)
+        if family is not None:  # a variant family builds its own hands
+            return family.from_cards(
                 rules,
                 cards_by_seat,
                 pass_direction=pass_direction,
@@ -559,7 +547,7 @@ class Hand:
             count = len(cards.split()) if isinstance(cards, str) else len(list(cards))
             if count != masks[seat].bit_count():
                 raise ValueError(f"seat {seat} is given the same card twice")
-        return _hand_class(cls, rules)(
+        return cls(
             rules,
             masks,
             CardSet(kitty).mask,
@@ -1023,6 +1011,107 @@ class Hand:
         if code:
             raise self._play_error(code, card)
 
+    # -- decisions as data (docs/decisions/0006) ------------------------------------
+
+    def pending(self) -> Decision | None:
+        """What the hand asks next, as a value; None once the hand is over.
+
+        One branch per phase; the legal answers come from the backend (the C core's
+        legal mask for a play). The order is the rules' own: the dealer's call, the passes
+        in seat order, the bids and the naming, the reveals, then the plays."""
+        if (  # the common case first, without the `phase` property: every trick's plays
+            self._PLAIN_PHASES
+            and self._state.phase == _STATE_PLAYING
+            and not (self._calling or self._auctioning or self._revealing)
+        ):
+            return self._pending_play()
+        phase = self.phase
+        if phase is _PLAYING:
+            return self._pending_play()
+        if phase is Phase.OVER:
+            return None
+        if phase is Phase.PASSING:
+            seat = self.passes_pending[0]
+            passable = self.passable(seat)
+            count = self.rules.pass_size(self.pass_direction)
+            return Decision(DecisionKind.PASS, seat, passable, tuple(list(passable)[:count]), count)
+        if phase is Phase.CALLING:
+            options = self.call_options
+            return Decision(DecisionKind.CALL, self.dealer, options, options[0])
+        if phase is Phase.REVEALING:
+            seat = self.reveals_pending[0]
+            held = self.hand_of(seat)
+            return Decision(DecisionKind.REVEAL, seat, held, held.first())
+        auction = self._auction
+        assert auction is not None
+        if phase is Phase.BIDDING:
+            seat = self.bids_pending[0]
+            return Decision(DecisionKind.BID, seat, (auction.lowest_bid, auction.max_bid), None)
+        return Decision(
+            DecisionKind.NAMING, self.names_pending[0], tuple(s.letter for s in Suit), "C"
+        )
+
+    def _pending_play(self) -> Decision:
+        """The play asked now (a variant with other plays overrides this)."""
+        mask = self.legal_mask()
+        seat = self.to_play
+        assert seat is not None
+        assert mask, "a seat to play with no legal card"
+        # The default is the lowest legal card (CardSet.first, inlined: every play asks).
+        first = CARDS[(mask & -mask).bit_length() - 1]
+        return _new_tuple(Decision, (_PLAY_KIND, seat, _cardset(mask), first, 0, self.trick_number))
+
+    def apply(self, action: Action) -> None:
+        """Validate and apply one action, and append it to `history`.
+
+        Raises the kind's own error (IllegalPlayError, IllegalPassError, IllegalCallError,
+        IllegalBidError, IllegalRevealError) when the answer is not allowed, and
+        IllegalActionError for a kind the hand never asks (a draw that is not the
+        engine's)."""
+        kind, seat, value = action.kind, action.seat, action.value
+        if kind is DecisionKind.PLAY:
+            self.play(value, seat=seat)
+        elif kind is DecisionKind.PASS:
+            self.apply_pass(seat, value)
+        elif kind is DecisionKind.CALL:
+            if seat != self.dealer:
+                raise IllegalCallError(
+                    f"seat {seat} is not the dealer ({self.dealer})", direction=str(value)
+                )
+            self.apply_call(value)
+        elif kind is DecisionKind.REVEAL:
+            self.apply_reveal(seat, value)
+        elif kind is DecisionKind.BID:
+            self.apply_bid(seat, value)
+        elif kind is DecisionKind.NAMING:
+            self.apply_naming(seat, value)
+        else:
+            self._apply_other(action)
+            return
+        self._actions.append(action)
+        if self._TAKES_ACTIONS:
+            self._record_engine_actions()
+
+    _TAKES_ACTIONS = False
+    _PLAIN_PHASES = True
+    """Whether the backend state's phase is the hand's play phase (not so for a family
+    whose play is its own, such as the penny-rounds)."""
+    """Whether the engine takes actions of its own (Domino Hearts' draws)."""
+
+    def _apply_other(self, action: Action) -> None:
+        """A kind only a variant asks (it overrides this); here always an error."""
+        raise IllegalActionError(f"{action.kind.value} is never asked under {self.rules.name}")
+
+    def _record_engine_actions(self) -> None:
+        """Append the actions the engine took itself after the last one (a variant that
+        takes some overrides this)."""
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """The actions applied through `apply` (and the engine's own, such as Domino
+        draws), in order: the hand's one record. `push`/`pop` (search) leave it alone."""
+        return tuple(self._actions)
+
     def push(self, card: CardLike) -> None:
         """Play without checking (for search: the caller guarantees legality); undo with `pop`."""
         self.push_index(to_card(card).index)
@@ -1064,15 +1153,16 @@ class Hand:
         """Everything `seat` may know now, and nothing it may not (other hands, a hidden kitty)."""
         _check_seat(self.rules, seat, "seat")
         tricks, points = self._finished()
+        to_play = self.to_play
         return SeatView(
             seat=seat,
             rules=self.rules,
             dealer=self.dealer,
             pass_direction=self.pass_direction,
             phase=self.phase,
-            to_play=self.to_play,
+            to_play=to_play,
             hand=self.hand_of(seat),
-            legal=self.legal_plays() if self.to_play == seat else CardSet(),
+            legal=self.legal_plays() if to_play == seat else _NO_CARDS,
             passed=self.passed(seat),
             received=self.received(seat),
             current_trick=self.current_trick,
@@ -1228,14 +1318,27 @@ def royal_running(rules: Rules, tricks: Sequence[Trick], players: int) -> list[i
     return [royal_points(rules.card_values, cards) for cards in won]
 
 
-def _hand_class(cls: type[Hand], rules: Rules) -> type[Hand]:
-    """The class that plays `rules`: `arena.engine.penny.PennyHand` under 003's penny games
-    (several tricks in play at once), else `cls`."""
-    if cls is Hand and rules.penny_play is not PennyPlay.NONE:
-        from .penny import PennyHand
+_FAMILIES: list[tuple[Callable[[Rules], bool], type[Hand]]] = []
+"""The variant families (arena.engine.cancellation, .domino, .penny): which rules each
+plays and its Hand class, registered by the family's own module (`register_family`) so
+this module never imports a variant (an import-linter contract keeps it so)."""
 
-        return PennyHand
-    return cls
+
+def register_family(plays: Callable[[Rules], bool], hand_class: type[Hand]) -> None:
+    """Make `Hand.deal` and `Hand.from_cards` hand rules that `plays` accepts to
+    `hand_class` (called once, by the family's module, which `arena.engine` imports)."""
+    _FAMILIES.append((plays, hand_class))
+
+
+def _family(cls: type[Hand], rules: Rules) -> type[Hand] | None:
+    """The family that plays `rules` when `Hand` itself is asked (None: plain Hearts, or a
+    family's own class asked already)."""
+    if cls is not Hand:
+        return None
+    for plays, hand_class in _FAMILIES:
+        if plays(rules):
+            return hand_class
+    return None
 
 
 def _check_seat(rules: Rules, seat: int, what: str) -> None:

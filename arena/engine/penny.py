@@ -36,14 +36,13 @@ True
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from . import config as core_config
-from . import penny_reference
-from .backend import IS_C
+from .backend import IS_C, select
 from .cards import CARDS, Card, CardLike, CardSet, to_card
+from .decisions import Action, Decision, DecisionKind
 from .hand import (
     Hand,
     HandOverError,
@@ -53,28 +52,14 @@ from .hand import (
     SeatView,
     Trick,
     _cardset,
+    register_family,
 )
 from .penny_reference import ERR_BAD_PENNY, ERR_PENNY_FULL, ERR_PENNY_PLAYED
 from .reference import derive
 from .rules import MoonRule, PassDirection, PennyPlay, Rules
 
-
-def _penny_core() -> Any:
-    """The penny core beside the hearts core: `_penny` with the C backend (built by the same
-    setup.py; a missing build falls back to the reference, as `backend` does, unless
-    ARENA_REQUIRE_C is set), the reference otherwise."""
-    if IS_C:
-        try:
-            from . import _penny  # type: ignore[attr-defined]
-        except ImportError:
-            if os.environ.get("ARENA_REQUIRE_C", "") not in ("", "0"):
-                raise
-        else:
-            return _penny.PennyState
-    return penny_reference.PennyState
-
-
-PennyState = _penny_core()
+# The penny core follows the hearts core: C beside C, the reference beside the reference.
+PennyState = select("_penny", "penny_reference", c_allowed=IS_C)[0].PennyState
 
 __all__ = ["PennyHand", "PennyMove", "PennyState", "penny_points"]
 
@@ -95,6 +80,7 @@ class PennyHand(Hand):
     `Hand.from_cards` build one for such rules)."""
 
     __slots__ = ("_penny", "_undo")
+    _PLAIN_PHASES = False  # the multi-rounds are played by the penny state, not the hand's
 
     def __init__(self, rules: Rules, hands: Sequence[int], kitty: int, **kwargs: Any) -> None:
         if rules.penny_play is PennyPlay.NONE:
@@ -184,6 +170,24 @@ class PennyHand(Hand):
             for penny, mask in enumerate(self._penny.legal_masks())
             for card in _cardset(mask)
         )
+
+    def _pending_play(self) -> Decision:
+        """During the multi-rounds a play is a (penny, card): `DecisionKind.PENNY_PLAY`,
+        its legal moves by penny then card, the first the default."""
+        if self._penny is None:
+            return super()._pending_play()
+        moves = self.legal_moves()
+        seat = self.to_play
+        assert seat is not None
+        return Decision(DecisionKind.PENNY_PLAY, seat, moves, moves[0], trick=self.trick_number)
+
+    def _apply_other(self, action: Action) -> None:
+        """A multi-round play: `action.value` is (penny, card)."""
+        if action.kind is not DecisionKind.PENNY_PLAY:
+            super()._apply_other(action)
+        penny, card = action.value
+        self.play(card, seat=action.seat, penny=penny)
+        self._actions.append(action)
 
     def default_penny(self, card: CardLike) -> int | None:
         """Where a card given without a penny goes: the lowest-numbered penny where it is
@@ -478,3 +482,6 @@ def penny_points(rules: Rules, taken: Sequence[int]) -> tuple[int, ...]:
     if rules.moon is MoonRule.NEW:
         return tuple(-worth if s == shooter else score for s, score in enumerate(raw))
     return tuple(0 if s == shooter else score + worth for s, score in enumerate(raw))
+
+
+register_family(lambda rules: rules.penny_play is not PennyPlay.NONE, PennyHand)

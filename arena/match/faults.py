@@ -17,12 +17,31 @@ class FaultKind(StrEnum):
 
     TIMEOUT = "timeout"  # no answer within the decision's allowance plus the bank
     CRASH = "crash"  # the bot process died
+    OUT_OF_MEMORY = "out_of_memory"  # the sandbox killed it at its memory limit
+    CPU_LIMIT = "cpu_limit"  # the sandbox killed it at its CPU time limit
     DISCONNECT = "disconnect"  # the connection broke or never came up
     MALFORMED = "malformed"  # an answer we cannot read (wrong kind, bad card text, wrong id)
     ILLEGAL = "illegal"  # a card the rules forbid now
     NOT_HELD = "not_held"  # a card the bot does not hold
     NOT_READY = "not_ready"  # the bot never became ready
     ERROR = "error"  # the bot's own code raised (reported by the SDK as INTERNAL)
+
+
+_EXIT_FAULTS = {"memory": FaultKind.OUT_OF_MEMORY, "cpu_time": FaultKind.CPU_LIMIT}
+"""The host's exit kinds (workers.sandbox.ExitKind values) that are faults of their own."""
+
+
+def exit_fault_kind(reason: object) -> FaultKind:
+    """The fault of a bot whose process ended: its own kind when the host typed the exit
+    (the sandbox's `ExitReason.kind` "memory" or "cpu_time"), else CRASH.
+
+    >>> from types import SimpleNamespace
+    >>> exit_fault_kind(SimpleNamespace(kind="memory")).value
+    'out_of_memory'
+    >>> exit_fault_kind("exited with status 1").value
+    'crash'
+    """
+    return _EXIT_FAULTS.get(str(getattr(reason, "kind", "")), FaultKind.CRASH)
 
 
 class SeatFault(Exception):  # noqa: N818 - a bot's fault, not our error

@@ -5,11 +5,13 @@ in one place, apart from the clock and the match's bookkeeping.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from arena.engine import Card, CardParseError, CardSet, Hand, IllegalBidError, PassDirection
 from arena.engine.auction import parse_suit
 from arena.engine.cards import to_card
+from arena.engine.decisions import Decision, DecisionKind
 from arena.engine.penny import PennyHand, PennyMove
 
 from .faults import FaultKind, SeatFault
@@ -185,3 +187,26 @@ def judge_suit(answer: object) -> tuple[str | None, SeatFault | None]:
         return parse_suit(answer, None).letter, None  # type: ignore[arg-type]  # from a bot
     except IllegalBidError:
         return None, SeatFault(FaultKind.MALFORMED, f"{answer!r} is not a suit (C, D, S or H)")
+
+
+_Judge = Callable[[object, Decision, Hand], tuple[Any, "SeatFault | None"]]
+JUDGES: dict[DecisionKind, _Judge] = {
+    DecisionKind.PLAY: lambda a, d, h: (
+        (a, None) if a.__class__ is Card and a in d.legal else judge_card(a, h, d.seat, d.legal)
+    ),
+    DecisionKind.PENNY_PLAY: lambda a, d, h: judge_penny_play(a, h, d.seat),  # type: ignore[arg-type]
+    DecisionKind.PASS: lambda a, d, h: judge_pass(a, h.hand_of(d.seat), d.legal, d.size, d.seat),
+    DecisionKind.REVEAL: lambda a, d, h: judge_reveal(a, d.legal, d.seat),
+    DecisionKind.CALL: lambda a, d, h: judge_call(
+        a, d.legal, h.rules.split_directions, h.rules.pass_count
+    ),
+    DecisionKind.BID: lambda a, d, h: judge_bid(a, *d.legal),
+    DecisionKind.NAMING: lambda a, d, h: judge_suit(a),
+}
+"""A decision kind's judge: (the answer in the engine's form for `Action.value`, None) or
+(None, the fault). DRAW is the engine's own and never judged."""
+
+
+def judge(answer: object, decision: Decision, hand: Hand) -> tuple[Any, SeatFault | None]:
+    """A seat's answer to `decision`, judged by its kind's rule."""
+    return JUDGES[decision.kind](answer, decision, hand)

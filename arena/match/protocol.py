@@ -7,19 +7,30 @@ exactly what an in-process bot sees, nothing more.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any
 
-from hearts_bot.convert import pass_direction_to_proto, rules_to_proto
+from google.protobuf.message import Message
+from hearts_bot.convert import (
+    ProtocolError,
+    pass_direction_from_proto,
+    pass_direction_to_proto,
+    rules_to_proto,
+)
 from hearts_bot.proto.hearts.v1 import bot_pb2, bot_pb2_grpc, game_pb2, rules_pb2
 
 from arena.engine import PassDirection, Rules, SeatView, Trick
 from arena.engine.cards import CARDS, Card, CardSet
+from arena.engine.decisions import Decision, DecisionKind
+from arena.engine.penny import PennyMove
 
 from .seats import DecisionContext, GameInfo
 
 __all__ = ["bot_pb2", "bot_pb2_grpc", "game_pb2"]
 
+_CARDS_BY_TEXT = {str(card): card for card in CARDS}
 _TEXT: tuple[str, ...] = tuple(str(card) for card in CARDS)
 """Each card's protocol text, by card index (bit i of a CardSet mask is card i)."""
 _PASS_PB = {direction: pass_direction_to_proto(direction.value) for direction in PassDirection}
@@ -410,3 +421,88 @@ def match_end(totals: Sequence[int], hands_played: int, aborted: bool) -> game_p
     """The last message of a game's stream."""
     reason = game_pb2.MATCH_END_REASON_ABORTED if aborted else game_pb2.MATCH_END_REASON_COMPLETED
     return game_pb2.MatchEnd(reason=reason, scores=list(totals), hands_played=hands_played)
+
+
+# -- the one table: a decision kind's request and answer messages --------------------
+
+
+def _read_card(text: str) -> Card | str:
+    """A card answer: the engine's card, or the text as sent (the runner judges it)."""
+    return _CARDS_BY_TEXT.get(text, text)
+
+
+def _read_play(answer: game_pb2.PlayCardAnswer) -> Card | str | PennyMove:
+    """A card (with its penny, when the bot names one in a Four-Penny multi-round; unset,
+    the card goes to its default penny)."""
+    played = _read_card(answer.card)
+    if answer.HasField("penny"):
+        return PennyMove(answer.penny, played)
+    return played
+
+
+def _read_direction(number: int) -> PassDirection | str:
+    try:
+        return PassDirection(pass_direction_from_proto(number).value)
+    except (ProtocolError, ValueError):
+        return f"pass direction number {number}"  # judged (and faulted) by the runner
+
+
+def _read_call(
+    answer: game_pb2.CallPassAnswer,
+) -> PassDirection | str | tuple[PassDirection | str, ...]:
+    """The dealer's call (003 'Simple variations'), or a split: a direction per card."""
+    called = _read_direction(answer.direction)
+    if called is not PassDirection.SPLIT:
+        return called
+    return tuple(_read_direction(each) for each in answer.split)
+
+
+def _read_bid(answer: game_pb2.BidAnswer) -> int | None:
+    """Chips, or None for a pass (chips unset or 0)."""
+    chips = answer.chips if answer.HasField("chips") else 0
+    return chips or None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Exchange:
+    """How one decision kind is asked over `hearts.v1`: the `PlayMatchRequest` field that
+    carries the query (the answer's field has the same name), the query's builder, and
+    the reader that turns the answer into what `Seat.decide` returns (judged by the
+    runner, which faults anything malformed)."""
+
+    field: str
+    query: Callable[[SeatView, Decision, DecisionContext], Message]
+    read: Callable[[Any], Any]
+
+
+EXCHANGES: dict[DecisionKind, Exchange] = {
+    DecisionKind.PASS: Exchange(
+        "pass_cards", lambda v, d, c: pass_query(v, d.size, c), lambda a: list(a.cards)
+    ),
+    DecisionKind.PLAY: Exchange("play_card", lambda v, d, c: play_query(v, c), _read_play),
+    DecisionKind.PENNY_PLAY: Exchange("play_card", lambda v, d, c: play_query(v, c), _read_play),
+    DecisionKind.CALL: Exchange("call_pass", lambda v, d, c: call_pass_query(v, c), _read_call),
+    DecisionKind.BID: Exchange("bid", lambda v, d, c: bid_query(v, c), _read_bid),
+    DecisionKind.NAMING: Exchange(
+        "name_suit", lambda v, d, c: name_suit_query(v, c), lambda a: str(a.suit)
+    ),
+    DecisionKind.REVEAL: Exchange(
+        "reveal_card", lambda v, d, c: reveal_query(v, c), lambda a: _read_card(a.card)
+    ),
+}
+"""Every decision kind the engine asks a seat (not DRAW, the engine's own): checked
+complete at import, so a new kind without its messages fails at once."""
+
+_UNASKED = {DecisionKind.DRAW}
+if set(EXCHANGES) | _UNASKED != set(DecisionKind):  # pragma: no cover - a new kind's reminder
+    raise ImportError(
+        f"arena.match.protocol.EXCHANGES lacks {set(DecisionKind) - set(EXCHANGES) - _UNASKED}"
+    )
+
+
+def request_for(decision: Decision, view: SeatView, context: DecisionContext) -> Any:
+    """The `PlayMatchRequest` asking `decision` (built from scratch; `GrpcSeat` patches
+    its play requests in place instead, `PlayRequests`)."""
+    exchange = EXCHANGES[decision.kind]
+    query: Any = exchange.query(view, decision, context)
+    return bot_pb2.PlayMatchRequest(**{exchange.field: query})

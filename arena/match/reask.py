@@ -22,6 +22,8 @@ from google.protobuf import text_format
 from google.protobuf.message import Message
 
 from arena.engine import Card, PassDirection, Rules, RulesError, SeatView, Trick
+from arena.engine.decisions import Decision as EngineDecision
+from arena.engine.decisions import DecisionKind
 from arena.engine.penny import PennyMove
 
 from . import protocol
@@ -351,56 +353,18 @@ class _Recorded:
             self._clock.advance(float(fault.get("elapsed_ms", 0.0)))
             raise SeatFault(FaultKind(fault["kind"]), "as recorded")
 
-    async def choose_pass(
-        self, view: SeatView, count: int, context: DecisionContext, timeout: float
+    async def decide(
+        self, decision: EngineDecision, view: SeatView, context: DecisionContext, timeout: float
     ) -> Any:
+        """The recorded answer (replay v1 files a Four-Penny play among the plays)."""
+        kind = "play" if decision.kind is DecisionKind.PENNY_PLAY else decision.kind.value
+        exchange = protocol.EXCHANGES[decision.kind]
         return await self.answer(
-            "pass",
+            kind,
             view,
-            lambda s, t: s.choose_pass(view, count, context, t),
-            lambda: protocol.pass_query(view, count, context),
+            lambda s, t: s.decide(decision, view, context, t),
+            lambda: exchange.query(view, decision, context),
         )
-
-    async def choose_play(self, view: SeatView, context: DecisionContext, timeout: float) -> Any:
-        return await self.answer(
-            "play",
-            view,
-            lambda s, t: s.choose_play(view, context, t),
-            lambda: protocol.play_query(view, context),
-        )
-
-    async def choose_reveal(self, view: SeatView, context: DecisionContext, timeout: float) -> Any:
-        return await self.answer(
-            "reveal",
-            view,
-            lambda s, t: s.choose_reveal(view, context, t),
-            lambda: protocol.reveal_query(view, context),
-        )
-
-    async def choose_call(self, view: SeatView, context: DecisionContext, timeout: float) -> Any:
-        return await self.answer(
-            "call",
-            view,
-            lambda s, t: s.choose_call(view, context, t),
-            lambda: protocol.call_pass_query(view, context),
-        )
-
-    async def choose_bid(self, view: SeatView, context: DecisionContext, timeout: float) -> Any:
-        return await self.answer(
-            "bid",
-            view,
-            lambda s, t: s.choose_bid(view, context, t),
-            lambda: protocol.bid_query(view, context),
-        )
-
-    async def choose_suit(self, view: SeatView, context: DecisionContext, timeout: float) -> str:
-        answer: str = await self.answer(
-            "naming",
-            view,
-            lambda s, t: s.choose_suit(view, context, t),
-            lambda: protocol.name_suit_query(view, context),
-        )
-        return answer
 
     async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
         """Recorded seats follow nothing."""

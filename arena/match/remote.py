@@ -18,14 +18,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, cast
 
 import grpc
-from hearts_bot.convert import ProtocolError, pass_direction_from_proto
 
-from arena.engine import PassDirection, SeatView, Trick
-from arena.engine.cards import CARDS, Card
-from arena.engine.penny import PennyMove
+from arena.engine import SeatView, Trick
+from arena.engine.decisions import Decision
 
 from . import protocol
-from .faults import FaultKind, SeatFault
+from .faults import FaultKind, SeatFault, exit_fault_kind
 from .inbox import Inbox
 from .protocol import bot_pb2, bot_pb2_grpc, game_pb2
 from .seats import DecisionContext, GameInfo
@@ -34,7 +32,7 @@ log = logging.getLogger(__name__)
 
 _STREAM_END = object()
 _EOF: Any = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the grpc stubs
-_CARDS_BY_TEXT = {str(card): card for card in CARDS}
+_EXCHANGES = protocol.EXCHANGES
 CHANNEL_OPTIONS = (("grpc.max_receive_message_length", 256 * 1024), ("grpc.enable_retries", 0))
 
 
@@ -47,8 +45,10 @@ class BotHost(Protocol):
         """True once the bot's server is listening."""
         ...
 
-    def exit_reason(self) -> str | None:
-        """Why the bot's process ended, or None while it runs."""
+    def exit_reason(self) -> object | None:
+        """Why the bot's process ended (its text says it; a `kind` attribute, such as the
+        sandbox's ExitReason's "memory" or "cpu_time", types the fault), or None while
+        it runs."""
         ...
 
     def log_excerpt(self) -> str:
@@ -128,7 +128,9 @@ class GrpcSeat:
             if not ready:
                 reason = self.host.exit_reason()
                 if reason is not None:
-                    raise SeatFault(FaultKind.CRASH, f"the bot {reason} before it was ready")
+                    raise SeatFault(
+                        exit_fault_kind(reason), f"the bot {reason} before it was ready"
+                    )
                 raise SeatFault(FaultKind.NOT_READY, f"the bot was not ready within {timeout:g} s")
         self._channel = self._connect(self.address)
         self._stub = bot_pb2_grpc.BotServiceStub(self._channel)
@@ -145,16 +147,20 @@ class GrpcSeat:
                 return
             except grpc.aio.AioRpcError as error:
                 last = f"{error.code().name}: {error.details()}"
-                crashed = self._crash_reason()
+                crashed = self._crash_fault()
                 if crashed:
-                    raise SeatFault(FaultKind.CRASH, crashed) from None
+                    raise crashed from None
                 await asyncio.sleep(0.02)
 
-    def _crash_reason(self) -> str | None:
+    def _crash_fault(self) -> SeatFault | None:
+        """The fault of a bot whose process ended (its kind typed by the host's exit:
+        out of memory, CPU limit, else a crash); None while it runs."""
         if self.host is None:
             return None
         reason = self.host.exit_reason()
-        return None if reason is None else f"the bot process {reason}"
+        if reason is None:
+            return None
+        return SeatFault(exit_fault_kind(reason), f"the bot process {reason}")
 
     async def _open_stream(self, resumed: bool) -> None:
         assert self._info is not None
@@ -205,14 +211,14 @@ class GrpcSeat:
     async def _stream_fault(self, item: object) -> SeatFault:
         # A dying process closes its sockets before it can be reaped: give it a moment,
         # so a crash is reported as a crash and not as a dropped connection.
-        crashed = self._crash_reason()
+        crashed = self._crash_fault()
         for _ in range(25):
             if crashed or self.host is None:
                 break
             await asyncio.sleep(0.01)
-            crashed = self._crash_reason()
+            crashed = self._crash_fault()
         if crashed:
-            return SeatFault(FaultKind.CRASH, crashed)
+            return crashed
         if isinstance(item, grpc.aio.AioRpcError):
             code, details = item.code(), item.details() or ""
             if code is grpc.StatusCode.INTERNAL:
@@ -296,9 +302,9 @@ class GrpcSeat:
 
     async def _query(self, timeout: float, expected: str, request: Any) -> Any:
         if self._broken is not None:
-            crashed = self._crash_reason()
+            crashed = self._crash_fault()
             if crashed:
-                raise SeatFault(FaultKind.CRASH, crashed)
+                raise crashed
             try:  # one reconnection attempt per decision
                 await self._open_stream(resumed=True)
             except SeatFault as fault:
@@ -326,84 +332,20 @@ class GrpcSeat:
             await self._wait_ready(info.time.ready_timeout)
         await self._open_stream(resumed=False)
 
-    async def choose_pass(
-        self, view: SeatView, count: int, context: DecisionContext, timeout: float
-    ) -> list[str]:
-        """Ask for a pass."""
-        answer = await self._query(
-            timeout,
-            "pass_cards",
-            bot_pb2.PlayMatchRequest(pass_cards=protocol.pass_query(view, count, context)),
-        )
-        return list(answer.pass_cards.cards)
-
-    async def choose_play(
-        self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> Card | str | PennyMove:
-        """Ask for a card (with its penny, when the bot names one in a Four-Penny
-        multi-round; unset, the card goes to its default penny)."""
-        assert self._plays is not None
-        answer = await self._query(timeout, "play_card", self._plays(view, context))
-        card: str = answer.play_card.card
-        played = _CARDS_BY_TEXT.get(card, card)  # the runner parses (and judges) anything else
-        if answer.play_card.HasField("penny"):
-            return PennyMove(answer.play_card.penny, played)
-        return played
-
-    async def choose_call(
-        self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> PassDirection | str | tuple[PassDirection | str, ...]:
-        """Ask the dealer for its call of the pass (003 'Simple variations')."""
-        answer = await self._query(
-            timeout,
-            "call_pass",
-            bot_pb2.PlayMatchRequest(call_pass=protocol.call_pass_query(view, context)),
-        )
-        number = answer.call_pass.direction
-        try:
-            called = PassDirection(pass_direction_from_proto(number).value)
-        except (ProtocolError, ValueError):
-            return f"pass direction number {number}"  # judged (and faulted) by the runner
-        if called is not PassDirection.SPLIT:
-            return called
-        split: list[PassDirection | str] = []  # 003's split call: a direction per card
-        for each in answer.call_pass.split:
-            try:
-                split.append(PassDirection(pass_direction_from_proto(each).value))
-            except (ProtocolError, ValueError):
-                split.append(f"pass direction number {each}")
-        return tuple(split)
-
-    async def choose_bid(
-        self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> int | str | None:
-        """Ask for a bid (Auction Hearts): chips, or None for a pass (chips unset or 0)."""
-        auction = protocol.bid_query(view, context)
-        answer = await self._query(timeout, "bid", bot_pb2.PlayMatchRequest(bid=auction))
-        chips = answer.bid.chips if answer.bid.HasField("chips") else 0
-        return chips or None
-
-    async def choose_suit(self, view: SeatView, context: DecisionContext, timeout: float) -> str:
-        """Ask the declarer for the suit to avoid (Auction Hearts)."""
-        answer = await self._query(
-            timeout,
-            "name_suit",
-            bot_pb2.PlayMatchRequest(name_suit=protocol.name_suit_query(view, context)),
-        )
-        suit: str = answer.name_suit.suit
-        return suit
-
-    async def choose_reveal(
-        self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> Card | str:
-        """Ask for the card to lay face down (Heartless)."""
-        answer = await self._query(
-            timeout,
-            "reveal_card",
-            bot_pb2.PlayMatchRequest(reveal_card=protocol.reveal_query(view, context)),
-        )
-        card: str = answer.reveal_card.card
-        return _CARDS_BY_TEXT.get(card, card)
+    async def decide(
+        self, decision: Decision, view: SeatView, context: DecisionContext, timeout: float
+    ) -> Any:
+        """Ask the decision with its kind's messages (`protocol.EXCHANGES`, the one table);
+        a play's request is this game's patched message (`protocol.PlayRequests`)."""
+        exchange = _EXCHANGES[decision.kind]
+        field = exchange.field
+        if field == "play_card":
+            assert self._plays is not None
+            request = self._plays(view, context)
+        else:
+            request = protocol.request_for(decision, view, context)
+        answer = await self._query(timeout, field, request)
+        return exchange.read(getattr(answer, field))
 
     async def _notify(self, **kind: Any) -> None:
         if self._broken is not None or self._call is None:

@@ -39,8 +39,10 @@ def dumps(replay: dict[str, Any]) -> bytes:
     return gzip.compress(raw, compresslevel=9, mtime=0)
 
 
-def loads(data: bytes) -> dict[str, Any]:
-    """Parse compressed or plain JSON bytes; ReplayError for anything else."""
+def loads(data: bytes, versions: tuple[int, ...] = (REPLAY_VERSION,)) -> dict[str, Any]:
+    """Parse compressed or plain JSON bytes of a replay of one of `versions` (v1 for the
+    readers of v1's layout; `arena replay verify` reads v2 too); ReplayError for anything
+    else."""
     if data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)
@@ -52,10 +54,11 @@ def loads(data: bytes) -> dict[str, Any]:
         raise ReplayError(f"not JSON: {error}") from error
     if not isinstance(replay, dict) or replay.get("format") != REPLAY_FORMAT:
         raise ReplayError(f"not a Hearts Arena replay (format must be {REPLAY_FORMAT!r})")
-    if replay.get("version") != REPLAY_VERSION:
+    if replay.get("version") not in versions:
+        readable = " or ".join(str(v) for v in versions)
         raise ReplayError(
             f"replay version {replay.get('version')!r} is not supported "
-            f"(this build reads version {REPLAY_VERSION})"
+            f"(this build reads version {readable} here)"
         )
     return replay
 
@@ -68,13 +71,13 @@ def save(replay: dict[str, Any], path: Path) -> None:
         path.write_text(json.dumps(replay, indent=1, sort_keys=True) + "\n")
 
 
-def load(path: Path) -> dict[str, Any]:
-    """Read a replay file (compressed or not)."""
+def load(path: Path, versions: tuple[int, ...] = (REPLAY_VERSION,)) -> dict[str, Any]:
+    """Read a replay file (compressed or not) of one of `versions`."""
     try:
         data = path.read_bytes()
     except OSError as error:
         raise ReplayError(f"cannot read {path}: {error.strerror}") from error
-    return loads(data)
+    return loads(data, versions)
 
 
 def schema() -> dict[str, Any]:

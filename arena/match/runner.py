@@ -22,22 +22,14 @@ from typing import Any
 
 from hearts_bot import transport
 
-from arena.engine import Card, Game, Hand, Phase, Rules, SeatView, Suit
+from arena.engine import Game, Hand, Rules
+from arena.engine.decisions import Action, Decision, DecisionKind
 from arena.engine.domino import DominoHand
-from arena.engine.penny import PennyHand
 from arena.engine.rules import PassDirection, Settlement
 
 from .clock import Clock, TimePolicy
 from .faults import Fault, FaultKind, FaultPolicy, SeatFault
-from .judging import (
-    judge_bid,
-    judge_call,
-    judge_card,
-    judge_pass,
-    judge_penny_play,
-    judge_reveal,
-    judge_suit,
-)
+from .judging import JUDGES
 from .notes import NoteBook
 from .replay import REPLAY_FORMAT, REPLAY_VERSION, cap_log
 from .seats import DecisionContext, GameInfo, Seat
@@ -108,16 +100,174 @@ copies what it keeps. It runs between decisions, never inside a bot's time.
 """
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
 class _HandTable:
-    """What every decision of one hand shares: the hand, who sits where, which game and
-    hand it is, and the totals before it."""
+    """What every decision of one hand shares (the hand, who sits where, which game and
+    hand it is, the totals before it), and the hand's replay record being written: each
+    decision kind's entry goes where replay v1 keeps it (`before` / `after`)."""
 
-    hand: Hand
-    seating: list[int]  # seating[seat] is the entrant in that seat
-    game_index: int
-    number: int
-    scores: tuple[int, ...]
+    __slots__ = (
+        "_drew",
+        "bids",
+        "domino",
+        "drawn",
+        "game_index",
+        "hand",
+        "multi",
+        "number",
+        "plays",
+        "record",
+        "scores",
+        "seating",
+    )
+
+    def __init__(
+        self,
+        hand: Hand,
+        seating: list[int],
+        game_index: int,
+        number: int,
+        scores: tuple[int, ...],
+        record: dict[str, Any],
+    ) -> None:
+        self.hand = hand
+        self.seating = seating  # seating[seat] is the entrant in that seat
+        self.game_index = game_index
+        self.number = number
+        self.scores = scores
+        self.record = record
+        self.plays: list[dict[str, Any]] = []  # the trick in play
+        self.bids: list[dict[str, Any]] = []  # Auction Hearts
+        self.drawn = 0  # Domino Hearts: the draws recorded so far
+        self.domino = isinstance(hand, DominoHand)
+        self.multi: dict[str, Any] | None = None  # Four-Penny: the multi-round in play
+        self._drew: list[str] = []  # Domino Hearts: drawn before the play being asked
+
+    def passes_done(self, runner: MatchRunner) -> None:
+        """After the call and the passes (at the first other decision, or the hand's end):
+        what each seat received, told to the event callback once."""
+        record, hand = self.record, self.hand
+        if "received" in record:
+            return
+        record["received"] = [[str(c) for c in hand.received(s)] for s in range(hand.players)]
+        runner._emit(
+            "passes", game=self.game_index, passes=record["passes"], received=record["received"]
+        )
+
+    def before(self, runner: MatchRunner, decision: Decision) -> dict[str, Any]:
+        """What the record needs from before the action is applied."""
+        kind = decision.kind
+        if kind is DecisionKind.PLAY:
+            if "received" not in self.record:
+                self.passes_done(runner)
+            if self.domino:
+                drew = new_draws(self.hand, self.drawn, decision.seat)
+                self.drawn += len(drew)
+                self._drew = drew
+        elif kind is DecisionKind.PENNY_PLAY:
+            if self.multi is None:
+                self.multi = {
+                    "leader": self.hand.leader,
+                    "start": len(self.hand.tricks()),
+                    "plays": [],
+                }
+        elif kind not in (DecisionKind.CALL, DecisionKind.PASS):
+            self.passes_done(runner)
+        return self.record
+
+    async def after(self, runner: MatchRunner, decision: Decision, entry: dict[str, Any]) -> None:
+        """Write the decision's entry where replay v1 keeps its kind."""
+        hand, record, kind = self.hand, self.record, decision.kind
+        if kind is DecisionKind.PLAY:
+            if self._drew:  # drawn before this play, by the seat playing it
+                entry["drew"] = self._drew
+            self.plays.append(entry)
+            tricks = record["tricks"]
+            if runner.on_event is not None:  # no event built when nobody watches
+                runner._emit("play", game=self.game_index, trick=len(tricks), play=entry)
+            if hand.trick_number != decision.trick or hand.is_over:
+                trick = hand.tricks()[-1]
+                tricks.append({"leader": trick.leader, "plays": self.plays, "winner": trick.winner})
+                runner._emit(
+                    "trick", game=self.game_index, trick=len(tricks) - 1, record=tricks[-1]
+                )
+                self.plays = []
+                number, trick_number = self.number, decision.trick
+                for s in range(hand.players):
+                    await runner._notify(
+                        self.seating[s], partial(_call, "trick_ended", number, trick_number, trick)
+                    )
+        elif kind is DecisionKind.PENNY_PLAY:
+            multi = self.multi
+            assert multi is not None
+            multi["plays"].append(entry)
+            if len(multi["plays"]) == hand.players * hand.players:
+                # 003 'FOUR-PENNY HEARTS': n * n plays around the table, then each penny's
+                # winner. (No TrickEnd is sent for a penny-round: its cards are not played
+                # by consecutive seats, which the message assumes.)
+                winners = [trick.winner for trick in hand.tricks()[multi["start"] :]]
+                record.setdefault("multi_rounds", []).append(
+                    {"leader": multi["leader"], "plays": multi["plays"], "winners": winners}
+                )
+                self.multi = None
+        elif kind is DecisionKind.PASS:
+            record["passes"].append(entry)
+        elif kind is DecisionKind.CALL:
+            if hand.pass_split:  # a split: "direction" says so, "split" how each card goes
+                entry["direction"] = PassDirection.SPLIT.value
+                entry["split"] = [d.value for d in hand.pass_split]
+            record["call"] = entry
+        elif kind is DecisionKind.BID:
+            self.bids.append(entry)
+        elif kind is DecisionKind.NAMING:
+            auction = hand.auction
+            assert auction is not None
+            assert hand.scoring_suit is not None
+            record["auction"] = {
+                "bids": self.bids,
+                "declarer": decision.seat,
+                "bid": auction.winning_bid,
+                "standing": auction.standing is not None,
+                "naming": entry,
+            }
+            record["scoring_suit"] = hand.scoring_suit.letter
+        elif kind is DecisionKind.REVEAL:
+            record.setdefault("reveals", []).append(entry)
+            if hand.scoring_suit is not None:
+                record["scoring_suit"] = hand.scoring_suit.letter
+
+
+_PLAY = DecisionKind.PLAY
+_new_tuple = tuple.__new__  # Action(...) without its Python-level __new__: every decision
+
+
+def _cards(value: Any) -> list[str]:
+    return [str(c) for c in value]
+
+
+_SHOWN: dict[DecisionKind, Callable[[int, Any, float], dict[str, Any]]] = {
+    DecisionKind.PLAY: lambda seat, card, ms: {"seat": seat, "card": str(card), "ms": ms},
+    DecisionKind.PENNY_PLAY: lambda seat, move, ms: {
+        "seat": seat,
+        "penny": move[0],
+        "card": str(move[1]),
+        "ms": ms,
+    },
+    DecisionKind.PASS: lambda seat, cards, ms: {"seat": seat, "cards": _cards(cards), "ms": ms},
+    DecisionKind.REVEAL: lambda seat, card, ms: {"seat": seat, "card": str(card), "ms": ms},
+    DecisionKind.CALL: lambda seat, called, ms: {"seat": seat, "direction": str(called), "ms": ms},
+    DecisionKind.BID: lambda seat, chips, ms: {"seat": seat, "bid": chips, "ms": ms},
+    DecisionKind.NAMING: lambda seat, suit, ms: {"seat": seat, "suit": str(suit), "ms": ms},
+}
+"""A decision kind's answer in replay v1's form (the key the viewer and the verifier read)."""
+
+
+def _substitute(kind: DecisionKind, default: Any) -> tuple[str, ...]:
+    """What a fault record says was played instead."""
+    if kind is DecisionKind.PASS:
+        return tuple(_cards(default))
+    if kind is DecisionKind.PENNY_PLAY:
+        return (str(default[1]),)
+    return (str(default if default is not None else "pass"),)
 
 
 def _ms(seconds: float) -> float:
@@ -293,56 +443,13 @@ class MatchRunner:
         for seat in range(n):
             view, context = hand.view(seat), self._context(seating[seat], number, scores)
             await self._notify(seating[seat], partial(_call, "hand_started", view, context))
-        table = _HandTable(hand, seating, game_index, number, scores)
+        table = _HandTable(hand, seating, game_index, number, scores, record)
         self._emit("hand", game=game_index, hand=record)
-        if hand.phase is Phase.CALLING:
-            record["call"] = await self._take_call(table)
-        count = rules.pass_size(hand.pass_direction)
-        for seat in hand.passes_pending:
-            record["passes"].append(await self._take_pass(table, seat, count))
-        record["received"] = [[str(c) for c in hand.received(s)] for s in range(n)]
-        self._emit("passes", game=game_index, passes=record["passes"], received=record["received"])
-        if hand.phase in (Phase.BIDDING, Phase.NAMING):
-            record["auction"] = await self._take_auction(table)
-            assert hand.scoring_suit is not None
-            record["scoring_suit"] = hand.scoring_suit.letter
-        if hand.phase is Phase.REVEALING:
-            record["reveals"] = [
-                await self._take_reveal(table, seat) for seat in hand.reveals_pending
-            ]
-            assert hand.scoring_suit is not None
-            record["scoring_suit"] = hand.scoring_suit.letter
-        plays: list[dict[str, Any]] = []
-        drawn = 0  # Domino Hearts: the draws recorded so far
-        while not hand.is_over:
-            if isinstance(hand, PennyHand) and hand.in_multi_rounds:
-                # 003 'FOUR-PENNY HEARTS': the pennies of a multi-round are played together.
-                record.setdefault("multi_rounds", []).append(
-                    await self._take_multi_round(table, hand)
-                )
-                continue
-            turn = hand.to_play
-            assert turn is not None
-            trick_number = hand.trick_number
-            drew = new_draws(hand, drawn, turn)
-            play = await self._take_play(table, turn)
-            if drew:  # drawn before this play, by the seat playing it
-                play["drew"] = drew
-                drawn += len(drew)
-            plays.append(play)
-            self._emit("play", game=game_index, trick=len(record["tricks"]), play=play)
-            if hand.trick_number != trick_number or hand.is_over:
-                trick = hand.tricks()[-1]
-                record["tricks"].append(
-                    {"leader": trick.leader, "plays": plays, "winner": trick.winner}
-                )
-                tricks = record["tricks"]
-                self._emit("trick", game=game_index, trick=len(tricks) - 1, record=tricks[-1])
-                plays = []
-                for s in range(n):
-                    await self._notify(
-                        seating[s], partial(_call, "trick_ended", number, trick_number, trick)
-                    )
+        # The one loop: the hand says what it asks, the seat answers, the runner judges,
+        # applies and records it (docs/decisions/0006-decisions-as-data.md).
+        while (decision := hand.pending()) is not None:
+            await self._take(table, decision)
+        table.passes_done(self)
         points = game.finish_hand()
         record["points"] = list(points)
         record["totals"] = list(game.totals)
@@ -425,267 +532,48 @@ class MatchRunner:
         clock.charge(elapsed)
         return answer, elapsed, None
 
-    async def _take_play(self, table: _HandTable, seat: int) -> dict[str, Any]:
-        hand, entrant = table.hand, table.seating[seat]
-        legal = hand.legal_plays()
-        if self._disqualified[entrant]:
-            auto = legal.first()
-            hand.play(auto, seat=seat)
-            return {"seat": seat, "card": str(auto), "ms": 0.0, "auto": True}
-        view = hand.view(seat)
-        context = self._context(entrant, table.number, table.scores)
-        answer, elapsed, fault = await self._ask(
-            entrant, lambda t: self.entrants[entrant].seat.choose_play(view, context, t)
-        )
-        card: Card | None = None
-        if fault is None:
-            card, fault = judge_card(answer, hand, seat, legal)
-        if fault is not None or card is None:
-            assert fault is not None
-            default = legal.first()
-            await self._record_fault(
-                entrant,
-                seat,
-                table.game_index,
-                table.number,
-                hand.trick_number,
-                fault.kind,
-                fault.detail,
-                (str(default),),
-                elapsed,
-            )
-            hand.play(default, seat=seat)
-            return self._noted(
-                entrant,
-                {"seat": seat, "card": str(default), "ms": _ms(elapsed), "fault": fault.kind.value},
-            )
-        hand.play(card, seat=seat)
-        return self._noted(entrant, {"seat": seat, "card": str(card), "ms": _ms(elapsed)})
-
-    async def _take_multi_round(self, table: _HandTable, hand: PennyHand) -> dict[str, Any]:
-        """003 'FOUR-PENNY HEARTS': one multi-round, n * n plays around the table from its
-        lead player, each with its penny; then each penny's winner. (No TrickEnd is sent
-        for a penny-round: its cards are not played by consecutive seats, which the
-        message assumes; the next query's state has them in finished_pennies.)"""
-        leader, start, n = hand.leader, len(hand.tricks()), hand.players
-        plays = []
-        for _ in range(n * n):
-            seat = hand.to_play
-            assert seat is not None
-            plays.append(await self._take_penny_play(table, hand, seat))
-        winners = [trick.winner for trick in hand.tricks()[start:]]
-        return {"leader": leader, "plays": plays, "winners": winners}
-
-    async def _take_penny_play(
-        self, table: _HandTable, hand: PennyHand, seat: int
-    ) -> dict[str, Any]:
-        """One play of a multi-round: the bot's (penny, card), a card alone going to its
-        default penny; the first legal (penny, card) when it faults or is disqualified."""
+    async def _take(self, table: _HandTable, decision: Decision) -> None:
+        """One decision: ask the seat under its clock (its default when it is out of the
+        match), judge the answer once, on a fault record it and apply the default, apply
+        the action once through `Hand.apply`, and write it into the hand's record."""
+        hand, seat, kind = table.hand, decision.seat, decision.kind
         entrant = table.seating[seat]
-        default_penny, default_card = hand.legal_moves()[0]
+        if kind is not _PLAY or table.domino or "received" not in table.record:
+            table.before(self, decision)
         if self._disqualified[entrant]:
-            hand.play(default_card, seat=seat, penny=default_penny)
-            return {
-                "seat": seat,
-                "penny": default_penny,
-                "card": str(default_card),
-                "ms": 0.0,
-                "auto": True,
-            }
-        view = hand.view(seat)
-        context = self._context(entrant, table.number, table.scores)
-        answer, elapsed, fault = await self._ask(
-            entrant, lambda t: self.entrants[entrant].seat.choose_play(view, context, t)
-        )
-        move: tuple[int, Card] | None = None
-        if fault is None:
-            move, fault = judge_penny_play(answer, hand, seat)
-        if fault is not None or move is None:
-            assert fault is not None
-            await self._record_fault(
-                entrant,
-                seat,
-                table.game_index,
-                table.number,
-                hand.trick_number,
-                fault.kind,
-                fault.detail,
-                (str(default_card),),
-                elapsed,
+            hand.apply(Action(kind, seat, decision.default))
+            entry = _SHOWN[kind](seat, decision.default, 0.0)
+            entry["auto"] = True
+        else:
+            view = hand.view(seat)
+            context = self._context(entrant, table.number, table.scores)
+            bot = self.entrants[entrant].seat
+            answer, elapsed, fault = await self._ask(
+                entrant, lambda t: bot.decide(decision, view, context, t)
             )
-            hand.play(default_card, seat=seat, penny=default_penny)
-            return self._noted(
-                entrant,
-                {
-                    "seat": seat,
-                    "penny": default_penny,
-                    "card": str(default_card),
-                    "ms": _ms(elapsed),
-                    "fault": fault.kind.value,
-                },
-            )
-        penny, card = move
-        hand.play(card, seat=seat, penny=penny)
-        return self._noted(
-            entrant, {"seat": seat, "penny": penny, "card": str(card), "ms": _ms(elapsed)}
-        )
-
-    async def _take_pass(self, table: _HandTable, seat: int, count: int) -> dict[str, Any]:
-        hand = table.hand
-        held = hand.hand_of(seat)
-        passable = hand.passable(seat)
-        bot = self.entrants[table.seating[seat]].seat
-        return await self._decide_before_play(
-            table,
-            seat,
-            key="cards",
-            default=tuple(list(passable)[:count]),
-            ask=lambda view, context, t: bot.choose_pass(view, count, context, t),
-            judge=lambda answer: judge_pass(answer, held, passable, count, seat),
-            apply=lambda cards: hand.apply_pass(seat, cards),
-        )
-
-    async def _take_reveal(self, table: _HandTable, seat: int) -> dict[str, Any]:
-        """Heartless (003): the card this seat lays face down to choose the scoring suit.
-
-        A fault shows the seat's first card in card order instead (its lowest club, if it
-        holds one): as good a default as any, and one a replay can check."""
-        hand = table.hand
-        held = hand.hand_of(seat)
-        return await self._decide_before_play(
-            table,
-            seat,
-            key="card",
-            default=held.first(),
-            ask=self.entrants[table.seating[seat]].seat.choose_reveal,
-            judge=lambda answer: judge_reveal(answer, held, seat),
-            apply=lambda card: hand.apply_reveal(seat, card),
-        )
-
-    async def _take_call(self, table: _HandTable) -> dict[str, Any]:
-        """003 'Simple variations': the dealer calls the pass; a fault calls the rules'
-        first option."""
-        hand = table.hand
-        options = hand.call_options
-        rules = hand.rules
-        record = await self._decide_before_play(
-            table,
-            hand.dealer,
-            key="direction",
-            default=options[0],
-            ask=self.entrants[table.seating[hand.dealer]].seat.choose_call,
-            judge=lambda answer: judge_call(
-                answer, options, rules.split_directions, rules.pass_count
-            ),
-            apply=hand.apply_call,
-        )
-        if hand.pass_split:  # a split: "direction" says so, "split" how each card goes
-            record["direction"] = PassDirection.SPLIT.value
-            record["split"] = [d.value for d in hand.pass_split]
-        return record
-
-    async def _take_auction(self, table: _HandTable) -> dict[str, Any]:
-        """000 'Auction Hearts': each seat's bid in turn, then the declarer's suit.
-
-        A faulty bid counts as a pass; a faulty naming names clubs (the first suit in card
-        order): defaults a replay can check."""
-        hand = table.hand
-        auction = hand.auction
-        assert auction is not None
-        bids = []
-        while hand.bids_pending:
-            bids.append(await self._take_bid(table, hand.bids_pending[0]))
-        declarer = hand.names_pending[0]
-        naming = await self._decide_before_play(
-            table,
-            declarer,
-            key="suit",
-            default=Suit.CLUBS.letter,
-            ask=self.entrants[table.seating[declarer]].seat.choose_suit,
-            judge=judge_suit,
-            apply=lambda suit: hand.apply_naming(declarer, suit),
-        )
-        return {
-            "bids": bids,
-            "declarer": declarer,
-            "bid": auction.winning_bid,
-            "standing": auction.standing is not None,
-            "naming": naming,
-        }
-
-    async def _take_bid(self, table: _HandTable, seat: int) -> dict[str, Any]:
-        """One seat's bid, judged against what the auction allows now."""
-        hand = table.hand
-        auction = hand.auction
-        assert auction is not None
-        low, high = auction.lowest_bid, auction.max_bid
-
-        def apply(chips: int | None) -> None:
-            hand.apply_bid(seat, chips)
-
-        return await self._decide_before_play(
-            table,
-            seat,
-            key="bid",
-            default=None,
-            ask=self.entrants[table.seating[seat]].seat.choose_bid,
-            judge=lambda answer: judge_bid(answer, low, high),
-            apply=apply,
-        )
-
-    async def _decide_before_play(
-        self,
-        table: _HandTable,
-        seat: int,
-        *,
-        key: str,
-        default: Any,
-        ask: Callable[[SeatView, DecisionContext, float], Awaitable[Any]],
-        judge: Callable[[Any], tuple[Any, SeatFault | None]],
-        apply: Callable[[Any], None],
-    ) -> dict[str, Any]:
-        """A decision before the tricks (the dealer's call, a pass, a face-down card): ask
-        the seat under its clock, judge the answer, and on a fault record it and apply
-        `default` instead. Returns the replay's record of the decision, `key` naming what
-        was chosen."""
-        entrant = table.seating[seat]
-
-        def shown(value: Any) -> Any:
-            if key == "bid":
-                return value  # chips, or None for a pass
-            return [str(c) for c in value] if key == "cards" else str(value)
-
-        if self._disqualified[entrant]:
-            apply(default)
-            return {"seat": seat, key: shown(default), "ms": 0.0, "auto": True}
-        view = table.hand.view(seat)
-        context = self._context(entrant, table.number, table.scores)
-        answer, elapsed, fault = await self._ask(entrant, lambda t: ask(view, context, t))
-        chosen: Any = None
-        if fault is None:
-            chosen, fault = judge(answer)
-        if fault is not None:
-            substitute = (
-                tuple(shown(default)) if key == "cards" else (str(shown(default) or "pass"),)
-            )
-            await self._record_fault(
-                entrant,
-                seat,
-                table.game_index,
-                table.number,
-                None,
-                fault.kind,
-                fault.detail,
-                substitute,
-                elapsed,
-            )
-            apply(default)
-            return self._noted(
-                entrant,
-                {"seat": seat, key: shown(default), "ms": _ms(elapsed), "fault": fault.kind.value},
-            )
-        apply(chosen)
-        return self._noted(entrant, {"seat": seat, key: shown(chosen), "ms": _ms(elapsed)})
+            if fault is None:
+                value, fault = JUDGES[kind](answer, decision, hand)
+            if fault is not None:
+                value = decision.default
+                await self._record_fault(
+                    entrant,
+                    seat,
+                    table.game_index,
+                    table.number,
+                    decision.trick,
+                    fault.kind,
+                    fault.detail,
+                    _substitute(kind, value),
+                    elapsed,
+                )
+                hand.apply(Action(kind, seat, value))
+                shown = _SHOWN[kind](seat, value, _ms(elapsed))
+                shown["fault"] = fault.kind.value
+            else:
+                hand.apply(_new_tuple(Action, (kind, seat, value)))
+                shown = _SHOWN[kind](seat, value, _ms(elapsed))
+            entry = self._noted(entrant, shown)
+        await table.after(self, decision, entry)
 
     def _noted(self, entrant: int, record: dict[str, Any]) -> dict[str, Any]:
         """The decision's record with the bot's note on its answer, if it sent one that the

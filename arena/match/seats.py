@@ -10,11 +10,12 @@ in-process bot simply answers at once.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, NamedTuple, Protocol
 
 from arena.bots import HouseBot
 from arena.engine import Card, PassDirection, Rules, SeatView, Trick
+from arena.engine.decisions import Decision, DecisionKind
 from arena.engine.penny import PennyMove
 
 from .clock import TimePolicy
@@ -33,9 +34,10 @@ class GameInfo:
     time: TimePolicy
 
 
-@dataclasses.dataclass(frozen=True)
-class DecisionContext:
-    """What the view does not hold: the game so far and the seat's clock."""
+class DecisionContext(NamedTuple):
+    """What the view does not hold: the game so far and the seat's clock. (A named tuple:
+    one is made for every decision, and a frozen dataclass's construction cost the
+    runner more than the rest of its bookkeeping.)"""
 
     hand_number: int
     scores: tuple[int, ...]
@@ -54,41 +56,13 @@ class Seat(Protocol):
         """A game begins (raises SeatFault if the bot cannot be reached)."""
         ...
 
-    async def choose_pass(
-        self, view: SeatView, count: int, context: DecisionContext, timeout: float
-    ) -> Sequence[Card | str]:
-        """The cards to pass, in order (raises SeatFault)."""
-        ...
-
-    async def choose_play(
-        self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> Card | str | PennyMove:
-        """The card to play, or during a Four-Penny multi-round a card or a (penny, card)
-        (raises SeatFault)."""
-        ...
-
-    async def choose_reveal(
-        self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> Card | str:
-        """Heartless: the card to lay face down (raises SeatFault)."""
-        ...
-
-    async def choose_call(
-        self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> PassDirection | str | tuple[PassDirection | str, ...]:
-        """As dealer: the pass to call, one of `view.rules.pass_call_options`, or a split:
-        a direction per passed card from `view.rules.split_directions` (raises
-        SeatFault)."""
-        ...
-
-    async def choose_bid(
-        self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> int | str | None:
-        """Auction Hearts: chips to bid, or None to pass (raises SeatFault)."""
-        ...
-
-    async def choose_suit(self, view: SeatView, context: DecisionContext, timeout: float) -> str:
-        """Auction Hearts, as declarer: the suit to avoid, as text (raises SeatFault)."""
+    async def decide(
+        self, decision: Decision, view: SeatView, context: DecisionContext, timeout: float
+    ) -> Any:
+        """The answer to `decision` (what `decision.kind` asks: cards to pass, a card, a
+        (penny, card) as `PennyMove`, a call, chips or None, a suit letter) from `view`,
+        within `timeout` seconds; anything else is judged and faulted by the runner
+        (raises SeatFault when the bot fails)."""
         ...
 
     async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
@@ -124,7 +98,11 @@ class Seat(Protocol):
 
 
 class InProcessSeat:
-    """A trusted house bot called directly: no transport, no process."""
+    """A trusted house bot called directly: no transport, no process.
+
+    `decide` reaches the house bot's method for the kind through one table
+    (`_CHOOSERS`); the `choose_*` methods adapt each to the bot's own interface, and a
+    test seat overrides one of them to misbehave on one kind only."""
 
     def __init__(self, bot: HouseBot, label: str | None = None) -> None:
         self.bot = bot
@@ -132,6 +110,15 @@ class InProcessSeat:
 
     async def start_game(self, info: GameInfo) -> None:
         """Nothing to set up."""
+
+    def decide(
+        self, decision: Decision, view: SeatView, context: DecisionContext, timeout: float
+    ) -> Coroutine[Any, Any, Any]:
+        """Ask the house bot through its kind's chooser (its coroutine is returned as it
+        is: a frame less on every decision)."""
+        if decision.kind is _PLAY:  # most decisions: straight to the bot's card
+            return self.choose_play(view, context, timeout)
+        return _CHOOSERS[decision.kind](self, decision, view, context, timeout)
 
     async def choose_pass(
         self, view: SeatView, count: int, context: DecisionContext, timeout: float
@@ -196,3 +183,20 @@ class InProcessSeat:
     def take_note(self) -> str:
         """House bots take no notes."""
         return ""
+
+
+_Chooser = Callable[
+    [InProcessSeat, Decision, SeatView, DecisionContext, float], Coroutine[Any, Any, Any]
+]
+_CHOOSERS: dict[DecisionKind, _Chooser] = {
+    DecisionKind.PASS: lambda s, d, v, c, t: s.choose_pass(v, d.size, c, t),
+    DecisionKind.PLAY: lambda s, d, v, c, t: s.choose_play(v, c, t),
+    DecisionKind.PENNY_PLAY: lambda s, d, v, c, t: s.choose_play(v, c, t),
+    DecisionKind.CALL: lambda s, d, v, c, t: s.choose_call(v, c, t),
+    DecisionKind.BID: lambda s, d, v, c, t: s.choose_bid(v, c, t),
+    DecisionKind.NAMING: lambda s, d, v, c, t: s.choose_suit(v, c, t),
+    DecisionKind.REVEAL: lambda s, d, v, c, t: s.choose_reveal(v, c, t),
+}
+"""A decision kind's house-bot method (DRAW is the engine's own and never asked)."""
+
+_PLAY = DecisionKind.PLAY

@@ -60,7 +60,7 @@ def verify(replay: dict[str, Any]) -> Verification:
         h, d = _verify_game(rules, seed, record, f"games[{g}]")
         hands += h
         decisions += d
-    _verify_result(replay, rules, games)
+    verify_result(replay, rules, games)
     return Verification(len(games), hands, decisions)
 
 
@@ -298,7 +298,9 @@ def rules_settle_in_chips(game: Game) -> bool:
     return game.rules.settlement is not Settlement.POINTS
 
 
-def _verify_result(replay: dict[str, Any], rules: Rules, games: Sequence[dict[str, Any]]) -> None:
+def verify_result(replay: dict[str, Any], rules: Rules, games: Sequence[dict[str, Any]]) -> None:
+    """The result's scores, lives, faults, disqualifications and ranks, from the games'
+    totals (each game's `totals`, `seating`, `lives`) and the faults (v1 and v2 alike)."""
     result = _get(replay, "result", "replay")
     if result.get("void"):
         return

@@ -148,6 +148,16 @@ def read_house_manifest(content: bytes) -> tuple[str, int] | None:
     return str(document["house"]), int(document["seed"])
 
 
+def trusted_house_bot(bot: Bot, content: bytes) -> tuple[str, int] | None:
+    """The trust rule, in one place: (kind, seed) when `bot` is a house bot
+    (`Bot.is_house`, set only by `ensure_house_bots`) and its archive is a house
+    manifest: such a bot runs in-process, unsandboxed. None for every other bot, whoever
+    owns it or whatever it uploaded."""
+    if not bot.is_house:
+        return None
+    return read_house_manifest(content)
+
+
 def ensure_house_bots(session: Session, per_kind: int = 3) -> list[BotVersion]:
     """The ready house bot versions, creating any missing: `per_kind` of each house bot.
 

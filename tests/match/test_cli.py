@@ -186,3 +186,26 @@ def test_a_hand_limit_keeps_a_chip_games_stake_and_plays_every_variant(tmp_path,
     assert kept == (None if rules == "danger" else 100)
     assert len(replay["games"][0]["hands"]) >= 2
     assert "every score confirmed" in arena("replay", "verify", out).stdout
+
+
+def test_a_replay_converts_to_v2_which_verifies_by_its_actions(tmp_path):
+    v1 = tmp_path / "match.json"
+    arena(
+        "match",
+        "run",
+        *("--rules", "dealer_calls"),
+        *("--bot", "house:heuristic") * 5,
+        *("--hands", 2, "--out", v1, "--quiet"),
+    )
+    v2 = tmp_path / "match-v2.json"
+    assert "replay v2" in arena("replay", "convert", v1, v2).stdout
+    document = json.loads(v2.read_text())
+    assert document["version"] == 2
+    kinds = [a["kind"] for a in document["games"][0]["hands"][0]["actions"]]
+    assert kinds[0] == "call" and "pass" in kinds and kinds[-1] == "play"
+    assert "every score confirmed" in arena("replay", "verify", v2).stdout
+    document["games"][0]["hands"][1]["actions"][-1]["value"] = "ZZ"
+    v2.write_text(json.dumps(document))
+    done = arena("replay", "verify", v2, check=False)
+    assert done.returncode == 1
+    assert "games[0].hands[1].actions[" in done.stderr

@@ -17,10 +17,12 @@ from typing import Any
 
 import pytest
 
+from arena.match.faults import FaultKind, exit_fault_kind
 from tests.sandbox.client import BotClient, BotFaultError
 from tests.sandbox.conftest import HostTraps, MakeEnv, processes_of
 from workers.sandbox import BotProcess, ExitKind, ExitReason, Sandbox, SandboxPolicy
 from workers.sandbox.environment import platform_paths
+from workers.sandbox.host import SandboxHost
 from workers.sandbox.policy import KIB, MIB
 
 pytestmark = pytest.mark.timeout(90)
@@ -237,6 +239,8 @@ def test_memory_hog_is_killed_for_memory(arena: Arena) -> None:
     run = arena.attack("memory_hog", expect_answer=False)
     assert run.reason.kind is ExitKind.MEMORY, run.reason
     assert "out of memory" in run.reason.message
+    # The runner's fault says so too (issue 17: not text under "crash").
+    assert exit_fault_kind(SandboxHost(run.bot).exit_reason()) is FaultKind.OUT_OF_MEMORY
     assert not any(outcome == "ESCAPED" for outcome, _ in run.reports)
 
 
@@ -255,6 +259,7 @@ def test_cpu_spin_is_killed_at_the_cpu_limit(arena: Arena) -> None:
     client.close()
     run = arena.finish(bot)
     assert run.reason.kind is ExitKind.CPU_TIME, run.reason
+    assert exit_fault_kind(SandboxHost(bot).exit_reason()) is FaultKind.CPU_LIMIT
 
 
 def test_cpu_spread_over_processes_is_added_up(arena: Arena) -> None:

@@ -8,14 +8,17 @@ from sqlalchemy.orm import Session
 
 from arena.bots import HOUSE_BOTS
 from arena.store.bots import (
+    HOUSE_USERNAME,
     BotError,
     add_version,
     archive_content,
     create_bot,
     ensure_house_bots,
+    house_manifest,
     read_house_manifest,
     set_version_status,
     sha256_hex,
+    trusted_house_bot,
 )
 from arena.store.models import Archive, Bot, VersionStatus
 from tests.store.factories import owner
@@ -76,3 +79,18 @@ def test_house_bots_are_ready_versions_with_manifests(session: Session) -> None:
     manifests = {read_house_manifest(archive_content(session, v.archive_sha256)) for v in versions}
     assert manifests == {(kind, seed) for kind in kinds for seed in (1, 2)}
     assert read_house_manifest(b"PK\x03\x04 not json") is None
+
+
+def test_only_a_house_bot_is_trusted_whoever_owns_the_manifest(session: Session) -> None:
+    """The trust rule is `Bot.is_house`: a bot the house user owns but that is not a
+    house bot, or anyone's upload of a house manifest, runs sandboxed like any other."""
+    version = ensure_house_bots(session, per_kind=1)[0]
+    content = archive_content(session, version.archive_sha256)
+    assert trusted_house_bot(version.bot, content) == read_house_manifest(content)
+    house_user = version.bot.owner
+    assert house_user.username == HOUSE_USERNAME
+    imposter = create_bot(session, house_user, "not-a-house-bot")
+    assert trusted_house_bot(imposter, content) is None
+    upload = create_bot(session, owner(session), "copycat")
+    assert trusted_house_bot(upload, house_manifest("heuristic", 1)) is None
+    assert trusted_house_bot(version.bot, b"PK\x03\x04 not a manifest") is None

@@ -127,7 +127,7 @@ class _Handlers:
         session = MatchSession(self.bot, self.lock)
         while True:
             request = await context.read()
-            if request is grpc.aio.EOF:
+            if request is grpc.aio.EOF:  # type: ignore[attr-defined]  # missing from the stubs
                 return
             try:
                 response = session.handle(request)
@@ -322,7 +322,7 @@ async def _add_health(server: grpc.aio.Server) -> Any:
         )
     except ImportError:
         return None
-    servicer = health.aio.HealthServicer()
+    servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]  # as above
     health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
     for name in ("", SERVICE_NAME):
         await servicer.set(name, health_pb2.HealthCheckResponse.SERVING)

@@ -211,7 +211,7 @@ class MatchSession:
     def _called_direction(called: object) -> PassDirection:
         """One direction of a call, or the stream error that names the bot's mistake."""
         try:
-            return PassDirection(called)
+            return PassDirection(called)  # type: ignore[arg-type]  # whatever the bot returned
         except ValueError:
             raise StreamError(
                 grpc.StatusCode.INTERNAL,

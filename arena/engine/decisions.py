@@ -1,0 +1,84 @@
+"""Decisions as data: what a hand asks next (`Decision`) and the answer it applies (`Action`).
+
+Why values: every kind of decision (the dealer's call, a pass, a bid, the naming of a
+suit, a face-down card, a play, a Four-Penny play) used to have its own method on every
+seat, in the runner, the verifier and the renderer. Following OpenSpiel's
+`legal_actions()` / `apply_action()`, the hand now says what it asks as one value
+(`Hand.pending()`), takes one value back (`Hand.apply(action)`), and keeps the actions
+it applied as its record (`Hand.history`): one loop can answer any hand, and one list
+replays it. A new kind is one `DecisionKind` member, its branch in `Hand.pending` /
+`Hand.apply`, and its entry in the tables that speak to bots (docs/engine.md 'How to add
+a decision kind').
+
+>>> from arena.engine import Hand, preset
+>>> from arena.engine.decisions import Action, DecisionKind
+>>> hand = Hand.deal(preset("standard"), seed=7)
+>>> decision = hand.pending()
+>>> decision.kind.value, decision.seat, decision.size
+('pass', 0, 3)
+>>> while (decision := hand.pending()) is not None:
+...     hand.apply(Action(decision.kind, decision.seat, decision.default))
+>>> sum(hand.points()), len(hand.history)
+(26, 56)
+>>> hand.history[4].kind.value, str(hand.history[4].value)
+('play', '2C')
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+
+class DecisionKind(StrEnum):
+    """What is asked: one member per kind of decision; `value` is the replay's name."""
+
+    CALL = "call"
+    """003 'Simple variations': the dealer calls the pass (a `PassDirection`, or a tuple of
+    them for a split)."""
+    PASS = "pass"
+    """The cards a seat passes (a tuple of `Card`, in order)."""
+    BID = "bid"
+    """000 'Auction Hearts': chips (an int), or None for a pass."""
+    NAMING = "naming"
+    """000 'Auction Hearts': the declarer's suit to avoid (its letter)."""
+    REVEAL = "reveal"
+    """003 'HEARTLESS': the card a seat lays face down (a `Card`)."""
+    PLAY = "play"
+    """The card a seat plays (a `Card`)."""
+    PENNY_PLAY = "penny_play"
+    """003 'FOUR-PENNY HEARTS', a multi-round: a (penny, `Card`)."""
+    DRAW = "draw"
+    """000 'Domino Hearts': a card drawn from the stock. The engine's own action: never
+    pending, recorded in `Hand.history` when it happens, checked by `Hand.apply`."""
+
+
+class Decision(NamedTuple):
+    """What the hand asks next: its `kind`, the `seat` that answers, the `legal` answers
+    (a `CardSet` for a play, a reveal or the passable cards; the options for a call; the
+    (lowest, highest) chips for a bid; the suit letters for a naming; the (penny, card)
+    moves for a penny play), the `size` of a pass (its cards), and the `default` the
+    runner applies when the seat faults or is out of the match (a legal answer a replay
+    can check). A named tuple: one is made for every decision, and a tuple is the
+    cheapest immutable value Python makes."""
+
+    kind: DecisionKind
+    seat: int
+    legal: Any
+    default: Any
+    size: int = 0
+    trick: int | None = None
+    """The trick a play belongs to (its number in the hand); None before the tricks."""
+
+
+class Action(NamedTuple):
+    """One answer applied to a hand: `kind`, `seat`, and `value` in the kind's form (see
+    `DecisionKind`)."""
+
+    kind: DecisionKind
+    seat: int
+    value: Any
+
+
+class IllegalActionError(ValueError):
+    """An action of a kind or seat the hand does not ask for now."""
