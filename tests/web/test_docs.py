@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-import web.archives
+import arena.uploads
 import web.charts
 import web.live
 import web.rulebook
@@ -56,7 +56,7 @@ def test_api_doc_lists_every_endpoint():
         assert shown.split("?")[0] in prose, path
 
 
-@pytest.mark.parametrize("module", [web.rulebook, web.charts, web.archives, web.live])
+@pytest.mark.parametrize("module", [web.rulebook, web.charts, arena.uploads, web.live])
 def test_module_examples(module):
     result = doctest.testmod(module)
     assert result.failed == 0

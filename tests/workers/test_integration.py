@@ -169,11 +169,14 @@ def test_a_season_runs_several_rounds_and_every_match_is_recorded_once(
 
     def season_matches(*statuses: MatchStatus) -> int:
         with sessions() as session:
-            return session.scalar(
-                select(func.count())
-                .select_from(Match)
-                .where(Match.season_id == season_id, Match.status.in_(statuses))
-            ) or 0
+            return (
+                session.scalar(
+                    select(func.count())
+                    .select_from(Match)
+                    .where(Match.season_id == season_id, Match.status.in_(statuses))
+                )
+                or 0
+            )
 
     def rounds_done() -> bool:
         # A version still playing sits out the next round (max_in_flight), so a round may
