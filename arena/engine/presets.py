@@ -220,10 +220,11 @@ def _heart_table(points_by_rank: str) -> dict[Card, int]:
 
 
 def spot(players: int = 4) -> Rules:
-    """Spot Hearts, 004 (1911 'Spot Hearts'): hearts by their spots, J 11, Q 12, K 13,
-    A 14 (104 in all), plus the QS 13."""
+    """Spot Hearts, 004 (1911 'Spot Hearts'): "the hearts count according to the number
+    of spots on the cards, excepting that the ace counts 14, the king 13, queen 12 and
+    knave 11, the combined score of the thirteen hearts being thus 104". Hearts only: the
+    1911 game has no Black Lady (002 'Spot hearts' counts hearts only too, its ace 1)."""
     values = _heart_table("2 3 4 5 6 7 8 9 10 11 12 13 14")
-    values[Card.from_str("QS")] = 13
     return standard(players).replace(name="spot", card_values=values)
 
 

@@ -36,7 +36,7 @@ EXPECTED_WHEN_SEAT_3_TAKES_EVERYTHING = {
     "black_maria": (26, 26, 26, 0),
     "midwest": (26, 26, 26, 0),  # 003 'Regular Hearts' moon
     "classic": (0, 0, 0, 13),  # 003 'Simple variations': no QS, no moon
-    "spot": (117, 117, 117, 0),  # 004 1911 Spot Hearts 104 + QS 13
+    "spot": (104, 104, 104, 0),  # 004 1911 Spot Hearts: hearts only, 104
     "spot_midwest": (124, 124, 124, 0),  # 003's table (its text says 114; the table sums to 124)
     "spot_face": (119, 119, 119, 0),  # 004: 119 per deal
     "hooligan": (33, 33, 33, 0),  # 004: the 7C worth 7 joins the moon
