@@ -503,6 +503,34 @@ def joker_1911(players: int = 4) -> Rules:
     )
 
 
+def heartsette(players: int = 4) -> Rules:
+    """Heartsette (004, 1911 'Heartsette'): "the deuce of spades is deleted and the three
+    cards left after dealing twelve cards to each player are called the widow (or kitty),
+    and are left face downward on the table. The winner of the first trick must take the
+    widow without showing it to his opponents." The game it varies is 004's 1911 Hearts:
+    hearts only, one each ("counts the hearts he has taken in"), no pass, "the player at
+    the dealer's left begins by leading any card he chooses", a player void in the suit
+    led "is privileged to throw away any card he likes" (no first-trick or lead limits),
+    settled by Howell's method, no moon (as `no_black_lady`, 000's form of that game).
+    Four players: the text's twelve cards each and a widow of three are 51 cards.
+
+    >>> rules = heartsette()
+    >>> rules.hand_size, rules.kitty_size, "2S" in rules.deck, rules.penalty_total
+    (12, 3, False, 13)
+    """
+    _trim({4: ""}, players, "heartsette")
+    return no_black_lady(4).replace(
+        name="heartsette",
+        removed_cards=CardSet.parse("2S"),
+        opening=Opening.LEFT_OF_DEALER,
+        first_trick=FirstTrick.ANY,
+        lead_rule=LeadRule.ANY,
+        kitty_size=3,
+        kitty_taker=KittyTaker.FIRST_TRICK,
+        kitty_visibility=KittyVisibility.TAKER_ONLY,
+    )
+
+
 # The table size of a preset made for other than four players (each builder's default).
 # 003 'THREE-PENNY AND FIVE-PENNY HEARTS': each penny game has its own table size.
 PENNY_TABLES: Final[Mapping[str, int]] = {
@@ -739,6 +767,7 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "booster_nines": booster_nines,
     "joker": joker,
     "joker_1911": joker_1911,
+    "heartsette": heartsette,
     "cancellation": cancellation,
     "cancellation_four": cancellation_four,
     "domino": domino,

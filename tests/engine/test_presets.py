@@ -77,9 +77,13 @@ DEALS = {"joker_1911": [seat.replace("2H", "JK1") for seat in ONE_SUIT_EACH]}
 # so hearts score with the QS and seat 3 opens with the 2C (003 'HEARTLESS').
 REVEALS_FOR_THE_MOON = ("2S", "AH", "2D", "2C")
 # The one-suit-each deal is a four-hand deal of one pack; presets made for other tables,
-# and the two-pack Cancellation Hearts (tests/engine/test_cancellation.py), are left out.
+# the two-pack Cancellation Hearts (tests/engine/test_cancellation.py) and a four-hand
+# game with a widow (Heartsette: twelve cards each; tests/engine/test_heartsette.py) are
+# left out.
 FOUR_HAND_PRESETS = sorted(
-    name for name in PRESETS if preset(name).players == 4 and not preset(name).cancellation
+    name
+    for name in PRESETS
+    if preset(name).players == 4 and not preset(name).cancellation and not preset(name).kitty_size
 )
 
 
