@@ -49,7 +49,7 @@ TRIMS_003: Final[Mapping[int, str]] = {3: "2D", 4: "", 5: "2D 2S"}
 # 003 'Deal': "except in five-player Heartless remove the Two of Diamonds and the Two of
 # Hearts" (so the 2S, which opens when clubs or diamonds score, stays in play).
 TRIMS_003_HEARTLESS: Final[Mapping[int, str]] = {3: "2D", 4: "", 5: "2D 2H"}
-# 002 'Alternatives to the Kitty': 3C for three; 3C and 2D for five.
+# 002 'Alternatives to the Kitty': 3C for three; 3C and 2D for five (`omnibus_jack`).
 TRIMS_002: Final[Mapping[int, str]] = {3: "3C", 4: "", 5: "3C 2D"}
 
 # Pass rotations: 4 players 000/001/002 (left, right, across, hold); 3 players 001
@@ -117,8 +117,20 @@ def omnibus(players: int = 4) -> Rules:
 
 def omnibus_jack(players: int = 4) -> Rules:
     """The JD instead of the TD (000 'some localities'; 002 preferred rules): -10, not
-    needed to shoot, the shooter chooses old or new moon (002 'the Score')."""
+    needed to shoot, the shooter chooses old or new moon (002 'the Score'). Three and five
+    players remove 002's own cards ('Alternatives to the "Kitty"': the 3C; the 3C and the
+    2D), not 000's; larger tables, which 002 does not cover, keep 000's trims.
+
+    >>> str(omnibus_jack(3).removed_cards), str(omnibus_jack(5).removed_cards)
+    ('3C', '3C 2D')
+    """
     base = standard(players)
+    if players in TRIMS_002:
+        removed = _trim(TRIMS_002, players, "omnibus_jack")
+        base = base.replace(
+            removed_cards=removed,
+            card_values=_values_without_removed(standard_values(), removed),
+        )
     values = dict(base.card_values)
     values[Card.from_str("JD")] = -10
     return base.replace(

@@ -448,3 +448,14 @@ def test_1911_joker_allowed_as_a_discard_after_a_court_heart_and_worth_five():
     hand.play("JK1")
     assert hand.tricks()[1].winner == 0
     assert hand.rules.value_of("JK1") == 5
+
+
+@pytest.mark.parametrize(("players", "removed"), [(3, "3C"), (5, "3C 2D")])
+def test_omnibus_jack_removes_002s_own_cards_at_three_and_five(players, removed):
+    # 002 'Alternatives to the "Kitty"': "remove the 3 of Clubs" (three players); "the 3 of
+    # Clubs and the 2 of Diamonds" (five). The 2C stays, so it opens.
+    rules = preset("omnibus_jack", players)
+    assert rules.removed_cards == CardSet.parse(removed)
+    hand = Hand.deal(rules, 4, pass_direction="hold")
+    assert all(len(hand.hand_of(seat)) == 52 // players for seat in range(players))
+    assert hand.legal_plays() == CardSet.parse("2C")
