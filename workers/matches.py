@@ -125,7 +125,7 @@ def load_run(session: Session, match_id: int, started_at: datetime) -> MatchRun:
         bot = version.bot
         label = f"{bot.owner.username}/{bot.name} v{version.number}"
         house = None
-        if bot.is_house:
+        if bot.trusted:
             house = trusted_house_bot(bot, archive_content(session, version.archive_sha256))
             if house is not None and house[0] not in HOUSE_BOTS:
                 raise LookupError(f"{label}: no house bot {house[0]!r} in this build")

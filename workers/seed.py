@@ -52,7 +52,7 @@ def ensure_demo_players(
             name = f"demo-{kind}-{index}"
             bot = session.scalars(
                 select(Bot).where(Bot.owner_id == house.id, Bot.name == name)
-            ).one_or_none() or create_bot(session, house, name)
+            ).one_or_none() or create_bot(session, house, name, trusted=True)
             version = session.scalars(
                 select(BotVersion).where(BotVersion.bot_id == bot.id, BotVersion.number == 1)
             ).one_or_none()

@@ -71,14 +71,18 @@ def archive_content(session: Session, sha256: str) -> bytes:
     return content
 
 
-def create_bot(session: Session, owner: User, name: str, *, is_house: bool = False) -> Bot:
-    """A new bot named `name` for `owner`; BotError if the name is bad or the owner has it."""
+def create_bot(
+    session: Session, owner: User, name: str, *, is_house: bool = False, trusted: bool = False
+) -> Bot:
+    """A new bot named `name` for `owner`; BotError if the name is bad or the owner has it.
+
+    `trusted` only for the platform's own bots (`trusted_house_bot`)."""
     if not name or len(name) > 64 or not name.isprintable():
         raise BotError(f"bot name {name[:64]!r} must be 1-64 printable characters")
     taken = session.scalar(select(Bot.id).where(Bot.owner_id == owner.id, Bot.name == name))
     if taken is not None:
         raise BotError(f"{owner.username} already has a bot named {name!r}")
-    bot = Bot(owner=owner, name=name, is_house=is_house)
+    bot = Bot(owner=owner, name=name, is_house=is_house, trusted=trusted)
     session.add(bot)
     session.flush()
     return bot
@@ -149,11 +153,11 @@ def read_house_manifest(content: bytes) -> tuple[str, int] | None:
 
 
 def trusted_house_bot(bot: Bot, content: bytes) -> tuple[str, int] | None:
-    """The trust rule, in one place: (kind, seed) when `bot` is a house bot
-    (`Bot.is_house`, set only by `ensure_house_bots`) and its archive is a house
-    manifest: such a bot runs in-process, unsandboxed. None for every other bot, whoever
-    owns it or whatever it uploaded."""
-    if not bot.is_house:
+    """The trust rule, in one place: (kind, seed) when `bot` is the platform's own
+    (`Bot.trusted`, set only by `ensure_house_bots` and the demo players' seeding) and its
+    archive is a house manifest: such a bot runs in-process, unsandboxed. None for every
+    other bot, whoever owns it or whatever it uploaded."""
+    if not bot.trusted:
         return None
     return read_house_manifest(content)
 
@@ -174,7 +178,9 @@ def ensure_house_bots(session: Session, per_kind: int = 3) -> list[BotVersion]:
     for kind in sorted(HOUSE_BOTS):
         for seed in range(1, per_kind + 1):
             name = f"{kind}-{seed}"
-            bot = existing.get(name) or create_bot(session, house, name, is_house=True)
+            bot = existing.get(name) or create_bot(
+                session, house, name, is_house=True, trusted=True
+            )
             version = session.scalars(
                 select(BotVersion).where(BotVersion.bot_id == bot.id, BotVersion.number == 1)
             ).one_or_none()

@@ -27,6 +27,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import (
@@ -166,6 +167,9 @@ class Bot(Base):
     owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     name: Mapped[str] = mapped_column(String(64))
     is_house: Mapped[bool] = mapped_column(default=False)  # a seat-filler: plays, never ranked
+    # The platform's own code (a house manifest runs in-process, unsandboxed): the house
+    # bots and the demo players. Set only by the seeding code, never by an upload.
+    trusted: Mapped[bool] = mapped_column(default=False, server_default=false())
     pinned_number: Mapped[int | None]  # the version that plays; None: the newest ready one
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
 

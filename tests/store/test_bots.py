@@ -82,8 +82,9 @@ def test_house_bots_are_ready_versions_with_manifests(session: Session) -> None:
 
 
 def test_only_a_house_bot_is_trusted_whoever_owns_the_manifest(session: Session) -> None:
-    """The trust rule is `Bot.is_house`: a bot the house user owns but that is not a
-    house bot, or anyone's upload of a house manifest, runs sandboxed like any other."""
+    """The trust rule is `Bot.trusted`, set by the seeding code only: a bot the house user
+    owns but that the seeding did not make, or anyone's upload of a house manifest, runs
+    sandboxed like any other."""
     version = ensure_house_bots(session, per_kind=1)[0]
     content = archive_content(session, version.archive_sha256)
     assert trusted_house_bot(version.bot, content) == read_house_manifest(content)
@@ -94,3 +95,15 @@ def test_only_a_house_bot_is_trusted_whoever_owns_the_manifest(session: Session)
     upload = create_bot(session, owner(session), "copycat")
     assert trusted_house_bot(upload, house_manifest("heuristic", 1)) is None
     assert trusted_house_bot(version.bot, b"PK\x03\x04 not a manifest") is None
+
+
+def test_the_demo_players_are_trusted_entrants_not_seat_fillers(session: Session) -> None:
+    """Demo players are the platform's own code (in-process) that play and rank as
+    entrants: trusted, but not `is_house`."""
+    from workers.seed import ensure_demo_players
+
+    versions = ensure_demo_players(session, players=(("heuristic", 1), ("random", 1)))
+    for version in versions:
+        content = archive_content(session, version.archive_sha256)
+        assert version.bot.trusted and not version.bot.is_house
+        assert trusted_house_bot(version.bot, content) == read_house_manifest(content)

@@ -151,3 +151,49 @@ def test_0003_flags_the_open_demo_season_default_and_keeps_data(empty_url: URL) 
     finally:
         engine.dispose()
     assert flags == {"Demo season 1": False, "Demo season 2": True, "Cup": False}
+
+
+def test_0007_trusts_the_house_accounts_bots_only(empty_url: URL) -> None:
+    """Trust (0007) goes to the house bots and the house account's demo players; not to a
+    person who signed up as "house" (a usable password), nor to anyone else's bots."""
+    from sqlalchemy import text
+
+    migrate.upgrade(empty_url, "0006")
+    engine = make_engine(empty_url)
+    users = [(1, "house", "!"), (2, "alice", "hash"), (3, "house2", "!")]
+    bots = [
+        (1, 1, "heuristic-1", True),  # a house bot
+        (2, 1, "demo-random-1", False),  # a demo player of the house account
+        (3, 2, "mine", False),
+        (4, 3, "other", False),  # an unusable password, but not the house account
+    ]
+    try:
+        with engine.begin() as connection:
+            for user_id, name, password in users:
+                connection.execute(
+                    text(
+                        "INSERT INTO users (id, username, password_hash, is_admin, created_at,"
+                        " session_version) VALUES (:id, :name, :password, FALSE,"
+                        " CURRENT_TIMESTAMP, 0)"
+                    ),
+                    {"id": user_id, "name": name, "password": password},
+                )
+            for bot_id, owner, name, is_house in bots:
+                connection.execute(
+                    text(
+                        "INSERT INTO bots (id, owner_id, name, is_house, created_at)"
+                        " VALUES (:id, :owner, :name, :house, CURRENT_TIMESTAMP)"
+                    ),
+                    {"id": bot_id, "owner": owner, "name": name, "house": is_house},
+                )
+        migrate.upgrade(empty_url)
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT name, trusted FROM bots")).all()
+    finally:
+        engine.dispose()
+    assert {name: bool(flag) for name, flag in rows} == {
+        "heuristic-1": True,
+        "demo-random-1": True,
+        "mine": False,
+        "other": False,
+    }

@@ -178,6 +178,17 @@ def test_a_season_runs_several_rounds_and_every_match_is_recorded_once(
                 or 0
             )
 
+    def progress() -> str:
+        with sessions() as session:
+            season = session.get(Season, season_id)
+            assert season is not None
+            counts = session.execute(
+                select(Match.status, func.count())
+                .where(Match.season_id == season_id)
+                .group_by(Match.status)
+            ).all()
+        return f"round {season.round_number}, matches {dict(counts)}"
+
     def rounds_done() -> bool:
         # A version still playing sits out the next round (max_in_flight), so a round may
         # seat one table rather than two: wait for four rounds AND eight finished tables.
@@ -187,7 +198,13 @@ def test_a_season_runs_several_rounds_and_every_match_is_recorded_once(
             played = season.round_number
         return played >= 4 and season_matches(MatchStatus.DONE) >= 8
 
-    wait_until(rounds_done, 180, "four rounds and eight tables played")
+    try:
+        wait_until(rounds_done, 180, "four rounds and eight tables played")
+    except BaseException:
+        print("season progress at the timeout:", progress())
+        for process in procs.started:
+            print(process.name, [e.get("msg") for e in process.log_entries()][-15:])
+        raise
     beat.stop()
     # Whatever the beat made before it stopped is played out, by either worker.
     wait_until(
