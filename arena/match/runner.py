@@ -560,10 +560,8 @@ class MatchRunner:
 
     def _results(self, games: Sequence[GameRecord]) -> tuple[EntrantResult, ...]:
         n = self.rules.players
-        scores, lives = match_scores(
-            [{"seating": g.seating, "totals": g.totals or (), "lives": g.lives or ()} for g in games],
-            n,
-        )
+        played = [{"seating": g.seating, "totals": g.totals, "lives": g.lives or ()} for g in games]
+        scores, lives = match_scores(played, n)
         ranks = rank_entrants(scores, self._disqualified, lives if self.rules.lives else None)
         return tuple(
             EntrantResult(
