@@ -16,9 +16,8 @@ from hearts_bot import transport
 
 from arena.bots import HeuristicBot
 from arena.engine import preset
-from arena.match import protocol
+from arena.match import protocol, replay_view
 from arena.match import replay as replay_io
-from arena.match import replay_view
 from arena.match.faults import FaultKind, SeatFault
 from arena.match.reask import reask, recorded_decisions
 from arena.match.runner import Entrant, MatchRunner

@@ -13,8 +13,10 @@ import pytest
 from arena.bots import HeuristicBot, RandomBot
 from arena.engine import CARDS, preset
 from arena.match import replay as replay_io
+from arena.match import replay_v2
 from arena.match.clock import TimePolicy
 from arena.match.faults import FaultKind, FaultPolicy, SeatFault
+from arena.match.replay_v2 import verify_v2
 from arena.match.runner import Entrant, MatchRunner, rank_entrants
 from arena.match.seats import InProcessSeat
 from arena.match.verify import ReplayMismatchError, verify
@@ -48,6 +50,9 @@ def run(entrants, seed=3, **kwargs):
     assert not outcome.void, outcome.void_reason
     jsonschema.validate(outcome.v1, replay_io.schema())
     verify(outcome.v1)
+    assert outcome.replay["version"] == 2  # the runner writes v2; `v1` is its view
+    jsonschema.validate(outcome.replay, replay_v2.schema())
+    verify_v2(outcome.document)
     return outcome
 
 

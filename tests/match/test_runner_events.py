@@ -59,7 +59,4 @@ def test_a_failing_callback_changes_nothing_of_the_match() -> None:
     quiet = MatchRunner(preset("standard"), entrants(), 9).run()
     told = MatchRunner(preset("standard"), entrants(), 9, on_event=broken).run()
     assert not told.void
-    assert (
-        replay_io.strip_timings(told.v1)["games"]
-        == (replay_io.strip_timings(quiet.v1)["games"])
-    )
+    assert replay_io.strip_timings(told.v1)["games"] == (replay_io.strip_timings(quiet.v1)["games"])

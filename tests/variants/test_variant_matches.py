@@ -12,10 +12,12 @@ import pytest
 
 from arena.bots import HOUSE_BOTS, StrongBot
 from arena.engine import Card, PassDirection, Rules, SeatView, preset
+from arena.match import replay_v2
 from arena.match.clock import TimePolicy
 from arena.match.process import BotProcess
 from arena.match.remote import GrpcSeat
 from arena.match.render import render
+from arena.match.replay_v2 import verify_v2
 from arena.match.runner import Entrant, MatchOutcome, MatchRunner
 from arena.match.seats import DecisionContext, InProcessSeat
 from arena.match.verify import verify
@@ -69,6 +71,8 @@ def _check(outcome: MatchOutcome) -> None:
     assert outcome.v1["faults"] == []
     jsonschema.validate(outcome.v1, SCHEMA)
     assert verify(outcome.v1).decisions > 0
+    jsonschema.validate(outcome.replay, replay_v2.schema())  # what the runner wrote
+    assert verify_v2(outcome.document).decisions == verify(outcome.v1).decisions
 
 
 def _grpc_match(rules: Rules, specs: list[Path | str]) -> MatchOutcome:
