@@ -64,6 +64,12 @@ def render(replay: dict[str, Any], *, pretty: bool = True, notes: bool = True) -
                 )
                 yield f"    face down: {shown}  → {hand['scoring_suit']} scores"
                 yield from noted(hand["reveals"])
+            for other in hand.get("decisions", []):  # a kind v1 has no place of its own for
+                note = f" [{other['fault']}]" if other.get("fault") else ""
+                value = other.get("value")
+                shown = " ".join(map(str, value)) if isinstance(value, list) else value
+                yield f"    seat {other['seat']} {other['kind']}: {shown}{note}"
+                yield from noted([other])
             for number, trick in enumerate(hand["tricks"], 1):
                 plays = []
                 for play in trick["plays"]:

@@ -248,7 +248,9 @@ def _v1_value(kind: DecisionKind, record: Mapping[str, Any]) -> Any:
         return list(record["split"]) if "split" in record else record["direction"]
     if kind is DecisionKind.BID:
         return record["bid"]
-    return record["suit"]
+    if kind is DecisionKind.NAMING:
+        return record["suit"]
+    return record["value"]  # a kind filed under v1's `decisions`
 
 
 def _v1_kind(kind: DecisionKind) -> str:

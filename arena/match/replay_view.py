@@ -51,8 +51,10 @@ def v1_entry(action: ActionRecord) -> dict[str, Any]:
         entry["direction"] = value
     elif kind == "bid":
         entry["bid"] = value
-    else:
+    elif kind == "naming":
         entry["suit"] = value
+    else:  # a kind v1 has no key for: its value as it is
+        entry["value"] = value
     entry["ms"] = action.ms
     if action.fault is not None:
         entry["fault"] = action.fault
@@ -177,6 +179,8 @@ class HandWriter:
             record.setdefault("reveals", []).append(entry)
             if hand.scoring_suit is not None:
                 record["scoring_suit"] = hand.scoring_suit.letter
+        else:  # a kind without a place of its own in v1: in order, with its kind
+            record.setdefault("decisions", []).append({"kind": kind.value, **entry})
 
     def finish(self, game: Game, points: tuple[int, ...] | list[int]) -> dict[str, Any]:
         """The hand's end, once `game.finish_hand()` scored it: points, totals, what the
