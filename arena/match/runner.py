@@ -1,5 +1,6 @@
 """The match runner: deals, asks each seat for its decisions under its clock, applies them
-through the engine, applies the fault policy, and writes everything into a replay.
+through the engine, applies the fault policy, and writes everything into a replay (v2:
+each hand's actions as the loop takes them, `replay_v2.py`).
 
 A match is one game to the rules' end, or a duplicate set: the same game seed replayed
 once per rotation, entrant `b` sitting at seat `(b + r) % n` in rotation `r`, so every
@@ -109,8 +110,9 @@ EventSink = Callable[[dict[str, Any]], None]
 Kinds: "match" (header: the replay's header), "game" (game, seating), "hand" (game, hand:
 the hand's record as dealt), "passes" (game, passes, received), "play" (game, trick: its
 index in the hand, play), "trick" (game, trick, record), "hand_end" (game, hand: the
-complete record). The records are the replay's own, still being written: a callback
-copies what it keeps. It runs between decisions, never inside a bot's time.
+complete record). The records are in replay v1's layout (`replay_view.HandWriter`, written
+only while a callback listens), still being written: a callback copies what it keeps. It
+runs between decisions, never inside a bot's time.
 """
 
 
