@@ -17,8 +17,9 @@ from arena.match import replay_v2
 from arena.match.clock import TimePolicy
 from arena.match.faults import FaultKind, FaultPolicy, SeatFault
 from arena.match.replay_v2 import verify_v2
-from arena.match.runner import Entrant, MatchRunner, rank_entrants
+from arena.match.runner import Entrant, MatchRunner
 from arena.match.seats import InProcessSeat
+from arena.match.standings import rank_entrants
 from arena.match.verify import ReplayMismatchError, verify
 
 
