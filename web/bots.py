@@ -39,9 +39,9 @@ from arena.store.stats import (
     recent_matches,
     seat_stats,
 )
+from arena.uploads import archive_kind
 
 from . import database
-from .archives import archive_kind
 from .auth import current_user
 from .charts import elo_chart
 from .forms import EnterForm, PinForm, WithdrawForm, choices

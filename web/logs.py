@@ -2,20 +2,18 @@
 
 One JSON object per line on stderr, with the keys the workers' logs use (`ts`, `level`,
 `logger`, `msg`, `pid`; workers/logs.py) plus, inside a request, its `method`, `path` and
-`remote`; and one access line per request (`status`, `ms`). The site cannot import the
-workers (import-linter), so the few lines of the formatter live here too.
+`remote`; and one access line per request (`status`, `ms`). The formatter itself is the
+platform's one (`arena.logs`); this module adds the request.
 
 >>> import json, logging
 >>> record = logging.LogRecord("web", logging.INFO, __file__, 1, "hello %s", ("you",), None)
->>> entry = json.loads(JsonFormatter().format(record))
+>>> entry = json.loads(RequestJsonFormatter().format(record))
 >>> entry["msg"], entry["level"], entry["logger"]
 ('hello you', 'info', 'web')
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 import logging
 import os
 import sys
@@ -25,34 +23,18 @@ from typing import Any, Final
 from flask import Flask, g, has_request_context, request
 from werkzeug.wrappers import Response
 
-_STANDARD: Final = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {
-    "message",
-    "asctime",
-}
+from arena.logs import JsonFormatter
+
 ACCESS_LOGGER: Final = "web.access"
 
 
-class JsonFormatter(logging.Formatter):
-    """A log record as one line of JSON, with the request it belongs to."""
+class RequestJsonFormatter(JsonFormatter):
+    """The platform's JSON lines, with the request a record belongs to."""
 
-    def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, Any] = {
-            "ts": dt.datetime.fromtimestamp(record.created, dt.UTC).isoformat(
-                timespec="milliseconds"
-            ),
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "msg": record.getMessage(),
-            "pid": record.process,
-        }
-        if has_request_context():
-            entry.update(method=request.method, path=request.path, remote=request.remote_addr)
-        for key, value in vars(record).items():
-            if key not in _STANDARD and not key.startswith("_"):
-                entry[key] = value
-        if record.exc_info:
-            entry["exc"] = self.formatException(record.exc_info)
-        return json.dumps(entry, default=str)
+    def context(self) -> dict[str, Any]:
+        if not has_request_context():
+            return {}
+        return {"method": request.method, "path": request.path, "remote": request.remote_addr}
 
 
 def _started() -> None:
@@ -75,7 +57,7 @@ def init_app(app: Flask) -> None:
     if app.config["LOG_FORMAT"] != "json":
         return
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter())
+    handler.setFormatter(RequestJsonFormatter())
     for name in (app.logger.name, ACCESS_LOGGER):
         logger = logging.getLogger(name)
         logger.handlers = [handler]

@@ -1,6 +1,6 @@
 """Submissions: uploading a bot version, and challenging opponents to an unrated match.
 
-An upload is checked (`web.archives`), stored content-addressed, and becomes a *pending*
+An upload is checked (`arena.uploads`), stored content-addressed, and becomes a *pending*
 version; the workers validate pending versions and the version page shows the progress
 live. A challenge becomes a queued match with no season.
 """
@@ -16,9 +16,9 @@ from werkzeug.wrappers import Response
 from arena.seasons import next_step
 from arena.store.bots import BotError, add_version, create_bot
 from arena.store.models import Bot, BotVersion, User, VersionStatus
+from arena.uploads import Limits, UploadError, inspect_upload
 
 from . import database, quotas
-from .archives import Limits, UploadError, inspect_upload
 from .auth import current_user, login_required
 from .challenges import (
     MAX_OPPONENTS,
@@ -52,7 +52,7 @@ def submit_bot(
     bytes again returns that version (and False). `join_default` False opts out of the
     default season a contestant's first ready bot joins (`arena.seasons.entries`).
 
-    Raises UploadError (`web.archives`) or arena.store.bots.BotError.
+    Raises UploadError (`arena.uploads`) or arena.store.bots.BotError.
     """
     inspect_upload(filename, data, Limits(upload_bytes=current_app.config["UPLOAD_MAX_BYTES"]))
     mine = select(Bot).where(Bot.owner_id == owner.id, Bot.name == name)

@@ -13,6 +13,7 @@ from pathlib import Path, PurePath
 
 from arena.match.hostpaths import PathScrubber
 from arena.match.manifest import MANIFEST_NAME, parse_manifest
+from arena.uploads import unpack
 from workers.sandbox import EnvironmentBuildError, build_environment
 from workers.sandbox.kinds import (
     AnyEnvironment,
@@ -21,7 +22,6 @@ from workers.sandbox.kinds import (
     load_environment,
 )
 
-from .archives import unpack
 from .config import Settings
 
 

@@ -7,23 +7,18 @@ keys, so the logs of a hundred workers can be searched by match.
 >>> import json, logging
 >>> record = logging.LogRecord("workers", logging.INFO, __file__, 1, "ran %s", (7,), None)
 >>> record.match_id = 7
->>> entry = json.loads(JsonFormatter().format(record))
+>>> entry = json.loads(TaskJsonFormatter().format(record))
 >>> entry["msg"], entry["match_id"], entry["level"]
 ('ran 7', 7, 'info')
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 import logging
 import sys
 from typing import Any
 
-_STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {
-    "message",
-    "asctime",
-}
+from arena.logs import JsonFormatter
 
 
 def _current_task() -> tuple[str | None, str | None]:
@@ -37,29 +32,12 @@ def _current_task() -> tuple[str | None, str | None]:
     return task.name, task.request.id
 
 
-class JsonFormatter(logging.Formatter):
-    """A log record as one line of JSON."""
+class TaskJsonFormatter(JsonFormatter):
+    """The platform's JSON lines (`arena.logs`), with the task a record belongs to."""
 
-    def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, Any] = {
-            "ts": dt.datetime.fromtimestamp(record.created, dt.UTC).isoformat(
-                timespec="milliseconds"
-            ),
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "msg": record.getMessage(),
-            "pid": record.process,
-            "process": record.processName,
-        }
+    def context(self) -> dict[str, Any]:
         task_name, task_id = _current_task()
-        if task_id is not None:
-            entry["task"], entry["task_id"] = task_name, task_id
-        for key, value in vars(record).items():
-            if key not in _STANDARD and not key.startswith("_"):
-                entry[key] = value
-        if record.exc_info:
-            entry["exc"] = self.formatException(record.exc_info)
-        return json.dumps(entry, default=str)
+        return {} if task_id is None else {"task": task_name, "task_id": task_id}
 
 
 TEXT_FORMAT = "%(asctime)s %(levelname)-7s %(processName)s %(name)s: %(message)s"
@@ -69,7 +47,7 @@ def setup_logging(log_format: str = "json", level: str = "INFO") -> None:
     """Send every logger's records to stderr in `log_format` (json or text) at `level`."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(
-        JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT)
+        TaskJsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT)
     )
     root = logging.getLogger()
     for old in list(root.handlers):

@@ -44,11 +44,11 @@ from arena.store.dispatch import release_match
 from arena.store.live import LiveWriter, clear_events
 from arena.store.models import Bot, BotVersion, Match, MatchFormat, MatchSeat
 from arena.store.types import utc_now
+from arena.uploads import UploadError
 
 from . import context
 from .accounting import MatchAccount, self_cpu_seconds
 from .app import RUN_MATCH, ArenaTask, app
-from .archives import UploadError
 from .config import Settings
 from .environments import host_paths, version_environment
 from .sandbox import EnvironmentBuildError, SandboxError, SandboxPolicy

@@ -2,7 +2,7 @@
 
 1. `claim_version` moves the version pending → validating, once (a duplicate delivery
    does nothing).
-2. Its archive is unpacked (`workers.archives`) and its environment built under the data
+2. Its archive is unpacked (`arena.uploads`) and its environment built under the data
    folder: a venv with the bot's requirements installed as wheels (`workers.sandbox`).
 3. The bot is started in the sandbox and plays `arena.match.check`'s short match against
    house bots.
@@ -35,10 +35,10 @@ from arena.store.bots import set_version_status as _set_status
 from arena.store.database import write_transaction
 from arena.store.dispatch import claim_version, release_version
 from arena.store.models import Bot, BotVersion, VersionStatus
+from arena.uploads import UploadError
 
 from . import context
 from .app import VALIDATE, ArenaTask, app
-from .archives import UploadError
 from .environments import host_paths, version_environment
 from .sandbox import EnvironmentBuildError, SandboxError, SandboxPolicy, SandboxUnavailableError
 from .sandbox.host import SandboxHost

@@ -49,7 +49,7 @@ TRIMS_003: Final[Mapping[int, str]] = {3: "2D", 4: "", 5: "2D 2S"}
 # 003 'Deal': "except in five-player Heartless remove the Two of Diamonds and the Two of
 # Hearts" (so the 2S, which opens when clubs or diamonds score, stays in play).
 TRIMS_003_HEARTLESS: Final[Mapping[int, str]] = {3: "2D", 4: "", 5: "2D 2H"}
-# 002 'Alternatives to the Kitty': 3C for three; 3C and 2D for five.
+# 002 'Alternatives to the Kitty': 3C for three; 3C and 2D for five (`omnibus_jack`).
 TRIMS_002: Final[Mapping[int, str]] = {3: "3C", 4: "", 5: "3C 2D"}
 
 # Pass rotations: 4 players 000/001/002 (left, right, across, hold); 3 players 001
@@ -117,8 +117,20 @@ def omnibus(players: int = 4) -> Rules:
 
 def omnibus_jack(players: int = 4) -> Rules:
     """The JD instead of the TD (000 'some localities'; 002 preferred rules): -10, not
-    needed to shoot, the shooter chooses old or new moon (002 'the Score')."""
+    needed to shoot, the shooter chooses old or new moon (002 'the Score'). Three and five
+    players remove 002's own cards ('Alternatives to the "Kitty"': the 3C; the 3C and the
+    2D), not 000's; larger tables, which 002 does not cover, keep 000's trims.
+
+    >>> str(omnibus_jack(3).removed_cards), str(omnibus_jack(5).removed_cards)
+    ('3C', '3C 2D')
+    """
     base = standard(players)
+    if players in TRIMS_002:
+        removed = _trim(TRIMS_002, players, "omnibus_jack")
+        base = base.replace(
+            removed_cards=removed,
+            card_values=_values_without_removed(standard_values(), removed),
+        )
     values = dict(base.card_values)
     values[Card.from_str("JD")] = -10
     return base.replace(
@@ -220,10 +232,11 @@ def _heart_table(points_by_rank: str) -> dict[Card, int]:
 
 
 def spot(players: int = 4) -> Rules:
-    """Spot Hearts, 004 (1911 'Spot Hearts'): hearts by their spots, J 11, Q 12, K 13,
-    A 14 (104 in all), plus the QS 13."""
+    """Spot Hearts, 004 (1911 'Spot Hearts'): "the hearts count according to the number
+    of spots on the cards, excepting that the ace counts 14, the king 13, queen 12 and
+    knave 11, the combined score of the thirteen hearts being thus 104". Hearts only: the
+    1911 game has no Black Lady (002 'Spot hearts' counts hearts only too, its ace 1)."""
     values = _heart_table("2 3 4 5 6 7 8 9 10 11 12 13 14")
-    values[Card.from_str("QS")] = 13
     return standard(players).replace(name="spot", card_values=values)
 
 
@@ -502,6 +515,34 @@ def joker_1911(players: int = 4) -> Rules:
     )
 
 
+def heartsette(players: int = 4) -> Rules:
+    """Heartsette (004, 1911 'Heartsette'): "the deuce of spades is deleted and the three
+    cards left after dealing twelve cards to each player are called the widow (or kitty),
+    and are left face downward on the table. The winner of the first trick must take the
+    widow without showing it to his opponents." The game it varies is 004's 1911 Hearts:
+    hearts only, one each ("counts the hearts he has taken in"), no pass, "the player at
+    the dealer's left begins by leading any card he chooses", a player void in the suit
+    led "is privileged to throw away any card he likes" (no first-trick or lead limits),
+    settled by Howell's method, no moon (as `no_black_lady`, 000's form of that game).
+    Four players: the text's twelve cards each and a widow of three are 51 cards.
+
+    >>> rules = heartsette()
+    >>> rules.hand_size, rules.kitty_size, "2S" in rules.deck, rules.penalty_total
+    (12, 3, False, 13)
+    """
+    _trim({4: ""}, players, "heartsette")
+    return no_black_lady(4).replace(
+        name="heartsette",
+        removed_cards=CardSet.parse("2S"),
+        opening=Opening.LEFT_OF_DEALER,
+        first_trick=FirstTrick.ANY,
+        lead_rule=LeadRule.ANY,
+        kitty_size=3,
+        kitty_taker=KittyTaker.FIRST_TRICK,
+        kitty_visibility=KittyVisibility.TAKER_ONLY,
+    )
+
+
 # The table size of a preset made for other than four players (each builder's default).
 # 003 'THREE-PENNY AND FIVE-PENNY HEARTS': each penny game has its own table size.
 PENNY_TABLES: Final[Mapping[str, int]] = {
@@ -738,6 +779,7 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "booster_nines": booster_nines,
     "joker": joker,
     "joker_1911": joker_1911,
+    "heartsette": heartsette,
     "cancellation": cancellation,
     "cancellation_four": cancellation_four,
     "domino": domino,

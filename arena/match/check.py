@@ -13,6 +13,7 @@ import dataclasses
 
 from arena.bots import HeuristicBot
 from arena.engine import Rules, preset
+from arena.engine.rules import Settlement
 
 from .clock import TimePolicy
 from .conformance import probe_protocol
@@ -39,7 +40,11 @@ def check_rules(rules: Rules | None = None, hands: int = CHECK_HANDS) -> Rules:
     """The short match's rules: the given ones (standard by default), cut to `hands` hands."""
     base = rules or preset("standard")
     moon = "old" if base.moon.value == "add_unless_losing" else base.moon
-    return base.replace(target_score=None, max_hands=hands, moon=moon)
+    # Under chips (auction, pools) the target score is the stake each hand settles
+    # against, not the game's end: it stays, and max_hands cuts the match short.
+    staked = base.settlement is not Settlement.POINTS
+    target = base.target_score if staked else None
+    return base.replace(target_score=target, max_hands=hands, moon=moon)
 
 
 async def check_seat(

@@ -548,3 +548,15 @@ def test_c_matches_reference_on_joker_rules(name):
     assert cfg.joker_kind != 0 and cfg.deck >> 52
     kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
     compare_rule_set(name, cfg, kinds, JOKER_HANDS, batches=8, most=60)
+
+
+# Heartsette (004 1911 'Heartsette', `heartsette`): the 2S out, twelve cards each, a widow
+# of three to the first trick's winner, any first lead and any discard.
+HEARTSETTE_HANDS = 300
+
+
+def test_c_matches_reference_on_heartsette():
+    rules = preset("heartsette")
+    cfg = rules.core_config()
+    kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
+    compare_rule_set("heartsette", cfg, kinds, HEARTSETTE_HANDS, batches=8, most=60)

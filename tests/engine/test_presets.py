@@ -36,7 +36,7 @@ EXPECTED_WHEN_SEAT_3_TAKES_EVERYTHING = {
     "black_maria": (26, 26, 26, 0),
     "midwest": (26, 26, 26, 0),  # 003 'Regular Hearts' moon
     "classic": (0, 0, 0, 13),  # 003 'Simple variations': no QS, no moon
-    "spot": (117, 117, 117, 0),  # 004 1911 Spot Hearts 104 + QS 13
+    "spot": (104, 104, 104, 0),  # 004 1911 Spot Hearts: hearts only, 104
     "spot_midwest": (124, 124, 124, 0),  # 003's table (its text says 114; the table sums to 124)
     "spot_face": (119, 119, 119, 0),  # 004: 119 per deal
     "hooligan": (33, 33, 33, 0),  # 004: the 7C worth 7 joins the moon
@@ -77,9 +77,13 @@ DEALS = {"joker_1911": [seat.replace("2H", "JK1") for seat in ONE_SUIT_EACH]}
 # so hearts score with the QS and seat 3 opens with the 2C (003 'HEARTLESS').
 REVEALS_FOR_THE_MOON = ("2S", "AH", "2D", "2C")
 # The one-suit-each deal is a four-hand deal of one pack; presets made for other tables,
-# and the two-pack Cancellation Hearts (tests/engine/test_cancellation.py), are left out.
+# the two-pack Cancellation Hearts (tests/engine/test_cancellation.py) and a four-hand
+# game with a widow (Heartsette: twelve cards each; tests/engine/test_heartsette.py) are
+# left out.
 FOUR_HAND_PRESETS = sorted(
-    name for name in PRESETS if preset(name).players == 4 and not preset(name).cancellation
+    name
+    for name in PRESETS
+    if preset(name).players == 4 and not preset(name).cancellation and not preset(name).kitty_size
 )
 
 
@@ -444,3 +448,14 @@ def test_1911_joker_allowed_as_a_discard_after_a_court_heart_and_worth_five():
     hand.play("JK1")
     assert hand.tricks()[1].winner == 0
     assert hand.rules.value_of("JK1") == 5
+
+
+@pytest.mark.parametrize(("players", "removed"), [(3, "3C"), (5, "3C 2D")])
+def test_omnibus_jack_removes_002s_own_cards_at_three_and_five(players, removed):
+    # 002 'Alternatives to the "Kitty"': "remove the 3 of Clubs" (three players); "the 3 of
+    # Clubs and the 2 of Diamonds" (five). The 2C stays, so it opens.
+    rules = preset("omnibus_jack", players)
+    assert rules.removed_cards == CardSet.parse(removed)
+    hand = Hand.deal(rules, 4, pass_direction="hold")
+    assert all(len(hand.hand_of(seat)) == 52 // players for seat in range(players))
+    assert hand.legal_plays() == CardSet.parse("2C")

@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 import yaml
 
-import web.archives
+import arena.logs
+import arena.uploads
 import web.charts
 import web.live
+import web.logs
 import web.rulebook
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -56,7 +58,9 @@ def test_api_doc_lists_every_endpoint():
         assert shown.split("?")[0] in prose, path
 
 
-@pytest.mark.parametrize("module", [web.rulebook, web.charts, web.archives, web.live])
+@pytest.mark.parametrize(
+    "module", [web.rulebook, web.charts, arena.uploads, web.live, web.logs, arena.logs]
+)
 def test_module_examples(module):
     result = doctest.testmod(module)
     assert result.failed == 0

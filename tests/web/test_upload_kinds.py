@@ -9,12 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from arena.uploads import UploadError, inspect_upload, unpack
 from tests.web.conftest import csrf_token
 from tests.web.factories import BOT_SOURCE
 from tests.web.test_uploads import tar_of, zip_of
-from web.archives import UploadError, inspect_upload
-from workers.archives import UploadError as WorkerUploadError
-from workers.archives import unpack
 
 ELF = b"\x7fELF\x02\x01\x01" + bytes(9) + (2).to_bytes(2, "little") + (62).to_bytes(2, "little")
 NATIVE = b'kind = "native"\nentry = "bot"\nprotocol = "hearts.v1"\n'
@@ -65,7 +63,7 @@ def test_a_bad_manifest_or_entry_is_refused_naming_what_is_wrong(
         inspect_upload("bot.zip", zip_of(files))
     assert refused.value.reason == "not_a_bot"
     assert words in str(refused.value)
-    with pytest.raises(WorkerUploadError) as rejected:  # the workers say the same
+    with pytest.raises(UploadError) as rejected:  # the workers say the same
         unpack(zip_of(files), tmp_path / "upload")
     assert words in str(rejected.value)
 

@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import select
 
 from arena.store.models import Bot, BotVersion, VersionStatus
+from arena.uploads import Limits, UploadError, archive_kind, extract, inspect_upload
 from tests.web.conftest import csrf_token
 from tests.web.factories import BOT_SOURCE
-from web.archives import Limits, UploadError, archive_kind, extract, inspect_upload
 
 
 def zip_of(entries: dict[str, bytes], *, links: tuple[str, ...] = ()) -> bytes:

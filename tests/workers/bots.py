@@ -38,8 +38,14 @@ CRASH_AT_IMPORT = b'''"""Raises while loading: never ready."""
 
 import sys
 
+from hearts_bot import Bot
+
 print("about to fail", file=sys.stderr)
 raise RuntimeError("this bot is broken on purpose")
+
+
+class NeverReached(Bot):  # a bot to the upload's static check; loading fails first
+    pass
 '''
 
 ILLEGAL = b'''"""Answers a card it does not hold."""

@@ -9,9 +9,9 @@ from flask import abort, request, url_for
 
 from arena.store.bots import BotError
 from arena.store.models import BotVersion, User
+from arena.uploads import UploadError
 
 from .. import database, quotas
-from ..archives import UploadError
 from ..bots import version_status
 from ..bounds import is_id, quoted
 from ..challenges import (

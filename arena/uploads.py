@@ -1,5 +1,10 @@
 """Uploaded bots: a single `.py` file, or a zip or tar holding a bot module, checked safely.
 
+The one reader of an upload's bytes: the site checks an upload with it before storing it
+(`inspect_upload`, `UPLOAD_LIMITS`), the workers unpack a stored one with it before
+building its environment (`unpack`, `STORED_LIMITS`). Same forms, same refusals, one
+`UploadError`; only the caps differ, and why is written at `STORED_LIMITS`.
+
 What an upload may be (docs/api.md, "Bot uploads"):
 
 - a Python file (`mybot.py`), unpacked as `bot.py`;
@@ -19,7 +24,7 @@ twice. Then the bot module must be UTF-8 Python that parses and defines a bot (a
 deriving from a `…Bot` class, or a module-level `bot`). Running it is the workers' job.
 
 `extract` writes a checked upload into an empty folder, refusing to follow any link.
-Stdlib only, with no Flask, so the workers could use the same checks.
+No Flask, no Celery: the site and the workers both import it (ARCHITECTURE.md).
 """
 
 from __future__ import annotations
@@ -67,6 +72,18 @@ class Limits:
 
 
 DEFAULT_LIMITS: Final = Limits()
+UPLOAD_LIMITS: Final = DEFAULT_LIMITS  # what the site accepts today
+
+# A stored version was checked against the caps of the day it was uploaded; caps may
+# tighten later, and a version that was accepted must still build and play. The workers
+# therefore unpack with generous caps that still bound a hostile archive's cost (the
+# same forms, links, names and ratio checks apply).
+STORED_LIMITS: Final = Limits(
+    upload_bytes=64 * 1024 * 1024,
+    unpacked_bytes=64 * 1024 * 1024,
+    file_bytes=64 * 1024 * 1024,
+    members=2000,
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -397,3 +414,17 @@ def extract(data: bytes, destination: Path, limits: Limits = DEFAULT_LIMITS) -> 
         with os.fdopen(descriptor, "wb") as file:
             file.write(content)
     return package
+
+
+def unpack(content: bytes, destination: Path, limits: Limits = STORED_LIMITS) -> str:
+    """Unpack a stored upload into the new folder `destination`; the bot's entry there.
+
+    The workers' side of `extract`: the entry is the manifest's, `bot.py`, or the only
+    module at the top. Raises UploadError with a message for the bot's owner.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp()) / "bot"
+    >>> unpack(b"from hearts_bot import Bot\\nclass MyBot(Bot): pass\\n", folder)
+    'bot.py'
+    """
+    return extract(content, destination, limits).module
