@@ -18,7 +18,7 @@ from typing import Any, Final
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from arena.match import replay as replay_io
+from arena.match import replay_view
 from arena.match.replay import decision_records
 from arena.store.models import Bot, BotVersion, Match, MatchSeat, Replay, User
 
@@ -26,12 +26,15 @@ HIDDEN_DETAIL: Final = "(visible to the bot's owner)"
 
 
 def replay_document(session: Session, match_id: int) -> dict[str, Any] | None:
-    """The match's replay document, or None when it has none (yet).
+    """The match's replay in v1's layout (what the viewer draws, the score sheet reads and
+    the download gives), or None when it has none (yet). The store holds either version:
+    v1 rows written before replay v2 as they are, v2 ones re-played into v1's layout
+    (`arena.match.replay_view`).
 
     Raises arena.match.replay.ReplayError when the stored bytes are not a readable replay.
     """
     content = session.scalar(select(Replay.content).where(Replay.match_id == match_id))
-    return None if content is None else replay_io.loads(content)
+    return None if content is None else replay_view.loads(content)
 
 
 def owned_entrants(session: Session, match: Match, user: User | None) -> frozenset[int]:

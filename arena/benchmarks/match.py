@@ -24,6 +24,7 @@ from arena.benchmarks import protocol
 from arena.engine import preset
 from arena.match.process import BotProcess
 from arena.match.remote import GrpcSeat
+from arena.match.replay_v2 import ReplayV2
 from arena.match.runner import Entrant, MatchRunner
 from arena.match.seats import Seat
 
@@ -67,12 +68,15 @@ def process_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _decisions(replay: dict[str, object]) -> int:
-    total = 0
-    for game in replay["games"]:  # type: ignore[attr-defined]
-        for hand in game["hands"]:
-            total += len(hand["passes"]) + sum(len(t["plays"]) for t in hand["tricks"])
-    return total
+def _decisions(document: ReplayV2) -> int:
+    """The decisions the bots were asked (the engine's own draws aside)."""
+    return sum(
+        1
+        for game in document.games
+        for hand in game.hands
+        for action in hand.actions
+        if action.kind != "draw"
+    )
 
 
 def transport_figures(calls: int = 2000, hands: int = 20, repeats: int = 3) -> tuple[float, float]:
@@ -143,7 +147,7 @@ def _play(hosts: list[BotProcess], seed: int, meter: list[float] | None = None) 
     outcome = MatchRunner(preset("standard"), entrants, seed).run()
     if outcome.void or outcome.replay["faults"]:
         raise RuntimeError(f"benchmark match went wrong: {outcome.replay['faults']}")
-    return _decisions(outcome.replay)
+    return _decisions(outcome.document)
 
 
 def measure(games: int = 5, calls: int = 2000, seed: int = 1) -> MatchFigures:

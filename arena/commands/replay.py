@@ -11,6 +11,7 @@ import click
 from hearts_bot import transport
 
 from arena.match import replay as replay_io
+from arena.match import replay_view
 from arena.match.reask import (
     DEFAULT_TIMEOUT,
     Answer,
@@ -41,9 +42,20 @@ def replay() -> None:
     """Replays: verify them, show them, ask their decisions again, view them."""
 
 
-def _load(path: Path, versions: tuple[int, ...] = (replay_io.REPLAY_VERSION,)) -> dict[str, Any]:
+def _load(path: Path, versions: tuple[int, ...] = replay_view.VERSIONS) -> dict[str, Any]:
+    """The file as stored (exits 2 when it is not a replay of one of `versions`)."""
     try:
         return replay_io.load(path, versions)
+    except replay_io.ReplayError as error:
+        err_console.print(f"[red]{path}: {error}[/red]")
+        raise SystemExit(2) from None
+
+
+def _view(path: Path) -> dict[str, Any]:
+    """The file, of either version, in replay v1's layout (`replay_view`), for the readers
+    that show it (exits 2 when it is not a replay, or a v2 one that does not re-play)."""
+    try:
+        return replay_view.load(path)
     except replay_io.ReplayError as error:
         err_console.print(f"[red]{path}: {error}[/red]")
         raise SystemExit(2) from None
@@ -57,7 +69,7 @@ def verify_command(path: Path) -> None:
     Exits 0 when the replay is consistent, 1 naming the first mismatch, 2 when the file
     is not a replay.
     """
-    document = _load(path, (replay_io.REPLAY_VERSION, REPLAY_V2))
+    document = _load(path)
     try:
         if document["version"] == REPLAY_V2:
             checked = verify_v2(ReplayV2.from_dict(document))
@@ -79,16 +91,26 @@ def verify_command(path: Path) -> None:
 @replay.command("convert")
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
-def convert_command(path: Path, out: Path) -> None:
-    """Write a v1 replay as replay v2 (each hand's actions; docs/replay.md)."""
+@click.option(
+    "--to",
+    "version",
+    type=click.Choice(["2", "1"]),
+    default="2",
+    show_default=True,
+    help="The version written: 2 (each hand's actions), or 1 (v1's layout, for tools that "
+    "read only that; re-played from the actions).",
+)
+def convert_command(path: Path, out: Path, version: str) -> None:
+    """Write a replay of either version as replay v2 or v1 (docs/replay.md)."""
     document = _load(path)
     try:
-        converted = from_v1(document)
+        converted = replay_view.document(document)
+        written = converted.to_dict() if version == "2" else replay_view.to_v1(converted)
     except (KeyError, TypeError, ValueError) as error:
         err_console.print(f"[red]MISMATCH[/red] at {error}")
         raise SystemExit(1) from None
-    replay_io.save(converted.to_dict(), out)
-    console.print(f"[green]OK[/green] {out}: replay v2")
+    replay_io.save(written, out)
+    console.print(f"[green]OK[/green] {out}: replay v{version}")
 
 
 @replay.command("show")
@@ -102,7 +124,7 @@ def convert_command(path: Path, out: Path) -> None:
 )
 def show_command(path: Path, plain: bool, notes: bool) -> None:
     """Print the match trick by trick."""
-    document = _load(path)
+    document = _view(path)
     for line in render(document, pretty=not plain, notes=notes):
         click.echo(line)
 
@@ -166,7 +188,7 @@ def ask_command(
     site (other bots' notes and logs are hidden there; the questions do not need them).
     Exits 0 when every answer is the same, 1 when some differ, 2 on a usage error.
     """
-    document = _load(path)
+    document = _view(path)
     if every == bool(numbers):
         raise click.UsageError("give --decision K (one or more) or --all, not both")
     try:
@@ -290,7 +312,7 @@ def view_command(path: Path, out: Path | None, no_open: bool) -> None:
 
     from arena.match.viewer import ViewerAssetsError, write_page
 
-    document = _load(path)
+    document = _view(path)
     target = out or path.with_name(path.name.removesuffix(".gz").removesuffix(".json") + ".html")
     try:
         written = write_page(document, target)

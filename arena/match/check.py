@@ -69,10 +69,10 @@ async def check_seat(
     faults = tuple(f for f in outcome.replay["faults"] if f["entrant"] == 0)
     decisions = sum(
         1
-        for game in outcome.replay["games"]
-        for hand in game["hands"]
-        for decision in [*hand["passes"], *(p for t in hand["tricks"] for p in t["plays"])]
-        if decision["seat"] == game["seating"].index(0) and not decision.get("auto")
+        for game in outcome.document.games
+        for hand in game.hands
+        for action in hand.actions
+        if action.seat == game.seating.index(0) and action.kind != "draw" and not action.auto
     )
     if outcome.void:
         summary = f"the check itself failed (not the bot's fault): {outcome.void_reason}"

@@ -9,6 +9,8 @@ same requests. The seat under question (`_Asking`) also forwards its game's mess
 the bot, so the bot sees the match start, every notification it asked for and the chosen
 queries exactly as it would have; its answers are noted and the recorded ones applied.
 The one approximation: a clock's bank is rebuilt from times recorded to the microsecond.
+The replay is read in v1's layout (`replay_view.readable` gives it for either version):
+its per-kind places say where each decision was asked, for people ("trick 3").
 """
 
 from __future__ import annotations
@@ -194,7 +196,7 @@ async def reask(
     problem = next((s.problem for s in (*seats, asking) if s.problem), None)
     if problem is not None or outcome.void:
         raise ReaskError(f"the replay did not re-run as recorded: {problem or outcome.void_reason}")
-    _check_rerun(replay, outcome.replay)
+    _check_rerun(replay, outcome.v1)
     missing = wanted - set(asking.answers)
     if missing:
         raise ReaskError(f"decision(s) {sorted(missing)} were never asked in the re-run")

@@ -7,14 +7,18 @@ from typing import Any
 
 from arena.engine import Card
 
+from .replay_view import readable
+
 
 def _pretty(text: str) -> str:
     return Card.from_str(text).pretty
 
 
 def render(replay: dict[str, Any], *, pretty: bool = True, notes: bool = True) -> Iterator[str]:
-    """Yield the lines of the match: header, each game, hand, pass, trick and the result;
-    with `notes`, each bot's note under the line of its decision."""
+    """Yield the lines of the match (a replay of either version): header, each game, hand,
+    pass, trick and the result; with `notes`, each bot's note under the line of its
+    decision. Raises arena.match.replay.ReplayError for a v2 replay that does not re-play."""
+    replay = readable(replay)  # drawn from v1's layout, a v2 replay re-played into it
     show = _pretty if pretty else str
     noted = _note_lines if notes else _no_lines
     names = [e["name"] for e in replay["entrants"]]
@@ -60,6 +64,12 @@ def render(replay: dict[str, Any], *, pretty: bool = True, notes: bool = True) -
                 )
                 yield f"    face down: {shown}  → {hand['scoring_suit']} scores"
                 yield from noted(hand["reveals"])
+            for other in hand.get("decisions", []):  # a kind v1 has no place of its own for
+                note = f" [{other['fault']}]" if other.get("fault") else ""
+                value = other.get("value")
+                shown = " ".join(map(str, value)) if isinstance(value, list) else value
+                yield f"    seat {other['seat']} {other['kind']}: {shown}{note}"
+                yield from noted([other])
             for number, trick in enumerate(hand["tricks"], 1):
                 plays = []
                 for play in trick["plays"]:

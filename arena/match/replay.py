@@ -109,7 +109,8 @@ class DecisionRecord(NamedTuple):
     """One decision's record in a hand's record, with what it decided and where."""
 
     kind: str
-    """What was asked: "call", "pass", "bid", "naming", "reveal" or "play"."""
+    """What was asked: "call", "pass", "bid", "naming", "reveal" or "play" (or the kind of
+    a decision filed under `decisions`, v1's place for the kinds it has no place for)."""
     place: str
     """Where in the hand, for people: "pass", "trick 3", "multi-round 1", … (from 1)."""
     record: dict[str, Any]
@@ -135,4 +136,5 @@ def decision_records(hand: Mapping[str, Any]) -> list[DecisionRecord]:
         records += [
             DecisionRecord("play", f"multi-round {number}", play) for play in multi["plays"]
         ]
+    records += [DecisionRecord(d["kind"], d["kind"], d) for d in hand.get("decisions", [])]
     return records

@@ -211,7 +211,7 @@ def schema() -> dict[str, Any]:
 # -- values: the engine's form and the document's -------------------------------------
 
 
-def _to_json(kind: DecisionKind, value: Any) -> Any:
+def to_json(kind: DecisionKind, value: Any) -> Any:
     """An action's value as the document keeps it."""
     if kind is DecisionKind.PASS:
         return [str(c) for c in value]
@@ -224,7 +224,7 @@ def _to_json(kind: DecisionKind, value: Any) -> Any:
     return str(value)
 
 
-def _from_json(kind: DecisionKind, value: Any) -> Any:
+def from_json(kind: DecisionKind, value: Any) -> Any:
     """A document's value in the form `Hand.apply` takes."""
     if kind is DecisionKind.PENNY_PLAY:
         penny, card = value
@@ -248,7 +248,9 @@ def _v1_value(kind: DecisionKind, record: Mapping[str, Any]) -> Any:
         return list(record["split"]) if "split" in record else record["direction"]
     if kind is DecisionKind.BID:
         return record["bid"]
-    return record["suit"]
+    if kind is DecisionKind.NAMING:
+        return record["suit"]
+    return record["value"]  # a kind filed under v1's `decisions`
 
 
 def _v1_kind(kind: DecisionKind) -> str:
@@ -258,7 +260,7 @@ def _v1_kind(kind: DecisionKind) -> str:
 
 def _apply(hand: Hand, kind: DecisionKind, seat: int, value: Any, where: str) -> None:
     try:
-        hand.apply(Action(kind, seat, _from_json(kind, value)))
+        hand.apply(Action(kind, seat, from_json(kind, value)))
     except (ValueError, TypeError) as error:
         raise ReplayMismatchError(where, value, f"illegal: {error}") from None
 
@@ -425,7 +427,7 @@ def _verify_hand(game: Game, record: HandRecord, at: str) -> int:
         _expect(f"{where}.kind", action.kind, decision.kind.value)
         _expect(f"{where}.seat", action.seat, decision.seat)
         if action.fault or action.auto:
-            _expect(f"{where}.value (default)", action.value, _to_json(kind, decision.default))
+            _expect(f"{where}.value (default)", action.value, to_json(kind, decision.default))
         _apply(hand, kind, action.seat, action.value, where)
         decisions += 1
     if hand.pending() is not None:

@@ -1,5 +1,6 @@
 """The match runner: deals, asks each seat for its decisions under its clock, applies them
-through the engine, applies the fault policy, and writes everything into a replay.
+through the engine, applies the fault policy, and writes everything into a replay (v2:
+each hand's actions as the loop takes them, `replay_v2.py`).
 
 A match is one game to the rules' end, or a duplicate set: the same game seed replayed
 once per rotation, entrant `b` sitting at seat `(b + r) % n` in rotation `r`, so every
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
+import functools
 import logging
 import time
 import traceback
@@ -25,14 +27,16 @@ from hearts_bot import transport
 from arena.engine import Game, Hand, Rules
 from arena.engine.decisions import Action, Decision, DecisionKind
 from arena.engine.domino import DominoHand
-from arena.engine.rules import PassDirection, Settlement
 
 from .clock import Clock, TimePolicy
 from .faults import Fault, FaultKind, FaultPolicy, SeatFault
 from .judging import JUDGES
 from .notes import NoteBook
 from .replay import REPLAY_FORMAT, REPLAY_VERSION, cap_log
+from .replay_v2 import ActionRecord, GameRecord, HandRecord, ReplayV2, to_json
+from .replay_view import HandWriter, shooter, to_v1, v1_entry
 from .seats import DecisionContext, GameInfo, Seat
+from .standings import match_scores, rank_entrants
 
 log = logging.getLogger(__name__)
 
@@ -73,10 +77,21 @@ class EntrantResult:
 class MatchOutcome:
     """The replay document and the result it proves (void when the platform broke)."""
 
-    replay: dict[str, Any]
+    document: ReplayV2
     results: tuple[EntrantResult, ...]
     void: bool
     void_reason: str | None
+
+    @functools.cached_property
+    def replay(self) -> dict[str, Any]:
+        """The replay as it is stored: replay v2's JSON form (replay.dumps, replay.save)."""
+        return self.document.to_dict()
+
+    @functools.cached_property
+    def v1(self) -> dict[str, Any]:
+        """The replay in v1's layout, re-played from the document (replay_view.to_v1):
+        what the viewer, `arena replay show` and the other v1 readers are given."""
+        return to_v1(self.document)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,29 +110,28 @@ EventSink = Callable[[dict[str, Any]], None]
 Kinds: "match" (header: the replay's header), "game" (game, seating), "hand" (game, hand:
 the hand's record as dealt), "passes" (game, passes, received), "play" (game, trick: its
 index in the hand, play), "trick" (game, trick, record), "hand_end" (game, hand: the
-complete record). The records are the replay's own, still being written: a callback
-copies what it keeps. It runs between decisions, never inside a bot's time.
+complete record). The records are in replay v1's layout (`replay_view.HandWriter`, written
+only while a callback listens), still being written: a callback copies what it keeps. It
+runs between decisions, never inside a bot's time.
 """
 
 
 class _HandTable:
     """What every decision of one hand shares (the hand, who sits where, which game and
-    hand it is, the totals before it), and the hand's replay record being written: each
-    decision kind's entry goes where replay v1 keeps it (`before` / `after`)."""
+    hand it is, the totals before it) and the hand's actions as replay v2 records them;
+    with a `writer` (only while someone watches the match) its v1 record for the live
+    events."""
 
     __slots__ = (
-        "_drew",
-        "bids",
+        "actions",
         "domino",
-        "drawn",
         "game_index",
         "hand",
-        "multi",
         "number",
-        "plays",
-        "record",
         "scores",
         "seating",
+        "seen",
+        "writer",
     )
 
     def __init__(
@@ -127,144 +141,37 @@ class _HandTable:
         game_index: int,
         number: int,
         scores: tuple[int, ...],
-        record: dict[str, Any],
+        writer: HandWriter | None,
     ) -> None:
         self.hand = hand
         self.seating = seating  # seating[seat] is the entrant in that seat
         self.game_index = game_index
         self.number = number
         self.scores = scores
-        self.record = record
-        self.plays: list[dict[str, Any]] = []  # the trick in play
-        self.bids: list[dict[str, Any]] = []  # Auction Hearts
-        self.drawn = 0  # Domino Hearts: the draws recorded so far
+        self.writer = writer
+        self.actions: list[ActionRecord] = []
         self.domino = isinstance(hand, DominoHand)
-        self.multi: dict[str, Any] | None = None  # Four-Penny: the multi-round in play
-        self._drew: list[str] = []  # Domino Hearts: drawn before the play being asked
+        self.seen = 0  # Domino Hearts: how much of `hand.history` is in `actions`
 
-    def passes_done(self, runner: MatchRunner) -> None:
-        """After the call and the passes (at the first other decision, or the hand's end):
-        what each seat received, told to the event callback once."""
-        record, hand = self.record, self.hand
-        if "received" in record:
-            return
-        record["received"] = [[str(c) for c in hand.received(s)] for s in range(hand.players)]
-        runner._emit(
-            "passes", game=self.game_index, passes=record["passes"], received=record["received"]
-        )
-
-    def before(self, runner: MatchRunner, decision: Decision) -> dict[str, Any]:
-        """What the record needs from before the action is applied."""
-        kind = decision.kind
-        if kind is DecisionKind.PLAY:
-            if "received" not in self.record:
-                self.passes_done(runner)
-            if self.domino:
-                drew = new_draws(self.hand, self.drawn, decision.seat)
-                self.drawn += len(drew)
-                self._drew = drew
-        elif kind is DecisionKind.PENNY_PLAY:
-            if self.multi is None:
-                self.multi = {
-                    "leader": self.hand.leader,
-                    "start": len(self.hand.tricks()),
-                    "plays": [],
-                }
-        elif kind not in (DecisionKind.CALL, DecisionKind.PASS):
-            self.passes_done(runner)
-        return self.record
-
-    async def after(self, runner: MatchRunner, decision: Decision, entry: dict[str, Any]) -> None:
-        """Write the decision's entry where replay v1 keeps its kind."""
-        hand, record, kind = self.hand, self.record, decision.kind
-        if kind is DecisionKind.PLAY:
-            if self._drew:  # drawn before this play, by the seat playing it
-                entry["drew"] = self._drew
-            self.plays.append(entry)
-            tricks = record["tricks"]
-            if runner.on_event is not None:  # no event built when nobody watches
-                runner._emit("play", game=self.game_index, trick=len(tricks), play=entry)
-            if hand.trick_number != decision.trick or hand.is_over:
-                trick = hand.tricks()[-1]
-                tricks.append({"leader": trick.leader, "plays": self.plays, "winner": trick.winner})
-                runner._emit(
-                    "trick", game=self.game_index, trick=len(tricks) - 1, record=tricks[-1]
-                )
-                self.plays = []
-                number, trick_number = self.number, decision.trick
-                for s in range(hand.players):
-                    await runner._notify(
-                        self.seating[s], partial(_call, "trick_ended", number, trick_number, trick)
-                    )
-        elif kind is DecisionKind.PENNY_PLAY:
-            multi = self.multi
-            assert multi is not None
-            multi["plays"].append(entry)
-            if len(multi["plays"]) == hand.players * hand.players:
-                # 003 'FOUR-PENNY HEARTS': n * n plays around the table, then each penny's
-                # winner. (No TrickEnd is sent for a penny-round: its cards are not played
-                # by consecutive seats, which the message assumes.)
-                winners = [trick.winner for trick in hand.tricks()[multi["start"] :]]
-                record.setdefault("multi_rounds", []).append(
-                    {"leader": multi["leader"], "plays": multi["plays"], "winners": winners}
-                )
-                self.multi = None
-        elif kind is DecisionKind.PASS:
-            record["passes"].append(entry)
-        elif kind is DecisionKind.CALL:
-            if hand.pass_split:  # a split: "direction" says so, "split" how each card goes
-                entry["direction"] = PassDirection.SPLIT.value
-                entry["split"] = [d.value for d in hand.pass_split]
-            record["call"] = entry
-        elif kind is DecisionKind.BID:
-            self.bids.append(entry)
-        elif kind is DecisionKind.NAMING:
-            auction = hand.auction
-            assert auction is not None
-            assert hand.scoring_suit is not None
-            record["auction"] = {
-                "bids": self.bids,
-                "declarer": decision.seat,
-                "bid": auction.winning_bid,
-                "standing": auction.standing is not None,
-                "naming": entry,
-            }
-            record["scoring_suit"] = hand.scoring_suit.letter
-        elif kind is DecisionKind.REVEAL:
-            record.setdefault("reveals", []).append(entry)
-            if hand.scoring_suit is not None:
-                record["scoring_suit"] = hand.scoring_suit.letter
+    def record(self, action: ActionRecord) -> None:
+        """Append the answered action, then the engine's own actions it led to (Domino
+        Hearts' draws, in `hand.history` after it)."""
+        self.actions.append(action)
+        if self.domino:
+            history = self.hand.history
+            for engine in history[self.seen + 1 :]:
+                self.actions.append(ActionRecord(engine.kind.value, engine.seat, str(engine.value)))
+            self.seen = len(history)
 
 
 _PLAY = DecisionKind.PLAY
 _new_tuple = tuple.__new__  # Action(...) without its Python-level __new__: every decision
 
 
-def _cards(value: Any) -> list[str]:
-    return [str(c) for c in value]
-
-
-_SHOWN: dict[DecisionKind, Callable[[int, Any, float], dict[str, Any]]] = {
-    DecisionKind.PLAY: lambda seat, card, ms: {"seat": seat, "card": str(card), "ms": ms},
-    DecisionKind.PENNY_PLAY: lambda seat, move, ms: {
-        "seat": seat,
-        "penny": move[0],
-        "card": str(move[1]),
-        "ms": ms,
-    },
-    DecisionKind.PASS: lambda seat, cards, ms: {"seat": seat, "cards": _cards(cards), "ms": ms},
-    DecisionKind.REVEAL: lambda seat, card, ms: {"seat": seat, "card": str(card), "ms": ms},
-    DecisionKind.CALL: lambda seat, called, ms: {"seat": seat, "direction": str(called), "ms": ms},
-    DecisionKind.BID: lambda seat, chips, ms: {"seat": seat, "bid": chips, "ms": ms},
-    DecisionKind.NAMING: lambda seat, suit, ms: {"seat": seat, "suit": str(suit), "ms": ms},
-}
-"""A decision kind's answer in replay v1's form (the key the viewer and the verifier read)."""
-
-
 def _substitute(kind: DecisionKind, default: Any) -> tuple[str, ...]:
     """What a fault record says was played instead."""
     if kind is DecisionKind.PASS:
-        return tuple(_cards(default))
+        return tuple(str(c) for c in default)
     if kind is DecisionKind.PENNY_PLAY:
         return (str(default[1]),)
     return (str(default if default is not None else "pass"),)
@@ -323,35 +230,50 @@ class MatchRunner:
     async def run_async(self) -> MatchOutcome:
         """Play the match inside a running event loop."""
         games_total = self.rules.players if self.duplicate else 1
-        replay = self._replay_header(games_total)
-        self._emit("match", header=replay)
+        header = self._replay_header()
+        started_at = dt.datetime.now(dt.UTC).isoformat()
+        self._emit(
+            "match",
+            header={
+                "format": REPLAY_FORMAT,
+                "version": REPLAY_VERSION,  # the live events are v1's records
+                **header,
+                "started_at": started_at,
+                "games": [],
+            },
+        )
+        games: list[GameRecord] = []
         void_reason: str | None = None
         try:
             for game_index in range(games_total):
-                replay["games"].append(await self._play_game(game_index, games_total))
+                games.append(await self._play_game(game_index, games_total))
         except Exception:  # our bug, never a bot's: the match is void
             void_reason = traceback.format_exc(limit=8)
             log.exception("match %s voided by a platform error", self.match_id)
         finally:
             await self._close_seats()
-        results = self._results(replay["games"])
-        replay["faults"] = [fault.to_dict() for fault in self._faults]
-        replay["logs"] = [cap_log(e.seat.log_excerpt()) for e in self.entrants]
-        replay["notes"] = self._notes.to_replay()
-        replay["result"] = {
-            "void": void_reason is not None,
-            "void_reason": void_reason,
-            "entrants": [r.to_dict() for r in results],
-        }
-        replay["finished_at"] = dt.datetime.now(dt.UTC).isoformat()
-        return MatchOutcome(replay, results, void_reason is not None, void_reason)
+        results = self._results(games)
+        document = ReplayV2(
+            header,
+            tuple(games),
+            tuple(fault.to_dict() for fault in self._faults),
+            {
+                "void": void_reason is not None,
+                "void_reason": void_reason,
+                "entrants": [r.to_dict() for r in results],
+            },
+            {
+                "started_at": started_at,
+                "logs": [cap_log(e.seat.log_excerpt()) for e in self.entrants],
+                "notes": self._notes.to_replay(),
+                "finished_at": dt.datetime.now(dt.UTC).isoformat(),
+            },
+        )
+        return MatchOutcome(document, results, void_reason is not None, void_reason)
 
-    def _replay_header(self, games_total: int) -> dict[str, Any]:
+    def _replay_header(self) -> dict[str, Any]:
         return {
-            "format": REPLAY_FORMAT,
-            "version": REPLAY_VERSION,
             "match_id": self.match_id,
-            "started_at": dt.datetime.now(dt.UTC).isoformat(),
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "match_format": "duplicate" if self.duplicate else "single",
@@ -361,7 +283,6 @@ class MatchRunner:
                 {"index": i, "name": e.name, "version": e.version, "label": e.seat.label}
                 for i, e in enumerate(self.entrants)
             ],
-            "games": [],
         }
 
     def _seating(self, game_index: int) -> list[int]:
@@ -372,11 +293,11 @@ class MatchRunner:
             seating[(entrant + game_index) % n] = entrant
         return seating
 
-    async def _play_game(self, game_index: int, games_total: int) -> dict[str, Any]:
+    async def _play_game(self, game_index: int, games_total: int) -> GameRecord:
         rules, n = self.rules, self.rules.players
         seating = self._seating(game_index)
         game = Game(rules, self.seed)
-        record: dict[str, Any] = {"index": game_index, "seating": seating, "hands": []}
+        hands: list[HandRecord] = []
         self._emit("game", game=game_index, seating=seating)
         # Every seat starts at once: starting is mostly waiting (a bot's Ready, its new
         # stream), and one seat after another took 15 ms a game (docs/benchmarks.md).
@@ -392,21 +313,24 @@ class MatchRunner:
                 )
                 await self._disqualify(seating[seat])
         while not game.is_over:
-            record["hands"].append(await self._play_hand(game, game_index, seating))
+            hands.append(await self._play_hand(game, game_index, seating))
             if self.on_progress is not None:
                 self.on_progress(
                     Progress(game_index, games_total, game.hand_number, tuple(game.totals))
                 )
-        record["totals"] = list(game.totals)
-        if rules.lives:
-            record["lives"] = list(game.lives)
-        record["ranking"] = list(game.ranking())
         # Together: each seat's end waits for its bot to finish the stream.
         await _together(
             self._notify(seating[seat], partial(_call, "end_game", tuple(game.totals), False))
             for seat in range(n)
         )
-        return record
+        return GameRecord(
+            game_index,
+            tuple(seating),
+            tuple(hands),
+            tuple(game.totals),
+            tuple(game.ranking()),
+            tuple(game.lives) if rules.lives else None,
+        )
 
     async def _start(
         self, seat: int, entrant: int, game_index: int, games_total: int
@@ -424,54 +348,45 @@ class MatchRunner:
             return fault, self._now() - started
         return None
 
-    async def _play_hand(self, game: Game, game_index: int, seating: list[int]) -> dict[str, Any]:
-        hand, rules, n = game.hand, self.rules, self.rules.players
+    async def _play_hand(self, game: Game, game_index: int, seating: list[int]) -> HandRecord:
+        hand, n = game.hand, self.rules.players
         number = game.hand_number
         scores = tuple(game.totals)
+        seed, dealer, direction = game.hand_seeds[-1], hand.dealer, hand.pass_direction.value
         self._pot = game.pot
         self._lives = tuple(game.lives)
-        record: dict[str, Any] = {
-            "number": number,
-            "seed": game.hand_seeds[-1],
-            "dealer": hand.dealer,
-            "pass_direction": hand.pass_direction.value,
-            "deal": [[str(c) for c in hand.hand_of(s)] for s in range(n)],
-            "kitty": [str(c) for c in hand.kitty],
-            "passes": [],
-            "tricks": [],
-        }
         for seat in range(n):
             view, context = hand.view(seat), self._context(seating[seat], number, scores)
             await self._notify(seating[seat], partial(_call, "hand_started", view, context))
-        table = _HandTable(hand, seating, game_index, number, scores, record)
-        self._emit("hand", game=game_index, hand=record)
+        writer = None
+        if self.on_event is not None:  # the v1 records of the live events, when watched
+            writer = HandWriter(hand, number, seed, game_index, self._emit)
+            self._emit("hand", game=game_index, hand=writer.record)
+        table = _HandTable(hand, seating, game_index, number, scores, writer)
         # The one loop: the hand says what it asks, the seat answers, the runner judges,
         # applies and records it (docs/decisions/0006-decisions-as-data.md).
         while (decision := hand.pending()) is not None:
             await self._take(table, decision)
-        table.passes_done(self)
         points = game.finish_hand()
-        record["points"] = list(points)
-        record["totals"] = list(game.totals)
-        if rules.settlement is not Settlement.POINTS:
-            record["penalty_points"] = list(game.hand_points[-1])
-            record["pot"] = game.pot
-        if rules.lives:
-            record["lives"] = list(game.lives)
-        record["kitty_owner"] = hand.kitty_owner
-        if isinstance(hand, DominoHand) and hand.kept_by is not None:
-            # "The last survivor must keep all the cards remaining in his hand."
-            record["kept"] = {"seat": hand.kept_by, "cards": [str(c) for c in hand.kept]}
-        record["moon"] = self._shooter(hand)
-        if record["moon"] is not None:
-            self._moons[seating[record["moon"]]] += 1
+        if writer is not None:
+            self._emit("hand_end", game=game_index, hand=writer.finish(game, points))
+        moon = shooter(self.rules, hand)
+        if moon is not None:
+            self._moons[seating[moon]] += 1
         for seat in range(n):
             self._hands[seating[seat]] += 1
             await self._notify(
                 seating[seat], partial(_call, "hand_ended", number, points, tuple(game.totals))
             )
-        self._emit("hand_end", game=game_index, hand=record)
-        return record
+        return HandRecord(
+            number,
+            seed,
+            dealer,
+            direction,  # as dealt: a dealer's call replaces it in the hand
+            tuple(table.actions),
+            tuple(points),
+            tuple(game.totals),
+        )
 
     def _emit(self, kind: str, **data: Any) -> None:
         """Tell the event callback; its failure is logged and never stops the match."""
@@ -481,18 +396,6 @@ class MatchRunner:
             self.on_event({"kind": kind, **data})
         except Exception:
             log.exception("match %s: the event callback failed; the match goes on", self.match_id)
-
-    def _shooter(self, hand: Hand) -> int | None:
-        rules = self.rules
-        needed = (rules.penalty_cards | rules.moon_requires).mask
-        if rules.moon.value == "none" or not needed:
-            return None
-        twice = rules.deck_copies.twice & needed if rules.cancellation else 0  # both copies
-        for seat in range(rules.players):
-            taken = hand.taken(seat)
-            if needed & ~taken.mask == 0 and twice & ~taken.twice == 0:
-                return seat
-        return None
 
     # -- decisions ---------------------------------------------------------------
 
@@ -535,15 +438,16 @@ class MatchRunner:
     async def _take(self, table: _HandTable, decision: Decision) -> None:
         """One decision: ask the seat under its clock (its default when it is out of the
         match), judge the answer once, on a fault record it and apply the default, apply
-        the action once through `Hand.apply`, and write it into the hand's record."""
+        the action once through `Hand.apply`, and record it as the hand's next action."""
         hand, seat, kind = table.hand, decision.seat, decision.kind
         entrant = table.seating[seat]
-        if kind is not _PLAY or table.domino or "received" not in table.record:
-            table.before(self, decision)
+        writer = table.writer
+        if writer is not None:
+            writer.before(decision)
         if self._disqualified[entrant]:
-            hand.apply(Action(kind, seat, decision.default))
-            entry = _SHOWN[kind](seat, decision.default, 0.0)
-            entry["auto"] = True
+            value = decision.default
+            hand.apply(Action(kind, seat, value))
+            action = ActionRecord(kind.value, seat, to_json(kind, value), 0.0, None, None, True)
         else:
             view = hand.view(seat)
             context = self._context(entrant, table.number, table.scores)
@@ -567,24 +471,34 @@ class MatchRunner:
                     elapsed,
                 )
                 hand.apply(Action(kind, seat, value))
-                shown = _SHOWN[kind](seat, value, _ms(elapsed))
-                shown["fault"] = fault.kind.value
+                faulted: str | None = fault.kind.value
             else:
                 hand.apply(_new_tuple(Action, (kind, seat, value)))
-                shown = _SHOWN[kind](seat, value, _ms(elapsed))
-            entry = self._noted(entrant, shown)
-        await table.after(self, decision, entry)
+                faulted = None
+            action = ActionRecord(
+                kind.value,
+                seat,
+                str(value) if kind is _PLAY else to_json(kind, value),
+                _ms(elapsed),
+                faulted,
+                self._note(entrant),
+            )
+        table.record(action)
+        if writer is not None:
+            writer.after(decision, v1_entry(action))
+        if kind is _PLAY and (hand.trick_number != decision.trick or hand.is_over):
+            trick = hand.tricks()[-1]
+            for s in range(hand.players):
+                await self._notify(
+                    table.seating[s],
+                    partial(_call, "trick_ended", table.number, decision.trick, trick),
+                )
 
-    def _noted(self, entrant: int, record: dict[str, Any]) -> dict[str, Any]:
-        """The decision's record with the bot's note on its answer, if it sent one that the
-        entrant's note budget keeps (a faulty answer's note too: it says what the bot
-        meant)."""
+    def _note(self, entrant: int) -> str | None:
+        """The bot's note on its answer, if it sent one that the entrant's note budget
+        keeps (a faulty answer's note too: it says what the bot meant)."""
         text = self.entrants[entrant].seat.take_note()
-        if text:
-            note = self._notes.keep(entrant, text)
-            if note is not None:
-                record["note"] = note
-        return record
+        return self._notes.keep(entrant, text) if text else None
 
     # -- faults, notifications and results ----------------------------------------
 
@@ -646,9 +560,10 @@ class MatchRunner:
         except SeatFault as fault:
             log.info("notification to entrant %s failed: %s", entrant, fault)
 
-    def _results(self, games: list[dict[str, Any]]) -> tuple[EntrantResult, ...]:
+    def _results(self, games: Sequence[GameRecord]) -> tuple[EntrantResult, ...]:
         n = self.rules.players
-        scores, lives = match_scores(games, n)
+        played = [{"seating": g.seating, "totals": g.totals, "lives": g.lives or ()} for g in games]
+        scores, lives = match_scores(played, n)
         ranks = rank_entrants(scores, self._disqualified, lives if self.rules.lives else None)
         return tuple(
             EntrantResult(
@@ -666,17 +581,6 @@ class MatchRunner:
         )
 
 
-def new_draws(hand: Hand, seen: int, seat: int) -> list[str]:
-    """Domino Hearts: the cards `seat` drew from the stock since the first `seen` draws
-    of the hand (the engine draws for a seat that cannot follow when its turn comes, so
-    they are the seat to play's); [] in every other game."""
-    if not isinstance(hand, DominoHand):
-        return []
-    fresh = hand.draws()[seen:]
-    assert all(drawer == seat for _, drawer, _ in fresh), "a draw by a seat not to play"
-    return [str(card) for _, _, card in fresh]
-
-
 async def _together(calls: Iterable[Awaitable[None]]) -> None:
     """Await every call at once, then raise the first exception any of them raised (so
     none is left running behind a failure)."""
@@ -688,36 +592,3 @@ async def _together(calls: Iterable[Awaitable[None]]) -> None:
 async def _call(method: str, *args: Any, seat: Seat) -> None:
     """Call a notification method by name (lets notifications be built with `partial`)."""
     await getattr(seat, method)(*args)
-
-
-def match_scores(games: Sequence[dict[str, Any]], players: int) -> tuple[list[int], list[int]]:
-    """Per entrant, its totals summed over the games played, and (Danger Hearts) the lives
-    it had left at their ends, summed likewise (0 for rules without lives)."""
-    scores, lives = [0] * players, [0] * players
-    for game in games:
-        if "totals" not in game:
-            continue
-        for seat, total in enumerate(game["totals"]):
-            scores[game["seating"][seat]] += total
-        for seat, left in enumerate(game.get("lives", ())):
-            lives[game["seating"][seat]] += left
-    return scores, lives
-
-
-def rank_entrants(
-    scores: Sequence[int], disqualified: Sequence[bool], lives: Sequence[int] | None = None
-) -> list[int]:
-    """1 = best (lowest score; with `lives`, Danger Hearts: the most lives first); ties
-    share a rank; disqualified entrants share the last rank.
-
-    >>> rank_entrants([10, 5, 10, 0], [False, False, False, True])
-    [2, 1, 2, 4]
-    >>> rank_entrants([10, 5, 30, 0], [False] * 4, lives=[2, 0, 2, 1])
-    [1, 4, 2, 3]
-    """
-    left = lives if lives is not None else [0] * len(scores)
-    keys = [
-        (dq, 0 if dq else -alive, 0 if dq else score)
-        for score, dq, alive in zip(scores, disqualified, left, strict=True)
-    ]
-    return [1 + sum(other < key for other in keys) for key in keys]

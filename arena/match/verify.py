@@ -13,7 +13,7 @@ from arena.engine.domino import DominoHand
 from arena.engine.penny import PennyHand
 from arena.engine.rules import PassDirection, Settlement
 
-from .runner import match_scores, new_draws, rank_entrants
+from .standings import match_scores, rank_entrants
 
 
 class ReplayMismatchError(ValueError):
@@ -24,6 +24,17 @@ class ReplayMismatchError(ValueError):
         self.where = where
         self.recorded = recorded
         self.engine = engine
+
+
+def new_draws(hand: Hand, seen: int, seat: int) -> list[str]:
+    """Domino Hearts: the cards `seat` drew from the stock since the first `seen` draws
+    of the hand (the engine draws for a seat that cannot follow when its turn comes, so
+    they are the seat to play's); [] in every other game."""
+    if not isinstance(hand, DominoHand):
+        return []
+    fresh = hand.draws()[seen:]
+    assert all(drawer == seat for _, drawer, _ in fresh), "a draw by a seat not to play"
+    return [str(card) for _, _, card in fresh]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -20,6 +20,8 @@ import json
 from pathlib import Path
 from typing import Any, Final
 
+from .replay_view import readable
+
 STYLESHEET: Final = Path("static/css/arena.css")
 SCRIPT: Final = Path("static/js/replay.js")
 
@@ -77,10 +79,12 @@ def _title(document: dict[str, Any]) -> str:
 
 
 def render_page(document: dict[str, Any], folder: Path | None = None) -> str:
-    """The HTML page that shows `document` in the site's viewer.
+    """The HTML page that shows `document` (a replay of either version) in the site's viewer.
 
-    Raises ViewerAssetsError when the viewer's files cannot be found.
+    Raises ViewerAssetsError when the viewer's files cannot be found, and
+    arena.match.replay.ReplayError for a v2 document that does not re-play.
     """
+    document = readable(document)  # the viewer draws v1's layout; a v2 one is re-played
     folder = folder or asset_folder()
     css = (folder / STYLESHEET).read_text(encoding="utf-8")
     script = (folder / SCRIPT).read_text(encoding="utf-8")

@@ -127,8 +127,9 @@ class PlayedGame:
 def games_from_replay(
     table: Hashable, replay: Mapping[str, Any], entrants: Sequence[Hashable]
 ) -> list[PlayedGame]:
-    """The games of a replay document (`arena.match.runner`); `entrants[i]` names the
-    replay's entrant i. Raises KeyError/IndexError for a document missing its hands."""
+    """The games of a replay document of either version (v1 and v2 keep a hand's seed,
+    dealer, pass and points under the same keys); `entrants[i]` names the replay's
+    entrant i. Raises KeyError/IndexError for a document missing its hands."""
     games = []
     for game in replay["games"]:
         seating = tuple(entrants[i] for i in game["seating"])

@@ -176,9 +176,9 @@ def test_a_duplicate_match_against_heuristic_bots_runs_and_verifies():
     ]
     outcome = MatchRunner(rules, entrants, seed=21, duplicate=True).run()
     assert not outcome.void, outcome.void_reason
-    assert outcome.replay["faults"] == []
-    assert len(outcome.replay["games"]) == 4
-    checked = verify(outcome.replay)
+    assert outcome.v1["faults"] == []
+    assert len(outcome.v1["games"]) == 4
+    checked = verify(outcome.v1)
     assert checked.hands == 8
 
 

@@ -52,7 +52,7 @@ def _match(rules_name: str, seats: list[InProcessSeat], seed: int = 3) -> MatchO
     entrants = [Entrant(f"e{i}", seat) for i, seat in enumerate(seats)]
     outcome = MatchRunner(rules, entrants, seed).run()
     assert not outcome.void, outcome.void_reason
-    jsonschema.validate(outcome.replay, SCHEMA)
+    jsonschema.validate(outcome.v1, SCHEMA)
     return outcome
 
 
@@ -60,16 +60,16 @@ def test_an_impossible_pass_is_a_fault_and_the_default_pass_is_made() -> None:
     seats: list[InProcessSeat] = [PassesItsFirstCardThrice(HOUSE_BOTS["random"](0))]
     seats += [InProcessSeat(HOUSE_BOTS["heuristic"](i)) for i in (1, 2, 3)]
     outcome = _match("cancellation_four", seats)
-    faults = [f for f in outcome.replay["faults"] if f["entrant"] == 0]
+    faults = [f for f in outcome.v1["faults"] if f["entrant"] == 0]
     assert faults and faults[0]["kind"] == "illegal"
-    first = outcome.replay["games"][0]["hands"][0]
+    first = outcome.v1["games"][0]["hands"][0]
     given = next(p for p in first["passes"] if p["seat"] == 0)
     assert given["fault"] == "illegal"
-    assert verify(outcome.replay).decisions > 0
+    assert verify(outcome.v1).decisions > 0
 
 
 def _unwon(outcome: MatchOutcome) -> tuple[int, int]:
-    hands = outcome.replay["games"][0]["hands"]
+    hands = outcome.v1["games"][0]["hands"]
     found = [
         (h, t)
         for h, hand in enumerate(hands)
@@ -85,9 +85,9 @@ def test_a_trick_nobody_won_is_recorded_verified_and_shown() -> None:
         "cancellation_four", [InProcessSeat(HOUSE_BOTS["random"](i)) for i in range(4)], seed=11
     )
     h, t = _unwon(outcome)
-    assert verify(outcome.replay).decisions > 0
-    assert "→ nobody (set aside)" in "\n".join(render(outcome.replay))
-    tampered = copy.deepcopy(outcome.replay)
+    assert verify(outcome.v1).decisions > 0
+    assert "→ nobody (set aside)" in "\n".join(render(outcome.v1))
+    tampered = copy.deepcopy(outcome.v1)
     trick = tampered["games"][0]["hands"][h]["tricks"][t]
     trick["winner"] = trick["leader"]
     with pytest.raises(ReplayMismatchError, match=rf"hands\[{h}\]\.tricks\[{t}\]\.winner"):
@@ -96,7 +96,7 @@ def test_a_trick_nobody_won_is_recorded_verified_and_shown() -> None:
 
 def test_a_tampered_twin_in_the_deal_is_named() -> None:
     outcome = _match("cancellation", [InProcessSeat(HOUSE_BOTS["heuristic"](i)) for i in range(8)])
-    tampered = copy.deepcopy(outcome.replay)
+    tampered = copy.deepcopy(outcome.v1)
     deal = tampered["games"][0]["hands"][0]["deal"]
     seat, twin = next((s, c) for s, cards in enumerate(deal) for c in cards if cards.count(c) == 2)
     deal[seat].remove(twin)  # one copy fewer: no longer the deal the seed gives

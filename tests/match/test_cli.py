@@ -85,10 +85,13 @@ def test_a_tampered_replay_fails_verification_naming_the_place(tmp_path):
         out,
         "--quiet",
     )
-    replay = json.loads(out.read_text())
+    assert json.loads(out.read_text())["version"] == 2  # the runner writes v2
+    v1 = tmp_path / "match-v1.json"
+    assert "replay v1" in arena("replay", "convert", out, v1, "--to", "1").stdout
+    replay = json.loads(v1.read_text())
     replay["games"][0]["hands"][1]["tricks"][4]["winner"] ^= 1
-    out.write_text(json.dumps(replay))
-    done = arena("replay", "verify", out, check=False)
+    v1.write_text(json.dumps(replay))
+    done = arena("replay", "verify", v1, check=False)
     assert done.returncode == 1
     assert "games[0].hands[1].tricks[4].winner" in done.stderr
 
@@ -189,18 +192,22 @@ def test_a_hand_limit_keeps_a_chip_games_stake_and_plays_every_variant(tmp_path,
 
 
 def test_a_replay_converts_to_v2_which_verifies_by_its_actions(tmp_path):
-    v1 = tmp_path / "match.json"
+    written = tmp_path / "match.json"
     arena(
         "match",
         "run",
         *("--rules", "dealer_calls"),
         *("--bot", "house:heuristic") * 5,
-        *("--hands", 2, "--out", v1, "--quiet"),
+        *("--hands", 2, "--out", written, "--quiet"),
     )
+    v1 = tmp_path / "match-v1.json"
+    arena("replay", "convert", written, v1, "--to", "1")
+    assert json.loads(v1.read_text())["version"] == 1
+    assert "every score confirmed" in arena("replay", "verify", v1).stdout
     v2 = tmp_path / "match-v2.json"
     assert "replay v2" in arena("replay", "convert", v1, v2).stdout
     document = json.loads(v2.read_text())
-    assert document["version"] == 2
+    assert document == json.loads(written.read_text())  # v2 -> v1 -> v2 is the same document
     kinds = [a["kind"] for a in document["games"][0]["hands"][0]["actions"]]
     assert kinds[0] == "call" and "pass" in kinds and kinds[-1] == "play"
     assert "every score confirmed" in arena("replay", "verify", v2).stdout

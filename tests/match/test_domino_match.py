@@ -25,8 +25,8 @@ def _match(players: int, seed: int = 4, **kwargs: Any) -> dict[str, Any]:
     ]
     outcome = MatchRunner(preset("domino", players), entrants, seed, **kwargs).run()
     assert not outcome.void, outcome.void_reason
-    jsonschema.validate(outcome.replay, replay_io.schema())
-    return outcome.replay
+    jsonschema.validate(outcome.v1, replay_io.schema())
+    return outcome.v1
 
 
 def _plays(replay: dict[str, Any]) -> list[dict[str, Any]]:
@@ -158,11 +158,11 @@ def test_a_faulty_bot_gets_a_legal_default_after_drawing() -> None:
     ]
     outcome = MatchRunner(preset("domino", 3), entrants, 2).run()
     assert not outcome.void
-    verify(outcome.replay)
-    faults = outcome.replay["faults"]
+    verify(outcome.v1)
+    faults = outcome.v1["faults"]
     assert faults and faults[0]["kind"] == "malformed"
     assert outcome.results[0].disqualified
     # Its defaults (then its automatic plays once disqualified) are recorded and verified,
     # draws included.
-    seat0 = [p for p in _plays(outcome.replay) if p["seat"] == 0 and p["card"]]
+    seat0 = [p for p in _plays(outcome.v1) if p["seat"] == 0 and p["card"]]
     assert all(p.get("fault") or p.get("auto") for p in seat0)

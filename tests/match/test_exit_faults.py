@@ -79,8 +79,8 @@ def test_a_killed_bots_fault_says_why(exit_kind: str, message: str, fault_kind: 
     finally:
         for host in hosts:
             host.stop()
-    faults = [f for f in outcome.replay["faults"] if f["entrant"] == 0]
+    faults = [f for f in outcome.v1["faults"] if f["entrant"] == 0]
     assert faults[0]["kind"] == fault_kind
     assert message in faults[0]["detail"]
     assert outcome.results[0].disqualified
-    verify(outcome.replay)
+    verify(outcome.v1)

@@ -43,12 +43,12 @@ def play(bot_files, *, rules=None, time_policy=FAST, seed=5, max_hands=3, **kwar
         for host in hosts:
             host.stop()
     assert not outcome.void, outcome.void_reason
-    verify(outcome.replay)
+    verify(outcome.v1)
     return outcome
 
 
 def faults_of(outcome: MatchOutcome, entrant: int):
-    return [f for f in outcome.replay["faults"] if f["entrant"] == entrant]
+    return [f for f in outcome.v1["faults"] if f["entrant"] == entrant]
 
 
 def test_a_full_match_of_four_sdk_bots_in_four_processes():
@@ -57,18 +57,18 @@ def test_a_full_match_of_four_sdk_bots_in_four_processes():
         rules=preset("standard"),
         time_policy=TimePolicy(1.0, 10.0, 15.0),
     )
-    assert outcome.replay["faults"] == []
-    totals = outcome.replay["games"][0]["totals"]
+    assert outcome.v1["faults"] == []
+    totals = outcome.v1["games"][0]["totals"]
     assert max(totals) >= 100
     assert sorted(r.rank for r in outcome.results)[0] == 1
-    again = replay_io.loads(replay_io.dumps(outcome.replay))
+    again = replay_io.loads(replay_io.dumps(outcome.v1))
     assert verify(again).decisions > 50
 
 
 def test_a_bot_that_wants_notifications_is_told_every_hand_and_trick():
     outcome = play([BOTS / "listening_bot.py", LOW_BOT, LOW_BOT, LOW_BOT], max_hands=2)
-    assert outcome.replay["faults"] == []
-    assert "listening bot: 2 hands, 26 tricks, 2 hand ends, 2 played" in outcome.replay["logs"][0]
+    assert outcome.v1["faults"] == []
+    assert "listening bot: 2 hands, 26 tricks, 2 hand ends, 2 played" in outcome.v1["logs"][0]
 
 
 def test_a_slow_bot_times_out_near_the_deadline_and_the_match_goes_on():
@@ -98,7 +98,7 @@ def test_a_bot_that_crashes_mid_match_is_recorded_and_disqualified():
     assert faults[0]["kind"] == "crash"
     assert "exited with status 3" in faults[0]["detail"]
     assert outcome.results[0].disqualified and outcome.results[0].rank == 4
-    assert "crash bot: goodbye" in outcome.replay["logs"][0]
+    assert "crash bot: goodbye" in outcome.v1["logs"][0]
     assert all(r.hands == 3 for r in outcome.results)
 
 
@@ -180,7 +180,7 @@ def play_against(tmp_path, add_bot):
 
     outcome = asyncio.run(scenario())
     assert not outcome.void, outcome.void_reason
-    verify(outcome.replay)
+    verify(outcome.v1)
     return outcome
 
 

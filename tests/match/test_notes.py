@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 
 from arena.match import replay as replay_io
+from arena.match import replay_view
 from arena.match.notes import NOTE_MAX_CHARS, NOTES_MAX_BYTES_PER_MATCH, NoteBook
 from arena.match.replay import decision_records
 from arena.match.verify import verify
@@ -32,7 +33,7 @@ def noted(tmp_path_factory):
         "--bot", "house:heuristic", "--seed", 3, "--hands", 8, "--no-sandbox", "--quiet",
         "--out", out,
     )  # fmt: skip
-    return out, replay_io.load(out)
+    return out, replay_view.load(out)  # the runner wrote v2; the notes read in v1's layout
 
 
 def notes_of(replay, seat):

@@ -58,12 +58,12 @@ def run(name: str, seats: list[InProcessSeat], seed: int = 5, hands: int = 3) ->
     entrants = [Entrant(f"e{i}", seat) for i, seat in enumerate(seats)]
     outcome = MatchRunner(rules, entrants, seed).run()
     assert not outcome.void, outcome.void_reason
-    jsonschema.validate(outcome.replay, SCHEMA)
+    jsonschema.validate(outcome.v1, SCHEMA)
     return outcome
 
 
 def multi_rounds(outcome: MatchOutcome) -> list[dict[str, Any]]:
-    return [m for hand in outcome.replay["games"][0]["hands"] for m in hand["multi_rounds"]]
+    return [m for hand in outcome.v1["games"][0]["hands"] for m in hand["multi_rounds"]]
 
 
 @pytest.mark.parametrize(
@@ -75,8 +75,8 @@ def test_a_replay_records_every_multi_round_with_the_penny_of_each_play(
 ):
     seats = [InProcessSeat(HOUSE_BOTS["random"](i)) for i in range(players)]
     outcome = run(name, seats)
-    assert outcome.replay["faults"] == []
-    for hand in outcome.replay["games"][0]["hands"]:
+    assert outcome.v1["faults"] == []
+    for hand in outcome.v1["games"][0]["hands"]:
         assert len(hand["tricks"]) == openings
         assert len(hand["multi_rounds"]) == rounds
         for multi in hand["multi_rounds"]:
@@ -86,8 +86,8 @@ def test_a_replay_records_every_multi_round_with_the_penny_of_each_play(
                 list(range(players)) * players
             )
             assert len(multi["winners"]) == players
-    assert verify(outcome.replay).decisions > 0
-    text = "\n".join(render(outcome.replay))
+    assert verify(outcome.v1).decisions > 0
+    text = "\n".join(render(outcome.v1))
     assert "multi-round 1, seat" in text
     # The pennies side by side: one header row naming each.
     assert re.search(" +".join(f"penny {p}" for p in range(players)), text)
@@ -96,7 +96,7 @@ def test_a_replay_records_every_multi_round_with_the_penny_of_each_play(
 def test_a_bot_that_answers_only_a_card_plays_to_its_lowest_legal_penny():
     seats = [InProcessSeat(CardOnly(i)) for i in range(4)]  # type: ignore[arg-type]
     outcome = run("four_penny", seats)
-    assert outcome.replay["faults"] == []
+    assert outcome.v1["faults"] == []
     # Replaying: every play went to the lowest penny where its card was legal.
     plays, defaults = defaults_taken(outcome, "four_penny", hands=3)
     assert plays == 3 * 3 * 16 and defaults == plays
@@ -106,36 +106,36 @@ def test_an_illegal_penny_is_a_fault_and_the_first_legal_move_is_played():
     seats: list[InProcessSeat] = [PlaysOnAFullPenny(HOUSE_BOTS["heuristic"](0))]
     seats += [InProcessSeat(HOUSE_BOTS["heuristic"](i)) for i in (1, 2, 3)]
     outcome = run("four_penny_advanced", seats, hands=1)
-    faults = outcome.replay["faults"]
+    faults = outcome.v1["faults"]
     assert faults and all(f["entrant"] == 0 and f["kind"] == "illegal" for f in faults)
     assert "already holds its 4 cards" in faults[0]["detail"]
     faulted = [p for m in multi_rounds(outcome) for p in m["plays"] if p.get("fault")]
     assert len(faulted) == len(faults)
     assert all(fault["substitute"] == [p["card"]] for fault, p in zip(faults, faulted, strict=True))
     # verify checks each faulted play is the first legal (penny, card) of its position.
-    assert verify(outcome.replay).decisions > 0
+    assert verify(outcome.v1).decisions > 0
     faulted[0]["penny"] = (faulted[0]["penny"] + 1) % 4
     with pytest.raises(ReplayMismatchError, match=r"multi_rounds\[\d+\]\.plays\[\d+\]\.penny"):
-        verify(outcome.replay)
+        verify(outcome.v1)
 
 
 def test_verify_names_a_tampered_penny():
     seats = [InProcessSeat(HOUSE_BOTS["random"](i)) for i in range(4)]
     outcome = run("four_penny", seats, hands=1)
-    multi = outcome.replay["games"][0]["hands"][0]["multi_rounds"][1]
+    multi = outcome.v1["games"][0]["hands"][0]["multi_rounds"][1]
     play = multi["plays"][5]
     play["penny"] = 7
     with pytest.raises(ReplayMismatchError, match=r"hands\[0\]\.multi_rounds\[1\]\.plays\[5\]"):
-        verify(outcome.replay)
+        verify(outcome.v1)
 
 
 def test_verify_names_a_tampered_winner():
     seats = [InProcessSeat(HOUSE_BOTS["random"](i)) for i in range(3)]
     outcome = run("three_penny", seats, hands=1)
-    multi = outcome.replay["games"][0]["hands"][0]["multi_rounds"][0]
+    multi = outcome.v1["games"][0]["hands"][0]["multi_rounds"][0]
     multi["winners"][0] = (multi["winners"][0] + 1) % 3
     with pytest.raises(ReplayMismatchError, match=r"multi_rounds\[0\]\.winners"):
-        verify(outcome.replay)
+        verify(outcome.v1)
 
 
 @pytest.mark.parametrize("name", ["four_penny", "three_penny_advanced", "five_penny"])
@@ -185,9 +185,9 @@ def defaults_taken(outcome: MatchOutcome, rules_name: str, hands: int = 2) -> tu
     """Replay the match's plays: (multi-round plays, those that went to the card's default
     penny, the lowest where it was legal)."""
     rules = preset(rules_name).replace(target_score=None, max_hands=hands)
-    game = Game(rules, outcome.replay["seed"])
+    game = Game(rules, outcome.v1["seed"])
     plays = defaults = 0
-    for record in outcome.replay["games"][0]["hands"]:
+    for record in outcome.v1["games"][0]["hands"]:
         hand = game.hand
         assert isinstance(hand, PennyHand)
         for given in record["passes"]:
@@ -222,7 +222,7 @@ def test_a_bot_over_grpc_chooses_its_penny():
     finally:
         for host in hosts:
             host.stop()
-    assert not outcome.void and outcome.replay["faults"] == []
-    assert verify(outcome.replay).decisions > 0
+    assert not outcome.void and outcome.v1["faults"] == []
+    assert verify(outcome.v1).decisions > 0
     plays, defaults = defaults_taken(outcome, "three_penny")
     assert plays == 2 * 5 * 9 and defaults < plays

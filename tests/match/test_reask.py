@@ -16,7 +16,7 @@ from hearts_bot import transport
 
 from arena.bots import HeuristicBot
 from arena.engine import preset
-from arena.match import protocol
+from arena.match import protocol, replay_view
 from arena.match import replay as replay_io
 from arena.match.faults import FaultKind, SeatFault
 from arena.match.reask import reask, recorded_decisions
@@ -60,7 +60,7 @@ def played(tmp_path_factory):
         "--out", out,
     )  # fmt: skip
     plain = folder / "match.json"
-    replay_io.save(replay_io.load(out), plain)
+    replay_io.save(replay_io.load(out, replay_view.VERSIONS), plain)  # as written: v2
     return out, plain
 
 
@@ -102,7 +102,7 @@ def test_one_decision_is_shown_with_what_was_asked_and_both_notes(played):
 def test_a_replay_downloaded_from_the_site_reasks_the_owners_seat(played, tmp_path):
     compressed, _ = played
     downloaded = tmp_path / "match-1.json"
-    document = redact(replay_io.load(compressed), readable={0})  # the site's download for seat 0
+    document = redact(replay_view.load(compressed), readable={0})  # the site's download for seat 0
     downloaded.write_text(json.dumps(document))
     assert "note" not in json.dumps(document["games"])  # seat 2's notes are hidden from seat 0
     done = hearts_bot("replay", downloaded, "--seat", 2, "--all", NOTING_BOT)
@@ -117,7 +117,7 @@ def test_a_decision_out_of_range_or_an_edited_replay_is_a_clear_error(played, tm
     done = arena("replay", "ask", compressed, LOW_BOT, "--seat", 7, "--all", "--no-sandbox",
                  check=False)  # fmt: skip
     assert done.returncode == 2 and "no seat 7" in done.stdout + done.stderr
-    edited = replay_io.load(compressed)
+    edited = replay_view.load(compressed)  # v1's layout, as the site serves it
     edited["games"][0]["hands"][0]["tricks"][0]["winner"] = (
         3 - edited["games"][0]["hands"][0]["tricks"][0]["winner"]
     )
@@ -127,7 +127,14 @@ def test_a_decision_out_of_range_or_an_edited_replay_is_a_clear_error(played, tm
                  check=False)  # fmt: skip
     assert done.returncode == 2 and "does not verify" in done.stdout + done.stderr
     assert "Traceback" not in done.stderr
-    incomplete = replay_io.load(compressed)
+    edited_v2 = replay_io.load(compressed, replay_view.VERSIONS)  # the file as written
+    edited_v2["games"][0]["hands"][0]["actions"][5]["value"] = "ZZ"
+    path.write_text(json.dumps(edited_v2))
+    done = arena("replay", "ask", path, LOW_BOT, "--seat", 0, "--all", "--no-sandbox",
+                 check=False)  # fmt: skip
+    assert done.returncode == 2 and "does not re-play" in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    incomplete = replay_io.load(compressed, replay_view.VERSIONS)
     del incomplete["time_policy"]
     path.write_text(json.dumps(incomplete))
     done = arena("replay", "ask", path, LOW_BOT, "--seat", 0, "--all", "--no-sandbox",
@@ -151,7 +158,7 @@ def test_a_rerun_reproduces_faults_disqualification_and_every_game_of_a_duplicat
     ]
     rules = preset("standard").replace(target_score=None, max_hands=2)
     outcome = MatchRunner(rules, entrants, seed=6, duplicate=True).run()
-    replay = outcome.replay
+    replay = outcome.v1
     assert outcome.results[1].disqualified and len(replay["games"]) == 4
     for game, record in enumerate(replay["games"]):
         seat = record["seating"].index(2)
@@ -199,7 +206,7 @@ def test_the_rebuilt_queries_are_the_ones_the_match_sent_clock_and_bank_included
     entrants = [Entrant(f"h{i}", InProcessSeat(HeuristicBot(i))) for i in range(4)]
     entrants[2] = Entrant("recorder", original)
     rules = preset("standard").replace(target_score=None, max_hands=3)
-    replay = MatchRunner(rules, entrants, seed=8, now=lambda: clock["t"]).run().replay
+    replay = MatchRunner(rules, entrants, seed=8, now=lambda: clock["t"]).run().v1
     banks = {tuple(re.findall(r"bank_remaining \{[^}]*\}", text)) for text in original.queries}
     assert len(banks) > 1  # the slow decisions drew on the bank: the clock is in the queries
     again = RecordsItsQueries()

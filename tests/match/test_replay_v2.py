@@ -39,7 +39,7 @@ def _match(name: str, *, faulty: bool = False) -> dict[str, Any]:
         seats[0] = Wrong(HOUSE_BOTS["random"](0))
     entrants = [Entrant(f"e{i}", seat) for i, seat in enumerate(seats)]
     runner = MatchRunner(rules, entrants, 9, fault_policy=FaultPolicy(max_faults=3))
-    replay = runner.run().replay
+    replay = runner.run().v1
     verify(replay)  # the v1 replay stands on its own
     return replay
 

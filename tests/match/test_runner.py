@@ -13,10 +13,13 @@ import pytest
 from arena.bots import HeuristicBot, RandomBot
 from arena.engine import CARDS, preset
 from arena.match import replay as replay_io
+from arena.match import replay_v2
 from arena.match.clock import TimePolicy
 from arena.match.faults import FaultKind, FaultPolicy, SeatFault
-from arena.match.runner import Entrant, MatchRunner, rank_entrants
+from arena.match.replay_v2 import verify_v2
+from arena.match.runner import Entrant, MatchRunner
 from arena.match.seats import InProcessSeat
+from arena.match.standings import rank_entrants
 from arena.match.verify import ReplayMismatchError, verify
 
 
@@ -46,15 +49,18 @@ def house(seed=0):
 def run(entrants, seed=3, **kwargs):
     outcome = MatchRunner(preset("standard"), entrants, seed, **kwargs).run()
     assert not outcome.void, outcome.void_reason
-    jsonschema.validate(outcome.replay, replay_io.schema())
-    verify(outcome.replay)
+    jsonschema.validate(outcome.v1, replay_io.schema())
+    verify(outcome.v1)
+    assert outcome.replay["version"] == 2  # the runner writes v2; `v1` is its view
+    jsonschema.validate(outcome.replay, replay_v2.schema())
+    verify_v2(outcome.document)
     return outcome
 
 
 def test_a_match_of_house_bots_is_recorded_and_verifies():
     outcome = run([house(i) for i in range(4)])
     assert sorted(r.rank for r in outcome.results)[0] == 1
-    assert outcome.replay["games"][0]["totals"] == [r.score for r in outcome.results]
+    assert outcome.v1["games"][0]["totals"] == [r.score for r in outcome.results]
 
 
 def raise_fault(kind):
@@ -77,7 +83,7 @@ def raise_fault(kind):
 def test_each_bad_answer_is_a_fault_and_the_game_goes_on(answer, kind):
     bad = ScriptedSeat({5: answer})
     outcome = run([Entrant("bad", bad), house(1), house(2), house(3)])
-    faults = outcome.replay["faults"]
+    faults = outcome.v1["faults"]
     assert [f["kind"] for f in faults] == [kind.value]
     assert faults[0]["entrant"] == 0 and faults[0]["substitute"]
     assert not outcome.results[0].disqualified
@@ -95,8 +101,8 @@ def test_an_illegal_card_is_a_fault_with_the_rule_named():
         outcome = run(
             [Entrant("bad", ScriptedSeat({1: illegal})), house(1), house(2), house(3)], seed=seed
         )
-        if outcome.replay["faults"]:
-            fault = outcome.replay["faults"][0]
+        if outcome.v1["faults"]:
+            fault = outcome.v1["faults"][0]
             assert fault["kind"] == "illegal"
             assert "illegal play" in fault["detail"]
             return
@@ -113,7 +119,7 @@ def test_three_faults_disqualify_and_rank_last():
     # After disqualification its cards are played automatically and it is asked nothing.
     autos = [
         p
-        for h in outcome.replay["games"][0]["hands"]
+        for h in outcome.v1["games"][0]["hands"]
         for t in h["tricks"]
         for p in t["plays"]
         if p.get("auto")
@@ -141,7 +147,7 @@ def test_a_slow_answer_beyond_the_allowance_is_a_timeout():
         time_policy=TimePolicy(per_decision=0.1, bank=0.2),
         now=now,
     )
-    timeouts = [f for f in outcome.replay["faults"] if f["kind"] == "timeout"]
+    timeouts = [f for f in outcome.v1["faults"] if f["kind"] == "timeout"]
     assert len(timeouts) == 1
     assert "allowed 300.0 ms" in timeouts[0]["detail"]
 
@@ -166,7 +172,7 @@ def test_a_bot_that_cannot_start_is_disqualified_at_once():
 
     outcome = run([Entrant("dead", DeadSeat(RandomBot())), house(1), house(2), house(3)])
     assert outcome.results[0].disqualified and outcome.results[0].rank == 4
-    assert outcome.replay["faults"][0]["kind"] == "not_ready"
+    assert outcome.v1["faults"][0]["kind"] == "not_ready"
 
 
 def test_a_platform_error_voids_the_match():
@@ -179,13 +185,13 @@ def test_a_platform_error_voids_the_match():
     ).run()
     assert outcome.void
     assert "our bug" in (outcome.void_reason or "")
-    assert outcome.replay["result"]["void"]
+    assert outcome.v1["result"]["void"]
 
 
 def test_duplicate_set_gives_every_bot_every_seat_once():
     entrants = [Entrant(f"b{i}", InProcessSeat(HeuristicBot(i))) for i in range(4)]
     outcome = run(entrants, duplicate=True)
-    games = outcome.replay["games"]
+    games = outcome.v1["games"]
     assert len(games) == 4
     for entrant in range(4):
         seats = sorted(g["seating"].index(entrant) for g in games)
@@ -201,18 +207,18 @@ def test_duplicate_set_gives_every_bot_every_seat_once():
 def test_same_seed_same_decisions_same_replay():
     def once():
         entrants = [Entrant(f"r{i}", InProcessSeat(RandomBot(i))) for i in range(4)]
-        return replay_io.strip_timings(run(entrants, seed=11).replay)
+        return replay_io.strip_timings(run(entrants, seed=11).v1)
 
     assert once() == once()
 
 
 def test_tampered_replay_names_the_first_mismatch():
     outcome = run([house(i) for i in range(4)])
-    tampered = replay_io.loads(replay_io.dumps(outcome.replay))
+    tampered = replay_io.loads(replay_io.dumps(outcome.v1))
     tampered["games"][0]["hands"][1]["points"][0] += 1
     with pytest.raises(ReplayMismatchError, match=r"games\[0\]\.hands\[1\]\.points"):
         verify(tampered)
-    swapped = replay_io.loads(replay_io.dumps(outcome.replay))
+    swapped = replay_io.loads(replay_io.dumps(outcome.v1))
     plays = swapped["games"][0]["hands"][0]["tricks"][2]["plays"]
     plays[0]["card"], plays[1]["card"] = plays[1]["card"], plays[0]["card"]
     with pytest.raises(ReplayMismatchError, match=r"tricks\[2\]\.plays\[0\]"):

@@ -26,7 +26,7 @@ def test_the_events_retell_the_replay_hand_by_hand_and_card_by_card() -> None:
         duplicate=True,
         on_event=lambda e: events.append(copy.deepcopy(e)),
     ).run()
-    replay = outcome.replay
+    replay = outcome.v1
     kinds = [e["kind"] for e in events]
     assert kinds[0] == "match"
     assert events[0]["header"]["entrants"] == replay["entrants"]
@@ -59,7 +59,4 @@ def test_a_failing_callback_changes_nothing_of_the_match() -> None:
     quiet = MatchRunner(preset("standard"), entrants(), 9).run()
     told = MatchRunner(preset("standard"), entrants(), 9, on_event=broken).run()
     assert not told.void
-    assert (
-        replay_io.strip_timings(told.replay)["games"]
-        == (replay_io.strip_timings(quiet.replay)["games"])
-    )
+    assert replay_io.strip_timings(told.v1)["games"] == (replay_io.strip_timings(quiet.v1)["games"])

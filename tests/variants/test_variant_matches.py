@@ -12,10 +12,12 @@ import pytest
 
 from arena.bots import HOUSE_BOTS, StrongBot
 from arena.engine import Card, PassDirection, Rules, SeatView, preset
+from arena.match import replay_v2
 from arena.match.clock import TimePolicy
 from arena.match.process import BotProcess
 from arena.match.remote import GrpcSeat
 from arena.match.render import render
+from arena.match.replay_v2 import verify_v2
 from arena.match.runner import Entrant, MatchOutcome, MatchRunner
 from arena.match.seats import DecisionContext, InProcessSeat
 from arena.match.verify import verify
@@ -66,9 +68,11 @@ def _rules(name: str) -> Rules:
 
 def _check(outcome: MatchOutcome) -> None:
     assert not outcome.void, outcome.void_reason
-    assert outcome.replay["faults"] == []
-    jsonschema.validate(outcome.replay, SCHEMA)
-    assert verify(outcome.replay).decisions > 0
+    assert outcome.v1["faults"] == []
+    jsonschema.validate(outcome.v1, SCHEMA)
+    assert verify(outcome.v1).decisions > 0
+    jsonschema.validate(outcome.replay, replay_v2.schema())  # what the runner wrote
+    assert verify_v2(outcome.document).decisions == verify(outcome.v1).decisions
 
 
 def _grpc_match(rules: Rules, specs: list[Path | str]) -> MatchOutcome:
@@ -87,7 +91,7 @@ def _grpc_match(rules: Rules, specs: list[Path | str]) -> MatchOutcome:
         for host in hosts:
             host.stop()
     _check(outcome)
-    game = outcome.replay["games"][0]
+    game = outcome.v1["games"][0]
     assert game["hands"], "no hand was played"
     if rules.settlement.value != "points":
         for hand in game["hands"]:
@@ -110,7 +114,7 @@ def test_starter_bots_play_a_full_match_over_grpc(name: str) -> None:
 def test_house_bots_play_a_full_match_over_grpc(name: str) -> None:
     # The house bots served through the SDK (arena.bots.served), each in its own process.
     outcome = _grpc_match(_rules(name), [f"arena.bots.served:{k}" for k in HOUSE_SERVED])
-    labels = {entry["label"] for entry in outcome.replay["entrants"]}
+    labels = {entry["label"] for entry in outcome.v1["entrants"]}
     assert labels == {f"arena.bots.served:{k}" for k in HOUSE_SERVED}
 
 
@@ -137,7 +141,7 @@ def _heartless_match(seats: list[InProcessSeat], seed: int = 4) -> MatchOutcome:
 def test_heartless_replays_record_each_reveal_and_the_suit_it_chose() -> None:
     outcome = _heartless_match([InProcessSeat(HOUSE_BOTS["heuristic"](i)) for i in range(4)])
     _check(outcome)
-    hands = outcome.replay["games"][0]["hands"]
+    hands = outcome.v1["games"][0]["hands"]
     assert all(len(hand["reveals"]) == 4 for hand in hands)
     assert {hand["scoring_suit"] for hand in hands} <= set("CDSH")
     # The revealed cards went back to their hands: each is played later in that hand.
@@ -160,9 +164,9 @@ def test_revealing_a_card_not_held_is_a_fault_and_the_first_card_is_shown() -> N
     seats: list[InProcessSeat] = [RevealsWhatItDoesNotHold(HOUSE_BOTS["random"](0))]
     seats += [InProcessSeat(HOUSE_BOTS["random"](i)) for i in (1, 2, 3)]
     outcome = _heartless_match(seats)
-    faults = [f for f in outcome.replay["faults"] if f["entrant"] == 0]
+    faults = [f for f in outcome.v1["faults"] if f["entrant"] == 0]
     assert faults and faults[0]["kind"] == "not_held"
-    first = outcome.replay["games"][0]["hands"][0]
+    first = outcome.v1["games"][0]["hands"][0]
     shown = next(r for r in first["reveals"] if r["seat"] == 0)
     assert shown["fault"] == "not_held"
     # The default is the seat's first card in card order (clubs first, two low), after
@@ -170,19 +174,19 @@ def test_revealing_a_card_not_held_is_a_fault_and_the_first_card_is_shown() -> N
     given = next(p["cards"] for p in first["passes"] if p["seat"] == 0)
     held = (set(first["deal"][0]) - set(given)) | set(first["received"][0])
     assert shown["card"] == min(held, key=lambda c: ("CDSH".index(c[1]), RANKS.index(c[0])))
-    assert verify(outcome.replay).decisions > 0
+    assert verify(outcome.v1).decisions > 0
 
 
 def test_a_tampered_reveal_is_named_by_verify() -> None:
     from arena.match.verify import ReplayMismatchError
 
     outcome = _heartless_match([InProcessSeat(HOUSE_BOTS["heuristic"](i)) for i in range(4)])
-    hand = outcome.replay["games"][0]["hands"][1]
+    hand = outcome.v1["games"][0]["hands"][1]
     seat = hand["reveals"][0]["seat"]
     other = next(c for c in hand["deal"][seat] if c != hand["reveals"][0]["card"])
     hand["reveals"][0]["card"] = other
     with pytest.raises(ReplayMismatchError, match=r"hands\[1\]\.(reveals|scoring_suit|tricks)"):
-        verify(outcome.replay)
+        verify(outcome.v1)
 
 
 HIGH_SPADES = ("QS", "KS", "AS")
@@ -204,15 +208,15 @@ def test_passing_a_forbidden_card_is_an_illegal_fault_and_the_default_pass_is_ma
     seats += [InProcessSeat(HOUSE_BOTS["heuristic"](i)) for i in (1, 2, 3)]
     outcome = MatchRunner(rules, [Entrant(f"e{i}", s) for i, s in enumerate(seats)], 1).run()
     assert not outcome.void
-    faults = [f for f in outcome.replay["faults"] if f["entrant"] == 0]
+    faults = [f for f in outcome.v1["faults"] if f["entrant"] == 0]
     assert faults, "seat 0 never held a high spade on a passing hand: pick another seed"
     for fault in faults:
         assert fault["kind"] == "illegal"
         assert any(card in fault["detail"] for card in HIGH_SPADES)
-    for hand in outcome.replay["games"][0]["hands"]:
+    for hand in outcome.v1["games"][0]["hands"]:
         for given in hand["passes"]:
             assert not set(given["cards"]) & set(HIGH_SPADES)
-    assert verify(outcome.replay).decisions > 0
+    assert verify(outcome.v1).decisions > 0
 
 
 class CallsAcross(InProcessSeat):
@@ -229,17 +233,17 @@ def test_a_dealer_calling_a_pass_not_offered_is_a_fault_and_the_first_option_is_
     seats: list[InProcessSeat] = [CallsAcross(HOUSE_BOTS["heuristic"](0))]
     seats += [InProcessSeat(HOUSE_BOTS["heuristic"](i)) for i in range(1, 5)]
     outcome = MatchRunner(rules, [Entrant(f"e{i}", s) for i, s in enumerate(seats)], 2).run()
-    hands = outcome.replay["games"][0]["hands"]
+    hands = outcome.v1["games"][0]["hands"]
     own = [h for h in hands if h["dealer"] == 0]
     assert own, "seat 0 never dealt"
     for hand in own:
         assert hand["call"] == {**hand["call"], "seat": 0, "direction": "left", "fault": "illegal"}
     others = [h for h in hands if h["dealer"] != 0]
     assert all(h["call"]["direction"] == "left" and "fault" not in h["call"] for h in others)
-    faults = [f for f in outcome.replay["faults"] if f["entrant"] == 0]
+    faults = [f for f in outcome.v1["faults"] if f["entrant"] == 0]
     assert len(faults) == len(own) and "options are left, right" in faults[0]["detail"]
-    jsonschema.validate(outcome.replay, SCHEMA)  # the default call is a valid substitute
-    assert verify(outcome.replay).decisions > 0
+    jsonschema.validate(outcome.v1, SCHEMA)  # the default call is a valid substitute
+    assert verify(outcome.v1).decisions > 0
 
 
 class Splits(InProcessSeat):
@@ -265,7 +269,7 @@ def test_a_split_call_is_played_recorded_verified_and_shown() -> None:
     # 003 'Simple variations': "Pass one card to the right and two cards to the left."
     outcome = _split_match(("right", "left", "left"))
     _check(outcome)
-    for hand in outcome.replay["games"][0]["hands"]:
+    for hand in outcome.v1["games"][0]["hands"]:
         assert hand["call"]["direction"] == "split"
         assert hand["call"]["split"] == ["right", "left", "left"]
         given = {p["seat"]: p["cards"] for p in hand["passes"]}
@@ -274,7 +278,7 @@ def test_a_split_call_is_played_recorded_verified_and_shown() -> None:
             # on the right came leftwards.
             expected = [given[(seat + 1) % 4][0], *given[(seat + 3) % 4][1:]]
             assert sorted(hand["received"][seat]) == sorted(expected)
-    text = "\n".join(render(outcome.replay, pretty=False))
+    text = "\n".join(render(outcome.v1, pretty=False))
     assert "the dealer calls a split: card 1 right, card 2 left, card 3 left" in text
 
 
@@ -284,20 +288,20 @@ def test_bots_over_grpc_split_the_pass() -> None:
     splitter = Path(__file__).resolve().parents[1] / "sdk" / "bots" / "splitting_bot.py"
     rules = preset("dealer_calls", 5).replace(target_score=None, max_hands=5)
     outcome = _grpc_match(rules, [splitter])
-    calls = [hand["call"] for hand in outcome.replay["games"][0]["hands"]]
+    calls = [hand["call"] for hand in outcome.v1["games"][0]["hands"]]
     assert calls and all(c["split"] == ["left", "right", "left2"] for c in calls), calls
 
 
 def test_a_split_call_that_does_not_fit_is_a_fault_and_the_first_option_is_called() -> None:
     outcome = _split_match(("left", "center", "left"), hands=2)
-    for hand in outcome.replay["games"][0]["hands"]:
+    for hand in outcome.v1["games"][0]["hands"]:
         assert hand["call"] == {**hand["call"], "direction": "left", "fault": "illegal"}
         assert "split" not in hand["call"]
-    assert "a split card goes center" in outcome.replay["faults"][0]["detail"]
+    assert "a split card goes center" in outcome.v1["faults"][0]["detail"]
     outcome = _split_match(("left", "right"), hands=1)
-    assert "a split of 2 directions; 3 cards are passed" in outcome.replay["faults"][0]["detail"]
-    jsonschema.validate(outcome.replay, SCHEMA)
-    assert verify(outcome.replay).decisions > 0
+    assert "a split of 2 directions; 3 cards are passed" in outcome.v1["faults"][0]["detail"]
+    jsonschema.validate(outcome.v1, SCHEMA)
+    assert verify(outcome.v1).decisions > 0
 
 
 def test_a_tampered_split_is_named_by_verify() -> None:
@@ -305,9 +309,9 @@ def test_a_tampered_split_is_named_by_verify() -> None:
 
     outcome = _split_match(("across", "left", "right"), hands=2)
     _check(outcome)
-    outcome.replay["games"][0]["hands"][1]["call"]["split"][0] = "right"
+    outcome.v1["games"][0]["hands"][1]["call"]["split"][0] = "right"
     with pytest.raises(ReplayMismatchError, match=r"hands\[1\]\.(call|received|passes)"):
-        verify(outcome.replay)
+        verify(outcome.v1)
 
 
 class OverBids(InProcessSeat):
@@ -347,7 +351,7 @@ def test_auction_replays_record_the_bids_the_declarer_and_the_pot() -> None:
     seats += [InProcessSeat(HOUSE_BOTS["heuristic"](i)) for i in (1, 2, 3)]
     outcome = _auction_match(seats, hands=10)
     _check(outcome)
-    hands = outcome.replay["games"][0]["hands"]
+    hands = outcome.v1["games"][0]["hands"]
     pot = 0
     for hand in hands:
         auction = hand["auction"]
@@ -366,7 +370,7 @@ def test_auction_replays_record_the_bids_the_declarer_and_the_pot() -> None:
         pot = hand["pot"]
     assert any(h["auction"]["declarer"] == 0 for h in hands)
     # `arena replay show` says the auction of every hand.
-    text = "\n".join(render(outcome.replay, pretty=False))
+    text = "\n".join(render(outcome.v1, pretty=False))
     for hand in hands:
         auction = hand["auction"]
         said = f"seat {auction['declarer']} names {auction['naming']['suit']} to avoid"
@@ -381,19 +385,19 @@ def test_an_auction_bid_over_the_limit_is_a_pass_and_a_bad_suit_names_clubs() ->
     seats += [InProcessSeat(HOUSE_BOTS["random"](i)) for i in (1, 2, 3)]
     outcome = _auction_match(seats, hands=4, seed=9)
     assert not outcome.void
-    faults = [f for f in outcome.replay["faults"] if f["entrant"] == 0]
+    faults = [f for f in outcome.v1["faults"] if f["entrant"] == 0]
     kinds = {f["kind"] for f in faults}
     assert "illegal" in kinds
     assert any("a bid now is" in f["detail"] for f in faults)
-    for hand in outcome.replay["games"][0]["hands"]:
+    for hand in outcome.v1["games"][0]["hands"]:
         for bid in hand["auction"]["bids"]:
             if bid["seat"] == 0:
                 assert bid == {**bid, "bid": None, "fault": "illegal"}
         naming = hand["auction"]["naming"]
         if naming["seat"] == 0:
             assert naming == {**naming, "suit": "C", "fault": "malformed"}
-    jsonschema.validate(outcome.replay, SCHEMA)
-    assert verify(outcome.replay).decisions > 0
+    jsonschema.validate(outcome.v1, SCHEMA)
+    assert verify(outcome.v1).decisions > 0
 
 
 def test_a_tampered_bid_is_named_by_verify() -> None:
@@ -402,11 +406,11 @@ def test_a_tampered_bid_is_named_by_verify() -> None:
     seats: list[InProcessSeat] = [BidsOnce(HOUSE_BOTS["random"](0))]
     seats += [InProcessSeat(HOUSE_BOTS["heuristic"](i)) for i in (1, 2, 3)]
     outcome = _auction_match(seats, hands=3)
-    hand = next(h for h in outcome.replay["games"][0]["hands"] if h["auction"]["bids"])
+    hand = next(h for h in outcome.v1["games"][0]["hands"] if h["auction"]["bids"])
     winner = next(b for b in hand["auction"]["bids"] if b["bid"] is not None)
     winner["bid"] += 1
     with pytest.raises(ReplayMismatchError, match=r"auction\.(bids|bid)"):
-        verify(outcome.replay)
+        verify(outcome.v1)
 
 
 def test_danger_replays_record_lives_and_rank_by_them() -> None:
@@ -416,7 +420,7 @@ def test_danger_replays_record_lives_and_rank_by_them() -> None:
     seats = [InProcessSeat(HOUSE_BOTS["random" if i % 2 else "heuristic"](i)) for i in range(4)]
     outcome = MatchRunner(rules, [Entrant(f"e{i}", s) for i, s in enumerate(seats)], 6).run()
     _check(outcome)
-    game = outcome.replay["games"][0]
+    game = outcome.v1["games"][0]
     lives = [3] * 4
     for hand in game["hands"]:
         lives = [
@@ -426,12 +430,12 @@ def test_danger_replays_record_lives_and_rank_by_them() -> None:
         assert hand["lives"] == lives
     assert game["lives"] == lives
     assert len(game["hands"]) >= 10 or sum(1 for left in lives if left) <= 1
-    entrants = outcome.replay["result"]["entrants"]
+    entrants = outcome.v1["result"]["entrants"]
     for entry in entrants:
         assert entry["lives"] == lives[game["seating"].index(entry["entrant"])]
     keys = [(-e["lives"], e["score"]) for e in entrants]
     assert [e["rank"] for e in entrants] == [1 + sum(o < k for o in keys) for k in keys]
-    assert "lives [" in "\n".join(render(outcome.replay, pretty=False))
+    assert "lives [" in "\n".join(render(outcome.v1, pretty=False))
 
 
 def test_a_tampered_life_is_named_by_verify() -> None:
@@ -440,9 +444,9 @@ def test_a_tampered_life_is_named_by_verify() -> None:
     rules = preset("danger").replace(max_hands=3)
     seats = [InProcessSeat(HOUSE_BOTS["random"](i)) for i in range(4)]
     outcome = MatchRunner(rules, [Entrant(f"e{i}", s) for i, s in enumerate(seats)], 2).run()
-    outcome.replay["games"][0]["hands"][0]["lives"][1] += 1
+    outcome.v1["games"][0]["hands"][0]["lives"][1] += 1
     with pytest.raises(ReplayMismatchError, match=r"hands\[0\]\.lives"):
-        verify(outcome.replay)
+        verify(outcome.v1)
 
 
 @pytest.mark.timeout(180)
@@ -452,6 +456,6 @@ def test_two_players_play_domino_hearts_over_grpc() -> None:
     outcome = _grpc_match(
         preset("domino", 2), [next(iter(STARTERS)), "arena.bots.served:Heuristic"]
     )
-    hands = outcome.replay["games"][0]["hands"]
+    hands = outcome.v1["games"][0]["hands"]
     assert all(len(trick["plays"]) == 2 for hand in hands for trick in hand["tricks"])
     assert any("drew" in play for hand in hands for t in hand["tricks"] for play in t["plays"])

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
+
+from sqlalchemy import select
 
 from arena.match.verify import verify
 from web.replays import HIDDEN_DETAIL
@@ -81,3 +84,31 @@ def test_a_queued_match_has_no_replay_yet(client, world, db):
     assert missing.status_code == 404
     assert "queued" in missing.json["error"]["message"]
     assert client.get("/matches/999/status").status_code == 404
+
+
+def test_the_stored_replay_is_v2_and_the_site_serves_its_v1_view(client, world, db):
+    from arena.match import replay as replay_io
+    from arena.store.models import Replay
+
+    stored = db.scalar(select(Replay.content).where(Replay.match_id == world.match_id))
+    assert replay_io.loads(stored, (2,))["version"] == 2  # the runner wrote v2
+    served = replay_of(client, world).json
+    assert served["version"] == 1 and served["games"][0]["hands"][0]["tricks"]
+    assert verify(served)
+
+
+def test_a_v1_replay_stored_before_v2_still_shows(client, world, db):
+    """A database's rows written before replay v2 hold v1 bytes: read by their version."""
+    from arena.store.bots import sha256_hex
+    from arena.store.models import Replay
+
+    fixture = Path(__file__).parents[1] / "match" / "fixtures" / "v1-standard.json.gz"
+    row = db.scalar(select(Replay).where(Replay.match_id == world.match_id))
+    row.content = fixture.read_bytes()
+    row.sha256, row.size = sha256_hex(row.content), len(row.content)
+    db.commit()
+    served = replay_of(client, world).json
+    assert served["version"] == 1 and served["match_id"] == "golden-standard"
+    assert verify(served)
+    page = client.get(f"/matches/{world.match_id}").get_data(as_text=True)
+    assert 'id="viewer"' in page and 'id="score-sheet"' in page

@@ -21,6 +21,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.match import replay as replay_io
+from arena.match import replay_view
+from arena.match.replay_v2 import ReplayV2, verify_v2
 from arena.match.verify import verify
 from arena.store.accounts import create_user, issue_token
 from arena.store.bots import ensure_house_bots
@@ -194,8 +196,9 @@ def test_the_kit_is_uploaded_validated_and_plays_a_sandboxed_match(
         assert match is not None and match.status is MatchStatus.DONE
         content = session.scalar(select(Replay.content).where(Replay.match_id == match_id))
     assert content is not None
-    replay = replay_io.loads(content)
-    assert verify(replay).hands == 2
+    replay = replay_io.loads(content, (2,))  # the runner writes replay v2
+    assert verify_v2(ReplayV2.from_dict(replay)).hands == 2
+    assert verify(replay_view.readable(replay)).hands == 2
     assert replay["faults"] == [], replay["faults"]
 
 

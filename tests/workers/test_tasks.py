@@ -14,6 +14,8 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.match import replay as replay_io
+from arena.match import replay_view
+from arena.match.replay_v2 import ReplayV2, verify_v2
 from arena.match.verify import verify
 from arena.seasons import schedule_round
 from arena.store import heartbeats, start_match
@@ -58,7 +60,9 @@ def test_a_queued_match_is_played_recorded_and_rated(
         assert all(seat.rank is not None and seat.hand_points for seat in match.seats)
         content = session.scalar(select(Replay.content).where(Replay.match_id == ids[0]))
         assert content is not None
-        assert verify(replay_io.loads(content)).hands == match.hands_played
+        stored = replay_io.loads(content, (2,))  # the runner writes replay v2
+        assert verify_v2(ReplayV2.from_dict(stored)).hands == match.hands_played
+        assert verify(replay_view.readable(stored)).hands == match.hands_played
         history = session.scalar(
             select(func.count()).select_from(RatingChange).where(RatingChange.match_id == ids[0])
         )

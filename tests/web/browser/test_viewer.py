@@ -369,3 +369,40 @@ def test_signing_up_keeps_the_page_one_came_from(site, page, start, landing):
     page.wait_for_selector("text=Welcome,")
     assert page.url == came_from
     assert page.url.startswith(server.url + landing)
+
+
+def test_a_v2_file_and_a_kind_without_a_v1_place_show_in_the_viewer(browser, tmp_path):
+    """A v2 file opens in the viewer (re-played into v1's layout), and a decision filed
+    under a hand's `decisions` (a kind v1 has no place for) is listed at the pass with its
+    kind, value and fault, with no branch for its kind in replay.js. (The v2 document is
+    converted from a stored v1 one: a match cannot run inside Playwright's event loop.)"""
+    from arena.match.replay_v2 import from_v1
+    from arena.match.viewer import render_page
+
+    fixture = ROOT / "tests" / "match" / "fixtures" / "v1-standard.json.gz"
+    shown = replay_io.load(fixture)
+    written = from_v1(shown).to_dict()
+    assert written["version"] == 2
+    shown["games"][0]["hands"][0]["decisions"] = [
+        {"kind": "wager", "seat": 2, "value": ["QS", 3], "ms": 1.5, "fault": "timeout"}
+    ]
+    pages = {"v2": render_page(written), "decisions": render_page(shown)}
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    for name, html in pages.items():
+        out = tmp_path / f"{name}.html"
+        out.write_text(html, encoding="utf-8")
+        tab = context.new_page()
+        tab.on("pageerror", lambda error: problems.append(str(error)))
+        tab.goto(out.resolve().as_uri() + "#g=1&h=1&t=1&c=4")
+        tab.wait_for_selector('#viewer[data-ready="true"]')
+        assert tab.locator(".trick .play").count() == 4
+        if name == "decisions":
+            tab.goto(out.resolve().as_uri() + "#g=1&h=1&t=0&c=1")
+            line = tab.locator('.decisions [data-kind="wager"]')
+            line.wait_for()
+            assert line.inner_text().startswith("seat 2 wager: QS 3")
+            assert "timeout" in line.inner_text()
+            screenshot(tab, "replay-other-decisions")
+    context.close()
+    assert not problems, problems

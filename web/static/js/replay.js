@@ -149,7 +149,7 @@
     replay.games.forEach((game, g) => {
       game.hands.forEach((hand, h) => {
         list.push({ g, h, t: 0, c: 0 });
-        if (hasPass(hand) || hand.reveals || hand.auction) list.push({ g, h, t: 0, c: 1 });
+        if (hasPass(hand) || hand.reveals || hand.auction || hand.decisions) list.push({ g, h, t: 0, c: 1 });
         rounds(hand).forEach((trick, t) => {
           trick.plays.forEach((_, c) => list.push({ g, h, t: t + 1, c: c + 1 }));
         });
@@ -319,6 +319,23 @@
     return Math.max(0, total);
   }
 
+  // A decision kind replay v1 has no place of its own for (`decisions`, each with its
+  // kind and value): listed as it was answered, so a new kind shows without a branch here.
+  function valueText(value) {
+    return Array.isArray(value) ? value.join(" ") : value === null ? "none" : String(value);
+  }
+
+  function drawOtherDecisions(hand) {
+    const box = el("div", { class: "passes decisions" });
+    for (const other of hand.decisions) {
+      const line = el("div", { "data-kind": other.kind }, `seat ${other.seat} ${other.kind}: ${valueText(other.value)}`);
+      if (other.fault) line.append(" ", el("span", { class: "badge danger" }, other.fault));
+      if (hasNote(other)) line.classList.add("noted");
+      box.append(line);
+    }
+    return box;
+  }
+
   function drawReveals(hand) {
     const line = el("div", { class: "passes reveals", "data-scoring-suit": hand.scoring_suit }, "face down: ");
     for (const shown of hand.reveals) {
@@ -441,6 +458,7 @@
       if (step.c === 0 && !hasPass(state.hand)) centre.append(el("div", { class: "passes" }, "no pass this hand"));
       if (step.c === 1 && state.hand.reveals) centre.append(drawReveals(state.hand));
       if (step.c === 1 && state.hand.auction) centre.append(drawAuction(state.hand));
+      if (step.c === 1 && state.hand.decisions) centre.append(drawOtherDecisions(state.hand));
       if (mine === null && hasPass(state.hand)) {
         const list = el("div", { class: "passes" });
         for (const pass of state.hand.passes) {
@@ -603,6 +621,7 @@
           for (const bid of hand.auction.bids) list.push([bid.seat, bid.bid === null ? "passes the bid" : `bids ${bid.bid}`, bid]);
           list.push([hand.auction.declarer, "names a suit", hand.auction.naming]);
         }
+        for (const other of hand.decisions || []) list.push([other.seat, `${other.kind}: ${valueText(other.value)}`, other]);
       }
       return list;
     }
@@ -630,6 +649,7 @@
     return replay.games.some((game) => game.hands.some((hand) => {
       if ((hand.passes || []).some(hasNote) || (hand.reveals || []).some(hasNote) || hasNote(hand.call)) return true;
       if (hand.auction && (hand.auction.bids.some(hasNote) || hasNote(hand.auction.naming))) return true;
+      if ((hand.decisions || []).some(hasNote)) return true;
       return rounds(hand).some((record) => record.plays.some(hasNote));
     }));
   }
