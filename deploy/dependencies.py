@@ -11,7 +11,7 @@ OURS = {"hearts-bot-sdk"}
 
 def name(requirement: str) -> str:
     for stop in "[<>=!~; ":
-        requirement = requirement.split(stop)[0]
+        requirement = requirement.split(stop, maxsplit=1)[0]
     return requirement.lower()
 
 
