@@ -5,7 +5,10 @@
 # ARGS` as the command, pg_isready on PATH.
 ARG BASE_IMAGE=hearts-arena/bookworm:local
 FROM ${BASE_IMAGE}
-RUN apt-get update \
+# (No Debian "main" cluster: the entry point makes the one in PGDATA.)
+RUN mkdir -p /etc/postgresql-common/createcluster.d \
+    && echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.d/no-main.conf \
+    && apt-get update \
     && apt-get install -y --no-install-recommends postgresql-15 \
     && rm -rf /var/lib/apt/lists/* \
     && mkdir -p /var/lib/postgresql/data /var/run/postgresql \
