@@ -2,6 +2,7 @@
 `compose up` of docker-compose.yml plus the offline and test overrides (host networking,
 127.0.0.1, ports of its own), then, in order:
 
+* Redis, PostgreSQL and the site listen on 127.0.0.1 only;
 * the migration step ran and the site answers;
 * a bot uploaded through the API is validated in a worker container's sandbox;
 * a season plays matches on both worker containers, each recorded once with its ratings;
@@ -167,6 +168,25 @@ def counts(sessions: sessionmaker[Session]) -> dict[str, Any]:
                 for r in session.scalars(select(Rating))
             ),
         }
+
+
+def listening(port: int) -> set[str]:
+    """The local addresses of the sockets listening on TCP `port` in this network namespace
+    (the host's, which every container of the stack shares), from /proc/net/tcp{,6}."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            local, state = line.split()[1], line.split()[3]
+            address, hex_port = local.split(":")
+            if state == "0A" and int(hex_port, 16) == port:
+                found.add(address)
+    return found
+
+
+def test_the_stack_listens_on_127_0_0_1_only(stack: Stack) -> None:
+    for name, port in stack.ports.items():
+        # 0100007F is 127.0.0.1 (little-endian); nothing on 0.0.0.0 or on IPv6.
+        assert listening(port) == {"0100007F"}, f"{name} {port}: {listening(port)}"
 
 
 def test_the_migration_ran_and_the_site_answers(stack: Stack) -> None:
