@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install build lint typecheck ctest pytest pytest-reference pytest-slow clean
+.PHONY: run test install build lint typecheck ctest pytest pytest-reference pytest-slow pytest-deploy clean
 
 # pip lists what it fetches on a terminal (the first run's minute is not silent); CI
 # (CI=true) keeps its log short.
@@ -61,7 +61,15 @@ pytest-slow: build
 	ARENA_REQUIRE_C=1 $(PY) -m pytest -m slow -n 2 $(DIFFERENTIALS)
 	ARENA_REQUIRE_C=1 $(PY) -m pytest -m slow $(addprefix --ignore=,$(DIFFERENTIALS))
 
-test: lint typecheck ctest pytest pytest-reference pytest-slow
+# The real deployment (tests/deploy/test_stack.py): images built (deploy/base-images.sh
+# without a registry), the compose stack up on 127.0.0.1 with host networking, a season
+# across two worker containers, one killed mid-match, down and up again. Needs a running
+# Docker engine (.ci/run starts one); skipped with the reason when there is none, except
+# under CI. Images stay cached: a second run builds nothing.
+pytest-deploy: build
+	ARENA_REQUIRE_C=1 $(PY) -m pytest -m deploy tests/deploy
+
+test: lint typecheck ctest pytest pytest-reference pytest-slow pytest-deploy
 
 clean:
 	rm -rf build arena/engine/*.so $(VENV)

@@ -4,6 +4,7 @@ reads (and gives valid settings)."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from pathlib import Path
@@ -120,9 +121,32 @@ def test_the_environment_it_sets_is_the_one_our_configuration_reads() -> None:
         assert settings.visibility_timeout > settings.match_hard_limit
 
 
+# What the sandbox needs inside the worker container, found by running it there
+# (tests/deploy/test_stack.py; docs/operations.md, "What each container may do").
+WORKER_CAPABILITIES = {
+    "SYS_ADMIN",  # bubblewrap: new namespaces, mounts, pivot_root; the cgroup remount
+    "NET_ADMIN",  # bubblewrap: bring up the loopback of each bot's network namespace
+    "SETUID",  # setpriv: each bot's own uid
+    "SETGID",
+    "SETPCAP",  # setpriv: empty the bot's bounding set
+    "KILL",  # stop a bot, which runs as another uid
+    "CHOWN",  # the bot's folders and socket belong to its uid
+    "DAC_OVERRIDE",
+    "FOWNER",
+}
+
+
 def test_workers_that_run_bots_keep_their_environments_and_may_sandbox() -> None:
     worker = services()["worker"]
-    assert worker.get("privileged") is True
+    assert "privileged" not in worker, "the worker needs a few rights, not all of them"
+    assert worker["cap_drop"] == ["ALL"]
+    assert set(worker["cap_add"]) == WORKER_CAPABILITIES
+    options = worker["security_opt"]
+    assert "seccomp=deploy/seccomp-worker.json" in options
+    assert "apparmor=unconfined" in options  # docker-default forbids mount(2)
+    assert "no-new-privileges:true" in options
+    assert worker["entrypoint"] == ["python", "/opt/arena/worker-entrypoint.py"]
+    assert "COPY deploy/worker-entrypoint.py /opt/arena/" in DOCKERFILE.read_text()
     assert any(volume.startswith("arena-data:") for volume in worker["volumes"])
     queues = worker["command"][worker["command"].index("--queues") + 1]
     assert set(queues.split(",")) == {"matches", "validate"}
@@ -134,3 +158,66 @@ def test_the_app_services_start_after_the_migration_step() -> None:
         depends = services()[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully"
         assert depends["redis"]["condition"] == "service_healthy"
+
+
+def test_the_worker_seccomp_profile_allows_the_sandbox_and_refuses_the_rest() -> None:
+    profile = json.loads((ROOT / "deploy" / "seccomp-worker.json").read_text())
+    refused = {name for rule in profile["syscalls"] for name in rule["names"]}
+    assert all(rule["action"] == "SCMP_ACT_ERRNO" for rule in profile["syscalls"])
+    # bubblewrap's own calls stay allowed ...
+    assert not refused & {"clone", "unshare", "mount", "umount2", "pivot_root", "seccomp"}
+    # ... and the known ways out of a container do not.
+    assert {"open_by_handle_at", "kexec_load", "init_module", "bpf", "ptrace"} <= refused
+    assert profile["architectures"] == ["SCMP_ARCH_X86_64", "SCMP_ARCH_AARCH64"]
+
+
+@pytest.mark.parametrize("name", ["migrate", "web", "worker-default", "beat"])
+def test_the_services_that_run_no_bot_get_no_right_at_all(name: str) -> None:
+    service = services()[name]
+    assert "privileged" not in service
+    assert "cap_add" not in service
+    assert service["cap_drop"] == ["ALL"]
+    assert service["security_opt"] == ["no-new-privileges:true"]
+
+
+def test_the_base_image_is_an_argument_whose_default_is_the_official_one() -> None:
+    text = DOCKERFILE.read_text()
+    assert "ARG BASE_IMAGE=python:3.11-slim-bookworm\nFROM ${BASE_IMAGE}" in text
+    assert services()["redis"]["image"].startswith("redis:")
+    assert services()["postgres"]["image"].startswith("postgres:")
+
+
+def override(name: str) -> dict[str, Any]:
+    document = yaml.safe_load((ROOT / "deploy" / name).read_text())
+    assert isinstance(document, dict)
+    return document
+
+
+def test_the_offline_override_changes_only_the_images() -> None:
+    offline = override("compose.offline.yml")["services"]
+    assert set(offline) == set(services())
+    for name, service in offline.items():
+        if name in our_services():
+            assert set(service) == {"build"}
+            assert service["build"]["args"]["BASE_IMAGE"].endswith("hearts-arena/bookworm:local}")
+        else:
+            assert set(service) == {"image"}
+            assert service["image"].startswith("hearts-arena/")
+
+
+def test_the_test_override_runs_every_container_on_the_host_network_on_127_0_0_1() -> None:
+    test = override("compose.test.yml")["services"]
+    enabled = {name: s for name, s in test.items() if not s.get("profiles")}
+    assert set(enabled) | {"web"} == set(services()) | {"site"}
+    for name, service in enabled.items():
+        assert service["network_mode"] == "host", name
+        assert "ports" not in service, name
+    assert "ports" in services()["web"] and test["web"]["profiles"]
+    assert "--bind" in test["redis"]["command"]
+    assert test["redis"]["command"][test["redis"]["command"].index("--bind") + 1] == "127.0.0.1"
+    assert "listen_addresses=127.0.0.1" in test["postgres"]["command"]
+    site = test["site"]["command"]
+    assert site[site.index("--host") + 1] == "127.0.0.1"
+    for name, service in enabled.items():
+        for value in service.get("environment", {}).values():
+            assert "@postgres:" not in str(value) and "//redis:" not in str(value), name
