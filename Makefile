@@ -64,4 +64,4 @@ pytest-slow: build
 test: lint typecheck ctest pytest pytest-reference pytest-slow
 
 clean:
-	rm -rf build arena/engine/*.so $(VENV)
+	rm -rf build arena/engine/*.so arena/engine/variants/*.so $(VENV)

@@ -8,7 +8,7 @@ contract in docs/decisions/0001-engine-backend-contract.md on top of it.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 OPENING_LOWEST_CLUB = 0
 OPENING_ANY_CLUB = 1
@@ -137,6 +137,26 @@ class CoreConfig(NamedTuple):
     card 52)."""
     joker_points: int = 0
     """Each joker's value to its taker (`values` lists the 52 cards of the pack only)."""
+
+
+CONFIG_MASKS: Final = frozenset({"deck", "moon_extra", "pass_forbidden"})
+"""`CoreConfig` fields that are card masks (``uint64_t`` in C); the others are ints."""
+CONFIG_FLAGS: Final = frozenset({"queen_hearts_lead", "royal_queens", "booster_nines"})
+"""`CoreConfig` fields that are 0/1 switches: the C core refuses any other value
+(HC_CFG_FLAG), so a new switch needs no range check of its own."""
+CONFIG_VALUES: Final = "values"
+"""The one tuple field: a value per card of the pack."""
+
+
+def config_kind(field: str) -> str:
+    """How the C core stores and checks a `CoreConfig` field: ``'MASK'``, ``'FLAG'``,
+    ``'VALUES'`` or ``'INT'`` (arena/engine/_core/hc_config_fields.h is generated from it
+    by `arena.engine.config_header`)."""
+    if field in CONFIG_MASKS:
+        return "MASK"
+    if field in CONFIG_FLAGS:
+        return "FLAG"
+    return "VALUES" if field == CONFIG_VALUES else "INT"
 
 
 FULL_DECK = (1 << 52) - 1

@@ -554,7 +554,7 @@ def cancellation(players: int = 8) -> Rules:
     no heart or QS on the first trick, hearts not led until a heart or the QS is played,
     the old moon, to 100), plus "The widow is added to the first trick" and the
     cancellation of identical cards (003 'CANCELLATION HEARTS': "26 Hearts and two Queens
-    of Spades for a total of 52 points"). Played by `arena.engine.cancellation`.
+    of Spades for a total of 52 points"). Played by `arena.engine.variants.cancellation`.
 
     >>> rules = cancellation()
     >>> rules.players, rules.hand_size, rules.kitty_size, rules.penalty_total
@@ -610,7 +610,7 @@ def domino(players: int = 4) -> Rules:
     """000 'Domino Hearts': "Two to seven people can play"; "Each player receives six
     cards, dealt one at a time. The remainder of the pack is ... the stock"; a player who
     cannot follow draws until he can; seats drop out as their cards run out; "The last
-    survivor must keep all the cards remaining in his hand" (`arena.engine.domino`).
+    survivor must keep all the cards remaining in his hand" (`arena.engine.variants.domino`).
 
     No pass; the seat left of the dealer leads any card; hearts may not be led until one
     has been played (unless the leader holds only hearts); no first-trick restriction.

@@ -137,38 +137,18 @@ static PyObject *as_tuple(PyObject *o, const char *what)
 
 enum { F_INT, F_MASK, F_VALUES };
 
+/* One row per CoreConfig field, from the generated hc_config_fields.h. */
+#define ROW_INT(n) {"cfg." #n, F_INT, offsetof(hc_config, n)},
+#define ROW_MASK(n) {"cfg." #n, F_MASK, offsetof(hc_config, n)},
+#define ROW_VALUES(n) {"cfg." #n, F_VALUES, offsetof(hc_config, n)},
 static const struct {
     const char *name;
     int kind;
     size_t offset;
-} config_fields[] = {
-    {"cfg.players", F_INT, offsetof(hc_config, players)},
-    {"cfg.hand_size", F_INT, offsetof(hc_config, hand_size)},
-    {"cfg.deck", F_MASK, offsetof(hc_config, deck)},
-    {"cfg.kitty_size", F_INT, offsetof(hc_config, kitty_size)},
-    {"cfg.pass_count", F_INT, offsetof(hc_config, pass_count)},
-    {"cfg.opening", F_INT, offsetof(hc_config, opening)},
-    {"cfg.first_trick", F_INT, offsetof(hc_config, first_trick)},
-    {"cfg.lead_rule", F_INT, offsetof(hc_config, lead_rule)},
-    {"cfg.broken_by", F_INT, offsetof(hc_config, broken_by)},
-    {"cfg.queen_hearts_lead", F_INT, offsetof(hc_config, queen_hearts_lead)},
-    {"cfg.values", F_VALUES, offsetof(hc_config, values)},
-    {"cfg.doubler", F_INT, offsetof(hc_config, doubler)},
-    {"cfg.moon", F_INT, offsetof(hc_config, moon)},
-    {"cfg.moon_points", F_INT, offsetof(hc_config, moon_points)},
-    {"cfg.moon_extra", F_MASK, offsetof(hc_config, moon_extra)},
-    {"cfg.sun_points", F_INT, offsetof(hc_config, sun_points)},
-    {"cfg.no_trick_bonus", F_INT, offsetof(hc_config, no_trick_bonus)},
-    {"cfg.kitty_taker", F_INT, offsetof(hc_config, kitty_taker)},
-    {"cfg.pass_forbidden", F_MASK, offsetof(hc_config, pass_forbidden)},
-    {"cfg.royal_queens", F_INT, offsetof(hc_config, royal_queens)},
-    {"cfg.booster_nines", F_INT, offsetof(hc_config, booster_nines)},
-    {"cfg.joker_kind", F_INT, offsetof(hc_config, joker_kind)},
-    {"cfg.joker_points", F_INT, offsetof(hc_config, joker_points)},
-};
+} config_fields[] = {HC_CONFIG_FIELDS(ROW_INT, ROW_MASK, ROW_INT, ROW_VALUES)};
 #define N_FIELDS ((Py_ssize_t)(sizeof config_fields / sizeof config_fields[0]))
 
-/* Fill and validate `c` from a CoreConfig (or any sequence of its 23 fields). */
+/* Fill and validate `c` from a CoreConfig (or any sequence of its fields). */
 static int parse_config(PyObject *obj, hc_config *c)
 {
     memset(c, 0, sizeof *c);

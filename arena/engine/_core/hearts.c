@@ -207,11 +207,12 @@ static const char *const config_errors[] = {
     [HC_CFG_JOKER_KIND] = "joker_kind must be 0, 1 or 2; a deck holds jokers (52..54) only "
                           "with joker_kind 1 or 2, and with 2 at most the joker 52",
     [HC_CFG_JOKER_POINTS] = "joker_points must have magnitude below 2**31",
+    [HC_CFG_FLAG] = "a 0/1 switch (a FLAG of hc_config_fields.h) must be 0 or 1",
 };
 
 const char *hc_config_strerror(int code)
 {
-    if (code < 0 || code > HC_CFG_JOKER_POINTS)
+    if (code < 0 || code > HC_CFG_FLAG)
         return "unknown configuration error";
     return config_errors[code];
 }
@@ -271,6 +272,13 @@ int hc_config_init(hc_config *c)
         return HC_CFG_JOKER_KIND;
     if (!value_ok(c->joker_points))
         return HC_CFG_JOKER_POINTS;
+#define CHECK_FLAG(name)                                                                      \
+    if (!in_range(c->name, 0, 1))                                                             \
+        return HC_CFG_FLAG;
+#define CHECK_NONE(name)
+    HC_CONFIG_FIELDS(CHECK_NONE, CHECK_NONE, CHECK_FLAG, CHECK_NONE)
+#undef CHECK_FLAG
+#undef CHECK_NONE
 
     c->penalty = c->point = 0;
     c->deck_size = 0;
