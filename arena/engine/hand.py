@@ -1256,6 +1256,10 @@ class Hand:
             "on a trick holding the ace or a court card of hearts, or as the only card left to "
             "play (004 'Joker Hearts', 1911: \"It cannot be thrown away, excepting when hearts "
             'are led and an ace or court card is played")',
+            core_config.ERR_QUEEN_FIRST_CHANCE: f"{who} must play the QS now: it goes on the "
+            "first trick its holder legitimately can (001 'VARIATION 1: BLACK MARIAH': \"by "
+            "playing it as the first discard in a voided suit, or by playing it when an "
+            'opponent leads A of spades or K of spades")',
             core_config.ERR_NOT_BROKEN: "hearts have not been broken"
             if self.rules.lead_rule.value == "hearts_broken"
             else "points have not been broken",

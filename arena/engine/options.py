@@ -209,6 +209,16 @@ OPTIONS: tuple[RuleOption, ...] = (
         "core",
     ),
     RuleOption(
+        "queen_at_first_chance",
+        "bool",
+        False,
+        (
+            "001 'VARIATION 1: BLACK MARIAH' (\"a player holding the Q of spades must get rid of "
+            'it on the first trick they legitimately can"); docs/rules.md'
+        ),
+        "core",
+    ),
+    RuleOption(
         "jokers",
         "int",
         0,

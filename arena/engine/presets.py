@@ -153,6 +153,18 @@ def black_maria(players: int = 4) -> Rules:
     )
 
 
+def black_maria_purist(players: int = 4) -> Rules:
+    """001's Black Mariah as "Hearts purists" play it (001 'VARIATION 1: BLACK MARIAH'):
+    "a player holding the Q of spades must get rid of it on the first trick they
+    legitimately can" (`Rules.queen_at_first_chance`); the rest is `black_maria`.
+
+    >>> rules = black_maria_purist()
+    >>> rules.queen_at_first_chance, rules.first_trick.value
+    (True, 'no_point_cards')
+    """
+    return black_maria(players).replace(name="black_maria_purist", queen_at_first_chance=True)
+
+
 def midwest(players: int = 4) -> Rules:
     """003 'Lakewood Junior College rules': L/R/A/hold (three-hand rotation for 3 or 5),
     2C leads, no scoring card led until one is taken, old moon, to 100."""
@@ -736,6 +748,7 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "no_spade_pass": no_spade_pass,
     "big_table": big_table,
     "booster_nines": booster_nines,
+    "black_maria_purist": black_maria_purist,
     "joker": joker,
     "joker_1911": joker_1911,
     "cancellation": cancellation,

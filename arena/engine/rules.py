@@ -331,6 +331,15 @@ class Rules:
     doubler: Card | None = None
     royal_queens: bool = False
     booster_nines: bool = False
+    queen_at_first_chance: bool = False
+    """001 'VARIATION 1: BLACK MARIAH': "Hearts purists argue that a player holding the Q
+    of spades must get rid of it on the first trick they legitimately can (by playing it
+    as the first discard in a voided suit, or by playing it when an opponent leads A of
+    spades or K of spades)". Read as: whenever the QS is among a seat's legal plays to a
+    trick someone else led, and the seat is discarding (the suit led is not spades) or
+    the trick already holds the AS or KS, the QS is its only legal play. The first-trick
+    rule comes first: where it bars the QS, that trick is no opportunity. The seat's
+    legal plays say so (error 19 otherwise); docs/rules.md gives the reading."""
     jokers: int = 0
     joker_kind: JokerKind = JokerKind.WILD
     pass_call_options: tuple[PassDirection, ...] = ()
@@ -746,6 +755,7 @@ class Rules:
         if not isinstance(self.booster_nines, bool):
             raise RulesError("booster_nines must be true or false")
         self._validate_jokers()
+        self._validate_queen_first_chance()
         self._validate_cancellation()
         deck_size = len(self.deck_copies) if self.cancellation else len(self.deck)
         if (deck_size - self.kitty_size) % self.players:
@@ -791,6 +801,20 @@ class Rules:
         self._validate_royal()
         self._validate_end()
         self._validate_penny()
+
+    def _validate_queen_first_chance(self) -> None:
+        """001's Black Mariah rule is about the one QS of a one-pack game whose tricks
+        have a suit from their lead: so the QS in play, and no jokers (a wild-joker lead
+        has no suit yet), no second pack and no scoring suit chosen per hand."""
+        if not self.queen_at_first_chance:
+            return
+        what = "queen_at_first_chance (001 'VARIATION 1: BLACK MARIAH')"
+        if to_card("QS") not in self.deck:
+            raise RulesError(f"{what} needs the QS in play")
+        if self.jokers or self.cancellation:
+            raise RulesError(f"{what} allows no jokers and no second pack")
+        if self.scoring_suit_choice is not ScoringSuitChoice.FIXED:
+            raise RulesError(f"{what} needs scoring_suit_choice 'fixed'")
 
     def _validate_cancellation(self) -> None:
         """Cancellation Hearts (000; 003) is played by its own module: two packs, the
@@ -889,6 +913,7 @@ class Rules:
             self.doubler is not None
             or self.royal_queens
             or self.booster_nines
+            or self.queen_at_first_chance
             or self.moon_requires
             or self.sun_points
             or self.no_trick_bonus
@@ -899,8 +924,8 @@ class Rules:
         ):
             raise RulesError(
                 "Domino Hearts takes none of the other variants' special rules "
-                "(doubler, royal queens, booster nines, sun, bonuses, scoring-suit "
-                "choice, lives, chip settlement)"
+                "(doubler, royal queens, booster nines, queen at first chance, sun, "
+                "bonuses, scoring-suit choice, lives, chip settlement)"
             )
         for card, value in self.card_values.items():
             if (
@@ -1218,6 +1243,7 @@ class Rules:
             and self.doubler is None
             and not self.royal_queens
             and not self.booster_nines
+            and not self.queen_at_first_chance
             and not self.sun_points
             and not self.no_trick_bonus
             and not self.queen_and_hearts_may_lead_heart
@@ -1228,8 +1254,9 @@ class Rules:
         if not plain:
             raise RulesError(
                 f"{what} is scored as in standard Hearts: it needs no kitty, jokers, doubler, "
-                "royal queens, booster nines, sun, no-trick bonus, queen-and-hearts lead or "
-                "moon_requires, a fixed scoring suit, and moon 'none', 'old' or 'new'"
+                "royal queens, booster nines, queen at first chance, sun, no-trick bonus, "
+                "queen-and-hearts lead or moon_requires, a fixed scoring suit, and moon "
+                "'none', 'old' or 'new'"
             )
 
 

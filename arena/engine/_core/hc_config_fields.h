@@ -6,7 +6,7 @@
 #ifndef HC_CONFIG_FIELDS_H
 #define HC_CONFIG_FIELDS_H
 
-#define HC_CONFIG_NFIELDS 23
+#define HC_CONFIG_NFIELDS 24
 
 #define HC_CONFIG_FIELDS(INT, MASK, FLAG, VALUES) \
     INT(players) \
@@ -32,5 +32,6 @@
     FLAG(booster_nines) \
     INT(joker_kind) \
     INT(joker_points) \
+    FLAG(queen_at_first_chance) \
 
 #endif

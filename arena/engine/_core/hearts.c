@@ -825,6 +825,21 @@ static uint64_t legal_for(const hc_hand *h, int card, int *code)
             legal = x;
         }
     }
+    /* 001 'VARIATION 1: BLACK MARIAH': "a player holding the Q of spades must get rid of
+     * it on the first trick they legitimately can (by playing it as the first discard in
+     * a voided suit, or by playing it when an opponent leads A of spades or K of
+     * spades)": once the ♠Q is a legal play to someone else's lead, and either the seat
+     * is discarding (a suit other than spades was led) or the trick holds the ♠A or ♠K,
+     * it is the only legal play. The first-trick rule is applied first: where it bars
+     * the ♠Q, the ♠Q is no opportunity. (Rules allows no jokers with it; for the core,
+     * a trick led with a wild joker and no suit yet counts as not spades.) */
+    if (HC_UNLIKELY(c->queen_at_first_chance) && d->trick && (legal & BIT(HC_QS)) &&
+        ((c->joker_kind ? d->led : d->best / 13) != 2 ||
+         (d->trick & (BIT(HC_KS) | BIT(HC_AS))))) {
+        if (b && !*code && b != BIT(HC_QS))
+            *code = HC_ERR_QUEEN_FIRST_CHANCE;
+        legal = BIT(HC_QS);
+    }
     return legal;
 }
 
@@ -1374,7 +1389,8 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
 }
 
 /* The random batch for the rules the straight-line loop above does not know (Booster
- * Nines' lead obligation, jokers): the same contract, played through the hand state. */
+ * Nines' lead obligation, jokers, the ♠Q at the first chance): the same contract, played
+ * through the hand state. */
 static int batch_hands(const hc_config *c, uint64_t seed, uint64_t start, uint64_t count,
                        const int64_t *schedule, int nsched, uint64_t *digest_io, int64_t *sums)
 {
@@ -1490,7 +1506,7 @@ int hc_play_random_hands_with(int variant, const hc_config *c, uint64_t seed, ui
 #endif
     if (variant < HC_BATCH_GENERIC || variant > HC_BATCH_BMI2)
         return -2;
-    if (HC_UNLIKELY(c->booster_nines || c->joker_kind))
+    if (HC_UNLIKELY(c->booster_nines || c->joker_kind || c->queen_at_first_chance))
         return batch_hands(c, seed, start, count, schedule, nsched, digest, sums);
     value_tables tables, *vt = &tables;
     build_value_tables(c, vt);

@@ -36,6 +36,8 @@ extern "C" {
 #define HC_QS 36
 #define HC_QC 10 /* 004 'Royal Hearts': cancels the QS of the seat that took both */
 #define HC_QH 49 /* 004 'Royal Hearts': doubles the hearts of the seat that took it */
+#define HC_KS 37 /* 001 'VARIATION 1: BLACK MARIAH': a trick holding the ♠K or the ♠A */
+#define HC_AS 38 /* is a chance to get rid of the ♠Q (cfg->queen_at_first_chance) */
 #define HC_SUIT_MASK 0x1FFFULL
 #define HC_FULL_DECK ((1ULL << HC_CARDS) - 1)
 
@@ -97,8 +99,10 @@ enum {
     HC_ERR_PASS_FORBIDDEN = 16, /* a card of cfg->pass_forbidden (checked after 15) */
     HC_ERR_BOOSTER_SUIT = 17,   /* 004 'Other Variations', Booster Nines: must lead the
                                  * suit of the nine played to the last trick */
-    HC_ERR_JOKER_HELD = 18      /* 004 (1911) 'Joker Hearts': the joker may not be
-                                 * played now (checked last) */
+    HC_ERR_JOKER_HELD = 18,     /* 004 (1911) 'Joker Hearts': the joker may not be
+                                 * played now (checked after 8) */
+    HC_ERR_QUEEN_FIRST_CHANCE = 19 /* 001 'VARIATION 1: BLACK MARIAH': the ♠Q must be
+                                    * played now (cfg->queen_at_first_chance; last) */
 };
 
 /* Why hc_config_init rejected a configuration (see hc_config_strerror). */

@@ -238,6 +238,9 @@ class RulesView:
     """Four-Penny Hearts: how the tricks are played (`PlayView.legal_moves`)."""
     penny_openings: int = 0
     """Four-Penny Hearts: the regular opening tricks before the first multi-round."""
+    queen_at_first_chance: bool = False
+    """Black Mariah as purists play it: a seat that may play the QS to another's lead
+    must, when it is discarding or the trick holds the AS or KS (`PlayView.legal`)."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))
