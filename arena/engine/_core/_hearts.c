@@ -135,17 +135,18 @@ static PyObject *as_tuple(PyObject *o, const char *what)
 
 /* The configuration ------------------------------------------------------- */
 
-enum { F_INT, F_MASK, F_VALUES };
+enum { F_INT, F_MASK, F_FLAG, F_VALUES };
 
 /* One row per CoreConfig field, from the generated hc_config_fields.h. */
 #define ROW_INT(n) {"cfg." #n, F_INT, offsetof(hc_config, n)},
 #define ROW_MASK(n) {"cfg." #n, F_MASK, offsetof(hc_config, n)},
+#define ROW_FLAG(n) {"cfg." #n, F_FLAG, offsetof(hc_config, n)},
 #define ROW_VALUES(n) {"cfg." #n, F_VALUES, offsetof(hc_config, n)},
 static const struct {
     const char *name;
     int kind;
     size_t offset;
-} config_fields[] = {HC_CONFIG_FIELDS(ROW_INT, ROW_MASK, ROW_INT, ROW_VALUES)};
+} config_fields[] = {HC_CONFIG_FIELDS(ROW_INT, ROW_MASK, ROW_FLAG, ROW_VALUES)};
 #define N_FIELDS ((Py_ssize_t)(sizeof config_fields / sizeof config_fields[0]))
 
 /* Fill and validate `c` from a CoreConfig (or any sequence of its fields). */
@@ -171,9 +172,15 @@ static int parse_config(PyObject *obj, hc_config *c)
         PyObject *item = PyTuple_GET_ITEM(t, i);
         const char *name = config_fields[i].name;
         char *field = (char *)c + config_fields[i].offset;
-        if (config_fields[i].kind == F_INT) {
+        if (config_fields[i].kind == F_INT || config_fields[i].kind == F_FLAG) {
             if (get_i64(item, name, -1, (int64_t *)field) < 0)
                 goto done;
+            /* a 0/1 switch is judged here, so that the error names it */
+            if (config_fields[i].kind == F_FLAG && *(int64_t *)field != 0 &&
+                *(int64_t *)field != 1) {
+                PyErr_Format(PyExc_ValueError, "invalid cfg: %s must be 0 or 1", name);
+                goto done;
+            }
         } else if (config_fields[i].kind == F_MASK) {
             if (get_unsigned(item, name, -1, HC_ALL_CARDS, (uint64_t *)field) < 0)
                 goto done;
