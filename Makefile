@@ -72,4 +72,4 @@ pytest-deploy: build
 test: lint typecheck ctest pytest pytest-reference pytest-slow pytest-deploy
 
 clean:
-	rm -rf build arena/engine/*.so $(VENV)
+	rm -rf build arena/engine/*.so arena/engine/variants/*.so $(VENV)

@@ -9,6 +9,10 @@ so a season whose rules were changed by hand is described as it is played.
 ('Players and deal', '4 players, 13 cards each from the full 52-card pack.')
 >>> dict(lines)["Shooting the moon"]
 'Taking every penalty card (26 points) scores 0 and adds 26 to everyone else.'
+>>> "The queen at the first chance" in dict(lines)
+False
+>>> dict(describe(preset("black_maria_purist")))["The queen at the first chance"][:60]
+'If you hold the queen of spades, you must play it on the fir'
 """
 
 from __future__ import annotations
@@ -297,6 +301,15 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
                 "Booster nines",
                 "When a trick holds the nine of the suit led, its winner must lead that suit "
                 "again if he can, even a heart before hearts are broken.",
+            )
+        )
+    if rules.queen_at_first_chance:  # 001 'VARIATION 1: BLACK MARIAH', the purists' rule
+        lines.append(
+            (
+                "The queen at the first chance",
+                "If you hold the queen of spades, you must play it on the first trick you "
+                "legitimately can: as your first discard when you cannot follow suit, or on "
+                "a spade trick that already holds the ace or king of spades.",
             )
         )
     if rules.penny_play is not PennyPlay.NONE:

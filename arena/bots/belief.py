@@ -48,6 +48,8 @@ HEARTS = SUIT_MASKS[3]
 CLUBS = SUIT_MASKS[0]
 QUEEN_OF_SPADES = 36
 HIGH_HEARTS = 0b1111 << 48  # JH QH KH AH: what lets the 1911 joker go (004 'Joker Hearts')
+_QS = 1 << QUEEN_OF_SPADES
+_KS_AS = 0b11 << 37  # KS AS: a chance to get rid of the QS (001 'VARIATION 1: BLACK MARIAH')
 _GREEDY_ATTEMPTS = 24
 
 
@@ -96,6 +98,9 @@ class RuleMasks:
     """The 1911 joker, a heart: a trick led with it is a heart trick."""
     booster: bool = False
     """Booster Nines: a lead may be forced, so a banned lead proves nothing."""
+    queen_first: bool = False
+    """001 'VARIATION 1: BLACK MARIAH': another card played where the QS was a chance
+    proves the seat held no QS."""
 
     @classmethod
     def of(cls, cfg: CoreConfig) -> RuleMasks:
@@ -145,6 +150,7 @@ class RuleMasks:
             jokers,
             cfg.joker_kind == JOKER_HEART,
             bool(cfg.booster_nines),
+            bool(cfg.queen_at_first_chance),
         )
 
 
@@ -495,5 +501,14 @@ def _infer_from_play(
                 allowed[seat] &= masks.first_ban  # nothing else was legal
         elif first and bit & masks.first_ban:
             allowed[seat] &= ~(led & ~masks.first_ban)
+        if masks.queen_first and position and not bit & _QS:
+            # 001 'VARIATION 1: BLACK MARIAH': the QS goes at the first chance (a discard,
+            # or a spade trick holding the AS or KS), unless the first-trick rule barred it
+            # (the seat then had, and played, a card the rule allows): another card played
+            # at a chance proves the seat held no QS.
+            chance = not bit & led or (led_suit == 2 and before & _KS_AS)
+            barred = first and masks.first_ban & _QS and not bit & masks.first_ban
+            if chance and not barred:
+                allowed[seat] &= ~_QS
         if bit & masks.breaking:
             broken = True

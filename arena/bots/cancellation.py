@@ -17,8 +17,8 @@ import time
 from collections import Counter
 
 from arena.engine import CARDS, Card, SeatView
-from arena.engine.cancellation import backend, cancellation_config
 from arena.engine.config import PHASE_OVER
+from arena.engine.variants.cancellation import backend, cancellation_config
 
 _VOID_TRIES = 20
 """Shuffles tried for a deal respecting every void shown, before voids are ignored."""

@@ -2,7 +2,7 @@
 
 The main search (`arena.bots.belief`, the C core's playouts) assumes fixed hands and full
 tricks; Domino has a stock and seats that drop out, so it searches here instead, on the
-Domino core's positions (`arena.engine.domino.search_position`). Each sample deals the
+Domino core's positions (`arena.engine.variants.domino.search_position`). Each sample deals the
 unseen cards to the other seats (as many as each holds: six, plus its draws, less its
 plays) and to the stock in a random order, respecting the suits a seat has shown it lacks
 (a seat that played off suit did so with the stock empty, so it stays void); every
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine import CARDS, Card, SeatView
-from arena.engine.domino import search_position
+from arena.engine.variants.domino import search_position
 
 RANDOM_ODDS = 8
 """One playout decision in this many is random (the rest greedy), as the C core's 'mixed'

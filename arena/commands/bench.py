@@ -38,8 +38,8 @@ def bench_engine(rules_name: str, players: int | None, seconds: float, as_json: 
     batches = not rules.domino  # Domino Hearts has its own core, with no batch entry
     if not batches:
         console.print(
-            "[yellow]Domino Hearts plays on its own core (arena.engine.domino), which has no "
-            "batch entry: measuring hands driven from Python only[/yellow]"
+            "[yellow]Domino Hearts plays on its own core (arena.engine.variants.domino), "
+            "which has no batch entry: measuring hands driven from Python only[/yellow]"
         )
     elif BACKEND_NAME == "c":
         figures.append(bench_mod.bench_c_batch(rules, seconds))

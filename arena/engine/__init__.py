@@ -4,10 +4,9 @@ Standard library only (the C core is our own extension). The rules logic runs in
 the C core when it is built, or in the pure-Python reference (``ARENA_PUREPYTHON=1``).
 """
 
-from . import domino, options, penny  # noqa: F401 - families register; OPTIONS checks Rules
+from . import options, variants  # noqa: F401 - OPTIONS checks Rules; the families register
 from .auction import Auction, IllegalBidError
 from .backend import BACKEND_NAME
-from .cancellation import CancellationHand
 from .cards import CARDS, JOKERS, Card, CardParseError, CardSet, Suit
 from .game import Game, GameOverError
 from .hand import (
@@ -40,6 +39,7 @@ from .rules import (
     RulesError,
     ScoringSuitChoice,
 )
+from .variants.cancellation import CancellationHand
 
 __all__ = [
     "BACKEND_NAME",

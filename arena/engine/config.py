@@ -8,7 +8,7 @@ contract in docs/decisions/0001-engine-backend-contract.md on top of it.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 OPENING_LOWEST_CLUB = 0
 OPENING_ANY_CLUB = 1
@@ -94,6 +94,10 @@ and the seat has another legal card."""
 ERR_BOOSTER_SUIT = 17
 """Booster Nines (004 'Other Variations': "if a nine is played then an extra round in the suit
 is played"): the leader must lead the suit whose nine was played to the last trick."""
+ERR_QUEEN_FIRST_CHANCE = 19
+"""001 'VARIATION 1: BLACK MARIAH' (`CoreConfig.queen_at_first_chance`): the seat holds
+the QS, may play it, and is discarding or sees the AS or KS in a spade trick: "a player
+holding the Q of spades must get rid of it on the first trick they legitimately can"."""
 ERR_PASS_COPIES = 21
 """Cancellation Hearts (000; 003): a pass names a card more times than the seat holds it
 (with two packs a card may be passed twice by a seat holding both copies)."""
@@ -137,6 +141,32 @@ class CoreConfig(NamedTuple):
     card 52)."""
     joker_points: int = 0
     """Each joker's value to its taker (`values` lists the 52 cards of the pack only)."""
+    queen_at_first_chance: int = 0
+    """1: 001 'VARIATION 1: BLACK MARIAH' (`Rules.queen_at_first_chance`): a seat that may
+    play the QS to another's lead must, when it is discarding or the trick holds the AS
+    or KS (error 19, checked last); 0, the default, changes nothing."""
+
+
+CONFIG_MASKS: Final = frozenset({"deck", "moon_extra", "pass_forbidden"})
+"""`CoreConfig` fields that are card masks (``uint64_t`` in C); the others are ints."""
+CONFIG_FLAGS: Final = frozenset(
+    {"queen_hearts_lead", "royal_queens", "booster_nines", "queen_at_first_chance"}
+)
+"""`CoreConfig` fields that are 0/1 switches: the C core refuses any other value
+(HC_CFG_FLAG), so a new switch needs no range check of its own."""
+CONFIG_VALUES: Final = "values"
+"""The one tuple field: a value per card of the pack."""
+
+
+def config_kind(field: str) -> str:
+    """How the C core stores and checks a `CoreConfig` field: ``'MASK'``, ``'FLAG'``,
+    ``'VALUES'`` or ``'INT'`` (arena/engine/_core/hc_config_fields.h is generated from it
+    by `arena.engine.config_header`)."""
+    if field in CONFIG_MASKS:
+        return "MASK"
+    if field in CONFIG_FLAGS:
+        return "FLAG"
+    return "VALUES" if field == CONFIG_VALUES else "INT"
 
 
 FULL_DECK = (1 << 52) - 1
@@ -172,4 +202,5 @@ def standard_config(players: int = 4) -> CoreConfig:
         booster_nines=0,
         joker_kind=0,
         joker_points=0,
+        queen_at_first_chance=0,
     )

@@ -35,6 +35,7 @@ from .backend import core
 from .cards import CARDS, Card, CardLike, CardParseError, CardSet, Suit, to_card
 from .decisions import Action, Decision, DecisionKind, IllegalActionError
 from .heartless import scoring_suit_of
+from .options import FAMILY_READERS, family_of
 from .royal import royal_points
 from .rules import (
     _PASS_KINDS,
@@ -192,7 +193,8 @@ class SeatView:
 
     pennies: tuple[tuple[tuple[int, Card], ...], ...] = ()
     """003 'FOUR-PENNY HEARTS': per penny, the (seat, card) plays of the multi-round in play
-    (the first is the penny-round's lead); () outside the multi-rounds (`arena.engine.penny`)."""
+    (the first is the penny-round's lead); () outside the multi-rounds
+    (`arena.engine.variants.penny`)."""
     legal_moves: tuple[tuple[int, Card], ...] = ()
     """003 'FOUR-PENNY HEARTS': the (penny, card) pairs this seat may play now; () when it is
     not to play or outside the multi-rounds."""
@@ -488,9 +490,9 @@ class Hand:
         `declarer` is for Auction Hearts only: the seat that names the suit without bidding
         because the last deal's pot was not won (`arena.engine.auction`).
 
-        A variant family's rules are dealt by its own class (`register_family`): two packs
-        (`Rules.cancellation`) by `CancellationHand`, Domino Hearts by `DominoHand`, the
-        penny games by `PennyHand`."""
+        A variant family's rules are dealt by its own class (`register_family`, chosen by
+        `options.family_of`): two packs (`Rules.cancellation`) by `CancellationHand`, Domino
+        Hearts by `DominoHand`, the penny games by `PennyHand` (arena.engine.variants)."""
         family = _family(cls, rules)
         if family is not None:  # a variant family deals its own hands
             return family.deal(
@@ -1254,6 +1256,10 @@ class Hand:
             "on a trick holding the ace or a court card of hearts, or as the only card left to "
             "play (004 'Joker Hearts', 1911: \"It cannot be thrown away, excepting when hearts "
             'are led and an ace or court card is played")',
+            core_config.ERR_QUEEN_FIRST_CHANCE: f"{who} must play the QS now: it goes on the "
+            "first trick its holder legitimately can (001 'VARIATION 1: BLACK MARIAH': \"by "
+            "playing it as the first discard in a voided suit, or by playing it when an "
+            'opponent leads A of spades or K of spades")',
             core_config.ERR_NOT_BROKEN: "hearts have not been broken"
             if self.rules.lead_rule.value == "hearts_broken"
             else "points have not been broken",
@@ -1318,16 +1324,22 @@ def royal_running(rules: Rules, tricks: Sequence[Trick], players: int) -> list[i
     return [royal_points(rules.card_values, cards) for cards in won]
 
 
-_FAMILIES: list[tuple[Callable[[Rules], bool], type[Hand]]] = []
-"""The variant families (arena.engine.cancellation, .domino, .penny): which rules each
-plays and its Hand class, registered by the family's own module (`register_family`) so
-this module never imports a variant (an import-linter contract keeps it so)."""
+_FAMILIES: dict[str, type[Hand]] = {}
+"""The one registry of variant families (arena.engine.variants): a family's name (its
+`reader` in `options.OPTIONS`) and its Hand class, registered by the family's own module
+(`register_family`) so this module never imports a variant (an import-linter contract
+keeps it so). Which family plays a `Rules` is the table's to say (`options.family_of`)."""
 
 
-def register_family(plays: Callable[[Rules], bool], hand_class: type[Hand]) -> None:
-    """Make `Hand.deal` and `Hand.from_cards` hand rules that `plays` accepts to
-    `hand_class` (called once, by the family's module, which `arena.engine` imports)."""
-    _FAMILIES.append((plays, hand_class))
+def register_family(name: str, hand_class: type[Hand]) -> None:
+    """Make `Hand.deal` and `Hand.from_cards` hand the rules of family `name` to
+    `hand_class` (called once, by the family's module, which `arena.engine` imports).
+
+    Raises ValueError for a name no option of `OPTIONS` is read by, or one registered
+    twice: a family is chosen by its options, so it must have some."""
+    if name not in FAMILY_READERS or name in _FAMILIES:
+        raise ValueError(f"variant family {name!r} has no options in OPTIONS or is registered")
+    _FAMILIES[name] = hand_class
 
 
 def _family(cls: type[Hand], rules: Rules) -> type[Hand] | None:
@@ -1335,10 +1347,8 @@ def _family(cls: type[Hand], rules: Rules) -> type[Hand] | None:
     family's own class asked already)."""
     if cls is not Hand:
         return None
-    for plays, hand_class in _FAMILIES:
-        if plays(rules):
-            return hand_class
-    return None
+    name = family_of(rules)
+    return None if name is None else _FAMILIES[name]
 
 
 def _check_seat(rules: Rules, seat: int, what: str) -> None:

@@ -38,7 +38,10 @@ from .rules import (
     standard_values,
 )
 
-READERS = frozenset({"core", "hand", "game", "cancellation", "domino", "penny", "label"})
+FAMILY_READERS = frozenset({"cancellation", "domino", "penny"})
+"""The variant families (arena.engine.variants): a `Rules` whose options read by one of
+them differ from their defaults is played by that family's Hand (`family_of`)."""
+READERS = frozenset({"core", "hand", "game", "label"}) | FAMILY_READERS
 
 
 class RuleOption(NamedTuple):
@@ -202,6 +205,16 @@ OPTIONS: tuple[RuleOption, ...] = (
         (
             "004 'Other Variations' (\"Booster Nines – if a nine is played then an extra round "
             'in the suit is played"); docs/rules.md'
+        ),
+        "core",
+    ),
+    RuleOption(
+        "queen_at_first_chance",
+        "bool",
+        False,
+        (
+            "001 'VARIATION 1: BLACK MARIAH' (\"a player holding the Q of spades must get rid of "
+            'it on the first trick they legitimately can"); docs/rules.md'
         ),
         "core",
     ),
@@ -393,6 +406,33 @@ OPTIONS: tuple[RuleOption, ...] = (
     ),
 )
 """Every option, in `Rules`' field order."""
+
+
+_FAMILY_OPTIONS: tuple[tuple[str, Any, str], ...] = tuple(
+    (option.name, option.default, option.reader)
+    for option in OPTIONS
+    if option.reader in FAMILY_READERS
+)
+
+
+def family_of(rules: Rules) -> str | None:
+    """The variant family that plays `rules` (a name of `FAMILY_READERS`), or None for
+    the hearts engine itself: the family whose options are set (cached on the rules;
+    `Rules` validation keeps two families from being set at once).
+
+    >>> from arena.engine import preset
+    >>> family_of(preset("standard")), family_of(preset("cancellation"))
+    (None, 'cancellation')
+    """
+    cached: str | None = rules.__dict__.get("_family", "")
+    if cached != "":
+        return cached
+    family = next(
+        (reader for name, default, reader in _FAMILY_OPTIONS if getattr(rules, name) != default),
+        None,
+    )
+    rules.__dict__["_family"] = family
+    return family
 
 
 def check_rules(rules_class: type[Rules] = Rules) -> None:

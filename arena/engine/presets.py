@@ -165,6 +165,18 @@ def black_maria(players: int = 4) -> Rules:
     )
 
 
+def black_maria_purist(players: int = 4) -> Rules:
+    """001's Black Mariah as "Hearts purists" play it (001 'VARIATION 1: BLACK MARIAH'):
+    "a player holding the Q of spades must get rid of it on the first trick they
+    legitimately can" (`Rules.queen_at_first_chance`); the rest is `black_maria`.
+
+    >>> rules = black_maria_purist()
+    >>> rules.queen_at_first_chance, rules.first_trick.value
+    (True, 'no_point_cards')
+    """
+    return black_maria(players).replace(name="black_maria_purist", queen_at_first_chance=True)
+
+
 def midwest(players: int = 4) -> Rules:
     """003 'Lakewood Junior College rules': L/R/A/hold (three-hand rotation for 3 or 5),
     2C leads, no scoring card led until one is taken, old moon, to 100."""
@@ -595,7 +607,7 @@ def cancellation(players: int = 8) -> Rules:
     no heart or QS on the first trick, hearts not led until a heart or the QS is played,
     the old moon, to 100), plus "The widow is added to the first trick" and the
     cancellation of identical cards (003 'CANCELLATION HEARTS': "26 Hearts and two Queens
-    of Spades for a total of 52 points"). Played by `arena.engine.cancellation`.
+    of Spades for a total of 52 points"). Played by `arena.engine.variants.cancellation`.
 
     >>> rules = cancellation()
     >>> rules.players, rules.hand_size, rules.kitty_size, rules.penalty_total
@@ -651,7 +663,7 @@ def domino(players: int = 4) -> Rules:
     """000 'Domino Hearts': "Two to seven people can play"; "Each player receives six
     cards, dealt one at a time. The remainder of the pack is ... the stock"; a player who
     cannot follow draws until he can; seats drop out as their cards run out; "The last
-    survivor must keep all the cards remaining in his hand" (`arena.engine.domino`).
+    survivor must keep all the cards remaining in his hand" (`arena.engine.variants.domino`).
 
     No pass; the seat left of the dealer leads any card; hearts may not be led until one
     has been played (unless the leader holds only hearts); no first-trick restriction.
@@ -777,6 +789,7 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "no_spade_pass": no_spade_pass,
     "big_table": big_table,
     "booster_nines": booster_nines,
+    "black_maria_purist": black_maria_purist,
     "joker": joker,
     "joker_1911": joker_1911,
     "heartsette": heartsette,

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from arena.engine.config import (
     BROKEN_BY_HEARTS,
     BROKEN_BY_HEARTS_OR_QUEEN,
+    CONFIG_FLAGS,
     ERR_ALREADY_PASSED,
     ERR_BAD_CARD,
     ERR_BAD_SEAT,
@@ -39,6 +40,7 @@ from arena.engine.config import (
     ERR_PASS_FORBIDDEN,
     ERR_PASS_NOT_IN_HAND,
     ERR_PASSING,
+    ERR_QUEEN_FIRST_CHANCE,
     FIRST_TRICK_ANY,
     FIRST_TRICK_NO_PENALTY,
     JOKER_HEART,
@@ -89,6 +91,9 @@ JOKER_ORDER = 2 * 47 + 1
 """The 1911 joker's place in the order of the hearts (card * 2): "between ten and knave"."""
 NINE = 7
 """The rank index of the nine (2 is 0): Booster Nines."""
+SPADE_SUIT = 2
+HIGH_SPADES = 0b11 << 37
+"""The KS and AS: 001 'VARIATION 1: BLACK MARIAH', a chance to get rid of the QS."""
 
 # --- Randomness constants (contract "Randomness"). ---
 
@@ -222,6 +227,9 @@ def _check_config(cfg: CoreConfig) -> None:
         raise ValueError(f"royal_queens must be 0 or 1, got {cfg.royal_queens}")
     if cfg.booster_nines not in (0, 1):
         raise ValueError(f"booster_nines must be 0 or 1, got {cfg.booster_nines}")
+    for name in CONFIG_FLAGS:  # every 0/1 switch, a new one included
+        if getattr(cfg, name) not in (0, 1):
+            raise ValueError(f"{name} must be 0 or 1, got {getattr(cfg, name)}")
     if cfg.joker_kind not in (JOKER_NONE, JOKER_WILD, JOKER_HEART):
         raise ValueError(f"joker_kind must be 0, 1 or 2, got {cfg.joker_kind}")
     if cfg.deck & JOKERS and cfg.joker_kind == JOKER_NONE:
@@ -758,6 +766,16 @@ class HandState:
         held = cfg.joker_kind == JOKER_HEART and allowed & derived.jokers
         if held and not mask_of(self._trick) & HIGH_HEARTS:
             steps.append((ERR_JOKER_HELD, allowed & ~derived.jokers or allowed))
+        # 001 'VARIATION 1: BLACK MARIAH': "a player holding the Q of spades must get rid of
+        # it on the first trick they legitimately can (by playing it as the first discard in
+        # a voided suit, or by playing it when an opponent leads A of spades or K of
+        # spades)" -- once the QS may be played to another's lead (the first-trick rule
+        # has had its say), and the seat discards or the trick holds the AS or KS.
+        queen = 1 << QUEEN_OF_SPADES
+        if cfg.queen_at_first_chance and self._trick and steps[-1][1] & queen:
+            chance = self._led_suit() != SPADE_SUIT or mask_of(self._trick) & HIGH_SPADES
+            if chance:
+                steps.append((ERR_QUEEN_FIRST_CHANCE, queen))
         return steps
 
     def _suit_of(self, card: int) -> int:

@@ -331,6 +331,15 @@ class Rules:
     doubler: Card | None = None
     royal_queens: bool = False
     booster_nines: bool = False
+    queen_at_first_chance: bool = False
+    """001 'VARIATION 1: BLACK MARIAH': "Hearts purists argue that a player holding the Q
+    of spades must get rid of it on the first trick they legitimately can (by playing it
+    as the first discard in a voided suit, or by playing it when an opponent leads A of
+    spades or K of spades)". Read as: whenever the QS is among a seat's legal plays to a
+    trick someone else led, and the seat is discarding (the suit led is not spades) or
+    the trick already holds the AS or KS, the QS is its only legal play. The first-trick
+    rule comes first: where it bars the QS, that trick is no opportunity. The seat's
+    legal plays say so (error 19 otherwise); docs/rules.md gives the reading."""
     jokers: int = 0
     joker_kind: JokerKind = JokerKind.WILD
     pass_call_options: tuple[PassDirection, ...] = ()
@@ -364,19 +373,19 @@ class Rules:
     shuffled together (every card of `deck` twice, but `second_pack_removed`), "if two
     players lay down exactly the same card, the two cards cancel each other and neither card
     can win the trick"; an unwon trick is set aside for the next trick's winner. Played by
-    `arena.engine.cancellation` (3 to 10 players); docs/rules.md has every choice."""
+    `arena.engine.variants.cancellation` (3 to 10 players); docs/rules.md has every choice."""
     second_pack_removed: CardSet = dataclasses.field(default_factory=CardSet)
     """Cancellation Hearts: cards taken out of the second pack only (003's four-player
     deck: "Remove the Twos from one deck"); `removed_cards` leaves both packs."""
     domino: bool = False
     """000 'Domino Hearts': six cards each, the rest a stock; a seat that cannot follow
     draws until it can, seats drop out as their hands run dry, the last survivor keeps
-    his cards (`arena.engine.domino`). 2..7 players, the whole pack, no pass, the seat
+    his cards (`arena.engine.variants.domino`). 2..7 players, the whole pack, no pass, the seat
     left of the dealer leads; docs/rules.md gives the choices where the source is silent."""
     penny_play: PennyPlay = PennyPlay.NONE
     """003 'FOUR-PENNY HEARTS' (and 'THREE-PENNY AND FIVE-PENNY HEARTS'): after
     `penny_openings` regular tricks the hand is played in multi-rounds of `players`
-    penny-rounds at once (`arena.engine.penny`); 'none' plays one trick at a time."""
+    penny-rounds at once (`arena.engine.variants.penny`); 'none' plays one trick at a time."""
     penny_openings: int = 0
     """The regular opening tricks before the first multi-round (003: one with four players,
     two with three, none with five); 0 without `penny_play`."""
@@ -502,7 +511,7 @@ class Rules:
     def _core(self) -> core.CoreConfig:
         if self.cancellation:
             raise RulesError(
-                "two-pack rules (cancellation) are played by arena.engine.cancellation: "
+                "two-pack rules (cancellation) are played by arena.engine.variants.cancellation: "
                 "use cancellation_config(rules), not the one-pack core's config"
             )
         values = [0] * 52
@@ -513,11 +522,11 @@ class Rules:
             else:
                 values[card.index] = value
         return core.CoreConfig(
-            players=self.players,
+            # A core field named after an option takes the option as an int (a new
+            # switch needs no line here: `_SAME_NAMED`).
+            **{name: int(getattr(self, name)) for name in _SAME_NAMED},
             hand_size=self.hand_size,
             deck=self.deck.mask,
-            kitty_size=self.kitty_size,
-            pass_count=self.pass_count,
             opening=list(Opening).index(self.opening),
             first_trick=list(FirstTrick).index(self.first_trick),
             lead_rule=list(LeadRule).index(self.lead_rule),
@@ -528,12 +537,8 @@ class Rules:
             moon=list(MoonRule).index(self.moon),
             moon_points=self.effective_moon_points,
             moon_extra=self.moon_requires.mask,
-            sun_points=self.sun_points,
-            no_trick_bonus=self.no_trick_bonus,
             kitty_taker=list(KittyTaker).index(self.kitty_taker),
             pass_forbidden=self.pass_forbidden.mask,
-            royal_queens=int(self.royal_queens),
-            booster_nines=int(self.booster_nines),
             joker_kind=(
                 core.JOKER_NONE
                 if not self.jokers
@@ -556,7 +561,7 @@ class Rules:
         """The integer configuration the engine backends play by (computed once).
 
         Raises RulesError for two-pack rules (`cancellation`): their own module plays them.
-        Domino Hearts plays on its own core (`arena.engine.domino`): its configuration
+        Domino Hearts plays on its own core (`arena.engine.variants.domino`): its configuration
         here has six cards a seat and no kitty, which both main backends refuse."""
         return self._core
 
@@ -564,6 +569,14 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict holding every setting (the replay and season format)."""
+        return self._written() | {
+            name: getattr(self, name)
+            for name, default in _LATER_SWITCHES
+            if getattr(self, name) != default
+        }
+
+    def _written(self) -> dict[str, Any]:
+        """Every setting but the later switches (`_LATER_SWITCHES`, written when set)."""
         return {
             "format": RULES_FORMAT_VERSION,
             "name": self.name,
@@ -724,6 +737,9 @@ class Rules:
     # -- validation ------------------------------------------------------------------
 
     def _validate(self) -> None:
+        for field in _SWITCHES:  # every true/false option, a new one included
+            if not isinstance(getattr(self, field), bool):
+                raise RulesError(f"{field} must be true or false")
         if self.domino is not False:
             self._validate_domino()
             return
@@ -739,6 +755,7 @@ class Rules:
         if not isinstance(self.booster_nines, bool):
             raise RulesError("booster_nines must be true or false")
         self._validate_jokers()
+        self._validate_queen_first_chance()
         self._validate_cancellation()
         deck_size = len(self.deck_copies) if self.cancellation else len(self.deck)
         if (deck_size - self.kitty_size) % self.players:
@@ -784,6 +801,20 @@ class Rules:
         self._validate_royal()
         self._validate_end()
         self._validate_penny()
+
+    def _validate_queen_first_chance(self) -> None:
+        """001's Black Mariah rule is about the one QS of a one-pack game whose tricks
+        have a suit from their lead: so the QS in play, and no jokers (a wild-joker lead
+        has no suit yet), no second pack and no scoring suit chosen per hand."""
+        if not self.queen_at_first_chance:
+            return
+        what = "queen_at_first_chance (001 'VARIATION 1: BLACK MARIAH')"
+        if to_card("QS") not in self.deck:
+            raise RulesError(f"{what} needs the QS in play")
+        if self.jokers or self.cancellation:
+            raise RulesError(f"{what} allows no jokers and no second pack")
+        if self.scoring_suit_choice is not ScoringSuitChoice.FIXED:
+            raise RulesError(f"{what} needs scoring_suit_choice 'fixed'")
 
     def _validate_cancellation(self) -> None:
         """Cancellation Hearts (000; 003) is played by its own module: two packs, the
@@ -841,7 +872,7 @@ class Rules:
 
     def _validate_domino(self) -> None:
         """000 'Domino Hearts': "Two to seven people can play", "The standard 52-card pack
-        is used", six cards each and a stock. The engine (`arena.engine.domino`) plays the
+        is used", six cards each and a stock. The engine (`arena.engine.variants.domino`) plays the
         whole pack with no pass, no kitty and the seat left of the dealer leading; it scores
         by `card_values` (hearts 1 each: "the QS is usually not scored"), with moon 'none'
         or 'old' (the moon's worth is every penalty point). Every other special rule is a
@@ -882,6 +913,7 @@ class Rules:
             self.doubler is not None
             or self.royal_queens
             or self.booster_nines
+            or self.queen_at_first_chance
             or self.moon_requires
             or self.sun_points
             or self.no_trick_bonus
@@ -892,8 +924,8 @@ class Rules:
         ):
             raise RulesError(
                 "Domino Hearts takes none of the other variants' special rules "
-                "(doubler, royal queens, booster nines, sun, bonuses, scoring-suit "
-                "choice, lives, chip settlement)"
+                "(doubler, royal queens, booster nines, queen at first chance, sun, "
+                "bonuses, scoring-suit choice, lives, chip settlement)"
             )
         for card, value in self.card_values.items():
             if (
@@ -1211,6 +1243,7 @@ class Rules:
             and self.doubler is None
             and not self.royal_queens
             and not self.booster_nines
+            and not self.queen_at_first_chance
             and not self.sun_points
             and not self.no_trick_bonus
             and not self.queen_and_hearts_may_lead_heart
@@ -1221,8 +1254,9 @@ class Rules:
         if not plain:
             raise RulesError(
                 f"{what} is scored as in standard Hearts: it needs no kitty, jokers, doubler, "
-                "royal queens, booster nines, sun, no-trick bonus, queen-and-hearts lead or "
-                "moon_requires, a fixed scoring suit, and moon 'none', 'old' or 'new'"
+                "royal queens, booster nines, queen at first chance, sun, no-trick bonus, "
+                "queen-and-hearts lead or moon_requires, a fixed scoring suit, and moon "
+                "'none', 'old' or 'new'"
             )
 
 
@@ -1265,3 +1299,27 @@ def _frozen_values(values: Mapping[Any, Any]) -> _FrozenValues:
     for card, value in items:
         dict.__setitem__(frozen, card, value)
     return frozen
+
+
+_SWITCHES: Final = tuple(field.name for field in dataclasses.fields(Rules) if field.type == "bool")
+"""Every true/false option: `Rules` refuses anything but True or False for each."""
+
+_SAME_NAMED: Final = tuple(
+    field.name
+    for field in dataclasses.fields(Rules)
+    if field.name in core.CoreConfig._fields and field.type in ("bool", "int")
+)
+"""The `CoreConfig` fields that are a `Rules` option of the same name, as an int
+(players, kitty_size, pass_count, sun_points, no_trick_bonus, royal_queens, ...)."""
+
+_LATER_SWITCHES: Final = tuple(
+    (field.name, field.default)
+    for field in dataclasses.fields(Rules)
+    if field.type in ("bool", "int")
+    and field.name
+    not in {*Rules()._written(), "cancellation", "second_pack_removed", "penny_openings"}
+)
+"""The true/false and integer options added since rules format 1 was first written:
+`to_dict` writes each by its name, only when set (older rules keep their JSON; the SDK's
+`RulesView` and the protocol carry it by the same name), so a new switch needs no line
+in `to_dict`."""

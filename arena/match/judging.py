@@ -12,7 +12,7 @@ from arena.engine import Card, CardParseError, CardSet, Hand, IllegalBidError, P
 from arena.engine.auction import parse_suit
 from arena.engine.cards import to_card
 from arena.engine.decisions import Decision, DecisionKind
-from arena.engine.penny import PennyHand, PennyMove
+from arena.engine.variants.penny import PennyHand, PennyMove
 
 from .faults import FaultKind, SeatFault
 

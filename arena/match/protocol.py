@@ -24,7 +24,7 @@ from hearts_bot.proto.hearts.v1 import bot_pb2, bot_pb2_grpc, game_pb2, rules_pb
 from arena.engine import PassDirection, Rules, SeatView, Trick
 from arena.engine.cards import CARDS, Card, CardSet
 from arena.engine.decisions import Decision, DecisionKind
-from arena.engine.penny import PennyMove
+from arena.engine.variants.penny import PennyMove
 
 from .seats import DecisionContext, GameInfo
 

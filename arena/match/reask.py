@@ -26,7 +26,7 @@ from google.protobuf.message import Message
 from arena.engine import Card, PassDirection, Rules, RulesError, SeatView, Trick
 from arena.engine.decisions import Decision as EngineDecision
 from arena.engine.decisions import DecisionKind
-from arena.engine.penny import PennyMove
+from arena.engine.variants.penny import PennyMove
 
 from . import protocol
 from .clock import TimePolicy

@@ -21,8 +21,8 @@ from typing import Any
 
 from arena.engine import Game, Hand, Rules, RulesError
 from arena.engine.decisions import Action, Decision, DecisionKind
-from arena.engine.domino import DominoHand
 from arena.engine.rules import PassDirection, Settlement
+from arena.engine.variants.domino import DominoHand
 
 from . import replay as replay_io
 from .replay import REPLAY_FORMAT, REPLAY_VERSION

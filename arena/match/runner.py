@@ -26,7 +26,7 @@ from hearts_bot import transport
 
 from arena.engine import Game, Hand, Rules
 from arena.engine.decisions import Action, Decision, DecisionKind
-from arena.engine.domino import DominoHand
+from arena.engine.variants.domino import DominoHand
 
 from .clock import Clock, TimePolicy
 from .faults import Fault, FaultKind, FaultPolicy, SeatFault

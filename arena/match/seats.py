@@ -16,7 +16,7 @@ from typing import Any, NamedTuple, Protocol
 from arena.bots import HouseBot
 from arena.engine import Card, PassDirection, Rules, SeatView, Trick
 from arena.engine.decisions import Decision, DecisionKind
-from arena.engine.penny import PennyMove
+from arena.engine.variants.penny import PennyMove
 
 from .clock import TimePolicy
 

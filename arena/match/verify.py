@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine import Game, Hand, Phase, Rules, RulesError
-from arena.engine.domino import DominoHand
-from arena.engine.penny import PennyHand
 from arena.engine.rules import PassDirection, Settlement
+from arena.engine.variants.domino import DominoHand
+from arena.engine.variants.penny import PennyHand
 
 from .standings import match_scores, rank_entrants
 

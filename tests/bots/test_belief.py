@@ -46,6 +46,9 @@ def table_rules() -> list[Rules]:
         preset("joker", players=5),
         preset("joker_1911"),
         preset("booster_nines"),  # 004: a forced lead proves nothing about the rest
+        # 001 'VARIATION 1: BLACK MARIAH': a forced QS shows a void, as any discard does.
+        preset("black_maria_purist", players=3),
+        preset("black_maria_purist"),
     ]
 
 

@@ -8,7 +8,7 @@ import random
 from arena.bots import HeuristicBot, StrongBot
 from arena.bots.domino_search import _sample, _unknowns
 from arena.engine import CardSet, Hand, preset
-from arena.engine.domino import DominoHand
+from arena.engine.variants.domino import DominoHand
 
 
 def test_the_strong_bot_searches_every_domino_decision_with_a_choice() -> None:

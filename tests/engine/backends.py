@@ -218,7 +218,9 @@ def random_config(rng: random.Random) -> CoreConfig:
     cfg = _random_royal(rng, cfg)
     # Booster Nines (004 'Other Variations'), drawn after royal for the same reason.
     cfg = cfg._replace(booster_nines=int(rng.random() < 0.25))
-    return _random_jokers(rng, cfg)
+    cfg = _random_jokers(rng, cfg)
+    # 001 'VARIATION 1: BLACK MARIAH', the QS at the first chance: drawn last, likewise.
+    return cfg._replace(queen_at_first_chance=int(rng.random() < 0.25))
 
 
 def _random_jokers(rng: random.Random, cfg: CoreConfig) -> CoreConfig:

@@ -23,13 +23,13 @@ from arena.engine import (
     RulesError,
     Suit,
 )
-from arena.engine import cancellation_reference as reference
-from arena.engine.cancellation import CancellationHand, cancellation_config
 from arena.engine.multiset import CardMultiset
 from arena.engine.presets import cancellation, cancellation_four
+from arena.engine.variants import cancellation_reference as reference
+from arena.engine.variants.cancellation import CancellationHand, cancellation_config
 
 try:
-    from arena.engine import _cancellation as c_module  # type: ignore[attr-defined]
+    from arena.engine.variants import _cancellation as c_module  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - the C module is normally built
     c_module = None
 
@@ -412,7 +412,7 @@ def compare_backends(rules: Rules, seeds: range) -> None:
         assert [states[0].taken(s) for s in range(n)] == [states[1].taken(s) for s in range(n)]
 
 
-@pytest.mark.skipif(c_module is None, reason="arena.engine._cancellation is not built")
+@pytest.mark.skipif(c_module is None, reason="arena.engine.variants._cancellation is not built")
 @pytest.mark.parametrize("rules", TABLES, ids=lambda rules: f"{rules.name}-{rules.players}")
 def test_c_agrees_with_reference(rules: Rules) -> None:
     """600 random deals per table (3,000 in all), decision by decision."""
@@ -420,7 +420,7 @@ def test_c_agrees_with_reference(rules: Rules) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(c_module is None, reason="arena.engine._cancellation is not built")
+@pytest.mark.skipif(c_module is None, reason="arena.engine.variants._cancellation is not built")
 @pytest.mark.parametrize("rules", TABLES, ids=lambda rules: f"{rules.name}-{rules.players}")
 def test_c_agrees_with_reference_on_many_deals(
     request: pytest.FixtureRequest, rules: Rules
@@ -433,7 +433,7 @@ def test_c_agrees_with_reference_on_many_deals(
     compare_backends(rules, range(600, 600 + int(os.environ.get("ARENA_DIFF_HANDS", "5000"))))
 
 
-@pytest.mark.skipif(c_module is None, reason="arena.engine._cancellation is not built")
+@pytest.mark.skipif(c_module is None, reason="arena.engine.variants._cancellation is not built")
 def test_c_refuses_what_the_reference_refuses() -> None:
     cfg = cancellation_config(cancellation_four())
     hands, widow = reference.deal(cfg, 1, 0)
@@ -459,7 +459,7 @@ def test_card_multiset_counts_copies() -> None:
         pile.add("QS")
 
 
-@pytest.mark.skipif(c_module is None, reason="arena.engine._cancellation is not built")
+@pytest.mark.skipif(c_module is None, reason="arena.engine.variants._cancellation is not built")
 def test_c_and_reference_answer_bad_input_alike() -> None:
     """Garbage in (bad seats, cards out of range, wrong pass sizes, huge ints): the same
     code, or the same kind of exception, from both backends, and nothing corrupted."""

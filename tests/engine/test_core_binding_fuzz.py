@@ -211,11 +211,13 @@ def test_config_errors_name_the_field():
         "royal_queens must be 0 or 1": cfg._replace(royal_queens=2),
         "cfg.royal_queens": cfg._replace(royal_queens=2**70),
         "cfg.opening": cfg._replace(opening=1.5),  # type: ignore[arg-type]
+        # a 0/1 switch of CONFIG_FLAGS, judged by the generated table, named all the same
+        "cfg.queen_at_first_chance must be 0 or 1": cfg._replace(queen_at_first_chance=2),
     }
     for name, bad in cases.items():
         with pytest.raises((TypeError, ValueError), match=name.replace("[", r"\[")):
             hearts.HandState(bad, *hearts.deal(cfg, 1, 0), 0, 0, 1)
-    with pytest.raises(ValueError, match="23 fields"):
+    with pytest.raises(ValueError, match=f"{len(CoreConfig._fields)} fields"):
         hearts.deal(tuple(cfg)[:19], 1, 0)
     with pytest.raises(TypeError, match="cfg"):
         hearts.deal("standard", 1, 0)

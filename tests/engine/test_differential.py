@@ -528,6 +528,31 @@ def test_c_matches_reference_on_booster_rules(name):
     compare_rule_set(name, cfg, kinds, BOOSTER_HANDS, batches=8, most=60)
 
 
+# 001 'VARIATION 1: BLACK MARIAH' (`queen_at_first_chance`): the purists' preset at its
+# three tables, and the rule on the standard game under each first-trick rule and with
+# Booster Nines (whose forced lead it meets).
+QUEEN_HANDS = 300
+
+
+def queen_rules() -> dict[str, Rules]:
+    rules = {f"black_maria_purist {n}": preset("black_maria_purist", n) for n in (3, 4, 5)}
+    for first in ("any", "no_penalty_cards", "no_point_cards"):
+        rules[f"queen standard {first}"] = preset("standard").replace(
+            queen_at_first_chance=True, first_trick=first
+        )
+    rules["queen booster"] = preset("booster_nines").replace(queen_at_first_chance=True)
+    return rules
+
+
+@pytest.mark.parametrize("name", list(queen_rules()))
+def test_c_matches_reference_on_queen_at_first_chance_rules(name):
+    rules = queen_rules()[name]
+    cfg = rules.core_config()
+    assert cfg.queen_at_first_chance == 1
+    kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
+    compare_rule_set(name, cfg, kinds, QUEEN_HANDS, batches=8, most=60)
+
+
 # Joker Hearts (004, `joker_kind`): the wild jokers of the `joker` preset at each of its
 # tables and the 1911 joker of `joker_1911` at every table, alone and with Booster Nines.
 JOKER_HANDS = 200

@@ -14,8 +14,8 @@ import pytest
 
 from arena.engine import Card, CardSet, Hand, IllegalPassError, IllegalPlayError, Phase
 from arena.engine.cards import CARDS
-from arena.engine.domino import DominoHand, domino_rules
 from arena.engine.rules import RulesError
+from arena.engine.variants.domino import DominoHand, domino_rules
 
 
 def domino(

@@ -1,5 +1,5 @@
-"""Domino Hearts: the C core (`arena.engine._domino`) against the pure-Python reference
-(`arena.engine.domino_reference`), question by question, on random hands.
+"""Domino Hearts: the C core (`arena.engine.variants._domino`) against the pure-Python reference
+(`arena.engine.variants.domino_reference`), question by question, on random hands.
 
 Why: the scenario tests (test_domino.py) pin the rules we thought of; this plays both
 backends side by side on random deals at every table size, asking both every question at
@@ -18,16 +18,16 @@ from typing import Any
 
 import pytest
 
-from arena.engine import domino_reference
+from arena.engine.variants import domino_reference
 
 try:
-    C_DOMINO: ModuleType | None = importlib.import_module("arena.engine._domino")
+    C_DOMINO: ModuleType | None = importlib.import_module("arena.engine.variants._domino")
 except ImportError:
     C_DOMINO = None
 
 pytestmark = pytest.mark.skipif(
     C_DOMINO is None,
-    reason="the C backend arena.engine._domino is not built "
+    reason="the C backend arena.engine.variants._domino is not built "
     "(.venv/bin/python setup.py build_ext --inplace)",
 )
 

@@ -12,7 +12,6 @@ import random
 import pytest
 
 from arena.engine import Card, CardSet, Game, Hand, IllegalPlayError, Rules, RulesError
-from arena.engine.penny import PennyHand, PennyState, penny_points
 from arena.engine.presets import (
     PENNY_PRESETS,
     five_penny,
@@ -23,6 +22,7 @@ from arena.engine.presets import (
     three_penny_advanced,
 )
 from arena.engine.rules import MoonRule, PennyPlay
+from arena.engine.variants.penny import PennyHand, PennyState, penny_points
 
 # Seat 3 wins the opening trick with the AC and leads the first multi-round.
 FOUR_HANDS = [

@@ -1,4 +1,4 @@
-"""The penny C core (`arena.engine._penny`) against its reference, move by move.
+"""The penny C core (`arena.engine.variants._penny`) against its reference, move by move.
 
 Why: the scenario tests (test_penny.py) pin the sentences of 003 'FOUR-PENNY HEARTS'; this
 runs both implementations side by side on random positions (three to seven players, the
@@ -19,16 +19,16 @@ from typing import Any
 
 import pytest
 
-from arena.engine import penny_reference
+from arena.engine.variants import penny_reference
 
 try:
-    from arena.engine import _penny  # type: ignore[attr-defined]
+    from arena.engine.variants import _penny  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - the C extension is not built
     _penny = None
 
 pytestmark = pytest.mark.skipif(
     _penny is None,
-    reason="the C backend arena.engine._penny is not built "
+    reason="the C backend arena.engine.variants._penny is not built "
     "(.venv/bin/python setup.py build_ext --inplace)",
 )
 

@@ -34,6 +34,8 @@ EXPECTED_WHEN_SEAT_3_TAKES_EVERYTHING = {
     "omnibus": (0, 0, 0, -26),  # 000 'Slam': 26 plus with the TD
     "omnibus_jack": (26, 26, 26, 0),  # 002 shooter's choice: adding leaves seat 3 lowest
     "black_maria": (26, 26, 26, 0),
+    # 001 'VARIATION 1: BLACK MARIAH': the QS at the first chance changes only what is legal.
+    "black_maria_purist": (26, 26, 26, 0),
     "midwest": (26, 26, 26, 0),  # 003 'Regular Hearts' moon
     "classic": (0, 0, 0, 13),  # 003 'Simple variations': no QS, no moon
     "spot": (104, 104, 104, 0),  # 004 1911 Spot Hearts: hearts only, 104

@@ -46,7 +46,7 @@ def test_every_preset_round_trips_through_json(name, players):
     assert again == rules
     assert hash(again) == hash(rules)
     if rules.cancellation:  # two packs: their own module's config
-        from arena.engine.cancellation import cancellation_config
+        from arena.engine.variants.cancellation import cancellation_config
 
         assert cancellation_config(again) == cancellation_config(rules)
     else:

@@ -13,8 +13,8 @@ import pytest
 
 from arena.bots import HOUSE_BOTS, StrongBot
 from arena.engine import Card, CardSet, SeatView, preset
-from arena.engine.cancellation import CancellationHand
 from arena.engine.multiset import CardMultiset
+from arena.engine.variants.cancellation import CancellationHand
 from arena.match.faults import FaultKind
 from arena.match.judging import judge_pass
 from arena.match.render import render

@@ -15,7 +15,7 @@ from hearts_bot.convert import play_view_from_proto
 
 from arena.bots import HOUSE_BOTS
 from arena.engine import Card, Game, SeatView, preset
-from arena.engine.penny import PennyHand, PennyMove
+from arena.engine.variants.penny import PennyHand, PennyMove
 from arena.match import protocol
 from arena.match.render import render
 from arena.match.runner import Entrant, MatchOutcome, MatchRunner

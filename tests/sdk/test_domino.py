@@ -18,7 +18,7 @@ from hearts_bot.proto.hearts.v1 import bot_pb2
 from hearts_bot.querycache import QueryCache
 
 engine = pytest.importorskip("arena.engine")
-domino = pytest.importorskip("arena.engine.domino")
+domino = pytest.importorskip("arena.engine.variants.domino")
 protocol = pytest.importorskip("arena.match.protocol")
 seats = pytest.importorskip("arena.match.seats")
 

@@ -15,7 +15,7 @@ from hearts_bot.session import MatchSession, StreamError
 
 from arena.benchmarks.protocol import match_start_message
 from arena.engine import Hand, preset
-from arena.engine.penny import PennyHand
+from arena.engine.variants.penny import PennyHand
 from arena.match import protocol
 from arena.match.seats import DecisionContext
 

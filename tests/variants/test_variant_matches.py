@@ -46,6 +46,7 @@ VARIANTS = [
     "auction",
     "danger",
     "booster_nines",
+    "black_maria_purist",
     "joker",
     "joker_1911",
     "cancellation",

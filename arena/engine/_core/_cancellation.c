@@ -1,6 +1,6 @@
 /* _cancellation.c -- the CPython binding of cancellation.c:
- * `arena.engine._cancellation`, the same contract as
- * arena/engine/cancellation_reference.py (module function `deal`, type
+ * `arena.engine.variants._cancellation`, the same contract as
+ * arena/engine/variants/cancellation_reference.py (module function `deal`, type
  * `CancellationState`).  Multi-phase initialisation and a heap type, as
  * _hearts.c.  Multisets cross the boundary as (once, twice) mask pairs; a bad
  * card index is an error code, a bad seat an IndexError, a bad config or deal a
@@ -462,7 +462,7 @@ static PyType_Slot state_slots[] = {
 };
 
 static PyType_Spec state_spec = {
-    .name = "arena.engine._cancellation.CancellationState",
+    .name = "arena.engine.variants._cancellation.CancellationState",
     .basicsize = sizeof(StateObject),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
     .slots = state_slots,

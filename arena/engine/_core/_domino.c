@@ -1,7 +1,7 @@
-/* _domino.c -- the CPython binding of domino.c: `arena.engine._domino`.
+/* _domino.c -- the CPython binding of domino.c: `arena.engine.variants._domino`.
  *
  * A thin shell as _hearts.c is: a DominoState owns one dh_hand; ints in, ints
- * and tuples of ints out; the pure-Python twin is arena/engine/domino_reference.py
+ * and tuples of ints out; the pure-Python twin is arena/engine/variants/domino_reference.py
  * and both implement the same methods (tests/engine/test_domino_differential.py).
  */
 #define PY_SSIZE_T_CLEAN
@@ -403,7 +403,7 @@ static PyType_Slot DominoState_slots[] = {
 };
 
 static PyType_Spec DominoState_spec = {
-    .name = "arena.engine._domino.DominoState",
+    .name = "arena.engine.variants._domino.DominoState",
     .basicsize = sizeof(DominoStateObject),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
     .slots = DominoState_slots,
@@ -546,7 +546,7 @@ static PyModuleDef_Slot domino_slots[] = {
 
 static struct PyModuleDef domino_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "arena.engine._domino",
+    .m_name = "arena.engine.variants._domino",
     .m_doc = "Domino Hearts (000 'Domino Hearts'): the C core's binding.",
     .m_size = sizeof(domino_module_state),
     .m_methods = domino_methods,

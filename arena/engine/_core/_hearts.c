@@ -135,40 +135,21 @@ static PyObject *as_tuple(PyObject *o, const char *what)
 
 /* The configuration ------------------------------------------------------- */
 
-enum { F_INT, F_MASK, F_VALUES };
+enum { F_INT, F_MASK, F_FLAG, F_VALUES };
 
+/* One row per CoreConfig field, from the generated hc_config_fields.h. */
+#define ROW_INT(n) {"cfg." #n, F_INT, offsetof(hc_config, n)},
+#define ROW_MASK(n) {"cfg." #n, F_MASK, offsetof(hc_config, n)},
+#define ROW_FLAG(n) {"cfg." #n, F_FLAG, offsetof(hc_config, n)},
+#define ROW_VALUES(n) {"cfg." #n, F_VALUES, offsetof(hc_config, n)},
 static const struct {
     const char *name;
     int kind;
     size_t offset;
-} config_fields[] = {
-    {"cfg.players", F_INT, offsetof(hc_config, players)},
-    {"cfg.hand_size", F_INT, offsetof(hc_config, hand_size)},
-    {"cfg.deck", F_MASK, offsetof(hc_config, deck)},
-    {"cfg.kitty_size", F_INT, offsetof(hc_config, kitty_size)},
-    {"cfg.pass_count", F_INT, offsetof(hc_config, pass_count)},
-    {"cfg.opening", F_INT, offsetof(hc_config, opening)},
-    {"cfg.first_trick", F_INT, offsetof(hc_config, first_trick)},
-    {"cfg.lead_rule", F_INT, offsetof(hc_config, lead_rule)},
-    {"cfg.broken_by", F_INT, offsetof(hc_config, broken_by)},
-    {"cfg.queen_hearts_lead", F_INT, offsetof(hc_config, queen_hearts_lead)},
-    {"cfg.values", F_VALUES, offsetof(hc_config, values)},
-    {"cfg.doubler", F_INT, offsetof(hc_config, doubler)},
-    {"cfg.moon", F_INT, offsetof(hc_config, moon)},
-    {"cfg.moon_points", F_INT, offsetof(hc_config, moon_points)},
-    {"cfg.moon_extra", F_MASK, offsetof(hc_config, moon_extra)},
-    {"cfg.sun_points", F_INT, offsetof(hc_config, sun_points)},
-    {"cfg.no_trick_bonus", F_INT, offsetof(hc_config, no_trick_bonus)},
-    {"cfg.kitty_taker", F_INT, offsetof(hc_config, kitty_taker)},
-    {"cfg.pass_forbidden", F_MASK, offsetof(hc_config, pass_forbidden)},
-    {"cfg.royal_queens", F_INT, offsetof(hc_config, royal_queens)},
-    {"cfg.booster_nines", F_INT, offsetof(hc_config, booster_nines)},
-    {"cfg.joker_kind", F_INT, offsetof(hc_config, joker_kind)},
-    {"cfg.joker_points", F_INT, offsetof(hc_config, joker_points)},
-};
+} config_fields[] = {HC_CONFIG_FIELDS(ROW_INT, ROW_MASK, ROW_FLAG, ROW_VALUES)};
 #define N_FIELDS ((Py_ssize_t)(sizeof config_fields / sizeof config_fields[0]))
 
-/* Fill and validate `c` from a CoreConfig (or any sequence of its 23 fields). */
+/* Fill and validate `c` from a CoreConfig (or any sequence of its fields). */
 static int parse_config(PyObject *obj, hc_config *c)
 {
     memset(c, 0, sizeof *c);
@@ -191,9 +172,15 @@ static int parse_config(PyObject *obj, hc_config *c)
         PyObject *item = PyTuple_GET_ITEM(t, i);
         const char *name = config_fields[i].name;
         char *field = (char *)c + config_fields[i].offset;
-        if (config_fields[i].kind == F_INT) {
+        if (config_fields[i].kind == F_INT || config_fields[i].kind == F_FLAG) {
             if (get_i64(item, name, -1, (int64_t *)field) < 0)
                 goto done;
+            /* a 0/1 switch is judged here, so that the error names it */
+            if (config_fields[i].kind == F_FLAG && *(int64_t *)field != 0 &&
+                *(int64_t *)field != 1) {
+                PyErr_Format(PyExc_ValueError, "invalid cfg: %s must be 0 or 1", name);
+                goto done;
+            }
         } else if (config_fields[i].kind == F_MASK) {
             if (get_unsigned(item, name, -1, HC_ALL_CARDS, (uint64_t *)field) < 0)
                 goto done;

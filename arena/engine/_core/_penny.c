@@ -1,6 +1,6 @@
-/* _penny.c -- the CPython binding of the penny core: `arena.engine._penny`.
+/* _penny.c -- the CPython binding of the penny core: `arena.engine.variants._penny`.
  *
- * A thin shell over penny.c with the contract of arena/engine/penny_reference.py
+ * A thin shell over penny.c with the contract of arena/engine/variants/penny_reference.py
  * (its module docstring): ints in, ints and tuples out, error codes as return
  * values, ValueError for a bad starting position.  Structure as _hearts.c:
  * multi-phase initialisation, module state holding the heap type.
@@ -377,7 +377,7 @@ static PyType_Slot PennyState_slots[] = {
 #endif
 
 static PyType_Spec PennyState_spec = {
-    .name = "arena.engine._penny.PennyState",
+    .name = "arena.engine.variants._penny.PennyState",
     .basicsize = sizeof(PennyStateObject),
     .itemsize = 0,
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
@@ -423,7 +423,7 @@ PyDoc_STRVAR(penny_doc, "The penny core: the multi-rounds of 003 'FOUR-PENNY HEA
 
 static struct PyModuleDef penny_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "arena.engine._penny",
+    .m_name = "arena.engine.variants._penny",
     .m_doc = penny_doc,
     .m_size = sizeof(penny_module_state),
     .m_slots = penny_slots,

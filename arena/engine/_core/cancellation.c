@@ -1,5 +1,5 @@
 /* cancellation.c -- Cancellation Hearts: see cancellation.h for the rules and
- * the decisions; arena/engine/cancellation_reference.py is the contract. */
+ * the decisions; arena/engine/variants/cancellation_reference.py is the contract. */
 #include "cancellation.h"
 
 #include <string.h>

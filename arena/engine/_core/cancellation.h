@@ -4,7 +4,7 @@
  * ../shared/rules/).  The mask core (hearts.h) holds one bit per card; two
  * packs hold each card up to twice, so a multiset here is two masks: `once`
  * (held at least once) and `twice` (held twice, a subset of `once`).  The
- * pure-Python reference, arena/engine/cancellation_reference.py, is the
+ * pure-Python reference, arena/engine/variants/cancellation_reference.py, is the
  * contract; both are compared on thousands of random deals.
  *
  * Design decisions (docs/rules.md 'Cancellation Hearts' has the reasons):

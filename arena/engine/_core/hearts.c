@@ -207,11 +207,12 @@ static const char *const config_errors[] = {
     [HC_CFG_JOKER_KIND] = "joker_kind must be 0, 1 or 2; a deck holds jokers (52..54) only "
                           "with joker_kind 1 or 2, and with 2 at most the joker 52",
     [HC_CFG_JOKER_POINTS] = "joker_points must have magnitude below 2**31",
+    [HC_CFG_FLAG] = "a 0/1 switch (a FLAG of hc_config_fields.h) must be 0 or 1",
 };
 
 const char *hc_config_strerror(int code)
 {
-    if (code < 0 || code > HC_CFG_JOKER_POINTS)
+    if (code < 0 || code > HC_CFG_FLAG)
         return "unknown configuration error";
     return config_errors[code];
 }
@@ -271,6 +272,13 @@ int hc_config_init(hc_config *c)
         return HC_CFG_JOKER_KIND;
     if (!value_ok(c->joker_points))
         return HC_CFG_JOKER_POINTS;
+#define CHECK_FLAG(name)                                                                      \
+    if (!in_range(c->name, 0, 1))                                                             \
+        return HC_CFG_FLAG;
+#define CHECK_NONE(name)
+    HC_CONFIG_FIELDS(CHECK_NONE, CHECK_NONE, CHECK_FLAG, CHECK_NONE)
+#undef CHECK_FLAG
+#undef CHECK_NONE
 
     c->penalty = c->point = 0;
     c->deck_size = 0;
@@ -816,6 +824,21 @@ static uint64_t legal_for(const hc_hand *h, int card, int *code)
                 *code = HC_ERR_JOKER_HELD;
             legal = x;
         }
+    }
+    /* 001 'VARIATION 1: BLACK MARIAH': "a player holding the Q of spades must get rid of
+     * it on the first trick they legitimately can (by playing it as the first discard in
+     * a voided suit, or by playing it when an opponent leads A of spades or K of
+     * spades)": once the ♠Q is a legal play to someone else's lead, and either the seat
+     * is discarding (a suit other than spades was led) or the trick holds the ♠A or ♠K,
+     * it is the only legal play. The first-trick rule is applied first: where it bars
+     * the ♠Q, the ♠Q is no opportunity. (Rules allows no jokers with it; for the core,
+     * a trick led with a wild joker and no suit yet counts as not spades.) */
+    if (HC_UNLIKELY(c->queen_at_first_chance) && d->trick && (legal & BIT(HC_QS)) &&
+        ((c->joker_kind ? d->led : d->best / 13) != 2 ||
+         (d->trick & (BIT(HC_KS) | BIT(HC_AS))))) {
+        if (b && !*code && b != BIT(HC_QS))
+            *code = HC_ERR_QUEEN_FIRST_CHANCE;
+        legal = BIT(HC_QS);
     }
     return legal;
 }
@@ -1366,7 +1389,8 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
 }
 
 /* The random batch for the rules the straight-line loop above does not know (Booster
- * Nines' lead obligation, jokers): the same contract, played through the hand state. */
+ * Nines' lead obligation, jokers, the ♠Q at the first chance): the same contract, played
+ * through the hand state. */
 static int batch_hands(const hc_config *c, uint64_t seed, uint64_t start, uint64_t count,
                        const int64_t *schedule, int nsched, uint64_t *digest_io, int64_t *sums)
 {
@@ -1482,7 +1506,7 @@ int hc_play_random_hands_with(int variant, const hc_config *c, uint64_t seed, ui
 #endif
     if (variant < HC_BATCH_GENERIC || variant > HC_BATCH_BMI2)
         return -2;
-    if (HC_UNLIKELY(c->booster_nines || c->joker_kind))
+    if (HC_UNLIKELY(c->booster_nines || c->joker_kind || c->queen_at_first_chance))
         return batch_hands(c, seed, start, count, schedule, nsched, digest, sums);
     value_tables tables, *vt = &tables;
     build_value_tables(c, vt);

@@ -18,6 +18,8 @@
 
 #include <stdint.h>
 
+#include "hc_config_fields.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -34,6 +36,8 @@ extern "C" {
 #define HC_QS 36
 #define HC_QC 10 /* 004 'Royal Hearts': cancels the QS of the seat that took both */
 #define HC_QH 49 /* 004 'Royal Hearts': doubles the hearts of the seat that took it */
+#define HC_KS 37 /* 001 'VARIATION 1: BLACK MARIAH': a trick holding the ♠K or the ♠A */
+#define HC_AS 38 /* is a chance to get rid of the ♠Q (cfg->queen_at_first_chance) */
 #define HC_SUIT_MASK 0x1FFFULL
 #define HC_FULL_DECK ((1ULL << HC_CARDS) - 1)
 
@@ -95,8 +99,10 @@ enum {
     HC_ERR_PASS_FORBIDDEN = 16, /* a card of cfg->pass_forbidden (checked after 15) */
     HC_ERR_BOOSTER_SUIT = 17,   /* 004 'Other Variations', Booster Nines: must lead the
                                  * suit of the nine played to the last trick */
-    HC_ERR_JOKER_HELD = 18      /* 004 (1911) 'Joker Hearts': the joker may not be
-                                 * played now (checked last) */
+    HC_ERR_JOKER_HELD = 18,     /* 004 (1911) 'Joker Hearts': the joker may not be
+                                 * played now (checked after 8) */
+    HC_ERR_QUEEN_FIRST_CHANCE = 19 /* 001 'VARIATION 1: BLACK MARIAH': the ♠Q must be
+                                    * played now (cfg->queen_at_first_chance; last) */
 };
 
 /* Why hc_config_init rejected a configuration (see hc_config_strerror). */
@@ -124,7 +130,8 @@ enum {
     HC_CFG_ROYAL_QUEENS,
     HC_CFG_BOOSTER_NINES,
     HC_CFG_JOKER_KIND,
-    HC_CFG_JOKER_POINTS
+    HC_CFG_JOKER_POINTS,
+    HC_CFG_FLAG /* a FLAG field (hc_config_fields.h) that is not 0 or 1 */
 };
 
 /* Why hc_hand_init rejected a starting position (see hc_state_strerror). */
@@ -141,34 +148,17 @@ enum {
     HC_STATE_NO_SPADE         /* opening 3 and no hand holds a spade */
 };
 
-/* The 23 CoreConfig fields in contract order (wide ints so that a binding can
- * store what it was given and let hc_config_init judge it), then the derived
- * masks that hc_config_init computes once. */
+/* The CoreConfig fields in contract order (wide ints so that a binding can
+ * store what it was given and let hc_config_init judge it), declared from the
+ * generated hc_config_fields.h (arena/engine/config.py is the one declaration;
+ * each field's meaning is documented there), then the derived masks that
+ * hc_config_init computes once. values holds 52 given values; the jokers' are
+ * joker_points (derived). */
+#define HC_DECLARE_INT(name) int64_t name;
+#define HC_DECLARE_MASK(name) uint64_t name;
+#define HC_DECLARE_VALUES(name) int64_t name[HC_ALL_CARDS];
 typedef struct hc_config {
-    int64_t players;
-    int64_t hand_size;
-    uint64_t deck;
-    int64_t kitty_size;
-    int64_t pass_count;
-    int64_t opening;
-    int64_t first_trick;
-    int64_t lead_rule;
-    int64_t broken_by;
-    int64_t queen_hearts_lead;
-    int64_t values[HC_ALL_CARDS]; /* 52 given; the jokers' = joker_points (derived) */
-    int64_t doubler;
-    int64_t moon;
-    int64_t moon_points;
-    uint64_t moon_extra;
-    int64_t sun_points;
-    int64_t no_trick_bonus;
-    int64_t kitty_taker;
-    uint64_t pass_forbidden; /* cards that may not be passed (0: none) */
-    int64_t royal_queens;    /* 1: 004 'Royal Hearts' scoring (see hc_points); 0: plain sums */
-    int64_t booster_nines;   /* 1: 004 Booster Nines: a trick holding the nine of the suit
-                              * led makes its winner lead that suit again if he can */
-    int64_t joker_kind;      /* HC_JOKER_*: what the jokers in `deck` (bits 52..54) are */
-    int64_t joker_points;    /* each joker's value to its taker */
+    HC_CONFIG_FIELDS(HC_DECLARE_INT, HC_DECLARE_MASK, HC_DECLARE_INT, HC_DECLARE_VALUES)
 
     /* derived (read-only after hc_config_init) */
     uint64_t penalty;        /* deck cards with value > 0 */

@@ -6,7 +6,7 @@
  * AND FIVE-PENNY HEARTS').  Several tricks are open at once, which hc_hand (one
  * trick at a time) does not model, so the multi-rounds live here; the deal, the
  * pass and the regular opening tricks stay in hearts.c.  The pure-Python
- * reference arena/engine/penny_reference.py states the contract and implements
+ * reference arena/engine/variants/penny_reference.py states the contract and implements
  * it independently; tests compare the two card by card.
  *
  * Cards are hearts.h's indices 0..51 (suit * 13 + rank); sets are uint64_t.

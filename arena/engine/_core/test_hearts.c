@@ -270,6 +270,8 @@ static void test_config_rejects_impossible_values(void)
     REJECT(royal_queens, -1, HC_CFG_ROYAL_QUEENS);
     REJECT(booster_nines, 2, HC_CFG_BOOSTER_NINES);
     REJECT(booster_nines, -1, HC_CFG_BOOSTER_NINES);
+    REJECT(queen_at_first_chance, 2, HC_CFG_FLAG); /* a FLAG: checked without its own code */
+    REJECT(queen_at_first_chance, -1, HC_CFG_FLAG);
     REJECT(joker_kind, 3, HC_CFG_JOKER_KIND);
     REJECT(joker_kind, -1, HC_CFG_JOKER_KIND);
     REJECT(joker_points, 1LL << 40, HC_CFG_JOKER_POINTS);
@@ -1148,6 +1150,50 @@ static void test_scoring_sun_and_no_trick_bonus(void)
     SCORES(over(&z, t4, w4), zero, 0, 0, 0, 0, 0);
 }
 
+/* 001 'VARIATION 1: BLACK MARIAH': "a player holding the Q of spades must get rid of it on
+ * the first trick they legitimately can (by playing it as the first discard in a voided
+ * suit, or by playing it when an opponent leads A of spades or K of spades)". */
+static void test_queen_at_first_chance_goes_at_the_first_chance(void)
+{
+    const uint64_t qs = 1ULL << card("QS");
+    hc_config c = standard(4);
+    c.first_trick = 0;
+    c.queen_at_first_chance = 1;
+    c = init_ok(c);
+    /* void in the suit led: the QS is the only legal discard */
+    const char *void_holder[] = {"2C 3C", "QS 2D", "4C AS", "5C KS"};
+    hc_hand *h = new_hand(&c, void_holder, 3, HC_PASS_HOLD);
+    CHECK_EQ(hc_play(h, card("2C")), HC_OK);
+    CHECK(hc_legal_mask(h) == qs);
+    CHECK_EQ(hc_check_play(h, card("2D")), HC_ERR_QUEEN_FIRST_CHANCE);
+    CHECK_EQ(hc_play(h, card("QS")), HC_OK);
+
+    /* no points on the first trick: that trick is no chance (the QS is not legal) */
+    hc_config f = standard(4);
+    f.queen_at_first_chance = 1;
+    f = init_ok(f);
+    h = new_hand(&f, void_holder, 3, HC_PASS_HOLD);
+    CHECK_EQ(hc_play(h, card("2C")), HC_OK);
+    CHECK(!(hc_legal_mask(h) & qs));
+    CHECK_EQ(hc_check_play(h, card("2D")), HC_OK);
+
+    /* spades led: only once the trick holds the AS or KS */
+    hc_config s = standard(4);
+    s.first_trick = 0;
+    s.opening = 2;
+    s.queen_at_first_chance = 1;
+    s = init_ok(s);
+    const char *spades[] = {"AS 3S", "QS 2S", "4S 5S", "6S 7S"};
+    h = new_hand(&s, spades, 3, HC_PASS_HOLD);
+    CHECK_EQ(hc_play(h, card("AS")), HC_OK);
+    CHECK(hc_legal_mask(h) == qs);
+    CHECK_EQ(hc_check_play(h, card("2S")), HC_ERR_QUEEN_FIRST_CHANCE);
+    h = new_hand(&s, spades, 3, HC_PASS_HOLD);
+    CHECK_EQ(hc_play(h, card("3S")), HC_OK);
+    CHECK(hc_legal_mask(h) == (qs | 1ULL << card("2S")));
+    CHECK_EQ(hc_check_play(h, card("2S")), HC_OK);
+}
+
 /* 004 'Other Variations': "Booster Nines - if a nine is played then an extra round in
  * the suit is played": the nine of the suit led makes the next trick's leader lead that
  * suit again if he holds it, even hearts before they are broken. */
@@ -1961,6 +2007,7 @@ int main(void)
     test_scoring_sun_and_no_trick_bonus();
     test_scoring_royal_moon_is_the_shooters_own_score();
     test_booster_nine_of_the_suit_led_forces_the_next_lead();
+    test_queen_at_first_chance_goes_at_the_first_chance();
     test_booster_overrides_the_lead_rule();
     test_wild_joker_may_be_played_holding_the_suit_and_never_wins();
     test_wild_jokers_only_trick_goes_to_its_leader();

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from .cards import DECK, JOKERS, Card, card_order
 from .proto.hearts.v1 import game_pb2, rules_pb2
 from .rules import (
+    LATER_SWITCHES,
     BrokenBy,
     DealerRule,
     FirstTrick,
@@ -241,6 +242,7 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
         domino=message.domino,
         penny_play=_enum(_PENNY, message.penny_play, f"{where}.penny_play"),
         penny_openings=message.penny_openings,
+        **{name: getattr(message, name) for name in LATER_SWITCHES},
     )
 
 
@@ -257,6 +259,7 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
     data = rules.to_dict() if isinstance(rules, RulesView) else dict(rules)
     # The settings written only when used (Cancellation's, the pennies') are known too.
     known = set(RulesView(penny_play=PennyPlay.SIMPLE).to_dict()) | _CANCELLATION_KEYS
+    known |= set(LATER_SWITCHES)
     unknown = sorted(set(data) - known)
     if unknown:
         raise ProtocolError(f"unknown rules setting(s): {', '.join(unknown)}")
@@ -265,6 +268,7 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         "second_pack_removed": [],
         "penny_play": PennyPlay.NONE.value,
         "penny_openings": 0,
+        **LATER_SWITCHES,
     }
 
     def get(key: str) -> Any:
@@ -327,6 +331,7 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         domino=get("domino"),
         penny_play=number(_PENNY_PB, "penny_play", get("penny_play")),
         penny_openings=get("penny_openings"),
+        **{name: get(name) for name in LATER_SWITCHES},
     )
     for key in ("doubler", "moon_points", "target_score", "max_hands"):
         value = get(key)

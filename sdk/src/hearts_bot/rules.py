@@ -238,6 +238,9 @@ class RulesView:
     """Four-Penny Hearts: how the tricks are played (`PlayView.legal_moves`)."""
     penny_openings: int = 0
     """Four-Penny Hearts: the regular opening tricks before the first multi-round."""
+    queen_at_first_chance: bool = False
+    """Black Mariah as purists play it: a seat that may play the QS to another's lead
+    must, when it is discarding or the trick holds the AS or KS (`PlayView.legal`)."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))
@@ -306,6 +309,10 @@ class RulesView:
 
     def to_dict(self) -> dict[str, Any]:
         """The settings in the shape of the arena's ``Rules.to_dict()``."""
+        return self._written() | self._later_dict()
+
+    def _written(self) -> dict[str, Any]:
+        """Every setting but the later switches (`LATER_SWITCHES`)."""
         return {
             "format": RULES_FORMAT_VERSION,
             "name": self.name,
@@ -348,6 +355,15 @@ class RulesView:
             **self._cancellation_dict(),
         } | self._penny_dict()
 
+    def _later_dict(self) -> dict[str, Any]:
+        """The later switches (`LATER_SWITCHES`), each only when set: as the arena writes
+        them, so older rules keep their JSON and a new switch needs no line here."""
+        return {
+            name: getattr(self, name)
+            for name, default in LATER_SWITCHES.items()
+            if getattr(self, name) != default
+        }
+
     def _cancellation_dict(self) -> dict[str, Any]:
         """As the arena writes them: the Cancellation settings only when used."""
         if not self.cancellation:
@@ -362,3 +378,18 @@ class RulesView:
         if self.penny_play is PennyPlay.NONE:
             return {}
         return {"penny_play": self.penny_play.value, "penny_openings": self.penny_openings}
+
+
+_ALWAYS_WRITTEN: Final = frozenset(
+    RulesView(penny_play=PennyPlay.SIMPLE, cancellation=True)._written()
+) - {"format"}
+LATER_SWITCHES: Final[Mapping[str, Any]] = MappingProxyType(
+    {
+        field.name: field.default
+        for field in dataclasses.fields(RulesView)
+        if field.type in ("bool", "int") and field.name not in _ALWAYS_WRITTEN
+    }
+)
+"""The plain true/false and integer settings added since the protocol's first rules, by
+name and default: `RulesView`, ``to_dict`` and hearts_bot.convert carry each one by its
+name (the same in the proto's Rules message), so a new one is its `RulesView` field."""

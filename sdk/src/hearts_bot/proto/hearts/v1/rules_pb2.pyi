@@ -596,6 +596,7 @@ class Rules(_message.Message):
     DOMINO_FIELD_NUMBER: _builtins.int
     PENNY_PLAY_FIELD_NUMBER: _builtins.int
     PENNY_OPENINGS_FIELD_NUMBER: _builtins.int
+    QUEEN_AT_FIRST_CHANCE_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The variant's name, such as "standard" or "omnibus" (informative only: the other
     fields are the rules; "custom" for a hand-built variant).
@@ -697,6 +698,13 @@ class Rules(_message.Message):
     """Four-Penny Hearts: the regular opening tricks before the first multi-round (one with
     four players, two with three, none with five); 0 without penny_play.
     """
+    queen_at_first_chance: _builtins.bool
+    """001 'VARIATION 1: BLACK MARIAH': "a player holding the Q of spades must get rid of it
+    on the first trick they legitimately can": when the QS may be played to another
+    seat's lead and the seat is discarding (spades were not led) or the trick holds the
+    AS or KS, the QS is the only legal play (the legal plays already say so). Unset
+    (false) in every other game. (Numbered from 70 to leave 62..69 free.)
+    """
     @_builtins.property
     def removed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Cards taken out of the 52-card pack before the deal so it deals evenly."""
@@ -775,10 +783,11 @@ class Rules(_message.Message):
         domino: _builtins.bool = ...,
         penny_play: Global___PennyPlay.ValueType = ...,
         penny_openings: _builtins.int = ...,
+        queen_at_first_chance: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "queen_at_first_chance", b"queen_at_first_chance", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015

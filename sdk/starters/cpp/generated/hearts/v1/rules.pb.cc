@@ -95,6 +95,7 @@ PROTOBUF_CONSTEXPR Rules::Rules(
   , /*decltype(_impl_.joker_kind_)*/0
   , /*decltype(_impl_.cancellation_)*/false
   , /*decltype(_impl_.domino_)*/false
+  , /*decltype(_impl_.queen_at_first_chance_)*/false
   , /*decltype(_impl_.penny_play_)*/0
   , /*decltype(_impl_.penny_openings_)*/0u} {}
 struct RulesDefaultTypeInternal {
@@ -176,6 +177,7 @@ const uint32_t TableStruct_hearts_2fv1_2frules_2eproto::offsets[] PROTOBUF_SECTI
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.domino_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.penny_play_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.penny_openings_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.queen_at_first_chance_),
   ~0u,
   ~0u,
   ~0u,
@@ -217,11 +219,12 @@ const uint32_t TableStruct_hearts_2fv1_2frules_2eproto::offsets[] PROTOBUF_SECTI
   ~0u,
   ~0u,
   ~0u,
+  ~0u,
 };
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
   { 0, -1, -1, sizeof(::hearts::v1::CardValue)},
   { 8, -1, -1, sizeof(::hearts::v1::ScoreAdjustment)},
-  { 16, 63, -1, sizeof(::hearts::v1::Rules)},
+  { 16, 64, -1, sizeof(::hearts::v1::Rules)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -234,7 +237,7 @@ const char descriptor_table_protodef_hearts_2fv1_2frules_2eproto[] PROTOBUF_SECT
   "\n\025hearts/v1/rules.proto\022\thearts.v1\")\n\tCa"
   "rdValue\022\014\n\004card\030\001 \001(\t\022\016\n\006points\030\002 \001(\005\"7\n"
   "\017ScoreAdjustment\022\022\n\nfrom_score\030\001 \001(\005\022\020\n\010"
-  "to_score\030\002 \001(\005\"\311\n\n\005Rules\022\014\n\004name\030\001 \001(\t\022\017"
+  "to_score\030\002 \001(\005\"\350\n\n\005Rules\022\014\n\004name\030\001 \001(\t\022\017"
   "\n\007players\030\002 \001(\r\022\025\n\rremoved_cards\030\003 \003(\t\022\022"
   "\n\nkitty_size\030\004 \001(\r\022*\n\013kitty_taker\030\005 \001(\0162"
   "\025.hearts.v1.KittyTaker\0224\n\020kitty_visibili"
@@ -266,62 +269,63 @@ const char descriptor_table_protodef_hearts_2fv1_2frules_2eproto[] PROTOBUF_SECT
   "earts.v1.JokerKind\022\024\n\014cancellation\0307 \001(\010"
   "\022\033\n\023second_pack_removed\0308 \003(\t\022\016\n\006domino\030"
   "2 \001(\010\022(\n\npenny_play\030< \001(\0162\024.hearts.v1.Pe"
-  "nnyPlay\022\026\n\016penny_openings\030= \001(\rB\n\n\010_doub"
-  "lerB\016\n\014_moon_pointsB\017\n\r_target_scoreB\014\n\n"
-  "_max_hands*\326\002\n\rPassDirection\022\036\n\032PASS_DIR"
-  "ECTION_UNSPECIFIED\020\000\022\027\n\023PASS_DIRECTION_L"
-  "EFT\020\001\022\030\n\024PASS_DIRECTION_RIGHT\020\002\022\031\n\025PASS_"
-  "DIRECTION_ACROSS\020\003\022\030\n\024PASS_DIRECTION_LEF"
-  "T2\020\004\022\031\n\025PASS_DIRECTION_RIGHT2\020\005\022\027\n\023PASS_"
-  "DIRECTION_HOLD\020\006\022\032\n\026PASS_DIRECTION_SCATT"
-  "ER\020\007\022\031\n\025PASS_DIRECTION_CENTER\020\010\022\027\n\023PASS_"
-  "DIRECTION_STAR\020\t\022\037\n\033PASS_DIRECTION_DEALE"
-  "R_CALLS\020\n\022\030\n\024PASS_DIRECTION_SPLIT\020\013*\207\001\n\007"
-  "Opening\022\027\n\023OPENING_UNSPECIFIED\020\000\022\027\n\023OPEN"
-  "ING_LOWEST_CLUB\020\001\022\024\n\020OPENING_ANY_CLUB\020\002\022"
-  "\032\n\026OPENING_LEFT_OF_DEALER\020\003\022\030\n\024OPENING_L"
-  "OWEST_SPADE\020\004*\200\001\n\nFirstTrick\022\033\n\027FIRST_TR"
-  "ICK_UNSPECIFIED\020\000\022\023\n\017FIRST_TRICK_ANY\020\001\022 "
-  "\n\034FIRST_TRICK_NO_PENALTY_CARDS\020\002\022\036\n\032FIRS"
-  "T_TRICK_NO_POINT_CARDS\020\003*r\n\010LeadRule\022\031\n\025"
-  "LEAD_RULE_UNSPECIFIED\020\000\022\021\n\rLEAD_RULE_ANY"
-  "\020\001\022\033\n\027LEAD_RULE_HEARTS_BROKEN\020\002\022\033\n\027LEAD_"
-  "RULE_POINTS_BROKEN\020\003*u\n\010BrokenBy\022\031\n\025BROK"
-  "EN_BY_UNSPECIFIED\020\000\022\024\n\020BROKEN_BY_HEARTS\020"
-  "\001\022\035\n\031BROKEN_BY_HEARTS_OR_QUEEN\020\002\022\031\n\025BROK"
-  "EN_BY_POINT_CARDS\020\003*\237\001\n\010MoonRule\022\031\n\025MOON"
-  "_RULE_UNSPECIFIED\020\000\022\022\n\016MOON_RULE_NONE\020\001\022"
-  "\021\n\rMOON_RULE_OLD\020\002\022\021\n\rMOON_RULE_NEW\020\003\022\035\n"
-  "\031MOON_RULE_SHOOTERS_CHOICE\020\004\022\037\n\033MOON_RUL"
-  "E_ADD_UNLESS_LOSING\020\005*d\n\nKittyTaker\022\033\n\027K"
-  "ITTY_TAKER_UNSPECIFIED\020\000\022\033\n\027KITTY_TAKER_"
-  "FIRST_TRICK\020\001\022\034\n\030KITTY_TAKER_FIRST_POINT"
-  "S\020\002*\267\001\n\017KittyVisibility\022 \n\034KITTY_VISIBIL"
-  "ITY_UNSPECIFIED\020\000\022\033\n\027KITTY_VISIBILITY_HI"
-  "DDEN\020\001\022\034\n\030KITTY_VISIBILITY_FACE_UP\020\002\022&\n\""
-  "KITTY_VISIBILITY_AFTER_FIRST_TRICK\020\003\022\037\n\033"
-  "KITTY_VISIBILITY_TAKER_ONLY\020\004*\300\001\n\nSettle"
-  "ment\022\032\n\026SETTLEMENT_UNSPECIFIED\020\000\022\025\n\021SETT"
-  "LEMENT_POINTS\020\001\022\025\n\021SETTLEMENT_HOWELL\020\002\022\031"
-  "\n\025SETTLEMENT_POT_LOWEST\020\003\022\032\n\026SETTLEMENT_"
-  "SWEEPSTAKES\020\004\022\031\n\025SETTLEMENT_POOL_CLEAN\020\005"
-  "\022\026\n\022SETTLEMENT_AUCTION\020\006*\232\001\n\021ScoringSuit"
-  "Choice\022#\n\037SCORING_SUIT_CHOICE_UNSPECIFIE"
-  "D\020\000\022\035\n\031SCORING_SUIT_CHOICE_FIXED\020\001\022 \n\034SC"
-  "ORING_SUIT_CHOICE_REVEALED\020\002\022\037\n\033SCORING_"
-  "SUIT_CHOICE_AUCTION\020\003*h\n\nDealerRule\022\033\n\027D"
-  "EALER_RULE_UNSPECIFIED\020\000\022\026\n\022DEALER_RULE_"
-  "ROTATE\020\001\022%\n!DEALER_RULE_QUEEN_OF_SPADES_"
-  "TAKER\020\002*W\n\tJokerKind\022\032\n\026JOKER_KIND_UNSPE"
-  "CIFIED\020\000\022\023\n\017JOKER_KIND_WILD\020\001\022\031\n\025JOKER_K"
-  "IND_HEART_1911\020\002*l\n\tPennyPlay\022\032\n\026PENNY_P"
-  "LAY_UNSPECIFIED\020\000\022\023\n\017PENNY_PLAY_NONE\020\001\022\025"
-  "\n\021PENNY_PLAY_SIMPLE\020\002\022\027\n\023PENNY_PLAY_ADVA"
-  "NCED\020\003b\006proto3"
+  "nnyPlay\022\026\n\016penny_openings\030= \001(\r\022\035\n\025queen"
+  "_at_first_chance\030F \001(\010B\n\n\010_doublerB\016\n\014_m"
+  "oon_pointsB\017\n\r_target_scoreB\014\n\n_max_hand"
+  "s*\326\002\n\rPassDirection\022\036\n\032PASS_DIRECTION_UN"
+  "SPECIFIED\020\000\022\027\n\023PASS_DIRECTION_LEFT\020\001\022\030\n\024"
+  "PASS_DIRECTION_RIGHT\020\002\022\031\n\025PASS_DIRECTION"
+  "_ACROSS\020\003\022\030\n\024PASS_DIRECTION_LEFT2\020\004\022\031\n\025P"
+  "ASS_DIRECTION_RIGHT2\020\005\022\027\n\023PASS_DIRECTION"
+  "_HOLD\020\006\022\032\n\026PASS_DIRECTION_SCATTER\020\007\022\031\n\025P"
+  "ASS_DIRECTION_CENTER\020\010\022\027\n\023PASS_DIRECTION"
+  "_STAR\020\t\022\037\n\033PASS_DIRECTION_DEALER_CALLS\020\n"
+  "\022\030\n\024PASS_DIRECTION_SPLIT\020\013*\207\001\n\007Opening\022\027"
+  "\n\023OPENING_UNSPECIFIED\020\000\022\027\n\023OPENING_LOWES"
+  "T_CLUB\020\001\022\024\n\020OPENING_ANY_CLUB\020\002\022\032\n\026OPENIN"
+  "G_LEFT_OF_DEALER\020\003\022\030\n\024OPENING_LOWEST_SPA"
+  "DE\020\004*\200\001\n\nFirstTrick\022\033\n\027FIRST_TRICK_UNSPE"
+  "CIFIED\020\000\022\023\n\017FIRST_TRICK_ANY\020\001\022 \n\034FIRST_T"
+  "RICK_NO_PENALTY_CARDS\020\002\022\036\n\032FIRST_TRICK_N"
+  "O_POINT_CARDS\020\003*r\n\010LeadRule\022\031\n\025LEAD_RULE"
+  "_UNSPECIFIED\020\000\022\021\n\rLEAD_RULE_ANY\020\001\022\033\n\027LEA"
+  "D_RULE_HEARTS_BROKEN\020\002\022\033\n\027LEAD_RULE_POIN"
+  "TS_BROKEN\020\003*u\n\010BrokenBy\022\031\n\025BROKEN_BY_UNS"
+  "PECIFIED\020\000\022\024\n\020BROKEN_BY_HEARTS\020\001\022\035\n\031BROK"
+  "EN_BY_HEARTS_OR_QUEEN\020\002\022\031\n\025BROKEN_BY_POI"
+  "NT_CARDS\020\003*\237\001\n\010MoonRule\022\031\n\025MOON_RULE_UNS"
+  "PECIFIED\020\000\022\022\n\016MOON_RULE_NONE\020\001\022\021\n\rMOON_R"
+  "ULE_OLD\020\002\022\021\n\rMOON_RULE_NEW\020\003\022\035\n\031MOON_RUL"
+  "E_SHOOTERS_CHOICE\020\004\022\037\n\033MOON_RULE_ADD_UNL"
+  "ESS_LOSING\020\005*d\n\nKittyTaker\022\033\n\027KITTY_TAKE"
+  "R_UNSPECIFIED\020\000\022\033\n\027KITTY_TAKER_FIRST_TRI"
+  "CK\020\001\022\034\n\030KITTY_TAKER_FIRST_POINTS\020\002*\267\001\n\017K"
+  "ittyVisibility\022 \n\034KITTY_VISIBILITY_UNSPE"
+  "CIFIED\020\000\022\033\n\027KITTY_VISIBILITY_HIDDEN\020\001\022\034\n"
+  "\030KITTY_VISIBILITY_FACE_UP\020\002\022&\n\"KITTY_VIS"
+  "IBILITY_AFTER_FIRST_TRICK\020\003\022\037\n\033KITTY_VIS"
+  "IBILITY_TAKER_ONLY\020\004*\300\001\n\nSettlement\022\032\n\026S"
+  "ETTLEMENT_UNSPECIFIED\020\000\022\025\n\021SETTLEMENT_PO"
+  "INTS\020\001\022\025\n\021SETTLEMENT_HOWELL\020\002\022\031\n\025SETTLEM"
+  "ENT_POT_LOWEST\020\003\022\032\n\026SETTLEMENT_SWEEPSTAK"
+  "ES\020\004\022\031\n\025SETTLEMENT_POOL_CLEAN\020\005\022\026\n\022SETTL"
+  "EMENT_AUCTION\020\006*\232\001\n\021ScoringSuitChoice\022#\n"
+  "\037SCORING_SUIT_CHOICE_UNSPECIFIED\020\000\022\035\n\031SC"
+  "ORING_SUIT_CHOICE_FIXED\020\001\022 \n\034SCORING_SUI"
+  "T_CHOICE_REVEALED\020\002\022\037\n\033SCORING_SUIT_CHOI"
+  "CE_AUCTION\020\003*h\n\nDealerRule\022\033\n\027DEALER_RUL"
+  "E_UNSPECIFIED\020\000\022\026\n\022DEALER_RULE_ROTATE\020\001\022"
+  "%\n!DEALER_RULE_QUEEN_OF_SPADES_TAKER\020\002*W"
+  "\n\tJokerKind\022\032\n\026JOKER_KIND_UNSPECIFIED\020\000\022"
+  "\023\n\017JOKER_KIND_WILD\020\001\022\031\n\025JOKER_KIND_HEART"
+  "_1911\020\002*l\n\tPennyPlay\022\032\n\026PENNY_PLAY_UNSPE"
+  "CIFIED\020\000\022\023\n\017PENNY_PLAY_NONE\020\001\022\025\n\021PENNY_P"
+  "LAY_SIMPLE\020\002\022\027\n\023PENNY_PLAY_ADVANCED\020\003b\006p"
+  "roto3"
   ;
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2frules_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2frules_2eproto = {
-    false, false, 3454, descriptor_table_protodef_hearts_2fv1_2frules_2eproto,
+    false, false, 3485, descriptor_table_protodef_hearts_2fv1_2frules_2eproto,
     "hearts/v1/rules.proto",
     &descriptor_table_hearts_2fv1_2frules_2eproto_once, nullptr, 0, 3,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2frules_2eproto::offsets,
@@ -1070,6 +1074,7 @@ Rules::Rules(const Rules& from)
     , decltype(_impl_.joker_kind_){}
     , decltype(_impl_.cancellation_){}
     , decltype(_impl_.domino_){}
+    , decltype(_impl_.queen_at_first_chance_){}
     , decltype(_impl_.penny_play_){}
     , decltype(_impl_.penny_openings_){}};
 
@@ -1144,6 +1149,7 @@ inline void Rules::SharedCtor(
     , decltype(_impl_.joker_kind_){0}
     , decltype(_impl_.cancellation_){false}
     , decltype(_impl_.domino_){false}
+    , decltype(_impl_.queen_at_first_chance_){false}
     , decltype(_impl_.penny_play_){0}
     , decltype(_impl_.penny_openings_){0u}
   };
@@ -1622,6 +1628,14 @@ const char* Rules::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
         } else
           goto handle_unusual;
         continue;
+      // bool queen_at_first_chance = 70;
+      case 70:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 48)) {
+          _impl_.queen_at_first_chance_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
       default:
         goto handle_unusual;
     }  // switch
@@ -1944,6 +1958,12 @@ uint8_t* Rules::_InternalSerialize(
     target = ::_pbi::WireFormatLite::WriteBoolToArray(65, this->_internal_pass_call_split(), target);
   }
 
+  // bool queen_at_first_chance = 70;
+  if (this->_internal_queen_at_first_chance() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(70, this->_internal_queen_at_first_chance(), target);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -2231,6 +2251,11 @@ size_t Rules::ByteSizeLong() const {
     total_size += 2 + 1;
   }
 
+  // bool queen_at_first_chance = 70;
+  if (this->_internal_queen_at_first_chance() != 0) {
+    total_size += 2 + 1;
+  }
+
   // .hearts.v1.PennyPlay penny_play = 60;
   if (this->_internal_penny_play() != 0) {
     total_size += 2 +
@@ -2366,6 +2391,9 @@ void Rules::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF
   }
   if (from._internal_domino() != 0) {
     _this->_internal_set_domino(from._internal_domino());
+  }
+  if (from._internal_queen_at_first_chance() != 0) {
+    _this->_internal_set_queen_at_first_chance(from._internal_queen_at_first_chance());
   }
   if (from._internal_penny_play() != 0) {
     _this->_internal_set_penny_play(from._internal_penny_play());

@@ -914,6 +914,7 @@ class Rules final :
     kJokerKindFieldNumber = 42,
     kCancellationFieldNumber = 55,
     kDominoFieldNumber = 50,
+    kQueenAtFirstChanceFieldNumber = 70,
     kPennyPlayFieldNumber = 60,
     kPennyOpeningsFieldNumber = 61,
   };
@@ -1388,6 +1389,15 @@ class Rules final :
   void _internal_set_domino(bool value);
   public:
 
+  // bool queen_at_first_chance = 70;
+  void clear_queen_at_first_chance();
+  bool queen_at_first_chance() const;
+  void set_queen_at_first_chance(bool value);
+  private:
+  bool _internal_queen_at_first_chance() const;
+  void _internal_set_queen_at_first_chance(bool value);
+  public:
+
   // .hearts.v1.PennyPlay penny_play = 60;
   void clear_penny_play();
   ::hearts::v1::PennyPlay penny_play() const;
@@ -1457,6 +1467,7 @@ class Rules final :
     int joker_kind_;
     bool cancellation_;
     bool domino_;
+    bool queen_at_first_chance_;
     int penny_play_;
     uint32_t penny_openings_;
   };
@@ -2818,6 +2829,26 @@ inline void Rules::_internal_set_penny_openings(uint32_t value) {
 inline void Rules::set_penny_openings(uint32_t value) {
   _internal_set_penny_openings(value);
   // @@protoc_insertion_point(field_set:hearts.v1.Rules.penny_openings)
+}
+
+// bool queen_at_first_chance = 70;
+inline void Rules::clear_queen_at_first_chance() {
+  _impl_.queen_at_first_chance_ = false;
+}
+inline bool Rules::_internal_queen_at_first_chance() const {
+  return _impl_.queen_at_first_chance_;
+}
+inline bool Rules::queen_at_first_chance() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.queen_at_first_chance)
+  return _internal_queen_at_first_chance();
+}
+inline void Rules::_internal_set_queen_at_first_chance(bool value) {
+  
+  _impl_.queen_at_first_chance_ = value;
+}
+inline void Rules::set_queen_at_first_chance(bool value) {
+  _internal_set_queen_at_first_chance(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.queen_at_first_chance)
 }
 
 #ifdef __GNUC__

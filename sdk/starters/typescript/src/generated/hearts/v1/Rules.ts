@@ -58,6 +58,7 @@ export interface Rules {
   'penny_play'?: (_hearts_v1_PennyPlay);
   'penny_openings'?: (number);
   'pass_call_split'?: (boolean);
+  'queen_at_first_chance'?: (boolean);
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
   '_target_score'?: "target_score";
@@ -106,6 +107,7 @@ export interface Rules__Output {
   'penny_play': (_hearts_v1_PennyPlay__Output);
   'penny_openings': (number);
   'pass_call_split': (boolean);
+  'queen_at_first_chance': (boolean);
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
   '_target_score'?: "target_score";

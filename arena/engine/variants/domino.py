@@ -10,13 +10,13 @@ first active player on his left. The last survivor must keep all the cards remai
 his hand."
 
 `DominoHand` is a `Hand` (the runner, views and replays use one API) whose backend is the
-Domino core: `arena.engine._domino` in C, or `arena.engine.domino_reference` under
+Domino core: `arena.engine.variants._domino` in C, or `arena.engine.variants.domino_reference` under
 ``ARENA_PUREPYTHON=1``. Draws are not decisions: the engine makes them when a seat void
 in the suit led is to play, and records them (`draws`). Tricks hold one play per seat
 still in, so a trick may be shorter than the table. docs/rules.md gives every choice made
 where the source is silent.
 
->>> from arena.engine.domino import DominoHand, domino_rules
+>>> from arena.engine.variants.domino import DominoHand, domino_rules
 >>> hand = DominoHand.deal(domino_rules(players=3), seed=11, dealer=0)
 >>> hand.phase.value, hand.to_play, hand.stock_size, [len(hand.hand_of(s)) for s in range(3)]
 ('playing', 1, 34, [6, 6, 6])
@@ -31,12 +31,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from . import presets
-from .backend import select
-from .cards import CARDS, Card, CardLike, CardSet, Suit, to_card
-from .config import ERR_NOT_PASSING
-from .decisions import Action, DecisionKind, IllegalActionError
-from .hand import (
+from .. import presets
+from ..backend import family_core
+from ..cards import CARDS, Card, CardLike, CardSet, Suit, to_card
+from ..config import ERR_NOT_PASSING
+from ..decisions import Action, DecisionKind, IllegalActionError
+from ..hand import (
     Hand,
     HandOverError,
     IllegalPassError,
@@ -48,7 +48,7 @@ from .hand import (
     _check_seat,
     register_family,
 )
-from .rules import MoonRule, PassDirection, Rules
+from ..rules import MoonRule, PassDirection, Rules
 
 __all__ = ["DOMINO_BACKEND_NAME", "DominoHand", "domino_rules", "search_position"]
 
@@ -60,7 +60,7 @@ ERR_NOT_BROKEN = 9
 _MOON_KINDS = {MoonRule.NONE: 0, MoonRule.OLD: 1}
 
 
-_core, DOMINO_BACKEND_NAME = select("_domino", "domino_reference")
+_core, DOMINO_BACKEND_NAME = family_core("domino")
 
 
 def domino_rules(players: int = 4, **changes: Any) -> Rules:
@@ -449,4 +449,4 @@ class DominoHand(Hand):
         )
 
 
-register_family(lambda rules: rules.domino, DominoHand)
+register_family("domino", DominoHand)

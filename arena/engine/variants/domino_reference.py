@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 
-from .reference import SplitMix64
+from ..reference import SplitMix64
 
 __all__ = ["DominoState", "deal", "position"]
 
@@ -71,7 +71,7 @@ class _Position:
 
 
 class DominoState:
-    """One Domino deal in play: the twin of `arena.engine._domino.DominoState`."""
+    """One Domino deal in play: the twin of `arena.engine.variants._domino.DominoState`."""
 
     def __init__(
         self,

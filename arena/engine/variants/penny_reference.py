@@ -3,7 +3,7 @@
 003 'FOUR-PENNY HEARTS': "Each penny marks a round of Hearts called a 'penny-round'. Each
 completed penny-round will contain exactly four cards. Four penny-rounds are played at the
 same time, and are called a 'multi-round'." With n players there are n pennies ('THREE-PENNY
-AND FIVE-PENNY HEARTS'). The C module `arena.engine._penny` (arena/engine/_core/penny.c)
+AND FIVE-PENNY HEARTS'). The C module `arena.engine.variants._penny` (arena/engine/_core/penny.c)
 implements the same contract; tests/engine/test_penny_differential.py compares the two.
 
 The contract (ints only; cards are indices 0..51, suit * 13 + rank, suits C D S H):
@@ -35,7 +35,7 @@ The contract (ints only; cards are indices 0..51, suit * 13 + rank, suits C D S 
 
 from __future__ import annotations
 
-from .config import (
+from ..config import (
     ERR_BAD_CARD,
     ERR_HAND_OVER,
     ERR_MUST_FOLLOW_SUIT,

@@ -7,7 +7,7 @@ five pennies ('THREE-PENNY AND FIVE-PENNY HEARTS').
 
 The deal, the pass and the regular opening tricks are the `Hand`'s own (the C core or the
 reference); once `rules.penny_openings` tricks are done the multi-rounds are played by the
-penny core (`arena.engine._penny`, or `arena.engine.penny_reference` under
+penny core (`arena.engine.variants._penny`, or `arena.engine.variants.penny_reference` under
 ``ARENA_PUREPYTHON=1``). A move is then a (penny, card) pair: `legal_moves`, `play(card,
 penny=...)`. A card given without a penny goes to `default_penny(card)`, the
 lowest-numbered penny where that card is legal, so code written for one trick at a time
@@ -39,11 +39,11 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from . import config as core_config
-from .backend import IS_C, select
-from .cards import CARDS, Card, CardLike, CardSet, to_card
-from .decisions import Action, Decision, DecisionKind
-from .hand import (
+from .. import config as core_config
+from ..backend import IS_C, family_core
+from ..cards import CARDS, Card, CardLike, CardSet, to_card
+from ..decisions import Action, Decision, DecisionKind
+from ..hand import (
     Hand,
     HandOverError,
     IllegalPlayError,
@@ -54,12 +54,12 @@ from .hand import (
     _cardset,
     register_family,
 )
+from ..reference import derive
+from ..rules import MoonRule, PassDirection, PennyPlay, Rules
 from .penny_reference import ERR_BAD_PENNY, ERR_PENNY_FULL, ERR_PENNY_PLAYED
-from .reference import derive
-from .rules import MoonRule, PassDirection, PennyPlay, Rules
 
 # The penny core follows the hearts core: C beside C, the reference beside the reference.
-PennyState = select("_penny", "penny_reference", c_allowed=IS_C)[0].PennyState
+PennyState = family_core("penny", c_allowed=IS_C)[0].PennyState
 
 __all__ = ["PennyHand", "PennyMove", "PennyState", "penny_points"]
 
@@ -484,4 +484,4 @@ def penny_points(rules: Rules, taken: Sequence[int]) -> tuple[int, ...]:
     return tuple(0 if s == shooter else score + worth for s, score in enumerate(raw))
 
 
-register_family(lambda rules: rules.penny_play is not PennyPlay.NONE, PennyHand)
+register_family("penny", PennyHand)

@@ -5,7 +5,7 @@ each card may be there twice; two copies of one card in a trick cancel and neith
 win it; a trick nobody wins is set aside for the next trick's winner, its leader leading
 again; the widow goes with the first trick; an unwon last trick and the set-aside tricks
 are discarded unscored. The rules live in the backend: the C module ``_cancellation``, or
-the pure-Python reference `arena.engine.cancellation_reference` under
+the pure-Python reference `arena.engine.variants.cancellation_reference` under
 ``ARENA_PUREPYTHON=1`` (the same switch as the other games). This class answers what
 `Hand` answers, with `CardMultiset` where two copies can be held (`hand_of`, `taken`,
 `kitty`) and a `Trick.winner` of -1 for a trick nobody won.
@@ -25,11 +25,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from . import cancellation_reference as reference
-from . import config as core_config
-from .backend import select
-from .cards import CARDS, Card, CardLike, CardSet, Suit, to_card
-from .hand import (
+from .. import config as core_config
+from ..backend import family_core
+from ..cards import CARDS, Card, CardLike, CardSet, Suit, to_card
+from ..hand import (
     Hand,
     HandOverError,
     IllegalPassError,
@@ -40,10 +39,11 @@ from .hand import (
     Trick,
     register_family,
 )
-from .multiset import CardMultiset
-from .rules import FirstTrick, KittyVisibility, LeadRule, MoonRule, Opening, PassDirection, Rules
+from ..multiset import CardMultiset
+from ..rules import FirstTrick, KittyVisibility, LeadRule, MoonRule, Opening, PassDirection, Rules
+from . import cancellation_reference as reference
 
-backend, _ = select("_cancellation", "cancellation_reference")
+backend, _ = family_core("cancellation")
 """The backend module in use: ``_cancellation`` (C) or the reference."""
 
 _PHASES = (Phase.PASSING, Phase.PLAYING, Phase.OVER)
@@ -497,4 +497,4 @@ def _check_seat(rules: Rules, seat: int, what: str) -> None:
         raise ValueError(f"{what} {seat!r} is not a seat of a {rules.players}-player game")
 
 
-register_family(lambda rules: rules.cancellation, CancellationHand)
+register_family("cancellation", CancellationHand)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .config import (
+from ..config import (
     BROKEN_BY_HEARTS,
     BROKEN_BY_HEARTS_OR_QUEEN,
     ERR_ALREADY_PASSED,
@@ -55,7 +55,7 @@ from .config import (
     PHASE_PASSING,
     PHASE_PLAYING,
 )
-from .reference import SplitMix64
+from ..reference import SplitMix64
 
 MAX_PLAYERS = 10
 CARDS = 52
