@@ -9,9 +9,10 @@ slowed (a 429 with `Retry-After` until the window moves) and then refused until 
 is over, even with the right password. A successful sign-in (a redirect) costs nothing.
 
 The counts live in the platform's Redis when the platform runs on Redis
-(`ARENA_BROKER_URL=redis://…`, or `ARENA_RATELIMIT_STORAGE_URI`), so that every server
-process shares them; the local platform (SQL broker) keeps them in memory. A Redis that
-goes away falls back to memory rather than failing sign-ins.
+(`ARENA_BROKER_URL=redis://…`, the local platform's embedded server on its unix socket,
+or `ARENA_RATELIMIT_STORAGE_URI`), so that every server process shares them; on the SQL
+broker they stay in the process's memory. A Redis that goes away falls back to memory
+rather than failing sign-ins.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ def storage_uri(env: dict[str, str] | None = None) -> str:
 
     >>> storage_uri({"ARENA_BROKER_URL": "redis://cache:6379/0"})
     'redis://cache:6379/0'
+    >>> storage_uri({"ARENA_BROKER_URL": "redis+socket:///srv/arena/broker/redis.sock"})
+    'redis+unix:///srv/arena/broker/redis.sock'
     >>> storage_uri({"ARENA_BROKER_URL": "sqla+sqlite:///var/broker.db"})
     'memory://'
     """
@@ -47,6 +50,8 @@ def storage_uri(env: dict[str, str] | None = None) -> str:
     if chosen:
         return chosen
     broker = env.get("ARENA_BROKER_URL", "")
+    if broker.startswith("redis+socket://"):  # kombu's spelling of a unix socket; limits'
+        return "redis+unix://" + broker.removeprefix("redis+socket://")
     return broker if broker.startswith(("redis://", "rediss://")) else "memory://"
 
 
