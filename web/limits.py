@@ -149,8 +149,8 @@ class RefusedSignins:
             return start_response(status, headers, *args)
 
         answer = self.app(environ, capture)
-        until = environ.get(REFUSED_UNTIL)
-        if until is None or not captured:
+        refused_until = environ.get(REFUSED_UNTIL)
+        if refused_until is None or not captured:
             return answer
         try:
             body = b"".join(answer)
@@ -160,7 +160,7 @@ class RefusedSignins:
                 close()
         status, headers = captured
         kept = [(name, value) for name, value in headers if name.lower() != "set-cookie"]
-        self._remember(key, (float(until), status, kept, body))
+        self._remember(key, (float(refused_until), status, kept, body))
         return [body]
 
     def _remember(
