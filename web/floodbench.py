@@ -5,18 +5,20 @@ and eight anonymous sign-in loops once cut the ladder from 113 to 5 requests a s
 The site now hashes at most `PASSWORD_HASHING_SLOTS` passwords at once per process and
 rate-limits failed sign-ins per address and per account (`web.passwords`, `web.limits`).
 
-The site is served on a real port of 127.0.0.1 (a threaded werkzeug server, as the
-tests' live server) on a scratch database (`arena.benchmarks.store`), with the production
-argon2 parameters. `flooders` processes post wrong passwords for random names in a loop,
-twice: once as they are (one address: the address limit soon answers 429), and once with
-the address limit lifted, as a flood from many addresses would be (only the hashing
-slots stand in its way). The ladder page is requested `requests` times quiet and as many
-times flooded, in `blocks` alternating blocks: the flooders pause (and their last
-requests drain) for each quiet block and resume for each flooded one, so a change in the
-machine's other load falls on both sides alike (on a shared machine, a quiet phase
-measured once before the flood was off by half at times). The first flood runs `settle`
-seconds before it is timed (past the first failures the limits allow), later ones
-`resettle`. Medians are printed; docs/benchmarks.md records them.
+The site is served on a real port of 127.0.0.1 by waitress with eight threads, as `arena
+web` serves it (a thread-per-connection server such as werkzeug's hid that sign-ins
+waiting for the hashing thread held the server's threads), on a scratch database
+(`arena.benchmarks.store`), with the production argon2 parameters. `flooders` processes
+post wrong passwords for random names in a loop, twice: once as they are (one address:
+the address limit soon answers 429), and once with the address limit lifted, as a flood
+from many addresses would be (only the hashing slots and their queue stand in its way).
+The ladder page is requested `requests` times quiet and as many times flooded, in
+`blocks` alternating blocks: the flooders pause (and their last requests drain) for each
+quiet block and resume for each flooded one, so a change in the machine's other load
+falls on both sides alike (on a shared machine, a quiet phase measured once before the
+flood was off by half at times). The first flood runs `settle` seconds before it is
+timed (past the first failures the limits allow), later ones `resettle`. Medians are
+printed; docs/benchmarks.md records them.
 """
 
 from __future__ import annotations
@@ -38,7 +40,6 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from sqlalchemy.engine import URL
-from werkzeug.serving import make_server
 
 from arena.store import make_engine, make_sessionmaker, migrate
 from arena.store.accounts import create_user, hash_password
@@ -127,13 +128,32 @@ def _ladder_times(base: str, season_id: int, requests: int) -> tuple[float, ...]
     return tuple(samples)
 
 
-def _serve(config: dict[str, Any]) -> tuple[Any, threading.Thread, str]:
+WEB_THREADS: Final = 8
+"""waitress's threads, as `arena web` (arena/commands/platform.py) runs it."""
+
+
+def _serve(config: dict[str, Any]) -> tuple[Callable[[], None], str]:
+    """The site on waitress on a free port of 127.0.0.1: a function that stops it, and
+    its address."""
+    import waitress.server
+
     from . import create_app
 
-    server = make_server("127.0.0.1", 0, create_app(config), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    server = waitress.server.create_server(
+        create_app(config), host="127.0.0.1", port=0, threads=WEB_THREADS
+    )
+    assert isinstance(server, waitress.server.BaseWSGIServer)  # one socket, one port
+    assert server.socket is not None
+    port = server.socket.getsockname()[1]
+    thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    return server, thread, f"http://127.0.0.1:{server.server_port}"
+
+    def stop() -> None:
+        server.close()
+        thread.join(timeout=30)
+        server.task_dispatcher.shutdown()
+
+    return stop, f"http://127.0.0.1:{port}"
 
 
 def _alternated(
@@ -261,7 +281,7 @@ def bench_signin_flood(
     """Fill a scratch database, then time the ladder quiet and under each flood."""
     from arena.benchmarks.store import fill, scratch_database
 
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # not a line per request
+    logging.getLogger("waitress").setLevel(logging.ERROR)  # no "task queue depth" lines
 
     with scratch_database(url) as scratch:
         migrate.upgrade(scratch)
@@ -289,7 +309,7 @@ def bench_signin_flood(
         answers: dict[str, dict[int, int]] = {}
         for name, (extra, cheap) in scenarios.items():
             config = {"DATABASE_URL": database, "SECRET_KEY": "bench", **extra}
-            server, thread, base = _serve(config)
+            stop, base = _serve(config)
             try:
                 _ladder_times(base, season_id, 3)  # warm-up
                 quiet[name], flooded[name], answers[name] = _alternated(
@@ -303,9 +323,7 @@ def bench_signin_flood(
                     cheap=cheap,
                 )
             finally:
-                server.shutdown()
-                thread.join(timeout=30)
-                server.server_close()
+                stop()
         cpu = request_cpu(database, season_id)
     return FloodFigures(backend, versions, flooders, quiet, flooded, answers, cpu)
 
