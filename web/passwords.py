@@ -29,10 +29,14 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Final, TypeVar
 
-from flask import Flask, current_app
+from flask import Flask, current_app, jsonify
+from markupsafe import escape
 from werkzeug.exceptions import ServiceUnavailable
+from werkzeug.wrappers import Response
 
 from arena.store import accounts
+
+from .errors import wants_json
 
 EXTENSION: Final = "arena.password_slots"
 POOL: Final = "arena.password_threads"
@@ -67,15 +71,37 @@ def init_app(app: Flask) -> None:
     app.extensions[ADMITTED] = threading.BoundedSemaphore(
         slots + app.config["PASSWORD_HASHING_QUEUE"]
     )
+    app.register_error_handler(HashingBusyError, _busy_answer)
     app.extensions[POOL] = ThreadPoolExecutor(
         slots, thread_name_prefix="argon2", initializer=_lower_priority
     )
 
 
-def _busy() -> ServiceUnavailable:
-    return ServiceUnavailable(
-        "Too many sign-ins at once; try again in a few seconds.", retry_after=5
-    )
+class HashingBusyError(ServiceUnavailable):
+    """No hashing slot for this sign-in (the queue is full, or it waited too long)."""
+
+
+BUSY_PAGE: Final = (
+    '<!doctype html><html lang="en"><meta charset="utf-8"><title>Too many sign-ins</title>'
+    '<p>{message} <a href="/signin">Sign in</a> again in a few seconds.</p></html>'
+)
+
+
+def _busy() -> HashingBusyError:
+    return HashingBusyError("Too many sign-ins at once; try again in a few seconds.", retry_after=5)
+
+
+def _busy_answer(error: HashingBusyError) -> Response:
+    """A 503 that costs little to answer (no template): a flood gets thousands of them."""
+    message = str(error.description)
+    if wants_json():
+        body = {"error": {"status": 503, "code": "service_unavailable", "message": message}}
+        answer: Response = jsonify(body)
+    else:
+        answer = Response(BUSY_PAGE.format(message=escape(message)), mimetype="text/html")
+    answer.status_code = 503
+    answer.headers["Retry-After"] = "5"
+    return answer
 
 
 def _hashing(work: Callable[[], T]) -> T:
