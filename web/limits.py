@@ -9,17 +9,21 @@ slowed (a 429 with `Retry-After` until the window moves) and then refused until 
 is over, even with the right password. A successful sign-in (a redirect) costs nothing.
 
 The counts live in the platform's Redis when the platform runs on Redis
-(`ARENA_BROKER_URL=redis://…`, or `ARENA_RATELIMIT_STORAGE_URI`), so that every server
-process shares them; the local platform (SQL broker) keeps them in memory. A Redis that
-goes away falls back to memory rather than failing sign-ins.
+(`ARENA_BROKER_URL=redis://…`, the local platform's embedded server on its unix socket,
+or `ARENA_RATELIMIT_STORAGE_URI`), so that every server process shares them; on the SQL
+broker they stay in the process's memory. A Redis that goes away falls back to memory
+rather than failing sign-ins.
 """
 
 from __future__ import annotations
 
 import os
+import threading
+import time
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
-from flask import Flask, jsonify, request
+from flask import Flask, current_app, jsonify, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from markupsafe import escape
@@ -39,6 +43,8 @@ def storage_uri(env: dict[str, str] | None = None) -> str:
 
     >>> storage_uri({"ARENA_BROKER_URL": "redis://cache:6379/0"})
     'redis://cache:6379/0'
+    >>> storage_uri({"ARENA_BROKER_URL": "redis+socket:///srv/arena/broker/redis.sock"})
+    'redis+unix:///srv/arena/broker/redis.sock'
     >>> storage_uri({"ARENA_BROKER_URL": "sqla+sqlite:///var/broker.db"})
     'memory://'
     """
@@ -47,6 +53,8 @@ def storage_uri(env: dict[str, str] | None = None) -> str:
     if chosen:
         return chosen
     broker = env.get("ARENA_BROKER_URL", "")
+    if broker.startswith("redis+socket://"):  # kombu's spelling of a unix socket; limits'
+        return "redis+unix://" + broker.removeprefix("redis+socket://")
     return broker if broker.startswith(("redis://", "rediss://")) else "memory://"
 
 
@@ -72,7 +80,16 @@ REFUSED_PAGE: Final = (
 
 
 def _refused(error: RateLimitExceeded) -> Response:
-    """A 429 that costs little to answer (no template): a flood gets thousands of them."""
+    """A 429 that costs little to answer (no template): a flood gets thousands of them.
+
+    A refusal by the address's limit also tells `RefusedSignins` (through the request's
+    environ) until when the limiter will refuse that address: the moment the oldest
+    failure in the breached window leaves it."""
+    limiter: Limiter | None = current_app.extensions.get(EXTENSION)
+    if limiter is not None and error.limit.key_func is not account_key:
+        for limit in limiter.current_limits:
+            if limit.breached and limit.limit == error.limit.limit:
+                request.environ[REFUSED_UNTIL] = float(limit.window[0])
     message = str(error.description)
     if wants_json():
         body = {"error": {"status": 429, "code": "too_many_requests", "message": message}}
@@ -84,8 +101,83 @@ def _refused(error: RateLimitExceeded) -> Response:
     return answer
 
 
+REFUSED_UNTIL: Final = "arena.signin_refused_until"
+"""The environ key by which `_refused` tells `RefusedSignins` until when an address is
+refused."""
+SIGNIN_PATH: Final = "/signin"
+
+
+class RefusedSignins:
+    """WSGI middleware: a sign-in from an address the limiter refused is answered here,
+    before Flask, with the refusal that address got, until the limiter would try it again.
+
+    Why: a refusal through Flask cost what the cheapest page costs (request context,
+    session, CSRF, two limit checks: about 2 ms of the interpreter), and a flood of them
+    from one address doubled the pages' latency (docs/benchmarks.md). Replayed from here,
+    it costs a dictionary lookup. Nothing is admitted that the limiter would refuse, and
+    nothing refused that it would admit: an address is remembered only once the limiter
+    refused it, and only until the oldest failure in the breached window expires (as
+    refusals do not count, nothing else can move that time). Each process keeps its own
+    memory; the counts themselves stay the limiter's (shared through Redis).
+    """
+
+    MAX_ADDRESSES: Final = 10_000
+    """Addresses remembered at most (past that, expired ones are dropped, and new ones
+    go through Flask as before until there is room)."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]], path: str = SIGNIN_PATH) -> None:
+        self.app = app
+        self.path = path
+        self.refused: dict[tuple[str, str], tuple[float, str, list[tuple[str, str]], bytes]] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        if environ.get("REQUEST_METHOD") != "POST" or environ.get("PATH_INFO") != self.path:
+            return self.app(environ, start_response)
+        key = (str(environ.get("REMOTE_ADDR", "")), str(environ.get("HTTP_ACCEPT", "")))
+        known = self.refused.get(key)
+        if known is not None:
+            until, status, headers, body = known
+            if time.time() < until:
+                start_response(status, headers)
+                return [body]
+            self.refused.pop(key, None)
+        captured: list[Any] = []
+
+        def capture(status: str, headers: list[tuple[str, str]], *args: Any) -> Any:
+            captured[:] = [status, headers]
+            return start_response(status, headers, *args)
+
+        answer = self.app(environ, capture)
+        refused_until = environ.get(REFUSED_UNTIL)
+        if refused_until is None or not captured:
+            return answer
+        try:
+            body = b"".join(answer)
+        finally:
+            close = getattr(answer, "close", None)
+            if close is not None:
+                close()
+        status, headers = captured
+        kept = [(name, value) for name, value in headers if name.lower() != "set-cookie"]
+        self._remember(key, (float(refused_until), status, kept, body))
+        return [body]
+
+    def _remember(
+        self, key: tuple[str, str], entry: tuple[float, str, list[tuple[str, str]], bytes]
+    ) -> None:
+        with self._lock:
+            if len(self.refused) >= self.MAX_ADDRESSES:
+                now = time.time()
+                for old in [k for k, v in self.refused.items() if v[0] <= now]:
+                    del self.refused[old]
+            if len(self.refused) < self.MAX_ADDRESSES:
+                self.refused[key] = entry
+
+
 def init_app(app: Flask) -> Limiter:
-    """A limiter of the app's own (its own counts) guarding the sign-in view."""
+    """A limiter of the app's own (its own counts) guarding the sign-in view, and the
+    `RefusedSignins` middleware in front of the app."""
     app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri())
     app.config.setdefault("RATELIMIT_STRATEGY", "moving-window")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)  # Retry-After: `_refused`
@@ -111,4 +203,5 @@ def init_app(app: Flask) -> Limiter:
     app.view_functions[SIGNIN_ENDPOINT] = view
     app.register_error_handler(RateLimitExceeded, _refused)
     app.extensions[EXTENSION] = limiter
+    app.wsgi_app = RefusedSignins(app.wsgi_app)  # type: ignore[method-assign]
     return limiter

@@ -9,7 +9,13 @@ Two guards against sign-in floods, both here because each hash is the expensive 
 hashes run on `PASSWORD_HASHING_SLOTS` threads of their own (one per process by default)
 at a lower CPU priority (`HASHING_NICENESS`; the lanes' threads inherit it), so a queue of
 sign-ins waits for those threads, and the pages' threads come first for the cores; a
-sign-in that waits longer than `WAIT_SECONDS` gets a 503 with `Retry-After`. And
+sign-in that waits longer than `WAIT_SECONDS` gets a 503 with `Retry-After`. At most
+`PASSWORD_HASHING_QUEUE` sign-ins (default 2) wait for a slot: any more get that 503 at
+once. Why: a waiting sign-in holds one of the web server's threads (waitress has eight),
+and a flood from many addresses (which the address limit does not stop) once held all of
+them, waiting for the one hashing thread, while the pages queued behind: the ladder took
+ten times as long (docs/benchmarks.md). Now a flood holds at most slots + queue threads,
+and the rest serve the pages. And
 `check_unknown_password` does the same work for a username that does not exist, so the
 time of an answer does not tell which names do.
 """
@@ -23,13 +29,19 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Final, TypeVar
 
-from flask import Flask, current_app
+from flask import Flask, current_app, jsonify
+from markupsafe import escape
 from werkzeug.exceptions import ServiceUnavailable
+from werkzeug.wrappers import Response
 
 from arena.store import accounts
 
+from .errors import wants_json
+
 EXTENSION: Final = "arena.password_slots"
 POOL: Final = "arena.password_threads"
+ADMITTED: Final = "arena.password_admitted"
+"""The sign-ins hashing or waiting to (a semaphore of slots + queue)."""
 WAIT_SECONDS: Final = 10.0
 """How long a sign-in waits for a free hashing slot before the 503."""
 HASHING_NICENESS: Final = 19
@@ -50,29 +62,67 @@ def _lower_priority() -> None:
 
 
 def init_app(app: Flask) -> None:
-    """The app's hashing threads (`PASSWORD_HASHING_SLOTS`, default 1 per process)."""
+    """The app's hashing threads (`PASSWORD_HASHING_SLOTS`, default 1 per process) and
+    the sign-ins that may wait for them (`PASSWORD_HASHING_QUEUE`, default 2)."""
     app.config.setdefault("PASSWORD_HASHING_SLOTS", 1)
+    app.config.setdefault("PASSWORD_HASHING_QUEUE", 2)
     slots = app.config["PASSWORD_HASHING_SLOTS"]
     app.extensions[EXTENSION] = threading.BoundedSemaphore(slots)
+    app.extensions[ADMITTED] = threading.BoundedSemaphore(
+        slots + app.config["PASSWORD_HASHING_QUEUE"]
+    )
+    app.register_error_handler(HashingBusyError, _busy_answer)
     app.extensions[POOL] = ThreadPoolExecutor(
         slots, thread_name_prefix="argon2", initializer=_lower_priority
     )
 
 
+class HashingBusyError(ServiceUnavailable):
+    """No hashing slot for this sign-in (the queue is full, or it waited too long)."""
+
+
+BUSY_PAGE: Final = (
+    '<!doctype html><html lang="en"><meta charset="utf-8"><title>Too many sign-ins</title>'
+    '<p>{message} <a href="/signin">Sign in</a> again in a few seconds.</p></html>'
+)
+
+
+def _busy() -> HashingBusyError:
+    return HashingBusyError("Too many sign-ins at once; try again in a few seconds.", retry_after=5)
+
+
+def _busy_answer(error: HashingBusyError) -> Response:
+    """A 503 that costs little to answer (no template): a flood gets thousands of them."""
+    message = str(error.description)
+    if wants_json():
+        body = {"error": {"status": 503, "code": "service_unavailable", "message": message}}
+        answer: Response = jsonify(body)
+    else:
+        answer = Response(BUSY_PAGE.format(message=escape(message)), mimetype="text/html")
+    answer.status_code = 503
+    answer.headers["Retry-After"] = "5"
+    return answer
+
+
 def _hashing(work: Callable[[], T]) -> T:
-    """`work()` on a hashing thread once a slot is free; 503 after `WAIT_SECONDS`."""
+    """`work()` on a hashing thread once a slot is free; 503 at once when the queue is
+    full, or after `WAIT_SECONDS` in it."""
     slots: threading.BoundedSemaphore | None = current_app.extensions.get(EXTENSION)
+    admitted: threading.BoundedSemaphore | None = current_app.extensions.get(ADMITTED)
     pool: ThreadPoolExecutor | None = current_app.extensions.get(POOL)
-    if slots is None or pool is None:  # an app made without init_app: no contention
+    if slots is None or admitted is None or pool is None:  # made without init_app
         return work()
-    if not slots.acquire(timeout=WAIT_SECONDS):
-        raise ServiceUnavailable(
-            "Too many sign-ins at once; try again in a few seconds.", retry_after=5
-        )
+    if not admitted.acquire(blocking=False):
+        raise _busy()
     try:
-        return pool.submit(work).result()
+        if not slots.acquire(timeout=WAIT_SECONDS):
+            raise _busy()
+        try:
+            return pool.submit(work).result()
+        finally:
+            slots.release()
     finally:
-        slots.release()
+        admitted.release()
 
 
 def hash_password(password: str) -> str:

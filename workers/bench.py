@@ -8,6 +8,14 @@ the last one recorded; the figure is matches recorded per minute. Every bot runs
 sandbox, as on the real platform: the cost measured is sandbox start-up, gRPC decisions,
 the engine, and recording (replay, ratings) in the database.
 
+With `round_size`, the matches are enqueued a round at a time (two tables of four, as
+the scheduler seats eight players), the next round once the last is recorded: each
+round's latency, from enqueueing to its last match recorded, and each match's pick-up
+delay, from enqueueing to a worker starting it (the database's `started_at`), show what
+the broker adds to a round (`arena bench season --round-size 2`). `broker="embedded"`
+runs each season on a fresh embedded server (`workers.embedded_broker`), as the local
+platform does.
+
 Each match's CPU by part (`workers.accounting.MatchAccount`: the worker starting the
 seats, the bots' start-up and play from their cgroups, the runner, the recording) comes
 from the workers' own JSON log, where every recorded match carries it; `cpu_per_match`
@@ -79,6 +87,11 @@ class SeasonFigures:
     cpu_per_match: dict[str, float] = dataclasses.field(default_factory=dict)
     """Core-seconds per match by part (`workers.accounting.PARTS` and ``total``), the
     mean over the matches whose account the workers logged; empty if none did."""
+    broker: str = "sql"
+    round_seconds: list[float] = dataclasses.field(default_factory=list)
+    """Per round (with `round_size`): enqueueing to its last match's `finished_at`."""
+    pickup_seconds: list[float] = dataclasses.field(default_factory=list)
+    """Per match (with `round_size`): enqueueing to its `started_at` (a worker took it)."""
 
     @property
     def per_minute(self) -> float:
@@ -86,12 +99,12 @@ class SeasonFigures:
         return 60.0 * self.done / self.seconds if self.seconds > 0 else 0.0
 
 
-def _wait(predicate: Callable[[], bool], timeout: float, what: str) -> None:
+def _wait(predicate: Callable[[], bool], timeout: float, what: str, interval: float = 0.25) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
             raise TimeoutError(f"timed out after {timeout:g} s waiting for {what}")
-        time.sleep(0.25)
+        time.sleep(interval)
 
 
 def _start_worker(name: str, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
@@ -134,8 +147,11 @@ def run_season(
     broker_url: str | None = None,
     hands: int | None = None,
     timeout: float = 3600.0,
+    round_size: int | None = None,
+    broker: str = "sql",
 ) -> SeasonFigures:
-    """Play a fresh season of `matches` matches with `workers` worker processes."""
+    """Play a fresh season of `matches` matches with `workers` worker processes, all
+    enqueued at once, or `round_size` at a time (see the module's docstring)."""
     from .config import prepare_sql_broker
 
     root.mkdir(parents=True, exist_ok=True)
@@ -220,19 +236,39 @@ def run_season(
                 .where(Match.season_id == season_id, Match.id.not_in(ids))
                 .values(status=MatchStatus.VOID, status_reason="not part of the benchmark")
             )
+
+        def finished(these: list[int]) -> Callable[[], bool]:
+            def check() -> bool:
+                with sessions() as session:
+                    left = session.scalar(
+                        select(func.count())
+                        .select_from(Match)
+                        .where(Match.id.in_(these), Match.status.not_in(TERMINAL_MATCH_STATUSES))
+                    )
+                return left == 0
+
+            return check
+
         started = time.perf_counter()
-        enqueue_matches(ids)
-
-        def finished() -> bool:
-            with sessions() as session:
-                left = session.scalar(
-                    select(func.count())
-                    .select_from(Match)
-                    .where(Match.id.in_(ids), Match.status.not_in(TERMINAL_MATCH_STATUSES))
-                )
-            return left == 0
-
-        _wait(finished, timeout, "the season")
+        rounds: list[float] = []
+        pickups: list[float] = []
+        if round_size:
+            for first in range(0, len(ids), round_size):
+                these = ids[first : first + round_size]
+                enqueued = utc_now()
+                enqueue_matches(these)
+                _wait(finished(these), timeout, "a round", interval=0.05)
+                with sessions() as session:
+                    times = session.execute(
+                        select(Match.started_at, Match.finished_at).where(Match.id.in_(these))
+                    ).all()
+                pickups += [(s - enqueued).total_seconds() for s, _ in times if s is not None]
+                ends = [f for _, f in times if f is not None]
+                if ends:
+                    rounds.append((max(ends) - enqueued).total_seconds())
+        else:
+            enqueue_matches(ids)
+            _wait(finished(ids), timeout, "the season")
         seconds = time.perf_counter() - started
         with sessions() as session:
             done = session.scalar(
@@ -244,7 +280,7 @@ def run_season(
         for process in procs:
             _stop(process)
     cpu = cpu_per_match(root / "workers.log", set(ids))
-    return SeasonFigures(workers, len(ids), int(done or 0), seconds, cpu)
+    return SeasonFigures(workers, len(ids), int(done or 0), seconds, cpu, broker, rounds, pickups)
 
 
 def cpu_per_match(log: Path, match_ids: set[int]) -> dict[str, float]:
@@ -275,31 +311,51 @@ def bench_season(
     matches: int = 200,
     *,
     broker_url: str | None = None,
+    brokers: Sequence[str] = ("sql",),
+    repeats: int = 1,
     hands: int | None = None,
+    round_size: int | None = None,
     keep: Path | None = None,
     report: Callable[[SeasonFigures], None] = lambda figures: None,
 ) -> list[SeasonFigures]:
-    """`run_season` once per worker count, each in a fresh scratch folder."""
+    """`run_season` once per worker count and broker, the brokers alternating, the whole
+    `repeats` times, each run in a fresh scratch folder. A broker is "sql" (a fresh SQL
+    broker), "embedded" (a fresh embedded server) or, with `broker_url`, that server
+    (flushed first: give a scratch one)."""
+    from .embedded_broker import EmbeddedBroker
+
     figures = []
     with tempfile.TemporaryDirectory(prefix="arena-bench-season-") as scratch:
         base = keep or Path(scratch)
         runtime = base / "runtime"
         runtime.mkdir(parents=True, exist_ok=True)
-        for count in worker_counts:
-            if broker_url and broker_url.startswith("redis"):
-                import redis
+        kinds = ["url"] if broker_url else list(brokers)
+        for repeat in range(repeats):
+            for count in worker_counts:
+                for kind in kinds:
+                    root = base / f"{kind}-workers-{count}-run-{repeat + 1}"
+                    with contextlib.ExitStack() as stack:
+                        url = broker_url
+                        if kind == "url" and broker_url and broker_url.startswith("redis"):
+                            import redis
 
-                redis.Redis.from_url(broker_url).flushdb()
-            result = run_season(
-                count,
-                matches,
-                root=base / f"workers-{count}",
-                runtime=runtime,
-                broker_url=broker_url,
-                hands=hands,
-            )
-            report(result)
-            figures.append(result)
+                            redis.Redis.from_url(broker_url).flushdb()
+                        elif kind == "embedded":
+                            server = EmbeddedBroker(root / "broker")
+                            url = server.start()
+                            stack.callback(server.stop)
+                        result = run_season(
+                            count,
+                            matches,
+                            root=root,
+                            runtime=runtime,
+                            broker_url=url,
+                            hands=hands,
+                            round_size=round_size,
+                            broker=broker_url or kind,
+                        )
+                    report(result)
+                    figures.append(result)
     configure(app, Settings.from_environ())
     return figures
 

@@ -9,6 +9,8 @@ docs/operations.md explains each. Nothing else in `workers` reads `os.environ`.
 ('sqlite:////srv/arena/arena.db', 'sqla+sqlite:////srv/arena/broker.sqlite')
 >>> Settings.from_environ({"ARENA_BROKER_URL": "redis://cache:6379/0"}).result_backend
 'redis://cache:6379/0'
+>>> Settings.from_environ({"ARENA_BROKER_URL": "redis+socket:///srv/b/redis.sock"}).broker_is_redis
+True
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
+REDIS_SCHEMES: Final = ("redis://", "rediss://", "redis+socket://")
+"""Broker URLs of a Redis(-compatible) server: TCP, TLS, and a unix socket."""
+
 
 class ConfigError(ValueError):
     """A variable whose value we cannot use (the message names it and the value)."""
@@ -28,8 +33,9 @@ class ConfigError(ValueError):
 ENVIRONMENT: Final[dict[str, str]] = {
     "ARENA_DATA_DIR": "where the platform keeps its files (default ./var)",
     "ARENA_DATABASE_URL": "the database (default sqlite:///<data dir>/arena.db)",
-    "ARENA_BROKER_URL": "the Celery broker (default: kombu's SQLAlchemy transport on "
-    "<data dir>/broker.sqlite; redis://… in production)",
+    "ARENA_BROKER_URL": "the Celery broker (redis://… in production; `arena platform` "
+    "starts its own embedded server, redis+socket://<data dir>/broker/redis.sock, or falls "
+    "back to kombu's SQLAlchemy transport on <data dir>/broker.sqlite)",
     "ARENA_RESULT_BACKEND": "where Celery keeps task results (default: the broker when it "
     "is Redis, none otherwise)",
     "ARENA_SECRET_KEY": "the web site's secret key (read by web; required in production)",
@@ -110,7 +116,7 @@ class Settings:
         data_dir = Path(env.get("ARENA_DATA_DIR") or "var")
         broker = env.get("ARENA_BROKER_URL") or default_broker_url(data_dir)
         backend = env.get("ARENA_RESULT_BACKEND") or (
-            broker if broker.startswith(("redis://", "rediss://")) else None
+            broker if broker.startswith(REDIS_SCHEMES) else None
         )
         match_hard = _seconds(env, "ARENA_MATCH_HARD_LIMIT", 1800.0)
         return cls(
@@ -137,8 +143,9 @@ class Settings:
 
     @property
     def broker_is_redis(self) -> bool:
-        """Whether the broker is Redis (which supports broadcasts: `celery inspect`)."""
-        return self.broker_url.startswith(("redis://", "rediss://"))
+        """Whether the broker is Redis (which supports broadcasts: `celery inspect`), on
+        TCP or, as the local platform's embedded server, on a unix socket."""
+        return self.broker_url.startswith(REDIS_SCHEMES)
 
     @property
     def broker_is_sql(self) -> bool:
@@ -157,7 +164,8 @@ class Settings:
 
 
 def default_broker_url(data_dir: Path) -> str:
-    """The serverless local broker: kombu's SQLAlchemy transport on a SQLite file."""
+    """The serverless local broker: kombu's SQLAlchemy transport on a SQLite file (what
+    a process reads when nothing is set; `arena platform` sets its embedded server's)."""
     return f"sqla+sqlite:///{data_dir / 'broker.sqlite'}"
 
 

