@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from datetime import timedelta
+from typing import Final, ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
 from flask import (
@@ -23,11 +24,12 @@ from flask import (
     request,
     url_for,
 )
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, delete, select
 from werkzeug.wrappers import Response
 
 from arena.store.accounts import AccountError, create_user
 from arena.store.models import User
+from arena.store.types import utc_now
 
 from . import database, sessions
 from .forms import ActionForm, SignInForm, SignUpForm, add_error
@@ -112,26 +114,64 @@ def came_from() -> str:
 
 @bp.route("/signup", methods=["GET", "POST"])
 def signup() -> ViewResult:
-    """Create an account and sign in to it."""
+    """Create an account and sign in to it.
+
+    The name is claimed before the password is hashed: a row with a reserved, unusable
+    hash decides a race of sign-ups under the unique constraint at once, so only the
+    winner spends a hashing slot and the others hear "taken" without waiting (sixteen
+    sign-ups of one name used to queue for the one hashing thread, and the queue's
+    overflow answered 503). A claim whose hashing fails is given back; one left by a
+    process that died lapses after `CLAIM_SECONDS`.
+    """
     form = SignUpForm()
     if request.method == "GET":
         form.next.data = request.args.get("next", "")
     if form.validate_on_submit():
         username = form.username.data or ""
-        password_hash = hash_password(form.password.data or "")  # outside the write lock
         try:
-            for attempt in database.conflict_retries():  # a racing sign-up of the same name
-                with attempt as db:
-                    user = create_user(db, username, None)
-                    user.password_hash = password_hash
+            user_id = _claim_username(username)
         except AccountError:
             add_error(form.username, "that username is taken")
         else:
+            try:
+                password_hash = hash_password(form.password.data or "")  # outside the lock
+            except BaseException:
+                with database.writing() as db:
+                    db.execute(delete(User).where(User.id == user_id, _claimed()))
+                raise
+            with database.writing() as db:
+                user = db.get(User, user_id)
+                assert user is not None  # a claim is ours until it lapses
+                user.password_hash = password_hash
             sessions.begin(user)
             flash(f"Welcome, {user.username}.", "success")
             return redirect(_safe_next(form.next.data))
     status = 400 if form.errors else 200
     return render_template("auth/signup.html", form=form), status
+
+
+CLAIMED_PASSWORD: Final = "!claimed"
+"""The hash of an account whose sign-up is hashing its password (no password matches)."""
+CLAIM_SECONDS: Final = 300
+"""After this long a claim is a dead process's: the name is free again."""
+
+
+def _claimed() -> ColumnElement[bool]:
+    return User.password_hash == CLAIMED_PASSWORD
+
+
+def _claim_username(username: str) -> int:
+    """Insert `username`'s row with a claimed hash; its id. AccountError when taken
+    (a claim older than `CLAIM_SECONDS` is dropped first)."""
+    lapsed = utc_now() - timedelta(seconds=CLAIM_SECONDS)
+    for attempt in database.conflict_retries():  # a racing sign-up of the same name
+        with attempt as db:
+            db.execute(
+                delete(User).where(User.username == username, _claimed(), User.created_at < lapsed)
+            )
+            user = create_user(db, username, None)
+            user.password_hash = CLAIMED_PASSWORD
+    return user.id
 
 
 @bp.route("/signin", methods=["GET", "POST"])

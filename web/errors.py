@@ -77,11 +77,15 @@ def _refuse_nul_characters() -> None:
     Why here, for every request: no field of ours accepts one, and PostgreSQL cannot even
     compare text holding one (psycopg raises DataError), so a NUL reaching a query would
     be a 500 on PostgreSQL where SQLite quietly finds nothing."""
-    fields = [request.path]
+    fields: list[str | None] = [request.path]
     fields += [text for pair in request.args.items(multi=True) for text in pair]
     if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
         fields += [text for pair in request.form.items(multi=True) for text in pair]
-    if any("\x00" in field for field in fields) or (
+    if any(not isinstance(field, str) for field in fields):
+        # Werkzeug names a multipart part None when its Content-Disposition cannot be read
+        # (a NUL or a stray quote in the name): nothing of ours can use such a field.
+        fail(400, "A form field's name cannot be read (a NUL or a broken quote in it).")
+    if any("\x00" in field for field in fields if field is not None) or (
         request.is_json and b"\\u0000" in request.get_data(cache=True)
     ):
         fail(400, "The request holds a NUL character (\\0), which no field accepts.")

@@ -181,3 +181,40 @@ def test_the_session_cookie_is_httponly_and_samesite(client, auth, world):
     cookie = response.headers["Set-Cookie"]
     assert "HttpOnly" in cookie
     assert "SameSite=Lax" in cookie
+
+
+def test_a_sign_up_whose_hashing_is_refused_gives_its_name_back(client, auth, db, monkeypatch):
+    import web.auth
+    from web.passwords import HashingBusyError
+
+    def busy(password: str) -> str:
+        raise HashingBusyError("Too many sign-ins at once; try again in a few seconds.")
+
+    monkeypatch.setattr(web.auth, "hash_password", busy)
+    refused = auth.signup("bob")
+    assert refused.status_code == 503
+    db.rollback()
+    assert db.scalar(select(User).where(User.username == "bob")) is None  # not held
+    monkeypatch.undo()
+    assert auth.signup("bob").status_code == 302
+
+
+def test_a_claim_left_by_a_dead_sign_up_lapses(client, auth, db):
+    from datetime import timedelta
+
+    from arena.store.types import utc_now
+    from web.auth import CLAIM_SECONDS, CLAIMED_PASSWORD
+
+    with write_transaction(db):
+        fresh = create_user(db, "fresh", None)
+        fresh.password_hash = CLAIMED_PASSWORD
+        stale = create_user(db, "stale", None)
+        stale.password_hash = CLAIMED_PASSWORD
+        stale.created_at = utc_now() - timedelta(seconds=CLAIM_SECONDS + 1)
+    assert auth.signup("fresh").status_code == 400  # a sign-up still hashing holds its name
+    assert auth.signup("stale").status_code == 302  # a dead process's claim does not
+    db.expire_all()
+    user = db.scalar(select(User).where(User.username == "stale"))
+    assert user is not None and user.password_hash.startswith("$argon2id$")
+    auth.logout()
+    assert auth.login("fresh", "correct horse").status_code == 400  # no password matches

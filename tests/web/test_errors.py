@@ -82,3 +82,16 @@ def test_a_nul_character_anywhere_is_a_clear_400(client, world, method, path, op
     assert response.status_code == 400
     message = response.json["error"]["message"] if response.is_json else response.get_data(True)
     assert "NUL character" in message
+
+
+def test_a_multipart_field_whose_name_cannot_be_read_is_a_400_not_a_500(client, world):
+    # Found by schemathesis: a part whose name ends in a backslash (escaping its closing
+    # quote) reaches Flask as a field named None.
+    body = b'--B\r\nContent-Disposition: form-data; name="ab\\"\r\n\r\n-4\r\n--B--\r\n'
+    response = client.post(
+        "/api/v1/bots/fuzzed/versions?enter=1",
+        data=body,
+        headers={"Content-Type": "multipart/form-data; boundary=B", "Accept": "application/json"},
+    )
+    assert response.status_code == 400
+    assert "cannot be read" in response.json["error"]["message"]
