@@ -330,7 +330,18 @@ def season_survives(
                     select(Match.status).where(Match.season_id == season_id, Match.round <= target)
                 )
             )
-        return round_number() >= target and all(s is MatchStatus.DONE for s in statuses)
+            done = session.scalar(
+                select(func.count())
+                .select_from(Match)
+                .where(Match.season_id == season_id, Match.status == MatchStatus.DONE)
+            )
+        # A version still playing sits out the next round (max_in_flight), so a round may
+        # seat one table: wait for the rounds AND as many finished tables as two a round.
+        return (
+            round_number() >= target
+            and all(s is MatchStatus.DONE for s in statuses)
+            and (done or 0) >= 2 * target
+        )
 
     wait_until(all_done_up_to_target, 150, f"every match of rounds 1-{target} done")
     with sessions() as session:
