@@ -23,13 +23,12 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
-from flask import Flask, current_app, jsonify, request
+from flask import Flask, current_app, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
-from markupsafe import escape
 from werkzeug.wrappers import Response
 
-from .errors import wants_json
+from .errors import cheap_refusal
 
 SIGNIN_ENDPOINT: Final = "auth.signin"
 SIGNIN_ADDRESS_LIMITS: Final = "10 per minute; 100 per hour"
@@ -90,15 +89,9 @@ def _refused(error: RateLimitExceeded) -> Response:
         for limit in limiter.current_limits:
             if limit.breached and limit.limit == error.limit.limit:
                 request.environ[REFUSED_UNTIL] = float(limit.window[0])
-    message = str(error.description)
-    if wants_json():
-        body = {"error": {"status": 429, "code": "too_many_requests", "message": message}}
-        answer: Response = jsonify(body)
-    else:
-        answer = Response(REFUSED_PAGE.format(message=escape(message)), mimetype="text/html")
-    answer.status_code = 429
-    answer.headers["Retry-After"] = str(error.limit.limit.get_expiry())  # the window, at most
-    return answer
+    # Retry-After: the window, at most.
+    expiry = error.limit.limit.get_expiry()
+    return cheap_refusal(429, str(error.description), REFUSED_PAGE, expiry)
 
 
 REFUSED_UNTIL: Final = "arena.signin_refused_until"

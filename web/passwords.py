@@ -29,14 +29,13 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Final, TypeVar
 
-from flask import Flask, current_app, jsonify
-from markupsafe import escape
+from flask import Flask, current_app
 from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.wrappers import Response
 
 from arena.store import accounts
 
-from .errors import wants_json
+from .errors import cheap_refusal
 
 EXTENSION: Final = "arena.password_slots"
 POOL: Final = "arena.password_threads"
@@ -93,15 +92,7 @@ def _busy() -> HashingBusyError:
 
 def _busy_answer(error: HashingBusyError) -> Response:
     """A 503 that costs little to answer (no template): a flood gets thousands of them."""
-    message = str(error.description)
-    if wants_json():
-        body = {"error": {"status": 503, "code": "service_unavailable", "message": message}}
-        answer: Response = jsonify(body)
-    else:
-        answer = Response(BUSY_PAGE.format(message=escape(message)), mimetype="text/html")
-    answer.status_code = 503
-    answer.headers["Retry-After"] = "5"
-    return answer
+    return cheap_refusal(503, str(error.description), BUSY_PAGE, 5)
 
 
 def _hashing(work: Callable[[], T]) -> T:

@@ -9,17 +9,13 @@ import os
 import secrets
 import shutil
 import subprocess
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from tests.workers.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = ("docker-compose.yml", "deploy/compose.offline.yml", "deploy/compose.test.yml")
-
-_T = TypeVar("_T")
 
 
 class DockerUnavailableError(RuntimeError):
@@ -51,18 +47,6 @@ def compose_command() -> list[str]:
         if probe.returncode == 0:
             return candidate
     raise DockerUnavailableError("no compose command (apt-get install docker-compose)")
-
-
-def wait_until(predicate: Callable[[], _T], timeout: float, what: str, interval: float = 0.5) -> _T:
-    """Poll `predicate` until it returns something true; fail after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
-        time.sleep(interval)
 
 
 class Stack:

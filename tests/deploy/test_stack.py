@@ -46,9 +46,9 @@ from tests.deploy.stack import (
     Stack,
     compose_command,
     docker,
-    wait_until,
 )
 from tests.workers import bots
+from tests.workers.processes import wait_until
 from tests.workers.test_integration import assert_recorded_once
 from workers.seed import ensure_demo_season
 
