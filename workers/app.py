@@ -113,6 +113,12 @@ def configure(celery: Celery, settings: Settings) -> Celery:
     if amqp is not None:
         amqp._producer_pool = None
     celery.conf.update(celery_config(settings))
+    # Celery builds the result backend once and keeps it (per thread when it is not thread
+    # safe): forget it, so results are read through the backend configured now and not
+    # through one built for earlier settings (a process that ran under `result_backend=None`
+    # would otherwise keep Celery's DisabledBackend for good).
+    celery._backend_cache = None  # type: ignore[attr-defined]
+    celery._local.__dict__.pop("backend", None)  # type: ignore[attr-defined]
     if settings.broker_is_sql:
         # The SQLAlchemy transport takes its poll interval from the class (as a transport
         # option it would reach create_engine(), which refuses it).
