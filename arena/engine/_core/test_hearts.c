@@ -242,7 +242,7 @@ static void test_config_rejects_impossible_values(void)
     c = standard(4);                      \
     c.field = value;                      \
     CHECK_EQ(hc_config_init(&c), code);
-    REJECT(players, 2, HC_CFG_PLAYERS);
+    REJECT(players, 1, HC_CFG_PLAYERS);
     REJECT(players, 8, HC_CFG_PLAYERS);
     REJECT(hand_size, 0, HC_CFG_HAND_SIZE);
     REJECT(hand_size, 14, HC_CFG_HAND_SIZE);
@@ -254,7 +254,7 @@ static void test_config_rejects_impossible_values(void)
     REJECT(opening, -1, HC_CFG_OPENING);
     REJECT(first_trick, -1, HC_CFG_FIRST_TRICK);
     REJECT(lead_rule, 3, HC_CFG_LEAD_RULE);
-    REJECT(broken_by, 3, HC_CFG_BROKEN_BY);
+    REJECT(broken_by, 4, HC_CFG_BROKEN_BY);
     REJECT(queen_hearts_lead, 2, HC_CFG_QUEEN_HEARTS_LEAD);
     REJECT(values[7], 1LL << 40, HC_CFG_VALUES);
     REJECT(doubler, -2, HC_CFG_DOUBLER);
@@ -264,7 +264,7 @@ static void test_config_rejects_impossible_values(void)
     REJECT(moon_extra, 1ULL << 60, HC_CFG_MOON_EXTRA);
     REJECT(sun_points, 1LL << 33, HC_CFG_SUN_POINTS);
     REJECT(no_trick_bonus, INT64_MIN, HC_CFG_NO_TRICK_BONUS);
-    REJECT(kitty_taker, 2, HC_CFG_KITTY_TAKER);
+    REJECT(kitty_taker, 4, HC_CFG_KITTY_TAKER);
     REJECT(pass_forbidden, 1ULL << 55, HC_CFG_PASS_FORBIDDEN);
     REJECT(royal_queens, 2, HC_CFG_ROYAL_QUEENS);
     REJECT(royal_queens, -1, HC_CFG_ROYAL_QUEENS);
@@ -1722,7 +1722,7 @@ static hc_config random_config(void)
     for (;;) {
         hc_config c;
         memset(&c, 0, sizeof c);
-        c.players = rnd(3, 7);
+        c.players = rnd(2, 7); /* 004 (1911): "played by two, three, four or even more" */
         c.deck = HC_FULL_DECK;
         int removed = (int)rnd(0, 12);
         for (int i = 0; i < removed; i++)
@@ -1741,7 +1741,7 @@ static hc_config random_config(void)
             c.opening = 2; /* ... or every spade */
         c.first_trick = rnd(0, 2);
         c.lead_rule = rnd(0, 2);
-        c.broken_by = rnd(0, 2);
+        c.broken_by = rnd(0, 3);
         c.queen_hearts_lead = rnd(0, 1);
         int style = (int)rnd(0, 2);
         for (int i = 0; i < 52; i++) {
@@ -1760,7 +1760,7 @@ static hc_config random_config(void)
         c.moon_extra = rnd(0, 2) ? 0 : 1ULL << rnd(0, 51);
         c.sun_points = rnd(0, 2) ? 0 : rnd(-5, 60);
         c.no_trick_bonus = rnd(0, 2) ? 0 : rnd(-5, 10);
-        c.kitty_taker = rnd(0, 1);
+        c.kitty_taker = rnd(0, 3);
         /* 004 'Passing cards': the AS, KS, QS (or any cards) kept from the pass */
         c.pass_forbidden = 0;
         if (rnd(0, 3) == 0) {
@@ -1868,7 +1868,11 @@ static void replay_batch(const hc_config *c, uint64_t seed, uint64_t count, cons
             tricks += st.d.tricks_won[s];
         }
         *ok &= played == dealt && taken == c->deck && tricks == c->hand_size;
-        *ok &= st.d.kitty_owner >= 0 && (st.d.taken[st.d.kitty_owner] & kitty) == kitty;
+        /* the kitty goes whole to its taker, or (kitty_taker 3, 004 'The Kitty and the
+         * First Trick') a card a trick, its "owner" being the first trick's winner */
+        *ok &= st.d.kitty_owner >= 0 &&
+               (c->kitty_taker == 3 ? st.d.kitty_owner == st.trick_winner[0]
+                                    : (st.d.taken[st.d.kitty_owner] & kitty) == kitty);
         int64_t out[HC_MAX_PLAYERS], total = 0, expected = 0;
         *ok &= hc_points(&st, zero, 0, out) == 0;
         for (int s = 0; s < n; s++) {

@@ -191,7 +191,7 @@ class RulesView:
     opening: Opening = Opening.LOWEST_CLUB
     first_trick: FirstTrick = FirstTrick.NO_PENALTY_CARDS
     lead_rule: LeadRule = LeadRule.HEARTS_BROKEN
-    broken_by: BrokenBy = BrokenBy.HEARTS_OR_QUEEN
+    broken_by: BrokenBy = BrokenBy.HEARTS_OR_QUEEN_DISCARDED
     queen_and_hearts_may_lead_heart: bool = False
     card_values: Mapping[Card, int] = dataclasses.field(default_factory=_standard_values)
     doubler: Card | None = None
