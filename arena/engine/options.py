@@ -62,7 +62,7 @@ OPTIONS: tuple[RuleOption, ...] = (
         4,
         (
             "000 'Number of Players'; 000 'Cancellation Hearts' (\"Seven to ten people can "
-            "play\"); 004 (1911: \"Hearts may be played by two, three, four or even more\")"
+            'play"); 004 (1911: "Hearts may be played by two, three, four or even more")'
         ),
         "core",
     ),

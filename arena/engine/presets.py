@@ -784,7 +784,9 @@ def first_heart_kitty(players: int = 3) -> Rules:
     (17, 1, 'first_heart')
     """
     if players not in (3, 5):
-        raise RulesError(f"preset 'first_heart_kitty' is for 3 or 5 players (004 'Deal'), not {players}")
+        raise RulesError(
+            f"preset 'first_heart_kitty' is for 3 or 5 players (004 'Deal'), not {players}"
+        )
     base = standard(players)
     return base.replace(
         name="first_heart_kitty",
@@ -816,7 +818,7 @@ def kitty_each_trick(players: int = 3) -> Rules:
     if players not in (3, 5, 6, 7):
         raise RulesError(
             f"preset 'kitty_each_trick' is for 3, 5, 6 or 7 players (004: \"If there aren't "
-            f"four players\"; four deal evenly), not {players}"
+            f'four players"; four deal evenly), not {players}'
         )
     return standard(players).replace(
         name="kitty_each_trick",

@@ -612,7 +612,10 @@ def deal_rules() -> dict[str, Rules]:
         pass_schedule=("scatter", "center", "hold")
     )
     rules["two_player jokers"] = preset("two_player").replace(
-        removed_cards="2C 2D", jokers=2, joker_kind="wild", card_values=preset("standard").card_values
+        removed_cards="2C 2D",
+        jokers=2,
+        joker_kind="wild",
+        card_values=preset("standard").card_values,
     )
     return rules
 

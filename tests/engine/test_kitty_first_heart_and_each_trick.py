@@ -55,7 +55,7 @@ def test_first_points_would_take_it_with_no_heart() -> None:
 def test_with_no_heart_in_any_trick_the_last_trick_takes_the_kitty() -> None:
     """Only the 2H in play, set aside: no trick holds a heart (our choice, as for 001's
     rule: the last trick's winner takes it)."""
-    rules = Rules(
+    rules = Rules().replace(
         players=3,
         removed_cards=CardSet.parse("3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"),
         card_values={"2H": 1, "QS": 13},
@@ -129,10 +129,11 @@ def test_the_kitty_goes_one_card_a_trick_lowest_first() -> None:
 def test_a_kitty_larger_than_the_hand_leaves_its_rest_to_the_last_trick() -> None:
     """Seven players and only one trick each would never exhaust it: here a four-card kitty
     with two tricks (the rest goes with the last trick)."""
-    rules = Rules(
+    rules = Rules().replace(
         players=3,
-        removed_cards=CardSet.from_mask(((1 << 52) - 1) & ~CardSet.parse(
-            "2C 3C 4C 2D 3D 4D 2S 3S 4S 2H").mask),
+        removed_cards=CardSet.from_mask(
+            ((1 << 52) - 1) & ~CardSet.parse("2C 3C 4C 2D 3D 4D 2S 3S 4S 2H").mask
+        ),
         card_values={"2H": 1},
         kitty_size=4,
         kitty_taker="each_trick",

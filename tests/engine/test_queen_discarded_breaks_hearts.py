@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.engine import BrokenBy, Card, Hand, IllegalPlayError, Rules, preset
+from arena.engine import BrokenBy, Card, Hand, IllegalPlayError, Rules, Suit, preset
 from arena.engine.config import ERR_NOT_BROKEN
 
 # Seat 0 leads (left of dealer 3); seat 1 holds the QS with other spades.
@@ -51,7 +51,7 @@ def test_the_queen_following_a_spade_lead_does_not_break_hearts() -> None:
     for card in ["2S", "QS", "AS", "KS"]:
         hand.play(card)
     assert hand.to_play == 2 and not hand.hearts_broken
-    assert not any(card.suit.name == "HEARTS" for card in hand.legal_plays())
+    assert not any(card.suit is Suit.HEARTS for card in hand.legal_plays())
     with pytest.raises(IllegalPlayError) as caught:
         hand.play("6H")
     assert caught.value.code == ERR_NOT_BROKEN

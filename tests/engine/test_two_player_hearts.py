@@ -64,7 +64,7 @@ def test_a_two_player_game_plays_to_its_end() -> None:
 
 def test_two_players_are_refused_where_the_game_needs_more() -> None:
     with pytest.raises(RulesError):
-        Rules(players=1, pass_schedule=["hold"])
+        Rules().replace(players=1, pass_schedule=["hold"])
     with pytest.raises(RulesError):
         preset("two_player").replace(pass_schedule=["star"])  # an odd table's pass
     with pytest.raises(RulesError):
