@@ -187,6 +187,10 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
         taker = {
             KittyTaker.FIRST_TRICK: "the winner of the first trick",
             KittyTaker.FIRST_POINTS: "the first player to take a point card",
+            KittyTaker.FIRST_HEART: "the first player to take a heart (the last trick's "
+            "winner if no trick holds one)",
+            KittyTaker.EACH_TRICK: "the winners of the first tricks, one card a trick, "
+            "lowest first (the last trick takes any left)",
         }[rules.kitty_taker]
         seen = {
             KittyVisibility.HIDDEN: "face down",
@@ -232,6 +236,8 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
         BrokenBy.HEARTS: "a heart has been played",
         BrokenBy.HEARTS_OR_QUEEN: "a heart or the queen of spades has been played",
         BrokenBy.POINT_CARDS: "a point card has been played",
+        BrokenBy.HEARTS_OR_QUEEN_DISCARDED: "a heart has been played or the queen of spades "
+        "discarded on a trick of another suit",
     }[rules.broken_by]
     lead = {
         LeadRule.ANY: "Any card may be led.",

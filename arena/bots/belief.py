@@ -27,6 +27,7 @@ from arena.engine import SeatView
 from arena.engine.config import (
     BROKEN_BY_HEARTS,
     BROKEN_BY_HEARTS_OR_QUEEN,
+    BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED,
     FIRST_TRICK_ANY,
     FIRST_TRICK_NO_PENALTY,
     JOKER_HEART,
@@ -101,6 +102,9 @@ class RuleMasks:
     queen_first: bool = False
     """001 'VARIATION 1: BLACK MARIAH': another card played where the QS was a chance
     proves the seat held no QS."""
+    queen_discard: int = 0
+    """000 'The Play' (`broken_by` 'hearts_or_queen_discarded'): the QS, which breaks only
+    when played to a trick whose suit is not spades (0 under the other rules)."""
 
     @classmethod
     def of(cls, cfg: CoreConfig) -> RuleMasks:
@@ -132,7 +136,7 @@ class RuleMasks:
         queen = deck & (1 << QUEEN_OF_SPADES)
         breaking = (
             hearts
-            if cfg.broken_by == BROKEN_BY_HEARTS
+            if cfg.broken_by in (BROKEN_BY_HEARTS, BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED)
             else hearts | queen
             if cfg.broken_by == BROKEN_BY_HEARTS_OR_QUEEN
             else point
@@ -151,6 +155,7 @@ class RuleMasks:
             cfg.joker_kind == JOKER_HEART,
             bool(cfg.booster_nines),
             bool(cfg.queen_at_first_chance),
+            queen if cfg.broken_by == BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED else 0,
         )
 
 
@@ -510,5 +515,5 @@ def _infer_from_play(
             barred = first and masks.first_ban & _QS and not bit & masks.first_ban
             if chance and not barred:
                 allowed[seat] &= ~_QS
-        if bit & masks.breaking:
+        if bit & masks.breaking or (bit & masks.queen_discard and led_suit != 2):
             broken = True

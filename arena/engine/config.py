@@ -28,6 +28,11 @@ LEAD_NOT_POINTS = 2
 BROKEN_BY_HEARTS = 0
 BROKEN_BY_HEARTS_OR_QUEEN = 1
 BROKEN_BY_POINTS = 2
+BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED = 3
+"""000 'The Play': "Hearts may not be led until a heart or the queen of spades has been
+discarded": a heart breaks as with 1; the QS only when the trick's suit, once it is
+played, is not spades (it was discarded on another suit; led or followed to a spade lead
+it breaks nothing)."""
 
 MOON_NONE = 0
 MOON_OLD = 1
@@ -37,6 +42,15 @@ MOON_ADD_UNLESS_LOSING = 4
 
 KITTY_TO_FIRST_TRICK = 0
 KITTY_TO_FIRST_POINTS = 1
+KITTY_TO_FIRST_HEART = 2
+"""004 'Deal': the set-aside cards "go to whoever takes the first heart": the winner of the
+first trick holding a heart (the suit in play, the 1911 joker included); the last trick's
+winner if no trick holds one."""
+KITTY_EACH_TRICK = 3
+"""004 'The Kitty and the First Trick': "the first trick takes one card, and the second
+trick takes the next, until the kitty is exhausted": the winner of trick t (0-based) takes
+the kitty's t-th lowest card (index order) while t < kitty_size; `kitty_owner` is the first
+trick's winner."""
 
 PASS_HOLD = 0
 PASS_SCATTER = 100

@@ -60,7 +60,10 @@ OPTIONS: tuple[RuleOption, ...] = (
         "players",
         "int",
         4,
-        "000 'Number of Players'; 000 'Cancellation Hearts' (\"Seven to ten people can play\")",
+        (
+            "000 'Number of Players'; 000 'Cancellation Hearts' (\"Seven to ten people can "
+            'play"); 004 (1911: "Hearts may be played by two, three, four or even more")'
+        ),
         "core",
     ),
     RuleOption(
@@ -89,7 +92,8 @@ OPTIONS: tuple[RuleOption, ...] = (
         KittyTaker.FIRST_TRICK,
         (
             "002 ('taken by the person who takes the first trick'); 001 ('the first player who "
-            "takes a point card'); if no trick holds a point card, the last …"
+            "takes a point card'); 004 'Deal' ('whoever takes the first heart'); 004 'The "
+            "Kitty and the First Trick' ('the first trick takes one card, and the second …"
         ),
         "core",
     ),
@@ -159,8 +163,8 @@ OPTIONS: tuple[RuleOption, ...] = (
         "BrokenBy",
         BrokenBy.HEARTS_OR_QUEEN,
         (
-            "002 'the Play' (a heart); 000 'The Play' (a heart or the QS discarded); 002/004 (QS "
-            "breaks); 001 (any point card)"
+            "002 'the Play' (a heart); 000 'The Play' (a heart or the QS discarded: "
+            "`hearts_or_queen_discarded`); 002/004 (QS breaks); 001 (any point card)"
         ),
         "core",
     ),

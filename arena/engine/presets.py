@@ -77,7 +77,11 @@ def _values_without_removed(values: dict[Card, int], removed: CardSet) -> dict[C
 
 def standard(players: int = 4) -> Rules:
     """000 'Hearts': pass L/R/A/hold, 2C leads, no points on trick 1, hearts broken by a
-    heart or the QS, hearts 1 and QS 13, old moon, game to 100."""
+    heart or the QS discarded (000 'The Play': "Hearts may not be led until a heart or the
+    queen of spades has been discarded"; the QS led or following a spade lead breaks
+    nothing), hearts 1 and QS 13, old moon, game to 100. Every preset built on it keeps
+    that play rule; 002's "Playing the Queen of Spades also breaks Hearts" is
+    `BrokenBy.HEARTS_OR_QUEEN`, which no preset's source plays with 000's other rules."""
     removed = _trim(TRIMS_000, players, "standard")
     return Rules(
         name="standard",
@@ -85,6 +89,7 @@ def standard(players: int = 4) -> Rules:
         removed_cards=removed,
         pass_schedule=ROTATIONS[players],
         card_values=_values_without_removed(standard_values(), removed),
+        broken_by=BrokenBy.HEARTS_OR_QUEEN_DISCARDED,
     )
 
 
@@ -569,6 +574,9 @@ DEFAULT_PLAYERS: Final[Mapping[str, int]] = {
     "joker": 3,
     "cancellation": 8,
     **PENNY_TABLES,
+    "first_heart_kitty": 3,
+    "kitty_each_trick": 3,
+    "two_player": 2,
 }
 
 
@@ -762,6 +770,89 @@ PENNY_PRESETS = {
 """The penny presets by name (each builds for its own table size only)."""
 
 
+def first_heart_kitty(players: int = 3) -> Rules:
+    """004 'Deal': with three players "a randomly chosen card is set aside face down at the
+    beginning of play; this card goes to whoever takes the first heart"; with five, "two
+    randomly chosen cards". The standard game (000's play and scoring, 001's three- and
+    five-hand rotations) with the whole pack: a hidden kitty of one card (three players) or
+    two (five) taken by the winner of the first trick holding a heart
+    (`KittyTaker.FIRST_HEART`; the last trick's winner if no trick holds one, which needs
+    every heart in the kitty).
+
+    >>> rules = first_heart_kitty()
+    >>> rules.hand_size, rules.kitty_size, rules.kitty_taker.value
+    (17, 1, 'first_heart')
+    """
+    if players not in (3, 5):
+        raise RulesError(
+            f"preset 'first_heart_kitty' is for 3 or 5 players (004 'Deal'), not {players}"
+        )
+    base = standard(players)
+    return base.replace(
+        name="first_heart_kitty",
+        removed_cards=CardSet(),
+        card_values=standard_values(),
+        kitty_size=52 % players,
+        kitty_taker=KittyTaker.FIRST_HEART,
+        kitty_visibility=KittyVisibility.HIDDEN,
+    )
+
+
+def kitty_each_trick(players: int = 3) -> Rules:
+    """004 'The Kitty and the First Trick': "If there aren't four players, there will be a
+    'kitty' containing the remainder of the cards after the deal. These cards are taken
+    with the first few tricks. At some tables, the first trick takes one card, and the
+    second trick takes the next, until the kitty is exhausted." The standard game with the
+    whole pack dealt at three, five, six or seven players, the rest a hidden kitty whose
+    cards go one a trick, lowest first, to the winners of the first tricks
+    (`KittyTaker.EACH_TRICK`). The first trick stays "safe" (no penalty card discarded), and
+    as 004 says this "does not prevent the player who takes the first trick from taking
+    ('eating') a heart, or even the queen of spades, if she takes one from the kitty".
+
+    >>> rules = kitty_each_trick()
+    >>> rules.hand_size, rules.kitty_size, rules.kitty_taker.value
+    (17, 1, 'each_trick')
+    >>> kitty_each_trick(7).kitty_size
+    3
+    """
+    if players not in (3, 5, 6, 7):
+        raise RulesError(
+            f"preset 'kitty_each_trick' is for 3, 5, 6 or 7 players (004: \"If there aren't "
+            f'four players"; four deal evenly), not {players}'
+        )
+    return standard(players).replace(
+        name="kitty_each_trick",
+        removed_cards=CardSet(),
+        card_values=standard_values(),
+        kitty_size=52 % players,
+        kitty_taker=KittyTaker.EACH_TRICK,
+        kitty_visibility=KittyVisibility.HIDDEN,
+    )
+
+
+def two_player(players: int = 2) -> Rules:
+    """Two-hand Hearts: 004's 1911 text, "Hearts may be played by two, three, four or even
+    more players", "the entire pack is dealt out": 26 cards each, no kitty. Played by 000's
+    rules (2C leads, no penalty card on the first trick, hearts broken by a heart or the QS
+    discarded, QS 13, old moon, to 100) with 000's pass rotation ("to the left", "to the
+    right", "across", then a hold hand): at two seats each of the three reaches the other
+    player, so three hands in four pass three cards to the opponent (our choice: 000's
+    cycle kept as written rather than a new one).
+
+    >>> rules = two_player()
+    >>> rules.players, rules.hand_size, rules.kitty_size
+    (2, 26, 0)
+    """
+    if players != 2:
+        raise RulesError(f"preset 'two_player' is for 2 players, not {players}")
+    return Rules(
+        name="two_player",
+        players=2,
+        pass_schedule=(L, R, A, H),
+        broken_by=BrokenBy.HEARTS_OR_QUEEN_DISCARDED,
+    )
+
+
 PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "standard": standard,
     "new_moon": new_moon,
@@ -802,6 +893,9 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "three_penny_advanced": three_penny_advanced,
     "five_penny": five_penny,
     "five_penny_advanced": five_penny_advanced,
+    "first_heart_kitty": first_heart_kitty,
+    "kitty_each_trick": kitty_each_trick,
+    "two_player": two_player,
 }
 
 

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from arena.engine.config import (
     BROKEN_BY_HEARTS,
     BROKEN_BY_HEARTS_OR_QUEEN,
+    BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED,
     CONFIG_FLAGS,
     ERR_ALREADY_PASSED,
     ERR_BAD_CARD,
@@ -46,6 +47,8 @@ from arena.engine.config import (
     JOKER_HEART,
     JOKER_NONE,
     JOKER_WILD,
+    KITTY_EACH_TRICK,
+    KITTY_TO_FIRST_HEART,
     KITTY_TO_FIRST_TRICK,
     LEAD_ANY,
     LEAD_NOT_HEARTS,
@@ -76,6 +79,7 @@ RANKS = 13
 CLUBS = 0x1FFF
 HEARTS_SUIT = CLUBS << 39
 SPADES = CLUBS << 26
+SPADES_INDEX = 2
 SUIT_MASKS = (CLUBS, CLUBS << 13, SPADES, HEARTS_SUIT)
 QUEEN_OF_SPADES = 2 * RANKS + 10
 # 004 'Royal Hearts': the QC (cancels its taker's QS) and the QH (doubles its taker's hearts).
@@ -204,8 +208,9 @@ class Derived(NamedTuple):
 def _check_config(cfg: CoreConfig) -> None:
     """Raise ValueError when `cfg` is not internally consistent (the backends trust `Rules`
     to compile sensible options, but a tuple of ints can say anything)."""
-    if not 3 <= cfg.players <= 7:
-        raise ValueError(f"players must be 3..7, got {cfg.players}")
+    # 004 (1911): "Hearts may be played by two, three, four or even more players".
+    if not 2 <= cfg.players <= 7:
+        raise ValueError(f"players must be 2..7, got {cfg.players}")
     if len(cfg.values) != 52:
         raise ValueError(f"values must list 52 cards, got {len(cfg.values)}")
     if not 0 <= cfg.deck <= ALL_CARDS:
@@ -259,7 +264,9 @@ def derive(cfg: CoreConfig) -> Derived:
     # 000 'The Play': "Hearts may not be led until a heart or the queen of spades has been
     # discarded"; 002 'Play variants': "Playing the Queen of Spades also breaks Hearts";
     # 001 'HOW TO PLAY': "Points are broken when a point card is legitimately played".
-    if cfg.broken_by == BROKEN_BY_HEARTS:
+    # The QS of `BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED` breaks only when discarded, which no
+    # mask can say: `HandState._advance` checks it.
+    if cfg.broken_by in (BROKEN_BY_HEARTS, BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED):
         breaking = hearts
     elif cfg.broken_by == BROKEN_BY_HEARTS_OR_QUEEN:
         breaking = hearts | (1 << QUEEN_OF_SPADES & cfg.deck)
@@ -428,6 +435,7 @@ class HandState:
         "_hands",
         "_history",
         "_kitty",
+        "_kitty_given",
         "_kitty_owner",
         "_leader",
         "_n",
@@ -507,6 +515,8 @@ class HandState:
         self._hands = list(hands)
         self._kitty = kitty
         self._kitty_owner = -1
+        # Per finished trick: the kitty cards its winner took with it (to undo them).
+        self._kitty_given: list[int] = []
         self._dealer = dealer
         self._pass_kind = pass_kind
         self._split = split
@@ -884,9 +894,7 @@ class HandState:
             # The card completed a trick: give the trick (and perhaps the kitty) back.
             _, _, winner = self._history.pop()
             self._tricks_won[winner] -= 1
-            self._taken[winner] &= ~mask_of([*trick, card])
-            if kitty_owner == -1 and self._kitty_owner != -1:
-                self._taken[self._kitty_owner] &= ~self._kitty
+            self._taken[winner] &= ~(mask_of([*trick, card]) | self._kitty_given.pop())
         self._hands[seat] |= 1 << card
         self._trick = trick
         self._to_play = seat
@@ -905,6 +913,15 @@ class HandState:
         self._trick.append(card)
         # Contract "Broken": the moment a breaking card is played, led or followed.
         if bit & self._derived.breaking:
+            self._broken = True
+        # 000 'The Play': "until a heart or the queen of spades has been discarded": the QS
+        # breaks when the trick's suit (its lead's, or with a wild joker led its first
+        # suited card's) is not spades; led, or following a spade lead, it does not.
+        if (
+            card == QUEEN_OF_SPADES
+            and self._cfg.broken_by == BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED
+            and self._led_suit() != SPADES_INDEX
+        ):
             self._broken = True
         if len(self._trick) < self._n:
             self._to_play = (seat + 1) % self._n
@@ -934,17 +951,32 @@ class HandState:
         last = self._trick_number == cfg.hand_size
         boost = cfg.booster_nines and led_suit >= 0 and cards >> nine & 1 and not last
         self._booster = led_suit if boost else -1
-        if self._kitty_owner == -1:
+        given = 0
+        if cfg.kitty_taker == KITTY_EACH_TRICK:
+            # 004 'The Kitty and the First Trick': "the first trick takes one card, and the
+            # second trick takes the next, until the kitty is exhausted": the lowest card
+            # still there (index order); the last trick takes any rest. The kitty's "owner"
+            # is the first trick's winner.
+            rest = self._kitty & ~sum(self._kitty_given)
+            given = rest if last else rest & -rest
+            if self._kitty_owner == -1:
+                self._kitty_owner = winner
+        elif self._kitty_owner == -1:
             # 002 '"Kitty" variants': "The kitty is taken by the person who takes the first
             # trick"; 001 'WINNING THE KITTY': "award them to the first player who takes a
-            # point card" -- and, if nobody ever does, the winner of the last trick.
+            # point card"; 004 'Deal': "goes to whoever takes the first heart" -- and, if
+            # nobody ever does, the winner of the last trick.
             if cfg.kitty_taker == KITTY_TO_FIRST_TRICK:
                 takes = self._trick_number == 1
+            elif cfg.kitty_taker == KITTY_TO_FIRST_HEART:
+                takes = bool(cards & self._derived.hearts) or last
             else:
-                takes = bool(cards & self._derived.point) or self._trick_number == cfg.hand_size
+                takes = bool(cards & self._derived.point) or last
             if takes:
                 self._kitty_owner = winner
-                self._taken[winner] |= self._kitty
+                given = self._kitty
+        self._taken[winner] |= given
+        self._kitty_given.append(given)
         self._leader = winner
         if self._trick_number == cfg.hand_size:
             self._phase = PHASE_OVER

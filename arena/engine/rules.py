@@ -121,8 +121,12 @@ class BrokenBy(StrEnum):
     """What breaks (000: a heart or the QS discarded; 002: a heart; 001: any point card)."""
 
     HEARTS = "hearts"
-    HEARTS_OR_QUEEN = "hearts_or_queen"
+    HEARTS_OR_QUEEN = "hearts_or_queen"  # any play of the QS (002 'Play variants'; 004)
     POINT_CARDS = "point_cards"
+    # 000 'The Play': "Hearts may not be led until a heart or the queen of spades has been
+    # discarded" (004 'The play of the game': "discarded on the lead of another suit"): a
+    # heart breaks as before; the QS only when played to a trick of another suit.
+    HEARTS_OR_QUEEN_DISCARDED = "hearts_or_queen_discarded"
 
 
 class MoonRule(StrEnum):
@@ -140,6 +144,12 @@ class KittyTaker(StrEnum):
 
     FIRST_TRICK = "first_trick"
     FIRST_POINTS = "first_points"
+    # 004 'Deal' (three and five players): the set-aside cards "go to whoever takes the
+    # first heart"; the last trick's winner when no trick holds a heart (our choice).
+    FIRST_HEART = "first_heart"
+    # 004 'The Kitty and the First Trick': "the first trick takes one card, and the second
+    # trick takes the next, until the kitty is exhausted" (lowest card first, our choice).
+    EACH_TRICK = "each_trick"
 
 
 class KittyVisibility(StrEnum):
@@ -743,7 +753,9 @@ class Rules:
         if self.domino is not False:
             self._validate_domino()
             return
-        _check_int(self, "players", 3, 10 if self.cancellation is True else 7)
+        # 004 (1911): "Hearts may be played by two, three, four or even more players";
+        # Cancellation Hearts seats three to ten (its own module refuses two).
+        _check_int(self, "players", 2, 10 if self.cancellation is True else 7)
         _check_int(self, "kitty_size", 0, 17)
         _check_int(self, "pass_count", 0, 13)
         _check_int(self, "sun_points", 0, 1000)
@@ -780,6 +792,7 @@ class Rules:
                 )
             self._validate_pass(direction)
         self._validate_pass_call()
+        self._validate_kitty()
         values_outside = [str(card) for card in self.card_values if card not in self.deck]
         if values_outside:
             raise RulesError(
@@ -801,6 +814,21 @@ class Rules:
         self._validate_royal()
         self._validate_end()
         self._validate_penny()
+
+    def _validate_kitty(self) -> None:
+        """`each_trick` (004 'The Kitty and the First Trick') hands the kitty out a card a
+        trick, so no one seat is its taker: 'taker_only' would show it to nobody in
+        particular, and is refused. (A kitty larger than the hand has its rest taken by
+        the last trick's winner, as the backends do.)"""
+        if (
+            self.kitty_taker is KittyTaker.EACH_TRICK
+            and self.kitty_visibility is KittyVisibility.TAKER_ONLY
+        ):
+            raise RulesError(
+                "kitty_taker 'each_trick' gives the kitty to several seats, a card a trick: "
+                "kitty_visibility 'taker_only' has no one taker (use hidden, face_up or "
+                "after_first_trick)"
+            )
 
     def _validate_queen_first_chance(self) -> None:
         """001's Black Mariah rule is about the one QS of a one-pack game whose tricks
@@ -857,6 +885,11 @@ class Rules:
             raise RulesError(f"{what} needs moon 'none' or 'old'")
         if self.kitty_taker is not KittyTaker.FIRST_TRICK:
             raise RulesError(f"{what} needs kitty_taker 'first_trick': the widow is added to it")
+        if self.players < 3 or self.broken_by is BrokenBy.HEARTS_OR_QUEEN_DISCARDED:
+            raise RulesError(
+                f"{what} is for three to ten players, and its core breaks hearts by the "
+                "cards played: broken_by 'hearts_or_queen_discarded' is refused"
+            )
         offsets = (PassDirection.HOLD, PassDirection.LEFT, PassDirection.RIGHT)
         if any(d not in (*offsets, PassDirection.ACROSS) for d in self.pass_schedule):
             raise RulesError(f"{what} passes hold, left, right or across only")
@@ -1257,6 +1290,13 @@ class Rules:
                 "royal queens, booster nines, queen at first chance, sun, no-trick bonus, "
                 "queen-and-hearts lead or moon_requires, a fixed scoring suit, and moon "
                 "'none', 'old' or 'new'"
+            )
+        # The penny core breaks by a mask of cards: it cannot tell a discarded QS from a
+        # followed one; and 003's penny games are for three to five players.
+        if self.broken_by is BrokenBy.HEARTS_OR_QUEEN_DISCARDED or self.players < 3:
+            raise RulesError(
+                f"{what} needs at least three players and broken_by other than "
+                "'hearts_or_queen_discarded'"
             )
 
 

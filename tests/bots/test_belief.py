@@ -49,6 +49,12 @@ def table_rules() -> list[Rules]:
         # 001 'VARIATION 1: BLACK MARIAH': a forced QS shows a void, as any discard does.
         preset("black_maria_purist", players=3),
         preset("black_maria_purist"),
+        # 000 'The Play' (standard): only a discarded QS breaks; 002's any QS, kept apart.
+        standard.replace(broken_by="hearts_or_queen"),
+        # 004: two players, the whole pack; the kitty to the first heart; a card a trick.
+        preset("two_player"),
+        preset("first_heart_kitty", players=5),
+        preset("kitty_each_trick", players=7).replace(kitty_visibility=KittyVisibility.FACE_UP),
     ]
 
 

@@ -220,7 +220,29 @@ def random_config(rng: random.Random) -> CoreConfig:
     cfg = cfg._replace(booster_nines=int(rng.random() < 0.25))
     cfg = _random_jokers(rng, cfg)
     # 001 'VARIATION 1: BLACK MARIAH', the QS at the first chance: drawn last, likewise.
-    return cfg._replace(queen_at_first_chance=int(rng.random() < 0.25))
+    cfg = cfg._replace(queen_at_first_chance=int(rng.random() < 0.25))
+    return _random_deal_rules(rng, cfg)
+
+
+def _random_deal_rules(rng: random.Random, cfg: CoreConfig) -> CoreConfig:
+    """Issue #23's deal rules, drawn after every other field (so those stay as they were):
+    000's QS-discarded breaking (broken_by 3), 004's kitty to the first heart (2) or a
+    card a trick (3), and sometimes the same deck dealt to two players (004, 1911)."""
+    if rng.random() < 0.25:
+        cfg = cfg._replace(broken_by=3)
+    if rng.random() < 0.3:
+        cfg = cfg._replace(kitty_taker=rng.choice([2, 3]))
+    if rng.random() < 0.15:
+        size = cfg.deck.bit_count()
+        hand_size = (size - cfg.kitty_size) // 2
+        kitty_size = size - 2 * hand_size
+        opening = cfg.opening
+        if opening != 3 and (cfg.deck & CLUBS).bit_count() <= kitty_size:
+            opening = 2
+        if opening == 3 and (cfg.deck & SPADES).bit_count() <= kitty_size:
+            opening = 2
+        cfg = cfg._replace(players=2, hand_size=hand_size, kitty_size=kitty_size, opening=opening)
+    return cfg
 
 
 def _random_jokers(rng: random.Random, cfg: CoreConfig) -> CoreConfig:

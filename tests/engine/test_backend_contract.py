@@ -27,6 +27,7 @@ from arena.engine.config import (
     FIRST_TRICK_NO_POINTS,
     JOKER_HEART,
     JOKER_WILD,
+    KITTY_EACH_TRICK,
     KITTY_TO_FIRST_POINTS,
     KITTY_TO_FIRST_TRICK,
     LEAD_ANY,
@@ -1451,7 +1452,17 @@ def test_random_hands_keep_the_invariants(backend):
         assert union == cfg.deck
         if state.kitty:
             assert 0 <= state.kitty_owner < n
-            assert state.taken(state.kitty_owner) & state.kitty == state.kitty
+            if cfg.kitty_taker == KITTY_EACH_TRICK:
+                # 004 'The Kitty and the First Trick': trick t's winner took its t-th card.
+                assert state.kitty_owner == history[0][2]
+                rest = state.kitty
+                for t, (_, _, winner) in enumerate(history):
+                    if rest:
+                        got = rest if t == len(history) - 1 else rest & -rest
+                        assert state.taken(winner) & got == got
+                        rest &= ~got
+            else:
+                assert state.taken(state.kitty_owner) & state.kitty == state.kitty
         for (leader, cards, winner), (next_leader, _, _) in itertools.pairwise(history):
             assert next_leader == winner
             assert len(cards) == n

@@ -68,11 +68,11 @@ def expect_error(error: BaseException) -> None:
 @st.composite
 def configs(draw: st.DrawFn) -> CoreConfig:
     """A valid CoreConfig from the whole option space."""
-    players = draw(st.integers(3, 7))
+    players = draw(st.integers(2, 7))
     removed = draw(st.sets(st.integers(0, 51), max_size=12))
     deck = FULL_DECK & ~sum(1 << c for c in removed)
     size = deck.bit_count()
-    hand_size = draw(st.integers(1, min(17, size // players)))
+    hand_size = draw(st.integers(1, min(27, size // players)))
     kitty_size = size - players * hand_size
     values = [0] * 52
     for index in range(52):
@@ -92,7 +92,7 @@ def configs(draw: st.DrawFn) -> CoreConfig:
         opening=opening,
         first_trick=draw(st.integers(0, 2)),
         lead_rule=draw(st.integers(0, 2)),
-        broken_by=draw(st.integers(0, 2)),
+        broken_by=draw(st.integers(0, 3)),
         queen_hearts_lead=draw(st.integers(0, 1)),
         values=tuple(values),
         doubler=draw(st.integers(-1, 51)),
@@ -101,7 +101,7 @@ def configs(draw: st.DrawFn) -> CoreConfig:
         moon_extra=draw(st.integers(0, FULL_DECK)),
         sun_points=draw(st.sampled_from([0, 0, 52, -1])),
         no_trick_bonus=draw(st.sampled_from([0, -5, 10])),
-        kitty_taker=draw(st.integers(0, 1)),
+        kitty_taker=draw(st.integers(0, 3)),
         pass_forbidden=draw(st.sampled_from([0, 0, 0, SPADE_HONOURS, 1 << 36, FULL_DECK])),
         royal_queens=draw(st.integers(0, 1)),  # 004 'Royal Hearts' scoring
     )
@@ -206,7 +206,7 @@ def test_config_errors_name_the_field():
         "cfg.values[3]": cfg._replace(values=(*cfg.values[:3], "x", *cfg.values[4:])),  # type: ignore[arg-type]
         "cfg.moon_extra": cfg._replace(moon_extra=2**64),
         "cfg.doubler": cfg._replace(doubler=2**70),
-        "kitty_taker": cfg._replace(kitty_taker=2),
+        "kitty_taker": cfg._replace(kitty_taker=4),
         "cfg.pass_forbidden": cfg._replace(pass_forbidden=1 << 55),
         "royal_queens must be 0 or 1": cfg._replace(royal_queens=2),
         "cfg.royal_queens": cfg._replace(royal_queens=2**70),

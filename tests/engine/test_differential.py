@@ -585,3 +585,44 @@ def test_c_matches_reference_on_heartsette():
     cfg = rules.core_config()
     kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
     compare_rule_set("heartsette", cfg, kinds, HEARTSETTE_HANDS, batches=8, most=60)
+
+
+# The deal side of issue #23: 000's QS-discarded breaking (`standard` and every table, with
+# wild jokers whose lead leaves the suit open, and with the 1911 joker); 004's kitty to the
+# first heart and a kitty card a trick at each of their tables (and their kitty shown face
+# up or after the first trick); two-player Hearts with every pass it allows.
+DEAL_HANDS = 250
+
+
+def deal_rules() -> dict[str, Rules]:
+    rules = {f"standard discarded {n}": preset("standard", n) for n in range(3, 8)}
+    rules["joker discarded"] = preset("joker")
+    rules["joker_1911 discarded"] = preset("joker_1911")
+    rules["points lead discarded"] = preset("standard").replace(lead_rule="points_broken")
+    rules.update({f"first_heart_kitty {n}": preset("first_heart_kitty", n) for n in (3, 5)})
+    rules.update({f"kitty_each_trick {n}": preset("kitty_each_trick", n) for n in (3, 5, 6, 7)})
+    rules["kitty_each_trick face_up"] = preset("kitty_each_trick", 7).replace(
+        kitty_visibility="face_up", first_trick="any"
+    )
+    rules["first_heart_kitty old breaking"] = preset("first_heart_kitty", 5).replace(
+        broken_by="hearts_or_queen"
+    )
+    rules["two_player"] = preset("two_player")
+    rules["two_player scatter center"] = preset("two_player").replace(
+        pass_schedule=("scatter", "center", "hold")
+    )
+    rules["two_player jokers"] = preset("two_player").replace(
+        removed_cards="2C 2D",
+        jokers=2,
+        joker_kind="wild",
+        card_values=preset("standard").card_values,
+    )
+    return rules
+
+
+@pytest.mark.parametrize("name", list(deal_rules()))
+def test_c_matches_reference_on_deal_rules(name):
+    rules = deal_rules()[name]
+    cfg = rules.core_config()
+    kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
+    compare_rule_set(name, cfg, kinds, DEAL_HANDS, batches=8, most=60)

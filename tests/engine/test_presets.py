@@ -206,7 +206,7 @@ def _play_random_hand(rules, seed):
 
 CASES = []
 for _name in sorted(PRESETS):
-    for _players in range(3, 8):
+    for _players in range(2, 8):
         try:
             _rules = preset(_name, _players)
         except RulesError:

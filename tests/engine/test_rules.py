@@ -70,8 +70,8 @@ def test_replace_revalidates():
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
-        ({"players": 2}, "players must be an integer in 3..7"),
-        ({"players": 8}, "players must be an integer in 3..7"),
+        ({"players": 1}, "players must be an integer in 2..7"),
+        ({"players": 8}, "players must be an integer in 2..7"),
         ({"players": 5}, "do not deal evenly"),
         ({"players": 5, "removed_cards": "2C 2D", "pass_schedule": ("across",)}, "across"),
         ({"pass_schedule": ("left2",)}, "five players"),

@@ -3,7 +3,13 @@
  * Rule sources (/work/shared/rules, cited by file and section):
  *   000 standard four-hand Hearts: deal from the dealer's left, pass left/right/
  *       across/hold, 2C lead, no points on the first trick, hearts broken,
- *       QS = 13, shooting the moon; 3..7 players with cards removed.
+ *       QS = 13, shooting the moon; 3..7 players with cards removed; hearts
+ *       broken by a heart or the QS *discarded* (broken_by 3).
+ *   004 (1911) "Hearts may be played by two, three, four or even more
+ *       players": 2..7 players; 'Deal': the set-aside cards "go to whoever
+ *       takes the first heart" (kitty_taker 2); 'The Kitty and the First
+ *       Trick': "the first trick takes one card, and the second trick takes
+ *       the next" (kitty_taker 3).
  *   001 kitty to the first player taking a point card; points broken by any
  *       point card; Black Maria (QS may not be led before points are broken).
  *   002 "Play variants": 10C doubles the hand, JD/TD required to shoot, QS breaks
@@ -182,7 +188,7 @@ static void shuffle(uint8_t *a, int len, uint64_t *rng)
 
 static const char *const config_errors[] = {
     [HC_CFG_OK] = "ok",
-    [HC_CFG_PLAYERS] = "players must be 3..7",
+    [HC_CFG_PLAYERS] = "players must be 2..7",
     [HC_CFG_HAND_SIZE] =
         "hand_size must be at least 1 and players * hand_size at most the deck size",
     [HC_CFG_DECK] = "deck must be a mask of cards 0..54 (52..54 the jokers)",
@@ -191,7 +197,7 @@ static const char *const config_errors[] = {
     [HC_CFG_OPENING] = "opening must be 0, 1, 2 or 3",
     [HC_CFG_FIRST_TRICK] = "first_trick must be 0, 1 or 2",
     [HC_CFG_LEAD_RULE] = "lead_rule must be 0, 1 or 2",
-    [HC_CFG_BROKEN_BY] = "broken_by must be 0, 1 or 2",
+    [HC_CFG_BROKEN_BY] = "broken_by must be 0, 1, 2 or 3",
     [HC_CFG_QUEEN_HEARTS_LEAD] = "queen_hearts_lead must be 0 or 1",
     [HC_CFG_VALUES] = "values must be 52 ints of magnitude below 2**31",
     [HC_CFG_DOUBLER] = "doubler must be -1 or a card index 0..51",
@@ -200,7 +206,7 @@ static const char *const config_errors[] = {
     [HC_CFG_MOON_EXTRA] = "moon_extra must be a mask of cards 0..54",
     [HC_CFG_SUN_POINTS] = "sun_points must have magnitude below 2**31",
     [HC_CFG_NO_TRICK_BONUS] = "no_trick_bonus must have magnitude below 2**31",
-    [HC_CFG_KITTY_TAKER] = "kitty_taker must be 0 or 1",
+    [HC_CFG_KITTY_TAKER] = "kitty_taker must be 0, 1, 2 or 3",
     [HC_CFG_PASS_FORBIDDEN] = "pass_forbidden must be a mask of cards 0..54",
     [HC_CFG_ROYAL_QUEENS] = "royal_queens must be 0 or 1",
     [HC_CFG_BOOSTER_NINES] = "booster_nines must be 0 or 1",
@@ -240,7 +246,7 @@ int hc_config_init(hc_config *c)
         return HC_CFG_FIRST_TRICK;
     if (!in_range(c->lead_rule, 0, 2))
         return HC_CFG_LEAD_RULE;
-    if (!in_range(c->broken_by, 0, 2))
+    if (!in_range(c->broken_by, 0, 3))
         return HC_CFG_BROKEN_BY;
     if (!in_range(c->queen_hearts_lead, 0, 1))
         return HC_CFG_QUEEN_HEARTS_LEAD;
@@ -259,7 +265,7 @@ int hc_config_init(hc_config *c)
         return HC_CFG_SUN_POINTS;
     if (!value_ok(c->no_trick_bonus))
         return HC_CFG_NO_TRICK_BONUS;
-    if (!in_range(c->kitty_taker, 0, 1))
+    if (!in_range(c->kitty_taker, 0, 3))
         return HC_CFG_KITTY_TAKER;
     if (c->pass_forbidden >> HC_ALL_CARDS)
         return HC_CFG_PASS_FORBIDDEN;
@@ -309,9 +315,11 @@ int hc_config_init(hc_config *c)
     c->opening_suit = c->opening == 3 ? c->spades : c->opening == 2 ? 0 : c->clubs;
     c->first_ban = c->first_trick == 1 ? c->penalty : c->first_trick == 2 ? c->point : 0;
     c->lead_ban = c->lead_rule == 1 ? c->hearts : c->lead_rule == 2 ? c->point : 0;
-    c->breaking = c->broken_by == 0   ? c->hearts
-                  : c->broken_by == 1 ? c->hearts | (c->deck & BIT(HC_QS))
-                                      : c->point;
+    c->breaking = c->broken_by == 0 || c->broken_by == 3 ? c->hearts
+                  : c->broken_by == 1                      ? c->hearts | (c->deck & BIT(HC_QS))
+                                                           : c->point;
+    /* 000 'The Play': "until a heart or the queen of spades has been discarded" */
+    c->queen_discard = c->broken_by == 3 ? c->deck & BIT(HC_QS) : 0;
     c->queen_lead_ok = c->queen_hearts_lead ? c->hearts | BIT(HC_QS) : 0;
     c->moon_required = c->penalty ? (c->penalty | c->moon_extra) & c->deck : 0;
     return HC_CFG_OK;
@@ -328,6 +336,7 @@ static int config_sane(const hc_config *c)
            t.clubs == c->clubs && t.spades == c->spades && t.opening_suit == c->opening_suit &&
            t.first_ban == c->first_ban && t.lead_ban == c->lead_ban &&
            t.breaking == c->breaking && t.queen_lead_ok == c->queen_lead_ok &&
+           t.queen_discard == c->queen_discard &&
            t.moon_required == c->moon_required && t.deck_size == c->deck_size &&
            t.jokers == c->jokers && t.wild == c->wild &&
            memcmp(t.suits, c->suits, sizeof t.suits) == 0 &&
@@ -930,6 +939,10 @@ static void do_play(hc_hand *h, int card)
     d->trick |= b;
     if (b & c->breaking)
         d->broken = 1;
+    /* broken_by 3: the QS breaks only when discarded, i.e. the trick's suit (set by
+     * the lead, or with wild jokers by the first suited card) is not spades */
+    if (HC_UNLIKELY(b & c->queen_discard) && (c->joker_kind ? d->led : d->best / 13) != 2)
+        d->broken = 1;
     h->plays[d->played++] = (uint8_t)card;
     if (d->played % n) {
         d->to_play = (int8_t)next_seat(p, n);
@@ -941,8 +954,19 @@ static void do_play(hc_hand *h, int card)
     h->trick_leader[t] = d->leader;
     h->trick_winner[t] = (int8_t)w;
     int last = t + 1 == c->hand_size;
-    if (d->kitty_owner < 0 &&
-        (c->kitty_taker == 0 || (d->trick & c->point) || last)) {
+    if (HC_UNLIKELY(c->kitty_taker == 3)) {
+        /* 004 'The Kitty and the First Trick': a card a trick, the lowest left first;
+         * the last trick takes whatever is left; kitty_owner: the first trick's winner */
+        uint64_t rest = h->kitty;
+        for (int s = 0; s < n; s++)
+            rest &= ~d->taken[s];
+        d->taken[w] |= last ? rest : rest & (0 - rest);
+        if (d->kitty_owner < 0)
+            d->kitty_owner = (int8_t)w;
+    } else if (d->kitty_owner < 0 &&
+               (c->kitty_taker == 0 || last ||
+                (d->trick & (c->kitty_taker == 1 ? c->point : c->hearts)))) {
+        /* 002: the first trick; 001: the first point card; 004 'Deal': the first heart */
         d->kitty_owner = (int8_t)w;
         d->taken[w] |= h->kitty;
     }
@@ -1506,7 +1530,8 @@ int hc_play_random_hands_with(int variant, const hc_config *c, uint64_t seed, ui
 #endif
     if (variant < HC_BATCH_GENERIC || variant > HC_BATCH_BMI2)
         return -2;
-    if (HC_UNLIKELY(c->booster_nines || c->joker_kind || c->queen_at_first_chance))
+    if (HC_UNLIKELY(c->booster_nines || c->joker_kind || c->queen_at_first_chance ||
+                    c->queen_discard || c->kitty_taker >= 2))
         return batch_hands(c, seed, start, count, schedule, nsched, digest, sums);
     value_tables tables, *vt = &tables;
     build_value_tables(c, vt);

@@ -29,10 +29,10 @@ extern "C" {
 #define HC_MAX_JOKERS 3
 #define HC_ALL_CARDS (HC_CARDS + HC_MAX_JOKERS) /* 55 */
 #define HC_JOKERS (7ULL << HC_JOKER0)
-#define HC_MIN_PLAYERS 3
+#define HC_MIN_PLAYERS 2 /* 004 (1911): "played by two, three, four or even more" */
 #define HC_MAX_PLAYERS 7
 #define HC_MAX_PLAYS HC_ALL_CARDS                   /* players * hand_size <= 55 */
-#define HC_MAX_HAND (HC_ALL_CARDS / HC_MIN_PLAYERS) /* 18 */
+#define HC_MAX_HAND (HC_ALL_CARDS / HC_MIN_PLAYERS) /* 27 */
 #define HC_QS 36
 #define HC_QC 10 /* 004 'Royal Hearts': cancels the QS of the seat that took both */
 #define HC_QH 49 /* 004 'Royal Hearts': doubles the hearts of the seat that took it */
@@ -172,6 +172,8 @@ typedef struct hc_config {
     uint64_t lead_ban;       /* R of the lead rule (0 when lead_rule is 0) */
     uint64_t breaking;       /* cards whose play breaks hearts/points */
     uint64_t queen_lead_ok;  /* hearts | QS when queen_hearts_lead, else 0 */
+    uint64_t queen_discard;  /* broken_by 3: the QS (in the deck), which breaks only when
+                              * played to a trick of another suit; else 0 */
     uint64_t moon_required;  /* (penalty | moon_extra) & deck, 0 when penalty is empty */
     int deck_size;
     uint64_t jokers;         /* deck & the jokers */

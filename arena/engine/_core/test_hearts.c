@@ -242,7 +242,7 @@ static void test_config_rejects_impossible_values(void)
     c = standard(4);                      \
     c.field = value;                      \
     CHECK_EQ(hc_config_init(&c), code);
-    REJECT(players, 2, HC_CFG_PLAYERS);
+    REJECT(players, 1, HC_CFG_PLAYERS);
     REJECT(players, 8, HC_CFG_PLAYERS);
     REJECT(hand_size, 0, HC_CFG_HAND_SIZE);
     REJECT(hand_size, 14, HC_CFG_HAND_SIZE);
@@ -254,7 +254,7 @@ static void test_config_rejects_impossible_values(void)
     REJECT(opening, -1, HC_CFG_OPENING);
     REJECT(first_trick, -1, HC_CFG_FIRST_TRICK);
     REJECT(lead_rule, 3, HC_CFG_LEAD_RULE);
-    REJECT(broken_by, 3, HC_CFG_BROKEN_BY);
+    REJECT(broken_by, 4, HC_CFG_BROKEN_BY);
     REJECT(queen_hearts_lead, 2, HC_CFG_QUEEN_HEARTS_LEAD);
     REJECT(values[7], 1LL << 40, HC_CFG_VALUES);
     REJECT(doubler, -2, HC_CFG_DOUBLER);
@@ -264,7 +264,7 @@ static void test_config_rejects_impossible_values(void)
     REJECT(moon_extra, 1ULL << 60, HC_CFG_MOON_EXTRA);
     REJECT(sun_points, 1LL << 33, HC_CFG_SUN_POINTS);
     REJECT(no_trick_bonus, INT64_MIN, HC_CFG_NO_TRICK_BONUS);
-    REJECT(kitty_taker, 2, HC_CFG_KITTY_TAKER);
+    REJECT(kitty_taker, 4, HC_CFG_KITTY_TAKER);
     REJECT(pass_forbidden, 1ULL << 55, HC_CFG_PASS_FORBIDDEN);
     REJECT(royal_queens, 2, HC_CFG_ROYAL_QUEENS);
     REJECT(royal_queens, -1, HC_CFG_ROYAL_QUEENS);
@@ -635,6 +635,46 @@ static void test_queen_breaks_hearts_with_broken_by_1(void)
     finish_trick(h);
     hc_play(h, card("2D"));
     CHECK_EQ(hc_play(h, card("QS")), 0);
+    CHECK_EQ(h->d.broken, 0);
+}
+
+/* broken_by 3, 000 'The Play': "until a heart or the queen of spades has been
+ * discarded": the QS played to a spade trick breaks nothing, discarded it breaks */
+static void test_queen_breaks_hearts_only_discarded_with_broken_by_3(void)
+{
+    hc_config c = standard(4);
+    c.broken_by = 3;
+    c = init_ok(c);
+    CHECK(c.breaking == c.hearts && c.queen_discard == (1ULL << HC_QS));
+    /* seat 0 leads the 2S after the 2C trick; seat 1 follows with the QS */
+    const char *f[] = {"AC 2S 2D", "2C QS 3S 2H", "3C 4S", "4C 5S"};
+    hc_hand *h = new_hand(&c, f, 3, HC_PASS_HOLD);
+    hc_play(h, card("2C"));
+    finish_trick(h);
+    CHECK_EQ(h->d.to_play, 0);
+    CHECK_EQ(hc_play(h, card("2S")), 0);
+    CHECK_EQ(hc_play(h, card("QS")), 0);
+    CHECK_EQ(h->d.broken, 0);
+    /* seat 1 (left of dealer 0, opening 2) leads the QS: nothing broken either */
+    hc_config o = standard(4);
+    o.broken_by = 3;
+    o.opening = 2;
+    o.first_trick = 0;
+    o = init_ok(o);
+    const char *l[] = {NULL, "QS 3S", NULL, NULL};
+    h = new_hand(&o, l, 0, HC_PASS_HOLD);
+    CHECK_EQ(h->d.to_play, 1);
+    CHECK_EQ(hc_play(h, card("QS")), 0);
+    CHECK_EQ(h->d.broken, 0);
+    /* the QS discarded on a diamond lead breaks, and undoing it unbreaks */
+    const char *g[] = {"AC 2D 3H", "2C QS 2H 3S 4S 5S 6S 7S 8S 9S TS JS KS", "3C", "4C"};
+    h = new_hand(&c, g, 3, HC_PASS_HOLD);
+    hc_play(h, card("2C"));
+    finish_trick(h);
+    hc_play(h, card("2D"));
+    CHECK_EQ(hc_play(h, card("QS")), 0);
+    CHECK_EQ(h->d.broken, 1);
+    CHECK_EQ(hc_pop(h), 0);
     CHECK_EQ(h->d.broken, 0);
 }
 
@@ -1566,6 +1606,69 @@ static void test_kitty_takers(void)
     }
 }
 
+/* kitty_taker 2 (004 'Deal': "goes to whoever takes the first heart") and 3 (004 'The
+ * Kitty and the First Trick': "the first trick takes one card, and the second trick
+ * takes the next") */
+static void test_kitty_to_the_first_heart_and_a_card_a_trick(void)
+{
+    hc_config k = standard(3);
+    k.kitty_taker = 2;
+    k = init_ok(k);
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        uint64_t hands[3], kitty;
+        hc_deal(&k, seed, 2, hands, &kitty);
+        hc_hand h;
+        hc_hand_init(&h, &k, hands, 3, kitty, 2, 0, seed);
+        play_lowest(&h);
+        int expect = h.trick_winner[16];
+        for (int t = 16; t >= 0; t--) {
+            uint64_t tm = 0;
+            for (int i = 0; i < 3; i++)
+                tm |= 1ULL << h.plays[t * 3 + i];
+            if (tm & k.hearts)
+                expect = h.trick_winner[t];
+        }
+        CHECK_EQ(h.d.kitty_owner, expect);
+        CHECK(h.d.taken[expect] & kitty);
+    }
+    /* seven players, 7 cards each and a kitty of three, a card a trick */
+    hc_config e = standard(7);
+    e.kitty_taker = 3;
+    e = init_ok(e);
+    CHECK_EQ(e.kitty_size, 3);
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        uint64_t hands[7], kitty;
+        hc_deal(&e, seed, 0, hands, &kitty);
+        hc_hand h;
+        hc_hand_init(&h, &e, hands, 7, kitty, 0, 0, seed);
+        play_lowest(&h);
+        uint64_t rest = kitty;
+        for (int t = 0; t < 3; t++) {
+            uint64_t low = rest & (0 - rest);
+            CHECK(h.d.taken[h.trick_winner[t]] & low);
+            rest &= rest - 1;
+        }
+        CHECK_EQ(h.d.kitty_owner, h.trick_winner[0]);
+    }
+}
+
+/* Two players (004, 1911: "played by two, three, four or even more"): 26 cards each */
+static void test_two_players_deal_the_whole_pack(void)
+{
+    hc_config c = init_ok(standard(2));
+    CHECK(c.hand_size == 26 && c.kitty_size == 0);
+    uint64_t hands[2], kitty;
+    hc_deal(&c, 5, 1, hands, &kitty);
+    CHECK(popcount(hands[0]) == 26 && (hands[0] | hands[1]) == HC_FULL_DECK && !kitty);
+    hc_hand h;
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 2, kitty, 1, 1, 5), 0);
+    CHECK_EQ(hc_pass_kind_valid(&c, 1), 1);
+    CHECK_EQ(hc_pass_kind_valid(&c, HC_PASS_STAR), 0);
+    pass_lowest(&h);
+    play_lowest(&h);
+    CHECK_EQ(h.d.tricks_won[0] + h.d.tricks_won[1], 26);
+}
+
 /* Undo ------------------------------------------------------------------------- */
 
 static void test_push_pop_restores_state(void)
@@ -1722,7 +1825,7 @@ static hc_config random_config(void)
     for (;;) {
         hc_config c;
         memset(&c, 0, sizeof c);
-        c.players = rnd(3, 7);
+        c.players = rnd(2, 7); /* 004 (1911): "played by two, three, four or even more" */
         c.deck = HC_FULL_DECK;
         int removed = (int)rnd(0, 12);
         for (int i = 0; i < removed; i++)
@@ -1741,7 +1844,7 @@ static hc_config random_config(void)
             c.opening = 2; /* ... or every spade */
         c.first_trick = rnd(0, 2);
         c.lead_rule = rnd(0, 2);
-        c.broken_by = rnd(0, 2);
+        c.broken_by = rnd(0, 3);
         c.queen_hearts_lead = rnd(0, 1);
         int style = (int)rnd(0, 2);
         for (int i = 0; i < 52; i++) {
@@ -1760,7 +1863,7 @@ static hc_config random_config(void)
         c.moon_extra = rnd(0, 2) ? 0 : 1ULL << rnd(0, 51);
         c.sun_points = rnd(0, 2) ? 0 : rnd(-5, 60);
         c.no_trick_bonus = rnd(0, 2) ? 0 : rnd(-5, 10);
-        c.kitty_taker = rnd(0, 1);
+        c.kitty_taker = rnd(0, 3);
         /* 004 'Passing cards': the AS, KS, QS (or any cards) kept from the pass */
         c.pass_forbidden = 0;
         if (rnd(0, 3) == 0) {
@@ -1868,7 +1971,11 @@ static void replay_batch(const hc_config *c, uint64_t seed, uint64_t count, cons
             tricks += st.d.tricks_won[s];
         }
         *ok &= played == dealt && taken == c->deck && tricks == c->hand_size;
-        *ok &= st.d.kitty_owner >= 0 && (st.d.taken[st.d.kitty_owner] & kitty) == kitty;
+        /* the kitty goes whole to its taker, or (kitty_taker 3, 004 'The Kitty and the
+         * First Trick') a card a trick, its "owner" being the first trick's winner */
+        *ok &= st.d.kitty_owner >= 0 &&
+               (c->kitty_taker == 3 ? st.d.kitty_owner == st.trick_winner[0]
+                                    : (st.d.taken[st.d.kitty_owner] & kitty) == kitty);
         int64_t out[HC_MAX_PLAYERS], total = 0, expected = 0;
         *ok &= hc_points(&st, zero, 0, out) == 0;
         for (int s = 0; s < n; s++) {
@@ -1993,6 +2100,7 @@ int main(void)
     test_first_trick_filter();
     test_hearts_may_not_be_led_until_broken();
     test_queen_breaks_hearts_with_broken_by_1();
+    test_queen_breaks_hearts_only_discarded_with_broken_by_3();
     test_queen_hearts_lead();
     test_lead_rule_0_allows_any_lead();
     test_pass_errors_in_order();
@@ -2015,6 +2123,8 @@ int main(void)
     test_joker_1911_rules_in_one_trick();
     test_scoring_royal_queens();
     test_kitty_takers();
+    test_kitty_to_the_first_heart_and_a_card_a_trick();
+    test_two_players_deal_the_whole_pack();
     test_push_pop_restores_state();
     test_playout_restores_the_state_and_scores_the_hand();
     test_greedy_playout_of_a_seat_holding_every_club();

@@ -56,7 +56,9 @@ _E = TypeVar("_E", bound=StrEnum)
 _T = TypeVar("_T")
 _CARDS = frozenset(DECK + JOKERS)
 MAX_PLAYERS = 7
-MIN_PLAYERS = 3
+MIN_PLAYERS = 2
+"""Two-player Hearts (004's 1911 text: "Hearts may be played by two, three, four or even
+more players")."""
 CANCELLATION_MAX_PLAYERS = 10
 """Cancellation Hearts (two packs) seats up to ten ("Seven to ten people can play")."""
 _CANCELLATION_KEYS = frozenset({"cancellation", "second_pack_removed"})

@@ -102,6 +102,9 @@ class BrokenBy(StrEnum):
     HEARTS = "hearts"
     HEARTS_OR_QUEEN = "hearts_or_queen"
     POINT_CARDS = "point_cards"
+    HEARTS_OR_QUEEN_DISCARDED = "hearts_or_queen_discarded"
+    """A heart, or the QS played to a trick whose suit is not spades (000 'The Play');
+    the QS led, or following a spade lead, breaks nothing."""
 
 
 class MoonRule(StrEnum):
@@ -143,6 +146,11 @@ class KittyTaker(StrEnum):
 
     FIRST_TRICK = "first_trick"
     FIRST_POINTS = "first_points"
+    FIRST_HEART = "first_heart"
+    """The first seat to win a trick holding a heart (else the last trick's winner)."""
+    EACH_TRICK = "each_trick"
+    """A card a trick: trick t's winner takes the kitty's t-th lowest card (card order);
+    the last trick's winner takes any rest. `kitty_owner`: the first trick's winner."""
 
 
 class KittyVisibility(StrEnum):
@@ -183,7 +191,7 @@ class RulesView:
     opening: Opening = Opening.LOWEST_CLUB
     first_trick: FirstTrick = FirstTrick.NO_PENALTY_CARDS
     lead_rule: LeadRule = LeadRule.HEARTS_BROKEN
-    broken_by: BrokenBy = BrokenBy.HEARTS_OR_QUEEN
+    broken_by: BrokenBy = BrokenBy.HEARTS_OR_QUEEN_DISCARDED
     queen_and_hearts_may_lead_heart: bool = False
     card_values: Mapping[Card, int] = dataclasses.field(default_factory=_standard_values)
     doubler: Card | None = None

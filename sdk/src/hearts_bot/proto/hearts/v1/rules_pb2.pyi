@@ -208,6 +208,10 @@ class _BrokenByEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_BrokenBy.Val
     """Any heart, or the queen of spades."""
     BROKEN_BY_POINT_CARDS: _BrokenBy.ValueType  # 3
     """Any point card (a card worth other than 0)."""
+    BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED: _BrokenBy.ValueType  # 4
+    """Any heart, or the queen of spades discarded: played to a trick whose suit is not
+    spades (000 'The Play'); the QS led, or following a spade lead, breaks nothing.
+    """
 
 class BrokenBy(_BrokenBy, metaclass=_BrokenByEnumTypeWrapper):
     """What breaks the lead restriction when it is played."""
@@ -220,6 +224,10 @@ BROKEN_BY_HEARTS_OR_QUEEN: BrokenBy.ValueType  # 2
 """Any heart, or the queen of spades."""
 BROKEN_BY_POINT_CARDS: BrokenBy.ValueType  # 3
 """Any point card (a card worth other than 0)."""
+BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED: BrokenBy.ValueType  # 4
+"""Any heart, or the queen of spades discarded: played to a trick whose suit is not
+spades (000 'The Play'); the QS led, or following a spade lead, breaks nothing.
+"""
 Global___BrokenBy: _TypeAlias = BrokenBy  # noqa: Y015
 
 class _MoonRule:
@@ -270,6 +278,12 @@ class _KittyTakerEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_KittyTaker
     """The winner of the first trick."""
     KITTY_TAKER_FIRST_POINTS: _KittyTaker.ValueType  # 2
     """The first seat to win a trick holding a point card (else the winner of the last trick)."""
+    KITTY_TAKER_FIRST_HEART: _KittyTaker.ValueType  # 3
+    """The first seat to win a trick holding a heart (else the winner of the last trick)."""
+    KITTY_TAKER_EACH_TRICK: _KittyTaker.ValueType  # 4
+    """A card a trick: the winner of trick t (counted from 0) takes the kitty's t-th lowest
+    card (card order 2C .. AH) while any is left, the last trick's winner any rest.
+    """
 
 class KittyTaker(_KittyTaker, metaclass=_KittyTakerEnumTypeWrapper):
     """Who takes the kitty (the undealt cards), when there is one."""
@@ -280,6 +294,12 @@ KITTY_TAKER_FIRST_TRICK: KittyTaker.ValueType  # 1
 """The winner of the first trick."""
 KITTY_TAKER_FIRST_POINTS: KittyTaker.ValueType  # 2
 """The first seat to win a trick holding a point card (else the winner of the last trick)."""
+KITTY_TAKER_FIRST_HEART: KittyTaker.ValueType  # 3
+"""The first seat to win a trick holding a heart (else the winner of the last trick)."""
+KITTY_TAKER_EACH_TRICK: KittyTaker.ValueType  # 4
+"""A card a trick: the winner of trick t (counted from 0) takes the kitty's t-th lowest
+card (card order 2C .. AH) while any is left, the last trick's winner any rest.
+"""
 Global___KittyTaker: _TypeAlias = KittyTaker  # noqa: Y015
 
 class _KittyVisibility:
@@ -602,7 +622,7 @@ class Rules(_message.Message):
     fields are the rules; "custom" for a hand-built variant).
     """
     players: _builtins.int
-    """Number of seats, 3 to 7. Seats are numbered 0 .. players - 1 clockwise; the seat
+    """Number of seats, 2 to 7 (2 to 10 with cancellation). Seats are numbered 0 .. players - 1 clockwise; the seat
     on s's left, who plays after s, is (s + 1) % players.
     """
     kitty_size: _builtins.int

@@ -188,12 +188,13 @@ enum BrokenBy : int {
   BROKEN_BY_HEARTS = 1,
   BROKEN_BY_HEARTS_OR_QUEEN = 2,
   BROKEN_BY_POINT_CARDS = 3,
+  BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED = 4,
   BrokenBy_INT_MIN_SENTINEL_DO_NOT_USE_ = std::numeric_limits<int32_t>::min(),
   BrokenBy_INT_MAX_SENTINEL_DO_NOT_USE_ = std::numeric_limits<int32_t>::max()
 };
 bool BrokenBy_IsValid(int value);
 constexpr BrokenBy BrokenBy_MIN = BROKEN_BY_UNSPECIFIED;
-constexpr BrokenBy BrokenBy_MAX = BROKEN_BY_POINT_CARDS;
+constexpr BrokenBy BrokenBy_MAX = BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED;
 constexpr int BrokenBy_ARRAYSIZE = BrokenBy_MAX + 1;
 
 const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* BrokenBy_descriptor();
@@ -243,12 +244,14 @@ enum KittyTaker : int {
   KITTY_TAKER_UNSPECIFIED = 0,
   KITTY_TAKER_FIRST_TRICK = 1,
   KITTY_TAKER_FIRST_POINTS = 2,
+  KITTY_TAKER_FIRST_HEART = 3,
+  KITTY_TAKER_EACH_TRICK = 4,
   KittyTaker_INT_MIN_SENTINEL_DO_NOT_USE_ = std::numeric_limits<int32_t>::min(),
   KittyTaker_INT_MAX_SENTINEL_DO_NOT_USE_ = std::numeric_limits<int32_t>::max()
 };
 bool KittyTaker_IsValid(int value);
 constexpr KittyTaker KittyTaker_MIN = KITTY_TAKER_UNSPECIFIED;
-constexpr KittyTaker KittyTaker_MAX = KITTY_TAKER_FIRST_POINTS;
+constexpr KittyTaker KittyTaker_MAX = KITTY_TAKER_EACH_TRICK;
 constexpr int KittyTaker_ARRAYSIZE = KittyTaker_MAX + 1;
 
 const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* KittyTaker_descriptor();

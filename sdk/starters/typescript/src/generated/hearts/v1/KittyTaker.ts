@@ -4,6 +4,8 @@ export const KittyTaker = {
   KITTY_TAKER_UNSPECIFIED: 'KITTY_TAKER_UNSPECIFIED',
   KITTY_TAKER_FIRST_TRICK: 'KITTY_TAKER_FIRST_TRICK',
   KITTY_TAKER_FIRST_POINTS: 'KITTY_TAKER_FIRST_POINTS',
+  KITTY_TAKER_FIRST_HEART: 'KITTY_TAKER_FIRST_HEART',
+  KITTY_TAKER_EACH_TRICK: 'KITTY_TAKER_EACH_TRICK',
 } as const;
 
 export type KittyTaker =
@@ -13,5 +15,9 @@ export type KittyTaker =
   | 1
   | 'KITTY_TAKER_FIRST_POINTS'
   | 2
+  | 'KITTY_TAKER_FIRST_HEART'
+  | 3
+  | 'KITTY_TAKER_EACH_TRICK'
+  | 4
 
 export type KittyTaker__Output = typeof KittyTaker[keyof typeof KittyTaker]
