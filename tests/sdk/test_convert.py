@@ -25,7 +25,7 @@ def test_every_preset_round_trips_through_the_wire_exactly():
 
     checked = 0
     for name in sorted(presets.PRESETS):
-        for players in range(3, 8):
+        for players in range(2, 11):
             try:
                 rules = presets.preset(name, players)
             except ValueError:
@@ -68,12 +68,20 @@ def test_optional_settings_stay_unset_on_the_wire():
     ],
 )
 def test_every_enum_value_maps_to_the_platforms_text(wrapper, enum):
-    to_view, to_wire = convert._enum_maps(wrapper, enum)
-    assert sorted(to_view.values()) == sorted(enum)
+    # The one member that travels as another value plus a field of its own (see
+    # test_the_discarded_queen_travels_as_a_value_every_receiver_knows).
+    off_wire = OFF_WIRE.get(enum, frozenset())
+    to_view, to_wire = convert._enum_maps(wrapper, enum, off_wire)
+    assert sorted(to_view.values()) == sorted(set(enum) - off_wire)
     zero = wrapper.DESCRIPTOR.values[0]
     assert zero.number == 0 and zero.name.endswith("_UNSPECIFIED")
-    for member in enum:
+    for member in set(enum) - off_wire:
         assert wrapper.Name(to_wire[member]).lower().endswith("_" + member.value)
+    with pytest.raises(RuntimeError, match="differ"):
+        convert._enum_maps(wrapper, enum, off_wire | {object()})
+
+
+OFF_WIRE = {rules.BrokenBy: frozenset({rules.BrokenBy.HEARTS_OR_QUEEN_DISCARDED})}
 
 
 @pytest.mark.timeout(60)
@@ -91,6 +99,28 @@ def test_the_platform_enums_match_the_sdks():
     ):
         platform, sdk = getattr(engine_rules, name), getattr(rules, name)
         assert [m.value for m in platform] == [m.value for m in sdk]
+
+
+@pytest.mark.timeout(60)
+def test_the_discarded_queen_travels_as_a_value_every_receiver_knows():
+    """000's breaking (`standard`'s since issue 23) is BROKEN_BY_HEARTS_OR_QUEEN on the wire,
+    qualified by queen_breaks_only_discarded: a bot built before the field still reads the
+    standard game's rules (as the nearest rule it knows) instead of refusing them."""
+    presets = pytest.importorskip("arena.engine.presets")
+    message = rules_to_proto(presets.preset("standard").to_dict())
+    assert message.broken_by == rules_pb2.BROKEN_BY_HEARTS_OR_QUEEN
+    assert message.queen_breaks_only_discarded
+    assert rules_view_from_proto(message).broken_by is rules.BrokenBy.HEARTS_OR_QUEEN_DISCARDED
+    # What an older receiver sees: the same bytes without the field it does not know.
+    older = rules_pb2.Rules()
+    older.CopyFrom(message)
+    older.ClearField("queen_breaks_only_discarded")
+    assert rules_view_from_proto(older).broken_by is rules.BrokenBy.HEARTS_OR_QUEEN
+    plain = rules_to_proto(presets.preset("standard").replace(broken_by="hearts").to_dict())
+    assert not plain.queen_breaks_only_discarded
+    plain.queen_breaks_only_discarded = True
+    with pytest.raises(ProtocolError, match="qualifies 'hearts_or_queen' only"):
+        rules_view_from_proto(plain)
 
 
 @pytest.mark.timeout(60)

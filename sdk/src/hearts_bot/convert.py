@@ -70,14 +70,17 @@ class ProtocolError(ValueError):
     """A malformed message; the text names the offending field and value."""
 
 
-def _enum_maps(wrapper: Any, enum: type[_E]) -> tuple[dict[int, _E], dict[_E, Any]]:
-    """Pair proto enum numbers with the StrEnum of the same name (prefix removed)."""
+def _enum_maps(
+    wrapper: Any, enum: type[_E], off_wire: frozenset[_E] = frozenset()
+) -> tuple[dict[int, _E], dict[_E, Any]]:
+    """Pair proto enum numbers with the StrEnum of the same name (prefix removed); the
+    `off_wire` members travel as another value plus a field of their own."""
     prefix = wrapper.DESCRIPTOR.values[0].name.removesuffix("UNSPECIFIED")
     to_view: dict[int, _E] = {}
     for name, number in wrapper.items():
         if number:
             to_view[number] = enum(name.removeprefix(prefix).lower())
-    if len(to_view) != len(enum):
+    if len(to_view) + len(off_wire) != len(enum):
         raise RuntimeError(f"{wrapper.DESCRIPTOR.name} and {enum.__name__} differ")
     return to_view, {member: number for number, member in to_view.items()}
 
@@ -86,7 +89,15 @@ _PASS, _PASS_PB = _enum_maps(rules_pb2.PassDirection, PassDirection)
 _OPENING, _OPENING_PB = _enum_maps(rules_pb2.Opening, Opening)
 _FIRST, _FIRST_PB = _enum_maps(rules_pb2.FirstTrick, FirstTrick)
 _LEAD, _LEAD_PB = _enum_maps(rules_pb2.LeadRule, LeadRule)
-_BROKEN, _BROKEN_PB = _enum_maps(rules_pb2.BrokenBy, BrokenBy)
+WIRE_QUALIFIERS: Mapping[str, str] = MappingProxyType({"queen_breaks_only_discarded": "broken_by"})
+"""Rules message fields that are not rule options but part of another option's value on the
+wire (field name -> the option it qualifies)."""
+# 000's "the QS discarded" travels as HEARTS_OR_QUEEN with `queen_breaks_only_discarded`
+# set (rules.proto): a receiver built before that field reads the standard game as the
+# nearest rule it knows instead of refusing an unknown BrokenBy value.
+_BROKEN, _BROKEN_PB = _enum_maps(
+    rules_pb2.BrokenBy, BrokenBy, frozenset({BrokenBy.HEARTS_OR_QUEEN_DISCARDED})
+)
 _MOON, _MOON_PB = _enum_maps(rules_pb2.MoonRule, MoonRule)
 _TAKER, _TAKER_PB = _enum_maps(rules_pb2.KittyTaker, KittyTaker)
 _VISIBILITY, _VISIBILITY_PB = _enum_maps(rules_pb2.KittyVisibility, KittyVisibility)
@@ -102,6 +113,28 @@ _JOKER, _JOKER_PB = _enum_maps(rules_pb2.JokerKind, JokerKind)
 _JOKER[0] = JokerKind.WILD
 _PENNY, _PENNY_PB = _enum_maps(rules_pb2.PennyPlay, PennyPlay)
 _PENNY[0] = PennyPlay.NONE
+
+
+def _broken_by(message: Any, where: str) -> BrokenBy:
+    """The message's `broken_by`, with `queen_breaks_only_discarded` read into it."""
+    broken = _enum(_BROKEN, message.broken_by, f"{where}.broken_by")
+    if not message.queen_breaks_only_discarded:
+        return broken
+    if broken is not BrokenBy.HEARTS_OR_QUEEN:
+        raise ProtocolError(
+            f"{where}.queen_breaks_only_discarded is set with broken_by {broken.value!r}; "
+            "it qualifies 'hearts_or_queen' only"
+        )
+    return BrokenBy.HEARTS_OR_QUEEN_DISCARDED
+
+
+def _wire_broken_by(value: Any) -> Any:
+    """The BrokenBy value sent on the wire for `value` (see `_BROKEN`)."""
+    if value == BrokenBy.HEARTS_OR_QUEEN_DISCARDED:
+        return BrokenBy.HEARTS_OR_QUEEN
+    return value
+
+
 _END_REASONS: dict[int, str] = {
     game_pb2.MATCH_END_REASON_COMPLETED: "completed",
     game_pb2.MATCH_END_REASON_ABORTED: "aborted",
@@ -207,7 +240,7 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
         opening=_enum(_OPENING, message.opening, f"{where}.opening"),
         first_trick=_enum(_FIRST, message.first_trick, f"{where}.first_trick"),
         lead_rule=_enum(_LEAD, message.lead_rule, f"{where}.lead_rule"),
-        broken_by=_enum(_BROKEN, message.broken_by, f"{where}.broken_by"),
+        broken_by=_broken_by(message, where),
         queen_and_hearts_may_lead_heart=message.queen_and_hearts_may_lead_heart,
         card_values=MappingProxyType(dict(sorted(values.items(), key=lambda i: card_order(i[0])))),
         doubler=_card(message.doubler, f"{where}.doubler") if message.HasField("doubler") else None,
@@ -295,7 +328,8 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         opening=number(_OPENING_PB, "opening", get("opening")),
         first_trick=number(_FIRST_PB, "first_trick", get("first_trick")),
         lead_rule=number(_LEAD_PB, "lead_rule", get("lead_rule")),
-        broken_by=number(_BROKEN_PB, "broken_by", get("broken_by")),
+        broken_by=number(_BROKEN_PB, "broken_by", _wire_broken_by(get("broken_by"))),
+        queen_breaks_only_discarded=get("broken_by") == BrokenBy.HEARTS_OR_QUEEN_DISCARDED,
         queen_and_hearts_may_lead_heart=get("queen_and_hearts_may_lead_heart"),
         card_values=[
             rules_pb2.CardValue(card=card, points=points)

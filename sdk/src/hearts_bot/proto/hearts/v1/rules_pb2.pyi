@@ -207,10 +207,10 @@ class _BrokenByEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_BrokenBy.Val
     BROKEN_BY_HEARTS_OR_QUEEN: _BrokenBy.ValueType  # 2
     """Any heart, or the queen of spades."""
     BROKEN_BY_POINT_CARDS: _BrokenBy.ValueType  # 3
-    """Any point card (a card worth other than 0)."""
-    BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED: _BrokenBy.ValueType  # 4
-    """Any heart, or the queen of spades discarded: played to a trick whose suit is not
-    spades (000 'The Play'); the QS led, or following a spade lead, breaks nothing.
+    """Any point card (a card worth other than 0).
+    (000 'The Play''s "the QS discarded" is BROKEN_BY_HEARTS_OR_QUEEN with the Rules
+    field queen_breaks_only_discarded set, not a value here: a receiver built before it
+    would refuse an unknown value, and the standard game uses it.)
     """
 
 class BrokenBy(_BrokenBy, metaclass=_BrokenByEnumTypeWrapper):
@@ -223,10 +223,10 @@ BROKEN_BY_HEARTS: BrokenBy.ValueType  # 1
 BROKEN_BY_HEARTS_OR_QUEEN: BrokenBy.ValueType  # 2
 """Any heart, or the queen of spades."""
 BROKEN_BY_POINT_CARDS: BrokenBy.ValueType  # 3
-"""Any point card (a card worth other than 0)."""
-BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED: BrokenBy.ValueType  # 4
-"""Any heart, or the queen of spades discarded: played to a trick whose suit is not
-spades (000 'The Play'); the QS led, or following a spade lead, breaks nothing.
+"""Any point card (a card worth other than 0).
+(000 'The Play''s "the QS discarded" is BROKEN_BY_HEARTS_OR_QUEEN with the Rules
+field queen_breaks_only_discarded set, not a value here: a receiver built before it
+would refuse an unknown value, and the standard game uses it.)
 """
 Global___BrokenBy: _TypeAlias = BrokenBy  # noqa: Y015
 
@@ -617,6 +617,7 @@ class Rules(_message.Message):
     PENNY_PLAY_FIELD_NUMBER: _builtins.int
     PENNY_OPENINGS_FIELD_NUMBER: _builtins.int
     QUEEN_AT_FIRST_CHANCE_FIELD_NUMBER: _builtins.int
+    QUEEN_BREAKS_ONLY_DISCARDED_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The variant's name, such as "standard" or "omnibus" (informative only: the other
     fields are the rules; "custom" for a hand-built variant).
@@ -725,6 +726,14 @@ class Rules(_message.Message):
     AS or KS, the QS is the only legal play (the legal plays already say so). Unset
     (false) in every other game. (Numbered from 70 to leave 62..69 free.)
     """
+    queen_breaks_only_discarded: _builtins.bool
+    """With broken_by BROKEN_BY_HEARTS_OR_QUEEN: the queen of spades breaks only when it is
+    discarded, played to a trick whose suit is not spades (000 'The Play': "until a heart
+    or the QS has been discarded"); led, or following a spade lead, it breaks nothing. A
+    field and not a BrokenBy value so that a receiver built before it reads the standard
+    game as BROKEN_BY_HEARTS_OR_QUEEN (the nearest rule it knows) instead of refusing the
+    rules. Unset (false): the QS breaks however it is played.
+    """
     @_builtins.property
     def removed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Cards taken out of the 52-card pack before the deal so it deals evenly."""
@@ -804,10 +813,11 @@ class Rules(_message.Message):
         penny_play: Global___PennyPlay.ValueType = ...,
         penny_openings: _builtins.int = ...,
         queen_at_first_chance: _builtins.bool = ...,
+        queen_breaks_only_discarded: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "queen_at_first_chance", b"queen_at_first_chance", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "queen_at_first_chance", b"queen_at_first_chance", "queen_breaks_only_discarded", b"queen_breaks_only_discarded", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015

@@ -188,13 +188,12 @@ enum BrokenBy : int {
   BROKEN_BY_HEARTS = 1,
   BROKEN_BY_HEARTS_OR_QUEEN = 2,
   BROKEN_BY_POINT_CARDS = 3,
-  BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED = 4,
   BrokenBy_INT_MIN_SENTINEL_DO_NOT_USE_ = std::numeric_limits<int32_t>::min(),
   BrokenBy_INT_MAX_SENTINEL_DO_NOT_USE_ = std::numeric_limits<int32_t>::max()
 };
 bool BrokenBy_IsValid(int value);
 constexpr BrokenBy BrokenBy_MIN = BROKEN_BY_UNSPECIFIED;
-constexpr BrokenBy BrokenBy_MAX = BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED;
+constexpr BrokenBy BrokenBy_MAX = BROKEN_BY_POINT_CARDS;
 constexpr int BrokenBy_ARRAYSIZE = BrokenBy_MAX + 1;
 
 const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* BrokenBy_descriptor();
@@ -915,11 +914,12 @@ class Rules final :
     kBoosterNinesFieldNumber = 40,
     kJokersFieldNumber = 41,
     kJokerKindFieldNumber = 42,
+    kPennyPlayFieldNumber = 60,
+    kPennyOpeningsFieldNumber = 61,
     kCancellationFieldNumber = 55,
     kDominoFieldNumber = 50,
     kQueenAtFirstChanceFieldNumber = 70,
-    kPennyPlayFieldNumber = 60,
-    kPennyOpeningsFieldNumber = 61,
+    kQueenBreaksOnlyDiscardedFieldNumber = 74,
   };
   // repeated string removed_cards = 3;
   int removed_cards_size() const;
@@ -1374,6 +1374,24 @@ class Rules final :
   void _internal_set_joker_kind(::hearts::v1::JokerKind value);
   public:
 
+  // .hearts.v1.PennyPlay penny_play = 60;
+  void clear_penny_play();
+  ::hearts::v1::PennyPlay penny_play() const;
+  void set_penny_play(::hearts::v1::PennyPlay value);
+  private:
+  ::hearts::v1::PennyPlay _internal_penny_play() const;
+  void _internal_set_penny_play(::hearts::v1::PennyPlay value);
+  public:
+
+  // uint32 penny_openings = 61;
+  void clear_penny_openings();
+  uint32_t penny_openings() const;
+  void set_penny_openings(uint32_t value);
+  private:
+  uint32_t _internal_penny_openings() const;
+  void _internal_set_penny_openings(uint32_t value);
+  public:
+
   // bool cancellation = 55;
   void clear_cancellation();
   bool cancellation() const;
@@ -1401,22 +1419,13 @@ class Rules final :
   void _internal_set_queen_at_first_chance(bool value);
   public:
 
-  // .hearts.v1.PennyPlay penny_play = 60;
-  void clear_penny_play();
-  ::hearts::v1::PennyPlay penny_play() const;
-  void set_penny_play(::hearts::v1::PennyPlay value);
+  // bool queen_breaks_only_discarded = 74;
+  void clear_queen_breaks_only_discarded();
+  bool queen_breaks_only_discarded() const;
+  void set_queen_breaks_only_discarded(bool value);
   private:
-  ::hearts::v1::PennyPlay _internal_penny_play() const;
-  void _internal_set_penny_play(::hearts::v1::PennyPlay value);
-  public:
-
-  // uint32 penny_openings = 61;
-  void clear_penny_openings();
-  uint32_t penny_openings() const;
-  void set_penny_openings(uint32_t value);
-  private:
-  uint32_t _internal_penny_openings() const;
-  void _internal_set_penny_openings(uint32_t value);
+  bool _internal_queen_breaks_only_discarded() const;
+  void _internal_set_queen_breaks_only_discarded(bool value);
   public:
 
   // @@protoc_insertion_point(class_scope:hearts.v1.Rules)
@@ -1468,11 +1477,12 @@ class Rules final :
     bool booster_nines_;
     uint32_t jokers_;
     int joker_kind_;
+    int penny_play_;
+    uint32_t penny_openings_;
     bool cancellation_;
     bool domino_;
     bool queen_at_first_chance_;
-    int penny_play_;
-    uint32_t penny_openings_;
+    bool queen_breaks_only_discarded_;
   };
   union { Impl_ _impl_; };
   friend struct ::TableStruct_hearts_2fv1_2frules_2eproto;
@@ -2852,6 +2862,26 @@ inline void Rules::_internal_set_queen_at_first_chance(bool value) {
 inline void Rules::set_queen_at_first_chance(bool value) {
   _internal_set_queen_at_first_chance(value);
   // @@protoc_insertion_point(field_set:hearts.v1.Rules.queen_at_first_chance)
+}
+
+// bool queen_breaks_only_discarded = 74;
+inline void Rules::clear_queen_breaks_only_discarded() {
+  _impl_.queen_breaks_only_discarded_ = false;
+}
+inline bool Rules::_internal_queen_breaks_only_discarded() const {
+  return _impl_.queen_breaks_only_discarded_;
+}
+inline bool Rules::queen_breaks_only_discarded() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.queen_breaks_only_discarded)
+  return _internal_queen_breaks_only_discarded();
+}
+inline void Rules::_internal_set_queen_breaks_only_discarded(bool value) {
+  
+  _impl_.queen_breaks_only_discarded_ = value;
+}
+inline void Rules::set_queen_breaks_only_discarded(bool value) {
+  _internal_set_queen_breaks_only_discarded(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.queen_breaks_only_discarded)
 }
 
 #ifdef __GNUC__

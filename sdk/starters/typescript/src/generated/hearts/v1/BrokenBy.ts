@@ -5,7 +5,6 @@ export const BrokenBy = {
   BROKEN_BY_HEARTS: 'BROKEN_BY_HEARTS',
   BROKEN_BY_HEARTS_OR_QUEEN: 'BROKEN_BY_HEARTS_OR_QUEEN',
   BROKEN_BY_POINT_CARDS: 'BROKEN_BY_POINT_CARDS',
-  BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED: 'BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED',
 } as const;
 
 export type BrokenBy =
@@ -17,7 +16,5 @@ export type BrokenBy =
   | 2
   | 'BROKEN_BY_POINT_CARDS'
   | 3
-  | 'BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED'
-  | 4
 
 export type BrokenBy__Output = typeof BrokenBy[keyof typeof BrokenBy]
