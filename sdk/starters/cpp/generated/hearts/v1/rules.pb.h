@@ -912,11 +912,12 @@ class Rules final :
     kBoosterNinesFieldNumber = 40,
     kJokersFieldNumber = 41,
     kJokerKindFieldNumber = 42,
+    kPennyPlayFieldNumber = 60,
+    kPennyOpeningsFieldNumber = 61,
     kCancellationFieldNumber = 55,
     kDominoFieldNumber = 50,
     kQueenAtFirstChanceFieldNumber = 70,
-    kPennyPlayFieldNumber = 60,
-    kPennyOpeningsFieldNumber = 61,
+    kEnfleFieldNumber = 85,
   };
   // repeated string removed_cards = 3;
   int removed_cards_size() const;
@@ -1371,6 +1372,24 @@ class Rules final :
   void _internal_set_joker_kind(::hearts::v1::JokerKind value);
   public:
 
+  // .hearts.v1.PennyPlay penny_play = 60;
+  void clear_penny_play();
+  ::hearts::v1::PennyPlay penny_play() const;
+  void set_penny_play(::hearts::v1::PennyPlay value);
+  private:
+  ::hearts::v1::PennyPlay _internal_penny_play() const;
+  void _internal_set_penny_play(::hearts::v1::PennyPlay value);
+  public:
+
+  // uint32 penny_openings = 61;
+  void clear_penny_openings();
+  uint32_t penny_openings() const;
+  void set_penny_openings(uint32_t value);
+  private:
+  uint32_t _internal_penny_openings() const;
+  void _internal_set_penny_openings(uint32_t value);
+  public:
+
   // bool cancellation = 55;
   void clear_cancellation();
   bool cancellation() const;
@@ -1398,22 +1417,13 @@ class Rules final :
   void _internal_set_queen_at_first_chance(bool value);
   public:
 
-  // .hearts.v1.PennyPlay penny_play = 60;
-  void clear_penny_play();
-  ::hearts::v1::PennyPlay penny_play() const;
-  void set_penny_play(::hearts::v1::PennyPlay value);
+  // bool enfle = 85;
+  void clear_enfle();
+  bool enfle() const;
+  void set_enfle(bool value);
   private:
-  ::hearts::v1::PennyPlay _internal_penny_play() const;
-  void _internal_set_penny_play(::hearts::v1::PennyPlay value);
-  public:
-
-  // uint32 penny_openings = 61;
-  void clear_penny_openings();
-  uint32_t penny_openings() const;
-  void set_penny_openings(uint32_t value);
-  private:
-  uint32_t _internal_penny_openings() const;
-  void _internal_set_penny_openings(uint32_t value);
+  bool _internal_enfle() const;
+  void _internal_set_enfle(bool value);
   public:
 
   // @@protoc_insertion_point(class_scope:hearts.v1.Rules)
@@ -1465,11 +1475,12 @@ class Rules final :
     bool booster_nines_;
     uint32_t jokers_;
     int joker_kind_;
+    int penny_play_;
+    uint32_t penny_openings_;
     bool cancellation_;
     bool domino_;
     bool queen_at_first_chance_;
-    int penny_play_;
-    uint32_t penny_openings_;
+    bool enfle_;
   };
   union { Impl_ _impl_; };
   friend struct ::TableStruct_hearts_2fv1_2frules_2eproto;
@@ -2849,6 +2860,26 @@ inline void Rules::_internal_set_queen_at_first_chance(bool value) {
 inline void Rules::set_queen_at_first_chance(bool value) {
   _internal_set_queen_at_first_chance(value);
   // @@protoc_insertion_point(field_set:hearts.v1.Rules.queen_at_first_chance)
+}
+
+// bool enfle = 85;
+inline void Rules::clear_enfle() {
+  _impl_.enfle_ = false;
+}
+inline bool Rules::_internal_enfle() const {
+  return _impl_.enfle_;
+}
+inline bool Rules::enfle() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.enfle)
+  return _internal_enfle();
+}
+inline void Rules::_internal_set_enfle(bool value) {
+  
+  _impl_.enfle_ = value;
+}
+inline void Rules::set_enfle(bool value) {
+  _internal_set_enfle(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.enfle)
 }
 
 #ifdef __GNUC__

@@ -59,6 +59,7 @@ export interface Rules {
   'penny_openings'?: (number);
   'pass_call_split'?: (boolean);
   'queen_at_first_chance'?: (boolean);
+  'enfle'?: (boolean);
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
   '_target_score'?: "target_score";
@@ -108,6 +109,7 @@ export interface Rules__Output {
   'penny_openings': (number);
   'pass_call_split': (boolean);
   'queen_at_first_chance': (boolean);
+  'enfle': (boolean);
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
   '_target_score'?: "target_score";
