@@ -138,3 +138,74 @@ def test_c_and_reference_agree_full(players: int, request: pytest.FixtureRequest
         pytest.skip("the full differential run: select it with -m slow (size: ARENA_DIFF_HANDS)")
     for seed in range(int(os.environ.get("ARENA_DIFF_HANDS", "2000"))):
         compare(players, 10_000 + seed)
+
+
+def _position(module: ModuleType, state: Any) -> Any:
+    """`module.position` of where `state` stands: what a search bot rebuilds mid-hand."""
+    n = state.players
+    return module.position(
+        n,
+        tuple(state.hand(s) for s in range(n)),
+        tuple(state.taken(s) for s in range(n)),
+        state.leader,
+        tuple(card for _, card in state.current_trick()),
+    )
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_position_rebuilt_mid_hand_plays_on_as_the_hand_does(players: int) -> None:
+    assert C_ENFLE is not None
+    pack = preset("enfle", players).deck.mask
+    for seed in range(40):
+        rng = random.Random(seed)
+        whole = C_ENFLE.EnfleState(players, 0, C_ENFLE.deal(players, seed, 0, pack))
+        for _ in range(rng.randrange(30)):
+            if whole.phase == 2:
+                break
+            whole.play(rng.choice([c for c in range(52) if whole.legal_mask() >> c & 1]))
+        if whole.phase == 2:
+            continue
+        done = whole.trick_number
+        rebuilt = [_position(C_ENFLE, whole), _position(enfle_reference, whole)]
+        while whole.phase != 2:
+            for state in rebuilt:
+                where = (players, seed, whole.trick_number)
+                assert state.to_play == whole.to_play, where
+                assert state.legal_mask() == whole.legal_mask(), where
+                assert state.current_trick() == whole.current_trick(), where
+                assert state.history() == whole.history()[done:], where
+                assert state.pickups() == tuple(
+                    (t - done, s, m) for t, s, m in whole.pickups() if t >= done
+                ), where
+                for s in range(players):
+                    assert state.hand(s) == whole.hand(s) and state.taken(s) == whole.taken(s)
+            card = rng.choice([c for c in range(52) if whole.legal_mask() >> c & 1])
+            for state in (whole, *rebuilt):
+                assert state.play(card) == 0
+        if whole.winner < 0:
+            continue  # the whole hand hit the cap; the rebuilt ones count from `done`
+        for state in rebuilt:
+            assert state.phase == 2 and state.points() == whole.points()
+            assert state.winner == whole.winner
+
+
+def test_impossible_positions_are_refused_by_both() -> None:
+    assert C_ENFLE is not None
+    hands = (1 << 5 | 1 << 6, 1 << 18 | 1 << 7)  # 7C 8C / 7D 9C
+    bad = [
+        (2, (hands[0], 0), (0, 0), 0, ()),  # a seat without cards
+        (2, hands, (1 << 5, 0), 0, ()),  # a card held and won
+        (2, hands, (0, 0), 0, (5,)),  # a card held and played
+        (2, hands, (0, 0), 2, ()),  # a leader not at the table
+        (2, hands, (0, 0), 0, (8, 9)),  # a trick as long as the table
+        (2, (1 << 5, 1 << 18), (0, 0), 0, (6,)),  # the seat to play is void in clubs
+        (5, (*hands, 1, 2, 4), (0,) * 5, 0, ()),
+        (2, hands, (0, 0), 0, (60,)),
+    ]
+    for args in bad:
+        for module in (C_ENFLE, enfle_reference):
+            with pytest.raises(ValueError, match="not an Enfle position"):
+                module.position(*args)
+    for module in (C_ENFLE, enfle_reference):
+        state = module.position(2, hands, (0, 0), 1, (8,))  # 9C led by seat 1
+        assert state.to_play == 0 and state.legal_mask() == hands[0]

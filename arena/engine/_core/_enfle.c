@@ -345,7 +345,70 @@ static PyObject *enfle_deal(PyObject *Py_UNUSED(module), PyObject *args)
     return h;
 }
 
+/* A sequence of at most EN_MAX_PLAYERS non-negative ints (masks or cards) into out[]:
+ * its length, or -1 with an exception. */
+static Py_ssize_t u64_sequence(PyObject *o, const char *what, uint64_t out[])
+{
+    PyObject *seq = PySequence_Fast(o, what);
+    if (!seq)
+        return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < len; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        int overflow = 0;
+        long long v = PyLong_Check(item) ? PyLong_AsLongLongAndOverflow(item, &overflow) : -1;
+        if ((v == -1 && PyErr_Occurred()) || overflow || v < 0 || i >= EN_MAX_PLAYERS) {
+            PyErr_Clear();
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "not an Enfle position: bad %s", what);
+            return -1;
+        }
+        out[i] = (uint64_t)v;
+    }
+    Py_DECREF(seq);
+    return len;
+}
+
+/* position(players, hands, won, leader, trick): an EnfleState from a position mid-hand
+ * (en_init_position); `trick` is the cards of the trick in progress from its leader. */
+static PyObject *enfle_position(PyObject *module, PyObject *args)
+{
+    int players, leader;
+    PyObject *hands_o, *won_o, *trick_o;
+    if (!PyArg_ParseTuple(args, "iOOiO", &players, &hands_o, &won_o, &leader, &trick_o))
+        return NULL;
+    uint64_t hands[EN_MAX_PLAYERS], won[EN_MAX_PLAYERS], trick_u[EN_MAX_PLAYERS];
+    Py_ssize_t nh, nw, nt;
+    if ((nh = u64_sequence(hands_o, "hands", hands)) < 0 ||
+        (nw = u64_sequence(won_o, "won", won)) < 0 || (nt = u64_sequence(trick_o, "trick", trick_u)) < 0)
+        return NULL;
+    uint8_t trick[EN_MAX_PLAYERS];
+    int bad = nh != players || nw != players;
+    for (Py_ssize_t i = 0; !bad && i < nt; i++) {
+        bad = trick_u[i] >= EN_CARDS;
+        trick[i] = (uint8_t)trick_u[i];
+    }
+    enfle_module_state *st = PyModule_GetState(module);
+    EnfleStateObject *self = NULL;
+    if (!bad) {
+        self = (EnfleStateObject *)st->state_type->tp_alloc(st->state_type, 0);
+        if (!self)
+            return NULL;
+        bad = en_init_position(&self->hand, players, hands, won, leader, trick, (int)nt) != 0;
+    }
+    if (bad) {
+        Py_XDECREF(self);
+        PyErr_SetString(PyExc_ValueError,
+                        "not an Enfle position: 2..4 seats holding cards, every card once, a "
+                        "trick shorter than the table whose next seat holds the suit led");
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
 static PyMethodDef enfle_methods[] = {
+    {"position", enfle_position, METH_VARARGS,
+     "position(players, hands, won, leader, trick) -> EnfleState: play on from mid-hand."},
     {"deal", enfle_deal, METH_VARARGS,
      "deal(players, seed, dealer, pack) -> hands: the pack's cards one at a time."},
     {NULL, NULL, 0, NULL},

@@ -64,6 +64,43 @@ int en_init(en_hand *h, int players, int dealer, const uint64_t hands[])
     return 0;
 }
 
+int en_init_position(en_hand *h, int players, const uint64_t hands[], const uint64_t won[],
+                     int leader, const uint8_t trick[], int trick_len)
+{
+    if (players < EN_MIN_PLAYERS || players > EN_MAX_PLAYERS || leader < 0 || leader >= players ||
+        trick_len < 0 || trick_len >= players)
+        return -1;
+    uint64_t seen = 0;
+    for (int s = 0; s < players; s++) {
+        if (!hands[s] || ((hands[s] | won[s]) & ~EN_PACK) || (hands[s] & seen) ||
+            (won[s] & (seen | hands[s])))
+            return -1;
+        seen |= hands[s] | won[s];
+    }
+    for (int i = 0; i < trick_len; i++) {
+        if (trick[i] >= EN_CARDS || (seen & EN_BIT(trick[i])))
+            return -1;
+        seen |= EN_BIT(trick[i]);
+    }
+    int to_play = (leader + trick_len) % players;
+    if (trick_len && !(hands[to_play] & EN_SUIT_MASK(EN_SUIT(trick[0]))))
+        return -1;
+    memset(&h->pos, 0, sizeof h->pos);
+    h->players = players;
+    h->undo_len = 0;
+    en_pos *p = &h->pos;
+    for (int s = 0; s < players; s++) {
+        p->hand[s] = hands[s];
+        p->won[s] = won[s];
+    }
+    for (int i = 0; i < trick_len; i++)
+        p->trick_cards[i] = trick[i];
+    p->trick_len = (uint8_t)trick_len;
+    p->winner = -1;
+    p->leader = (uint8_t)leader;
+    return 0;
+}
+
 int en_to_play(const en_hand *h)
 {
     const en_pos *p = &h->pos;

@@ -84,6 +84,14 @@ int en_deal(int players, uint64_t seed, int dealer, uint64_t pack, uint64_t hand
  * the seat left of `dealer` leads.  Returns 0, or -1. */
 int en_init(en_hand *h, int players, int dealer, const uint64_t hands[]);
 
+/* Start a hand from a position in the middle of play, for search: the hands
+ * (every seat holds cards), each seat's won pile, who leads the trick in
+ * progress and its cards so far (trick[i] by (leader + i) % players).  All
+ * cards differ; the seat to play holds the suit led (a seat that does not
+ * would have taken up already).  Tricks start empty.  Returns 0, or -1. */
+int en_init_position(en_hand *h, int players, const uint64_t hands[], const uint64_t won[],
+                     int leader, const uint8_t trick[], int trick_len);
+
 uint64_t en_legal(const en_hand *h);
 int en_to_play(const en_hand *h);
 int en_check(const en_hand *h, int card);

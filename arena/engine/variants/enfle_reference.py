@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from ..reference import SplitMix64
 
-__all__ = ["MAX_TRICKS", "EnfleState", "deal"]
+__all__ = ["MAX_TRICKS", "EnfleState", "deal", "position"]
 
 MAX_TRICKS = 200
 """The cap on a hand's tricks, a pickup's broken-off trick included (the hand could in
@@ -242,3 +242,54 @@ class EnfleState:
     def points(self) -> tuple[int, ...]:
         """One point per card left in a seat's hand (the seat that went out scores 0)."""
         return tuple(len(held) for held in self._pos.hands)
+
+
+def position(
+    players: int,
+    hands: Sequence[int],
+    won: Sequence[int],
+    leader: int,
+    trick: Sequence[int],
+) -> EnfleState:
+    """An EnfleState from a position mid-hand, for search (the twin of `_enfle.position`):
+    the hands (every seat holds cards), each seat's won pile, the trick in progress's leader
+    and its cards from him. Tricks start empty. Raises ValueError for an impossible position
+    (a card twice, a trick as long as the table, a seat to play void in the suit led)."""
+    problem = ValueError(
+        "not an Enfle position: 2..4 seats holding cards, every card once, a trick shorter "
+        "than the table whose next seat holds the suit led"
+    )
+    values = [*hands, *won, *trick]
+    if any(not isinstance(v, int) or v < 0 for v in values) or len(trick) > MAX_PLAYERS:
+        raise problem
+    if (
+        not MIN_PLAYERS <= players <= MAX_PLAYERS
+        or len(hands) != players
+        or len(won) != players
+        or not 0 <= leader < players
+        or len(trick) >= players
+        or any(c >= PACK for c in trick)
+    ):
+        raise problem
+    seen = 0
+    for held, pile in zip(hands, won, strict=True):
+        if not held or (held | pile) >> PACK or held & seen or pile & (seen | held):
+            raise problem
+        seen |= held | pile
+    for card in trick:
+        if seen >> card & 1:
+            raise problem
+        seen |= 1 << card
+    to_play = (leader + len(trick)) % players
+    if trick and not any(
+        hands[to_play] >> c & 1 and _suit(c) == _suit(trick[0]) for c in range(PACK)
+    ):
+        raise problem
+    state = EnfleState.__new__(EnfleState)
+    state.players = players
+    p = _Position([{c for c in range(PACK) if mask >> c & 1} for mask in hands], leader)
+    p.won = [{c for c in range(PACK) if mask >> c & 1} for mask in won]
+    p.plays = [((leader + i) % players, c) for i, c in enumerate(trick)]
+    state._pos = p
+    state._undo = []
+    return state
