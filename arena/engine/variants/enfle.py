@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ..backend import family_core
 from ..cards import CARDS, Card, CardLike, CardSet, Suit, to_card
@@ -49,7 +50,7 @@ from ..hand import (
 )
 from ..rules import PassDirection, Rules
 
-__all__ = ["ENFLE_BACKEND_NAME", "MAX_TRICKS", "EnfleHand"]
+__all__ = ["ENFLE_BACKEND_NAME", "MAX_TRICKS", "EnfleHand", "search_position"]
 
 ERR_HAND_OVER = 1
 ERR_BAD_CARD = 3
@@ -61,6 +62,25 @@ _core, ENFLE_BACKEND_NAME = family_core("enfle")
 MAX_TRICKS: int = _core.MAX_TRICKS
 """The cap on a hand's tricks (won, or broken off by a pickup): a hand could cycle for ever,
 so after this many it ends and every seat scores the cards it holds (docs/rules.md)."""
+
+
+def search_position(
+    rules: Rules,
+    hands: Sequence[int],
+    won: Sequence[int],
+    *,
+    leader: int,
+    trick: Sequence[int],
+) -> Any:
+    """A backend state (C or reference) that plays on from a position mid-hand, for search
+    (`arena.bots.enfle_search`): hand masks by seat (every seat holds cards), each seat's
+    won pile, the trick in progress's leader and its card indices from him. Its tricks and
+    the cap count from here. The state has `legal_mask`, `push`, `pop`, `to_play`, `phase`
+    (2 when over), `current_trick`, `winner` and `points`.
+
+    Raises ValueError for an impossible position (a card twice, a seat to play void in the
+    suit led)."""
+    return _core.position(rules.players, tuple(hands), tuple(won), leader, tuple(trick))
 
 
 def _refuse_pass(seat: int, cards: tuple[int, ...]) -> int:
