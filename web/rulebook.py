@@ -283,9 +283,7 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
             )
         )
     elif rules.enfle:
-        lines.append(
-            ("Points", "Each card left in your hand when the hand ends costs 1 point.")
-        )
+        lines.append(("Points", "Each card left in your hand when the hand ends costs 1 point."))
     else:
         lines.append(("Points", _values(rules)))
     if rules.royal_queens:

@@ -100,7 +100,9 @@ def search_enfle(
     return CARDS[candidates[best]], samples
 
 
-def _sample(view: SeatView, unseen: Sequence[int], sizes: Sequence[int], rng: random.Random) -> list[int]:
+def _sample(
+    view: SeatView, unseen: Sequence[int], sizes: Sequence[int], rng: random.Random
+) -> list[int]:
     """Hand masks by seat: ours, and the unseen cards dealt to the others by their counts."""
     pool = list(unseen)
     rng.shuffle(pool)

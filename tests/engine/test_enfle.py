@@ -70,7 +70,9 @@ def test_the_seat_left_of_the_dealer_leads_any_card() -> None:
 
 def test_there_is_no_pass() -> None:
     hand = enfle(FOUR)
-    assert hand.passes_pending == () and hand.pending().kind is DecisionKind.PLAY
+    decision = hand.pending()
+    assert hand.passes_pending == () and decision is not None
+    assert decision.kind is DecisionKind.PLAY
     with pytest.raises(IllegalPassError):
         hand.apply_pass(0, "7C")
 
@@ -121,7 +123,7 @@ def test_a_pickup_is_the_engines_own_action_in_history() -> None:
     hand = enfle(FOUR)
     for card in TO_THE_PICKUP.split():
         decision = hand.pending()
-        assert decision.kind is DecisionKind.PLAY
+        assert decision is not None and decision.kind is DecisionKind.PLAY
         hand.apply(Action(DecisionKind.PLAY, decision.seat, card))
     last = hand.history[-1]
     assert last.kind is DecisionKind.PICKUP and last.seat == 3
@@ -129,7 +131,8 @@ def test_a_pickup_is_the_engines_own_action_in_history() -> None:
     assert [a.kind for a in hand.history].count(DecisionKind.PICKUP) == 1
     with pytest.raises(IllegalActionError, match="engine's own"):
         hand.apply(last)
-    assert hand.pending().seat == 3
+    decision = hand.pending()
+    assert decision is not None and decision.seat == 3
 
 
 # -- "Play is continued until one player gets rid of all his cards and thus wins" ------
@@ -145,6 +148,7 @@ def test_the_first_to_empty_his_hand_wins() -> None:
 
 def test_points_are_one_per_card_left() -> None:
     hand = Hand.deal(preset("enfle"), seed=21, dealer=0)
+    assert isinstance(hand, EnfleHand)
     while (decision := hand.pending()) is not None:
         hand.apply(Action(decision.kind, decision.seat, decision.default))
     assert hand.points() == tuple(len(hand.hand_of(s)) for s in range(4))

@@ -228,9 +228,7 @@ class EnfleState:
             # "if he cannot he may not discard, but must take up all tricks already won
             # and add them to his hand": with the cards of this trick too, and he leads.
             picked = {c for pile in p.won for c in pile} | {c for _, c in p.plays}
-            p.history.append(
-                (p.leader, tuple(p.plays), -1, nxt, sum(1 << c for c in picked))
-            )
+            p.history.append((p.leader, tuple(p.plays), -1, nxt, sum(1 << c for c in picked)))
             p.hands[nxt] |= picked
             for pile in p.won:
                 pile.clear()
