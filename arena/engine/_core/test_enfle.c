@@ -106,6 +106,25 @@ static void test_enfle_cap_ends_a_hand_that_cycles(void)
         CHECK(h.tricks[t].winner == -1 && h.tricks[t].picker == (t + 1) % 2);
 }
 
+static void test_a_position_mid_hand_plays_on(void)
+{
+    /* Seat 1 led the 9C; seat 0 holds clubs; seat 1's won pile lies on the table. */
+    uint64_t hands[] = {cards("7C 8C"), cards("7D 8D")}, won[] = {0, cards("7S 8S")};
+    uint8_t trick[] = {(uint8_t)card("9C")};
+    CHECK(en_init_position(&h, 2, hands, won, 1, trick, 1) == 0);
+    CHECK(en_to_play(&h) == 0 && en_legal(&h) == cards("7C 8C"));
+    CHECK(en_play(&h, card("7C")) == EN_OK); /* 9C wins: seat 1 leads */
+    CHECK(h.pos.won[1] == cards("7S 8S 7C 9C") && en_to_play(&h) == 1);
+    CHECK(en_play(&h, card("7D")) == EN_OK); /* seat 0 has no diamond: takes all up */
+    CHECK(h.pos.hand[0] == cards("8C 7S 8S 7C 9C 7D") && h.tricks[1].picker == 0);
+    uint8_t void_trick[] = {(uint8_t)card("9H")};
+    CHECK(en_init_position(&h, 2, hands, won, 1, void_trick, 1) == -1); /* seat 0 void */
+    uint64_t twice[] = {0, cards("7C")};
+    CHECK(en_init_position(&h, 2, hands, twice, 1, trick, 1) == -1);   /* 7C twice */
+    uint64_t empty[] = {cards("7C 8C"), 0};
+    CHECK(en_init_position(&h, 2, empty, won, 1, trick, 1) == -1);     /* seat 1 empty */
+}
+
 static void test_random_play_with_undo_keeps_every_card_in_one_place(void)
 {
     uint64_t rng = 7, pack = 0;
@@ -152,6 +171,7 @@ int main(void)
     test_enfle_pickup_when_a_seat_cannot_follow();
     test_the_first_to_empty_his_hand_wins();
     test_enfle_cap_ends_a_hand_that_cycles();
+    test_a_position_mid_hand_plays_on();
     test_random_play_with_undo_keeps_every_card_in_one_place();
     printf("enfle: %d checks passed, %d failed\n", passed, failed);
     return failed != 0;
