@@ -498,7 +498,8 @@ class Hand:
 
         A variant family's rules are dealt by its own class (`register_family`, chosen by
         `options.family_of`): two packs (`Rules.cancellation`) by `CancellationHand`, Domino
-        Hearts by `DominoHand`, the penny games by `PennyHand` (arena.engine.variants)."""
+        Hearts by `DominoHand`, the penny games by `PennyHand`, Enfle by `EnfleHand`
+        (arena.engine.variants)."""
         family = _family(cls, rules)
         if family is not None:  # a variant family deals its own hands
             return family.deal(
