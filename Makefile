@@ -59,7 +59,8 @@ pytest-reference: build
 # those of the Cancellation, Domino and Penny cores) are independent tests: on both cores
 # at once (pytest-xdist); the rest of the slow tests (outages, restarts) one by one.
 DIFFERENTIALS := tests/engine/test_differential.py tests/engine/test_cancellation.py \
-	tests/engine/test_domino_differential.py tests/engine/test_penny_differential.py
+	tests/engine/test_domino_differential.py tests/engine/test_penny_differential.py \
+	tests/engine/test_enfle_differential.py
 pytest-slow: build
 	ARENA_REQUIRE_C=1 $(PY) -m pytest -m slow -n 2 $(DIFFERENTIALS)
 	ARENA_REQUIRE_C=1 $(PY) -m pytest -m slow $(addprefix --ignore=,$(DIFFERENTIALS))

@@ -39,5 +39,7 @@ setup(
         core("variants._domino", "hearts.c", "domino.c", "_domino.c"),
         # 003 'FOUR-PENNY HEARTS': several tricks open at once (arena/engine/variants/penny.py).
         core("variants._penny", "penny.c", "_penny.c"),
+        # 004 'Enfle' (Schwellen): a seat that cannot follow takes up the tricks won.
+        core("variants._enfle", "hearts.c", "enfle.c", "_enfle.c"),
     ]
 )

@@ -157,6 +157,11 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
         deck = f"a pack without the {_cards(rules.removed_cards)}"
     if rules.jokers:
         deck += f" and {rules.jokers} joker{'s' if rules.jokers > 1 else ''}"
+    if rules.enfle:  # 004 'Enfle': "a piquet pack"
+        low = CardSet(card for card in rules.removed_cards if card.rank < 5)
+        deck = f"a piquet pack (the 52 without the {_whole_ranks(low)})"
+        if rules.removed_cards != low:
+            deck += f", without the {_cards(rules.removed_cards - low)}"
     if rules.cancellation:  # 000/003 'Cancellation Hearts'
         deck = "two packs shuffled together"
         if rules.removed_cards:
@@ -181,6 +186,17 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
                 "The last player left keeps the cards in his hand and what is left of the "
                 "stock, and is charged for them; if the last trick empties every hand, the "
                 "stock left goes to its winner.",
+            )
+        )
+    if rules.enfle:  # 004 'Enfle' (Schwellen)
+        lines.append(
+            (
+                "Taking up",
+                "You must follow suit if you can. If you cannot, you may not discard: you take "
+                "up every trick won so far and the cards played to this trick into your hand, "
+                "and lead the next trick. A trick everyone followed goes to its highest card "
+                "of the suit led, whose player leads next. The first player to get rid of all "
+                "his cards wins the hand at once (after 200 tricks the hand stops).",
             )
         )
     if rules.kitty_size:
@@ -272,6 +288,8 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
                 "Each card of the named suit is worth 1 point.",
             )
         )
+    elif rules.enfle:
+        lines.append(("Points", "Each card left in your hand when the hand ends costs 1 point."))
     else:
         lines.append(("Points", _values(rules)))
     if rules.royal_queens:

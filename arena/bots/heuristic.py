@@ -12,6 +12,7 @@ import dataclasses
 from arena.engine import Card, CardSet, PassDirection, SeatView, Suit
 
 from .auction import auction_bid, safest_suit
+from .enfle_search import enfle_habit
 from .reveal import steer_reveal
 
 _QUEEN_OF_SPADES = Card.from_str("QS")
@@ -76,7 +77,9 @@ class HeuristicBot:
         return steer_reveal(view)
 
     def play_card(self, view: SeatView) -> Card:
-        """Duck, dump or lead low."""
+        """Duck, dump or lead low (in Enfle: keep every suit, `enfle_habit`)."""
+        if view.rules.enfle:
+            return enfle_habit(view)
         legal = list(view.legal)
         # The suit to follow: the first suited card's (a trick led with a wild joker, 004
         # 'Joker Hearts', has none until then; a joker's own `suit` is None).

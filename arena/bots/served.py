@@ -86,6 +86,18 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
     # Cancellation Hearts deals two packs: a hand or the widow may hold a card twice.
     pile = CardMultiset if rules.cancellation else CardSet
     kitty = pile(_cards(view.kitty)) if rules.kitty_size and view.kitty else None
+    pickups: tuple[tuple[int, int, tuple[Card, ...]], ...] = ()
+    if rules.enfle:  # 004 'Enfle': the pickups, and the cards each seat holds as its score
+        pickups = tuple(
+            (t, s, tuple(CardSet(_cards(tuple(cards))))) for t, s, cards in view.pickups()
+        )
+        held = [rules.hand_size] * rules.players
+        for plays in (*(trick.plays for trick in tricks), current):
+            for seat, _ in plays:
+                held[seat] -= 1
+        for _, seat, cards in pickups:
+            held[seat] += len(cards)
+        taken = held
     return SeatView(
         seat=view.seat,
         rules=rules,
@@ -114,6 +126,7 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
         pennies=pennies,
         legal_moves=moves,
         multi_round=view.multi_round,
+        pickups=pickups,
     )
 
 

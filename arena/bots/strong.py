@@ -27,6 +27,7 @@ from arena.engine.rules import PennyPlay
 from .belief import Belief, InconsistentBeliefError
 from .cancellation import search_play
 from .domino_search import search_domino
+from .enfle_search import search_enfle
 from .heuristic import HeuristicBot
 from .passing import search_pass
 from .reveal import steer_reveal
@@ -155,6 +156,12 @@ class StrongBot:
             seconds, samples = self._budget()
             chosen, self.last_samples = search_play(
                 view, preferred, self._rng(view), started + seconds, samples
+            )
+            return chosen
+        if view.rules.enfle:  # 004 'Enfle': tricks taken up, the first out wins
+            seconds, samples = self._budget()
+            chosen, self.last_samples = search_enfle(
+                view, preferred, self._rng(view), started + seconds, samples, self.playouts
             )
             return chosen
         if view.rules.domino:  # 000 'Domino Hearts': a stock and short tricks

@@ -35,10 +35,12 @@ def bench_engine(rules_name: str, players: int | None, seconds: float, as_json: 
 
     rules = rules_from_option(rules_name, players)
     figures = []
-    batches = not rules.domino  # Domino Hearts has its own core, with no batch entry
+    # Domino Hearts and Enfle have their own cores, with no batch entry.
+    batches = not rules.domino and not rules.enfle
     if not batches:
+        family = "domino" if rules.domino else "enfle"
         console.print(
-            "[yellow]Domino Hearts plays on its own core (arena.engine.variants.domino), "
+            f"[yellow]{rules.name} plays on its own core (arena.engine.variants.{family}), "
             "which has no batch entry: measuring hands driven from Python only[/yellow]"
         )
     elif BACKEND_NAME == "c":

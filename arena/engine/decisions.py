@@ -51,6 +51,15 @@ class DecisionKind(StrEnum):
     DRAW = "draw"
     """000 'Domino Hearts': a card drawn from the stock. The engine's own action: never
     pending, recorded in `Hand.history` when it happens, checked by `Hand.apply`."""
+    PICKUP = "pickup"
+    """004 'Enfle': the cards a seat that cannot follow takes up (every trick won so far and
+    the current trick's cards), a tuple of `Card` in card order. The engine's own action,
+    as DRAW: never pending, recorded in `Hand.history`, refused by `Hand.apply`."""
+
+
+ENGINE_KINDS = frozenset({DecisionKind.DRAW, DecisionKind.PICKUP})
+"""The kinds the engine takes itself (never asked, never applied from outside): a replayer
+compares them with `Hand.history` instead of applying them."""
 
 
 class Decision(NamedTuple):

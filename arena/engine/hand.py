@@ -203,6 +203,12 @@ class SeatView:
     over); None outside the multi-rounds. `tricks` then holds the opening tricks, then every
     finished penny-round, multi-round by multi-round and penny by penny."""
 
+    pickups: tuple[tuple[int, int, tuple[Card, ...]], ...] = ()
+    """004 'Enfle': every pickup so far as (trick number, seat, the cards it took up, in card
+    order): a seat that cannot follow takes up the tricks won and the trick in progress (its
+    trick in `tricks` has winner -1); () in other games. The cards were all played face up,
+    so every seat knows them."""
+
     @property
     def core_pass_kind(self) -> int | tuple[int, ...]:
         """The backend's pass kind of this hand's pass (a tuple of offsets for a split), for
@@ -492,7 +498,8 @@ class Hand:
 
         A variant family's rules are dealt by its own class (`register_family`, chosen by
         `options.family_of`): two packs (`Rules.cancellation`) by `CancellationHand`, Domino
-        Hearts by `DominoHand`, the penny games by `PennyHand` (arena.engine.variants)."""
+        Hearts by `DominoHand`, the penny games by `PennyHand`, Enfle by `EnfleHand`
+        (arena.engine.variants)."""
         family = _family(cls, rules)
         if family is not None:  # a variant family deals its own hands
             return family.deal(

@@ -10,7 +10,8 @@ checks the rest against it (docs/engine.md's option table, the proto's Rules mes
 
 `reader` says which component acts on the option: ``core`` (the C core and the
 reference, through `Rules.core_config`), ``hand`` (the Python `Hand` layer), ``game``
-(`Game`), a variant family (``cancellation``, ``domino``, ``penny``), or ``label``.
+(`Game`), a variant family (``cancellation``, ``domino``, ``penny``, ``enfle``), or
+``label``.
 `source` cites the rules texts in ../shared/rules (file and section).
 """
 
@@ -38,7 +39,7 @@ from .rules import (
     standard_values,
 )
 
-FAMILY_READERS = frozenset({"cancellation", "domino", "penny"})
+FAMILY_READERS = frozenset({"cancellation", "domino", "penny", "enfle"})
 """The variant families (arena.engine.variants): a `Rules` whose options read by one of
 them differ from their defaults is played by that family's Hand (`family_of`)."""
 READERS = frozenset({"core", "hand", "game", "label"}) | FAMILY_READERS
@@ -400,6 +401,16 @@ OPTIONS: tuple[RuleOption, ...] = (
         0,
         "003 'FOUR-PENNY HEARTS' (the opening tricks before the multi-rounds)",
         "penny",
+    ),
+    RuleOption(
+        "enfle",
+        "bool",
+        False,
+        (
+            "004 'Enfle' (\"if he cannot he may not discard, but must take up all tricks "
+            'already won and add them to his hand"); docs/rules.md'
+        ),
+        "enfle",
     ),
     RuleOption(
         "name",

@@ -694,6 +694,40 @@ def domino(players: int = 4) -> Rules:
     )
 
 
+def enfle(players: int = 4) -> Rules:
+    """004 'Enfle' (Schwellen): "usually played by four persons with a piquet pack and for a
+    pool. The cards rank as at Hearts, and there is no trump suit. A player must follow suit
+    if he can, but if he cannot he may not discard, but must take up all tricks already won
+    and add them to his hand. Play is continued until one player gets rid of all his cards
+    and thus wins." (`arena.engine.variants.enfle`).
+
+    The piquet pack (7 to A, 32 cards): eight cards each with four, sixteen with two; with
+    three the 7C and 7D also go (ten each, our choice). No pass; the seat left of the dealer
+    leads any card. Each seat scores one point per card left in its hand (the winner 0: the
+    pool paid by the cards held), and the game is one deal by each seat (`max_hands` =
+    players), lowest total first. docs/rules.md 'Enfle' says why.
+    """
+    if not 2 <= players <= 4:
+        raise RulesError(f"enfle is played by two to four players, not {players}")
+    removed = CardSet(f"{rank}{suit}" for rank in "23456" for suit in "CDSH")
+    if players == 3:
+        removed |= CardSet.parse("7C 7D")
+    return Rules(
+        name="enfle",
+        players=players,
+        enfle=True,
+        removed_cards=removed,
+        pass_schedule=(H,),
+        opening=Opening.LEFT_OF_DEALER,
+        first_trick=FirstTrick.ANY,
+        lead_rule=LeadRule.ANY,
+        card_values={},
+        moon=MoonRule.NONE,
+        target_score=None,
+        max_hands=players,
+    )
+
+
 # -- the presets --------------------------------------------------------------------------
 
 # 003 'FOUR-PENNY HEARTS': "one regular opening round of Hearts is played"; 'THREE-PENNY AND
@@ -766,6 +800,7 @@ PENNY_PRESETS = {
     "three_penny_advanced": three_penny_advanced,
     "five_penny": five_penny,
     "five_penny_advanced": five_penny_advanced,
+    "enfle": enfle,
 }
 """The penny presets by name (each builds for its own table size only)."""
 
@@ -896,6 +931,7 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "first_heart_kitty": first_heart_kitty,
     "kitty_each_trick": kitty_each_trick,
     "two_player": two_player,
+    "enfle": enfle,
 }
 
 

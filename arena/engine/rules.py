@@ -399,6 +399,12 @@ class Rules:
     penny_openings: int = 0
     """The regular opening tricks before the first multi-round (003: one with four players,
     two with three, none with five); 0 without `penny_play`."""
+    enfle: bool = False
+    """004 'Enfle' (Schwellen): "A player must follow suit if he can, but if he cannot he may
+    not discard, but must take up all tricks already won and add them to his hand. Play is
+    continued until one player gets rid of all his cards and thus wins." Played by
+    `arena.engine.variants.enfle` (2..4 players, a piquet pack, each seat scores its cards
+    left); docs/rules.md 'Enfle' gives every choice where the source is silent."""
     name: str = "custom"
 
     def __post_init__(self) -> None:
@@ -750,6 +756,9 @@ class Rules:
         for field in _SWITCHES:  # every true/false option, a new one included
             if not isinstance(getattr(self, field), bool):
                 raise RulesError(f"{field} must be true or false")
+        if self.enfle is not False:
+            self._validate_enfle()
+            return
         if self.domino is not False:
             self._validate_domino()
             return
@@ -976,6 +985,71 @@ class Rules:
             _check_int(self, "max_hands", 1, 100000)
         if self.exact_score_adjustments:
             raise RulesError("Domino Hearts has no exact-score adjustments")
+
+    def _validate_enfle(self) -> None:
+        """004 'Enfle': "usually played by four persons with a piquet pack and for a pool.
+        The cards rank as at Hearts, and there is no trump suit." The engine
+        (`arena.engine.variants.enfle`) plays 2..4 players with the piquet pack (every 2..6
+        removed; more cards may be removed so that it deals evenly, as the `enfle` preset
+        does for three), no pass, no kitty, the seat left of the dealer leading any card, and
+        scores each seat's cards left: so no card values and none of the other variants'
+        rules, which would be silently ignored."""
+        if self.domino or self.cancellation or self.penny_play is not PennyPlay.NONE:
+            raise RulesError("Enfle is its own game: not with domino, cancellation or penny_play")
+        _check_int(self, "players", 2, 4)
+        low = CardSet(f"{rank}{suit}" for rank in "23456" for suit in "CDSH")
+        if (low.mask & ~self.removed_cards.mask) or self.kitty_size or self.jokers:
+            raise RulesError(
+                "Enfle is played with a piquet pack (004 'Enfle'): removed_cards must hold "
+                "every 2 to 6, and no kitty or jokers"
+            )
+        if not self.deck or len(self.deck) % self.players:
+            raise RulesError(
+                f"Enfle deals the whole pack: {len(self.deck)} cards do not deal evenly to "
+                f"{self.players} players"
+            )
+        if self.pass_schedule != (PassDirection.HOLD,) or self.pass_call_options:
+            raise RulesError("Enfle has no pass: pass_schedule must be ['hold']")
+        if (
+            self.opening is not Opening.LEFT_OF_DEALER
+            or self.first_trick is not FirstTrick.ANY
+            or self.lead_rule is not LeadRule.ANY
+        ):
+            raise RulesError(
+                "Enfle opens left of the dealer with any card: opening 'left_of_dealer', "
+                "first_trick 'any', lead_rule 'any' (docs/rules.md 'Enfle')"
+            )
+        if (
+            self.card_values
+            or self.moon is not MoonRule.NONE
+            or self.moon_points is not None
+            or self.moon_requires
+            or self.doubler is not None
+            or self.royal_queens
+            or self.booster_nines
+            or self.queen_at_first_chance
+            or self.queen_and_hearts_may_lead_heart
+            or self.sun_points
+            or self.no_trick_bonus
+            or self.pass_forbidden
+            or self.scoring_suit_choice is not ScoringSuitChoice.FIXED
+            or self.max_bid
+            or self.lives
+            or self.danger_points
+            or self.settlement is not Settlement.POINTS
+            or self.exact_score_adjustments
+        ):
+            raise RulesError(
+                "Enfle scores one point per card left in hand: no card_values, moon, doubler, "
+                "royal queens, booster nines, queen at first chance, sun, bonuses, "
+                "scoring-suit choice, lives, exact-score adjustments or chip settlement"
+            )
+        if self.target_score is None and self.max_hands is None:
+            raise RulesError("the game needs an end: a target_score, max_hands, or both")
+        if self.target_score is not None:
+            _check_int(self, "target_score", 1, 100000)
+        if self.max_hands is not None:
+            _check_int(self, "max_hands", 1, 100000)
 
     def _validate_opening_suit(self, what: str, suit: Suit) -> None:
         """Some hand must hold a card of `suit` to open with, whatever the kitty holds."""

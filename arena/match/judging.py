@@ -204,7 +204,7 @@ JUDGES: dict[DecisionKind, _Judge] = {
     DecisionKind.NAMING: lambda a, d, h: judge_suit(a),
 }
 """A decision kind's judge: (the answer in the engine's form for `Action.value`, None) or
-(None, the fault). DRAW is the engine's own and never judged."""
+(None, the fault). DRAW and PICKUP are the engine's own and never judged."""
 
 
 def judge(answer: object, decision: Decision, hand: Hand) -> tuple[Any, SeatFault | None]:

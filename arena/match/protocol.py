@@ -23,7 +23,7 @@ from hearts_bot.proto.hearts.v1 import bot_pb2, bot_pb2_grpc, game_pb2, rules_pb
 
 from arena.engine import PassDirection, Rules, SeatView, Trick
 from arena.engine.cards import CARDS, Card, CardSet
-from arena.engine.decisions import Decision, DecisionKind
+from arena.engine.decisions import ENGINE_KINDS, Decision, DecisionKind
 from arena.engine.variants.penny import PennyMove
 
 from .seats import DecisionContext, GameInfo
@@ -490,10 +490,10 @@ EXCHANGES: dict[DecisionKind, Exchange] = {
         "reveal_card", lambda v, d, c: reveal_query(v, c), lambda a: _read_card(a.card)
     ),
 }
-"""Every decision kind the engine asks a seat (not DRAW, the engine's own): checked
-complete at import, so a new kind without its messages fails at once."""
+"""Every decision kind the engine asks a seat (not DRAW nor PICKUP, the engine's own):
+checked complete at import, so a new kind without its messages fails at once."""
 
-_UNASKED = {DecisionKind.DRAW}
+_UNASKED = set(ENGINE_KINDS)
 if set(EXCHANGES) | _UNASKED != set(DecisionKind):  # pragma: no cover - a new kind's reminder
     raise ImportError(
         f"arena.match.protocol.EXCHANGES lacks {set(DecisionKind) - set(EXCHANGES) - _UNASKED}"

@@ -80,6 +80,15 @@ def render(replay: dict[str, Any], *, pretty: bool = True, notes: bool = True) -
                 # Cancellation Hearts: -1 when nobody won it (its cards wait for the next
                 # trick won, or are discarded after the last trick).
                 taker = f"seat {trick['winner']}" if trick["winner"] >= 0 else "nobody (set aside)"
+                if "pickup" in trick:  # Enfle: the next seat could not follow
+                    up = trick["pickup"]
+                    taker = (
+                        f"seat {up['seat']} cannot follow and takes up {len(up['cards'])} "
+                        f"card{'' if len(up['cards']) == 1 else 's'}: "
+                        f"{' '.join(show(c) for c in up['cards'])}"
+                    )
+                elif trick["winner"] < 0 and "went_out" in hand:  # Enfle: the last, unfinished
+                    taker = "unfinished"
                 yield f"    trick {number:2d}: {'  '.join(plays)}  → {taker}"
                 yield from noted(trick["plays"])
             if "kept" in hand:  # Domino Hearts: the last survivor's cards (and the stock)
@@ -88,6 +97,13 @@ def render(replay: dict[str, Any], *, pretty: bool = True, notes: bool = True) -
                     f"    seat {kept['seat']} keeps {len(kept['cards'])} "
                     f"card{'' if len(kept['cards']) == 1 else 's'}: "
                     f"{' '.join(show(c) for c in kept['cards'])}"
+                )
+            if "went_out" in hand:  # Enfle: the first out of cards wins
+                out = hand["went_out"]
+                yield (
+                    f"    seat {out} is out of cards and wins"
+                    if out is not None
+                    else "    the hand reached the cap on tricks: every seat scores its cards"
                 )
             for number, multi in enumerate(hand.get("multi_rounds", []), 1):
                 yield from _multi_round_lines(number, multi, show)

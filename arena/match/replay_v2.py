@@ -21,7 +21,7 @@ from importlib import resources
 from typing import Any
 
 from arena.engine import Card, Game, Hand, Rules, RulesError
-from arena.engine.decisions import Action, DecisionKind
+from arena.engine.decisions import ENGINE_KINDS, Action, DecisionKind
 
 from .replay import REPLAY_FORMAT, decision_records
 from .verify import ReplayMismatchError, Verification, verify_result
@@ -33,7 +33,8 @@ REPLAY_V2 = 2
 class ActionRecord:
     """One action of a hand: its kind (`DecisionKind` value), the seat, the answer in JSON
     form (a card "QS"; a pass ["2C", …]; a call "left" or a split ["right", "left", …];
-    chips or null; a suit "C"; a penny play [penny, "QS"]; a drawn card "QS"), the time
+    chips or null; a suit "C"; a penny play [penny, "QS"]; a drawn card "QS"; the cards
+    taken up ["7C", …], Enfle's pickup), the time
     the bot took, and its fault, its note, or `auto` when the platform answered for a
     disqualified bot."""
 
@@ -47,7 +48,7 @@ class ActionRecord:
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "seat": self.seat, "value": self.value}
-        if self.kind != DecisionKind.DRAW.value:
+        if self.kind not in _ENGINE_KIND_NAMES:
             data["ms"] = self.ms
         for key in ("fault", "note"):
             if getattr(self, key) is not None:
@@ -213,7 +214,7 @@ def schema() -> dict[str, Any]:
 
 def to_json(kind: DecisionKind, value: Any) -> Any:
     """An action's value as the document keeps it."""
-    if kind is DecisionKind.PASS:
+    if kind is DecisionKind.PASS or kind is DecisionKind.PICKUP:
         return [str(c) for c in value]
     if kind is DecisionKind.PENNY_PLAY:
         return [value[0], str(value[1])]
@@ -231,6 +232,8 @@ def from_json(kind: DecisionKind, value: Any) -> Any:
         return penny, Card.from_str(card)
     if kind in (DecisionKind.PLAY, DecisionKind.REVEAL, DecisionKind.DRAW):
         return Card.from_str(value)
+    if kind is DecisionKind.PICKUP:
+        return tuple(Card.from_str(card) for card in value)
     if kind in (DecisionKind.PASS, DecisionKind.CALL) and isinstance(value, list):
         return tuple(value)
     return value
@@ -266,8 +269,12 @@ def _apply(hand: Hand, kind: DecisionKind, seat: int, value: Any, where: str) ->
 
 
 def _new_draws(hand: Hand, seen: int) -> list[Action]:
-    """The engine's own actions (Domino draws) in `hand.history` past the first `seen`."""
-    return [a for a in hand.history[seen:] if a.kind is DecisionKind.DRAW]
+    """The engine's own actions (Domino draws, Enfle pickups: `ENGINE_KINDS`) in
+    `hand.history` past the first `seen`."""
+    return [a for a in hand.history[seen:] if a.kind in ENGINE_KINDS]
+
+
+_ENGINE_KIND_NAMES = frozenset(kind.value for kind in ENGINE_KINDS)
 
 
 # -- v1 to v2 --------------------------------------------------------------------------
@@ -338,9 +345,9 @@ def _hand_from_v1(game: Game, record: Mapping[str, Any], at: str) -> HandRecord:
         fresh = hand.history[seen:]
         seen = len(hand.history)
         actions += [
-            ActionRecord(a.kind.value, a.seat, str(a.value))
+            ActionRecord(a.kind.value, a.seat, to_json(a.kind, a.value))
             for a in fresh
-            if a.kind is DecisionKind.DRAW
+            if a.kind in ENGINE_KINDS
         ]
     left = [kind for kind, queue in queues.items() if queue]
     if left:
@@ -411,13 +418,15 @@ def _verify_hand(game: Game, record: HandRecord, at: str) -> int:
             kind = DecisionKind(action.kind)
         except ValueError:
             raise ReplayMismatchError(where, action.kind, "a decision kind") from None
-        if kind is DecisionKind.DRAW:  # the engine's own: compare, never apply
+        if kind in ENGINE_KINDS:  # the engine's own: compare, never apply
             draws = _new_draws(hand, 0)
             engine = draws[drawn] if drawn < len(draws) else None
             _expect(
                 where,
-                (action.seat, action.value),
-                None if engine is None else (engine.seat, str(engine.value)),
+                (action.kind, action.seat, action.value),
+                None
+                if engine is None
+                else (engine.kind.value, engine.seat, to_json(engine.kind, engine.value)),
             )
             drawn += 1
             continue

@@ -23,6 +23,7 @@ from arena.engine import Game, Hand, Rules, RulesError
 from arena.engine.decisions import Action, Decision, DecisionKind
 from arena.engine.rules import PassDirection, Settlement
 from arena.engine.variants.domino import DominoHand
+from arena.engine.variants.enfle import EnfleHand
 
 from . import replay as replay_io
 from .replay import REPLAY_FORMAT, REPLAY_VERSION
@@ -138,9 +139,18 @@ class HandWriter:
             self.plays.append(entry)
             tricks = record["tricks"]
             self._emit("play", trick=len(tricks), play=entry)
-            if hand.trick_number != decision.trick or hand.is_over:
+            if hand.trick_number != decision.trick:
                 trick = hand.tricks()[-1]
                 tricks.append({"leader": trick.leader, "plays": self.plays, "winner": trick.winner})
+                if trick.winner < 0 and isinstance(hand, EnfleHand):
+                    # 004 'Enfle': the next seat could not follow and took everything up.
+                    _, seat, cards = hand.pickups()[-1]
+                    tricks[-1]["pickup"] = {"seat": seat, "cards": [str(c) for c in cards]}
+                self._emit("trick", trick=len(tricks) - 1, record=tricks[-1])
+                self.plays = []
+            elif hand.is_over:  # Enfle: a seat went out mid-trick, which stays unfinished
+                leader = self.plays[0]["seat"]
+                tricks.append({"leader": leader, "plays": self.plays, "winner": -1})
                 self._emit("trick", trick=len(tricks) - 1, record=tricks[-1])
                 self.plays = []
         elif kind is DecisionKind.PENNY_PLAY:
@@ -198,6 +208,8 @@ class HandWriter:
         if isinstance(hand, DominoHand) and hand.kept_by is not None:
             # "The last survivor must keep all the cards remaining in his hand."
             record["kept"] = {"seat": hand.kept_by, "cards": [str(c) for c in hand.kept]}
+        if isinstance(hand, EnfleHand):  # 004 'Enfle': who got rid of all his cards (None: cap)
+            record["went_out"] = hand.winner
         record["moon"] = shooter(rules, hand)
         return record
 
@@ -258,7 +270,7 @@ def _hand_to_v1(game: Game, record: HandRecord, game_index: int, at: str) -> dic
     hand = game.hand
     writer = HandWriter(hand, record.number, record.seed, game_index)
     for i, action in enumerate(record.actions):
-        if action.kind == "draw":  # the engine's own: the writer reads the draws from it
+        if action.kind in ("draw", "pickup"):  # the engine's own: the writer reads them from it
             continue
         decision = hand.pending()
         if decision is None or decision.kind.value != action.kind:

@@ -27,6 +27,7 @@ from hearts_bot import transport
 from arena.engine import Game, Hand, Rules
 from arena.engine.decisions import Action, Decision, DecisionKind
 from arena.engine.variants.domino import DominoHand
+from arena.engine.variants.enfle import EnfleHand
 
 from .clock import Clock, TimePolicy
 from .faults import Fault, FaultKind, FaultPolicy, SeatFault
@@ -124,7 +125,7 @@ class _HandTable:
 
     __slots__ = (
         "actions",
-        "domino",
+        "engine_acts",
         "game_index",
         "hand",
         "number",
@@ -150,17 +151,19 @@ class _HandTable:
         self.scores = scores
         self.writer = writer
         self.actions: list[ActionRecord] = []
-        self.domino = isinstance(hand, DominoHand)
-        self.seen = 0  # Domino Hearts: how much of `hand.history` is in `actions`
+        self.engine_acts = isinstance(hand, (DominoHand, EnfleHand))
+        self.seen = 0  # Domino, Enfle: how much of `hand.history` is in `actions`
 
     def record(self, action: ActionRecord) -> None:
         """Append the answered action, then the engine's own actions it led to (Domino
-        Hearts' draws, in `hand.history` after it)."""
+        Hearts' draws, Enfle's pickups, in `hand.history` after it)."""
         self.actions.append(action)
-        if self.domino:
+        if self.engine_acts:
             history = self.hand.history
             for engine in history[self.seen + 1 :]:
-                self.actions.append(ActionRecord(engine.kind.value, engine.seat, str(engine.value)))
+                self.actions.append(
+                    ActionRecord(engine.kind.value, engine.seat, to_json(engine.kind, engine.value))
+                )
             self.seen = len(history)
 
 

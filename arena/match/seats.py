@@ -197,6 +197,6 @@ _CHOOSERS: dict[DecisionKind, _Chooser] = {
     DecisionKind.NAMING: lambda s, d, v, c, t: s.choose_suit(v, c, t),
     DecisionKind.REVEAL: lambda s, d, v, c, t: s.choose_reveal(v, c, t),
 }
-"""A decision kind's house-bot method (DRAW is the engine's own and never asked)."""
+"""A decision kind's house-bot method (DRAW and PICKUP are the engine's own, never asked)."""
 
 _PLAY = DecisionKind.PLAY

@@ -11,6 +11,7 @@ from typing import Any
 from arena.engine import Game, Hand, Phase, Rules, RulesError
 from arena.engine.rules import PassDirection, Settlement
 from arena.engine.variants.domino import DominoHand
+from arena.engine.variants.enfle import EnfleHand
 from arena.engine.variants.penny import PennyHand
 
 from .standings import match_scores, rank_entrants
@@ -147,11 +148,14 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
             except ValueError as error:
                 raise ReplayMismatchError(spot, card, f"illegal: {error}") from None
             decisions += 1
-        _expect(f"{where}.winner", _get(trick, "winner", where), hand.tricks()[-1].winner)
+        _expect(f"{where}.winner", _get(trick, "winner", where), _trick_winner(hand, t))
+        _verify_pickup(hand, trick, t, where)
     decisions += _verify_multi_rounds(hand, record, at)
     if not hand.is_over:
         raise ReplayMismatchError(f"{at}.tricks", "hand finished", "cards still to play")
     _verify_kept(hand, record, at)
+    if isinstance(hand, EnfleHand) or "went_out" in record:
+        _expect(f"{at}.went_out", record.get("went_out"), getattr(hand, "winner", "no such seat"))
     points = game.finish_hand()
     _expect(f"{at}.points", _get(record, "points", at), list(points))
     _expect(f"{at}.totals", _get(record, "totals", at), list(game.totals))
@@ -162,6 +166,24 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
         _expect(f"{at}.penalty_points", _get(record, "penalty_points", at), points_before)
         _expect(f"{at}.pot", _get(record, "pot", at), game.pot)
     return decisions
+
+
+def _trick_winner(hand: Hand, number: int) -> int:
+    """The winner of the hand's trick `number`: -1 for one nobody won, and for Enfle's
+    last trick, left unfinished when a seat went out (it is not among `tricks()`)."""
+    tricks = hand.tricks()
+    return tricks[number].winner if number < len(tricks) else -1
+
+
+def _verify_pickup(hand: Hand, trick: dict[str, Any], number: int, where: str) -> None:
+    """004 'Enfle': the pickup that broke off trick `number` (seat and cards), as the engine
+    made it; no such record in other games nor on a trick won."""
+    engine = None
+    if isinstance(hand, EnfleHand):
+        for t, seat, cards in hand.pickups():
+            if t == number:
+                engine = {"seat": seat, "cards": [str(c) for c in cards]}
+    _expect(f"{where}.pickup", trick.get("pickup"), engine)
 
 
 def _verify_kept(hand: Hand, record: dict[str, Any], at: str) -> None:

@@ -15,7 +15,13 @@ from arena.engine import (
     IllegalPlayError,
     preset,
 )
-from arena.engine.decisions import Action, Decision, DecisionKind, IllegalActionError
+from arena.engine.decisions import (
+    ENGINE_KINDS,
+    Action,
+    Decision,
+    DecisionKind,
+    IllegalActionError,
+)
 
 
 def _deal(name: str, seed: int) -> Hand:
@@ -45,17 +51,17 @@ def test_every_preset_is_played_by_one_loop_and_its_history_replays_it(name: str
     kinds = set()
     while (decision := hand.pending()) is not None:
         kinds.add(decision.kind)
-        assert decision.kind is not DecisionKind.DRAW
+        assert decision.kind not in ENGINE_KINDS
         hand.apply(Action(decision.kind, decision.seat, _random_answer(decision, rng)))
     assert hand.is_over
     again = _deal(name, 11)
     for action in hand.history:
-        if action.kind is DecisionKind.DRAW:
-            continue  # the engine's own: it draws again by itself
+        if action.kind in ENGINE_KINDS:
+            continue  # the engine's own (a draw, a pickup): it makes it again by itself
         again.apply(action)
     assert again.history == hand.history
     assert again.points() == hand.points()
-    assert {a.kind for a in hand.history} - {DecisionKind.DRAW} == kinds
+    assert {a.kind for a in hand.history} - ENGINE_KINDS == kinds
 
 
 @pytest.mark.parametrize(
@@ -67,6 +73,7 @@ def test_every_preset_is_played_by_one_loop_and_its_history_replays_it(name: str
         ("auction", DecisionKind.BID),
         ("four_penny", DecisionKind.PENNY_PLAY),
         ("domino", DecisionKind.DRAW),
+        ("enfle", DecisionKind.PICKUP),
         ("cancellation", DecisionKind.PLAY),
     ],
 )

@@ -81,11 +81,15 @@ REVEALS_FOR_THE_MOON = ("2S", "AH", "2D", "2C")
 # The one-suit-each deal is a four-hand deal of one pack; presets made for other tables,
 # the two-pack Cancellation Hearts (tests/engine/test_cancellation.py) and a four-hand
 # game with a widow (Heartsette: twelve cards each; tests/engine/test_heartsette.py) are
-# left out.
+# left out, and so is Enfle, which takes no tricks for points and has no moon (a seat void
+# in the suit led takes the tricks up: tests/engine/test_enfle.py).
 FOUR_HAND_PRESETS = sorted(
     name
     for name in PRESETS
-    if preset(name).players == 4 and not preset(name).cancellation and not preset(name).kitty_size
+    if preset(name).players == 4
+    and not preset(name).cancellation
+    and not preset(name).kitty_size
+    and not preset(name).enfle
 )
 
 
@@ -214,6 +218,8 @@ for _name in sorted(PRESETS):
         if _rules.cancellation:  # two packs: tests/engine/test_cancellation.py
             continue
         if _rules.domino:  # short tricks and a stock: tests/engine/test_domino.py's invariants
+            continue
+        if _rules.enfle:  # tricks taken up again: tests/engine/test_enfle.py's invariants
             continue
         CASES.append((_name, _players))
 

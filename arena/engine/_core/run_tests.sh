@@ -24,3 +24,8 @@ gcc -std=c11 -O2 -Wall -Wextra -Werror -g -fno-omit-frame-pointer \
     -fsanitize=address,undefined -fno-sanitize-recover=all \
     -I"$here" "$here/hearts.c" "$here/penny.c" "$here/test_penny.c" -o "$out"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 "$out"
+# Enfle / Schwellen (004 'Enfle'): its own core, with hearts.c's generator.
+gcc -std=c11 -O2 -Wall -Wextra -Werror -g -fno-omit-frame-pointer \
+    -fsanitize=address,undefined -fno-sanitize-recover=all \
+    -I"$here" "$here/hearts.c" "$here/enfle.c" "$here/test_enfle.c" -o "$out"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 "$out"

@@ -203,7 +203,7 @@ def rules_view_from_proto(message: rules_pb2.Rules, where: str = "rules") -> Rul
 def _rules_view_cached(data: bytes, where: str) -> RulesView:
     message = rules_pb2.Rules.FromString(data)
     players = message.players
-    least = DOMINO_MIN_PLAYERS if message.domino else MIN_PLAYERS
+    least = DOMINO_MIN_PLAYERS if message.domino or message.enfle else MIN_PLAYERS
     most = CANCELLATION_MAX_PLAYERS if message.cancellation else MAX_PLAYERS
     if not least <= players <= most:
         raise ProtocolError(f"{where}.players is {players}, expected {least}..{most}")
@@ -411,10 +411,12 @@ def _trick(
     finished: bool,
     two_packs: bool = False,
     seats: Sequence[int] | None = None,
+    broken_off: bool = False,
 ) -> Trick:
     """A trick; `two_packs` (Cancellation Hearts) lets a card appear twice and a finished
     trick have no winner; `seats` (Domino Hearts) says who played each card, since there a
-    trick holds one card per seat still in."""
+    trick holds one card per seat still in; `broken_off` (Enfle) lets a finished trick
+    without a winner hold fewer cards: the next seat could not follow and took it up."""
     if seats is not None:
         return _domino_trick(message, players, where, finished=finished, seats=seats)
     leader = message.leader
@@ -422,7 +424,10 @@ def _trick(
         _seat(leader, players, f"{where}.leader")
     cards = _cards(message.cards, f"{where}.cards", copies=2 if two_packs else 1)
     has_winner = message.HasField("winner")
-    if finished:
+    if finished and broken_off and not has_winner:
+        if not 0 < len(cards) < players:
+            raise ProtocolError(f"{where} was taken up but has {len(cards)} cards")
+    elif finished:
         if len(cards) != players:
             raise ProtocolError(f"{where} is finished but has {len(cards)} cards, not {players}")
         if not has_winner and not two_packs:  # Cancellation Hearts: nobody may win it
@@ -488,7 +493,11 @@ def domino_current_seats(leader: int, in_play: Sequence[bool]) -> tuple[int, ...
 
 
 def _finished_tricks(
-    state: game_pb2.HandState, players: int, where: str, two_packs: bool = False
+    state: game_pb2.HandState,
+    players: int,
+    where: str,
+    two_packs: bool = False,
+    broken_off: bool = False,
 ) -> tuple[Trick, ...]:
     if state.HasField("domino") and len(state.domino.trick_seats) == len(state.tricks):
         return tuple(
@@ -519,7 +528,12 @@ def _finished_tricks(
         else:
             append(
                 _trick(
-                    message, players, f"{where}.tricks[{index}]", finished=True, two_packs=two_packs
+                    message,
+                    players,
+                    f"{where}.tricks[{index}]",
+                    finished=True,
+                    two_packs=two_packs,
+                    broken_off=broken_off,
                 )
             )
     return tuple(tricks)
@@ -527,7 +541,10 @@ def _finished_tricks(
 
 def _check_distinct(fields: dict[str, Any], current: Trick | None, where: str) -> None:
     """No card is both held and played, or played twice, in one hand (with two packs,
-    Cancellation Hearts: no card is held and played more than twice in all)."""
+    Cancellation Hearts: no card is held and played more than twice in all). Not in Enfle,
+    where a seat that cannot follow takes played cards back into its hand."""
+    if fields["rules"].enfle:
+        return
     cards = [*fields["hand"]]
     for trick in (*fields["tricks"], *fields.get("pennies", ())):
         cards += trick.cards
@@ -563,7 +580,7 @@ def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
         "pass_direction": _enum(_PASS, state.pass_direction, f"{where}.pass_direction"),
         "passed": _cards(state.passed, f"{where}.passed", copies=copies),
         "received": _cards(state.received, f"{where}.received", copies=copies),
-        "tricks": _finished_tricks(state, players, where, two),
+        "tricks": _finished_tricks(state, players, where, two, rules.enfle),
         "broken": state.broken,
         "clock": _clock(state.clock),
         "kitty": _cards(state.kitty, f"{where}.kitty", copies=copies),
@@ -859,16 +876,24 @@ def hand_started_from_proto(
 
 
 def trick_ended_from_proto(
-    message: game_pb2.TrickEnd, players: int, two_packs: bool = False
+    message: game_pb2.TrickEnd, players: int, two_packs: bool = False, broken_off: bool = False
 ) -> TrickEnded:
     """The validated `TrickEnded` event (`two_packs`: Cancellation Hearts, where a trick may
-    hold a card twice and have no winner); raises ProtocolError."""
+    hold a card twice and have no winner; `broken_off`: Enfle, where a trick taken up has no
+    winner and fewer cards); raises ProtocolError."""
     if not message.HasField("trick"):
         raise ProtocolError("trick_end.trick is missing")
     return TrickEnded(
         hand_number=message.hand_number,
         trick_number=message.trick_number,
-        trick=_trick(message.trick, players, "trick_end.trick", finished=True, two_packs=two_packs),
+        trick=_trick(
+            message.trick,
+            players,
+            "trick_end.trick",
+            finished=True,
+            two_packs=two_packs,
+            broken_off=broken_off,
+        ),
     )
 
 

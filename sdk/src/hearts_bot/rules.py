@@ -249,6 +249,11 @@ class RulesView:
     queen_at_first_chance: bool = False
     """Black Mariah as purists play it: a seat that may play the QS to another's lead
     must, when it is discarding or the trick holds the AS or KS (`PlayView.legal`)."""
+    enfle: bool = False
+    """Enfle (Schwellen): a piquet pack, 2..4 players; a seat that cannot follow takes up
+    every trick won and the trick in progress (the arena does it: never a decision; the
+    trick shows with `Trick.winner` None and the cards are in the seat's hand) and leads;
+    the first seat out of cards wins, each seat scores its cards left."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))
@@ -272,6 +277,8 @@ class RulesView:
             return (len(self.deck) - self.kitty_size) // self.players
         if self.domino:
             return DOMINO_HAND_SIZE
+        if self.enfle:  # the piquet pack dealt out
+            return (52 - len(self.removed_cards)) // self.players
         return (52 + self.jokers - len(self.removed_cards) - self.kitty_size) // self.players
 
     def value_of(self, card: Card) -> int:

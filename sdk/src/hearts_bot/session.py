@@ -193,7 +193,9 @@ class MatchSession:
             started = hand_started_from_proto(request.hand_start, players, two_packs)
             self._call(lambda: self.bot.on_hand_start(started), "on_hand_start")
         elif kind == "trick_end":
-            trick = trick_ended_from_proto(request.trick_end, players, two_packs)
+            trick = trick_ended_from_proto(
+                request.trick_end, players, two_packs, self.match.rules.enfle
+            )
             self._call(lambda: self.bot.on_trick_end(trick), "on_trick_end")
         elif kind == "domino_trick_end":
             trick = domino_trick_ended_from_proto(request.domino_trick_end, players)

@@ -168,6 +168,23 @@ class HandView:
                 waiting = 0
         return tuple(taken)
 
+    def pickups(self) -> tuple[tuple[int, int, frozenset[Card]], ...]:
+        """Enfle (`rules.enfle`): every pickup this hand as (trick number, seat, the cards it
+        took up). A seat that cannot follow takes up every trick won since the last pickup
+        and the cards of the trick in progress; that trick is in `tricks` with no winner,
+        and the seat is the one after its last card. () in other games."""
+        if not self.rules.enfle:
+            return ()
+        found = []
+        on_table: set[Card] = set()
+        for number, trick in enumerate(self.tricks):
+            on_table.update(trick.cards)
+            if trick.winner is None:
+                seat = (trick.leader + len(trick.cards)) % self.rules.players
+                found.append((number, seat, frozenset(on_table)))
+                on_table = set()
+        return tuple(found)
+
     def _all_tricks(self) -> tuple[Trick, ...]:
         return (*self.tricks, *self.pennies)
 

@@ -406,3 +406,49 @@ def test_a_v2_file_and_a_kind_without_a_v1_place_show_in_the_viewer(browser, tmp
             screenshot(tab, "replay-other-decisions")
     context.close()
     assert not problems, problems
+
+
+def test_an_enfle_replay_shows_each_pickup_and_who_went_out(browser, tmp_path):
+    """004 'Enfle': the viewer says who could not follow and what it took up, puts those
+    cards in its hand, and says who went out. (The match runs in a subprocess: a match
+    cannot run inside Playwright's event loop.)"""
+    from arena.match.replay_view import VERSIONS, readable
+    from arena.match.viewer import render_page
+
+    written = tmp_path / "enfle.json"
+    subprocess.run(
+        [sys.executable, "-m", "arena.cli", "match", "run", "--rules", "enfle", "--quiet"]
+        + [
+            arg
+            for seat in range(4)
+            for arg in ("--bot", f"house:{('random', 'heuristic')[seat % 2]}")
+        ]
+        + ["--seed", "5", "--out", str(written)],
+        check=True,
+        cwd=ROOT,
+        capture_output=True,
+    )
+    shown = replay_io.load(written, VERSIONS)
+    v1 = readable(shown)
+    hand = v1["games"][0]["hands"][0]
+    t = next(i for i, trick in enumerate(hand["tricks"]) if "pickup" in trick)
+    up = hand["tricks"][t]["pickup"]
+    out = tmp_path / "enfle.html"
+    out.write_text(render_page(shown), encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    tab = context.new_page()
+    tab.on("pageerror", lambda error: problems.append(str(error)))
+    count = len(hand["tricks"][t]["plays"])
+    tab.goto(out.resolve().as_uri() + f"#g=1&h=1&t={t + 1}&c={count}")
+    tab.wait_for_selector('#viewer[data-ready="true"]')
+    line = tab.locator(".pickup")
+    line.wait_for()
+    assert line.inner_text().startswith(f"seat {up['seat']} cannot follow and takes up")
+    screenshot(tab, "replay-enfle-pickup")
+    last = len(hand["tricks"])
+    tab.goto(out.resolve().as_uri() + f"#g=1&h=1&t={last}&c={len(hand['tricks'][-1]['plays'])}")
+    tab.wait_for_selector('#viewer[data-ready="true"]')
+    assert f"seat {hand['went_out']} is out of cards and wins" in tab.content()
+    context.close()
+    assert not problems, problems

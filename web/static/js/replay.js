@@ -213,6 +213,12 @@
       if (complete && record.multi) {
         // Four-Penny Hearts: each penny's cards to that penny's winner.
         for (const play of record.plays) takenCards[record.winners[play.penny]].push(play.card);
+      } else if (complete && record.pickup) {
+        // Enfle (004): the next seat could not follow; it took up every trick won and this
+        // trick's cards into its hand, so nothing lies on the table any more.
+        holding[record.pickup.seat].push(...record.pickup.cards);
+        takenCards.forEach((cards) => cards.splice(0));
+        waiting = [];
       } else if (complete) {
         waiting.push(...record.plays.map((play) => play.card));
         if (record.winner >= 0) {
@@ -494,7 +500,15 @@
     }
     centre.append(plays);
     if (state.trickDone && record.winner >= 0) centre.append(el("div", {}, `won by seat ${record.winner}`));
-    else if (state.trickDone) {
+    else if (state.trickDone && record.pickup) {
+      // Enfle (004): "if he cannot he may not discard, but must take up all tricks already won".
+      const up = record.pickup;
+      centre.append(el("div", { class: "unwon pickup" }, `seat ${up.seat} cannot follow and takes up ${up.cards.length} card${up.cards.length === 1 ? "" : "s"}: ${up.cards.join(" ")}`));
+    } else if (state.trickDone && "went_out" in state.hand) {
+      // Enfle: the hand ended the moment a seat played its last card.
+      const out = state.hand.went_out;
+      centre.append(el("div", { class: "unwon" }, out === null ? "the cap on tricks: the hand stops" : `seat ${out} is out of cards and wins`));
+    } else if (state.trickDone) {
       // Cancellation Hearts: every card of the suit led met its twin, so nobody won.
       const last = record === state.hand.tricks[state.hand.tricks.length - 1];
       const fate = last ? "discarded with any tricks set aside" : "set aside for the next trick's winner";

@@ -98,7 +98,8 @@ PROTOBUF_CONSTEXPR Rules::Rules(
   , /*decltype(_impl_.cancellation_)*/false
   , /*decltype(_impl_.domino_)*/false
   , /*decltype(_impl_.queen_at_first_chance_)*/false
-  , /*decltype(_impl_.queen_breaks_only_discarded_)*/false} {}
+  , /*decltype(_impl_.queen_breaks_only_discarded_)*/false
+  , /*decltype(_impl_.enfle_)*/false} {}
 struct RulesDefaultTypeInternal {
   PROTOBUF_CONSTEXPR RulesDefaultTypeInternal()
       : _instance(::_pbi::ConstantInitialized{}) {}
@@ -180,6 +181,7 @@ const uint32_t TableStruct_hearts_2fv1_2frules_2eproto::offsets[] PROTOBUF_SECTI
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.penny_openings_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.queen_at_first_chance_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.queen_breaks_only_discarded_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.enfle_),
   ~0u,
   ~0u,
   ~0u,
@@ -223,11 +225,12 @@ const uint32_t TableStruct_hearts_2fv1_2frules_2eproto::offsets[] PROTOBUF_SECTI
   ~0u,
   ~0u,
   ~0u,
+  ~0u,
 };
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
   { 0, -1, -1, sizeof(::hearts::v1::CardValue)},
   { 8, -1, -1, sizeof(::hearts::v1::ScoreAdjustment)},
-  { 16, 65, -1, sizeof(::hearts::v1::Rules)},
+  { 16, 66, -1, sizeof(::hearts::v1::Rules)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -240,7 +243,7 @@ const char descriptor_table_protodef_hearts_2fv1_2frules_2eproto[] PROTOBUF_SECT
   "\n\025hearts/v1/rules.proto\022\thearts.v1\")\n\tCa"
   "rdValue\022\014\n\004card\030\001 \001(\t\022\016\n\006points\030\002 \001(\005\"7\n"
   "\017ScoreAdjustment\022\022\n\nfrom_score\030\001 \001(\005\022\020\n\010"
-  "to_score\030\002 \001(\005\"\215\013\n\005Rules\022\014\n\004name\030\001 \001(\t\022\017"
+  "to_score\030\002 \001(\005\"\234\013\n\005Rules\022\014\n\004name\030\001 \001(\t\022\017"
   "\n\007players\030\002 \001(\r\022\025\n\rremoved_cards\030\003 \003(\t\022\022"
   "\n\nkitty_size\030\004 \001(\r\022*\n\013kitty_taker\030\005 \001(\0162"
   "\025.hearts.v1.KittyTaker\0224\n\020kitty_visibili"
@@ -274,63 +277,63 @@ const char descriptor_table_protodef_hearts_2fv1_2frules_2eproto[] PROTOBUF_SECT
   "2 \001(\010\022(\n\npenny_play\030< \001(\0162\024.hearts.v1.Pe"
   "nnyPlay\022\026\n\016penny_openings\030= \001(\r\022\035\n\025queen"
   "_at_first_chance\030F \001(\010\022#\n\033queen_breaks_o"
-  "nly_discarded\030J \001(\010B\n\n\010_doublerB\016\n\014_moon"
-  "_pointsB\017\n\r_target_scoreB\014\n\n_max_hands*\326"
-  "\002\n\rPassDirection\022\036\n\032PASS_DIRECTION_UNSPE"
-  "CIFIED\020\000\022\027\n\023PASS_DIRECTION_LEFT\020\001\022\030\n\024PAS"
-  "S_DIRECTION_RIGHT\020\002\022\031\n\025PASS_DIRECTION_AC"
-  "ROSS\020\003\022\030\n\024PASS_DIRECTION_LEFT2\020\004\022\031\n\025PASS"
-  "_DIRECTION_RIGHT2\020\005\022\027\n\023PASS_DIRECTION_HO"
-  "LD\020\006\022\032\n\026PASS_DIRECTION_SCATTER\020\007\022\031\n\025PASS"
-  "_DIRECTION_CENTER\020\010\022\027\n\023PASS_DIRECTION_ST"
-  "AR\020\t\022\037\n\033PASS_DIRECTION_DEALER_CALLS\020\n\022\030\n"
-  "\024PASS_DIRECTION_SPLIT\020\013*\207\001\n\007Opening\022\027\n\023O"
-  "PENING_UNSPECIFIED\020\000\022\027\n\023OPENING_LOWEST_C"
-  "LUB\020\001\022\024\n\020OPENING_ANY_CLUB\020\002\022\032\n\026OPENING_L"
-  "EFT_OF_DEALER\020\003\022\030\n\024OPENING_LOWEST_SPADE\020"
-  "\004*\200\001\n\nFirstTrick\022\033\n\027FIRST_TRICK_UNSPECIF"
-  "IED\020\000\022\023\n\017FIRST_TRICK_ANY\020\001\022 \n\034FIRST_TRIC"
-  "K_NO_PENALTY_CARDS\020\002\022\036\n\032FIRST_TRICK_NO_P"
-  "OINT_CARDS\020\003*r\n\010LeadRule\022\031\n\025LEAD_RULE_UN"
-  "SPECIFIED\020\000\022\021\n\rLEAD_RULE_ANY\020\001\022\033\n\027LEAD_R"
-  "ULE_HEARTS_BROKEN\020\002\022\033\n\027LEAD_RULE_POINTS_"
-  "BROKEN\020\003*u\n\010BrokenBy\022\031\n\025BROKEN_BY_UNSPEC"
-  "IFIED\020\000\022\024\n\020BROKEN_BY_HEARTS\020\001\022\035\n\031BROKEN_"
-  "BY_HEARTS_OR_QUEEN\020\002\022\031\n\025BROKEN_BY_POINT_"
-  "CARDS\020\003*\237\001\n\010MoonRule\022\031\n\025MOON_RULE_UNSPEC"
-  "IFIED\020\000\022\022\n\016MOON_RULE_NONE\020\001\022\021\n\rMOON_RULE"
-  "_OLD\020\002\022\021\n\rMOON_RULE_NEW\020\003\022\035\n\031MOON_RULE_S"
-  "HOOTERS_CHOICE\020\004\022\037\n\033MOON_RULE_ADD_UNLESS"
-  "_LOSING\020\005*\235\001\n\nKittyTaker\022\033\n\027KITTY_TAKER_"
-  "UNSPECIFIED\020\000\022\033\n\027KITTY_TAKER_FIRST_TRICK"
-  "\020\001\022\034\n\030KITTY_TAKER_FIRST_POINTS\020\002\022\033\n\027KITT"
-  "Y_TAKER_FIRST_HEART\020\003\022\032\n\026KITTY_TAKER_EAC"
-  "H_TRICK\020\004*\267\001\n\017KittyVisibility\022 \n\034KITTY_V"
-  "ISIBILITY_UNSPECIFIED\020\000\022\033\n\027KITTY_VISIBIL"
-  "ITY_HIDDEN\020\001\022\034\n\030KITTY_VISIBILITY_FACE_UP"
-  "\020\002\022&\n\"KITTY_VISIBILITY_AFTER_FIRST_TRICK"
-  "\020\003\022\037\n\033KITTY_VISIBILITY_TAKER_ONLY\020\004*\300\001\n\n"
-  "Settlement\022\032\n\026SETTLEMENT_UNSPECIFIED\020\000\022\025"
-  "\n\021SETTLEMENT_POINTS\020\001\022\025\n\021SETTLEMENT_HOWE"
-  "LL\020\002\022\031\n\025SETTLEMENT_POT_LOWEST\020\003\022\032\n\026SETTL"
-  "EMENT_SWEEPSTAKES\020\004\022\031\n\025SETTLEMENT_POOL_C"
-  "LEAN\020\005\022\026\n\022SETTLEMENT_AUCTION\020\006*\232\001\n\021Scori"
-  "ngSuitChoice\022#\n\037SCORING_SUIT_CHOICE_UNSP"
-  "ECIFIED\020\000\022\035\n\031SCORING_SUIT_CHOICE_FIXED\020\001"
-  "\022 \n\034SCORING_SUIT_CHOICE_REVEALED\020\002\022\037\n\033SC"
-  "ORING_SUIT_CHOICE_AUCTION\020\003*h\n\nDealerRul"
-  "e\022\033\n\027DEALER_RULE_UNSPECIFIED\020\000\022\026\n\022DEALER"
-  "_RULE_ROTATE\020\001\022%\n!DEALER_RULE_QUEEN_OF_S"
-  "PADES_TAKER\020\002*W\n\tJokerKind\022\032\n\026JOKER_KIND"
-  "_UNSPECIFIED\020\000\022\023\n\017JOKER_KIND_WILD\020\001\022\031\n\025J"
-  "OKER_KIND_HEART_1911\020\002*l\n\tPennyPlay\022\032\n\026P"
-  "ENNY_PLAY_UNSPECIFIED\020\000\022\023\n\017PENNY_PLAY_NO"
-  "NE\020\001\022\025\n\021PENNY_PLAY_SIMPLE\020\002\022\027\n\023PENNY_PLA"
-  "Y_ADVANCED\020\003b\006proto3"
+  "nly_discarded\030J \001(\010\022\r\n\005enfle\030U \001(\010B\n\n\010_d"
+  "oublerB\016\n\014_moon_pointsB\017\n\r_target_scoreB"
+  "\014\n\n_max_hands*\326\002\n\rPassDirection\022\036\n\032PASS_"
+  "DIRECTION_UNSPECIFIED\020\000\022\027\n\023PASS_DIRECTIO"
+  "N_LEFT\020\001\022\030\n\024PASS_DIRECTION_RIGHT\020\002\022\031\n\025PA"
+  "SS_DIRECTION_ACROSS\020\003\022\030\n\024PASS_DIRECTION_"
+  "LEFT2\020\004\022\031\n\025PASS_DIRECTION_RIGHT2\020\005\022\027\n\023PA"
+  "SS_DIRECTION_HOLD\020\006\022\032\n\026PASS_DIRECTION_SC"
+  "ATTER\020\007\022\031\n\025PASS_DIRECTION_CENTER\020\010\022\027\n\023PA"
+  "SS_DIRECTION_STAR\020\t\022\037\n\033PASS_DIRECTION_DE"
+  "ALER_CALLS\020\n\022\030\n\024PASS_DIRECTION_SPLIT\020\013*\207"
+  "\001\n\007Opening\022\027\n\023OPENING_UNSPECIFIED\020\000\022\027\n\023O"
+  "PENING_LOWEST_CLUB\020\001\022\024\n\020OPENING_ANY_CLUB"
+  "\020\002\022\032\n\026OPENING_LEFT_OF_DEALER\020\003\022\030\n\024OPENIN"
+  "G_LOWEST_SPADE\020\004*\200\001\n\nFirstTrick\022\033\n\027FIRST"
+  "_TRICK_UNSPECIFIED\020\000\022\023\n\017FIRST_TRICK_ANY\020"
+  "\001\022 \n\034FIRST_TRICK_NO_PENALTY_CARDS\020\002\022\036\n\032F"
+  "IRST_TRICK_NO_POINT_CARDS\020\003*r\n\010LeadRule\022"
+  "\031\n\025LEAD_RULE_UNSPECIFIED\020\000\022\021\n\rLEAD_RULE_"
+  "ANY\020\001\022\033\n\027LEAD_RULE_HEARTS_BROKEN\020\002\022\033\n\027LE"
+  "AD_RULE_POINTS_BROKEN\020\003*u\n\010BrokenBy\022\031\n\025B"
+  "ROKEN_BY_UNSPECIFIED\020\000\022\024\n\020BROKEN_BY_HEAR"
+  "TS\020\001\022\035\n\031BROKEN_BY_HEARTS_OR_QUEEN\020\002\022\031\n\025B"
+  "ROKEN_BY_POINT_CARDS\020\003*\237\001\n\010MoonRule\022\031\n\025M"
+  "OON_RULE_UNSPECIFIED\020\000\022\022\n\016MOON_RULE_NONE"
+  "\020\001\022\021\n\rMOON_RULE_OLD\020\002\022\021\n\rMOON_RULE_NEW\020\003"
+  "\022\035\n\031MOON_RULE_SHOOTERS_CHOICE\020\004\022\037\n\033MOON_"
+  "RULE_ADD_UNLESS_LOSING\020\005*\235\001\n\nKittyTaker\022"
+  "\033\n\027KITTY_TAKER_UNSPECIFIED\020\000\022\033\n\027KITTY_TA"
+  "KER_FIRST_TRICK\020\001\022\034\n\030KITTY_TAKER_FIRST_P"
+  "OINTS\020\002\022\033\n\027KITTY_TAKER_FIRST_HEART\020\003\022\032\n\026"
+  "KITTY_TAKER_EACH_TRICK\020\004*\267\001\n\017KittyVisibi"
+  "lity\022 \n\034KITTY_VISIBILITY_UNSPECIFIED\020\000\022\033"
+  "\n\027KITTY_VISIBILITY_HIDDEN\020\001\022\034\n\030KITTY_VIS"
+  "IBILITY_FACE_UP\020\002\022&\n\"KITTY_VISIBILITY_AF"
+  "TER_FIRST_TRICK\020\003\022\037\n\033KITTY_VISIBILITY_TA"
+  "KER_ONLY\020\004*\300\001\n\nSettlement\022\032\n\026SETTLEMENT_"
+  "UNSPECIFIED\020\000\022\025\n\021SETTLEMENT_POINTS\020\001\022\025\n\021"
+  "SETTLEMENT_HOWELL\020\002\022\031\n\025SETTLEMENT_POT_LO"
+  "WEST\020\003\022\032\n\026SETTLEMENT_SWEEPSTAKES\020\004\022\031\n\025SE"
+  "TTLEMENT_POOL_CLEAN\020\005\022\026\n\022SETTLEMENT_AUCT"
+  "ION\020\006*\232\001\n\021ScoringSuitChoice\022#\n\037SCORING_S"
+  "UIT_CHOICE_UNSPECIFIED\020\000\022\035\n\031SCORING_SUIT"
+  "_CHOICE_FIXED\020\001\022 \n\034SCORING_SUIT_CHOICE_R"
+  "EVEALED\020\002\022\037\n\033SCORING_SUIT_CHOICE_AUCTION"
+  "\020\003*h\n\nDealerRule\022\033\n\027DEALER_RULE_UNSPECIF"
+  "IED\020\000\022\026\n\022DEALER_RULE_ROTATE\020\001\022%\n!DEALER_"
+  "RULE_QUEEN_OF_SPADES_TAKER\020\002*W\n\tJokerKin"
+  "d\022\032\n\026JOKER_KIND_UNSPECIFIED\020\000\022\023\n\017JOKER_K"
+  "IND_WILD\020\001\022\031\n\025JOKER_KIND_HEART_1911\020\002*l\n"
+  "\tPennyPlay\022\032\n\026PENNY_PLAY_UNSPECIFIED\020\000\022\023"
+  "\n\017PENNY_PLAY_NONE\020\001\022\025\n\021PENNY_PLAY_SIMPLE"
+  "\020\002\022\027\n\023PENNY_PLAY_ADVANCED\020\003b\006proto3"
   ;
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2frules_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2frules_2eproto = {
-    false, false, 3580, descriptor_table_protodef_hearts_2fv1_2frules_2eproto,
+    false, false, 3595, descriptor_table_protodef_hearts_2fv1_2frules_2eproto,
     "hearts/v1/rules.proto",
     &descriptor_table_hearts_2fv1_2frules_2eproto_once, nullptr, 0, 3,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2frules_2eproto::offsets,
@@ -1084,7 +1087,8 @@ Rules::Rules(const Rules& from)
     , decltype(_impl_.cancellation_){}
     , decltype(_impl_.domino_){}
     , decltype(_impl_.queen_at_first_chance_){}
-    , decltype(_impl_.queen_breaks_only_discarded_){}};
+    , decltype(_impl_.queen_breaks_only_discarded_){}
+    , decltype(_impl_.enfle_){}};
 
   _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
   _impl_.name_.InitDefault();
@@ -1104,8 +1108,8 @@ Rules::Rules(const Rules& from)
       _this->GetArenaForAllocation());
   }
   ::memcpy(&_impl_.players_, &from._impl_.players_,
-    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.queen_breaks_only_discarded_) -
-    reinterpret_cast<char*>(&_impl_.players_)) + sizeof(_impl_.queen_breaks_only_discarded_));
+    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.enfle_) -
+    reinterpret_cast<char*>(&_impl_.players_)) + sizeof(_impl_.enfle_));
   // @@protoc_insertion_point(copy_constructor:hearts.v1.Rules)
 }
 
@@ -1161,6 +1165,7 @@ inline void Rules::SharedCtor(
     , decltype(_impl_.domino_){false}
     , decltype(_impl_.queen_at_first_chance_){false}
     , decltype(_impl_.queen_breaks_only_discarded_){false}
+    , decltype(_impl_.enfle_){false}
   };
   _impl_.name_.InitDefault();
   #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
@@ -1231,8 +1236,8 @@ void Rules::Clear() {
         reinterpret_cast<char*>(&_impl_.target_score_)) + sizeof(_impl_.max_hands_));
   }
   ::memset(&_impl_.settlement_, 0, static_cast<size_t>(
-      reinterpret_cast<char*>(&_impl_.queen_breaks_only_discarded_) -
-      reinterpret_cast<char*>(&_impl_.settlement_)) + sizeof(_impl_.queen_breaks_only_discarded_));
+      reinterpret_cast<char*>(&_impl_.enfle_) -
+      reinterpret_cast<char*>(&_impl_.settlement_)) + sizeof(_impl_.enfle_));
   _impl_._has_bits_.Clear();
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
@@ -1653,6 +1658,14 @@ const char* Rules::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
         } else
           goto handle_unusual;
         continue;
+      // bool enfle = 85;
+      case 85:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 168)) {
+          _impl_.enfle_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
       default:
         goto handle_unusual;
     }  // switch
@@ -1987,6 +2000,12 @@ uint8_t* Rules::_InternalSerialize(
     target = ::_pbi::WireFormatLite::WriteBoolToArray(74, this->_internal_queen_breaks_only_discarded(), target);
   }
 
+  // bool enfle = 85;
+  if (this->_internal_enfle() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(85, this->_internal_enfle(), target);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -2297,6 +2316,11 @@ size_t Rules::ByteSizeLong() const {
     total_size += 2 + 1;
   }
 
+  // bool enfle = 85;
+  if (this->_internal_enfle() != 0) {
+    total_size += 2 + 1;
+  }
+
   return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
 }
 
@@ -2432,6 +2456,9 @@ void Rules::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF
   if (from._internal_queen_breaks_only_discarded() != 0) {
     _this->_internal_set_queen_breaks_only_discarded(from._internal_queen_breaks_only_discarded());
   }
+  if (from._internal_enfle() != 0) {
+    _this->_internal_set_enfle(from._internal_enfle());
+  }
   _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
 }
 
@@ -2469,8 +2496,8 @@ void Rules::InternalSwap(Rules* other) {
       &other->_impl_.doubler_, rhs_arena
   );
   ::PROTOBUF_NAMESPACE_ID::internal::memswap<
-      PROTOBUF_FIELD_OFFSET(Rules, _impl_.queen_breaks_only_discarded_)
-      + sizeof(Rules::_impl_.queen_breaks_only_discarded_)
+      PROTOBUF_FIELD_OFFSET(Rules, _impl_.enfle_)
+      + sizeof(Rules::_impl_.enfle_)
       - PROTOBUF_FIELD_OFFSET(Rules, _impl_.players_)>(
           reinterpret_cast<char*>(&_impl_.players_),
           reinterpret_cast<char*>(&other->_impl_.players_));

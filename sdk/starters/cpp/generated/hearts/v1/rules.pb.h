@@ -920,6 +920,7 @@ class Rules final :
     kDominoFieldNumber = 50,
     kQueenAtFirstChanceFieldNumber = 70,
     kQueenBreaksOnlyDiscardedFieldNumber = 74,
+    kEnfleFieldNumber = 85,
   };
   // repeated string removed_cards = 3;
   int removed_cards_size() const;
@@ -1428,6 +1429,15 @@ class Rules final :
   void _internal_set_queen_breaks_only_discarded(bool value);
   public:
 
+  // bool enfle = 85;
+  void clear_enfle();
+  bool enfle() const;
+  void set_enfle(bool value);
+  private:
+  bool _internal_enfle() const;
+  void _internal_set_enfle(bool value);
+  public:
+
   // @@protoc_insertion_point(class_scope:hearts.v1.Rules)
  private:
   class _Internal;
@@ -1483,6 +1493,7 @@ class Rules final :
     bool domino_;
     bool queen_at_first_chance_;
     bool queen_breaks_only_discarded_;
+    bool enfle_;
   };
   union { Impl_ _impl_; };
   friend struct ::TableStruct_hearts_2fv1_2frules_2eproto;
@@ -2882,6 +2893,26 @@ inline void Rules::_internal_set_queen_breaks_only_discarded(bool value) {
 inline void Rules::set_queen_breaks_only_discarded(bool value) {
   _internal_set_queen_breaks_only_discarded(value);
   // @@protoc_insertion_point(field_set:hearts.v1.Rules.queen_breaks_only_discarded)
+}
+
+// bool enfle = 85;
+inline void Rules::clear_enfle() {
+  _impl_.enfle_ = false;
+}
+inline bool Rules::_internal_enfle() const {
+  return _impl_.enfle_;
+}
+inline bool Rules::enfle() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.enfle)
+  return _internal_enfle();
+}
+inline void Rules::_internal_set_enfle(bool value) {
+  
+  _impl_.enfle_ = value;
+}
+inline void Rules::set_enfle(bool value) {
+  _internal_set_enfle(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.enfle)
 }
 
 #ifdef __GNUC__

@@ -60,6 +60,7 @@ export interface Rules {
   'pass_call_split'?: (boolean);
   'queen_at_first_chance'?: (boolean);
   'queen_breaks_only_discarded'?: (boolean);
+  'enfle'?: (boolean);
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
   '_target_score'?: "target_score";
@@ -110,6 +111,7 @@ export interface Rules__Output {
   'pass_call_split': (boolean);
   'queen_at_first_chance': (boolean);
   'queen_breaks_only_discarded': (boolean);
+  'enfle': (boolean);
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
   '_target_score'?: "target_score";
