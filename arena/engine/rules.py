@@ -389,6 +389,31 @@ class Rules:
     penny_openings: int = 0
     """The regular opening tricks before the first multi-round (003: one with four players,
     two with three, none with five); 0 without `penny_play`."""
+    first_trick_points: int = 0
+    """Points to the winner of the first trick, on top of the cards he took (004
+    'Slobberhannes': "one being forfeited to the pool if a player takes the first or last
+    trick"). 0: the first trick carries nothing of its own."""
+    last_trick_points: int = 0
+    """Points to the winner of the last trick (004 'Slobberhannes'); 0: nothing."""
+    every_penalty_extra: int = 0
+    """Added for a seat that takes every penalty of the hand: the first trick (when
+    `first_trick_points` is set), the last trick (when `last_trick_points` is set) and every
+    penalty card in play (004 'Slobberhannes': "If he takes all three he forfeits four
+    points", so 1 + 1 + 1 plus an extra 1). Needs first or last trick points."""
+    doubler_alone_points: int = 0
+    """With a `doubler`: what its taker scores, instead of doubling, when he took no other
+    scoring card (a point card, or a heart under `all_hearts_reversed`). Gong Zhu (Pagat,
+    https://www.pagat.com/reverse/gongzhu.html): "the ten of clubs counts +50 if the player
+    who takes it takes no other scoring cards" (ours -50, lower being better). 0: off, the
+    doubler doubles as before."""
+    all_hearts_reversed: bool = False
+    """A seat that takes every heart in play scores its hearts negated (Gong Zhu's "all
+    reds": "If one player takes all the hearts, they score +200 instead of -200"; ours -200
+    instead of 200). Needs no jokers, the hearts in play and `royal_queens` off."""
+    all_hearts_reverse_queen: bool = False
+    """With `all_hearts_reversed`: the seat that reverses the hearts and took the QS too has
+    the QS's value negated (Gong Zhu: "If a player takes all the hearts and the pig as well,
+    then the score for the pig becomes +100, making a total of +300")."""
     name: str = "custom"
 
     def __post_init__(self) -> None:
@@ -740,6 +765,7 @@ class Rules:
         for field in _SWITCHES:  # every true/false option, a new one included
             if not isinstance(getattr(self, field), bool):
                 raise RulesError(f"{field} must be true or false")
+        self._validate_trick_scoring()
         if self.domino is not False:
             self._validate_domino()
             return
@@ -801,6 +827,53 @@ class Rules:
         self._validate_royal()
         self._validate_end()
         self._validate_penny()
+
+    def _validate_trick_scoring(self) -> None:
+        """004 'Slobberhannes' (penalties for the first and last trick, an extra for taking
+        all) and Gong Zhu (the lone transformer, "all reds"): options of the hearts core's
+        scoring, so no variant family plays them, and each needs what it speaks of."""
+        for name in (
+            "first_trick_points",
+            "last_trick_points",
+            "every_penalty_extra",
+            "doubler_alone_points",
+        ):
+            _check_int(self, name, -1000, 1000)
+        scoring = (
+            self.first_trick_points
+            or self.last_trick_points
+            or self.every_penalty_extra
+            or self.doubler_alone_points
+            or self.all_hearts_reversed
+            or self.all_hearts_reverse_queen
+        )
+        if not scoring:
+            return
+        if self.cancellation or self.domino or self.penny_play is not PennyPlay.NONE:
+            raise RulesError(
+                "first/last trick points, every_penalty_extra, doubler_alone_points and "
+                "all_hearts_reversed are scored by the hearts core: not with cancellation, "
+                "domino or penny play"
+            )
+        if self.scoring_suit_choice is not ScoringSuitChoice.FIXED:
+            raise RulesError("the trick and reversal scoring options need scoring_suit_choice 'fixed'")
+        if self.every_penalty_extra and not (self.first_trick_points or self.last_trick_points):
+            raise RulesError(
+                "every_penalty_extra needs first_trick_points or last_trick_points (004 "
+                "'Slobberhannes': the first trick, the last trick and the QC); without them "
+                "taking every penalty card is a moon"
+            )
+        if self.doubler_alone_points and self.doubler is None:
+            raise RulesError("doubler_alone_points needs a doubler")
+        if self.all_hearts_reverse_queen and not self.all_hearts_reversed:
+            raise RulesError("all_hearts_reverse_queen needs all_hearts_reversed")
+        if self.all_hearts_reversed:
+            if self.jokers or self.royal_queens:
+                raise RulesError("all_hearts_reversed allows no jokers and no royal_queens")
+            if not any(card.suit is Suit.HEARTS for card in self.deck):
+                raise RulesError("all_hearts_reversed needs hearts in play")
+        if self.all_hearts_reverse_queen and to_card("QS") not in self.deck:
+            raise RulesError("all_hearts_reverse_queen needs the QS in play")
 
     def _validate_queen_first_chance(self) -> None:
         """001's Black Mariah rule is about the one QS of a one-pack game whose tricks
