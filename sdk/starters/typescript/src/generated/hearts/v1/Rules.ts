@@ -59,6 +59,12 @@ export interface Rules {
   'penny_openings'?: (number);
   'pass_call_split'?: (boolean);
   'queen_at_first_chance'?: (boolean);
+  'first_trick_points'?: (number);
+  'last_trick_points'?: (number);
+  'every_penalty_extra'?: (number);
+  'doubler_alone_points'?: (number);
+  'all_hearts_reversed'?: (boolean);
+  'all_hearts_reverse_queen'?: (boolean);
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
   '_target_score'?: "target_score";
@@ -108,6 +114,12 @@ export interface Rules__Output {
   'penny_openings': (number);
   'pass_call_split': (boolean);
   'queen_at_first_chance': (boolean);
+  'first_trick_points': (number);
+  'last_trick_points': (number);
+  'every_penalty_extra': (number);
+  'doubler_alone_points': (number);
+  'all_hearts_reversed': (boolean);
+  'all_hearts_reverse_queen': (boolean);
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
   '_target_score'?: "target_score";
