@@ -429,7 +429,7 @@ OPTIONS: tuple[RuleOption, ...] = (
         "int",
         0,
         (
-            "Gong Zhu, https://www.pagat.com/reverse/gongzhu.html (the ten of clubs \"counts +50 "
+            'Gong Zhu, https://www.pagat.com/reverse/gongzhu.html (the ten of clubs "counts +50 '
             'if the player who takes it takes no other scoring cards")'
         ),
         "core",
@@ -439,7 +439,7 @@ OPTIONS: tuple[RuleOption, ...] = (
         "bool",
         False,
         (
-            "Gong Zhu, https://www.pagat.com/reverse/gongzhu.html (\"If one player takes all the "
+            'Gong Zhu, https://www.pagat.com/reverse/gongzhu.html ("If one player takes all the '
             'hearts, they score +200 instead of -200")'
         ),
         "core",
@@ -449,7 +449,7 @@ OPTIONS: tuple[RuleOption, ...] = (
         "bool",
         False,
         (
-            "Gong Zhu, https://www.pagat.com/reverse/gongzhu.html (\"all the hearts and the pig "
+            'Gong Zhu, https://www.pagat.com/reverse/gongzhu.html ("all the hearts and the pig '
             'as well, then the score for the pig becomes +100")'
         ),
         "core",

@@ -764,9 +764,7 @@ PENNY_PRESETS = {
 
 # 004 'Slobberhannes' and 'Four Jacks': "A euchre pack (thirty two-cards, lacking all below
 # the 7)"; the piquet pack is the same 32 cards (A K Q J 10 9 8 7 in each suit).
-PIQUET_REMOVED: Final = CardSet.parse(
-    " ".join(rank + suit for rank in "23456" for suit in "CDSH")
-)
+PIQUET_REMOVED: Final = CardSet.parse(" ".join(rank + suit for rank in "23456" for suit in "CDSH"))
 
 
 def _older_form(name: str, players: int, values: dict[Card, int]) -> Rules:
@@ -888,7 +886,7 @@ def rickety_kate(players: int = 4) -> Rules:
     >>> rules.hand_size, rules.kitty_size, rules.penalty_total, rules.effective_moon_points
     (12, 4, 46, 46)
     """
-    _trim({n: "" for n in range(3, 8)}, players, "rickety_kate")
+    _trim(dict.fromkeys(range(3, 8), ""), players, "rickety_kate")
     kitty = 52 % players or players
     values = dict.fromkeys(CardSet.from_mask(Suit.HEARTS.mask), 1)
     values |= {Card.from_str("AS"): 10, Card.from_str("KS"): 10, Card.from_str("QS"): 13}

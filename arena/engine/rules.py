@@ -856,7 +856,9 @@ class Rules:
                 "domino or penny play"
             )
         if self.scoring_suit_choice is not ScoringSuitChoice.FIXED:
-            raise RulesError("the trick and reversal scoring options need scoring_suit_choice 'fixed'")
+            raise RulesError(
+                "the trick and reversal scoring options need scoring_suit_choice 'fixed'"
+            )
         if self.every_penalty_extra and not (self.first_trick_points or self.last_trick_points):
             raise RulesError(
                 "every_penalty_extra needs first_trick_points or last_trick_points (004 "
