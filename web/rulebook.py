@@ -363,6 +363,14 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
         lines.append(("Chips", SETTLEMENT_WORDS[rules.settlement]))
     if rules.dealer_rule is DealerRule.QUEEN_OF_SPADES_TAKER:
         lines.append(("Dealer", "Whoever took the queen of spades deals the next hand."))
+    if rules.dealer_rule is DealerRule.QUEEN_OF_SPADES_TAKER_LEADS:  # Gong Zhu (Pagat)
+        lines.append(
+            (
+                "Next lead",
+                "Whoever took the queen of spades leads any card to the next hand's first "
+                "trick.",
+            )
+        )
     if rules.lives:
         lines.append(
             (

@@ -837,10 +837,11 @@ def gong_zhu(players: int = 4) -> Rules:
     taker's score, or counts -50 alone ("the ten of clubs counts +50 if the player who takes
     it takes no other scoring cards"); "all reds": every heart to one seat scores them -200
     instead of 200, and its pig -100 ("the score for the pig becomes +100"). No pass ("there
-    is no passing of cards"), any lead, the holder of the 2S leads it to the first trick, 4
-    players (5 without the 2C and 2D). The game ends past -1000 (a total above 1000 here).
-    Not played: exposing cards (a decision the engine does not ask) and the pig's taker
-    leading the next hand (every hand opens with the lowest spade): docs/rules.md.
+    is no passing of cards"), any lead; "In the first hand the holder of the two of spades
+    leads to the first trick; in subsequent hands, the player who took the pig" (any card:
+    `DealerRule.QUEEN_OF_SPADES_TAKER_LEADS`); 4 players (5 without the 2C and 2D). The
+    game ends past -1000 (a total above 1000 here). Not played: exposing cards (a decision
+    the engine does not ask): docs/rules.md.
 
     >>> rules = gong_zhu()
     >>> rules.value_of("QS"), rules.value_of("JD"), rules.value_of("AH"), str(rules.doubler)
@@ -865,6 +866,7 @@ def gong_zhu(players: int = 4) -> Rules:
         all_hearts_reverse_queen=True,
         moon=MoonRule.NONE,
         target_score=1001,
+        dealer_rule=DealerRule.QUEEN_OF_SPADES_TAKER_LEADS,
     )
 
 

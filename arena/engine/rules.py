@@ -205,6 +205,11 @@ class DealerRule(StrEnum):
     ROTATE = "rotate"  # the deal passes to the left (000 'The Deal')
     # 004 'Other Variations', Queens: the player who took the QS in the previous hand.
     QUEEN_OF_SPADES_TAKER = "queen_of_spades_taker"
+    # Gong Zhu (Pagat, https://www.pagat.com/reverse/gongzhu.html): "in subsequent hands,
+    # the player who took the pig (queen of spades) on the previous hand leads to the first
+    # trick". The seat at his right deals, and every hand after a game's first is played by
+    # `Rules.rules_for_hand`: opening 'left_of_dealer', so he leads any card.
+    QUEEN_OF_SPADES_TAKER_LEADS = "queen_of_spades_taker_leads"
 
 
 class JokerKind(StrEnum):
@@ -704,6 +709,25 @@ class Rules:
         """A copy with some settings changed (validated again)."""
         return dataclasses.replace(self, **changes)
 
+    def rules_for_hand(self, number: int) -> Rules:
+        """The rules hand `number` (0-based) of a game is dealt and played by: these rules,
+        except that under dealer rule 'queen_of_spades_taker_leads' every hand after the
+        first opens left of the dealer (Gong Zhu: the pig's taker, whose right-hand
+        neighbour `Game` makes the dealer, leads any card). Cached.
+
+        >>> from arena.engine import preset
+        >>> rules = preset("gong_zhu")
+        >>> rules.rules_for_hand(0) is rules, rules.rules_for_hand(1).opening.value
+        (True, 'left_of_dealer')
+        """
+        if number == 0 or self.dealer_rule is not DealerRule.QUEEN_OF_SPADES_TAKER_LEADS:
+            return self
+        later: Rules | None = self.__dict__.get("_later_hands")
+        if later is None:
+            later = self.replace(opening=Opening.LEFT_OF_DEALER)
+            self.__dict__["_later_hands"] = later
+        return later
+
     def for_scoring_suit(self, suit: Suit) -> Rules:
         """The rules a hand is played by once its scoring suit is known, for rules whose
         suit is chosen per hand: FIXED, every other setting, the name included, unchanged.
@@ -766,6 +790,7 @@ class Rules:
             if not isinstance(getattr(self, field), bool):
                 raise RulesError(f"{field} must be true or false")
         self._validate_trick_scoring()
+        self._validate_pig_leads()
         if self.domino is not False:
             self._validate_domino()
             return
@@ -876,6 +901,16 @@ class Rules:
                 raise RulesError("all_hearts_reversed needs hearts in play")
         if self.all_hearts_reverse_queen and to_card("QS") not in self.deck:
             raise RulesError("all_hearts_reverse_queen needs the QS in play")
+
+    def _validate_pig_leads(self) -> None:
+        """Gong Zhu's dealer rule: the QS's taker leads the next hand, so the QS must be in
+        play, and once (one pack). A kitty holding it goes to someone too; were it never
+        taken, the deal would rotate (`Game`)."""
+        if self.dealer_rule is not DealerRule.QUEEN_OF_SPADES_TAKER_LEADS:
+            return
+        what = "dealer_rule 'queen_of_spades_taker_leads' (Gong Zhu)"
+        if to_card("QS") not in self.deck or self.cancellation:
+            raise RulesError(f"{what} needs the QS in play, in one pack")
 
     def _validate_queen_first_chance(self) -> None:
         """001's Black Mariah rule is about the one QS of a one-pack game whose tricks

@@ -15,7 +15,8 @@ def small(rules: Rules, deal: list[str]) -> Hand:
     return Hand.from_cards(cut, deal, dealer=0)
 
 
-GONG_ZHU = preset("gong_zhu").replace(all_hearts_reverse_queen=False)
+# The small deals hold no QS: no pig to reverse, nor to lead the next hand.
+GONG_ZHU = preset("gong_zhu").replace(all_hearts_reverse_queen=False, dealer_rule="rotate")
 
 
 def test_last_to_play_takes_the_sheep_rather_than_duck():

@@ -217,14 +217,12 @@ def test_gong_zhu_all_reds_with_the_pig_reverse_the_pig_too():
 
 def test_gong_zhu_the_transformer_alone_counts_minus_fifty_and_a_zero_heart_is_a_scoring_card():
     deal = ["2S 3S 4S 7D", "2C 3C 4C 8D", "2D 3D 4D TC", "5C 3H AH 2H"]  # no QS
-    hand = small(preset("gong_zhu").replace(all_hearts_reverse_queen=False), deal)
+    no_pig = preset("gong_zhu").replace(all_hearts_reverse_queen=False, dealer_rule="rotate")
+    hand = small(no_pig, deal)
     play(hand, "2S 2C 2D 5C  3S 3C 3D 3H  4S 4C 4D AH  7D 8D TC 2H")
     # seat 1 took the TC with the 2H, a scoring card worth 0: twice 0, not -50.
     assert hand.points() == (50, 0, 0, 0)
-    plain = small(
-        preset("gong_zhu").replace(all_hearts_reversed=False, all_hearts_reverse_queen=False),
-        deal,
-    )
+    plain = small(no_pig.replace(all_hearts_reversed=False), deal)
     play(plain, "2S 2C 2D 5C  3S 3C 3D 3H  4S 4C 4D AH  7D 8D TC 2H")
     # without all reds a heart worth 0 scores nothing: the TC is alone.
     assert plain.points() == (50, -50, 0, 0)
@@ -297,3 +295,26 @@ def test_rickety_kate_the_kitty_goes_with_the_first_trick_and_counts():
     play(hand, "2C 3S 3H 3D")  # seat 1 wins, taking the 3H and the kitty's 2H
     assert hand.kitty_owner == 1
     assert {"2H", "3H", "AC"} <= {str(card) for card in hand.taken(1)}
+
+
+def test_gong_zhu_the_pigs_taker_leads_any_card_to_the_next_hand():
+    game = Game(preset("gong_zhu"), seed=21)
+    first = game.hand
+    assert first.rules.opening.value == "lowest_spade"
+    assert first.to_play == first.seat_holding("2S")
+    play_out(first)
+    taker = next(seat for seat in range(4) if "QS" in {str(c) for c in first.taken(seat)})
+    game.finish_hand()
+    second = game.hand
+    assert second.dealer == (taker - 1) % 4
+    assert second.to_play == taker
+    assert second.rules.opening.value == "left_of_dealer"
+    assert second.legal_plays() == second.hand_of(taker)  # "Any card may be led"
+    assert game.rules.rules_for_hand(5) is game.rules.rules_for_hand(1)
+
+
+def test_the_pig_leads_rule_needs_the_queen_of_spades_dealt():
+    with pytest.raises(RulesError, match="queen_of_spades_taker_leads"):
+        preset("gong_zhu").replace(
+            removed_cards="QS", card_values={"QS": 0, "AH": 50}, all_hearts_reverse_queen=False
+        )

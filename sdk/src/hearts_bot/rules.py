@@ -69,6 +69,7 @@ class DealerRule(StrEnum):
 
     ROTATE = "rotate"
     QUEEN_OF_SPADES_TAKER = "queen_of_spades_taker"
+    QUEEN_OF_SPADES_TAKER_LEADS = "queen_of_spades_taker_leads"
 
 
 class Opening(StrEnum):

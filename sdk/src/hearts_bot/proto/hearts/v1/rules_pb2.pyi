@@ -415,6 +415,11 @@ class _DealerRuleEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_DealerRule
     """The deal passes to the left."""
     DEALER_RULE_QUEEN_OF_SPADES_TAKER: _DealerRule.ValueType  # 2
     """The seat that took the queen of spades deals next (Queens)."""
+    DEALER_RULE_QUEEN_OF_SPADES_TAKER_LEADS: _DealerRule.ValueType  # 3
+    """Gong Zhu: the seat that took the queen of spades leads the next hand's first trick
+    (any card): the seat at its right deals, and every hand after the first opens left of
+    the dealer (that hand's Rules say OPENING_LEFT_OF_DEALER).
+    """
 
 class DealerRule(_DealerRule, metaclass=_DealerRuleEnumTypeWrapper):
     """Who deals the next hand."""
@@ -425,6 +430,11 @@ DEALER_RULE_ROTATE: DealerRule.ValueType  # 1
 """The deal passes to the left."""
 DEALER_RULE_QUEEN_OF_SPADES_TAKER: DealerRule.ValueType  # 2
 """The seat that took the queen of spades deals next (Queens)."""
+DEALER_RULE_QUEEN_OF_SPADES_TAKER_LEADS: DealerRule.ValueType  # 3
+"""Gong Zhu: the seat that took the queen of spades leads the next hand's first trick
+(any card): the seat at its right deals, and every hand after the first opens left of
+the dealer (that hand's Rules say OPENING_LEFT_OF_DEALER).
+"""
 Global___DealerRule: _TypeAlias = DealerRule  # noqa: Y015
 
 class _JokerKind:

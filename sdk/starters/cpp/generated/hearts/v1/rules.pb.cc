@@ -335,19 +335,20 @@ const char descriptor_table_protodef_hearts_2fv1_2frules_2eproto[] PROTOBUF_SECT
   "ringSuitChoice\022#\n\037SCORING_SUIT_CHOICE_UN"
   "SPECIFIED\020\000\022\035\n\031SCORING_SUIT_CHOICE_FIXED"
   "\020\001\022 \n\034SCORING_SUIT_CHOICE_REVEALED\020\002\022\037\n\033"
-  "SCORING_SUIT_CHOICE_AUCTION\020\003*h\n\nDealerR"
-  "ule\022\033\n\027DEALER_RULE_UNSPECIFIED\020\000\022\026\n\022DEAL"
-  "ER_RULE_ROTATE\020\001\022%\n!DEALER_RULE_QUEEN_OF"
-  "_SPADES_TAKER\020\002*W\n\tJokerKind\022\032\n\026JOKER_KI"
-  "ND_UNSPECIFIED\020\000\022\023\n\017JOKER_KIND_WILD\020\001\022\031\n"
-  "\025JOKER_KIND_HEART_1911\020\002*l\n\tPennyPlay\022\032\n"
-  "\026PENNY_PLAY_UNSPECIFIED\020\000\022\023\n\017PENNY_PLAY_"
-  "NONE\020\001\022\025\n\021PENNY_PLAY_SIMPLE\020\002\022\027\n\023PENNY_P"
-  "LAY_ADVANCED\020\003b\006proto3"
+  "SCORING_SUIT_CHOICE_AUCTION\020\003*\225\001\n\nDealer"
+  "Rule\022\033\n\027DEALER_RULE_UNSPECIFIED\020\000\022\026\n\022DEA"
+  "LER_RULE_ROTATE\020\001\022%\n!DEALER_RULE_QUEEN_O"
+  "F_SPADES_TAKER\020\002\022+\n\'DEALER_RULE_QUEEN_OF"
+  "_SPADES_TAKER_LEADS\020\003*W\n\tJokerKind\022\032\n\026JO"
+  "KER_KIND_UNSPECIFIED\020\000\022\023\n\017JOKER_KIND_WIL"
+  "D\020\001\022\031\n\025JOKER_KIND_HEART_1911\020\002*l\n\tPennyP"
+  "lay\022\032\n\026PENNY_PLAY_UNSPECIFIED\020\000\022\023\n\017PENNY"
+  "_PLAY_NONE\020\001\022\025\n\021PENNY_PLAY_SIMPLE\020\002\022\027\n\023P"
+  "ENNY_PLAY_ADVANCED\020\003b\006proto3"
   ;
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2frules_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2frules_2eproto = {
-    false, false, 3662, descriptor_table_protodef_hearts_2fv1_2frules_2eproto,
+    false, false, 3708, descriptor_table_protodef_hearts_2fv1_2frules_2eproto,
     "hearts/v1/rules.proto",
     &descriptor_table_hearts_2fv1_2frules_2eproto_once, nullptr, 0, 3,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2frules_2eproto::offsets,
@@ -545,6 +546,7 @@ bool DealerRule_IsValid(int value) {
     case 0:
     case 1:
     case 2:
+    case 3:
       return true;
     default:
       return false;

@@ -354,12 +354,13 @@ enum DealerRule : int {
   DEALER_RULE_UNSPECIFIED = 0,
   DEALER_RULE_ROTATE = 1,
   DEALER_RULE_QUEEN_OF_SPADES_TAKER = 2,
+  DEALER_RULE_QUEEN_OF_SPADES_TAKER_LEADS = 3,
   DealerRule_INT_MIN_SENTINEL_DO_NOT_USE_ = std::numeric_limits<int32_t>::min(),
   DealerRule_INT_MAX_SENTINEL_DO_NOT_USE_ = std::numeric_limits<int32_t>::max()
 };
 bool DealerRule_IsValid(int value);
 constexpr DealerRule DealerRule_MIN = DEALER_RULE_UNSPECIFIED;
-constexpr DealerRule DealerRule_MAX = DEALER_RULE_QUEEN_OF_SPADES_TAKER;
+constexpr DealerRule DealerRule_MAX = DEALER_RULE_QUEEN_OF_SPADES_TAKER_LEADS;
 constexpr int DealerRule_ARRAYSIZE = DealerRule_MAX + 1;
 
 const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* DealerRule_descriptor();
