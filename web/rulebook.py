@@ -367,8 +367,7 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
         lines.append(
             (
                 "Next lead",
-                "Whoever took the queen of spades leads any card to the next hand's first "
-                "trick.",
+                "Whoever took the queen of spades leads any card to the next hand's first trick.",
             )
         )
     if rules.lives:
