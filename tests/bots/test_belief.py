@@ -49,6 +49,12 @@ def table_rules() -> list[Rules]:
         # 001 'VARIATION 1: BLACK MARIAH': a forced QS shows a void, as any discard does.
         preset("black_maria_purist", players=3),
         preset("black_maria_purist"),
+        # Issue #23: the 32-card piquet pack, Gong Zhu's 2S opening, Rickety Kate's kitty
+        # seen by its taker after a pass of two.
+        preset("slobberhannes"),
+        preset("gong_zhu", players=5),
+        preset("rickety_kate"),
+        preset("rickety_kate", players=7),
     ]
 
 
