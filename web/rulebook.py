@@ -103,12 +103,28 @@ def _values(rules: Rules) -> str:
         parts.append(
             "each heart its spot value (two 2 … ten 10, jack 11, queen 12, king 13, ace 14)"
         )
-    elif hearts and len(set(hearts.values())) == 1:
+    elif (
+        hearts
+        and len(set(hearts.values())) == 1
+        and len(hearts) == sum(1 for c in rules.deck if str(c).endswith("H"))
+    ):  # "each heart" only when every heart in play counts (not Four Jacks' lone JH)
         parts.append(f"each heart {_points(next(iter(hearts.values())))}")
     elif hearts:
         parts.extend(f"the {card_name(c)} {_points(v)}" for c, v in hearts.items())
     parts.extend(f"the {card_name(c)} {_points(v)}" for c, v in others.items())
     return "Points taken: " + ", ".join(parts) + "; every other card is worth nothing."
+
+
+def _trick_points(rules: Rules) -> str:
+    """004 'Slobberhannes': the first and the last trick, and the extra for all."""
+    parts = []
+    if rules.first_trick_points:
+        parts.append(f"Taking the first trick costs {rules.first_trick_points}.")
+    if rules.last_trick_points:
+        parts.append(f"Taking the last trick costs {rules.last_trick_points}.")
+    if rules.every_penalty_extra:
+        parts.append(f"Taking them and every penalty card costs {rules.every_penalty_extra} more.")
+    return " ".join(parts)
 
 
 def _moon(rules: Rules) -> str:
@@ -340,6 +356,26 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
         lines.append(("Pennies", _pennies(rules)))
     if rules.doubler is not None:
         lines.append(("Doubler", f"Taking the {card_name(str(rules.doubler))} doubles your hand."))
+    if rules.doubler_alone_points:  # Gong Zhu (Pagat): the lone transformer
+        lines.append(
+            (
+                "Doubler alone",
+                f"If it is the only scoring card you took, it counts {rules.doubler_alone_points} "
+                "instead.",
+            )
+        )
+    if rules.first_trick_points or rules.last_trick_points:  # 004 'Slobberhannes'
+        lines.append(("First and last tricks", _trick_points(rules)))
+    if rules.all_hearts_reversed:  # Gong Zhu (Pagat): "all reds"
+        also = ""
+        if rules.all_hearts_reverse_queen:
+            also = " (and the queen of spades, if you took her too)"
+        lines.append(
+            (
+                "All the hearts",
+                f"Taking every heart turns their points{also} into a bonus of the same size.",
+            )
+        )
     lines.append(("Shooting the moon", _moon(rules)))
     if rules.sun_points:
         lines.append(("Shooting the sun", f"Taking every trick is worth {rules.sun_points}."))
@@ -351,6 +387,13 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
         lines.append(("Chips", SETTLEMENT_WORDS[rules.settlement]))
     if rules.dealer_rule is DealerRule.QUEEN_OF_SPADES_TAKER:
         lines.append(("Dealer", "Whoever took the queen of spades deals the next hand."))
+    if rules.dealer_rule is DealerRule.QUEEN_OF_SPADES_TAKER_LEADS:  # Gong Zhu (Pagat)
+        lines.append(
+            (
+                "Next lead",
+                "Whoever took the queen of spades leads any card to the next hand's first trick.",
+            )
+        )
     if rules.lives:
         lines.append(
             (

@@ -37,6 +37,7 @@ from arena.engine.config import (
     OPENING_ANY_CLUB,
     OPENING_LEFT_OF_DEALER,
     OPENING_LOWEST_CLUB,
+    OPENING_LOWEST_SPADE,
     PASS_CENTER,
     PASS_HOLD,
     PASS_SCATTER,
@@ -47,6 +48,7 @@ from arena.engine.config import (
 SUIT_MASKS = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
 HEARTS = SUIT_MASKS[3]
 CLUBS = SUIT_MASKS[0]
+SPADES = SUIT_MASKS[2]
 QUEEN_OF_SPADES = 36
 HIGH_HEARTS = 0b1111 << 48  # JH QH KH AH: what lets the 1911 joker go (004 'Joker Hearts')
 _QS = 1 << QUEEN_OF_SPADES
@@ -419,7 +421,8 @@ def _infer_from_passes(
 
 
 def _infer_opener(view: SeatView, masks: RuleMasks, seen: int, known: list[int]) -> None:
-    """Before the opening lead, the seat to play holds the lowest club in any hand.
+    """Before the opening lead, the seat to play holds the lowest club in any hand (the
+    lowest spade under opening 'lowest_spade': 003 'HEARTLESS', Gong Zhu's 2S).
 
     With no hidden kitty that is the lowest club this seat cannot see; with a hidden kitty
     it might be any club the kitty does not hold, which one mask cannot say, so nothing
@@ -434,7 +437,8 @@ def _infer_opener(view: SeatView, masks: RuleMasks, seen: int, known: list[int])
         or (view.rules.kitty_size and view.kitty is None)
     ):
         return
-    clubs = view.rules.deck.mask & CLUBS & ~seen
+    suit = SPADES if masks.opening == OPENING_LOWEST_SPADE else CLUBS
+    clubs = view.rules.deck.mask & suit & ~seen
     if view.kitty is not None:
         clubs &= ~view.kitty.mask
     if clubs:
@@ -496,10 +500,11 @@ def _infer_from_play(
                 allowed[seat] &= masks.lead_ban | masks.lead_escape
             if first and masks.opening == OPENING_ANY_CLUB and bit & masks.first_ban:
                 allowed[seat] &= ~(CLUBS & ~masks.first_ban)
-            if first and masks.opening == OPENING_LOWEST_CLUB:
-                # The lowest club in any hand opens: lower clubs are in the kitty.
+            if first and masks.opening in (OPENING_LOWEST_CLUB, OPENING_LOWEST_SPADE):
+                # The lowest club (spade) in any hand opens: lower ones are in the kitty.
+                suit = CLUBS if masks.opening == OPENING_LOWEST_CLUB else SPADES
                 for holder in range(n):
-                    allowed[holder] &= ~(CLUBS & (bit - 1))
+                    allowed[holder] &= ~(suit & (bit - 1))
         elif not bit & led:
             allowed[seat] &= ~led  # did not follow suit: void
             if first and bit & masks.first_ban:

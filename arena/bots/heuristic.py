@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from arena.engine import Card, CardSet, PassDirection, SeatView, Suit
+from arena.engine import Card, CardSet, PassDirection, Rules, SeatView, Suit
 
 from .auction import auction_bid, safest_suit
 from .enfle_search import enfle_habit
@@ -20,14 +20,43 @@ _SPADE_GUARDS = CardSet.parse("AS KS")
 
 
 def _danger(card: Card, view: SeatView) -> tuple[int, int]:
-    """How much a card threatens to take points for its holder; larger is worse."""
-    if card is _QUEEN_OF_SPADES:
+    """How much a card threatens to take points for its holder; larger is worse. A bonus
+    card (worth less than 0, as Gong Zhu's sheep) is the last to give away, under the rules
+    that score more than the cards' values (`_scored_beyond_cards`)."""
+    if card is _QUEEN_OF_SPADES and view.rules.value_of(card) > 0:
         return (3, card.rank)
     if card in _SPADE_GUARDS and _QUEEN_OF_SPADES not in view.hand:
         return (2, card.rank)
-    if view.rules.value_of(card) > 0:
+    value = view.rules.value_of(card)
+    if value > 0:
         return (1, card.rank)
+    if value < 0 and _scored_beyond_cards(view.rules):
+        return (-1, card.rank)
     return (0, card.rank)
+
+
+def _scored_beyond_cards(rules: Rules) -> bool:
+    """Whether a hand scores more than its cards' values: the first and last tricks (004
+    'Slobberhannes'), the lone doubler or all the hearts reversed (Gong Zhu)."""
+    return bool(
+        rules.first_trick_points
+        or rules.last_trick_points
+        or rules.doubler_alone_points
+        or rules.all_hearts_reversed
+    )
+
+
+def _trick_cost(view: SeatView, card: Card) -> int:
+    """What taking the current trick with `card` would cost: the values of its cards, and
+    the first or the last trick's own points (004 'Slobberhannes')."""
+    rules = view.rules
+    cost = sum(rules.value_of(c) for _, c in view.current_trick) + rules.value_of(card)
+    number = len(view.tricks)
+    if number == 0:
+        cost += rules.first_trick_points
+    if number == rules.hand_size - 1:
+        cost += rules.last_trick_points
+    return cost
 
 
 def _penny_rank(
@@ -92,6 +121,15 @@ class HeuristicBot:
             # beat is the highest one played once; a twin of a card played never wins.
             played = [c for _, c in view.current_trick if c.suit is led]
             high = max((c.rank for c in played if played.count(c) == 1), default=-1)
+            if _scored_beyond_cards(view.rules) and len(view.current_trick) == (
+                view.rules.players - 1
+            ):
+                # Last to play where a trick can be worth having (Gong Zhu's sheep): take
+                # it, as cheaply as it goes, when it gains.
+                wins = [c for c in following if c.rank > high and c not in played]
+                gains = [c for c in wins if _trick_cost(view, c) < 0]
+                if gains:
+                    return min(gains, key=lambda c: (_trick_cost(view, c), c.rank))
             ducks = [c for c in following if c.rank < high or c in played]
             if ducks:
                 return max(ducks, key=lambda c: c.rank)

@@ -159,12 +159,38 @@ class CoreConfig(NamedTuple):
     """1: 001 'VARIATION 1: BLACK MARIAH' (`Rules.queen_at_first_chance`): a seat that may
     play the QS to another's lead must, when it is discarding or the trick holds the AS
     or KS (error 19, checked last); 0, the default, changes nothing."""
+    first_trick_points: int = 0
+    """Added to the score of the first trick's winner (004 'Slobberhannes'); 0 changes
+    nothing. Trick points and the extra below are added after the card values (and the
+    reversal), before the doubler; a moon or sun replaces them like the rest."""
+    last_trick_points: int = 0
+    """Added to the score of the last trick's winner (004 'Slobberhannes')."""
+    every_penalty_extra: int = 0
+    """Added for the seat that won the first trick (if `first_trick_points` is not 0), the
+    last trick (if `last_trick_points` is not 0) and took every penalty card in the deck
+    (004 'Slobberhannes': "If he takes all three he forfeits four points")."""
+    doubler_alone_points: int = 0
+    """When not 0: a seat that took the doubler and no other scoring card (a card worth
+    anything, or a heart under `all_hearts_reversed`) adds this instead of doubling (Gong
+    Zhu's lone ten of clubs)."""
+    all_hearts_reversed: int = 0
+    """1: a seat that took every heart in the deck scores its hearts' values negated (Gong
+    Zhu's "all reds"), before the trick points and the doubler."""
+    all_hearts_reverse_queen: int = 0
+    """1 (with `all_hearts_reversed`): such a seat's QS value is negated too (Gong Zhu)."""
 
 
 CONFIG_MASKS: Final = frozenset({"deck", "moon_extra", "pass_forbidden"})
 """`CoreConfig` fields that are card masks (``uint64_t`` in C); the others are ints."""
 CONFIG_FLAGS: Final = frozenset(
-    {"queen_hearts_lead", "royal_queens", "booster_nines", "queen_at_first_chance"}
+    {
+        "queen_hearts_lead",
+        "royal_queens",
+        "booster_nines",
+        "queen_at_first_chance",
+        "all_hearts_reversed",
+        "all_hearts_reverse_queen",
+    }
 )
 """`CoreConfig` fields that are 0/1 switches: the C core refuses any other value
 (HC_CFG_FLAG), so a new switch needs no range check of its own."""
@@ -217,4 +243,10 @@ def standard_config(players: int = 4) -> CoreConfig:
         joker_kind=0,
         joker_points=0,
         queen_at_first_chance=0,
+        first_trick_points=0,
+        last_trick_points=0,
+        every_penalty_extra=0,
+        doubler_alone_points=0,
+        all_hearts_reversed=0,
+        all_hearts_reverse_queen=0,
     )

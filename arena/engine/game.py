@@ -89,7 +89,8 @@ class Game:
         self.hand_seeds.append(seed)
         # A variant family (Cancellation, Domino, the pennies) deals by its own class.
         return Hand.deal(
-            self.rules,
+            # Gong Zhu: after the first hand the pig's taker leads (`Rules.rules_for_hand`).
+            self.rules.rules_for_hand(number),
             seed,
             dealer=self._dealer,
             pass_direction=self.rules.pass_direction(number),
@@ -105,6 +106,13 @@ class Game:
             for seat in range(n):
                 if QUEEN_OF_SPADES in hand.taken(seat):
                     return seat
+        if self.rules.dealer_rule is DealerRule.QUEEN_OF_SPADES_TAKER_LEADS:
+            # Gong Zhu (Pagat): "the player who took the pig (queen of spades) on the
+            # previous hand leads to the first trick": the seat at his right deals, and
+            # the next hand opens left of the dealer (`Rules.rules_for_hand`).
+            for seat in range(n):
+                if QUEEN_OF_SPADES in hand.taken(seat):
+                    return (seat - 1) % n
         return (hand.dealer + 1) % n
 
     def finish_hand(self) -> tuple[int, ...]:

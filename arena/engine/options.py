@@ -413,6 +413,63 @@ OPTIONS: tuple[RuleOption, ...] = (
         "enfle",
     ),
     RuleOption(
+        "first_trick_points",
+        "int",
+        0,
+        (
+            "004 'Slobberhannes' (\"one being forfeited to the pool if a player takes the first "
+            'or last trick")'
+        ),
+        "core",
+    ),
+    RuleOption(
+        "last_trick_points",
+        "int",
+        0,
+        (
+            "004 'Slobberhannes' (\"one being forfeited to the pool if a player takes the first "
+            'or last trick")'
+        ),
+        "core",
+    ),
+    RuleOption(
+        "every_penalty_extra",
+        "int",
+        0,
+        "004 'Slobberhannes' (\"If he takes all three he forfeits four points\")",
+        "core",
+    ),
+    RuleOption(
+        "doubler_alone_points",
+        "int",
+        0,
+        (
+            'Gong Zhu, https://www.pagat.com/reverse/gongzhu.html (the ten of clubs "counts +50 '
+            'if the player who takes it takes no other scoring cards")'
+        ),
+        "core",
+    ),
+    RuleOption(
+        "all_hearts_reversed",
+        "bool",
+        False,
+        (
+            'Gong Zhu, https://www.pagat.com/reverse/gongzhu.html ("If one player takes all the '
+            'hearts, they score +200 instead of -200")'
+        ),
+        "core",
+    ),
+    RuleOption(
+        "all_hearts_reverse_queen",
+        "bool",
+        False,
+        (
+            'Gong Zhu, https://www.pagat.com/reverse/gongzhu.html ("all the hearts and the pig '
+            'as well, then the score for the pig becomes +100")'
+        ),
+        "core",
+    ),
+    RuleOption(
         "name",
         "str",
         "custom",

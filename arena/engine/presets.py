@@ -800,7 +800,6 @@ PENNY_PRESETS = {
     "three_penny_advanced": three_penny_advanced,
     "five_penny": five_penny,
     "five_penny_advanced": five_penny_advanced,
-    "enfle": enfle,
 }
 """The penny presets by name (each builds for its own table size only)."""
 
@@ -888,6 +887,153 @@ def two_player(players: int = 2) -> Rules:
     )
 
 
+# 004 'Slobberhannes' and 'Four Jacks': "A euchre pack (thirty two-cards, lacking all below
+# the 7)"; the piquet pack is the same 32 cards (A K Q J 10 9 8 7 in each suit).
+PIQUET_REMOVED: Final = CardSet.parse(" ".join(rank + suit for rank in "23456" for suit in "CDSH"))
+
+
+def _older_form(name: str, players: int, values: dict[Card, int]) -> Rules:
+    """004's older forms of Hearts (1911 text, introduction): the piquet pack dealt out,
+    "the player at the dealer's left begins by leading any card he chooses", follow suit
+    or "throw away any card he likes"; no pass, no moon, counters to the pool (points).
+    Four players only: the 32 cards deal eight each, and the sources give no trim."""
+    _trim({4: ""}, players, name)
+    return Rules(
+        name=name,
+        players=4,
+        removed_cards=PIQUET_REMOVED,
+        pass_schedule=(H,),
+        opening=Opening.LEFT_OF_DEALER,
+        first_trick=FirstTrick.ANY,
+        lead_rule=LeadRule.ANY,
+        card_values=values,
+        moon=MoonRule.NONE,
+        target_score=10,
+    )
+
+
+def slobberhannes(players: int = 4) -> Rules:
+    """Slobberhannes (004 'Slobberhannes'): "avoid taking either the first or last trick
+    or a trick containing the queen of clubs. A euchre pack (thirty two-cards, lacking all
+    below the 7) is used, and each player is given 10 counters, one being forfeited to the
+    pool if a player takes the first or last trick, or the [trick] containing the club
+    queen. If he takes all three he forfeits four points." So the QC 1, the first and the
+    last trick 1 each, and 1 more for taking all three; the game ends when a player has
+    forfeited his 10 counters (`target_score` 10), lowest wins.
+
+    >>> rules = slobberhannes()
+    >>> len(rules.deck), rules.hand_size, rules.first_trick_points, rules.every_penalty_extra
+    (32, 8, 1, 1)
+    """
+    return _older_form("slobberhannes", players, {Card.from_str("QC"): 1}).replace(
+        first_trick_points=1,
+        last_trick_points=1,
+        every_penalty_extra=1,
+    )
+
+
+def four_jacks(players: int = 4) -> Rules:
+    """Four Jacks, Polignac or Quatre-Valets (004 'Four Jacks'): the piquet pack, no trumps,
+    "avoid taking any trick containing a knave, especially the knave of spades, called
+    Polignac"; and 004's history: "avoiding any trick containing a Jack, which were worth
+    one penalty point, and the Jack of Spades worth two". Read per jack (JC, JD, JH 1, JS
+    2: docs/rules.md says why, against the 1911 text's "forfeits one counter" per trick).
+    The sources give no end: to 10, as Slobberhannes's ten counters (same section).
+
+    >>> rules = four_jacks()
+    >>> rules.value_of("JS"), rules.value_of("JH"), rules.penalty_total
+    (2, 1, 5)
+    """
+    values = {Card.from_str(jack): 1 for jack in ("JC", "JD", "JH")}
+    values[Card.from_str("JS")] = 2
+    return _older_form("four_jacks", players, values)
+
+
+# Gong Zhu (Pagat, https://www.pagat.com/reverse/gongzhu.html): "When 5 play it is
+# necessary to take out two cards - the twos of clubs and diamonds."
+TRIMS_GONG_ZHU: Final[Mapping[int, str]] = {4: "", 5: "2C 2D"}
+
+
+def gong_zhu(players: int = 4) -> Rules:
+    """Gong Zhu, Chinese Hearts (004 'Other Variations' names it; rules from Pagat,
+    https://www.pagat.com/reverse/gongzhu.html, and Wikipedia 'Gong Zhu'), its scores
+    negated so that lower is better as everywhere here: the pig QS 100, the sheep JD -100,
+    hearts A 50, K 40, Q 30, J 20, 10 to 5 10 each, 4 to 2 0; the transformer TC doubles its
+    taker's score, or counts -50 alone ("the ten of clubs counts +50 if the player who takes
+    it takes no other scoring cards"); "all reds": every heart to one seat scores them -200
+    instead of 200, and its pig -100 ("the score for the pig becomes +100"). No pass ("there
+    is no passing of cards"), any lead; "In the first hand the holder of the two of spades
+    leads to the first trick; in subsequent hands, the player who took the pig" (any card:
+    `DealerRule.QUEEN_OF_SPADES_TAKER_LEADS`); 4 players (5 without the 2C and 2D). The
+    game ends past -1000 (a total above 1000 here). Not played: exposing cards (a decision
+    the engine does not ask): docs/rules.md.
+
+    >>> rules = gong_zhu()
+    >>> rules.value_of("QS"), rules.value_of("JD"), rules.value_of("AH"), str(rules.doubler)
+    (100, -100, 50, 'TC')
+    """
+    removed = _trim(TRIMS_GONG_ZHU, players, "gong_zhu")
+    values: dict[Card, int] = _heart_table("0 0 0 10 10 10 10 10 10 20 30 40 50")
+    values[Card.from_str("QS")] = 100
+    values[Card.from_str("JD")] = -100
+    return Rules(
+        name="gong_zhu",
+        players=players,
+        removed_cards=removed,
+        pass_schedule=(H,),
+        opening=Opening.LOWEST_SPADE,
+        first_trick=FirstTrick.ANY,
+        lead_rule=LeadRule.ANY,
+        card_values={card: v for card, v in values.items() if v},
+        doubler=Card.from_str("TC"),
+        doubler_alone_points=-50,
+        all_hearts_reversed=True,
+        all_hearts_reverse_queen=True,
+        moon=MoonRule.NONE,
+        target_score=1001,
+        dealer_rule=DealerRule.QUEEN_OF_SPADES_TAKER_LEADS,
+    )
+
+
+def rickety_kate(players: int = 4) -> Rules:
+    """Rickety Kate (004 'Other Variations' names it; its reference whiteknucklecards is
+    gone, so Matthew Kerwin's rules, https://matthew.kerwin.net.au/games/rickety-kate.html):
+    "All Hearts have a value of 1 point, the Ace and King of Spades have a value of 10
+    points each, and the Queen of Spades has a value of 13 points" (46); "Cards are dealt
+    in turn until the number of cards left in the deck is less than or equal to the number
+    of players" (four players: twelve each and four left), the rest "face down in the
+    middle", collected with the first trick by its winner, "who is allowed to inspect"
+    them; "Each player passes two cards to the player on eir left" (the receiver's right
+    to refuse the QS is a decision the engine does not ask); the dealer's left leads; any
+    lead, follow suit; "If one player has collected all 46 available points, e earns 0
+    points and everyone else gets 46 points each". Kerwin plays a session; to 100 as
+    000's standard game ("played to 100") and the Australian descriptions. 3 to 7 players.
+
+    >>> rules = rickety_kate()
+    >>> rules.hand_size, rules.kitty_size, rules.penalty_total, rules.effective_moon_points
+    (12, 4, 46, 46)
+    """
+    _trim(dict.fromkeys(range(3, 8), ""), players, "rickety_kate")
+    kitty = 52 % players or players
+    values = dict.fromkeys(CardSet.from_mask(Suit.HEARTS.mask), 1)
+    values |= {Card.from_str("AS"): 10, Card.from_str("KS"): 10, Card.from_str("QS"): 13}
+    return Rules(
+        name="rickety_kate",
+        players=players,
+        kitty_size=kitty,
+        kitty_taker=KittyTaker.FIRST_TRICK,
+        kitty_visibility=KittyVisibility.TAKER_ONLY,
+        pass_count=2,
+        pass_schedule=(L,),
+        opening=Opening.LEFT_OF_DEALER,
+        first_trick=FirstTrick.ANY,
+        lead_rule=LeadRule.ANY,
+        card_values=values,
+        moon=MoonRule.OLD,
+        target_score=100,
+    )
+
+
 PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "standard": standard,
     "new_moon": new_moon,
@@ -932,6 +1078,10 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "kitty_each_trick": kitty_each_trick,
     "two_player": two_player,
     "enfle": enfle,
+    "slobberhannes": slobberhannes,
+    "four_jacks": four_jacks,
+    "gong_zhu": gong_zhu,
+    "rickety_kate": rickety_kate,
 }
 
 

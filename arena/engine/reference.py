@@ -1007,10 +1007,11 @@ class HandState:
                 score = self._royal_score(taken)
             else:
                 score = sum(values[card] for card in cards_of(taken))
+            score += self._trick_extra(seat, taken)
             # 002 'Individual card variants': "The 10 of Clubs doubles the value of the
             # current hand for whoever takes it".
             if cfg.doubler >= 0 and taken >> cfg.doubler & 1:
-                score *= 2
+                score = self._doubled(score, taken)
             raw.append(score)
         shooter, worth = self._shooter()
         if cfg.royal_queens:
@@ -1092,6 +1093,50 @@ class HandState:
             return (safe & -safe).bit_length() - 1
         # Void: dump the card that hurts most, then the highest rank.
         return max(cards_of(legal), key=lambda card: (max(values[card], 0), card % RANKS, card))
+
+    def _trick_extra(self, seat: int, taken: int) -> int:
+        """What the trick and reversal options add to `seat`'s card values, before the
+        doubler: Gong Zhu's "all reds" (Pagat: "If one player takes all the hearts, they
+        score +200 instead of -200"; with the pig too "the score for the pig becomes
+        +100"), and 004 'Slobberhannes': a counter "if a player takes the first or last
+        trick", and "If he takes all three he forfeits four points"."""
+        cfg = self._cfg
+        values = self._derived.values
+        extra = 0
+        hearts = self._derived.hearts
+        if cfg.all_hearts_reversed and hearts and taken & hearts == hearts:
+            reversed_cards = hearts
+            if cfg.all_hearts_reverse_queen:
+                reversed_cards |= taken & 1 << QUEEN_OF_SPADES
+            extra -= 2 * sum(values[card] for card in cards_of(reversed_cards))
+        history = self._history
+        took_all = True
+        if cfg.first_trick_points:
+            first = bool(history) and history[0][2] == seat
+            extra += cfg.first_trick_points if first else 0
+            took_all = took_all and first
+        if cfg.last_trick_points:
+            last = bool(history) and history[-1][2] == seat
+            extra += cfg.last_trick_points if last else 0
+            took_all = took_all and last
+        penalty = self._derived.penalty
+        if cfg.every_penalty_extra and took_all and taken & penalty == penalty:
+            extra += cfg.every_penalty_extra
+        return extra
+
+    def _doubled(self, score: int, taken: int) -> int:
+        """The score of a seat that took the doubler: twice `score`, or, under
+        `doubler_alone_points`, `score` plus those points when the seat took no other
+        scoring card (Pagat's Gong Zhu: the ten of clubs "counts +50 if the player who
+        takes it takes no other scoring cards"; "the 4, 3 and 2 of hearts are scoring
+        cards, even though they score zero")."""
+        cfg = self._cfg
+        scoring = self._derived.point
+        if cfg.all_hearts_reversed:
+            scoring |= self._derived.hearts
+        if cfg.doubler_alone_points and not taken & scoring & ~(1 << cfg.doubler):
+            return score + cfg.doubler_alone_points
+        return score * 2
 
     def _royal_score(self, taken: int) -> int:
         """004 'Royal Hearts' before the doubler and the floor: the hearts' values, doubled

@@ -215,6 +215,11 @@ class DealerRule(StrEnum):
     ROTATE = "rotate"  # the deal passes to the left (000 'The Deal')
     # 004 'Other Variations', Queens: the player who took the QS in the previous hand.
     QUEEN_OF_SPADES_TAKER = "queen_of_spades_taker"
+    # Gong Zhu (Pagat, https://www.pagat.com/reverse/gongzhu.html): "in subsequent hands,
+    # the player who took the pig (queen of spades) on the previous hand leads to the first
+    # trick". The seat at his right deals, and every hand after a game's first is played by
+    # `Rules.rules_for_hand`: opening 'left_of_dealer', so he leads any card.
+    QUEEN_OF_SPADES_TAKER_LEADS = "queen_of_spades_taker_leads"
 
 
 class JokerKind(StrEnum):
@@ -280,6 +285,27 @@ def standard_values() -> dict[Card, int]:
     values[Card.from_str("QS")] = QUEEN_OF_SPADES_POINTS
     return values
 
+
+_ENFLE_READS: Final = frozenset(
+    {
+        "players",
+        "removed_cards",
+        "kitty_size",
+        "jokers",
+        "pass_schedule",
+        "pass_call_options",
+        "opening",
+        "first_trick",
+        "lead_rule",
+        "card_values",
+        "moon",
+        "target_score",
+        "max_hands",
+        "enfle",
+        "name",
+    }
+)
+"""The options an Enfle hand reads or `Rules._validate_enfle` checks one by one."""
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Rules:
@@ -405,6 +431,31 @@ class Rules:
     continued until one player gets rid of all his cards and thus wins." Played by
     `arena.engine.variants.enfle` (2..4 players, a piquet pack, each seat scores its cards
     left); docs/rules.md 'Enfle' gives every choice where the source is silent."""
+    first_trick_points: int = 0
+    """Points to the winner of the first trick, on top of the cards he took (004
+    'Slobberhannes': "one being forfeited to the pool if a player takes the first or last
+    trick"). 0: the first trick carries nothing of its own."""
+    last_trick_points: int = 0
+    """Points to the winner of the last trick (004 'Slobberhannes'); 0: nothing."""
+    every_penalty_extra: int = 0
+    """Added for a seat that takes every penalty of the hand: the first trick (when
+    `first_trick_points` is set), the last trick (when `last_trick_points` is set) and every
+    penalty card in play (004 'Slobberhannes': "If he takes all three he forfeits four
+    points", so 1 + 1 + 1 plus an extra 1). Needs first or last trick points."""
+    doubler_alone_points: int = 0
+    """With a `doubler`: what its taker scores, instead of doubling, when he took no other
+    scoring card (a point card, or a heart under `all_hearts_reversed`). Gong Zhu (Pagat,
+    https://www.pagat.com/reverse/gongzhu.html): "the ten of clubs counts +50 if the player
+    who takes it takes no other scoring cards" (ours -50, lower being better). 0: off, the
+    doubler doubles as before."""
+    all_hearts_reversed: bool = False
+    """A seat that takes every heart in play scores its hearts negated (Gong Zhu's "all
+    reds": "If one player takes all the hearts, they score +200 instead of -200"; ours -200
+    instead of 200). Needs no jokers, the hearts in play and `royal_queens` off."""
+    all_hearts_reverse_queen: bool = False
+    """With `all_hearts_reversed`: the seat that reverses the hearts and took the QS too has
+    the QS's value negated (Gong Zhu: "If a player takes all the hearts and the pig as well,
+    then the score for the pig becomes +100, making a total of +300")."""
     name: str = "custom"
 
     def __post_init__(self) -> None:
@@ -695,6 +746,25 @@ class Rules:
         """A copy with some settings changed (validated again)."""
         return dataclasses.replace(self, **changes)
 
+    def rules_for_hand(self, number: int) -> Rules:
+        """The rules hand `number` (0-based) of a game is dealt and played by: these rules,
+        except that under dealer rule 'queen_of_spades_taker_leads' every hand after the
+        first opens left of the dealer (Gong Zhu: the pig's taker, whose right-hand
+        neighbour `Game` makes the dealer, leads any card). Cached.
+
+        >>> from arena.engine import preset
+        >>> rules = preset("gong_zhu")
+        >>> rules.rules_for_hand(0) is rules, rules.rules_for_hand(1).opening.value
+        (True, 'left_of_dealer')
+        """
+        if number == 0 or self.dealer_rule is not DealerRule.QUEEN_OF_SPADES_TAKER_LEADS:
+            return self
+        later: Rules | None = self.__dict__.get("_later_hands")
+        if later is None:
+            later = self.replace(opening=Opening.LEFT_OF_DEALER)
+            self.__dict__["_later_hands"] = later
+        return later
+
     def for_scoring_suit(self, suit: Suit) -> Rules:
         """The rules a hand is played by once its scoring suit is known, for rules whose
         suit is chosen per hand: FIXED, every other setting, the name included, unchanged.
@@ -756,6 +826,8 @@ class Rules:
         for field in _SWITCHES:  # every true/false option, a new one included
             if not isinstance(getattr(self, field), bool):
                 raise RulesError(f"{field} must be true or false")
+        self._validate_trick_scoring()
+        self._validate_pig_leads()
         if self.enfle is not False:
             self._validate_enfle()
             return
@@ -838,6 +910,65 @@ class Rules:
                 "kitty_visibility 'taker_only' has no one taker (use hidden, face_up or "
                 "after_first_trick)"
             )
+
+    def _validate_trick_scoring(self) -> None:
+        """004 'Slobberhannes' (penalties for the first and last trick, an extra for taking
+        all) and Gong Zhu (the lone transformer, "all reds"): options of the hearts core's
+        scoring, so no variant family plays them, and each needs what it speaks of."""
+        for name in (
+            "first_trick_points",
+            "last_trick_points",
+            "every_penalty_extra",
+            "doubler_alone_points",
+        ):
+            _check_int(self, name, -1000, 1000)
+        scoring = (
+            self.first_trick_points
+            or self.last_trick_points
+            or self.every_penalty_extra
+            or self.doubler_alone_points
+            or self.all_hearts_reversed
+            or self.all_hearts_reverse_queen
+        )
+        if not scoring:
+            return
+        if self.cancellation or self.domino or self.penny_play is not PennyPlay.NONE:
+            raise RulesError(
+                "first/last trick points, every_penalty_extra, doubler_alone_points and "
+                "all_hearts_reversed are scored by the hearts core: not with cancellation, "
+                "domino or penny play"
+            )
+        if self.scoring_suit_choice is not ScoringSuitChoice.FIXED:
+            raise RulesError(
+                "the trick and reversal scoring options need scoring_suit_choice 'fixed'"
+            )
+        if self.every_penalty_extra and not (self.first_trick_points or self.last_trick_points):
+            raise RulesError(
+                "every_penalty_extra needs first_trick_points or last_trick_points (004 "
+                "'Slobberhannes': the first trick, the last trick and the QC); without them "
+                "taking every penalty card is a moon"
+            )
+        if self.doubler_alone_points and self.doubler is None:
+            raise RulesError("doubler_alone_points needs a doubler")
+        if self.all_hearts_reverse_queen and not self.all_hearts_reversed:
+            raise RulesError("all_hearts_reverse_queen needs all_hearts_reversed")
+        if self.all_hearts_reversed:
+            if self.jokers or self.royal_queens:
+                raise RulesError("all_hearts_reversed allows no jokers and no royal_queens")
+            if not any(card.suit is Suit.HEARTS for card in self.deck):
+                raise RulesError("all_hearts_reversed needs hearts in play")
+        if self.all_hearts_reverse_queen and to_card("QS") not in self.deck:
+            raise RulesError("all_hearts_reverse_queen needs the QS in play")
+
+    def _validate_pig_leads(self) -> None:
+        """Gong Zhu's dealer rule: the QS's taker leads the next hand, so the QS must be in
+        play, and once (one pack). A kitty holding it goes to someone too; were it never
+        taken, the deal would rotate (`Game`)."""
+        if self.dealer_rule is not DealerRule.QUEEN_OF_SPADES_TAKER_LEADS:
+            return
+        what = "dealer_rule 'queen_of_spades_taker_leads' (Gong Zhu)"
+        if to_card("QS") not in self.deck or self.cancellation:
+            raise RulesError(f"{what} needs the QS in play, in one pack")
 
     def _validate_queen_first_chance(self) -> None:
         """001's Black Mariah rule is about the one QS of a one-pack game whose tricks
@@ -1019,30 +1150,20 @@ class Rules:
                 "Enfle opens left of the dealer with any card: opening 'left_of_dealer', "
                 "first_trick 'any', lead_rule 'any' (docs/rules.md 'Enfle')"
             )
-        if (
-            self.card_values
-            or self.moon is not MoonRule.NONE
-            or self.moon_points is not None
-            or self.moon_requires
-            or self.doubler is not None
-            or self.royal_queens
-            or self.booster_nines
-            or self.queen_at_first_chance
-            or self.queen_and_hearts_may_lead_heart
-            or self.sun_points
-            or self.no_trick_bonus
-            or self.pass_forbidden
-            or self.scoring_suit_choice is not ScoringSuitChoice.FIXED
-            or self.max_bid
-            or self.lives
-            or self.danger_points
-            or self.settlement is not Settlement.POINTS
-            or self.exact_score_adjustments
-        ):
+        from .options import OPTIONS  # the table imports this module: read it when called
+
+        # Every other option would be silently ignored by the Enfle engine: refused unless
+        # it keeps its default, so a new option is covered the day it is added.
+        ignored = sorted(
+            option.name
+            for option in OPTIONS
+            if option.name not in _ENFLE_READS and getattr(self, option.name) != option.default
+        )
+        if self.card_values or self.moon is not MoonRule.NONE or ignored:
             raise RulesError(
-                "Enfle scores one point per card left in hand: no card_values, moon, doubler, "
-                "royal queens, booster nines, queen at first chance, sun, bonuses, "
-                "scoring-suit choice, lives, exact-score adjustments or chip settlement"
+                "Enfle scores one point per card left in hand and plays no other rule: no "
+                "card_values, moon 'none', and every other option at its default"
+                + (f" (not so: {', '.join(ignored)})" if ignored else "")
             )
         if self.target_score is None and self.max_hands is None:
             raise RulesError("the game needs an end: a target_score, max_hands, or both")

@@ -55,6 +55,12 @@ def table_rules() -> list[Rules]:
         preset("two_player"),
         preset("first_heart_kitty", players=5),
         preset("kitty_each_trick", players=7).replace(kitty_visibility=KittyVisibility.FACE_UP),
+        # Issue #23: the 32-card piquet pack, Gong Zhu's 2S opening, Rickety Kate's kitty
+        # seen by its taker after a pass of two.
+        preset("slobberhannes"),
+        preset("gong_zhu", players=5),
+        preset("rickety_kate"),
+        preset("rickety_kate", players=7),
     ]
 
 

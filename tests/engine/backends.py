@@ -221,7 +221,29 @@ def random_config(rng: random.Random) -> CoreConfig:
     cfg = _random_jokers(rng, cfg)
     # 001 'VARIATION 1: BLACK MARIAH', the QS at the first chance: drawn last, likewise.
     cfg = cfg._replace(queen_at_first_chance=int(rng.random() < 0.25))
-    return _random_deal_rules(rng, cfg)
+    cfg = _random_deal_rules(rng, cfg)
+    # 004 'Slobberhannes' and Gong Zhu's scoring, drawn after all the rest likewise.
+    return _random_trick_scoring(rng, cfg)
+
+
+def _random_trick_scoring(rng: random.Random, cfg: CoreConfig) -> CoreConfig:
+    """Sometimes 004 'Slobberhannes's trick points and extra, and sometimes Gong Zhu's
+    lone doubler and all-hearts reversal (the reversal only without jokers and royal
+    scoring, as `Rules` requires)."""
+    if rng.random() < 0.25:
+        cfg = cfg._replace(
+            first_trick_points=rng.choice([0, 1, 3, -2]),
+            last_trick_points=rng.choice([0, 1, 5]),
+            every_penalty_extra=rng.choice([0, 1, 4]),
+        )
+    if rng.random() < 0.25 and not cfg.royal_queens and not cfg.deck >> 52:
+        reversed_ = rng.randint(0, 1)
+        cfg = cfg._replace(
+            doubler_alone_points=rng.choice([0, -50, 7]),
+            all_hearts_reversed=reversed_,
+            all_hearts_reverse_queen=reversed_ * rng.randint(0, 1),
+        )
+    return cfg
 
 
 def _random_deal_rules(rng: random.Random, cfg: CoreConfig) -> CoreConfig:

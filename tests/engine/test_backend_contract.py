@@ -1475,6 +1475,14 @@ def test_points_without_moon_doubler_or_bonus_add_up_to_the_values(backend):
         cfg = random_config(rng)._replace(
             moon=MOON_NONE, doubler=-1, no_trick_bonus=0, sun_points=0, royal_queens=0
         )
+        # Nor the trick points and the reversal (004 'Slobberhannes', Gong Zhu).
+        cfg = cfg._replace(
+            first_trick_points=0,
+            last_trick_points=0,
+            every_penalty_extra=0,
+            all_hearts_reversed=0,
+            all_hearts_reverse_queen=0,
+        )
         state = play_random_hand(backend, cfg, rng)
         totals = tuple(rng.randint(-20, 120) for _ in range(cfg.players))
         jokers = (cfg.deck >> 52).bit_count() * cfg.joker_points
@@ -1785,3 +1793,32 @@ def test_1911_joker_ranks_between_ten_and_jack_when_it_is_the_only_card(backend)
     state = new_hand(backend, ["2C JK1", "3C JH", "4C 9H", "5C 8H"], **rules)
     play_all(state, "2C 3C 4C 5C 8H JK1 JH 9H")
     assert state.history()[1][2] == 1  # below the knave
+
+
+def test_trick_points_and_the_extra_add_to_the_values_and_go_to_the_trick_winners(backend):
+    """004 'Slobberhannes' on random configs: without moon, doubler, bonus and reversal,
+    the points add up to the card values plus the first and last tricks' points plus the
+    extra, which only a seat that won the first and last tricks and took every penalty
+    card can get."""
+    rng = random.Random(23)
+    for _ in range(60):
+        cfg = random_config(rng)._replace(
+            moon=MOON_NONE, doubler=-1, no_trick_bonus=0, sun_points=0, royal_queens=0
+        )
+        cfg = cfg._replace(
+            first_trick_points=rng.choice([1, 3]),
+            last_trick_points=rng.choice([0, 2]),
+            every_penalty_extra=rng.choice([0, 5]),
+            all_hearts_reversed=0,
+            all_hearts_reverse_queen=0,
+        )
+        state = play_random_hand(backend, cfg, rng)
+        points = state.points((0,) * cfg.players, 100)
+        jokers = (cfg.deck >> 52).bit_count() * cfg.joker_points
+        base = sum(cfg.values) + jokers + cfg.first_trick_points + cfg.last_trick_points
+        history = state.history()
+        first, last = history[0][2], history[-1][2]
+        values = (*cfg.values, *(cfg.joker_points,) * 3)
+        penalty = sum(1 << c for c in range(55) if cfg.deck >> c & 1 and values[c] > 0)
+        swept = first == last and state.taken(first) & penalty == penalty
+        assert sum(points) == base + (cfg.every_penalty_extra if swept else 0)

@@ -26,6 +26,7 @@ from arena.engine.config import (
     CoreConfig,
     standard_config,
 )
+from arena.engine.rules import FirstTrick, KittyTaker, MoonRule
 from tests.engine.backends import (
     C_BACKEND,
     pass_size,
@@ -620,9 +621,52 @@ def deal_rules() -> dict[str, Rules]:
     return rules
 
 
+# The scoring side of 004's older forms and its named relatives (`first_trick_points`,
+# `last_trick_points`, `every_penalty_extra`, `doubler_alone_points`, `all_hearts_reversed`,
+# `all_hearts_reverse_queen`): each preset at each of its tables, and the options mixed
+# with a moon, a sun, the no-trick bonus and a kitty, where their order matters.
+SCORING_HANDS = 300
+
+
+def scoring_rules() -> dict[str, Rules]:
+    rules = {
+        "slobberhannes 4": preset("slobberhannes"),
+        "four_jacks 4": preset("four_jacks"),
+        **{f"gong_zhu {n}": preset("gong_zhu", n) for n in (4, 5)},
+        **{f"rickety_kate {n}": preset("rickety_kate", n) for n in range(3, 8)},
+    }
+    rules["trick points standard"] = preset("standard").replace(
+        first_trick_points=3, last_trick_points=-2, every_penalty_extra=5, no_trick_bonus=-5
+    )
+    rules["trick points doubler sun"] = preset("omnibus").replace(
+        first_trick=FirstTrick.ANY,
+        first_trick_points=1,
+        last_trick_points=1,
+        every_penalty_extra=1,
+        doubler="TC",
+        sun_points=52,
+    )
+    rules["gong_zhu new moon"] = preset("gong_zhu").replace(moon=MoonRule.NEW)
+    rules["gong_zhu kitty"] = preset("gong_zhu", 5).replace(
+        removed_cards="", kitty_size=2, kitty_taker=KittyTaker.FIRST_POINTS, first_trick_points=7
+    )
+    rules["reversed hearts only"] = preset("standard").replace(
+        all_hearts_reversed=True, moon=MoonRule.NONE
+    )
+    return rules
+
+
 @pytest.mark.parametrize("name", list(deal_rules()))
 def test_c_matches_reference_on_deal_rules(name):
     rules = deal_rules()[name]
     cfg = rules.core_config()
     kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
     compare_rule_set(name, cfg, kinds, DEAL_HANDS, batches=8, most=60)
+
+
+@pytest.mark.parametrize("name", list(scoring_rules()))
+def test_c_matches_reference_on_trick_and_reversal_scoring(name):
+    rules = scoring_rules()[name]
+    cfg = rules.core_config()
+    kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
+    compare_rule_set(name, cfg, kinds, SCORING_HANDS, batches=8, most=60)

@@ -233,3 +233,19 @@ def test_random_play_keeps_every_card_in_one_place(players: int) -> None:
         assert hand.winner is not None or hand.trick_number == MAX_TRICKS
         game.finish_hand()
     assert len(game.totals) == players and game.winners()
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"first_trick_points": 1},  # Slobberhannes's trick points (issue 23, scoring)
+        {"all_hearts_reversed": True},  # Gong Zhu's all reds
+        {"broken_by": "hearts"},  # a lead restriction's breaking: Enfle has none
+        {"no_trick_bonus": -5},
+    ],
+)
+def test_enfle_refuses_every_rule_it_would_ignore(change: dict[str, object]) -> None:
+    """004 'Enfle' scores cards left in hand: any other option off its default would be
+    silently ignored by the Enfle engine, so `Rules` refuses it and names it."""
+    with pytest.raises(RulesError, match=f"not so: {next(iter(change))}"):
+        preset("enfle").replace(**change)

@@ -72,17 +72,24 @@ EXPECTED_WHEN_SEAT_3_TAKES_EVERYTHING = {
     # each penny in turn and takes it.
     "four_penny": (26, 26, 26, 0),
     "four_penny_advanced": (26, 26, 26, 0),
+    # Gong Zhu (Pagat): the 2S opens, so seat 3 holds the spades (DEALS) and takes all
+    # sixteen scoring cards: all reds -200, the pig reversed -100, the sheep -100, doubled.
+    "gong_zhu": (0, 0, 0, -800),
 }
-# The 1911 joker takes the 2H's place (004 'Joker Hearts').
-DEALS = {"joker_1911": [seat.replace("2H", "JK1") for seat in ONE_SUIT_EACH]}
+# The 1911 joker takes the 2H's place (004 'Joker Hearts'); Gong Zhu's 2S leads.
+DEALS = {
+    "joker_1911": [seat.replace("2H", "JK1") for seat in ONE_SUIT_EACH],
+    "gong_zhu": [ONE_SUIT_EACH[3], ONE_SUIT_EACH[1], ONE_SUIT_EACH[2], ONE_SUIT_EACH[0]],
+}
 # The cards each seat reveals in a Heartless hand of ONE_SUIT_EACH: the AH is the highest,
 # so hearts score with the QS and seat 3 opens with the 2C (003 'HEARTLESS').
 REVEALS_FOR_THE_MOON = ("2S", "AH", "2D", "2C")
 # The one-suit-each deal is a four-hand deal of one pack; presets made for other tables,
 # the two-pack Cancellation Hearts (tests/engine/test_cancellation.py) and a four-hand
 # game with a widow (Heartsette: twelve cards each; tests/engine/test_heartsette.py) are
-# left out, and so is Enfle, which takes no tricks for points and has no moon (a seat void
-# in the suit led takes the tricks up: tests/engine/test_enfle.py).
+# left out, and so are Enfle, which takes no tricks for points and has no moon (a seat void
+# in the suit led takes the tricks up: tests/engine/test_enfle.py), and the 32-card
+# piquet-pack games (Slobberhannes, Four Jacks: tests/engine/test_older_forms.py).
 FOUR_HAND_PRESETS = sorted(
     name
     for name in PRESETS
@@ -90,6 +97,7 @@ FOUR_HAND_PRESETS = sorted(
     and not preset(name).cancellation
     and not preset(name).kitty_size
     and not preset(name).enfle
+    and len(preset(name).deck) == 52
 )
 
 
@@ -137,11 +145,30 @@ def test_classic_left_of_dealer_leads_any_card():
     assert hand.legal_plays() == CardSet.parse(ONE_SUIT_EACH[1])  # hearts lead allowed
 
 
-def _raw_points(rules, taken):
+def _raw_points(rules, taken, won=(False, False)):
+    """A seat's score without a moon; `won` says whether it won the first and the last
+    trick (004 'Slobberhannes'; Gong Zhu's reversal and lone transformer, Pagat)."""
     if rules.royal_queens:
         return max(_royal_points(rules, taken), 0)
     raw = sum(rules.value_of(card) for card in taken)
+    hearts = [card for card in rules.deck if card.suit is Suit.HEARTS]
+    if rules.all_hearts_reversed and all(card in taken for card in hearts):
+        raw -= 2 * sum(rules.value_of(card) for card in hearts)
+        if rules.all_hearts_reverse_queen and "QS" in taken:
+            raw -= 2 * rules.value_of("QS")
+    raw += rules.first_trick_points * won[0] + rules.last_trick_points * won[1]
+    every = (not rules.first_trick_points or won[0]) and (not rules.last_trick_points or won[1])
+    if rules.every_penalty_extra and every and rules.penalty_cards.mask & ~taken.mask == 0:
+        raw += rules.every_penalty_extra
     if rules.doubler is not None and rules.doubler in taken:
+        scoring = [
+            card
+            for card in taken
+            if card != rules.doubler
+            and (rules.value_of(card) or (rules.all_hearts_reversed and card.suit is Suit.HEARTS))
+        ]
+        if rules.doubler_alone_points and not scoring:
+            return raw + rules.doubler_alone_points
         raw *= 2
     return raw
 
@@ -247,12 +274,20 @@ def test_random_play_invariants(name, players):
         points = hand.points()
         shooter = [s for s in range(players) if moon_cards.mask & ~taken[s].mask == 0]
         if not shooter or rules.moon.value == "none":
+            tricks = hand.tricks()
             assert list(points) == [
-                _raw_points(rules, taken[s])
+                _raw_points(rules, taken[s], (tricks[0].winner == s, tricks[-1].winner == s))
                 + (rules.no_trick_bonus if hand.tricks_won(s) == 0 else 0)
                 for s in range(players)
             ]
-        plain_sums = rules.doubler is None and not rules.no_trick_bonus and not rules.royal_queens
+        plain_sums = (
+            rules.doubler is None
+            and not rules.no_trick_bonus
+            and not rules.royal_queens
+            and not rules.all_hearts_reversed
+            and not rules.first_trick_points
+            and not rules.last_trick_points
+        )
         if not shooter and plain_sums:
             assert sum(points) == sum(rules.card_values.values())
         if shooter and rules.royal_queens and rules.moon.value == "old":

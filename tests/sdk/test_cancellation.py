@@ -67,7 +67,7 @@ def test_four_player_deck_as_the_sdk_sees_it() -> None:
 
 
 def test_more_than_seven_seats_only_with_two_packs() -> None:
-    with pytest.raises(ProtocolError, match=r"players is 8, expected 3\.\.7"):
+    with pytest.raises(ProtocolError, match=r"players is 8, expected 2\.\.7"):
         rules_view_from_proto(rules_to_proto(RulesView(players=8)))
     assert rules_view_from_proto(rules_to_proto(RulesView(players=8, cancellation=True)))
 

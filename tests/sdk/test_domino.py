@@ -53,10 +53,12 @@ def test_domino_rules_round_trip_through_the_wire(players: int) -> None:
 
 
 @pytest.mark.timeout(60)
-def test_two_players_are_refused_outside_domino() -> None:
-    message = rules_to_proto(engine.preset("standard").to_dict())
-    message.players = 2
-    with pytest.raises(ProtocolError, match=r"players is 2, expected 3\.\.7"):
+def test_two_players_are_read_everywhere_and_one_is_refused() -> None:
+    """Two seats were Domino's alone until two-player Hearts (004's 1911 text, issue 23)."""
+    message = rules_to_proto(engine.preset("two_player").to_dict())
+    assert rules_view_from_proto(message).players == 2
+    message.players = 1
+    with pytest.raises(ProtocolError, match=r"players is 1, expected 2\.\.7"):
         rules_view_from_proto(message)
 
 

@@ -58,6 +58,10 @@ VARIANTS = [
     "three_penny_advanced",
     "five_penny",
     "five_penny_advanced",
+    "slobberhannes",
+    "four_jacks",
+    "gong_zhu",
+    "rickety_kate",
 ]
 PLAYERS = {"star": 5, "joker": 3, "cancellation": 8}
 HOUSE_SERVED = ("Heuristic", "Random")

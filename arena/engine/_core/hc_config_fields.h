@@ -6,7 +6,7 @@
 #ifndef HC_CONFIG_FIELDS_H
 #define HC_CONFIG_FIELDS_H
 
-#define HC_CONFIG_NFIELDS 24
+#define HC_CONFIG_NFIELDS 30
 
 #define HC_CONFIG_FIELDS(INT, MASK, FLAG, VALUES) \
     INT(players) \
@@ -33,5 +33,11 @@
     INT(joker_kind) \
     INT(joker_points) \
     FLAG(queen_at_first_chance) \
+    INT(first_trick_points) \
+    INT(last_trick_points) \
+    INT(every_penalty_extra) \
+    INT(doubler_alone_points) \
+    FLAG(all_hearts_reversed) \
+    FLAG(all_hearts_reverse_queen) \
 
 #endif

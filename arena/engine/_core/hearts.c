@@ -199,7 +199,9 @@ static const char *const config_errors[] = {
     [HC_CFG_LEAD_RULE] = "lead_rule must be 0, 1 or 2",
     [HC_CFG_BROKEN_BY] = "broken_by must be 0, 1, 2 or 3",
     [HC_CFG_QUEEN_HEARTS_LEAD] = "queen_hearts_lead must be 0 or 1",
-    [HC_CFG_VALUES] = "values must be 52 ints of magnitude below 2**31",
+    [HC_CFG_VALUES] = "values must be 52 ints of magnitude below 2**31 (and so must "
+                      "first_trick_points, last_trick_points, every_penalty_extra and "
+                      "doubler_alone_points)",
     [HC_CFG_DOUBLER] = "doubler must be -1 or a card index 0..51",
     [HC_CFG_MOON] = "moon must be 0..4",
     [HC_CFG_MOON_POINTS] = "moon_points must have magnitude below 2**31",
@@ -253,6 +255,9 @@ int hc_config_init(hc_config *c)
     for (int i = 0; i < HC_CARDS; i++)
         if (!value_ok(c->values[i]))
             return HC_CFG_VALUES;
+    if (!value_ok(c->first_trick_points) || !value_ok(c->last_trick_points) ||
+        !value_ok(c->every_penalty_extra) || !value_ok(c->doubler_alone_points))
+        return HC_CFG_VALUES;
     if (!in_range(c->doubler, -1, HC_CARDS - 1))
         return HC_CFG_DOUBLER;
     if (!in_range(c->moon, 0, 4))
@@ -488,12 +493,54 @@ static HC_ALWAYS_INLINE void royal_floor(const hc_config *c, int shooter, int64_
         out[s] = out[s] < 0 ? 0 : out[s];
 }
 
+/* 1 if any of the trick and reversal scoring options (004 'Slobberhannes'; Gong
+ * Zhu) is set: the random batch then plays through the hand state. */
+static HC_ALWAYS_INLINE int trick_scoring(const hc_config *c)
+{
+    return c->first_trick_points || c->last_trick_points || c->every_penalty_extra ||
+           c->doubler_alone_points || c->all_hearts_reversed;
+}
+
+/* The raw score's additions of the trick and reversal options, before the
+ * doubler (contract "Scoring"): Gong Zhu's "all reds" (a seat with every heart
+ * scores them negated, and its QS too with all_hearts_reverse_queen: "If one
+ * player takes all the hearts, they score +200 instead of -200 ... the score
+ * for the pig becomes +100"), then 004 'Slobberhannes': a counter for "the
+ * first or last trick", and "If he takes all three he forfeits four points". */
+static int64_t trick_extra(const hc_config *c, uint64_t taken, int s, int first, int last)
+{
+    int64_t add = 0;
+    if (c->all_hearts_reversed && c->hearts && (taken & c->hearts) == c->hearts) {
+        uint64_t flip = c->hearts;
+        if (c->all_hearts_reverse_queen)
+            flip |= taken & BIT(HC_QS);
+        for (uint64_t x = flip & c->point; x; x &= x - 1)
+            add -= 2 * c->values[lowest(x)];
+    }
+    int all = 1;
+    if (c->first_trick_points) {
+        add += s == first ? c->first_trick_points : 0;
+        all &= s == first;
+    }
+    if (c->last_trick_points) {
+        add += s == last ? c->last_trick_points : 0;
+        all &= s == last;
+    }
+    if (c->every_penalty_extra && all && (taken & c->penalty) == c->penalty)
+        add += c->every_penalty_extra;
+    return add;
+}
+
+/* `first` and `last` are the winners of the first and last tricks (-1 if
+ * none): the trick scoring options read them. */
 static void score_hand(const hc_config *c, const uint64_t taken[], const uint8_t won[],
-                       const int64_t totals[], int64_t target, int64_t out[])
+                       int first, int last, const int64_t totals[], int64_t target,
+                       int64_t out[])
 {
     int n = (int)c->players;
     int shooter = -1;
     int64_t m = c->moon_points;
+    const int extras = trick_scoring(c);
     for (int s = 0; s < n; s++) {
         int64_t raw = 0;
         if (HC_UNLIKELY(c->royal_queens)) {
@@ -502,8 +549,18 @@ static void score_hand(const hc_config *c, const uint64_t taken[], const uint8_t
             for (uint64_t x = taken[s] & c->point; x; x &= x - 1)
                 raw += c->values[lowest(x)];
         }
-        if (c->doubler >= 0 && (taken[s] & BIT(c->doubler)))
-            raw *= 2;
+        if (HC_UNLIKELY(extras))
+            raw += trick_extra(c, taken[s], s, first, last);
+        if (c->doubler >= 0 && (taken[s] & BIT(c->doubler))) {
+            /* Gong Zhu: the ten of clubs "counts +50 if the player who takes it
+             * takes no other scoring cards" (a heart worth 0 is one: "Note that
+             * the 4, 3 and 2 of hearts are scoring cards") */
+            uint64_t scoring = c->point | (c->all_hearts_reversed ? c->hearts : 0);
+            if (c->doubler_alone_points && !(taken[s] & scoring & ~BIT(c->doubler)))
+                raw += c->doubler_alone_points;
+            else
+                raw *= 2;
+        }
         out[s] = raw;
         if (c->moon_required && (taken[s] & c->moon_required) == c->moon_required)
             shooter = s;
@@ -1026,7 +1083,8 @@ int hc_points(const hc_hand *h, const int64_t totals[], int64_t target, int64_t 
     for (int s = 0; s < n; s++)
         if (!in_range(totals[s], -HC_TOTAL_LIMIT, HC_TOTAL_LIMIT))
             return -2;
-    score_hand(h->cfg, h->d.taken, h->d.tricks_won, totals, target, out);
+    score_hand(h->cfg, h->d.taken, h->d.tricks_won, h->trick_winner[0],
+               h->trick_winner[h->cfg->hand_size - 1], totals, target, out);
     return 0;
 }
 
@@ -1115,7 +1173,8 @@ int hc_playout(hc_hand *h, uint64_t seed, int64_t policy, int64_t out[])
         }
         do_play(h, card);
     }
-    score_hand(h->cfg, h->d.taken, h->d.tricks_won, zero_totals, 0, out);
+    score_hand(h->cfg, h->d.taken, h->d.tricks_won, h->trick_winner[0],
+               h->trick_winner[h->cfg->hand_size - 1], zero_totals, 0, out);
     h->d = saved;
     h->undo_len = saved_len;
     return 0;
@@ -1413,8 +1472,8 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
 }
 
 /* The random batch for the rules the straight-line loop above does not know (Booster
- * Nines' lead obligation, jokers, the ♠Q at the first chance): the same contract, played
- * through the hand state. */
+ * Nines' lead obligation, jokers, the ♠Q at the first chance, the trick and reversal
+ * scoring options): the same contract, played through the hand state. */
 static int batch_hands(const hc_config *c, uint64_t seed, uint64_t start, uint64_t count,
                        const int64_t *schedule, int nsched, uint64_t *digest_io, int64_t *sums)
 {
@@ -1458,7 +1517,8 @@ static int batch_hands(const hc_config *c, uint64_t seed, uint64_t start, uint64
             do_play(h, card);
         }
         int64_t out[HC_MAX_PLAYERS];
-        score_hand(c, h->d.taken, h->d.tricks_won, zero_totals, 0, out);
+        score_hand(c, h->d.taken, h->d.tricks_won, h->trick_winner[0],
+                   h->trick_winner[c->hand_size - 1], zero_totals, 0, out);
         for (int s = 0; s < n; s++)
             sums[s] += out[s];
         if (++dealer == n)
@@ -1531,7 +1591,7 @@ int hc_play_random_hands_with(int variant, const hc_config *c, uint64_t seed, ui
     if (variant < HC_BATCH_GENERIC || variant > HC_BATCH_BMI2)
         return -2;
     if (HC_UNLIKELY(c->booster_nines || c->joker_kind || c->queen_at_first_chance ||
-                    c->queen_discard || c->kitty_taker >= 2))
+                    c->queen_discard || c->kitty_taker >= 2 || trick_scoring(c)))
         return batch_hands(c, seed, start, count, schedule, nsched, digest, sums);
     value_tables tables, *vt = &tables;
     build_value_tables(c, vt);

@@ -1103,6 +1103,67 @@ static void test_scoring_plain_and_doubler(void)
     CHECK_EQ(hc_points(h, zero, INT64_MIN, o), -2);
 }
 
+/* 004 'Slobberhannes': the first trick, the last trick and the QC a counter each, "If he
+ * takes all three he forfeits four points"; Gong Zhu (Pagat, negated): the lone ten of
+ * clubs -50, all the hearts reversed, the pig with them. */
+static void test_scoring_trick_points_and_reversal(void)
+{
+    hc_config c = standard(4);
+    for (int i = 0; i < HC_CARDS; i++)
+        c.values[i] = 0;
+    c.values[card("QC")] = 1;
+    c.moon = 0;
+    c.first_trick_points = 1;
+    c.last_trick_points = 1;
+    c.every_penalty_extra = 1;
+    c = init_ok(c);
+    uint64_t t[4] = {cards("QC 2C"), cards("3C"), 0, 0};
+    int w[4] = {10, 3, 0, 0};
+    hc_hand *h = over(&c, t, w);
+    h->trick_winner[0] = 0;
+    h->trick_winner[12] = 0;
+    SCORES(h, zero, 0, 4, 0, 0, 0); /* all three: four */
+    h->trick_winner[12] = 1;
+    SCORES(h, zero, 0, 2, 1, 0, 0);
+    h->trick_winner[0] = 2;
+    SCORES(h, zero, 0, 1, 1, 1, 0);
+
+    hc_config g = standard(4);
+    for (int i = 0; i < HC_CARDS; i++)
+        g.values[i] = 0;
+    const char *ranks = "56789TJQKA";
+    const int64_t worth[] = {10, 10, 10, 10, 10, 10, 20, 30, 40, 50};
+    for (int r = 0; r < 10; r++) {
+        char name[3] = {ranks[r], 'H', 0};
+        g.values[card(name)] = worth[r];
+    }
+    g.values[HC_QS] = 100;
+    g.values[card("JD")] = -100;
+    g.doubler = card("TC");
+    g.doubler_alone_points = -50;
+    g.all_hearts_reversed = 1;
+    g.all_hearts_reverse_queen = 1;
+    g.moon = 0;
+    g = init_ok(g);
+    uint64_t hearts = cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH");
+    uint64_t a[4] = {cards("TC 2C"), cards("3H QS"), hearts & ~cards("3H"), cards("JD")};
+    h = over(&g, a, w);
+    SCORES(h, zero, 0, -50, 100, 200, -100); /* the TC alone; no seat has every heart */
+    uint64_t b[4] = {cards("TC 3H"), cards("QS"), hearts & ~cards("3H"), cards("JD")};
+    h = over(&g, b, w);
+    SCORES(h, zero, 0, 0, 100, 200, -100); /* "the 4, 3 and 2 of hearts are scoring cards" */
+    uint64_t d[4] = {hearts | cards("QS"), cards("TC"), cards("JD"), 0};
+    h = over(&g, d, w);
+    SCORES(h, zero, 0, -300, -50, -100, 0); /* all reds and the pig: -200 - 100 */
+    uint64_t e[4] = {hearts | cards("QS JD TC"), 0, 0, 0};
+    h = over(&g, e, w);
+    SCORES(h, zero, 0, -800, 0, 0, 0); /* all sixteen, doubled */
+    g.all_hearts_reverse_queen = 0;
+    g = init_ok(g);
+    h = over(&g, d, w);
+    SCORES(h, zero, 0, -100, -50, -100, 0); /* the pig not reversed: -200 + 100 */
+}
+
 static void test_scoring_moon_variants(void)
 {
     uint64_t all = cards("QS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH");
@@ -2111,6 +2172,7 @@ int main(void)
     test_split_pass_is_validated();
     test_pass_forbidden_cards();
     test_scoring_plain_and_doubler();
+    test_scoring_trick_points_and_reversal();
     test_scoring_moon_variants();
     test_scoring_sun_and_no_trick_bonus();
     test_scoring_royal_moon_is_the_shooters_own_score();

@@ -203,7 +203,7 @@ def rules_view_from_proto(message: rules_pb2.Rules, where: str = "rules") -> Rul
 def _rules_view_cached(data: bytes, where: str) -> RulesView:
     message = rules_pb2.Rules.FromString(data)
     players = message.players
-    least = DOMINO_MIN_PLAYERS if message.domino or message.enfle else MIN_PLAYERS
+    least = MIN_PLAYERS  # two for every game since two-player Hearts (issue 23)
     most = CANCELLATION_MAX_PLAYERS if message.cancellation else MAX_PLAYERS
     if not least <= players <= most:
         raise ProtocolError(f"{where}.players is {players}, expected {least}..{most}")

@@ -69,6 +69,7 @@ class DealerRule(StrEnum):
 
     ROTATE = "rotate"
     QUEEN_OF_SPADES_TAKER = "queen_of_spades_taker"
+    QUEEN_OF_SPADES_TAKER_LEADS = "queen_of_spades_taker_leads"
 
 
 class Opening(StrEnum):
@@ -254,6 +255,21 @@ class RulesView:
     every trick won and the trick in progress (the arena does it: never a decision; the
     trick shows with `Trick.winner` None and the cards are in the seat's hand) and leads;
     the first seat out of cards wins, each seat scores its cards left."""
+    first_trick_points: int = 0
+    """Slobberhannes: points to the winner of the first trick (besides its cards)."""
+    last_trick_points: int = 0
+    """Slobberhannes: points to the winner of the last trick."""
+    every_penalty_extra: int = 0
+    """Slobberhannes: added for a seat that took the first trick, the last trick (each when
+    it scores) and every penalty card ("If he takes all three he forfeits four points")."""
+    doubler_alone_points: int = 0
+    """Gong Zhu: when not 0, the doubler's taker who took no other scoring card (a card
+    worth anything, or a heart under `all_hearts_reversed`) scores this instead of
+    doubling (the lone ten of clubs: -50)."""
+    all_hearts_reversed: bool = False
+    """Gong Zhu's "all reds": a seat that takes every heart scores its hearts negated."""
+    all_hearts_reverse_queen: bool = False
+    """Gong Zhu: with `all_hearts_reversed`, that seat's QS is negated too."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))

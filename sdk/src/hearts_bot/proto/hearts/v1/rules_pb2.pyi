@@ -435,6 +435,11 @@ class _DealerRuleEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_DealerRule
     """The deal passes to the left."""
     DEALER_RULE_QUEEN_OF_SPADES_TAKER: _DealerRule.ValueType  # 2
     """The seat that took the queen of spades deals next (Queens)."""
+    DEALER_RULE_QUEEN_OF_SPADES_TAKER_LEADS: _DealerRule.ValueType  # 3
+    """Gong Zhu: the seat that took the queen of spades leads the next hand's first trick
+    (any card): the seat at its right deals, and every hand after the first opens left of
+    the dealer (that hand's Rules say OPENING_LEFT_OF_DEALER).
+    """
 
 class DealerRule(_DealerRule, metaclass=_DealerRuleEnumTypeWrapper):
     """Who deals the next hand."""
@@ -445,6 +450,11 @@ DEALER_RULE_ROTATE: DealerRule.ValueType  # 1
 """The deal passes to the left."""
 DEALER_RULE_QUEEN_OF_SPADES_TAKER: DealerRule.ValueType  # 2
 """The seat that took the queen of spades deals next (Queens)."""
+DEALER_RULE_QUEEN_OF_SPADES_TAKER_LEADS: DealerRule.ValueType  # 3
+"""Gong Zhu: the seat that took the queen of spades leads the next hand's first trick
+(any card): the seat at its right deals, and every hand after the first opens left of
+the dealer (that hand's Rules say OPENING_LEFT_OF_DEALER).
+"""
 Global___DealerRule: _TypeAlias = DealerRule  # noqa: Y015
 
 class _JokerKind:
@@ -619,6 +629,12 @@ class Rules(_message.Message):
     QUEEN_AT_FIRST_CHANCE_FIELD_NUMBER: _builtins.int
     QUEEN_BREAKS_ONLY_DISCARDED_FIELD_NUMBER: _builtins.int
     ENFLE_FIELD_NUMBER: _builtins.int
+    FIRST_TRICK_POINTS_FIELD_NUMBER: _builtins.int
+    LAST_TRICK_POINTS_FIELD_NUMBER: _builtins.int
+    EVERY_PENALTY_EXTRA_FIELD_NUMBER: _builtins.int
+    DOUBLER_ALONE_POINTS_FIELD_NUMBER: _builtins.int
+    ALL_HEARTS_REVERSED_FIELD_NUMBER: _builtins.int
+    ALL_HEARTS_REVERSE_QUEEN_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The variant's name, such as "standard" or "omnibus" (informative only: the other
     fields are the rules; "custom" for a hand-built variant).
@@ -745,6 +761,32 @@ class Rules(_message.Message):
     tricks; each seat scores one point per card left in its hand. Unset (false) in every
     other game. (Numbered from 85.)
     """
+    first_trick_points: _builtins.int
+    """004 'Slobberhannes': points to the winner of the first trick ("one being forfeited to
+    the pool if a player takes the first or last trick"), added to the card values before
+    the doubler. 0 in every other game.
+    """
+    last_trick_points: _builtins.int
+    """004 'Slobberhannes': points to the winner of the last trick. 0 in every other game."""
+    every_penalty_extra: _builtins.int
+    """004 'Slobberhannes': added for a seat that won the first trick (when
+    first_trick_points is set), the last trick (when last_trick_points is set) and took
+    every penalty card in play ("If he takes all three he forfeits four points"). 0 else.
+    """
+    doubler_alone_points: _builtins.int
+    """Gong Zhu (https://www.pagat.com/reverse/gongzhu.html): when not 0, the taker of the
+    doubler who took no other scoring card (a card worth anything, or a heart under
+    all_hearts_reversed) scores this instead of doubling (-50: "the ten of clubs counts
+    +50 if the player who takes it takes no other scoring cards"). 0 in every other game.
+    """
+    all_hearts_reversed: _builtins.bool
+    """Gong Zhu's "all reds": a seat that takes every heart in play scores its hearts
+    negated ("they score +200 instead of -200"; here -200 instead of 200).
+    """
+    all_hearts_reverse_queen: _builtins.bool
+    """Gong Zhu: with all_hearts_reversed, that seat's QS is negated too ("the score for the
+    pig becomes +100").
+    """
     @_builtins.property
     def removed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Cards taken out of the 52-card pack before the deal so it deals evenly."""
@@ -826,10 +868,16 @@ class Rules(_message.Message):
         queen_at_first_chance: _builtins.bool = ...,
         queen_breaks_only_discarded: _builtins.bool = ...,
         enfle: _builtins.bool = ...,
+        first_trick_points: _builtins.int = ...,
+        last_trick_points: _builtins.int = ...,
+        every_penalty_extra: _builtins.int = ...,
+        doubler_alone_points: _builtins.int = ...,
+        all_hearts_reversed: _builtins.bool = ...,
+        all_hearts_reverse_queen: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "enfle", b"enfle", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "queen_at_first_chance", b"queen_at_first_chance", "queen_breaks_only_discarded", b"queen_breaks_only_discarded", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "all_hearts_reverse_queen", b"all_hearts_reverse_queen", "all_hearts_reversed", b"all_hearts_reversed", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "doubler_alone_points", b"doubler_alone_points", "enfle", b"enfle", "every_penalty_extra", b"every_penalty_extra", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "first_trick_points", b"first_trick_points", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "last_trick_points", b"last_trick_points", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "queen_at_first_chance", b"queen_at_first_chance", "queen_breaks_only_discarded", b"queen_breaks_only_discarded", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015

@@ -99,7 +99,13 @@ PROTOBUF_CONSTEXPR Rules::Rules(
   , /*decltype(_impl_.domino_)*/false
   , /*decltype(_impl_.queen_at_first_chance_)*/false
   , /*decltype(_impl_.queen_breaks_only_discarded_)*/false
-  , /*decltype(_impl_.enfle_)*/false} {}
+  , /*decltype(_impl_.first_trick_points_)*/0
+  , /*decltype(_impl_.last_trick_points_)*/0
+  , /*decltype(_impl_.every_penalty_extra_)*/0
+  , /*decltype(_impl_.doubler_alone_points_)*/0
+  , /*decltype(_impl_.enfle_)*/false
+  , /*decltype(_impl_.all_hearts_reversed_)*/false
+  , /*decltype(_impl_.all_hearts_reverse_queen_)*/false} {}
 struct RulesDefaultTypeInternal {
   PROTOBUF_CONSTEXPR RulesDefaultTypeInternal()
       : _instance(::_pbi::ConstantInitialized{}) {}
@@ -182,6 +188,12 @@ const uint32_t TableStruct_hearts_2fv1_2frules_2eproto::offsets[] PROTOBUF_SECTI
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.queen_at_first_chance_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.queen_breaks_only_discarded_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.enfle_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.first_trick_points_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.last_trick_points_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.every_penalty_extra_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.doubler_alone_points_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.all_hearts_reversed_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.all_hearts_reverse_queen_),
   ~0u,
   ~0u,
   ~0u,
@@ -226,11 +238,17 @@ const uint32_t TableStruct_hearts_2fv1_2frules_2eproto::offsets[] PROTOBUF_SECTI
   ~0u,
   ~0u,
   ~0u,
+  ~0u,
+  ~0u,
+  ~0u,
+  ~0u,
+  ~0u,
+  ~0u,
 };
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
   { 0, -1, -1, sizeof(::hearts::v1::CardValue)},
   { 8, -1, -1, sizeof(::hearts::v1::ScoreAdjustment)},
-  { 16, 66, -1, sizeof(::hearts::v1::Rules)},
+  { 16, 72, -1, sizeof(::hearts::v1::Rules)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -243,7 +261,7 @@ const char descriptor_table_protodef_hearts_2fv1_2frules_2eproto[] PROTOBUF_SECT
   "\n\025hearts/v1/rules.proto\022\thearts.v1\")\n\tCa"
   "rdValue\022\014\n\004card\030\001 \001(\t\022\016\n\006points\030\002 \001(\005\"7\n"
   "\017ScoreAdjustment\022\022\n\nfrom_score\030\001 \001(\005\022\020\n\010"
-  "to_score\030\002 \001(\005\"\234\013\n\005Rules\022\014\n\004name\030\001 \001(\t\022\017"
+  "to_score\030\002 \001(\005\"\315\014\n\005Rules\022\014\n\004name\030\001 \001(\t\022\017"
   "\n\007players\030\002 \001(\r\022\025\n\rremoved_cards\030\003 \003(\t\022\022"
   "\n\nkitty_size\030\004 \001(\r\022*\n\013kitty_taker\030\005 \001(\0162"
   "\025.hearts.v1.KittyTaker\0224\n\020kitty_visibili"
@@ -277,63 +295,69 @@ const char descriptor_table_protodef_hearts_2fv1_2frules_2eproto[] PROTOBUF_SECT
   "2 \001(\010\022(\n\npenny_play\030< \001(\0162\024.hearts.v1.Pe"
   "nnyPlay\022\026\n\016penny_openings\030= \001(\r\022\035\n\025queen"
   "_at_first_chance\030F \001(\010\022#\n\033queen_breaks_o"
-  "nly_discarded\030J \001(\010\022\r\n\005enfle\030U \001(\010B\n\n\010_d"
-  "oublerB\016\n\014_moon_pointsB\017\n\r_target_scoreB"
-  "\014\n\n_max_hands*\326\002\n\rPassDirection\022\036\n\032PASS_"
-  "DIRECTION_UNSPECIFIED\020\000\022\027\n\023PASS_DIRECTIO"
-  "N_LEFT\020\001\022\030\n\024PASS_DIRECTION_RIGHT\020\002\022\031\n\025PA"
-  "SS_DIRECTION_ACROSS\020\003\022\030\n\024PASS_DIRECTION_"
-  "LEFT2\020\004\022\031\n\025PASS_DIRECTION_RIGHT2\020\005\022\027\n\023PA"
-  "SS_DIRECTION_HOLD\020\006\022\032\n\026PASS_DIRECTION_SC"
-  "ATTER\020\007\022\031\n\025PASS_DIRECTION_CENTER\020\010\022\027\n\023PA"
-  "SS_DIRECTION_STAR\020\t\022\037\n\033PASS_DIRECTION_DE"
-  "ALER_CALLS\020\n\022\030\n\024PASS_DIRECTION_SPLIT\020\013*\207"
-  "\001\n\007Opening\022\027\n\023OPENING_UNSPECIFIED\020\000\022\027\n\023O"
-  "PENING_LOWEST_CLUB\020\001\022\024\n\020OPENING_ANY_CLUB"
-  "\020\002\022\032\n\026OPENING_LEFT_OF_DEALER\020\003\022\030\n\024OPENIN"
-  "G_LOWEST_SPADE\020\004*\200\001\n\nFirstTrick\022\033\n\027FIRST"
-  "_TRICK_UNSPECIFIED\020\000\022\023\n\017FIRST_TRICK_ANY\020"
-  "\001\022 \n\034FIRST_TRICK_NO_PENALTY_CARDS\020\002\022\036\n\032F"
-  "IRST_TRICK_NO_POINT_CARDS\020\003*r\n\010LeadRule\022"
-  "\031\n\025LEAD_RULE_UNSPECIFIED\020\000\022\021\n\rLEAD_RULE_"
-  "ANY\020\001\022\033\n\027LEAD_RULE_HEARTS_BROKEN\020\002\022\033\n\027LE"
-  "AD_RULE_POINTS_BROKEN\020\003*u\n\010BrokenBy\022\031\n\025B"
-  "ROKEN_BY_UNSPECIFIED\020\000\022\024\n\020BROKEN_BY_HEAR"
-  "TS\020\001\022\035\n\031BROKEN_BY_HEARTS_OR_QUEEN\020\002\022\031\n\025B"
-  "ROKEN_BY_POINT_CARDS\020\003*\237\001\n\010MoonRule\022\031\n\025M"
-  "OON_RULE_UNSPECIFIED\020\000\022\022\n\016MOON_RULE_NONE"
-  "\020\001\022\021\n\rMOON_RULE_OLD\020\002\022\021\n\rMOON_RULE_NEW\020\003"
-  "\022\035\n\031MOON_RULE_SHOOTERS_CHOICE\020\004\022\037\n\033MOON_"
-  "RULE_ADD_UNLESS_LOSING\020\005*\235\001\n\nKittyTaker\022"
-  "\033\n\027KITTY_TAKER_UNSPECIFIED\020\000\022\033\n\027KITTY_TA"
-  "KER_FIRST_TRICK\020\001\022\034\n\030KITTY_TAKER_FIRST_P"
-  "OINTS\020\002\022\033\n\027KITTY_TAKER_FIRST_HEART\020\003\022\032\n\026"
-  "KITTY_TAKER_EACH_TRICK\020\004*\267\001\n\017KittyVisibi"
-  "lity\022 \n\034KITTY_VISIBILITY_UNSPECIFIED\020\000\022\033"
-  "\n\027KITTY_VISIBILITY_HIDDEN\020\001\022\034\n\030KITTY_VIS"
-  "IBILITY_FACE_UP\020\002\022&\n\"KITTY_VISIBILITY_AF"
-  "TER_FIRST_TRICK\020\003\022\037\n\033KITTY_VISIBILITY_TA"
-  "KER_ONLY\020\004*\300\001\n\nSettlement\022\032\n\026SETTLEMENT_"
-  "UNSPECIFIED\020\000\022\025\n\021SETTLEMENT_POINTS\020\001\022\025\n\021"
-  "SETTLEMENT_HOWELL\020\002\022\031\n\025SETTLEMENT_POT_LO"
-  "WEST\020\003\022\032\n\026SETTLEMENT_SWEEPSTAKES\020\004\022\031\n\025SE"
-  "TTLEMENT_POOL_CLEAN\020\005\022\026\n\022SETTLEMENT_AUCT"
-  "ION\020\006*\232\001\n\021ScoringSuitChoice\022#\n\037SCORING_S"
-  "UIT_CHOICE_UNSPECIFIED\020\000\022\035\n\031SCORING_SUIT"
-  "_CHOICE_FIXED\020\001\022 \n\034SCORING_SUIT_CHOICE_R"
-  "EVEALED\020\002\022\037\n\033SCORING_SUIT_CHOICE_AUCTION"
-  "\020\003*h\n\nDealerRule\022\033\n\027DEALER_RULE_UNSPECIF"
-  "IED\020\000\022\026\n\022DEALER_RULE_ROTATE\020\001\022%\n!DEALER_"
-  "RULE_QUEEN_OF_SPADES_TAKER\020\002*W\n\tJokerKin"
-  "d\022\032\n\026JOKER_KIND_UNSPECIFIED\020\000\022\023\n\017JOKER_K"
-  "IND_WILD\020\001\022\031\n\025JOKER_KIND_HEART_1911\020\002*l\n"
-  "\tPennyPlay\022\032\n\026PENNY_PLAY_UNSPECIFIED\020\000\022\023"
-  "\n\017PENNY_PLAY_NONE\020\001\022\025\n\021PENNY_PLAY_SIMPLE"
-  "\020\002\022\027\n\023PENNY_PLAY_ADVANCED\020\003b\006proto3"
+  "nly_discarded\030J \001(\010\022\r\n\005enfle\030U \001(\010\022\032\n\022fi"
+  "rst_trick_points\030G \001(\005\022\031\n\021last_trick_poi"
+  "nts\030H \001(\005\022\033\n\023every_penalty_extra\030I \001(\005\022\034"
+  "\n\024doubler_alone_points\030K \001(\005\022\033\n\023all_hear"
+  "ts_reversed\030L \001(\010\022 \n\030all_hearts_reverse_"
+  "queen\030M \001(\010B\n\n\010_doublerB\016\n\014_moon_pointsB"
+  "\017\n\r_target_scoreB\014\n\n_max_hands*\326\002\n\rPassD"
+  "irection\022\036\n\032PASS_DIRECTION_UNSPECIFIED\020\000"
+  "\022\027\n\023PASS_DIRECTION_LEFT\020\001\022\030\n\024PASS_DIRECT"
+  "ION_RIGHT\020\002\022\031\n\025PASS_DIRECTION_ACROSS\020\003\022\030"
+  "\n\024PASS_DIRECTION_LEFT2\020\004\022\031\n\025PASS_DIRECTI"
+  "ON_RIGHT2\020\005\022\027\n\023PASS_DIRECTION_HOLD\020\006\022\032\n\026"
+  "PASS_DIRECTION_SCATTER\020\007\022\031\n\025PASS_DIRECTI"
+  "ON_CENTER\020\010\022\027\n\023PASS_DIRECTION_STAR\020\t\022\037\n\033"
+  "PASS_DIRECTION_DEALER_CALLS\020\n\022\030\n\024PASS_DI"
+  "RECTION_SPLIT\020\013*\207\001\n\007Opening\022\027\n\023OPENING_U"
+  "NSPECIFIED\020\000\022\027\n\023OPENING_LOWEST_CLUB\020\001\022\024\n"
+  "\020OPENING_ANY_CLUB\020\002\022\032\n\026OPENING_LEFT_OF_D"
+  "EALER\020\003\022\030\n\024OPENING_LOWEST_SPADE\020\004*\200\001\n\nFi"
+  "rstTrick\022\033\n\027FIRST_TRICK_UNSPECIFIED\020\000\022\023\n"
+  "\017FIRST_TRICK_ANY\020\001\022 \n\034FIRST_TRICK_NO_PEN"
+  "ALTY_CARDS\020\002\022\036\n\032FIRST_TRICK_NO_POINT_CAR"
+  "DS\020\003*r\n\010LeadRule\022\031\n\025LEAD_RULE_UNSPECIFIE"
+  "D\020\000\022\021\n\rLEAD_RULE_ANY\020\001\022\033\n\027LEAD_RULE_HEAR"
+  "TS_BROKEN\020\002\022\033\n\027LEAD_RULE_POINTS_BROKEN\020\003"
+  "*u\n\010BrokenBy\022\031\n\025BROKEN_BY_UNSPECIFIED\020\000\022"
+  "\024\n\020BROKEN_BY_HEARTS\020\001\022\035\n\031BROKEN_BY_HEART"
+  "S_OR_QUEEN\020\002\022\031\n\025BROKEN_BY_POINT_CARDS\020\003*"
+  "\237\001\n\010MoonRule\022\031\n\025MOON_RULE_UNSPECIFIED\020\000\022"
+  "\022\n\016MOON_RULE_NONE\020\001\022\021\n\rMOON_RULE_OLD\020\002\022\021"
+  "\n\rMOON_RULE_NEW\020\003\022\035\n\031MOON_RULE_SHOOTERS_"
+  "CHOICE\020\004\022\037\n\033MOON_RULE_ADD_UNLESS_LOSING\020"
+  "\005*\235\001\n\nKittyTaker\022\033\n\027KITTY_TAKER_UNSPECIF"
+  "IED\020\000\022\033\n\027KITTY_TAKER_FIRST_TRICK\020\001\022\034\n\030KI"
+  "TTY_TAKER_FIRST_POINTS\020\002\022\033\n\027KITTY_TAKER_"
+  "FIRST_HEART\020\003\022\032\n\026KITTY_TAKER_EACH_TRICK\020"
+  "\004*\267\001\n\017KittyVisibility\022 \n\034KITTY_VISIBILIT"
+  "Y_UNSPECIFIED\020\000\022\033\n\027KITTY_VISIBILITY_HIDD"
+  "EN\020\001\022\034\n\030KITTY_VISIBILITY_FACE_UP\020\002\022&\n\"KI"
+  "TTY_VISIBILITY_AFTER_FIRST_TRICK\020\003\022\037\n\033KI"
+  "TTY_VISIBILITY_TAKER_ONLY\020\004*\300\001\n\nSettleme"
+  "nt\022\032\n\026SETTLEMENT_UNSPECIFIED\020\000\022\025\n\021SETTLE"
+  "MENT_POINTS\020\001\022\025\n\021SETTLEMENT_HOWELL\020\002\022\031\n\025"
+  "SETTLEMENT_POT_LOWEST\020\003\022\032\n\026SETTLEMENT_SW"
+  "EEPSTAKES\020\004\022\031\n\025SETTLEMENT_POOL_CLEAN\020\005\022\026"
+  "\n\022SETTLEMENT_AUCTION\020\006*\232\001\n\021ScoringSuitCh"
+  "oice\022#\n\037SCORING_SUIT_CHOICE_UNSPECIFIED\020"
+  "\000\022\035\n\031SCORING_SUIT_CHOICE_FIXED\020\001\022 \n\034SCOR"
+  "ING_SUIT_CHOICE_REVEALED\020\002\022\037\n\033SCORING_SU"
+  "IT_CHOICE_AUCTION\020\003*\225\001\n\nDealerRule\022\033\n\027DE"
+  "ALER_RULE_UNSPECIFIED\020\000\022\026\n\022DEALER_RULE_R"
+  "OTATE\020\001\022%\n!DEALER_RULE_QUEEN_OF_SPADES_T"
+  "AKER\020\002\022+\n\'DEALER_RULE_QUEEN_OF_SPADES_TA"
+  "KER_LEADS\020\003*W\n\tJokerKind\022\032\n\026JOKER_KIND_U"
+  "NSPECIFIED\020\000\022\023\n\017JOKER_KIND_WILD\020\001\022\031\n\025JOK"
+  "ER_KIND_HEART_1911\020\002*l\n\tPennyPlay\022\032\n\026PEN"
+  "NY_PLAY_UNSPECIFIED\020\000\022\023\n\017PENNY_PLAY_NONE"
+  "\020\001\022\025\n\021PENNY_PLAY_SIMPLE\020\002\022\027\n\023PENNY_PLAY_"
+  "ADVANCED\020\003b\006proto3"
   ;
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2frules_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2frules_2eproto = {
-    false, false, 3595, descriptor_table_protodef_hearts_2fv1_2frules_2eproto,
+    false, false, 3818, descriptor_table_protodef_hearts_2fv1_2frules_2eproto,
     "hearts/v1/rules.proto",
     &descriptor_table_hearts_2fv1_2frules_2eproto_once, nullptr, 0, 3,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2frules_2eproto::offsets,
@@ -533,6 +557,7 @@ bool DealerRule_IsValid(int value) {
     case 0:
     case 1:
     case 2:
+    case 3:
       return true;
     default:
       return false;
@@ -1088,7 +1113,13 @@ Rules::Rules(const Rules& from)
     , decltype(_impl_.domino_){}
     , decltype(_impl_.queen_at_first_chance_){}
     , decltype(_impl_.queen_breaks_only_discarded_){}
-    , decltype(_impl_.enfle_){}};
+    , decltype(_impl_.first_trick_points_){}
+    , decltype(_impl_.last_trick_points_){}
+    , decltype(_impl_.every_penalty_extra_){}
+    , decltype(_impl_.doubler_alone_points_){}
+    , decltype(_impl_.enfle_){}
+    , decltype(_impl_.all_hearts_reversed_){}
+    , decltype(_impl_.all_hearts_reverse_queen_){}};
 
   _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
   _impl_.name_.InitDefault();
@@ -1108,8 +1139,8 @@ Rules::Rules(const Rules& from)
       _this->GetArenaForAllocation());
   }
   ::memcpy(&_impl_.players_, &from._impl_.players_,
-    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.enfle_) -
-    reinterpret_cast<char*>(&_impl_.players_)) + sizeof(_impl_.enfle_));
+    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.all_hearts_reverse_queen_) -
+    reinterpret_cast<char*>(&_impl_.players_)) + sizeof(_impl_.all_hearts_reverse_queen_));
   // @@protoc_insertion_point(copy_constructor:hearts.v1.Rules)
 }
 
@@ -1165,7 +1196,13 @@ inline void Rules::SharedCtor(
     , decltype(_impl_.domino_){false}
     , decltype(_impl_.queen_at_first_chance_){false}
     , decltype(_impl_.queen_breaks_only_discarded_){false}
+    , decltype(_impl_.first_trick_points_){0}
+    , decltype(_impl_.last_trick_points_){0}
+    , decltype(_impl_.every_penalty_extra_){0}
+    , decltype(_impl_.doubler_alone_points_){0}
     , decltype(_impl_.enfle_){false}
+    , decltype(_impl_.all_hearts_reversed_){false}
+    , decltype(_impl_.all_hearts_reverse_queen_){false}
   };
   _impl_.name_.InitDefault();
   #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
@@ -1236,8 +1273,8 @@ void Rules::Clear() {
         reinterpret_cast<char*>(&_impl_.target_score_)) + sizeof(_impl_.max_hands_));
   }
   ::memset(&_impl_.settlement_, 0, static_cast<size_t>(
-      reinterpret_cast<char*>(&_impl_.enfle_) -
-      reinterpret_cast<char*>(&_impl_.settlement_)) + sizeof(_impl_.enfle_));
+      reinterpret_cast<char*>(&_impl_.all_hearts_reverse_queen_) -
+      reinterpret_cast<char*>(&_impl_.settlement_)) + sizeof(_impl_.all_hearts_reverse_queen_));
   _impl_._has_bits_.Clear();
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
@@ -1650,10 +1687,58 @@ const char* Rules::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
         } else
           goto handle_unusual;
         continue;
+      // int32 first_trick_points = 71;
+      case 71:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 56)) {
+          _impl_.first_trick_points_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // int32 last_trick_points = 72;
+      case 72:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 64)) {
+          _impl_.last_trick_points_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // int32 every_penalty_extra = 73;
+      case 73:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 72)) {
+          _impl_.every_penalty_extra_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
       // bool queen_breaks_only_discarded = 74;
       case 74:
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 80)) {
           _impl_.queen_breaks_only_discarded_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // int32 doubler_alone_points = 75;
+      case 75:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 88)) {
+          _impl_.doubler_alone_points_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // bool all_hearts_reversed = 76;
+      case 76:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 96)) {
+          _impl_.all_hearts_reversed_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // bool all_hearts_reverse_queen = 77;
+      case 77:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 104)) {
+          _impl_.all_hearts_reverse_queen_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
           CHK_(ptr);
         } else
           goto handle_unusual;
@@ -1994,10 +2079,46 @@ uint8_t* Rules::_InternalSerialize(
     target = ::_pbi::WireFormatLite::WriteBoolToArray(70, this->_internal_queen_at_first_chance(), target);
   }
 
+  // int32 first_trick_points = 71;
+  if (this->_internal_first_trick_points() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteInt32ToArray(71, this->_internal_first_trick_points(), target);
+  }
+
+  // int32 last_trick_points = 72;
+  if (this->_internal_last_trick_points() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteInt32ToArray(72, this->_internal_last_trick_points(), target);
+  }
+
+  // int32 every_penalty_extra = 73;
+  if (this->_internal_every_penalty_extra() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteInt32ToArray(73, this->_internal_every_penalty_extra(), target);
+  }
+
   // bool queen_breaks_only_discarded = 74;
   if (this->_internal_queen_breaks_only_discarded() != 0) {
     target = stream->EnsureSpace(target);
     target = ::_pbi::WireFormatLite::WriteBoolToArray(74, this->_internal_queen_breaks_only_discarded(), target);
+  }
+
+  // int32 doubler_alone_points = 75;
+  if (this->_internal_doubler_alone_points() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteInt32ToArray(75, this->_internal_doubler_alone_points(), target);
+  }
+
+  // bool all_hearts_reversed = 76;
+  if (this->_internal_all_hearts_reversed() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(76, this->_internal_all_hearts_reversed(), target);
+  }
+
+  // bool all_hearts_reverse_queen = 77;
+  if (this->_internal_all_hearts_reverse_queen() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(77, this->_internal_all_hearts_reverse_queen(), target);
   }
 
   // bool enfle = 85;
@@ -2316,8 +2437,46 @@ size_t Rules::ByteSizeLong() const {
     total_size += 2 + 1;
   }
 
+  // int32 first_trick_points = 71;
+  if (this->_internal_first_trick_points() != 0) {
+    total_size += 2 +
+      ::_pbi::WireFormatLite::Int32Size(
+        this->_internal_first_trick_points());
+  }
+
+  // int32 last_trick_points = 72;
+  if (this->_internal_last_trick_points() != 0) {
+    total_size += 2 +
+      ::_pbi::WireFormatLite::Int32Size(
+        this->_internal_last_trick_points());
+  }
+
+  // int32 every_penalty_extra = 73;
+  if (this->_internal_every_penalty_extra() != 0) {
+    total_size += 2 +
+      ::_pbi::WireFormatLite::Int32Size(
+        this->_internal_every_penalty_extra());
+  }
+
+  // int32 doubler_alone_points = 75;
+  if (this->_internal_doubler_alone_points() != 0) {
+    total_size += 2 +
+      ::_pbi::WireFormatLite::Int32Size(
+        this->_internal_doubler_alone_points());
+  }
+
   // bool enfle = 85;
   if (this->_internal_enfle() != 0) {
+    total_size += 2 + 1;
+  }
+
+  // bool all_hearts_reversed = 76;
+  if (this->_internal_all_hearts_reversed() != 0) {
+    total_size += 2 + 1;
+  }
+
+  // bool all_hearts_reverse_queen = 77;
+  if (this->_internal_all_hearts_reverse_queen() != 0) {
     total_size += 2 + 1;
   }
 
@@ -2456,8 +2615,26 @@ void Rules::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF
   if (from._internal_queen_breaks_only_discarded() != 0) {
     _this->_internal_set_queen_breaks_only_discarded(from._internal_queen_breaks_only_discarded());
   }
+  if (from._internal_first_trick_points() != 0) {
+    _this->_internal_set_first_trick_points(from._internal_first_trick_points());
+  }
+  if (from._internal_last_trick_points() != 0) {
+    _this->_internal_set_last_trick_points(from._internal_last_trick_points());
+  }
+  if (from._internal_every_penalty_extra() != 0) {
+    _this->_internal_set_every_penalty_extra(from._internal_every_penalty_extra());
+  }
+  if (from._internal_doubler_alone_points() != 0) {
+    _this->_internal_set_doubler_alone_points(from._internal_doubler_alone_points());
+  }
   if (from._internal_enfle() != 0) {
     _this->_internal_set_enfle(from._internal_enfle());
+  }
+  if (from._internal_all_hearts_reversed() != 0) {
+    _this->_internal_set_all_hearts_reversed(from._internal_all_hearts_reversed());
+  }
+  if (from._internal_all_hearts_reverse_queen() != 0) {
+    _this->_internal_set_all_hearts_reverse_queen(from._internal_all_hearts_reverse_queen());
   }
   _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
 }
@@ -2496,8 +2673,8 @@ void Rules::InternalSwap(Rules* other) {
       &other->_impl_.doubler_, rhs_arena
   );
   ::PROTOBUF_NAMESPACE_ID::internal::memswap<
-      PROTOBUF_FIELD_OFFSET(Rules, _impl_.enfle_)
-      + sizeof(Rules::_impl_.enfle_)
+      PROTOBUF_FIELD_OFFSET(Rules, _impl_.all_hearts_reverse_queen_)
+      + sizeof(Rules::_impl_.all_hearts_reverse_queen_)
       - PROTOBUF_FIELD_OFFSET(Rules, _impl_.players_)>(
           reinterpret_cast<char*>(&_impl_.players_),
           reinterpret_cast<char*>(&other->_impl_.players_));

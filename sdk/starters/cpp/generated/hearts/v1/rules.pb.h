@@ -356,12 +356,13 @@ enum DealerRule : int {
   DEALER_RULE_UNSPECIFIED = 0,
   DEALER_RULE_ROTATE = 1,
   DEALER_RULE_QUEEN_OF_SPADES_TAKER = 2,
+  DEALER_RULE_QUEEN_OF_SPADES_TAKER_LEADS = 3,
   DealerRule_INT_MIN_SENTINEL_DO_NOT_USE_ = std::numeric_limits<int32_t>::min(),
   DealerRule_INT_MAX_SENTINEL_DO_NOT_USE_ = std::numeric_limits<int32_t>::max()
 };
 bool DealerRule_IsValid(int value);
 constexpr DealerRule DealerRule_MIN = DEALER_RULE_UNSPECIFIED;
-constexpr DealerRule DealerRule_MAX = DEALER_RULE_QUEEN_OF_SPADES_TAKER;
+constexpr DealerRule DealerRule_MAX = DEALER_RULE_QUEEN_OF_SPADES_TAKER_LEADS;
 constexpr int DealerRule_ARRAYSIZE = DealerRule_MAX + 1;
 
 const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* DealerRule_descriptor();
@@ -920,7 +921,13 @@ class Rules final :
     kDominoFieldNumber = 50,
     kQueenAtFirstChanceFieldNumber = 70,
     kQueenBreaksOnlyDiscardedFieldNumber = 74,
+    kFirstTrickPointsFieldNumber = 71,
+    kLastTrickPointsFieldNumber = 72,
+    kEveryPenaltyExtraFieldNumber = 73,
+    kDoublerAlonePointsFieldNumber = 75,
     kEnfleFieldNumber = 85,
+    kAllHeartsReversedFieldNumber = 76,
+    kAllHeartsReverseQueenFieldNumber = 77,
   };
   // repeated string removed_cards = 3;
   int removed_cards_size() const;
@@ -1429,6 +1436,42 @@ class Rules final :
   void _internal_set_queen_breaks_only_discarded(bool value);
   public:
 
+  // int32 first_trick_points = 71;
+  void clear_first_trick_points();
+  int32_t first_trick_points() const;
+  void set_first_trick_points(int32_t value);
+  private:
+  int32_t _internal_first_trick_points() const;
+  void _internal_set_first_trick_points(int32_t value);
+  public:
+
+  // int32 last_trick_points = 72;
+  void clear_last_trick_points();
+  int32_t last_trick_points() const;
+  void set_last_trick_points(int32_t value);
+  private:
+  int32_t _internal_last_trick_points() const;
+  void _internal_set_last_trick_points(int32_t value);
+  public:
+
+  // int32 every_penalty_extra = 73;
+  void clear_every_penalty_extra();
+  int32_t every_penalty_extra() const;
+  void set_every_penalty_extra(int32_t value);
+  private:
+  int32_t _internal_every_penalty_extra() const;
+  void _internal_set_every_penalty_extra(int32_t value);
+  public:
+
+  // int32 doubler_alone_points = 75;
+  void clear_doubler_alone_points();
+  int32_t doubler_alone_points() const;
+  void set_doubler_alone_points(int32_t value);
+  private:
+  int32_t _internal_doubler_alone_points() const;
+  void _internal_set_doubler_alone_points(int32_t value);
+  public:
+
   // bool enfle = 85;
   void clear_enfle();
   bool enfle() const;
@@ -1436,6 +1479,24 @@ class Rules final :
   private:
   bool _internal_enfle() const;
   void _internal_set_enfle(bool value);
+  public:
+
+  // bool all_hearts_reversed = 76;
+  void clear_all_hearts_reversed();
+  bool all_hearts_reversed() const;
+  void set_all_hearts_reversed(bool value);
+  private:
+  bool _internal_all_hearts_reversed() const;
+  void _internal_set_all_hearts_reversed(bool value);
+  public:
+
+  // bool all_hearts_reverse_queen = 77;
+  void clear_all_hearts_reverse_queen();
+  bool all_hearts_reverse_queen() const;
+  void set_all_hearts_reverse_queen(bool value);
+  private:
+  bool _internal_all_hearts_reverse_queen() const;
+  void _internal_set_all_hearts_reverse_queen(bool value);
   public:
 
   // @@protoc_insertion_point(class_scope:hearts.v1.Rules)
@@ -1493,7 +1554,13 @@ class Rules final :
     bool domino_;
     bool queen_at_first_chance_;
     bool queen_breaks_only_discarded_;
+    int32_t first_trick_points_;
+    int32_t last_trick_points_;
+    int32_t every_penalty_extra_;
+    int32_t doubler_alone_points_;
     bool enfle_;
+    bool all_hearts_reversed_;
+    bool all_hearts_reverse_queen_;
   };
   union { Impl_ _impl_; };
   friend struct ::TableStruct_hearts_2fv1_2frules_2eproto;
@@ -2913,6 +2980,126 @@ inline void Rules::_internal_set_enfle(bool value) {
 inline void Rules::set_enfle(bool value) {
   _internal_set_enfle(value);
   // @@protoc_insertion_point(field_set:hearts.v1.Rules.enfle)
+}
+
+// int32 first_trick_points = 71;
+inline void Rules::clear_first_trick_points() {
+  _impl_.first_trick_points_ = 0;
+}
+inline int32_t Rules::_internal_first_trick_points() const {
+  return _impl_.first_trick_points_;
+}
+inline int32_t Rules::first_trick_points() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.first_trick_points)
+  return _internal_first_trick_points();
+}
+inline void Rules::_internal_set_first_trick_points(int32_t value) {
+  
+  _impl_.first_trick_points_ = value;
+}
+inline void Rules::set_first_trick_points(int32_t value) {
+  _internal_set_first_trick_points(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.first_trick_points)
+}
+
+// int32 last_trick_points = 72;
+inline void Rules::clear_last_trick_points() {
+  _impl_.last_trick_points_ = 0;
+}
+inline int32_t Rules::_internal_last_trick_points() const {
+  return _impl_.last_trick_points_;
+}
+inline int32_t Rules::last_trick_points() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.last_trick_points)
+  return _internal_last_trick_points();
+}
+inline void Rules::_internal_set_last_trick_points(int32_t value) {
+  
+  _impl_.last_trick_points_ = value;
+}
+inline void Rules::set_last_trick_points(int32_t value) {
+  _internal_set_last_trick_points(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.last_trick_points)
+}
+
+// int32 every_penalty_extra = 73;
+inline void Rules::clear_every_penalty_extra() {
+  _impl_.every_penalty_extra_ = 0;
+}
+inline int32_t Rules::_internal_every_penalty_extra() const {
+  return _impl_.every_penalty_extra_;
+}
+inline int32_t Rules::every_penalty_extra() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.every_penalty_extra)
+  return _internal_every_penalty_extra();
+}
+inline void Rules::_internal_set_every_penalty_extra(int32_t value) {
+  
+  _impl_.every_penalty_extra_ = value;
+}
+inline void Rules::set_every_penalty_extra(int32_t value) {
+  _internal_set_every_penalty_extra(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.every_penalty_extra)
+}
+
+// int32 doubler_alone_points = 75;
+inline void Rules::clear_doubler_alone_points() {
+  _impl_.doubler_alone_points_ = 0;
+}
+inline int32_t Rules::_internal_doubler_alone_points() const {
+  return _impl_.doubler_alone_points_;
+}
+inline int32_t Rules::doubler_alone_points() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.doubler_alone_points)
+  return _internal_doubler_alone_points();
+}
+inline void Rules::_internal_set_doubler_alone_points(int32_t value) {
+  
+  _impl_.doubler_alone_points_ = value;
+}
+inline void Rules::set_doubler_alone_points(int32_t value) {
+  _internal_set_doubler_alone_points(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.doubler_alone_points)
+}
+
+// bool all_hearts_reversed = 76;
+inline void Rules::clear_all_hearts_reversed() {
+  _impl_.all_hearts_reversed_ = false;
+}
+inline bool Rules::_internal_all_hearts_reversed() const {
+  return _impl_.all_hearts_reversed_;
+}
+inline bool Rules::all_hearts_reversed() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.all_hearts_reversed)
+  return _internal_all_hearts_reversed();
+}
+inline void Rules::_internal_set_all_hearts_reversed(bool value) {
+  
+  _impl_.all_hearts_reversed_ = value;
+}
+inline void Rules::set_all_hearts_reversed(bool value) {
+  _internal_set_all_hearts_reversed(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.all_hearts_reversed)
+}
+
+// bool all_hearts_reverse_queen = 77;
+inline void Rules::clear_all_hearts_reverse_queen() {
+  _impl_.all_hearts_reverse_queen_ = false;
+}
+inline bool Rules::_internal_all_hearts_reverse_queen() const {
+  return _impl_.all_hearts_reverse_queen_;
+}
+inline bool Rules::all_hearts_reverse_queen() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.all_hearts_reverse_queen)
+  return _internal_all_hearts_reverse_queen();
+}
+inline void Rules::_internal_set_all_hearts_reverse_queen(bool value) {
+  
+  _impl_.all_hearts_reverse_queen_ = value;
+}
+inline void Rules::set_all_hearts_reverse_queen(bool value) {
+  _internal_set_all_hearts_reverse_queen(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.all_hearts_reverse_queen)
 }
 
 #ifdef __GNUC__

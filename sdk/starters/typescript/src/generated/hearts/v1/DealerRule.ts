@@ -4,6 +4,7 @@ export const DealerRule = {
   DEALER_RULE_UNSPECIFIED: 'DEALER_RULE_UNSPECIFIED',
   DEALER_RULE_ROTATE: 'DEALER_RULE_ROTATE',
   DEALER_RULE_QUEEN_OF_SPADES_TAKER: 'DEALER_RULE_QUEEN_OF_SPADES_TAKER',
+  DEALER_RULE_QUEEN_OF_SPADES_TAKER_LEADS: 'DEALER_RULE_QUEEN_OF_SPADES_TAKER_LEADS',
 } as const;
 
 export type DealerRule =
@@ -13,5 +14,7 @@ export type DealerRule =
   | 1
   | 'DEALER_RULE_QUEEN_OF_SPADES_TAKER'
   | 2
+  | 'DEALER_RULE_QUEEN_OF_SPADES_TAKER_LEADS'
+  | 3
 
 export type DealerRule__Output = typeof DealerRule[keyof typeof DealerRule]

@@ -59,7 +59,13 @@ export interface Rules {
   'penny_openings'?: (number);
   'pass_call_split'?: (boolean);
   'queen_at_first_chance'?: (boolean);
+  'first_trick_points'?: (number);
+  'last_trick_points'?: (number);
+  'every_penalty_extra'?: (number);
   'queen_breaks_only_discarded'?: (boolean);
+  'doubler_alone_points'?: (number);
+  'all_hearts_reversed'?: (boolean);
+  'all_hearts_reverse_queen'?: (boolean);
   'enfle'?: (boolean);
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
@@ -110,7 +116,13 @@ export interface Rules__Output {
   'penny_openings': (number);
   'pass_call_split': (boolean);
   'queen_at_first_chance': (boolean);
+  'first_trick_points': (number);
+  'last_trick_points': (number);
+  'every_penalty_extra': (number);
   'queen_breaks_only_discarded': (boolean);
+  'doubler_alone_points': (number);
+  'all_hearts_reversed': (boolean);
+  'all_hearts_reverse_queen': (boolean);
   'enfle': (boolean);
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
