@@ -307,6 +307,7 @@ _ENFLE_READS: Final = frozenset(
 )
 """The options an Enfle hand reads or `Rules._validate_enfle` checks one by one."""
 
+
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Rules:
     """A complete, validated Hearts variant. Build presets with `arena.engine.presets`.
