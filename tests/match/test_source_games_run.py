@@ -23,6 +23,14 @@ pytestmark = pytest.mark.timeout(180)
 SOURCE_GAMES: dict[str, str | None] = {
     "heartsette": None,
     "black_maria_purist": None,
+    "slobberhannes": None,
+    "four_jacks": None,
+    "gong_zhu": None,
+    "rickety_kate": "pass",
+    "first_heart_kitty": "pass",
+    "kitty_each_trick": "pass",
+    "two_player": "pass",
+    "enfle": "pickup",
 }
 
 
