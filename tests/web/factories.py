@@ -68,6 +68,14 @@ def ready_version(db: Session, owner: User, name: str, content: bytes, log: str)
     return version
 
 
+# The world's season and match rules: `standard` as it was when the figures the site tests
+# read were taken (alice's 2 faults in 8 hands, two entrants told apart after 7 games).
+# Since issue 23 `standard` breaks hearts by a discarded QS only (000 'The Play'), which
+# plays seed 7 differently; the site's tests are about the site, so the world keeps the
+# any-QS breaking (002's rule, `hearts_or_queen`) rather than chase new seeded figures.
+WORLD_RULES = preset("standard").replace(broken_by="hearts_or_queen")
+
+
 def build_world(db: Session, app: Flask) -> World:
     """Alice, Bob and an admin; a running season; one recorded match (alice's seat
     faults, and its log is hers alone)."""
@@ -82,7 +90,7 @@ def build_world(db: Session, app: Flask) -> World:
         season = create_season(
             db,
             name="Spring",
-            rules=preset("standard"),
+            rules=WORLD_RULES,
             starts_at=now - timedelta(days=1),
             ends_at=now + timedelta(days=30),
             cadence=timedelta(minutes=10),
@@ -105,7 +113,7 @@ def build_world(db: Session, app: Flask) -> World:
             db,
             season_id=season.id,
             version_ids=[mine.id, theirs.id, house[0].id, house[3].id],
-            rules=preset("standard"),
+            rules=WORLD_RULES,
             seed=7,
         )
     start_season(db, season_id, now=datetime.now(UTC) - timedelta(hours=1))

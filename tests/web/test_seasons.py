@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import func, select
 
+from arena.engine import preset
 from arena.store.models import Match, MatchStatus, Season, SeasonStatus
 
 
@@ -76,8 +78,10 @@ def test_a_cancellation_season_seats_up_to_ten(client, auth, world, db):
     assert too_many.status_code == 400
 
 
-def test_a_two_player_season_is_domino_hearts_only(client, auth, world, db):
-    # 000 'Number of Players': "Two players may play Domino Hearts"; no other preset.
+def test_a_two_player_season_needs_a_two_player_game(client, auth, world, db):
+    # 000 'Number of Players': "Two players may play Domino Hearts"; since issue 23 also the
+    # `two_player` and `enfle` presets (test_a_season_can_be_created_on_each_source_game),
+    # but not the standard game, whose trims start at three.
     token = admin(client, auth)
     form = {
         "name": "Dominoes",
@@ -173,3 +177,41 @@ def test_admin_reschedules_starts_runs_a_round_and_finishes(client, auth, world,
     )
     assert client.post("/seasons/999/finish", data={"csrf_token": token}).status_code == 404
     assert client.post(f"/seasons/{world.season_id}/finish", data={}).status_code == 400
+
+
+# Issue 23's games: "A season can be created on each."
+SOURCE_GAMES = (
+    "heartsette",
+    "black_maria_purist",
+    "slobberhannes",
+    "four_jacks",
+    "gong_zhu",
+    "rickety_kate",
+    "first_heart_kitty",
+    "kitty_each_trick",
+    "two_player",
+    "enfle",
+)
+
+
+@pytest.mark.parametrize("name", SOURCE_GAMES)
+def test_a_season_can_be_created_on_each_source_game(client, auth, world, db, name):
+    token = admin(client, auth)
+    players = preset(name).players
+    form = {
+        "name": f"Season of {name}",
+        "preset": name,
+        "players": str(players),
+        "starts_at": "2031-06-01T12:00",
+        "ends_at": "2031-07-01T12:00",
+        "cadence_minutes": "30",
+        "house_bots": "y",
+        "csrf_token": token,
+    }
+    created = client.post("/seasons/new", data=form)
+    assert created.status_code == 302, created.get_data(as_text=True)[:2000]
+    season = db.scalars(select(Season).where(Season.name == f"Season of {name}")).one()
+    assert season.ruleset.data["name"] == name and season.ruleset.data["players"] == players
+    page = client.get(f"/seasons/{season.id}")
+    assert page.status_code == 200
+    assert "Players and deal" in page.get_data(as_text=True)

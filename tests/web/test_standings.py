@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from arena.engine import preset
 from arena.seasons import finish_season
 from arena.seasons.evidence import store_evidence
 from arena.store import write_transaction
@@ -13,7 +12,7 @@ from arena.store.bots import ensure_house_bots
 from arena.store.models import Season, SeasonEntry
 from web.bench import add_match, play_and_record
 
-from .factories import row
+from .factories import WORLD_RULES, row
 
 
 def play_some(db, world, count: int) -> None:
@@ -31,7 +30,7 @@ def play_some(db, world, count: int) -> None:
                     world.bob_version_id,
                     *house[i % 3 : i % 3 + 2],
                 ],
-                rules=preset("standard"),
+                rules=WORLD_RULES,  # the season's rules (tests/web/factories.py)
                 seed=100 + i,
             )
         play_and_record(db, match_id)
