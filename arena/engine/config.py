@@ -34,6 +34,16 @@ MOON_OLD = 1
 MOON_NEW = 2
 MOON_SHOOTERS_CHOICE = 3
 MOON_ADD_UNLESS_LOSING = 4
+MOON_SUBTRACT_AFTER_SCORE = 5
+"""004 'Shooting the moon': "a player may subtract after a predetermined score has been
+reached by him or any other player" (the score is `moon_subtract_after`)."""
+
+MOON_CHOICE_ENGINE = -1
+"""`points(totals, target, choice)`: the engine's own pick where the shooter may choose."""
+MOON_CHOICE_ADD = 0
+"""The shooter adds the moon to the others' scores (where the rules let him choose)."""
+MOON_CHOICE_SUBTRACT = 1
+"""The shooter subtracts the moon from his own score (where the rules let him choose)."""
 
 KITTY_TO_FIRST_TRICK = 0
 KITTY_TO_FIRST_POINTS = 1
@@ -145,6 +155,10 @@ class CoreConfig(NamedTuple):
     """1: 001 'VARIATION 1: BLACK MARIAH' (`Rules.queen_at_first_chance`): a seat that may
     play the QS to another's lead must, when it is discarding or the trick holds the AS
     or KS (error 19, checked last); 0, the default, changes nothing."""
+    moon_subtract_after: int = 0
+    """With moon MOON_SUBTRACT_AFTER_SCORE (004 'Shooting the moon'): the total some seat
+    must have reached before the hand for the shooter to choose; until then he adds. 0,
+    the default, changes nothing under the other moon rules."""
 
 
 CONFIG_MASKS: Final = frozenset({"deck", "moon_extra", "pass_forbidden"})
@@ -203,4 +217,5 @@ def standard_config(players: int = 4) -> CoreConfig:
         joker_kind=0,
         joker_points=0,
         queen_at_first_chance=0,
+        moon_subtract_after=0,
     )

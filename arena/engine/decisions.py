@@ -51,6 +51,13 @@ class DecisionKind(StrEnum):
     DRAW = "draw"
     """000 'Domino Hearts': a card drawn from the stock. The engine's own action: never
     pending, recorded in `Hand.history` when it happens, checked by `Hand.apply`."""
+    MOON_CHOICE = "moon_choice"
+    """004 'Shooting the moon': after the last trick, the shooter "add"s the moon to the
+    others or "subtract"s it from himself (a str), where the moon rule lets him choose
+    (`Hand.moon_choice_offered`); the default is the engine's pick."""
+    PLEDGE = "pledge"
+    """004 'Scoring variants': after the pass, before the first card, each seat from the
+    dealer's left pledges to take no hearts (True) or not (False); the default is False."""
 
 
 class Decision(NamedTuple):

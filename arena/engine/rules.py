@@ -133,6 +133,9 @@ class MoonRule(StrEnum):
     NEW = "new"  # shooter - moon points
     SHOOTERS_CHOICE = "shooters_choice"  # 002: either; the engine picks the better for the shooter
     ADD_UNLESS_LOSING = "add_unless_losing"  # 004 sub-rule: add unless that loses the game
+    # 004 sub-rule: "a player may subtract after a predetermined score has been reached by
+    # him or any other player" (`Rules.moon_subtract_after`): add until then, then choose.
+    SUBTRACT_AFTER_SCORE = "subtract_after_score"
 
 
 class KittyTaker(StrEnum):
@@ -389,6 +392,19 @@ class Rules:
     penny_openings: int = 0
     """The regular opening tricks before the first multi-round (003: one with four players,
     two with three, none with five); 0 without `penny_play`."""
+    moon_subtract_after: int = 0
+    """With moon 'subtract_after_score' (004 'Shooting the moon': "That a player may
+    subtract after a predetermined score has been reached by him or any other player"): the
+    total some seat must have reached before the hand for the shooter to choose; until then
+    he adds. 0 with any other moon rule."""
+    no_hearts_pledge: bool = False
+    """004 'Scoring variants': "A player may declare before the first card is played that he
+    or she will not take any hearts on the upcoming hand": after the pass each seat, from
+    the dealer's left, pledges or not (`DecisionKind.PLEDGE`); `pledge_points` off for a
+    pledge kept, on for one broken."""
+    pledge_points: int = 10
+    """The no-hearts pledge's worth (004: "they may subtract 10 penalty points, but if they
+    take any hearts they are assessed 10 additional penalty points")."""
     name: str = "custom"
 
     def __post_init__(self) -> None:
@@ -740,6 +756,7 @@ class Rules:
         for field in _SWITCHES:  # every true/false option, a new one included
             if not isinstance(getattr(self, field), bool):
                 raise RulesError(f"{field} must be true or false")
+        self._validate_pledge()
         if self.domino is not False:
             self._validate_domino()
             return
@@ -801,6 +818,28 @@ class Rules:
         self._validate_royal()
         self._validate_end()
         self._validate_penny()
+
+    def _validate_pledge(self) -> None:
+        """004 'Scoring variants', the no-hearts pledge: a pledge about hearts needs hearts
+        in play and hearts as the suit to avoid, and is asked by the plain `Hand` between
+        the pass and the first card, so no variant family (two packs, Domino, the
+        pennies) and no scoring suit chosen per hand."""
+        _check_int(self, "pledge_points", 1, 1000)
+        if not self.no_hearts_pledge:
+            return
+        what = "no_hearts_pledge (004 'Scoring variants')"
+        if not any(card.suit is Suit.HEARTS for card in self.deck):
+            raise RulesError(f"{what} needs hearts in play")
+        if (
+            self.scoring_suit_choice is not ScoringSuitChoice.FIXED
+            or self.cancellation
+            or self.domino
+            or self.penny_play is not PennyPlay.NONE
+        ):
+            raise RulesError(
+                f"{what} needs a fixed scoring suit and the plain game: no cancellation, "
+                "domino or penny play"
+            )
 
     def _validate_queen_first_chance(self) -> None:
         """001's Black Mariah rule is about the one QS of a one-pack game whose tricks
@@ -1107,6 +1146,13 @@ class Rules:
             raise RulesError("sun_points and moon_requires need a moon rule other than 'none'")
         if self.moon is MoonRule.ADD_UNLESS_LOSING and self.target_score is None:
             raise RulesError("moon 'add_unless_losing' needs a target_score to lose by (004)")
+        if self.moon is MoonRule.SUBTRACT_AFTER_SCORE:
+            _check_int(self, "moon_subtract_after", 1, 100000)
+        elif self.moon_subtract_after != 0:
+            raise RulesError(
+                "moon_subtract_after is the score of moon 'subtract_after_score' (004): "
+                "0 with any other moon rule"
+            )
 
     def _validate_royal(self) -> None:
         """004 'Royal Hearts' scores by the four queens, and its moon is worth the shooter's

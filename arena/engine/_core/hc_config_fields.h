@@ -6,7 +6,7 @@
 #ifndef HC_CONFIG_FIELDS_H
 #define HC_CONFIG_FIELDS_H
 
-#define HC_CONFIG_NFIELDS 24
+#define HC_CONFIG_NFIELDS 25
 
 #define HC_CONFIG_FIELDS(INT, MASK, FLAG, VALUES) \
     INT(players) \
@@ -33,5 +33,6 @@
     INT(joker_kind) \
     INT(joker_points) \
     FLAG(queen_at_first_chance) \
+    INT(moon_subtract_after) \
 
 #endif
