@@ -37,3 +37,12 @@ class HouseBot(Protocol):
     def name_suit(self, view: SeatView) -> Suit:
         """Auction Hearts (000), as declarer: the suit to avoid."""
         ...
+
+    def choose_moon(self, view: SeatView, default: str) -> str:
+        """004 'Shooting the moon', as the shooter where the rules let him choose: "add" or
+        "subtract"; `default` is the engine's pick (what a fault gets)."""
+        ...
+
+    def pledge(self, view: SeatView) -> bool:
+        """004 'Scoring variants', after the pass: True to pledge to take no hearts."""
+        ...

@@ -38,6 +38,14 @@ class RandomBot:
         """Any suit."""
         return self._rng.choice(list(Suit))
 
+    def choose_moon(self, view: SeatView, default: str) -> str:
+        """Add or subtract, at random."""
+        return self._rng.choice(("add", "subtract"))
+
+    def pledge(self, view: SeatView) -> bool:
+        """A pledge one time in four."""
+        return self._rng.random() < 0.25
+
     def reveal_card(self, view: SeatView) -> Card:
         """Any card held."""
         return view.hand.nth(self._rng.randrange(len(view.hand)))

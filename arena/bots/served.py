@@ -47,8 +47,11 @@ def _cards(texts: Sequence[str]) -> tuple[Card, ...]:
     return tuple(_BY_TEXT[text] for text in texts)
 
 
-def seat_view(view: views.HandView, phase: Phase) -> SeatView:
-    """The engine's `SeatView` of what an SDK view shows, for a decision of `phase`."""
+def seat_view(
+    view: views.HandView, phase: Phase, pledges: tuple[bool | None, ...] = ()
+) -> SeatView:
+    """The engine's `SeatView` of what an SDK view shows, for a decision of `phase`
+    (`pledges`: the no-hearts pledges so far, which a pledge query carries)."""
     rules = _rules(view.rules)
     # A finished trick nobody won (Cancellation Hearts) is -1 to the engine; its points go
     # to the winner of the next trick won.
@@ -114,6 +117,7 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
         pennies=pennies,
         legal_moves=moves,
         multi_round=view.multi_round,
+        pledges=pledges,
     )
 
 
@@ -173,6 +177,12 @@ class ServedHouseBot(Bot):
 
     def name_suit(self, view: views.NameSuitView) -> str:
         return self.house.name_suit(seat_view(view, Phase.NAMING)).letter
+
+    def choose_moon(self, view: views.MoonChoiceView) -> str:
+        return self.house.choose_moon(seat_view(view, Phase.OVER), view.default)
+
+    def pledge(self, view: views.PledgeView) -> bool:
+        return self.house.pledge(seat_view(view, Phase.PLEDGING, view.pledges))
 
 
 class Random(ServedHouseBot):

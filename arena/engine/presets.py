@@ -751,6 +751,15 @@ def five_penny_advanced(players: int = 5) -> Rules:
     return penny_game(players, PennyPlay.ADVANCED, "five_penny_advanced")
 
 
+def pledge(players: int = 4) -> Rules:
+    """Standard with 004 'Scoring variants'' no-hearts pledge: "A player may declare before
+    the first card is played that he or she will not take any hearts on the upcoming hand.
+    If they succeed in their pledge, they may subtract 10 penalty points, but if they take
+    any hearts they are assessed 10 additional penalty points." After the pass each seat,
+    from the dealer's left, pledges or not."""
+    return standard(players).replace(name="pledge", no_hearts_pledge=True)
+
+
 PENNY_PRESETS = {
     "four_penny": four_penny,
     "four_penny_advanced": four_penny_advanced,
@@ -802,6 +811,7 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "three_penny_advanced": three_penny_advanced,
     "five_penny": five_penny,
     "five_penny_advanced": five_penny_advanced,
+    "pledge": pledge,
 }
 
 

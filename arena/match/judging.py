@@ -189,6 +189,20 @@ def judge_suit(answer: object) -> tuple[str | None, SeatFault | None]:
         return None, SeatFault(FaultKind.MALFORMED, f"{answer!r} is not a suit (C, D, S or H)")
 
 
+def judge_moon_choice(answer: object) -> tuple[str | None, SeatFault | None]:
+    """The shooter's choice (004 'Shooting the moon'): "add" or "subtract", or the fault."""
+    if answer in ("add", "subtract"):
+        return str(answer), None
+    return None, SeatFault(FaultKind.MALFORMED, f"{answer!r} is not 'add' or 'subtract'")
+
+
+def judge_pledge(answer: object) -> tuple[bool | None, SeatFault | None]:
+    """The no-hearts pledge (004 'Scoring variants'): True or False, or the fault."""
+    if isinstance(answer, bool):
+        return answer, None
+    return None, SeatFault(FaultKind.MALFORMED, f"{answer!r} is not a pledge (true or false)")
+
+
 _Judge = Callable[[object, Decision, Hand], tuple[Any, "SeatFault | None"]]
 JUDGES: dict[DecisionKind, _Judge] = {
     DecisionKind.PLAY: lambda a, d, h: (
@@ -202,6 +216,8 @@ JUDGES: dict[DecisionKind, _Judge] = {
     ),
     DecisionKind.BID: lambda a, d, h: judge_bid(a, *d.legal),
     DecisionKind.NAMING: lambda a, d, h: judge_suit(a),
+    DecisionKind.MOON_CHOICE: lambda a, d, h: judge_moon_choice(a),
+    DecisionKind.PLEDGE: lambda a, d, h: judge_pledge(a),
 }
 """A decision kind's judge: (the answer in the engine's form for `Action.value`, None) or
 (None, the fault). DRAW is the engine's own and never judged."""

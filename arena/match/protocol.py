@@ -229,6 +229,31 @@ def name_suit_query(view: SeatView, context: DecisionContext) -> game_pb2.NameSu
     return game_pb2.NameSuitQuery(state=hand_state(view, context))
 
 
+def moon_choice_query(
+    view: SeatView, decision: Decision, context: DecisionContext
+) -> game_pb2.MoonChoiceQuery:
+    """A MoonChoiceQuery: the shooter's view of the finished hand, the moon's worth, and
+    the engine's pick (004 'Shooting the moon')."""
+    worth = view.rules.effective_moon_points
+    if view.rules.sun_points and all(t.winner == view.seat for t in view.tricks):
+        worth = view.rules.sun_points  # 002/004: the sun takes the moon's place
+    return game_pb2.MoonChoiceQuery(
+        state=hand_state(view, context),
+        worth=worth,
+        default_subtract=decision.default == "subtract",
+    )
+
+
+def pledge_query(view: SeatView, context: DecisionContext) -> game_pb2.PledgeQuery:
+    """A PledgeQuery: the hand after the pass, the pledge's worth, the answers so far
+    (004 'Scoring variants')."""
+    return game_pb2.PledgeQuery(
+        state=hand_state(view, context),
+        points=view.rules.pledge_points,
+        pledges=[-1 if p is None else int(p) for p in view.pledges],
+    )
+
+
 def call_pass_query(view: SeatView, context: DecisionContext) -> game_pb2.CallPassQuery:
     """A CallPassQuery: the dealer's hand as dealt, the passes it may call, and the
     directions a split's cards may take."""
@@ -488,6 +513,14 @@ EXCHANGES: dict[DecisionKind, Exchange] = {
     ),
     DecisionKind.REVEAL: Exchange(
         "reveal_card", lambda v, d, c: reveal_query(v, c), lambda a: _read_card(a.card)
+    ),
+    DecisionKind.MOON_CHOICE: Exchange(
+        "moon_choice",
+        moon_choice_query,
+        lambda a: "subtract" if a.subtract else "add",
+    ),
+    DecisionKind.PLEDGE: Exchange(
+        "pledge", lambda v, d, c: pledge_query(v, c), lambda a: bool(a.pledge)
     ),
 }
 """Every decision kind the engine asks a seat (not DRAW, the engine's own): checked

@@ -159,6 +159,18 @@ class InProcessSeat:
         """Ask the bot."""
         return self.bot.name_suit(view).letter
 
+    async def choose_moon(
+        self, view: SeatView, default: str, context: DecisionContext, timeout: float
+    ) -> str:
+        """Ask the bot (004 'Shooting the moon'), telling it the engine's pick."""
+        return self.bot.choose_moon(view, default)
+
+    async def choose_pledge(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> bool:
+        """Ask the bot (004 'Scoring variants')."""
+        return self.bot.pledge(view)
+
     async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
         """House bots decide from the view alone."""
 
@@ -196,6 +208,8 @@ _CHOOSERS: dict[DecisionKind, _Chooser] = {
     DecisionKind.BID: lambda s, d, v, c, t: s.choose_bid(v, c, t),
     DecisionKind.NAMING: lambda s, d, v, c, t: s.choose_suit(v, c, t),
     DecisionKind.REVEAL: lambda s, d, v, c, t: s.choose_reveal(v, c, t),
+    DecisionKind.MOON_CHOICE: lambda s, d, v, c, t: s.choose_moon(v, d.default, c, t),
+    DecisionKind.PLEDGE: lambda s, d, v, c, t: s.choose_pledge(v, c, t),
 }
 """A decision kind's house-bot method (DRAW is the engine's own and never asked)."""
 

@@ -26,7 +26,9 @@ from .views import (
     HandStarted,
     MatchEnded,
     MatchInfo,
+    MoonChoiceView,
     NameSuitView,
+    PledgeView,
     PassView,
     PlayView,
     RevealView,
@@ -88,6 +90,20 @@ class Bot(abc.ABC):
         name the suit to avoid; None to pass. By default a pass (if everyone passes, the
         first to bid names the suit for nothing)."""
         return None
+
+    def choose_moon(self, view: MoonChoiceView) -> str:
+        """After shooting the moon, where the rules let the shooter choose (004 'Shooting
+        the moon'): "add" (`view.worth` to every other seat) or "subtract" (off this
+        seat's own score). By default `view.default`, the engine's pick: add while this
+        seat would still lead the game, else subtract (or add until subtracting is
+        allowed)."""
+        return view.default
+
+    def pledge(self, view: PledgeView) -> bool:
+        """After the pass (004 'Scoring variants'): True to pledge to take no hearts this
+        hand (`view.points` off if kept, on if broken). By default False: no pledge, so a
+        bot written before the pledge scores as it always did."""
+        return False
 
     def name_suit(self, view: NameSuitView) -> str:
         """Auction Hearts, as the highest bidder: the suit to avoid, "C", "D", "S" or "H".

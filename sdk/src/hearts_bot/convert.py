@@ -44,7 +44,9 @@ from .views import (
     HandStarted,
     MatchEnded,
     MatchInfo,
+    MoonChoiceView,
     NameSuitView,
+    PledgeView,
     PassView,
     PlayView,
     RevealView,
@@ -715,6 +717,34 @@ def name_suit_view_from_proto(
         )
     _check_distinct(fields, None, f"{where}.state")
     return NameSuitView(**fields)
+
+
+def moon_choice_view_from_proto(
+    query: game_pb2.MoonChoiceQuery, where: str = "moon_choice"
+) -> MoonChoiceView:
+    """The validated `MoonChoiceView` of a MoonChoiceQuery; raises ProtocolError."""
+    if not query.HasField("state"):
+        raise ProtocolError(f"{where}.state is missing")
+    fields = _hand_fields(query.state, f"{where}.state")
+    _check_distinct(fields, None, f"{where}.state")
+    return MoonChoiceView(
+        worth=query.worth, default="subtract" if query.default_subtract else "add", **fields
+    )
+
+
+def pledge_view_from_proto(query: game_pb2.PledgeQuery, where: str = "pledge") -> PledgeView:
+    """The validated `PledgeView` of a PledgeQuery; raises ProtocolError."""
+    if not query.HasField("state"):
+        raise ProtocolError(f"{where}.state is missing")
+    fields = _hand_fields(query.state, f"{where}.state")
+    players = len(fields["scores"]) if fields.get("scores") else None
+    if players is not None and len(query.pledges) not in (0, players):
+        raise ProtocolError(f"{where}.pledges holds {len(query.pledges)} seats, not {players}")
+    if any(p not in (-1, 0, 1) for p in query.pledges):
+        raise ProtocolError(f"{where}.pledges must be -1, 0 or 1 per seat")
+    _check_distinct(fields, None, f"{where}.state")
+    pledges = tuple(None if p < 0 else bool(p) for p in query.pledges)
+    return PledgeView(points=query.points, pledges=pledges, **fields)
 
 
 def reveal_view_from_proto(

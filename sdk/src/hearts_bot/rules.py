@@ -112,6 +112,9 @@ class MoonRule(StrEnum):
     NEW = "new"
     SHOOTERS_CHOICE = "shooters_choice"
     ADD_UNLESS_LOSING = "add_unless_losing"
+    SUBTRACT_AFTER_SCORE = "subtract_after_score"
+    """004 'Shooting the moon': add until some total has reached `moon_subtract_after`,
+    then the shooter chooses (`Bot.choose_moon`)."""
 
 
 class JokerKind(StrEnum):
@@ -241,6 +244,14 @@ class RulesView:
     queen_at_first_chance: bool = False
     """Black Mariah as purists play it: a seat that may play the QS to another's lead
     must, when it is discarding or the trick holds the AS or KS (`PlayView.legal`)."""
+    moon_subtract_after: int = 0
+    """With moon 'subtract_after_score': the total some seat must have reached before the
+    hand for the shooter to choose to subtract (0 otherwise)."""
+    no_hearts_pledge: bool = False
+    """004 'Scoring variants': after the pass each seat, from the dealer's left, may pledge
+    to take no hearts this hand (`Bot.pledge`): `pledge_points` off if kept, on if not."""
+    pledge_points: int = 10
+    """The no-hearts pledge's worth."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))

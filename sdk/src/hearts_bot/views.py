@@ -227,6 +227,30 @@ class NameSuitView(HandView):
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class MoonChoiceView(HandView):
+    """The seat shot the moon and the rules let it choose (004 'Shooting the moon'):
+    return "add" (`worth` to every other seat) or "subtract" (`worth` off its own score).
+    `scores` are the game's totals before this hand."""
+
+    worth: int
+    """What the moon (or the sun) is worth."""
+    default: str
+    """The engine's pick, applied when the bot faults: "add" or "subtract"."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class PledgeView(HandView):
+    """After the pass, before the first card (004 'Scoring variants'): return True to
+    pledge to take no hearts this hand (`points` off your score if you take none, `points`
+    more if you take any), False not to."""
+
+    points: int
+    """What the pledge is worth (`rules.pledge_points`)."""
+    pledges: tuple[bool | None, ...]
+    """Per seat, its answer so far: True pledged, False declined, None not asked yet."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class RevealView(HandView):
     """The seat is asked which card to lay face down (Heartless): return one of `hand`.
 

@@ -799,6 +799,122 @@ class NameSuitAnswer(_message.Message):
 Global___NameSuitAnswer: _TypeAlias = NameSuitAnswer  # noqa: Y015
 
 @_typing.final
+class MoonChoiceQuery(_message.Message):
+    """The arena asks the seat that shot the moon how to score it (004 'Shooting the moon')."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    WORTH_FIELD_NUMBER: _builtins.int
+    DEFAULT_SUBTRACT_FIELD_NUMBER: _builtins.int
+    worth: _builtins.int
+    """What the moon is worth (rules.moon_points, or every penalty point; a sun's worth)."""
+    default_subtract: _builtins.bool
+    """The engine's pick, the answer applied on a fault or a timeout: true to subtract."""
+    @_builtins.property
+    def state(self) -> Global___HandState:
+        """The hand as this seat sees it, every trick played."""
+
+    def __init__(
+        self,
+        *,
+        state: Global___HandState | None = ...,
+        worth: _builtins.int = ...,
+        default_subtract: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["default_subtract", b"default_subtract", "state", b"state", "worth", b"worth"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MoonChoiceQuery: _TypeAlias = MoonChoiceQuery  # noqa: Y015
+
+@_typing.final
+class MoonChoiceAnswer(_message.Message):
+    """The shooter's choice."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SUBTRACT_FIELD_NUMBER: _builtins.int
+    subtract: _builtins.bool
+    """true: subtract the worth from the shooter's own score; false: add it to every other
+    seat's.
+    """
+    def __init__(
+        self,
+        *,
+        subtract: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["subtract", b"subtract"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MoonChoiceAnswer: _TypeAlias = MoonChoiceAnswer  # noqa: Y015
+
+@_typing.final
+class PledgeQuery(_message.Message):
+    """The arena asks a seat whether it pledges to take no hearts this hand (004 'Scoring
+    variants'), after the pass and before the first card, in turn from the dealer's left.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    PLEDGES_FIELD_NUMBER: _builtins.int
+    points: _builtins.int
+    """What a pledge kept takes off, and a pledge broken adds (rules.pledge_points)."""
+    @_builtins.property
+    def state(self) -> Global___HandState:
+        """The hand as this seat sees it after the pass."""
+
+    @_builtins.property
+    def pledges(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Per seat, its answer so far: 1 pledged, 0 declined, -1 not asked yet (this seat and
+        those after it).
+        """
+
+    def __init__(
+        self,
+        *,
+        state: Global___HandState | None = ...,
+        points: _builtins.int = ...,
+        pledges: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["pledges", b"pledges", "points", b"points", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PledgeQuery: _TypeAlias = PledgeQuery  # noqa: Y015
+
+@_typing.final
+class PledgeAnswer(_message.Message):
+    """A seat's pledge."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLEDGE_FIELD_NUMBER: _builtins.int
+    pledge: _builtins.bool
+    """true: pledge to take no hearts this hand; false (the default): no pledge."""
+    def __init__(
+        self,
+        *,
+        pledge: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["pledge", b"pledge"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PledgeAnswer: _TypeAlias = PledgeAnswer  # noqa: Y015
+
+@_typing.final
 class PlayCardQuery(_message.Message):
     """The arena asks a bot which card to play."""
 

@@ -240,6 +240,11 @@ class _MoonRuleEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_MoonRule.Val
     """The shooter gets whichever of old and new moon is better for them."""
     MOON_RULE_ADD_UNLESS_LOSING: _MoonRule.ValueType  # 5
     """Old moon, unless adding the points makes the shooter lose; then new moon."""
+    MOON_RULE_SUBTRACT_AFTER_SCORE: _MoonRule.ValueType  # 6
+    """004 'Shooting the moon': "a player may subtract after a predetermined score has been
+    reached by him or any other player" (rules.moon_subtract_after): the shooter adds
+    until some total before the hand has reached it, then chooses (MoonChoiceQuery).
+    """
 
 class MoonRule(_MoonRule, metaclass=_MoonRuleEnumTypeWrapper):
     """How shooting the moon (taking every penalty card) scores."""
@@ -256,6 +261,11 @@ MOON_RULE_SHOOTERS_CHOICE: MoonRule.ValueType  # 4
 """The shooter gets whichever of old and new moon is better for them."""
 MOON_RULE_ADD_UNLESS_LOSING: MoonRule.ValueType  # 5
 """Old moon, unless adding the points makes the shooter lose; then new moon."""
+MOON_RULE_SUBTRACT_AFTER_SCORE: MoonRule.ValueType  # 6
+"""004 'Shooting the moon': "a player may subtract after a predetermined score has been
+reached by him or any other player" (rules.moon_subtract_after): the shooter adds
+until some total before the hand has reached it, then chooses (MoonChoiceQuery).
+"""
 Global___MoonRule: _TypeAlias = MoonRule  # noqa: Y015
 
 class _KittyTaker:
@@ -597,6 +607,9 @@ class Rules(_message.Message):
     PENNY_PLAY_FIELD_NUMBER: _builtins.int
     PENNY_OPENINGS_FIELD_NUMBER: _builtins.int
     QUEEN_AT_FIRST_CHANCE_FIELD_NUMBER: _builtins.int
+    MOON_SUBTRACT_AFTER_FIELD_NUMBER: _builtins.int
+    NO_HEARTS_PLEDGE_FIELD_NUMBER: _builtins.int
+    PLEDGE_POINTS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The variant's name, such as "standard" or "omnibus" (informative only: the other
     fields are the rules; "custom" for a hand-built variant).
@@ -705,6 +718,17 @@ class Rules(_message.Message):
     AS or KS, the QS is the only legal play (the legal plays already say so). Unset
     (false) in every other game. (Numbered from 70 to leave 62..69 free.)
     """
+    moon_subtract_after: _builtins.int
+    """With moon SUBTRACT_AFTER_SCORE: the total some seat must have reached (before the
+    hand) for the shooter to choose to subtract; 0 with any other moon rule.
+    """
+    no_hearts_pledge: _builtins.bool
+    """004 'Scoring variants': "A player may declare before the first card is played that he
+    or she will not take any hearts on the upcoming hand": after the pass, each seat from
+    the dealer's left answers a PledgeQuery. Unset (false) in every other game.
+    """
+    pledge_points: _builtins.int
+    """The pledge's worth: subtracted for a pledge kept, added for one broken (10)."""
     @_builtins.property
     def removed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Cards taken out of the 52-card pack before the deal so it deals evenly."""
@@ -784,10 +808,13 @@ class Rules(_message.Message):
         penny_play: Global___PennyPlay.ValueType = ...,
         penny_openings: _builtins.int = ...,
         queen_at_first_chance: _builtins.bool = ...,
+        moon_subtract_after: _builtins.int = ...,
+        no_hearts_pledge: _builtins.bool = ...,
+        pledge_points: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "queen_at_first_chance", b"queen_at_first_chance", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "moon_subtract_after", b"moon_subtract_after", "name", b"name", "no_hearts_pledge", b"no_hearts_pledge", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "pledge_points", b"pledge_points", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "queen_at_first_chance", b"queen_at_first_chance", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015
