@@ -23,6 +23,7 @@ from hearts_bot.rules import PassDirection as SdkPassDirection
 from hearts_bot.rules import RulesView
 
 from arena.engine import CARDS, Card, CardSet, PassDirection, Phase, Rules, SeatView, Suit, Trick
+from arena.engine.decisions import CountedCall
 from arena.engine.hand import royal_running
 from arena.engine.multiset import CardMultiset
 
@@ -163,10 +164,12 @@ class ServedHouseBot(Bot):
 
     def call_pass(
         self, view: views.CallPassView
-    ) -> SdkPassDirection | tuple[SdkPassDirection, ...]:
+    ) -> SdkPassDirection | tuple[SdkPassDirection, ...] | tuple[SdkPassDirection, int]:
         called = self.house.call_pass(seat_view(view, Phase.CALLING))
         if isinstance(called, PassDirection):
             return SdkPassDirection(called.value)
+        if isinstance(called, CountedCall):  # 004 'Passing cards': where and how many
+            return SdkPassDirection(str(called.direction)), called.count
         return tuple(SdkPassDirection(d.value) for d in called)  # a split
 
     def reveal_card(self, view: views.RevealView) -> str:

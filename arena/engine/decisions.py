@@ -35,7 +35,9 @@ class DecisionKind(StrEnum):
 
     CALL = "call"
     """003 'Simple variations': the dealer calls the pass (a `PassDirection`, or a tuple of
-    them for a split)."""
+    them for a split), or, where the rules let him choose the count too (004 'Passing
+    cards', `Rules.pass_call_counts`), a `CountedCall`. A bare direction passes
+    `pass_count` cards (as every call did before counts), a split one per direction."""
     PASS = "pass"
     """The cards a seat passes (a tuple of `Card`, in order)."""
     BID = "bid"
@@ -58,6 +60,15 @@ class DecisionKind(StrEnum):
     PLEDGE = "pledge"
     """004 'Scoring variants': after the pass, before the first card, each seat from the
     dealer's left pledges to take no hearts (True) or not (False); the default is False."""
+
+
+class CountedCall(NamedTuple):
+    """A dealer's call with its count (004 'Passing cards': "The Dealer may choose how many
+    cards and where to pass"): `direction` (a `PassDirection` value) and `count`, one of
+    the rules' `pass_call_counts`."""
+
+    direction: str
+    count: int
 
 
 class Decision(NamedTuple):

@@ -33,7 +33,7 @@ from . import config as core_config
 from .auction import Auction, IllegalBidError
 from .backend import core
 from .cards import CARDS, Card, CardLike, CardParseError, CardSet, Suit, to_card
-from .decisions import Action, Decision, DecisionKind, IllegalActionError
+from .decisions import Action, CountedCall, Decision, DecisionKind, IllegalActionError
 from .heartless import scoring_suit_of
 from .options import FAMILY_READERS, family_of
 from .royal import royal_points
@@ -151,6 +151,8 @@ _CHOOSING_MOONS = frozenset(
 """The moon rules under which the shooter may have a choice to make (004 'Shooting the
 moon')."""
 _MOON_CHOICES = ("add", "subtract")
+_FIXED_SIZE_PASSES = frozenset({PassDirection.HOLD, PassDirection.SCATTER, PassDirection.STAR})
+"""Passes whose size is not `pass_count` (`Rules.pass_size`): a called count leaves them be."""
 _MOON_CHOICE_CODES = {
     "add": core_config.MOON_CHOICE_ADD,
     "subtract": core_config.MOON_CHOICE_SUBTRACT,
@@ -281,6 +283,7 @@ class Hand:
         "_auction",
         "_auctioning",
         "_base_rules",
+        "_called_count",
         "_calling",
         "_history",
         "_moon_choice",
@@ -395,6 +398,7 @@ class Hand:
         rules that look at the game (the shooter's choice, add unless losing, subtract after
         a score) read them to ask and to score."""
         self._moon_choice: str | None = None
+        self._called_count: int | None = None
         self._pledges: list[bool | None] = [None] * self.players
         self._pledging = False
 
@@ -546,12 +550,33 @@ class Hand:
         return (self.dealer,) if self._calling else ()
 
     @property
+    def call_counts(self) -> tuple[int, ...]:
+        """The counts the dealer may call now (004 'Passing cards': "The Dealer may choose
+        how many cards and where to pass"): the rules' `pass_call_counts`, or
+        (`pass_count`,) when they list none; () when no call is due."""
+        if not self._calling:
+            return ()
+        return self.rules.pass_call_counts or (self.rules.pass_count,)
+
+    @property
+    def pass_size(self) -> int:
+        """How many cards each seat passes this hand: the count the dealer called (for a
+        pass whose size is its count: left, right, across, two seats, centre), else the
+        rules' size for the direction."""
+        called = self._called_count
+        if called is not None and self.pass_direction not in _FIXED_SIZE_PASSES:
+            return called
+        return self.rules.pass_size(self.pass_direction)
+
+    @property
     def call_options(self) -> tuple[PassDirection, ...]:
         """The passes the dealer may call now (the rules' `pass_call_options`); ()
         when no call is due."""
         return self.rules.pass_call_options if self._calling else ()
 
-    def apply_call(self, direction: PassDirection | str | Sequence[PassDirection | str]) -> None:
+    def apply_call(
+        self, direction: PassDirection | str | Sequence[PassDirection | str] | CountedCall
+    ) -> None:
         """The dealer calls this hand's pass (003 'Simple variations': "The dealer chooses
         the passing rule"): one of `call_options`, or, under `Rules.pass_call_split`, a
         split: a sequence of one direction per passed card, each one of
@@ -577,16 +602,26 @@ class Hand:
         if not self._calling:
             raise IllegalCallError("no pass is to be called now", direction=str(direction))
         n = self.players
-        if isinstance(direction, (PassDirection, str)):
-            chosen = self._called_direction(direction)
+        count = self.rules.pass_count
+        if isinstance(direction, CountedCall):
+            chosen = self._called_direction(direction.direction)
+            count = self._called_count_of(direction.count, chosen)
             kind: int | tuple[int, ...] = _PASS_KINDS[chosen, n]
             split: tuple[PassDirection, ...] = ()
+        elif isinstance(direction, (PassDirection, str)):
+            chosen = self._called_direction(direction)
+            kind = _PASS_KINDS[chosen, n]
+            split = ()
         else:
             split = self._called_split(direction)
+            count = len(split)
             chosen, kind = PassDirection.SPLIT, tuple(_PASS_KINDS[d, n] for d in split)
+        config = self.rules.core_config()
+        if count != config.pass_count:
+            config = config._replace(pass_count=count)
         old = self._state
         self._state = core.HandState(
-            self.rules.core_config(),
+            config,
             tuple(old.hand(s) for s in range(n)),
             old.kitty,
             self.dealer,
@@ -595,6 +630,7 @@ class Hand:
         )
         self.pass_direction = chosen
         self.pass_split = split
+        self._called_count = count
         self._calling = False
         self._bind_fast_path()
         self._watch_pass()
@@ -615,6 +651,17 @@ class Hand:
             )
         return chosen
 
+    def _called_count_of(self, count: object, direction: PassDirection) -> int:
+        """A called count, checked against the rules' counts (004 'Passing cards')."""
+        allowed = self.rules.pass_call_counts or (self.rules.pass_count,)
+        if not isinstance(count, int) or isinstance(count, bool) or count not in allowed:
+            counts = ", ".join(str(c) for c in allowed)
+            raise IllegalCallError(
+                f"the dealer may call {counts} cards, not {count!r} (004 'Passing cards')",
+                direction=f"{direction.value}:{count}",
+            )
+        return count
+
     def _called_split(self, directions: Sequence[PassDirection | str]) -> tuple[PassDirection, ...]:
         """A split call, checked: allowed, one direction per passed card, each a
         directional option."""
@@ -625,10 +672,12 @@ class Hand:
                 "these rules let the dealer call one direction only, not a split",
                 direction=text,
             )
-        count = self.rules.pass_count
-        if len(directions) != count:
+        counts = self.rules.pass_call_counts or (self.rules.pass_count,)
+        if len(directions) not in counts or len(directions) < 2:
+            allowed = " or ".join(str(c) for c in counts if c >= 2)
             raise IllegalCallError(
-                f"a split names one direction per passed card ({count}), not {len(directions)}",
+                f"a split names one direction per passed card ({allowed}), not "
+                f"{len(directions)}",
                 direction=text,
             )
         split = []
@@ -1223,7 +1272,7 @@ class Hand:
         if phase is Phase.PASSING:
             seat = self.passes_pending[0]
             passable = self.passable(seat)
-            count = self.rules.pass_size(self.pass_direction)
+            count = self.pass_size
             return Decision(DecisionKind.PASS, seat, passable, tuple(list(passable)[:count]), count)
         if phase is Phase.CALLING:
             options = self.call_options
@@ -1509,7 +1558,7 @@ class Hand:
         return CARDS[(held & -held).bit_length() - 1] if held else None
 
     def _pass_message(self, code: int, seat: int, cards: list[Card]) -> str:
-        size = self.rules.pass_size(self.pass_direction)
+        size = self.pass_size
         text = " ".join(str(card) for card in cards) or "nothing"
         reason = {
             core_config.ERR_NOT_PASSING: "no pass is due now"

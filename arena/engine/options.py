@@ -428,6 +428,13 @@ OPTIONS: tuple[RuleOption, ...] = (
         "hand",
     ),
     RuleOption(
+        "pass_call_counts",
+        "tuple[int, ...]",
+        (),
+        "004 'Passing cards' (\"The Dealer may choose how many cards and where to pass\")",
+        "hand",
+    ),
+    RuleOption(
         "name",
         "str",
         "custom",

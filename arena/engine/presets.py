@@ -760,6 +760,26 @@ def pledge(players: int = 4) -> Rules:
     return standard(players).replace(name="pledge", no_hearts_pledge=True)
 
 
+def dealer_counts(players: int = 4) -> Rules:
+    """004 'Passing cards': "The Dealer may choose how many cards and where to pass". The
+    dealer calls every hand's pass after the deal: left, right, across (an even table) or
+    two seats either way (five or more), with one to four cards (three when he names no
+    count); the rest is the standard game. (003's `dealer_calls` keeps its "each player
+    passes three cards".)"""
+    options = [L, R]
+    if players % 2 == 0:
+        options.append(A)
+    if players >= 5:
+        options += [L2, R2]
+    return standard(players).replace(
+        name="dealer_counts",
+        pass_schedule=(PassDirection.DEALER_CALLS,),
+        pass_count=3,
+        pass_call_options=tuple(options),
+        pass_call_counts=(1, 2, 3, 4),
+    )
+
+
 PENNY_PRESETS = {
     "four_penny": four_penny,
     "four_penny_advanced": four_penny_advanced,
@@ -812,6 +832,7 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "five_penny": five_penny,
     "five_penny_advanced": five_penny_advanced,
     "pledge": pledge,
+    "dealer_counts": dealer_counts,
 }
 
 

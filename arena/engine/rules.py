@@ -405,6 +405,11 @@ class Rules:
     pledge_points: int = 10
     """The no-hearts pledge's worth (004: "they may subtract 10 penalty points, but if they
     take any hearts they are assessed 10 additional penalty points")."""
+    pass_call_counts: tuple[int, ...] = ()
+    """004 'Passing cards': "The Dealer may choose how many cards and where to pass": the
+    counts the dealer may call with a pass (`decisions.CountedCall`), `pass_count` among
+    them (a call without a count, and the default on a fault, pass `pass_count`); () lets
+    him call `pass_count` only. A split passes as many cards as it names directions."""
     name: str = "custom"
 
     def __post_init__(self) -> None:
@@ -434,6 +439,8 @@ class Rules:
                 _coerce_enum(PassDirection, "pass_call_options", d) for d in self.pass_call_options
             ),
         )
+        if isinstance(self.pass_call_counts, list):
+            set_(self, "pass_call_counts", tuple(self.pass_call_counts))
         set_(self, "card_values", _frozen_values(self.card_values))
         set_(
             self,
@@ -585,11 +592,14 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict holding every setting (the replay and season format)."""
-        return self._written() | {
+        later = {
             name: getattr(self, name)
             for name, default in _LATER_SWITCHES
             if getattr(self, name) != default
         }
+        if self.pass_call_counts:  # written when set, as the later switches
+            later["pass_call_counts"] = list(self.pass_call_counts)
+        return self._written() | later
 
     def _written(self) -> dict[str, Any]:
         """Every setting but the later switches (`_LATER_SWITCHES`, written when set)."""
@@ -669,7 +679,12 @@ class Rules:
                 if not isinstance(values, Mapping):
                     raise RulesError("card_values must be an object of card -> points")
                 kwargs["card_values"] = {to_card(card): value for card, value in values.items()}
-            for key in ("pass_schedule", "exact_score_adjustments", "pass_call_options"):
+            for key in (
+                "pass_schedule",
+                "exact_score_adjustments",
+                "pass_call_options",
+                "pass_call_counts",
+            ):
                 if key in kwargs:
                     kwargs[key] = tuple(kwargs[key])
             return cls(**kwargs)
@@ -818,6 +833,31 @@ class Rules:
         self._validate_royal()
         self._validate_end()
         self._validate_penny()
+
+    def _validate_call_counts(self) -> None:
+        """004 'Passing cards' ("The Dealer may choose how many cards and where to pass"):
+        distinct counts from 1 to the hand's size, `pass_count` among them (so a call
+        without a count, a stored bare direction and the fault's default keep their
+        meaning), only with a schedule the dealer calls; and every count must make a pass
+        these rules allow (checked as the rules with that `pass_count`)."""
+        counts = self.pass_call_counts
+        if not counts:
+            return
+        if PassDirection.DEALER_CALLS not in self.pass_schedule:
+            raise RulesError("pass_call_counts is set, but no hand's pass is 'dealer_calls'")
+        if any(not isinstance(c, int) or isinstance(c, bool) for c in counts):
+            raise RulesError("pass_call_counts must be whole numbers of cards")
+        if len(set(counts)) != len(counts) or self.pass_count not in counts:
+            raise RulesError(
+                f"pass_call_counts must be distinct and hold pass_count ({self.pass_count}): a "
+                "call without a count passes pass_count"
+            )
+        for count in counts:
+            if count != self.pass_count:
+                try:
+                    self.replace(pass_count=count, pass_call_counts=())
+                except RulesError as error:
+                    raise RulesError(f"pass_call_counts: {count} cards: {error}") from None
 
     def _validate_pledge(self) -> None:
         """004 'Scoring variants', the no-hearts pledge: a pledge about hearts needs hearts
@@ -1088,6 +1128,7 @@ class Rules:
             self._validate_pass(option)
         if not isinstance(self.pass_call_split, bool):
             raise RulesError("pass_call_split must be true or false")
+        self._validate_call_counts()
         if self.pass_call_split and (len(self.split_directions) < 2 or self.pass_count < 2):
             raise RulesError(
                 "pass_call_split needs pass_count of at least 2 and two directional passes "

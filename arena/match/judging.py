@@ -11,7 +11,7 @@ from typing import Any
 from arena.engine import Card, CardParseError, CardSet, Hand, IllegalBidError, PassDirection
 from arena.engine.auction import parse_suit
 from arena.engine.cards import to_card
-from arena.engine.decisions import Decision, DecisionKind
+from arena.engine.decisions import CountedCall, Decision, DecisionKind
 from arena.engine.variants.penny import PennyHand, PennyMove
 
 from .faults import FaultKind, SeatFault
@@ -109,11 +109,19 @@ def judge_call(
     options: Sequence[PassDirection],
     split_directions: Sequence[PassDirection] = (),
     count: int = 0,
-) -> tuple[PassDirection | tuple[PassDirection, ...] | None, SeatFault | None]:
+    counts: Sequence[int] = (),
+) -> tuple[PassDirection | tuple[PassDirection, ...] | CountedCall | None, SeatFault | None]:
     """A dealer's call (003 'Simple variations'): one of `options`, or, where
-    `split_directions` is not empty, a split of `count` directions each one of them;
+    `split_directions` is not empty, a split of `count` directions (or of any of `counts`)
+    each one of them; or, where `counts` lists more than `count` (004 'Passing cards': "The
+    Dealer may choose how many cards"), a `CountedCall` of an option and one of `counts`;
     otherwise the fault."""
+    if isinstance(answer, CountedCall):
+        return _judge_counted(answer, options, counts or (count,))
     if isinstance(answer, (list, tuple)):
+        allowed = [c for c in (counts or (count,)) if c >= 2]
+        if len(answer) in allowed:
+            count = len(answer)
         return _judge_split(answer, split_directions, count)
     try:
         called = PassDirection(str(answer))
@@ -125,6 +133,22 @@ def judge_call(
             FaultKind.ILLEGAL, f"called {called.value}; the options are {allowed}"
         )
     return called, None
+
+
+def _judge_counted(
+    answer: CountedCall, options: Sequence[PassDirection], counts: Sequence[int]
+) -> tuple[CountedCall | None, SeatFault | None]:
+    """A call with its count: an option, and a count of `counts`."""
+    called, fault = judge_call(answer.direction, options)
+    if fault is not None or called is None:
+        return None, fault
+    count = answer.count
+    if not isinstance(count, int) or isinstance(count, bool) or count not in counts:
+        allowed = ", ".join(str(c) for c in counts)
+        return None, SeatFault(
+            FaultKind.ILLEGAL, f"called {count!r} cards; the dealer may call {allowed}"
+        )
+    return CountedCall(PassDirection(str(called)), count), None
 
 
 def _judge_split(
@@ -212,7 +236,7 @@ JUDGES: dict[DecisionKind, _Judge] = {
     DecisionKind.PASS: lambda a, d, h: judge_pass(a, h.hand_of(d.seat), d.legal, d.size, d.seat),
     DecisionKind.REVEAL: lambda a, d, h: judge_reveal(a, d.legal, d.seat),
     DecisionKind.CALL: lambda a, d, h: judge_call(
-        a, d.legal, h.rules.split_directions, h.rules.pass_count
+        a, d.legal, h.rules.split_directions, h.rules.pass_count, h.call_counts
     ),
     DecisionKind.BID: lambda a, d, h: judge_bid(a, *d.legal),
     DecisionKind.NAMING: lambda a, d, h: judge_suit(a),

@@ -23,7 +23,7 @@ from hearts_bot.proto.hearts.v1 import bot_pb2, bot_pb2_grpc, game_pb2, rules_pb
 
 from arena.engine import PassDirection, Rules, SeatView, Trick
 from arena.engine.cards import CARDS, Card, CardSet
-from arena.engine.decisions import Decision, DecisionKind
+from arena.engine.decisions import CountedCall, Decision, DecisionKind
 from arena.engine.variants.penny import PennyMove
 
 from .seats import DecisionContext, GameInfo
@@ -261,6 +261,7 @@ def call_pass_query(view: SeatView, context: DecisionContext) -> game_pb2.CallPa
         state=hand_state(view, context),
         options=[_PASS_PB[d] for d in view.rules.pass_call_options],
         split_directions=[_PASS_PB[d] for d in view.rules.split_directions],
+        counts=list(view.rules.pass_call_counts),
     )
 
 
@@ -474,10 +475,13 @@ def _read_direction(number: int) -> PassDirection | str:
 
 def _read_call(
     answer: game_pb2.CallPassAnswer,
-) -> PassDirection | str | tuple[PassDirection | str, ...]:
-    """The dealer's call (003 'Simple variations'), or a split: a direction per card."""
+) -> PassDirection | str | tuple[PassDirection | str, ...] | CountedCall:
+    """The dealer's call (003 'Simple variations'), or a split: a direction per card; with
+    a count (004 'Passing cards'), a `CountedCall`."""
     called = _read_direction(answer.direction)
     if called is not PassDirection.SPLIT:
+        if answer.HasField("count") and answer.count:
+            return CountedCall(str(called), answer.count)
         return called
     return tuple(_read_direction(each) for each in answer.split)
 

@@ -21,7 +21,7 @@ from importlib import resources
 from typing import Any
 
 from arena.engine import Card, Game, Hand, Rules, RulesError
-from arena.engine.decisions import Action, DecisionKind
+from arena.engine.decisions import Action, CountedCall, DecisionKind
 
 from .replay import REPLAY_FORMAT, decision_records
 from .verify import ReplayMismatchError, Verification, verify_result
@@ -32,7 +32,8 @@ REPLAY_V2 = 2
 @dataclasses.dataclass(frozen=True)
 class ActionRecord:
     """One action of a hand: its kind (`DecisionKind` value), the seat, the answer in JSON
-    form (a card "QS"; a pass ["2C", …]; a call "left" or a split ["right", "left", …];
+    form (a card "QS"; a pass ["2C", …]; a call "left", a split ["right", "left", …] or
+    a call with its count ["left", 2];
     chips or null; a suit "C"; a penny play [penny, "QS"]; a drawn card "QS"), the time
     the bot took, and its fault, its note, or `auto` when the platform answered for a
     disqualified bot. A shooter's choice is "add" or "subtract"; a pledge true or false."""
@@ -217,6 +218,8 @@ def to_json(kind: DecisionKind, value: Any) -> Any:
         return [str(c) for c in value]
     if kind is DecisionKind.PENNY_PLAY:
         return [value[0], str(value[1])]
+    if kind is DecisionKind.CALL and isinstance(value, CountedCall):
+        return [str(value.direction), value.count]  # 004 'Passing cards': where, how many
     if kind is DecisionKind.CALL and isinstance(value, (tuple, list)):
         return [str(d) for d in value]
     if kind is DecisionKind.BID or kind is DecisionKind.PLEDGE:
@@ -231,9 +234,21 @@ def from_json(kind: DecisionKind, value: Any) -> Any:
         return penny, Card.from_str(card)
     if kind in (DecisionKind.PLAY, DecisionKind.REVEAL, DecisionKind.DRAW):
         return Card.from_str(value)
+    if kind is DecisionKind.CALL and _is_counted(value):
+        return CountedCall(value[0], value[1])
     if kind in (DecisionKind.PASS, DecisionKind.CALL) and isinstance(value, list):
         return tuple(value)
     return value
+
+
+def _is_counted(value: Any) -> bool:
+    """A call's JSON form with its count: [direction, count] (a split lists directions)."""
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and isinstance(value[1], int)
+        and not isinstance(value[1], bool)
+    )
 
 
 def _v1_value(kind: DecisionKind, record: Mapping[str, Any]) -> Any:
@@ -245,6 +260,8 @@ def _v1_value(kind: DecisionKind, record: Mapping[str, Any]) -> Any:
     if kind is DecisionKind.PASS:
         return list(record["cards"])
     if kind is DecisionKind.CALL:
+        if "count" in record:  # 004 'Passing cards': the dealer called the count too
+            return [record["direction"], record["count"]]
         return list(record["split"]) if "split" in record else record["direction"]
     if kind is DecisionKind.BID:
         return record["bid"]

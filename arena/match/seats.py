@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, Protocol
 
 from arena.bots import HouseBot
 from arena.engine import Card, PassDirection, Rules, SeatView, Trick
-from arena.engine.decisions import Decision, DecisionKind
+from arena.engine.decisions import CountedCall, Decision, DecisionKind
 from arena.engine.variants.penny import PennyMove
 
 from .clock import TimePolicy
@@ -144,10 +144,12 @@ class InProcessSeat:
 
     async def choose_call(
         self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> PassDirection | str | tuple[PassDirection | str, ...]:
+    ) -> PassDirection | str | tuple[PassDirection | str, ...] | CountedCall:
         """Ask the bot."""
         called = self.bot.call_pass(view)
-        return called if isinstance(called, (PassDirection, str)) else tuple(called)
+        if isinstance(called, (PassDirection, str, CountedCall)):
+            return called
+        return tuple(called)
 
     async def choose_bid(
         self, view: SeatView, context: DecisionContext, timeout: float

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine import Game, Hand, Phase, Rules, RulesError
+from arena.engine.decisions import CountedCall
 from arena.engine.rules import PassDirection, Settlement
 from arena.engine.variants.domino import DominoHand
 from arena.engine.variants.penny import PennyHand
@@ -110,7 +111,7 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
         seat = _get(given, "seat", where)
         cards = _get(given, "cards", where)
         if given.get("fault") or given.get("auto"):
-            count = game.rules.pass_size(hand.pass_direction)
+            count = hand.pass_size
             _expect(
                 f"{where}.cards (default pass)",
                 cards,
@@ -227,6 +228,8 @@ def _verify_call(hand: Hand, record: dict[str, Any], at: str) -> int:
         raise ReplayMismatchError(
             f"{where}.split", call["split"], f"no split in a {direction} call"
         )
+    if "count" in call:  # 004 'Passing cards': the dealer called how many too
+        called = CountedCall(direction, call["count"])
     try:
         hand.apply_call(called)
     except ValueError as error:

@@ -78,11 +78,15 @@ class Bot(abc.ABC):
         card = self.play_card(view)
         return view.default_penny(card), card
 
-    def call_pass(self, view: CallPassView) -> PassDirection | Sequence[PassDirection]:
+    def call_pass(
+        self, view: CallPassView
+    ) -> PassDirection | Sequence[PassDirection] | tuple[PassDirection, int]:
         """As dealer, where the rules let the dealer call the pass: one of `view.options`,
         or, where `view.split_directions` is not empty, a split: one direction per passed
         card, each from `view.split_directions` (card i of every pass goes the i-th).
-        By default the first option."""
+        Where `view.counts` is not empty (004 'Passing cards': "The Dealer may choose how
+        many cards and where to pass"), `(direction, count)` with a count from it; a bare
+        direction passes `view.rules.pass_count`. By default the first option."""
         return view.options[0]
 
     def bid(self, view: BidView) -> int | None:

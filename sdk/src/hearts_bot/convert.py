@@ -233,6 +233,7 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
             for i, d in enumerate(message.pass_call_options)
         ),
         pass_call_split=message.pass_call_split,
+        pass_call_counts=tuple(message.pass_call_counts),
         max_bid=message.max_bid,
         lives=message.lives,
         danger_points=message.danger_points,
@@ -261,7 +262,7 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
     data = rules.to_dict() if isinstance(rules, RulesView) else dict(rules)
     # The settings written only when used (Cancellation's, the pennies') are known too.
     known = set(RulesView(penny_play=PennyPlay.SIMPLE).to_dict()) | _CANCELLATION_KEYS
-    known |= set(LATER_SWITCHES)
+    known |= set(LATER_SWITCHES) | {"pass_call_counts"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ProtocolError(f"unknown rules setting(s): {', '.join(unknown)}")
@@ -270,6 +271,7 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         "second_pack_removed": [],
         "penny_play": PennyPlay.NONE.value,
         "penny_openings": 0,
+        "pass_call_counts": [],
         **LATER_SWITCHES,
     }
 
@@ -322,6 +324,7 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
             number(_PASS_PB, "pass_call_options", d) for d in get("pass_call_options")
         ],
         pass_call_split=get("pass_call_split"),
+        pass_call_counts=list(get("pass_call_counts")),
         max_bid=get("max_bid"),
         lives=get("lives"),
         danger_points=get("danger_points"),
@@ -685,7 +688,9 @@ def call_pass_view_from_proto(
         for i, d in enumerate(query.split_directions)
     )
     _check_distinct(fields, None, f"{where}.state")
-    return CallPassView(options=options, split_directions=split, **fields)
+    return CallPassView(
+        options=options, split_directions=split, counts=tuple(query.counts), **fields
+    )
 
 
 def bid_view_from_proto(query: game_pb2.BidQuery, where: str = "bid") -> BidView:

@@ -252,6 +252,9 @@ class RulesView:
     to take no hearts this hand (`Bot.pledge`): `pledge_points` off if kept, on if not."""
     pledge_points: int = 10
     """The no-hearts pledge's worth."""
+    pass_call_counts: tuple[int, ...] = ()
+    """004 'Passing cards' ("The Dealer may choose how many cards and where to pass"): the
+    counts the dealer may call (`CallPassView.counts`); () calls `pass_count` only."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))
@@ -368,12 +371,16 @@ class RulesView:
 
     def _later_dict(self) -> dict[str, Any]:
         """The later switches (`LATER_SWITCHES`), each only when set: as the arena writes
-        them, so older rules keep their JSON and a new switch needs no line here."""
-        return {
+        them, so older rules keep their JSON and a new switch needs no line here (the
+        dealer's counts too, a list, written when set)."""
+        later = {
             name: getattr(self, name)
             for name, default in LATER_SWITCHES.items()
             if getattr(self, name) != default
         }
+        if self.pass_call_counts:
+            later["pass_call_counts"] = list(self.pass_call_counts)
+        return later
 
     def _cancellation_dict(self) -> dict[str, Any]:
         """As the arena writes them: the Cancellation settings only when used."""

@@ -173,6 +173,26 @@ class MatchSession:
             self._check_seat(cview.seat)
             called = self._call(lambda: self.bot.call_pass(cview), "call_pass")
             response = bot_pb2.PlayMatchResponse(request_id=request_id)
+            if (
+                isinstance(called, (list, tuple))
+                and len(called) == 2
+                and isinstance(called[1], int)
+                and not isinstance(called[1], bool)
+            ):
+                # 004 'Passing cards': where, and how many.
+                direction = self._called_direction(called[0])
+                count = called[1]
+                if direction not in cview.options:
+                    self._warn(f"call_pass returned {direction.value}, not one of view.options")
+                if count not in (cview.counts or (cview.rules.pass_count,)):
+                    self._warn(f"call_pass returned {count} cards, not one of view.counts")
+                if count < 0:
+                    raise StreamError(
+                        grpc.StatusCode.INTERNAL, f"call_pass returned {count} cards"
+                    )
+                response.call_pass.direction = pass_direction_to_proto(direction.value)
+                response.call_pass.count = min(count, 2**32 - 1)
+                return response
             if isinstance(called, (list, tuple)):
                 # A split: one direction per passed card (003 'Simple variations').
                 split = [self._called_direction(d) for d in called]

@@ -203,6 +203,10 @@ class CallPassView(HandView):
     """The passes the rules let the dealer call, in the rules' order."""
     split_directions: tuple[PassDirection, ...] = ()
     """The directions a card of a split call may take; empty when a split is not allowed."""
+    counts: tuple[int, ...] = ()
+    """004 'Passing cards' ("The Dealer may choose how many cards and where to pass"): the
+    counts the dealer may call, `rules.pass_count` among them (return `(direction, count)`);
+    empty when only `rules.pass_count` may be passed."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

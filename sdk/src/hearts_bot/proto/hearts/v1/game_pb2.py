@@ -26,15 +26,15 @@ from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb
 from hearts_bot.proto.hearts.v1 import rules_pb2 as hearts_dot_v1_dot_rules__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14hearts/v1/game.proto\x12\thearts.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x15hearts/v1/rules.proto\"F\n\x05Trick\x12\x0e\n\x06leader\x18\x01 \x01(\r\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12\x13\n\x06winner\x18\x03 \x01(\rH\x00\x88\x01\x01\x42\t\n\x07_winner\"k\n\x05\x43lock\x12/\n\x0cper_decision\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x31\n\x0e\x62\x61nk_remaining\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\"\xf4\x05\n\tHandState\x12\x1f\n\x05rules\x18\x01 \x01(\x0b\x32\x10.hearts.v1.Rules\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x13\n\x0bhand_number\x18\x03 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x04 \x01(\r\x12\x0c\n\x04hand\x18\x05 \x03(\t\x12\x0e\n\x06scores\x18\x06 \x03(\x05\x12\x30\n\x0epass_direction\x18\x07 \x01(\x0e\x32\x18.hearts.v1.PassDirection\x12\x0e\n\x06passed\x18\x08 \x03(\t\x12\x10\n\x08received\x18\t \x03(\t\x12 \n\x06tricks\x18\n \x03(\x0b\x32\x10.hearts.v1.Trick\x12\'\n\rcurrent_trick\x18\x0b \x01(\x0b\x32\x10.hearts.v1.Trick\x12\x0e\n\x06\x62roken\x18\x0c \x01(\x08\x12\x1f\n\x05\x63lock\x18\r \x01(\x0b\x32\x10.hearts.v1.Clock\x12\r\n\x05kitty\x18\x0e \x03(\t\x12\x18\n\x0bkitty_taker\x18\x0f \x01(\rH\x00\x88\x01\x01\x12\x0b\n\x03pot\x18\x10 \x01(\r\x12\x0f\n\x07reveals\x18\x11 \x03(\t\x12\x14\n\x0cscoring_suit\x18\x12 \x01(\t\x12\x1c\n\x04\x62ids\x18\x13 \x03(\x0b\x32\x0e.hearts.v1.Bid\x12\x15\n\x08\x64\x65\x63larer\x18\x14 \x01(\rH\x01\x88\x01\x01\x12\r\n\x05lives\x18\x15 \x03(\r\x12,\n\npass_split\x18( \x03(\x0e\x32\x18.hearts.v1.PassDirection\x12+\n\x06\x64omino\x18\x19 \x01(\x0b\x32\x16.hearts.v1.DominoTableH\x02\x88\x01\x01\x12&\n\x07pennies\x18# \x03(\x0b\x32\x15.hearts.v1.PennyRound\x12\x18\n\x0bmulti_round\x18$ \x01(\rH\x03\x88\x01\x01\x12/\n\x10\x66inished_pennies\x18% \x03(\x0b\x32\x15.hearts.v1.PennyRoundB\x0e\n\x0c_kitty_takerB\x0b\n\t_declarerB\t\n\x07_dominoB\x0e\n\x0c_multi_round\"\x1c\n\x0b\x44ominoSeats\x12\r\n\x05seats\x18\x01 \x03(\r\"n\n\x0b\x44ominoTable\x12\x12\n\nstock_size\x18\x01 \x01(\r\x12\x0f\n\x07in_play\x18\x02 \x03(\x08\x12\r\n\x05\x64rawn\x18\x03 \x03(\r\x12+\n\x0btrick_seats\x18\x04 \x03(\x0b\x32\x16.hearts.v1.DominoSeats\"k\n\x0e\x44ominoTrickEnd\x12\x13\n\x0bhand_number\x18\x01 \x01(\r\x12\x14\n\x0ctrick_number\x18\x02 \x01(\r\x12\x1f\n\x05trick\x18\x03 \x01(\x0b\x32\x10.hearts.v1.Trick\x12\r\n\x05seats\x18\x04 \x03(\r\"\'\n\tPennyCard\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\"\x95\x01\n\nPennyRound\x12\r\n\x05penny\x18\x01 \x01(\r\x12#\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x14.hearts.v1.PennyCard\x12\x13\n\x06leader\x18\x03 \x01(\rH\x00\x88\x01\x01\x12\x13\n\x06winner\x18\x04 \x01(\rH\x01\x88\x01\x01\x12\x13\n\x0bmulti_round\x18\x05 \x01(\rB\t\n\x07_leaderB\t\n\x07_winner\"(\n\tPennyMove\x12\r\n\x05penny\x18\x01 \x01(\r\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\"1\n\x03\x42id\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x12\n\x05\x63hips\x18\x02 \x01(\rH\x00\x88\x01\x01\x42\x08\n\x06_chips\"\x85\x01\n\x0ePassCardsQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12+\n\tdirection\x18\x02 \x01(\x0e\x32\x18.hearts.v1.PassDirection\x12\r\n\x05\x63ount\x18\x03 \x01(\r\x12\x12\n\nrecipients\x18\x04 \x03(\r\" \n\x0fPassCardsAnswer\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\"\x93\x01\n\rCallPassQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12)\n\x07options\x18\x02 \x03(\x0e\x32\x18.hearts.v1.PassDirection\x12\x32\n\x10split_directions\x18\n \x03(\x0e\x32\x18.hearts.v1.PassDirection\"f\n\x0e\x43\x61llPassAnswer\x12+\n\tdirection\x18\x01 \x01(\x0e\x32\x18.hearts.v1.PassDirection\x12\'\n\x05split\x18\n \x03(\x0e\x32\x18.hearts.v1.PassDirection\"Q\n\x08\x42idQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12\x0f\n\x07min_bid\x18\x02 \x01(\r\x12\x0f\n\x07max_bid\x18\x03 \x01(\r\")\n\tBidAnswer\x12\x12\n\x05\x63hips\x18\x01 \x01(\rH\x00\x88\x01\x01\x42\x08\n\x06_chips\"4\n\rNameSuitQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\"\x1e\n\x0eNameSuitAnswer\x12\x0c\n\x04suit\x18\x01 \x01(\t\"_\n\x0fMoonChoiceQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12\r\n\x05worth\x18\x02 \x01(\x05\x12\x18\n\x10\x64\x65\x66\x61ult_subtract\x18\x03 \x01(\x08\"$\n\x10MoonChoiceAnswer\x12\x10\n\x08subtract\x18\x01 \x01(\x08\"S\n\x0bPledgeQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12\x0e\n\x06points\x18\x02 \x01(\r\x12\x0f\n\x07pledges\x18\x03 \x03(\x05\"\x1e\n\x0cPledgeAnswer\x12\x0e\n\x06pledge\x18\x01 \x01(\x08\"t\n\rPlayCardQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12\x13\n\x0blegal_cards\x18\x02 \x03(\t\x12)\n\x0blegal_moves\x18\n \x03(\x0b\x32\x14.hearts.v1.PennyMove\"<\n\x0ePlayCardAnswer\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\t\x12\x12\n\x05penny\x18\n \x01(\rH\x00\x88\x01\x01\x42\x08\n\x06_penny\"6\n\x0fRevealCardQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\" \n\x10RevealCardAnswer\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\t\"$\n\x06Player\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04name\x18\x02 \x01(\t\"\xa3\x01\n\nMatchStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x1f\n\x05rules\x18\x02 \x01(\x0b\x32\x10.hearts.v1.Rules\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\"\n\x07players\x18\x04 \x03(\x0b\x32\x11.hearts.v1.Player\x12\x1f\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x10.hearts.v1.Clock\x12\x0f\n\x07resumed\x18\x06 \x01(\x08\"/\n\x10MatchStartAnswer\x12\x1b\n\x13wants_notifications\x18\x01 \x01(\x08\"\x8f\x01\n\tHandStart\x12\x13\n\x0bhand_number\x18\x01 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x02 \x01(\r\x12\x0c\n\x04hand\x18\x03 \x03(\t\x12\x30\n\x0epass_direction\x18\x04 \x01(\x0e\x32\x18.hearts.v1.PassDirection\x12\x0e\n\x06scores\x18\x05 \x03(\x05\x12\r\n\x05kitty\x18\x06 \x03(\t\"V\n\x08TrickEnd\x12\x13\n\x0bhand_number\x18\x01 \x01(\r\x12\x14\n\x0ctrick_number\x18\x02 \x01(\r\x12\x1f\n\x05trick\x18\x03 \x01(\x0b\x32\x10.hearts.v1.Trick\"~\n\x07HandEnd\x12\x13\n\x0bhand_number\x18\x01 \x01(\r\x12\x13\n\x0bhand_scores\x18\x02 \x03(\x05\x12\x0e\n\x06scores\x18\x03 \x03(\x05\x12\x19\n\x0cmoon_shooter\x18\x04 \x01(\rH\x00\x88\x01\x01\x12\r\n\x05kitty\x18\x05 \x03(\tB\x0f\n\r_moon_shooter\"[\n\x08MatchEnd\x12)\n\x06reason\x18\x01 \x01(\x0e\x32\x19.hearts.v1.MatchEndReason\x12\x0e\n\x06scores\x18\x02 \x03(\x05\x12\x14\n\x0chands_played\x18\x03 \x01(\r*p\n\x0eMatchEndReason\x12 \n\x1cMATCH_END_REASON_UNSPECIFIED\x10\x00\x12\x1e\n\x1aMATCH_END_REASON_COMPLETED\x10\x01\x12\x1c\n\x18MATCH_END_REASON_ABORTED\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14hearts/v1/game.proto\x12\thearts.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x15hearts/v1/rules.proto\"F\n\x05Trick\x12\x0e\n\x06leader\x18\x01 \x01(\r\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12\x13\n\x06winner\x18\x03 \x01(\rH\x00\x88\x01\x01\x42\t\n\x07_winner\"k\n\x05\x43lock\x12/\n\x0cper_decision\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x31\n\x0e\x62\x61nk_remaining\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\"\xf4\x05\n\tHandState\x12\x1f\n\x05rules\x18\x01 \x01(\x0b\x32\x10.hearts.v1.Rules\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x13\n\x0bhand_number\x18\x03 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x04 \x01(\r\x12\x0c\n\x04hand\x18\x05 \x03(\t\x12\x0e\n\x06scores\x18\x06 \x03(\x05\x12\x30\n\x0epass_direction\x18\x07 \x01(\x0e\x32\x18.hearts.v1.PassDirection\x12\x0e\n\x06passed\x18\x08 \x03(\t\x12\x10\n\x08received\x18\t \x03(\t\x12 \n\x06tricks\x18\n \x03(\x0b\x32\x10.hearts.v1.Trick\x12\'\n\rcurrent_trick\x18\x0b \x01(\x0b\x32\x10.hearts.v1.Trick\x12\x0e\n\x06\x62roken\x18\x0c \x01(\x08\x12\x1f\n\x05\x63lock\x18\r \x01(\x0b\x32\x10.hearts.v1.Clock\x12\r\n\x05kitty\x18\x0e \x03(\t\x12\x18\n\x0bkitty_taker\x18\x0f \x01(\rH\x00\x88\x01\x01\x12\x0b\n\x03pot\x18\x10 \x01(\r\x12\x0f\n\x07reveals\x18\x11 \x03(\t\x12\x14\n\x0cscoring_suit\x18\x12 \x01(\t\x12\x1c\n\x04\x62ids\x18\x13 \x03(\x0b\x32\x0e.hearts.v1.Bid\x12\x15\n\x08\x64\x65\x63larer\x18\x14 \x01(\rH\x01\x88\x01\x01\x12\r\n\x05lives\x18\x15 \x03(\r\x12,\n\npass_split\x18( \x03(\x0e\x32\x18.hearts.v1.PassDirection\x12+\n\x06\x64omino\x18\x19 \x01(\x0b\x32\x16.hearts.v1.DominoTableH\x02\x88\x01\x01\x12&\n\x07pennies\x18# \x03(\x0b\x32\x15.hearts.v1.PennyRound\x12\x18\n\x0bmulti_round\x18$ \x01(\rH\x03\x88\x01\x01\x12/\n\x10\x66inished_pennies\x18% \x03(\x0b\x32\x15.hearts.v1.PennyRoundB\x0e\n\x0c_kitty_takerB\x0b\n\t_declarerB\t\n\x07_dominoB\x0e\n\x0c_multi_round\"\x1c\n\x0b\x44ominoSeats\x12\r\n\x05seats\x18\x01 \x03(\r\"n\n\x0b\x44ominoTable\x12\x12\n\nstock_size\x18\x01 \x01(\r\x12\x0f\n\x07in_play\x18\x02 \x03(\x08\x12\r\n\x05\x64rawn\x18\x03 \x03(\r\x12+\n\x0btrick_seats\x18\x04 \x03(\x0b\x32\x16.hearts.v1.DominoSeats\"k\n\x0e\x44ominoTrickEnd\x12\x13\n\x0bhand_number\x18\x01 \x01(\r\x12\x14\n\x0ctrick_number\x18\x02 \x01(\r\x12\x1f\n\x05trick\x18\x03 \x01(\x0b\x32\x10.hearts.v1.Trick\x12\r\n\x05seats\x18\x04 \x03(\r\"\'\n\tPennyCard\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\"\x95\x01\n\nPennyRound\x12\r\n\x05penny\x18\x01 \x01(\r\x12#\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x14.hearts.v1.PennyCard\x12\x13\n\x06leader\x18\x03 \x01(\rH\x00\x88\x01\x01\x12\x13\n\x06winner\x18\x04 \x01(\rH\x01\x88\x01\x01\x12\x13\n\x0bmulti_round\x18\x05 \x01(\rB\t\n\x07_leaderB\t\n\x07_winner\"(\n\tPennyMove\x12\r\n\x05penny\x18\x01 \x01(\r\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\"1\n\x03\x42id\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x12\n\x05\x63hips\x18\x02 \x01(\rH\x00\x88\x01\x01\x42\x08\n\x06_chips\"\x85\x01\n\x0ePassCardsQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12+\n\tdirection\x18\x02 \x01(\x0e\x32\x18.hearts.v1.PassDirection\x12\r\n\x05\x63ount\x18\x03 \x01(\r\x12\x12\n\nrecipients\x18\x04 \x03(\r\" \n\x0fPassCardsAnswer\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\"\xa3\x01\n\rCallPassQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12)\n\x07options\x18\x02 \x03(\x0e\x32\x18.hearts.v1.PassDirection\x12\x32\n\x10split_directions\x18\n \x03(\x0e\x32\x18.hearts.v1.PassDirection\x12\x0e\n\x06\x63ounts\x18\x0b \x03(\r\"\x84\x01\n\x0e\x43\x61llPassAnswer\x12+\n\tdirection\x18\x01 \x01(\x0e\x32\x18.hearts.v1.PassDirection\x12\'\n\x05split\x18\n \x03(\x0e\x32\x18.hearts.v1.PassDirection\x12\x12\n\x05\x63ount\x18\x0b \x01(\rH\x00\x88\x01\x01\x42\x08\n\x06_count\"Q\n\x08\x42idQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12\x0f\n\x07min_bid\x18\x02 \x01(\r\x12\x0f\n\x07max_bid\x18\x03 \x01(\r\")\n\tBidAnswer\x12\x12\n\x05\x63hips\x18\x01 \x01(\rH\x00\x88\x01\x01\x42\x08\n\x06_chips\"4\n\rNameSuitQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\"\x1e\n\x0eNameSuitAnswer\x12\x0c\n\x04suit\x18\x01 \x01(\t\"_\n\x0fMoonChoiceQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12\r\n\x05worth\x18\x02 \x01(\x05\x12\x18\n\x10\x64\x65\x66\x61ult_subtract\x18\x03 \x01(\x08\"$\n\x10MoonChoiceAnswer\x12\x10\n\x08subtract\x18\x01 \x01(\x08\"S\n\x0bPledgeQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12\x0e\n\x06points\x18\x02 \x01(\r\x12\x0f\n\x07pledges\x18\x03 \x03(\x05\"\x1e\n\x0cPledgeAnswer\x12\x0e\n\x06pledge\x18\x01 \x01(\x08\"t\n\rPlayCardQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\x12\x13\n\x0blegal_cards\x18\x02 \x03(\t\x12)\n\x0blegal_moves\x18\n \x03(\x0b\x32\x14.hearts.v1.PennyMove\"<\n\x0ePlayCardAnswer\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\t\x12\x12\n\x05penny\x18\n \x01(\rH\x00\x88\x01\x01\x42\x08\n\x06_penny\"6\n\x0fRevealCardQuery\x12#\n\x05state\x18\x01 \x01(\x0b\x32\x14.hearts.v1.HandState\" \n\x10RevealCardAnswer\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\t\"$\n\x06Player\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04name\x18\x02 \x01(\t\"\xa3\x01\n\nMatchStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x1f\n\x05rules\x18\x02 \x01(\x0b\x32\x10.hearts.v1.Rules\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\"\n\x07players\x18\x04 \x03(\x0b\x32\x11.hearts.v1.Player\x12\x1f\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x10.hearts.v1.Clock\x12\x0f\n\x07resumed\x18\x06 \x01(\x08\"/\n\x10MatchStartAnswer\x12\x1b\n\x13wants_notifications\x18\x01 \x01(\x08\"\x8f\x01\n\tHandStart\x12\x13\n\x0bhand_number\x18\x01 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x02 \x01(\r\x12\x0c\n\x04hand\x18\x03 \x03(\t\x12\x30\n\x0epass_direction\x18\x04 \x01(\x0e\x32\x18.hearts.v1.PassDirection\x12\x0e\n\x06scores\x18\x05 \x03(\x05\x12\r\n\x05kitty\x18\x06 \x03(\t\"V\n\x08TrickEnd\x12\x13\n\x0bhand_number\x18\x01 \x01(\r\x12\x14\n\x0ctrick_number\x18\x02 \x01(\r\x12\x1f\n\x05trick\x18\x03 \x01(\x0b\x32\x10.hearts.v1.Trick\"~\n\x07HandEnd\x12\x13\n\x0bhand_number\x18\x01 \x01(\r\x12\x13\n\x0bhand_scores\x18\x02 \x03(\x05\x12\x0e\n\x06scores\x18\x03 \x03(\x05\x12\x19\n\x0cmoon_shooter\x18\x04 \x01(\rH\x00\x88\x01\x01\x12\r\n\x05kitty\x18\x05 \x03(\tB\x0f\n\r_moon_shooter\"[\n\x08MatchEnd\x12)\n\x06reason\x18\x01 \x01(\x0e\x32\x19.hearts.v1.MatchEndReason\x12\x0e\n\x06scores\x18\x02 \x03(\x05\x12\x14\n\x0chands_played\x18\x03 \x01(\r*p\n\x0eMatchEndReason\x12 \n\x1cMATCH_END_REASON_UNSPECIFIED\x10\x00\x12\x1e\n\x1aMATCH_END_REASON_COMPLETED\x10\x01\x12\x1c\n\x18MATCH_END_REASON_ABORTED\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'hearts.v1.game_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_MATCHENDREASON']._serialized_start=3433
-  _globals['_MATCHENDREASON']._serialized_end=3545
+  _globals['_MATCHENDREASON']._serialized_start=3480
+  _globals['_MATCHENDREASON']._serialized_end=3592
   _globals['_TRICK']._serialized_start=90
   _globals['_TRICK']._serialized_end=160
   _globals['_CLOCK']._serialized_start=162
@@ -60,45 +60,45 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_PASSCARDSANSWER']._serialized_start=1703
   _globals['_PASSCARDSANSWER']._serialized_end=1735
   _globals['_CALLPASSQUERY']._serialized_start=1738
-  _globals['_CALLPASSQUERY']._serialized_end=1885
-  _globals['_CALLPASSANSWER']._serialized_start=1887
-  _globals['_CALLPASSANSWER']._serialized_end=1989
-  _globals['_BIDQUERY']._serialized_start=1991
-  _globals['_BIDQUERY']._serialized_end=2072
-  _globals['_BIDANSWER']._serialized_start=2074
-  _globals['_BIDANSWER']._serialized_end=2115
-  _globals['_NAMESUITQUERY']._serialized_start=2117
-  _globals['_NAMESUITQUERY']._serialized_end=2169
-  _globals['_NAMESUITANSWER']._serialized_start=2171
-  _globals['_NAMESUITANSWER']._serialized_end=2201
-  _globals['_MOONCHOICEQUERY']._serialized_start=2203
-  _globals['_MOONCHOICEQUERY']._serialized_end=2298
-  _globals['_MOONCHOICEANSWER']._serialized_start=2300
-  _globals['_MOONCHOICEANSWER']._serialized_end=2336
-  _globals['_PLEDGEQUERY']._serialized_start=2338
-  _globals['_PLEDGEQUERY']._serialized_end=2421
-  _globals['_PLEDGEANSWER']._serialized_start=2423
-  _globals['_PLEDGEANSWER']._serialized_end=2453
-  _globals['_PLAYCARDQUERY']._serialized_start=2455
-  _globals['_PLAYCARDQUERY']._serialized_end=2571
-  _globals['_PLAYCARDANSWER']._serialized_start=2573
-  _globals['_PLAYCARDANSWER']._serialized_end=2633
-  _globals['_REVEALCARDQUERY']._serialized_start=2635
-  _globals['_REVEALCARDQUERY']._serialized_end=2689
-  _globals['_REVEALCARDANSWER']._serialized_start=2691
-  _globals['_REVEALCARDANSWER']._serialized_end=2723
-  _globals['_PLAYER']._serialized_start=2725
-  _globals['_PLAYER']._serialized_end=2761
-  _globals['_MATCHSTART']._serialized_start=2764
-  _globals['_MATCHSTART']._serialized_end=2927
-  _globals['_MATCHSTARTANSWER']._serialized_start=2929
-  _globals['_MATCHSTARTANSWER']._serialized_end=2976
-  _globals['_HANDSTART']._serialized_start=2979
-  _globals['_HANDSTART']._serialized_end=3122
-  _globals['_TRICKEND']._serialized_start=3124
-  _globals['_TRICKEND']._serialized_end=3210
-  _globals['_HANDEND']._serialized_start=3212
-  _globals['_HANDEND']._serialized_end=3338
-  _globals['_MATCHEND']._serialized_start=3340
-  _globals['_MATCHEND']._serialized_end=3431
+  _globals['_CALLPASSQUERY']._serialized_end=1901
+  _globals['_CALLPASSANSWER']._serialized_start=1904
+  _globals['_CALLPASSANSWER']._serialized_end=2036
+  _globals['_BIDQUERY']._serialized_start=2038
+  _globals['_BIDQUERY']._serialized_end=2119
+  _globals['_BIDANSWER']._serialized_start=2121
+  _globals['_BIDANSWER']._serialized_end=2162
+  _globals['_NAMESUITQUERY']._serialized_start=2164
+  _globals['_NAMESUITQUERY']._serialized_end=2216
+  _globals['_NAMESUITANSWER']._serialized_start=2218
+  _globals['_NAMESUITANSWER']._serialized_end=2248
+  _globals['_MOONCHOICEQUERY']._serialized_start=2250
+  _globals['_MOONCHOICEQUERY']._serialized_end=2345
+  _globals['_MOONCHOICEANSWER']._serialized_start=2347
+  _globals['_MOONCHOICEANSWER']._serialized_end=2383
+  _globals['_PLEDGEQUERY']._serialized_start=2385
+  _globals['_PLEDGEQUERY']._serialized_end=2468
+  _globals['_PLEDGEANSWER']._serialized_start=2470
+  _globals['_PLEDGEANSWER']._serialized_end=2500
+  _globals['_PLAYCARDQUERY']._serialized_start=2502
+  _globals['_PLAYCARDQUERY']._serialized_end=2618
+  _globals['_PLAYCARDANSWER']._serialized_start=2620
+  _globals['_PLAYCARDANSWER']._serialized_end=2680
+  _globals['_REVEALCARDQUERY']._serialized_start=2682
+  _globals['_REVEALCARDQUERY']._serialized_end=2736
+  _globals['_REVEALCARDANSWER']._serialized_start=2738
+  _globals['_REVEALCARDANSWER']._serialized_end=2770
+  _globals['_PLAYER']._serialized_start=2772
+  _globals['_PLAYER']._serialized_end=2808
+  _globals['_MATCHSTART']._serialized_start=2811
+  _globals['_MATCHSTART']._serialized_end=2974
+  _globals['_MATCHSTARTANSWER']._serialized_start=2976
+  _globals['_MATCHSTARTANSWER']._serialized_end=3023
+  _globals['_HANDSTART']._serialized_start=3026
+  _globals['_HANDSTART']._serialized_end=3169
+  _globals['_TRICKEND']._serialized_start=3171
+  _globals['_TRICKEND']._serialized_end=3257
+  _globals['_HANDEND']._serialized_start=3259
+  _globals['_HANDEND']._serialized_end=3385
+  _globals['_MATCHEND']._serialized_start=3387
+  _globals['_MATCHEND']._serialized_end=3478
 # @@protoc_insertion_point(module_scope)

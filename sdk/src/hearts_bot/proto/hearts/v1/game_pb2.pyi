@@ -632,6 +632,7 @@ class CallPassQuery(_message.Message):
     STATE_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
     SPLIT_DIRECTIONS_FIELD_NUMBER: _builtins.int
+    COUNTS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def state(self) -> Global___HandState:
         """The dealer's hand as dealt; state.pass_direction is DEALER_CALLS."""
@@ -646,16 +647,24 @@ class CallPassQuery(_message.Message):
         dealer may not split the pass.
         """
 
+    @_builtins.property
+    def counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """004 'Passing cards' ("The Dealer may choose how many cards and where to pass"): the
+        counts the dealer may call (rules.pass_call_counts, pass_count among them); empty
+        when the rules let him call pass_count only.
+        """
+
     def __init__(
         self,
         *,
         state: Global___HandState | None = ...,
         options: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
         split_directions: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
+        counts: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["options", b"options", "split_directions", b"split_directions", "state", b"state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["counts", b"counts", "options", b"options", "split_directions", b"split_directions", "state", b"state"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -669,12 +678,18 @@ class CallPassAnswer(_message.Message):
 
     DIRECTION_FIELD_NUMBER: _builtins.int
     SPLIT_FIELD_NUMBER: _builtins.int
+    COUNT_FIELD_NUMBER: _builtins.int
     direction: _rules_pb2.PassDirection.ValueType
     """One of the query's options, or SPLIT with `split` set."""
+    count: _builtins.int
+    """How many cards each seat passes, one of the query's counts; unset (or 0): pass_count,
+    as every call before counts. Ignored with a split (its length is its count).
+    """
     @_builtins.property
     def split(self) -> _containers.RepeatedScalarFieldContainer[_rules_pb2.PassDirection.ValueType]:
-        """With direction SPLIT: one direction per passed card (rules.pass_count), each one of
-        the query's split_directions; card i of every pass goes split[i].
+        """With direction SPLIT: one direction per passed card (rules.pass_count, or one of the
+        query's counts), each one of the query's split_directions; card i of every pass goes
+        split[i].
         """
 
     def __init__(
@@ -682,12 +697,15 @@ class CallPassAnswer(_message.Message):
         *,
         direction: _rules_pb2.PassDirection.ValueType = ...,
         split: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
+        count: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_count", b"_count", "count", b"count"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["direction", b"direction", "split", b"split"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_count", b"_count", "count", b"count", "direction", b"direction", "split", b"split"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__count: _TypeAlias = _typing.Literal["count"]  # noqa: Y015
+    _WhichOneofArgType__count: _TypeAlias = _typing.Literal["_count", b"_count"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__count) -> _WhichOneofReturnType__count | None: ...
 
 Global___CallPassAnswer: _TypeAlias = CallPassAnswer  # noqa: Y015
 

@@ -610,6 +610,7 @@ class Rules(_message.Message):
     MOON_SUBTRACT_AFTER_FIELD_NUMBER: _builtins.int
     NO_HEARTS_PLEDGE_FIELD_NUMBER: _builtins.int
     PLEDGE_POINTS_FIELD_NUMBER: _builtins.int
+    PASS_CALL_COUNTS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The variant's name, such as "standard" or "omnibus" (informative only: the other
     fields are the rules; "custom" for a hand-built variant).
@@ -763,6 +764,13 @@ class Rules(_message.Message):
         Twos from one deck"); removed_cards are out of both packs.
         """
 
+    @_builtins.property
+    def pass_call_counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """004 'Passing cards': "The Dealer may choose how many cards and where to pass": the
+        counts the dealer may call (CallPassQuery.counts), pass_count among them; empty: the
+        dealer calls where only, and pass_count cards are passed.
+        """
+
     def __init__(
         self,
         *,
@@ -811,10 +819,11 @@ class Rules(_message.Message):
         moon_subtract_after: _builtins.int = ...,
         no_hearts_pledge: _builtins.bool = ...,
         pledge_points: _builtins.int = ...,
+        pass_call_counts: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "moon_subtract_after", b"moon_subtract_after", "name", b"name", "no_hearts_pledge", b"no_hearts_pledge", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "pledge_points", b"pledge_points", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "queen_at_first_chance", b"queen_at_first_chance", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "moon_subtract_after", b"moon_subtract_after", "name", b"name", "no_hearts_pledge", b"no_hearts_pledge", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_counts", b"pass_call_counts", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "pledge_points", b"pledge_points", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "queen_at_first_chance", b"queen_at_first_chance", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015
