@@ -125,6 +125,11 @@ class BrokenBy(StrEnum):
     POINT_CARDS = "point_cards"
 
 
+PLEDGE_POINTS: Final = 10
+"""004 'Scoring variants': the no-hearts pledge's worth ("subtract 10 penalty points ...
+assessed 10 additional penalty points"), `Rules.pledge_points`' default."""
+
+
 class MoonRule(StrEnum):
     """Shooting the moon (000 'Shooting the Moon'; 004 'Shooting the moon')."""
 
@@ -402,7 +407,7 @@ class Rules:
     or she will not take any hearts on the upcoming hand": after the pass each seat, from
     the dealer's left, pledges or not (`DecisionKind.PLEDGE`); `pledge_points` off for a
     pledge kept, on for one broken."""
-    pledge_points: int = 10
+    pledge_points: int = 10  # PLEDGE_POINTS (a literal: `check_rules` reads the default)
     """The no-hearts pledge's worth (004: "they may subtract 10 penalty points, but if they
     take any hearts they are assessed 10 additional penalty points")."""
     pass_call_counts: tuple[int, ...] = ()
@@ -599,6 +604,8 @@ class Rules:
         }
         if self.pass_call_counts:  # written when set, as the later switches
             later["pass_call_counts"] = list(self.pass_call_counts)
+        if self.pledge_points != PLEDGE_POINTS:  # written when not the source's 10
+            later["pledge_points"] = self.pledge_points
         return self._written() | later
 
     def _written(self) -> dict[str, Any]:
@@ -1404,7 +1411,13 @@ _LATER_SWITCHES: Final = tuple(
     for field in dataclasses.fields(Rules)
     if field.type in ("bool", "int")
     and field.name
-    not in {*Rules()._written(), "cancellation", "second_pack_removed", "penny_openings"}
+    not in {
+        *Rules()._written(),
+        "cancellation",
+        "second_pack_removed",
+        "penny_openings",
+        "pledge_points",  # defaults to 10, not the protocol's 0: written by `to_dict` itself
+    }
 )
 """The true/false and integer options added since rules format 1 was first written:
 `to_dict` writes each by its name, only when set (older rules keep their JSON; the SDK's

@@ -21,6 +21,7 @@ from .cards import DECK, JOKERS, Card, card_order
 from .proto.hearts.v1 import game_pb2, rules_pb2
 from .rules import (
     LATER_SWITCHES,
+    PLEDGE_POINTS,
     BrokenBy,
     DealerRule,
     FirstTrick,
@@ -234,6 +235,9 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
         ),
         pass_call_split=message.pass_call_split,
         pass_call_counts=tuple(message.pass_call_counts),
+        pledge_points=message.pledge_points
+        if message.HasField("pledge_points")
+        else PLEDGE_POINTS,
         max_bid=message.max_bid,
         lives=message.lives,
         danger_points=message.danger_points,
@@ -262,7 +266,7 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
     data = rules.to_dict() if isinstance(rules, RulesView) else dict(rules)
     # The settings written only when used (Cancellation's, the pennies') are known too.
     known = set(RulesView(penny_play=PennyPlay.SIMPLE).to_dict()) | _CANCELLATION_KEYS
-    known |= set(LATER_SWITCHES) | {"pass_call_counts"}
+    known |= set(LATER_SWITCHES) | {"pass_call_counts", "pledge_points"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ProtocolError(f"unknown rules setting(s): {', '.join(unknown)}")
@@ -272,6 +276,7 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         "penny_play": PennyPlay.NONE.value,
         "penny_openings": 0,
         "pass_call_counts": [],
+        "pledge_points": PLEDGE_POINTS,
         **LATER_SWITCHES,
     }
 
@@ -338,6 +343,8 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         penny_openings=get("penny_openings"),
         **{name: get(name) for name in LATER_SWITCHES},
     )
+    if get("pledge_points") != PLEDGE_POINTS:
+        message.pledge_points = get("pledge_points")
     for key in ("doubler", "moon_points", "target_score", "max_hands"):
         value = get(key)
         if value is not None:

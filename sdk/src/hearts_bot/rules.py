@@ -380,6 +380,8 @@ class RulesView:
         }
         if self.pass_call_counts:
             later["pass_call_counts"] = list(self.pass_call_counts)
+        if self.pledge_points != PLEDGE_POINTS:  # the proto's unset means 10
+            later["pledge_points"] = self.pledge_points
         return later
 
     def _cancellation_dict(self) -> dict[str, Any]:
@@ -398,6 +400,8 @@ class RulesView:
         return {"penny_play": self.penny_play.value, "penny_openings": self.penny_openings}
 
 
+PLEDGE_POINTS: Final = 10
+"""The no-hearts pledge's worth when the rules do not say (004 'Scoring variants')."""
 _ALWAYS_WRITTEN: Final = frozenset(
     RulesView(penny_play=PennyPlay.SIMPLE, cancellation=True)._written()
 ) - {"format"}
@@ -405,7 +409,9 @@ LATER_SWITCHES: Final[Mapping[str, Any]] = MappingProxyType(
     {
         field.name: field.default
         for field in dataclasses.fields(RulesView)
-        if field.type in ("bool", "int") and field.name not in _ALWAYS_WRITTEN
+        if field.type in ("bool", "int")
+        and field.name not in _ALWAYS_WRITTEN
+        and field.name != "pledge_points"  # its default is 10, the proto's unset
     }
 )
 """The plain true/false and integer settings added since the protocol's first rules, by

@@ -729,7 +729,9 @@ class Rules(_message.Message):
     the dealer's left answers a PledgeQuery. Unset (false) in every other game.
     """
     pledge_points: _builtins.int
-    """The pledge's worth: subtracted for a pledge kept, added for one broken (10)."""
+    """The pledge's worth: subtracted for a pledge kept, added for one broken; unset: 10,
+    the source's.
+    """
     @_builtins.property
     def removed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Cards taken out of the 52-card pack before the deal so it deals evenly."""
@@ -818,12 +820,12 @@ class Rules(_message.Message):
         queen_at_first_chance: _builtins.bool = ...,
         moon_subtract_after: _builtins.int = ...,
         no_hearts_pledge: _builtins.bool = ...,
-        pledge_points: _builtins.int = ...,
+        pledge_points: _builtins.int | None = ...,
         pass_call_counts: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "target_score", b"target_score"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_pledge_points", b"_pledge_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "pledge_points", b"pledge_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "moon_subtract_after", b"moon_subtract_after", "name", b"name", "no_hearts_pledge", b"no_hearts_pledge", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_counts", b"pass_call_counts", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "pledge_points", b"pledge_points", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "queen_at_first_chance", b"queen_at_first_chance", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_pledge_points", b"_pledge_points", "_target_score", b"_target_score", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "moon_subtract_after", b"moon_subtract_after", "name", b"name", "no_hearts_pledge", b"no_hearts_pledge", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_counts", b"pass_call_counts", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "pledge_points", b"pledge_points", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "queen_at_first_chance", b"queen_at_first_chance", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015
@@ -831,6 +833,8 @@ class Rules(_message.Message):
     _WhichOneofArgType__max_hands: _TypeAlias = _typing.Literal["_max_hands", b"_max_hands"]  # noqa: Y015
     _WhichOneofReturnType__moon_points: _TypeAlias = _typing.Literal["moon_points"]  # noqa: Y015
     _WhichOneofArgType__moon_points: _TypeAlias = _typing.Literal["_moon_points", b"_moon_points"]  # noqa: Y015
+    _WhichOneofReturnType__pledge_points: _TypeAlias = _typing.Literal["pledge_points"]  # noqa: Y015
+    _WhichOneofArgType__pledge_points: _TypeAlias = _typing.Literal["_pledge_points", b"_pledge_points"]  # noqa: Y015
     _WhichOneofReturnType__target_score: _TypeAlias = _typing.Literal["target_score"]  # noqa: Y015
     _WhichOneofArgType__target_score: _TypeAlias = _typing.Literal["_target_score", b"_target_score"]  # noqa: Y015
     @_typing.overload
@@ -839,6 +843,8 @@ class Rules(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType__max_hands) -> _WhichOneofReturnType__max_hands | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__moon_points) -> _WhichOneofReturnType__moon_points | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__pledge_points) -> _WhichOneofReturnType__pledge_points | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__target_score) -> _WhichOneofReturnType__target_score | None: ...
 
