@@ -48,11 +48,8 @@ def _cards(texts: Sequence[str]) -> tuple[Card, ...]:
     return tuple(_BY_TEXT[text] for text in texts)
 
 
-def seat_view(
-    view: views.HandView, phase: Phase, pledges: tuple[bool | None, ...] = ()
-) -> SeatView:
-    """The engine's `SeatView` of what an SDK view shows, for a decision of `phase`
-    (`pledges`: the no-hearts pledges so far, which a pledge query carries)."""
+def seat_view(view: views.HandView, phase: Phase) -> SeatView:
+    """The engine's `SeatView` of what an SDK view shows, for a decision of `phase`."""
     rules = _rules(view.rules)
     # A finished trick nobody won (Cancellation Hearts) is -1 to the engine; its points go
     # to the winner of the next trick won.
@@ -118,7 +115,7 @@ def seat_view(
         pennies=pennies,
         legal_moves=moves,
         multi_round=view.multi_round,
-        pledges=pledges,
+        pledges=view.pledges,
     )
 
 
@@ -185,7 +182,7 @@ class ServedHouseBot(Bot):
         return self.house.choose_moon(seat_view(view, Phase.OVER), view.default)
 
     def pledge(self, view: views.PledgeView) -> bool:
-        return self.house.pledge(seat_view(view, Phase.PLEDGING, view.pledges))
+        return self.house.pledge(seat_view(view, Phase.PLEDGING))
 
 
 class Random(ServedHouseBot):

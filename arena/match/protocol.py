@@ -126,9 +126,15 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
     _set_reveals(state, view)
     _set_auction(state, view)
     state.pass_split[:] = [_PASS_PB[d] for d in view.pass_split]
+    state.pledges[:] = _pledge_numbers(view)
     _set_domino(state, view)
     _set_pennies(state, view)
     return state
+
+
+def _pledge_numbers(view: SeatView) -> list[int]:
+    """004 'Scoring variants': the pledges as the protocol sends them (1, 0, -1 unasked)."""
+    return [-1 if pledged is None else int(pledged) for pledged in view.pledges]
 
 
 def _set_domino(state: game_pb2.HandState, view: SeatView) -> None:
@@ -247,11 +253,7 @@ def moon_choice_query(
 def pledge_query(view: SeatView, context: DecisionContext) -> game_pb2.PledgeQuery:
     """A PledgeQuery: the hand after the pass, the pledge's worth, the answers so far
     (004 'Scoring variants')."""
-    return game_pb2.PledgeQuery(
-        state=hand_state(view, context),
-        points=view.rules.pledge_points,
-        pledges=[-1 if p is None else int(p) for p in view.pledges],
-    )
+    return game_pb2.PledgeQuery(state=hand_state(view, context), points=view.rules.pledge_points)
 
 
 def call_pass_query(view: SeatView, context: DecisionContext) -> game_pb2.CallPassQuery:
@@ -322,12 +324,20 @@ class PlayRequests:
         if view.rules is not self._rules:  # per match, or per hand in Heartless
             self._rules = view.rules
             state.rules.CopyFrom(rules_message(view.rules))
-        reveals = (view.reveals, view.scoring_suit, view.bids, view.declarer, view.pass_split)
+        reveals = (
+            view.reveals,
+            view.scoring_suit,
+            view.bids,
+            view.declarer,
+            view.pass_split,
+            view.pledges,
+        )
         if reveals != self._reveals:
             self._reveals = reveals
             _set_reveals(state, view)
             _set_auction(state, view)
             state.pass_split[:] = [_PASS_PB[d] for d in view.pass_split]
+            state.pledges[:] = _pledge_numbers(view)
         state.seat = view.seat
         state.hand_number = context.hand_number
         state.dealer = view.dealer

@@ -34,8 +34,7 @@ from .faults import FaultKind, FaultPolicy, SeatFault
 from .replay import DecisionRecord, decision_records, strip_timings
 from .runner import Entrant, MatchRunner
 from .seats import DecisionContext, GameInfo, Seat
-from .replay_v2 import from_v1, verify_v2
-from .verify import ReplayMismatchError
+from .verify import ReplayMismatchError, verify
 
 _Ask = Callable[[Seat, float], Awaitable[Any]]
 """Puts the runner's question (its view and context) to a seat, with a timeout."""
@@ -90,11 +89,10 @@ class Answer:
 def match_settings(replay: dict[str, Any]) -> tuple[Rules, TimePolicy, FaultPolicy]:
     """The recorded match's rules, time policy and fault policy, once the replay verifies
     (ReaskError otherwise: a re-run of a replay that does not verify would ask questions
-    no match asked). It is verified by its actions (replay v2: the engine's own questions
-    answered by the records), so every kind of decision is checked, those v1 has no place
-    for (a pledge, the shooter's choice) too."""
+    no match asked). v1's verifier walks every kind, those filed under `decisions` (the
+    pledges, the shooter's choice) too."""
     try:
-        verify_v2(from_v1(replay))
+        verify(replay)
         return (
             Rules.from_dict(replay["rules"]),
             TimePolicy(**replay["time_policy"]),

@@ -549,9 +549,19 @@ def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
         **_auction_fields(state, players, where),
         **_lives_fields(state, players, where),
         **_split_fields(state, where),
+        **_pledge_fields(state, players, where),
         **_domino_fields(state, players, where),
         **_penny_fields(state, players, where),
     }
+
+
+def _pledge_fields(state: game_pb2.HandState, players: int, where: str) -> dict[str, Any]:
+    """The no-hearts pledges (004 'Scoring variants'): one per seat, 1, 0 or -1."""
+    if not state.pledges:
+        return {}
+    if len(state.pledges) != players or any(p not in (-1, 0, 1) for p in state.pledges):
+        raise ProtocolError(f"{where}.pledges must be -1, 0 or 1 for each of {players} seats")
+    return {"pledges": tuple(None if p < 0 else bool(p) for p in state.pledges)}
 
 
 def _penny_round(message: game_pb2.PennyRound, players: int, where: str) -> Trick:
@@ -749,14 +759,8 @@ def pledge_view_from_proto(query: game_pb2.PledgeQuery, where: str = "pledge") -
     if not query.HasField("state"):
         raise ProtocolError(f"{where}.state is missing")
     fields = _hand_fields(query.state, f"{where}.state")
-    players = len(fields["scores"]) if fields.get("scores") else None
-    if players is not None and len(query.pledges) not in (0, players):
-        raise ProtocolError(f"{where}.pledges holds {len(query.pledges)} seats, not {players}")
-    if any(p not in (-1, 0, 1) for p in query.pledges):
-        raise ProtocolError(f"{where}.pledges must be -1, 0 or 1 per seat")
     _check_distinct(fields, None, f"{where}.state")
-    pledges = tuple(None if p < 0 else bool(p) for p in query.pledges)
-    return PledgeView(points=query.points, pledges=pledges, **fields)
+    return PledgeView(points=query.points, **fields)
 
 
 def reveal_view_from_proto(

@@ -119,6 +119,9 @@ class HandView:
     pass_split: tuple[PassDirection, ...] = ()
     """After the dealer called a split (`pass_direction` SPLIT): each passed card's
     direction, card i of every pass going `pass_split[i]`; empty otherwise."""
+    pledges: tuple[bool | None, ...] = ()
+    """The no-hearts pledge (`rules.no_hearts_pledge`): by seat, True pledged, False
+    declined, None not asked yet; empty without the pledge."""
     stock_size: int | None = None
     """Domino Hearts: the cards left in the face-down stock; None in other games."""
     in_play: tuple[bool, ...] = ()
@@ -249,9 +252,8 @@ class PledgeView(HandView):
     more if you take any), False not to."""
 
     points: int
-    """What the pledge is worth (`rules.pledge_points`)."""
-    pledges: tuple[bool | None, ...]
-    """Per seat, its answer so far: True pledged, False declined, None not asked yet."""
+    """What the pledge is worth (`rules.pledge_points`); `pledges` holds the answers so
+    far."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

@@ -152,6 +152,7 @@ class HandState(_message.Message):
     DECLARER_FIELD_NUMBER: _builtins.int
     LIVES_FIELD_NUMBER: _builtins.int
     PASS_SPLIT_FIELD_NUMBER: _builtins.int
+    PLEDGES_FIELD_NUMBER: _builtins.int
     DOMINO_FIELD_NUMBER: _builtins.int
     PENNIES_FIELD_NUMBER: _builtins.int
     MULTI_ROUND_FIELD_NUMBER: _builtins.int
@@ -244,6 +245,13 @@ class HandState(_message.Message):
         """
 
     @_builtins.property
+    def pledges(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """004 'Scoring variants', the no-hearts pledge (rules.no_hearts_pledge): by seat, 1
+        pledged, 0 declined, -1 not asked yet; empty without the pledge. (Numbered 80, with
+        the pledge's Rules fields.)
+        """
+
+    @_builtins.property
     def domino(self) -> Global___DominoTable:
         """Domino Hearts (rules.domino): the stock, who is still in, the draws, and who played
         each trick (a trick holds one card per seat still in, so Trick's "cards[i] was played
@@ -292,6 +300,7 @@ class HandState(_message.Message):
         declarer: _builtins.int | None = ...,
         lives: _abc.Iterable[_builtins.int] | None = ...,
         pass_split: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
+        pledges: _abc.Iterable[_builtins.int] | None = ...,
         domino: Global___DominoTable | None = ...,
         pennies: _abc.Iterable[Global___PennyRound] | None = ...,
         multi_round: _builtins.int | None = ...,
@@ -299,7 +308,7 @@ class HandState(_message.Message):
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "clock", b"clock", "current_trick", b"current_trick", "declarer", b"declarer", "domino", b"domino", "kitty_taker", b"kitty_taker", "multi_round", b"multi_round", "rules", b"rules"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "domino", b"domino", "finished_pennies", b"finished_pennies", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "multi_round", b"multi_round", "pass_direction", b"pass_direction", "pass_split", b"pass_split", "passed", b"passed", "pennies", b"pennies", "pot", b"pot", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "domino", b"domino", "finished_pennies", b"finished_pennies", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "multi_round", b"multi_round", "pass_direction", b"pass_direction", "pass_split", b"pass_split", "passed", b"passed", "pennies", b"pennies", "pledges", b"pledges", "pot", b"pot", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__declarer: _TypeAlias = _typing.Literal["declarer"]  # noqa: Y015
     _WhichOneofArgType__declarer: _TypeAlias = _typing.Literal["_declarer", b"_declarer"]  # noqa: Y015
@@ -882,29 +891,21 @@ class PledgeQuery(_message.Message):
 
     STATE_FIELD_NUMBER: _builtins.int
     POINTS_FIELD_NUMBER: _builtins.int
-    PLEDGES_FIELD_NUMBER: _builtins.int
     points: _builtins.int
     """What a pledge kept takes off, and a pledge broken adds (rules.pledge_points)."""
     @_builtins.property
     def state(self) -> Global___HandState:
-        """The hand as this seat sees it after the pass."""
-
-    @_builtins.property
-    def pledges(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """Per seat, its answer so far: 1 pledged, 0 declined, -1 not asked yet (this seat and
-        those after it).
-        """
+        """The hand as this seat sees it after the pass; state.pledges holds the answers so far."""
 
     def __init__(
         self,
         *,
         state: Global___HandState | None = ...,
         points: _builtins.int = ...,
-        pledges: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["pledges", b"pledges", "points", b"points", "state", b"state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["points", b"points", "state", b"state"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
