@@ -64,6 +64,8 @@ PROTOBUF_CONSTEXPR Rules::Rules(
   , /*decltype(_impl_.pass_call_options_)*/{}
   , /*decltype(_impl_._pass_call_options_cached_byte_size_)*/{0}
   , /*decltype(_impl_.second_pack_removed_)*/{}
+  , /*decltype(_impl_.pass_call_counts_)*/{}
+  , /*decltype(_impl_._pass_call_counts_cached_byte_size_)*/{0}
   , /*decltype(_impl_.name_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.doubler_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.players_)*/0u
@@ -93,11 +95,14 @@ PROTOBUF_CONSTEXPR Rules::Rules(
   , /*decltype(_impl_.booster_nines_)*/false
   , /*decltype(_impl_.jokers_)*/0u
   , /*decltype(_impl_.joker_kind_)*/0
+  , /*decltype(_impl_.penny_play_)*/0
+  , /*decltype(_impl_.penny_openings_)*/0u
   , /*decltype(_impl_.cancellation_)*/false
   , /*decltype(_impl_.domino_)*/false
   , /*decltype(_impl_.queen_at_first_chance_)*/false
-  , /*decltype(_impl_.penny_play_)*/0
-  , /*decltype(_impl_.penny_openings_)*/0u} {}
+  , /*decltype(_impl_.no_hearts_pledge_)*/false
+  , /*decltype(_impl_.moon_subtract_after_)*/0u
+  , /*decltype(_impl_.pledge_points_)*/0u} {}
 struct RulesDefaultTypeInternal {
   PROTOBUF_CONSTEXPR RulesDefaultTypeInternal()
       : _instance(::_pbi::ConstantInitialized{}) {}
@@ -178,6 +183,10 @@ const uint32_t TableStruct_hearts_2fv1_2frules_2eproto::offsets[] PROTOBUF_SECTI
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.penny_play_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.penny_openings_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.queen_at_first_chance_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.moon_subtract_after_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.no_hearts_pledge_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.pledge_points_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.pass_call_counts_),
   ~0u,
   ~0u,
   ~0u,
@@ -220,11 +229,15 @@ const uint32_t TableStruct_hearts_2fv1_2frules_2eproto::offsets[] PROTOBUF_SECTI
   ~0u,
   ~0u,
   ~0u,
+  ~0u,
+  ~0u,
+  4,
+  ~0u,
 };
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
   { 0, -1, -1, sizeof(::hearts::v1::CardValue)},
   { 8, -1, -1, sizeof(::hearts::v1::ScoreAdjustment)},
-  { 16, 64, -1, sizeof(::hearts::v1::Rules)},
+  { 16, 68, -1, sizeof(::hearts::v1::Rules)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -237,7 +250,7 @@ const char descriptor_table_protodef_hearts_2fv1_2frules_2eproto[] PROTOBUF_SECT
   "\n\025hearts/v1/rules.proto\022\thearts.v1\")\n\tCa"
   "rdValue\022\014\n\004card\030\001 \001(\t\022\016\n\006points\030\002 \001(\005\"7\n"
   "\017ScoreAdjustment\022\022\n\nfrom_score\030\001 \001(\005\022\020\n\010"
-  "to_score\030\002 \001(\005\"\350\n\n\005Rules\022\014\n\004name\030\001 \001(\t\022\017"
+  "to_score\030\002 \001(\005\"\347\013\n\005Rules\022\014\n\004name\030\001 \001(\t\022\017"
   "\n\007players\030\002 \001(\r\022\025\n\rremoved_cards\030\003 \003(\t\022\022"
   "\n\nkitty_size\030\004 \001(\r\022*\n\013kitty_taker\030\005 \001(\0162"
   "\025.hearts.v1.KittyTaker\0224\n\020kitty_visibili"
@@ -270,62 +283,66 @@ const char descriptor_table_protodef_hearts_2fv1_2frules_2eproto[] PROTOBUF_SECT
   "\022\033\n\023second_pack_removed\0308 \003(\t\022\016\n\006domino\030"
   "2 \001(\010\022(\n\npenny_play\030< \001(\0162\024.hearts.v1.Pe"
   "nnyPlay\022\026\n\016penny_openings\030= \001(\r\022\035\n\025queen"
-  "_at_first_chance\030F \001(\010B\n\n\010_doublerB\016\n\014_m"
-  "oon_pointsB\017\n\r_target_scoreB\014\n\n_max_hand"
-  "s*\326\002\n\rPassDirection\022\036\n\032PASS_DIRECTION_UN"
-  "SPECIFIED\020\000\022\027\n\023PASS_DIRECTION_LEFT\020\001\022\030\n\024"
-  "PASS_DIRECTION_RIGHT\020\002\022\031\n\025PASS_DIRECTION"
-  "_ACROSS\020\003\022\030\n\024PASS_DIRECTION_LEFT2\020\004\022\031\n\025P"
-  "ASS_DIRECTION_RIGHT2\020\005\022\027\n\023PASS_DIRECTION"
-  "_HOLD\020\006\022\032\n\026PASS_DIRECTION_SCATTER\020\007\022\031\n\025P"
-  "ASS_DIRECTION_CENTER\020\010\022\027\n\023PASS_DIRECTION"
-  "_STAR\020\t\022\037\n\033PASS_DIRECTION_DEALER_CALLS\020\n"
-  "\022\030\n\024PASS_DIRECTION_SPLIT\020\013*\207\001\n\007Opening\022\027"
-  "\n\023OPENING_UNSPECIFIED\020\000\022\027\n\023OPENING_LOWES"
-  "T_CLUB\020\001\022\024\n\020OPENING_ANY_CLUB\020\002\022\032\n\026OPENIN"
-  "G_LEFT_OF_DEALER\020\003\022\030\n\024OPENING_LOWEST_SPA"
-  "DE\020\004*\200\001\n\nFirstTrick\022\033\n\027FIRST_TRICK_UNSPE"
-  "CIFIED\020\000\022\023\n\017FIRST_TRICK_ANY\020\001\022 \n\034FIRST_T"
-  "RICK_NO_PENALTY_CARDS\020\002\022\036\n\032FIRST_TRICK_N"
-  "O_POINT_CARDS\020\003*r\n\010LeadRule\022\031\n\025LEAD_RULE"
-  "_UNSPECIFIED\020\000\022\021\n\rLEAD_RULE_ANY\020\001\022\033\n\027LEA"
-  "D_RULE_HEARTS_BROKEN\020\002\022\033\n\027LEAD_RULE_POIN"
-  "TS_BROKEN\020\003*u\n\010BrokenBy\022\031\n\025BROKEN_BY_UNS"
-  "PECIFIED\020\000\022\024\n\020BROKEN_BY_HEARTS\020\001\022\035\n\031BROK"
-  "EN_BY_HEARTS_OR_QUEEN\020\002\022\031\n\025BROKEN_BY_POI"
-  "NT_CARDS\020\003*\237\001\n\010MoonRule\022\031\n\025MOON_RULE_UNS"
-  "PECIFIED\020\000\022\022\n\016MOON_RULE_NONE\020\001\022\021\n\rMOON_R"
-  "ULE_OLD\020\002\022\021\n\rMOON_RULE_NEW\020\003\022\035\n\031MOON_RUL"
-  "E_SHOOTERS_CHOICE\020\004\022\037\n\033MOON_RULE_ADD_UNL"
-  "ESS_LOSING\020\005*d\n\nKittyTaker\022\033\n\027KITTY_TAKE"
-  "R_UNSPECIFIED\020\000\022\033\n\027KITTY_TAKER_FIRST_TRI"
-  "CK\020\001\022\034\n\030KITTY_TAKER_FIRST_POINTS\020\002*\267\001\n\017K"
-  "ittyVisibility\022 \n\034KITTY_VISIBILITY_UNSPE"
-  "CIFIED\020\000\022\033\n\027KITTY_VISIBILITY_HIDDEN\020\001\022\034\n"
-  "\030KITTY_VISIBILITY_FACE_UP\020\002\022&\n\"KITTY_VIS"
-  "IBILITY_AFTER_FIRST_TRICK\020\003\022\037\n\033KITTY_VIS"
-  "IBILITY_TAKER_ONLY\020\004*\300\001\n\nSettlement\022\032\n\026S"
-  "ETTLEMENT_UNSPECIFIED\020\000\022\025\n\021SETTLEMENT_PO"
-  "INTS\020\001\022\025\n\021SETTLEMENT_HOWELL\020\002\022\031\n\025SETTLEM"
-  "ENT_POT_LOWEST\020\003\022\032\n\026SETTLEMENT_SWEEPSTAK"
-  "ES\020\004\022\031\n\025SETTLEMENT_POOL_CLEAN\020\005\022\026\n\022SETTL"
-  "EMENT_AUCTION\020\006*\232\001\n\021ScoringSuitChoice\022#\n"
-  "\037SCORING_SUIT_CHOICE_UNSPECIFIED\020\000\022\035\n\031SC"
-  "ORING_SUIT_CHOICE_FIXED\020\001\022 \n\034SCORING_SUI"
-  "T_CHOICE_REVEALED\020\002\022\037\n\033SCORING_SUIT_CHOI"
-  "CE_AUCTION\020\003*h\n\nDealerRule\022\033\n\027DEALER_RUL"
-  "E_UNSPECIFIED\020\000\022\026\n\022DEALER_RULE_ROTATE\020\001\022"
-  "%\n!DEALER_RULE_QUEEN_OF_SPADES_TAKER\020\002*W"
-  "\n\tJokerKind\022\032\n\026JOKER_KIND_UNSPECIFIED\020\000\022"
-  "\023\n\017JOKER_KIND_WILD\020\001\022\031\n\025JOKER_KIND_HEART"
-  "_1911\020\002*l\n\tPennyPlay\022\032\n\026PENNY_PLAY_UNSPE"
-  "CIFIED\020\000\022\023\n\017PENNY_PLAY_NONE\020\001\022\025\n\021PENNY_P"
-  "LAY_SIMPLE\020\002\022\027\n\023PENNY_PLAY_ADVANCED\020\003b\006p"
-  "roto3"
+  "_at_first_chance\030F \001(\010\022\033\n\023moon_subtract_"
+  "after\030P \001(\r\022\030\n\020no_hearts_pledge\030Q \001(\010\022\032\n"
+  "\rpledge_points\030R \001(\rH\004\210\001\001\022\030\n\020pass_call_c"
+  "ounts\030S \003(\rB\n\n\010_doublerB\016\n\014_moon_pointsB"
+  "\017\n\r_target_scoreB\014\n\n_max_handsB\020\n\016_pledg"
+  "e_points*\326\002\n\rPassDirection\022\036\n\032PASS_DIREC"
+  "TION_UNSPECIFIED\020\000\022\027\n\023PASS_DIRECTION_LEF"
+  "T\020\001\022\030\n\024PASS_DIRECTION_RIGHT\020\002\022\031\n\025PASS_DI"
+  "RECTION_ACROSS\020\003\022\030\n\024PASS_DIRECTION_LEFT2"
+  "\020\004\022\031\n\025PASS_DIRECTION_RIGHT2\020\005\022\027\n\023PASS_DI"
+  "RECTION_HOLD\020\006\022\032\n\026PASS_DIRECTION_SCATTER"
+  "\020\007\022\031\n\025PASS_DIRECTION_CENTER\020\010\022\027\n\023PASS_DI"
+  "RECTION_STAR\020\t\022\037\n\033PASS_DIRECTION_DEALER_"
+  "CALLS\020\n\022\030\n\024PASS_DIRECTION_SPLIT\020\013*\207\001\n\007Op"
+  "ening\022\027\n\023OPENING_UNSPECIFIED\020\000\022\027\n\023OPENIN"
+  "G_LOWEST_CLUB\020\001\022\024\n\020OPENING_ANY_CLUB\020\002\022\032\n"
+  "\026OPENING_LEFT_OF_DEALER\020\003\022\030\n\024OPENING_LOW"
+  "EST_SPADE\020\004*\200\001\n\nFirstTrick\022\033\n\027FIRST_TRIC"
+  "K_UNSPECIFIED\020\000\022\023\n\017FIRST_TRICK_ANY\020\001\022 \n\034"
+  "FIRST_TRICK_NO_PENALTY_CARDS\020\002\022\036\n\032FIRST_"
+  "TRICK_NO_POINT_CARDS\020\003*r\n\010LeadRule\022\031\n\025LE"
+  "AD_RULE_UNSPECIFIED\020\000\022\021\n\rLEAD_RULE_ANY\020\001"
+  "\022\033\n\027LEAD_RULE_HEARTS_BROKEN\020\002\022\033\n\027LEAD_RU"
+  "LE_POINTS_BROKEN\020\003*u\n\010BrokenBy\022\031\n\025BROKEN"
+  "_BY_UNSPECIFIED\020\000\022\024\n\020BROKEN_BY_HEARTS\020\001\022"
+  "\035\n\031BROKEN_BY_HEARTS_OR_QUEEN\020\002\022\031\n\025BROKEN"
+  "_BY_POINT_CARDS\020\003*\303\001\n\010MoonRule\022\031\n\025MOON_R"
+  "ULE_UNSPECIFIED\020\000\022\022\n\016MOON_RULE_NONE\020\001\022\021\n"
+  "\rMOON_RULE_OLD\020\002\022\021\n\rMOON_RULE_NEW\020\003\022\035\n\031M"
+  "OON_RULE_SHOOTERS_CHOICE\020\004\022\037\n\033MOON_RULE_"
+  "ADD_UNLESS_LOSING\020\005\022\"\n\036MOON_RULE_SUBTRAC"
+  "T_AFTER_SCORE\020\006*d\n\nKittyTaker\022\033\n\027KITTY_T"
+  "AKER_UNSPECIFIED\020\000\022\033\n\027KITTY_TAKER_FIRST_"
+  "TRICK\020\001\022\034\n\030KITTY_TAKER_FIRST_POINTS\020\002*\267\001"
+  "\n\017KittyVisibility\022 \n\034KITTY_VISIBILITY_UN"
+  "SPECIFIED\020\000\022\033\n\027KITTY_VISIBILITY_HIDDEN\020\001"
+  "\022\034\n\030KITTY_VISIBILITY_FACE_UP\020\002\022&\n\"KITTY_"
+  "VISIBILITY_AFTER_FIRST_TRICK\020\003\022\037\n\033KITTY_"
+  "VISIBILITY_TAKER_ONLY\020\004*\300\001\n\nSettlement\022\032"
+  "\n\026SETTLEMENT_UNSPECIFIED\020\000\022\025\n\021SETTLEMENT"
+  "_POINTS\020\001\022\025\n\021SETTLEMENT_HOWELL\020\002\022\031\n\025SETT"
+  "LEMENT_POT_LOWEST\020\003\022\032\n\026SETTLEMENT_SWEEPS"
+  "TAKES\020\004\022\031\n\025SETTLEMENT_POOL_CLEAN\020\005\022\026\n\022SE"
+  "TTLEMENT_AUCTION\020\006*\232\001\n\021ScoringSuitChoice"
+  "\022#\n\037SCORING_SUIT_CHOICE_UNSPECIFIED\020\000\022\035\n"
+  "\031SCORING_SUIT_CHOICE_FIXED\020\001\022 \n\034SCORING_"
+  "SUIT_CHOICE_REVEALED\020\002\022\037\n\033SCORING_SUIT_C"
+  "HOICE_AUCTION\020\003*h\n\nDealerRule\022\033\n\027DEALER_"
+  "RULE_UNSPECIFIED\020\000\022\026\n\022DEALER_RULE_ROTATE"
+  "\020\001\022%\n!DEALER_RULE_QUEEN_OF_SPADES_TAKER\020"
+  "\002*W\n\tJokerKind\022\032\n\026JOKER_KIND_UNSPECIFIED"
+  "\020\000\022\023\n\017JOKER_KIND_WILD\020\001\022\031\n\025JOKER_KIND_HE"
+  "ART_1911\020\002*l\n\tPennyPlay\022\032\n\026PENNY_PLAY_UN"
+  "SPECIFIED\020\000\022\023\n\017PENNY_PLAY_NONE\020\001\022\025\n\021PENN"
+  "Y_PLAY_SIMPLE\020\002\022\027\n\023PENNY_PLAY_ADVANCED\020\003"
+  "b\006proto3"
   ;
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2frules_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2frules_2eproto = {
-    false, false, 3485, descriptor_table_protodef_hearts_2fv1_2frules_2eproto,
+    false, false, 3648, descriptor_table_protodef_hearts_2fv1_2frules_2eproto,
     "hearts/v1/rules.proto",
     &descriptor_table_hearts_2fv1_2frules_2eproto_once, nullptr, 0, 3,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2frules_2eproto::offsets,
@@ -441,6 +458,7 @@ bool MoonRule_IsValid(int value) {
     case 3:
     case 4:
     case 5:
+    case 6:
       return true;
     default:
       return false;
@@ -1019,6 +1037,9 @@ class Rules::_Internal {
   static void set_has_max_hands(HasBits* has_bits) {
     (*has_bits)[0] |= 8u;
   }
+  static void set_has_pledge_points(HasBits* has_bits) {
+    (*has_bits)[0] |= 16u;
+  }
 };
 
 Rules::Rules(::PROTOBUF_NAMESPACE_ID::Arena* arena,
@@ -1043,6 +1064,8 @@ Rules::Rules(const Rules& from)
     , decltype(_impl_.pass_call_options_){from._impl_.pass_call_options_}
     , /*decltype(_impl_._pass_call_options_cached_byte_size_)*/{0}
     , decltype(_impl_.second_pack_removed_){from._impl_.second_pack_removed_}
+    , decltype(_impl_.pass_call_counts_){from._impl_.pass_call_counts_}
+    , /*decltype(_impl_._pass_call_counts_cached_byte_size_)*/{0}
     , decltype(_impl_.name_){}
     , decltype(_impl_.doubler_){}
     , decltype(_impl_.players_){}
@@ -1072,11 +1095,14 @@ Rules::Rules(const Rules& from)
     , decltype(_impl_.booster_nines_){}
     , decltype(_impl_.jokers_){}
     , decltype(_impl_.joker_kind_){}
+    , decltype(_impl_.penny_play_){}
+    , decltype(_impl_.penny_openings_){}
     , decltype(_impl_.cancellation_){}
     , decltype(_impl_.domino_){}
     , decltype(_impl_.queen_at_first_chance_){}
-    , decltype(_impl_.penny_play_){}
-    , decltype(_impl_.penny_openings_){}};
+    , decltype(_impl_.no_hearts_pledge_){}
+    , decltype(_impl_.moon_subtract_after_){}
+    , decltype(_impl_.pledge_points_){}};
 
   _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
   _impl_.name_.InitDefault();
@@ -1096,8 +1122,8 @@ Rules::Rules(const Rules& from)
       _this->GetArenaForAllocation());
   }
   ::memcpy(&_impl_.players_, &from._impl_.players_,
-    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.penny_openings_) -
-    reinterpret_cast<char*>(&_impl_.players_)) + sizeof(_impl_.penny_openings_));
+    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.pledge_points_) -
+    reinterpret_cast<char*>(&_impl_.players_)) + sizeof(_impl_.pledge_points_));
   // @@protoc_insertion_point(copy_constructor:hearts.v1.Rules)
 }
 
@@ -1118,6 +1144,8 @@ inline void Rules::SharedCtor(
     , decltype(_impl_.pass_call_options_){arena}
     , /*decltype(_impl_._pass_call_options_cached_byte_size_)*/{0}
     , decltype(_impl_.second_pack_removed_){arena}
+    , decltype(_impl_.pass_call_counts_){arena}
+    , /*decltype(_impl_._pass_call_counts_cached_byte_size_)*/{0}
     , decltype(_impl_.name_){}
     , decltype(_impl_.doubler_){}
     , decltype(_impl_.players_){0u}
@@ -1147,11 +1175,14 @@ inline void Rules::SharedCtor(
     , decltype(_impl_.booster_nines_){false}
     , decltype(_impl_.jokers_){0u}
     , decltype(_impl_.joker_kind_){0}
+    , decltype(_impl_.penny_play_){0}
+    , decltype(_impl_.penny_openings_){0u}
     , decltype(_impl_.cancellation_){false}
     , decltype(_impl_.domino_){false}
     , decltype(_impl_.queen_at_first_chance_){false}
-    , decltype(_impl_.penny_play_){0}
-    , decltype(_impl_.penny_openings_){0u}
+    , decltype(_impl_.no_hearts_pledge_){false}
+    , decltype(_impl_.moon_subtract_after_){0u}
+    , decltype(_impl_.pledge_points_){0u}
   };
   _impl_.name_.InitDefault();
   #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
@@ -1182,6 +1213,7 @@ inline void Rules::SharedDtor() {
   _impl_.pass_forbidden_.~RepeatedPtrField();
   _impl_.pass_call_options_.~RepeatedField();
   _impl_.second_pack_removed_.~RepeatedPtrField();
+  _impl_.pass_call_counts_.~RepeatedField();
   _impl_.name_.Destroy();
   _impl_.doubler_.Destroy();
 }
@@ -1204,6 +1236,7 @@ void Rules::Clear() {
   _impl_.pass_forbidden_.Clear();
   _impl_.pass_call_options_.Clear();
   _impl_.second_pack_removed_.Clear();
+  _impl_.pass_call_counts_.Clear();
   _impl_.name_.ClearToEmpty();
   cached_has_bits = _impl_._has_bits_[0];
   if (cached_has_bits & 0x00000001u) {
@@ -1222,8 +1255,9 @@ void Rules::Clear() {
         reinterpret_cast<char*>(&_impl_.target_score_)) + sizeof(_impl_.max_hands_));
   }
   ::memset(&_impl_.settlement_, 0, static_cast<size_t>(
-      reinterpret_cast<char*>(&_impl_.penny_openings_) -
-      reinterpret_cast<char*>(&_impl_.settlement_)) + sizeof(_impl_.penny_openings_));
+      reinterpret_cast<char*>(&_impl_.moon_subtract_after_) -
+      reinterpret_cast<char*>(&_impl_.settlement_)) + sizeof(_impl_.moon_subtract_after_));
+  _impl_.pledge_points_ = 0u;
   _impl_._has_bits_.Clear();
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
@@ -1636,6 +1670,42 @@ const char* Rules::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
         } else
           goto handle_unusual;
         continue;
+      // uint32 moon_subtract_after = 80;
+      case 80:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 128)) {
+          _impl_.moon_subtract_after_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // bool no_hearts_pledge = 81;
+      case 81:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 136)) {
+          _impl_.no_hearts_pledge_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // optional uint32 pledge_points = 82;
+      case 82:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 144)) {
+          _Internal::set_has_pledge_points(&has_bits);
+          _impl_.pledge_points_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // repeated uint32 pass_call_counts = 83;
+      case 83:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 154)) {
+          ptr = ::PROTOBUF_NAMESPACE_ID::internal::PackedUInt32Parser(_internal_mutable_pass_call_counts(), ptr, ctx);
+          CHK_(ptr);
+        } else if (static_cast<uint8_t>(tag) == 152) {
+          _internal_add_pass_call_counts(::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr));
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
       default:
         goto handle_unusual;
     }  // switch
@@ -1964,6 +2034,33 @@ uint8_t* Rules::_InternalSerialize(
     target = ::_pbi::WireFormatLite::WriteBoolToArray(70, this->_internal_queen_at_first_chance(), target);
   }
 
+  // uint32 moon_subtract_after = 80;
+  if (this->_internal_moon_subtract_after() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteUInt32ToArray(80, this->_internal_moon_subtract_after(), target);
+  }
+
+  // bool no_hearts_pledge = 81;
+  if (this->_internal_no_hearts_pledge() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(81, this->_internal_no_hearts_pledge(), target);
+  }
+
+  // optional uint32 pledge_points = 82;
+  if (_internal_has_pledge_points()) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteUInt32ToArray(82, this->_internal_pledge_points(), target);
+  }
+
+  // repeated uint32 pass_call_counts = 83;
+  {
+    int byte_size = _impl_._pass_call_counts_cached_byte_size_.load(std::memory_order_relaxed);
+    if (byte_size > 0) {
+      target = stream->WriteUInt32Packed(
+          83, _internal_pass_call_counts(), byte_size, target);
+    }
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -2058,6 +2155,20 @@ size_t Rules::ByteSizeLong() const {
   for (int i = 0, n = _impl_.second_pack_removed_.size(); i < n; i++) {
     total_size += ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
       _impl_.second_pack_removed_.Get(i));
+  }
+
+  // repeated uint32 pass_call_counts = 83;
+  {
+    size_t data_size = ::_pbi::WireFormatLite::
+      UInt32Size(this->_impl_.pass_call_counts_);
+    if (data_size > 0) {
+      total_size += 2 +
+        ::_pbi::WireFormatLite::Int32Size(static_cast<int32_t>(data_size));
+    }
+    int cached_size = ::_pbi::ToCachedSize(data_size);
+    _impl_._pass_call_counts_cached_byte_size_.store(cached_size,
+                                    std::memory_order_relaxed);
+    total_size += data_size;
   }
 
   // string name = 1;
@@ -2241,6 +2352,19 @@ size_t Rules::ByteSizeLong() const {
       ::_pbi::WireFormatLite::EnumSize(this->_internal_joker_kind());
   }
 
+  // .hearts.v1.PennyPlay penny_play = 60;
+  if (this->_internal_penny_play() != 0) {
+    total_size += 2 +
+      ::_pbi::WireFormatLite::EnumSize(this->_internal_penny_play());
+  }
+
+  // uint32 penny_openings = 61;
+  if (this->_internal_penny_openings() != 0) {
+    total_size += 2 +
+      ::_pbi::WireFormatLite::UInt32Size(
+        this->_internal_penny_openings());
+  }
+
   // bool cancellation = 55;
   if (this->_internal_cancellation() != 0) {
     total_size += 2 + 1;
@@ -2256,17 +2380,23 @@ size_t Rules::ByteSizeLong() const {
     total_size += 2 + 1;
   }
 
-  // .hearts.v1.PennyPlay penny_play = 60;
-  if (this->_internal_penny_play() != 0) {
-    total_size += 2 +
-      ::_pbi::WireFormatLite::EnumSize(this->_internal_penny_play());
+  // bool no_hearts_pledge = 81;
+  if (this->_internal_no_hearts_pledge() != 0) {
+    total_size += 2 + 1;
   }
 
-  // uint32 penny_openings = 61;
-  if (this->_internal_penny_openings() != 0) {
+  // uint32 moon_subtract_after = 80;
+  if (this->_internal_moon_subtract_after() != 0) {
     total_size += 2 +
       ::_pbi::WireFormatLite::UInt32Size(
-        this->_internal_penny_openings());
+        this->_internal_moon_subtract_after());
+  }
+
+  // optional uint32 pledge_points = 82;
+  if (cached_has_bits & 0x00000010u) {
+    total_size += 2 +
+      ::_pbi::WireFormatLite::UInt32Size(
+        this->_internal_pledge_points());
   }
 
   return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
@@ -2295,6 +2425,7 @@ void Rules::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF
   _this->_impl_.pass_forbidden_.MergeFrom(from._impl_.pass_forbidden_);
   _this->_impl_.pass_call_options_.MergeFrom(from._impl_.pass_call_options_);
   _this->_impl_.second_pack_removed_.MergeFrom(from._impl_.second_pack_removed_);
+  _this->_impl_.pass_call_counts_.MergeFrom(from._impl_.pass_call_counts_);
   if (!from._internal_name().empty()) {
     _this->_internal_set_name(from._internal_name());
   }
@@ -2386,6 +2517,12 @@ void Rules::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF
   if (from._internal_joker_kind() != 0) {
     _this->_internal_set_joker_kind(from._internal_joker_kind());
   }
+  if (from._internal_penny_play() != 0) {
+    _this->_internal_set_penny_play(from._internal_penny_play());
+  }
+  if (from._internal_penny_openings() != 0) {
+    _this->_internal_set_penny_openings(from._internal_penny_openings());
+  }
   if (from._internal_cancellation() != 0) {
     _this->_internal_set_cancellation(from._internal_cancellation());
   }
@@ -2395,11 +2532,14 @@ void Rules::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF
   if (from._internal_queen_at_first_chance() != 0) {
     _this->_internal_set_queen_at_first_chance(from._internal_queen_at_first_chance());
   }
-  if (from._internal_penny_play() != 0) {
-    _this->_internal_set_penny_play(from._internal_penny_play());
+  if (from._internal_no_hearts_pledge() != 0) {
+    _this->_internal_set_no_hearts_pledge(from._internal_no_hearts_pledge());
   }
-  if (from._internal_penny_openings() != 0) {
-    _this->_internal_set_penny_openings(from._internal_penny_openings());
+  if (from._internal_moon_subtract_after() != 0) {
+    _this->_internal_set_moon_subtract_after(from._internal_moon_subtract_after());
+  }
+  if (cached_has_bits & 0x00000010u) {
+    _this->_internal_set_pledge_points(from._internal_pledge_points());
   }
   _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
 }
@@ -2429,6 +2569,7 @@ void Rules::InternalSwap(Rules* other) {
   _impl_.pass_forbidden_.InternalSwap(&other->_impl_.pass_forbidden_);
   _impl_.pass_call_options_.InternalSwap(&other->_impl_.pass_call_options_);
   _impl_.second_pack_removed_.InternalSwap(&other->_impl_.second_pack_removed_);
+  _impl_.pass_call_counts_.InternalSwap(&other->_impl_.pass_call_counts_);
   ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
       &_impl_.name_, lhs_arena,
       &other->_impl_.name_, rhs_arena
@@ -2438,8 +2579,8 @@ void Rules::InternalSwap(Rules* other) {
       &other->_impl_.doubler_, rhs_arena
   );
   ::PROTOBUF_NAMESPACE_ID::internal::memswap<
-      PROTOBUF_FIELD_OFFSET(Rules, _impl_.penny_openings_)
-      + sizeof(Rules::_impl_.penny_openings_)
+      PROTOBUF_FIELD_OFFSET(Rules, _impl_.pledge_points_)
+      + sizeof(Rules::_impl_.pledge_points_)
       - PROTOBUF_FIELD_OFFSET(Rules, _impl_.players_)>(
           reinterpret_cast<char*>(&_impl_.players_),
           reinterpret_cast<char*>(&other->_impl_.players_));

@@ -59,10 +59,15 @@ export interface Rules {
   'penny_openings'?: (number);
   'pass_call_split'?: (boolean);
   'queen_at_first_chance'?: (boolean);
+  'moon_subtract_after'?: (number);
+  'no_hearts_pledge'?: (boolean);
+  'pledge_points'?: (number);
+  'pass_call_counts'?: (number)[];
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
   '_target_score'?: "target_score";
   '_max_hands'?: "max_hands";
+  '_pledge_points'?: "pledge_points";
 }
 
 export interface Rules__Output {
@@ -108,8 +113,13 @@ export interface Rules__Output {
   'penny_openings': (number);
   'pass_call_split': (boolean);
   'queen_at_first_chance': (boolean);
+  'moon_subtract_after': (number);
+  'no_hearts_pledge': (boolean);
+  'pledge_points'?: (number);
+  'pass_call_counts': (number)[];
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
   '_target_score'?: "target_score";
   '_max_hands'?: "max_hands";
+  '_pledge_points'?: "pledge_points";
 }
