@@ -26,9 +26,7 @@ class HouseBot(Protocol):
         """Heartless (003): the card to lay face down, one of `view.hand`."""
         ...
 
-    def call_pass(
-        self, view: SeatView
-    ) -> PassDirection | Sequence[PassDirection] | CountedCall:
+    def call_pass(self, view: SeatView) -> PassDirection | Sequence[PassDirection] | CountedCall:
         """As dealer (003 'Simple variations'): one of `view.rules.pass_call_options`, or a
         split: a direction per passed card from `view.rules.split_directions`; or, with
         `view.rules.pass_call_counts` (004 'Passing cards'), a `CountedCall`."""

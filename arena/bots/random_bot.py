@@ -20,9 +20,7 @@ class RandomBot:
         """Any `count` cards."""
         return self._rng.sample(list(view.hand - view.rules.pass_forbidden), count)
 
-    def call_pass(
-        self, view: SeatView
-    ) -> PassDirection | tuple[PassDirection, ...] | CountedCall:
+    def call_pass(self, view: SeatView) -> PassDirection | tuple[PassDirection, ...] | CountedCall:
         """As dealer: any pass the rules offer, or a third of the time, where the rules
         allow one, a split with each card any way a split's card may go; with counts to
         call (004 'Passing cards'), any of them."""

@@ -166,7 +166,7 @@ class ServedHouseBot(Bot):
         if isinstance(called, PassDirection):
             return SdkPassDirection(called.value)
         if isinstance(called, CountedCall):  # 004 'Passing cards': where and how many
-            return SdkPassDirection(str(called.direction)), called.count
+            return SdkPassDirection(str(called.direction)), called.size
         return tuple(SdkPassDirection(d.value) for d in called)  # a split
 
     def reveal_card(self, view: views.RevealView) -> str:

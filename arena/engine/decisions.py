@@ -64,11 +64,12 @@ class DecisionKind(StrEnum):
 
 class CountedCall(NamedTuple):
     """A dealer's call with its count (004 'Passing cards': "The Dealer may choose how many
-    cards and where to pass"): `direction` (a `PassDirection` value) and `count`, one of
-    the rules' `pass_call_counts`."""
+    cards and where to pass"): `direction` (a `PassDirection` value) and `size`, the cards
+    each seat passes, one of the rules' `pass_call_counts` (named as `Decision.size`; a
+    tuple's own `count` is a method)."""
 
     direction: str
-    count: int
+    size: int
 
 
 class Decision(NamedTuple):

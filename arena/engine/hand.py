@@ -605,7 +605,7 @@ class Hand:
         count = self.rules.pass_count
         if isinstance(direction, CountedCall):
             chosen = self._called_direction(direction.direction)
-            count = self._called_count_of(direction.count, chosen)
+            count = self._called_count_of(direction.size, chosen)
             kind: int | tuple[int, ...] = _PASS_KINDS[chosen, n]
             split: tuple[PassDirection, ...] = ()
         elif isinstance(direction, (PassDirection, str)):
@@ -674,10 +674,9 @@ class Hand:
             )
         counts = self.rules.pass_call_counts or (self.rules.pass_count,)
         if len(directions) not in counts or len(directions) < 2:
-            allowed = " or ".join(str(c) for c in counts if c >= 2)
+            sizes = " or ".join(str(c) for c in counts if c >= 2)
             raise IllegalCallError(
-                f"a split names one direction per passed card ({allowed}), not "
-                f"{len(directions)}",
+                f"a split names one direction per passed card ({sizes}), not {len(directions)}",
                 direction=text,
             )
         split = []
@@ -1315,9 +1314,9 @@ class Hand:
         """Validate and apply one action, and append it to `history`.
 
         Raises the kind's own error (IllegalPlayError, IllegalPassError, IllegalCallError,
-        IllegalBidError, IllegalRevealError, IllegalPledgeError, IllegalMoonChoiceError) when the answer is not allowed, and
-        IllegalActionError for a kind the hand never asks (a draw that is not the
-        engine's)."""
+        IllegalBidError, IllegalRevealError, IllegalPledgeError, IllegalMoonChoiceError)
+        when the answer is not allowed, and IllegalActionError for a kind the hand never
+        asks (a draw that is not the engine's)."""
         kind, seat, value = action.kind, action.seat, action.value
         if kind is DecisionKind.PLAY:
             self.play(value, seat=seat)

@@ -119,8 +119,8 @@ def judge_call(
     if isinstance(answer, CountedCall):
         return _judge_counted(answer, options, counts or (count,))
     if isinstance(answer, (list, tuple)):
-        allowed = [c for c in (counts or (count,)) if c >= 2]
-        if len(answer) in allowed:
+        sizes = [c for c in (counts or (count,)) if c >= 2]
+        if len(answer) in sizes:
             count = len(answer)
         return _judge_split(answer, split_directions, count)
     try:
@@ -142,7 +142,7 @@ def _judge_counted(
     called, fault = judge_call(answer.direction, options)
     if fault is not None or called is None:
         return None, fault
-    count = answer.count
+    count = answer.size
     if not isinstance(count, int) or isinstance(count, bool) or count not in counts:
         allowed = ", ".join(str(c) for c in counts)
         return None, SeatFault(

@@ -24,8 +24,8 @@ from google.protobuf import text_format
 from google.protobuf.message import Message
 
 from arena.engine import Card, PassDirection, Rules, RulesError, SeatView, Trick
-from arena.engine.decisions import Decision as EngineDecision
 from arena.engine.decisions import CountedCall, DecisionKind
+from arena.engine.decisions import Decision as EngineDecision
 from arena.engine.variants.penny import PennyMove
 
 from . import protocol
@@ -222,7 +222,8 @@ def _unasked_moons_dropped(recorded: dict[str, Any], rerun: dict[str, Any]) -> d
     rerun = {**rerun, "games": [dict(game) for game in rerun["games"]]}
     for game, old in zip(rerun["games"], recorded["games"], strict=False):
         hands = []
-        for hand, was in zip(game["hands"], old["hands"], strict=False):
+        for rerun_hand, was in zip(game["hands"], old["hands"], strict=False):
+            hand = rerun_hand
             chose = [d for d in was.get("decisions", []) if d["kind"] == _MOON]
             if not chose and any(d["kind"] == _MOON for d in hand.get("decisions", [])):
                 hand = dict(hand)
@@ -296,7 +297,7 @@ def _answer_text(kind: str, answer: Any, view: SeatView) -> str:
         return " ".join(str(card) for card in answer)
     if kind == "call":
         if isinstance(answer, CountedCall):
-            return f"{getattr(answer.direction, 'value', answer.direction)} {answer.count}"
+            return f"{getattr(answer.direction, 'value', answer.direction)} {answer.size}"
         if isinstance(answer, tuple):
             return "split " + ",".join(str(getattr(d, "value", d)) for d in answer)
         return str(getattr(answer, "value", answer))

@@ -219,7 +219,7 @@ def to_json(kind: DecisionKind, value: Any) -> Any:
     if kind is DecisionKind.PENNY_PLAY:
         return [value[0], str(value[1])]
     if kind is DecisionKind.CALL and isinstance(value, CountedCall):
-        return [str(value.direction), value.count]  # 004 'Passing cards': where, how many
+        return [str(value.direction), value.size]  # 004 'Passing cards': where, how many
     if kind is DecisionKind.CALL and isinstance(value, (tuple, list)):
         return [str(d) for d in value]
     if kind is DecisionKind.BID or kind is DecisionKind.PLEDGE:

@@ -167,9 +167,7 @@ class InProcessSeat:
         """Ask the bot (004 'Shooting the moon'), telling it the engine's pick."""
         return self.bot.choose_moon(view, default)
 
-    async def choose_pledge(
-        self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> bool:
+    async def choose_pledge(self, view: SeatView, context: DecisionContext, timeout: float) -> bool:
         """Ask the bot (004 'Scoring variants')."""
         return self.bot.pledge(view)
 

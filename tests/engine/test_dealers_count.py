@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from arena.engine import Hand, IllegalCallError, IllegalPassError, Rules, RulesError, preset
-from arena.engine.decisions import Action, CountedCall, DecisionKind
+from arena.engine.decisions import Action, CountedCall, Decision, DecisionKind
 
 
 def dealt(rules: Rules | None = None, dealer: int = 1) -> Hand:
@@ -20,9 +20,15 @@ def dealt(rules: Rules | None = None, dealer: int = 1) -> Hand:
     return Hand.deal(rules, 11, dealer=dealer, pass_direction="dealer_calls")
 
 
+def asked(hand: Hand) -> Decision:
+    decision = hand.pending()
+    assert decision is not None
+    return decision
+
+
 def test_the_dealer_is_asked_where_and_may_say_how_many() -> None:
     hand = dealt()
-    decision = hand.pending()
+    decision = asked(hand)
     assert decision.kind is DecisionKind.CALL and decision.seat == 1
     assert hand.call_counts == (1, 2, 3, 4)
     assert decision.default == "left"  # a bare direction: pass_count cards
@@ -33,7 +39,7 @@ def test_every_seat_passes_the_count_the_dealer_called(count: int) -> None:
     hand = dealt()
     hand.apply(Action(DecisionKind.CALL, 1, CountedCall("right", count)))
     assert hand.pass_direction.value == "right" and hand.pass_size == count
-    decision = hand.pending()
+    decision = asked(hand)
     assert decision.kind is DecisionKind.PASS and decision.size == count
     for seat in range(4):
         hand.apply_pass(seat, list(hand.hand_of(seat))[:count])

@@ -12,8 +12,16 @@ from __future__ import annotations
 
 import pytest
 
-from arena.engine import Hand, IllegalPledgeError, OutOfTurnError, Phase, RulesError, preset
-from arena.engine.decisions import Action, DecisionKind
+from arena.engine import (
+    Hand,
+    IllegalPledgeError,
+    OutOfTurnError,
+    Phase,
+    Rules,
+    RulesError,
+    preset,
+)
+from arena.engine.decisions import Action, Decision, DecisionKind
 
 # Seat 3 holds every club and leads (dealer 2); it wins every trick: the moon.
 ONE_SUIT_EACH = [
@@ -34,13 +42,19 @@ LAST_TRICK_HEART = [
 ]
 
 
-def pledge_rules(**changes: object) -> object:
+def pledge_rules(**changes: object) -> Rules:
     return preset("pledge").replace(pass_schedule=["hold"], **changes)
 
 
 def pledge_all(hand: Hand, answers: dict[int, bool]) -> None:
     while (decision := hand.pending()) is not None and decision.kind is DecisionKind.PLEDGE:
         hand.apply(Action(DecisionKind.PLEDGE, decision.seat, answers.get(decision.seat, False)))
+
+
+def _asked(hand: Hand) -> Decision:
+    decision = hand.pending()
+    assert decision is not None
+    return decision
 
 
 def play_out(hand: Hand) -> None:
@@ -55,7 +69,7 @@ def test_each_seat_pledges_in_turn_from_the_dealers_left_before_the_first_card()
     with pytest.raises(OutOfTurnError, match="pledges to take no hearts"):
         hand.play("2C")
     asked = []
-    while (decision := hand.pending()).kind is DecisionKind.PLEDGE:
+    while (decision := _asked(hand)).kind is DecisionKind.PLEDGE:
         asked.append(decision.seat)
         assert decision.legal == (False, True) and decision.default is False
         # each seat sees the answers before it
@@ -63,7 +77,8 @@ def test_each_seat_pledges_in_turn_from_the_dealers_left_before_the_first_card()
         hand.apply(Action(DecisionKind.PLEDGE, decision.seat, decision.seat == 0))
     assert asked == [3, 0, 1, 2]
     assert hand.pledges == (True, False, False, False)
-    assert hand.phase is Phase.PLAYING and hand.to_play == 3
+    assert hand.to_play == 3
+    assert str(hand.phase) == "playing"
 
 
 def test_the_pledges_come_after_the_pass() -> None:
@@ -71,7 +86,7 @@ def test_the_pledges_come_after_the_pass() -> None:
     assert hand.phase is Phase.PASSING and not hand.pledges_pending
     for seat in range(4):
         hand.apply_pass(seat, list(hand.hand_of(seat))[:3])
-    assert hand.phase is Phase.PLEDGING and hand.pledges_pending == (1,)
+    assert str(hand.phase) == "pledging" and hand.pledges_pending == (1,)
 
 
 def test_a_pledge_out_of_turn_twice_or_not_a_bool_is_refused() -> None:
@@ -138,7 +153,9 @@ def test_no_pledge_changes_nothing() -> None:
     pledged = Hand.from_cards(pledge_rules(), ONE_SUIT_EACH, dealer=2)
     pledge_all(pledged, {})
     play_out(pledged)
-    plain = Hand.from_cards(preset("standard").replace(pass_schedule=["hold"]), ONE_SUIT_EACH, dealer=2)
+    plain = Hand.from_cards(
+        preset("standard").replace(pass_schedule=["hold"]), ONE_SUIT_EACH, dealer=2
+    )
     play_out(plain)
     assert pledged.points() == plain.points()
 

@@ -189,7 +189,9 @@ def _play_random_hand(rules, seed):
         # 004 'Passing cards': with counts to choose from, any of them too.
         direction = rng.choice(hand.call_options)
         counts = hand.call_counts
-        hand.apply_call(CountedCall(direction, rng.choice(counts)) if len(counts) > 1 else direction)
+        hand.apply_call(
+            CountedCall(direction, rng.choice(counts)) if len(counts) > 1 else direction
+        )
     size = hand.pass_size
     for seat in hand.passes_pending:
         # Only cards the seat may pass (004 'Passing cards': some games keep the spade

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from arena.engine import Game, Hand, IllegalMoonChoiceError, Rules, RulesError, preset
-from arena.engine.decisions import Action, DecisionKind
+from arena.engine.decisions import Action, Decision, DecisionKind
 
 # One suit per seat: seat 3 holds every club, leads the 2C (dealer 2) and wins every
 # trick, so it takes every card: the moon (and the sun).
@@ -44,6 +44,12 @@ def shot(rules: Rules, totals: tuple[int, ...] = (0, 0, 0, 0)) -> Hand:
     return hand
 
 
+def asked(hand: Hand) -> Decision:
+    decision = hand.pending()
+    assert decision is not None
+    return decision
+
+
 def test_the_shooter_is_asked_after_the_last_trick() -> None:
     hand = shot(rules())
     decision = hand.pending()
@@ -66,7 +72,7 @@ def test_the_shooter_who_subtracts_scores_the_new_moon() -> None:
 def test_the_shooter_who_adds_scores_the_old_moon_even_against_the_engines_pick() -> None:
     # Seat 3 trails: the engine would subtract, but the shooter may add.
     hand = shot(rules(), totals=(0, 0, 0, 60))
-    assert hand.pending().default == "subtract"
+    assert asked(hand).default == "subtract"
     hand.apply_moon_choice(3, "add")
     assert hand.points((0, 0, 0, 60)) == ADD
 
@@ -79,7 +85,7 @@ def test_without_an_answer_the_hand_scores_the_engines_pick(totals, pick) -> Non
     # The default (a fault, a timeout, a replay written before the shooter was asked) is
     # the pick every hand scored before: add while the shooter stays strictly ahead.
     hand = shot(rules(), totals)
-    assert hand.pending().default == pick
+    assert asked(hand).default == pick
     assert hand.points(totals) == (ADD if pick == "add" else SUBTRACT)
 
 
@@ -121,7 +127,7 @@ def test_add_unless_losing_asks_only_when_adding_would_sink_the_shooter() -> Non
     # 004's example: a 100-point game, the shooter on 90, another 95, the leader 63.
     losing = (95, 63, 70, 90)
     hand = shot(rules("add_unless_losing"), losing)
-    decision = hand.pending()
+    decision = asked(hand)
     assert decision.kind is DecisionKind.MOON_CHOICE and decision.default == "subtract"
     hand.apply_moon_choice(3, "add")  # "he may subtract": he need not
     assert hand.points(losing) == ADD
@@ -138,7 +144,7 @@ def test_subtract_after_a_score_adds_until_some_total_has_reached_it() -> None:
     # "reached by him or any other player": any seat's total, the shooter's own included
     for reached in ((50, 0, 10, 20), (0, 0, 10, 50)):
         hand = shot(after_50, reached)
-        assert hand.pending().kind is DecisionKind.MOON_CHOICE
+        assert asked(hand).kind is DecisionKind.MOON_CHOICE
         hand.apply_moon_choice(3, "subtract")
         assert hand.points(reached) == SUBTRACT
 

@@ -81,7 +81,9 @@ def test_bot_processes_answer_the_pledge_and_the_pledges_score() -> None:
     assert {a.seat: a.value for a in pledges} == {0: True, 1: False, 2: True, 3: False}
     for hand in outcome.v1["games"][0]["hands"]:
         assert [d["kind"] for d in hand["decisions"]] == ["pledge"] * 4
-        assert [d["seat"] for d in hand["decisions"]] == [(hand["dealer"] + k) % 4 for k in (1, 2, 3, 4)]
+        assert [d["seat"] for d in hand["decisions"]] == [
+            (hand["dealer"] + k) % 4 for k in (1, 2, 3, 4)
+        ]
 
 
 def test_bot_processes_answer_the_shooters_choice_and_it_scores() -> None:
@@ -116,14 +118,12 @@ def test_bot_processes_call_the_count_and_everyone_passes_it() -> None:
 class Faulting(InProcessSeat):
     """Answers every new decision with something that is not an answer."""
 
-    async def choose_pledge(
-        self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> object:
-        return "maybe"
+    async def choose_pledge(self, view: SeatView, context: DecisionContext, timeout: float) -> bool:
+        return "maybe"  # type: ignore[return-value]  # the fault under test
 
     async def choose_moon(
         self, view: SeatView, default: str, context: DecisionContext, timeout: float
-    ) -> object:
+    ) -> str:
         return "double"
 
     async def choose_call(
@@ -133,7 +133,7 @@ class Faulting(InProcessSeat):
 
 
 def _faulting_match(rules: Rules) -> MatchOutcome:
-    seats = [Faulting(HOUSE_BOTS["heuristic"](0))]
+    seats: list[InProcessSeat] = [Faulting(HOUSE_BOTS["heuristic"](0))]
     seats += [InProcessSeat(HOUSE_BOTS["heuristic"](i)) for i in (1, 2, 3)]
     entrants = [Entrant(f"e{i}", s) for i, s in enumerate(seats)]
     return MatchRunner(rules, entrants, 5, fault_policy=FaultPolicy(max_faults=100)).run()

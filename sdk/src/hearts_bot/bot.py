@@ -28,9 +28,9 @@ from .views import (
     MatchInfo,
     MoonChoiceView,
     NameSuitView,
-    PledgeView,
     PassView,
     PlayView,
+    PledgeView,
     RevealView,
     TrickEnded,
 )

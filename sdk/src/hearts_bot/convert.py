@@ -47,9 +47,9 @@ from .views import (
     MatchInfo,
     MoonChoiceView,
     NameSuitView,
-    PledgeView,
     PassView,
     PlayView,
+    PledgeView,
     RevealView,
     Trick,
     TrickEnded,
@@ -235,9 +235,7 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
         ),
         pass_call_split=message.pass_call_split,
         pass_call_counts=tuple(message.pass_call_counts),
-        pledge_points=message.pledge_points
-        if message.HasField("pledge_points")
-        else PLEDGE_POINTS,
+        pledge_points=message.pledge_points if message.HasField("pledge_points") else PLEDGE_POINTS,
         max_bid=message.max_bid,
         lives=message.lives,
         danger_points=message.danger_points,

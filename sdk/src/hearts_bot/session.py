@@ -28,9 +28,9 @@ from .convert import (
     match_info_from_proto,
     moon_choice_view_from_proto,
     name_suit_view_from_proto,
-    pledge_view_from_proto,
     pass_direction_to_proto,
     pass_view_from_proto,
+    pledge_view_from_proto,
     reveal_view_from_proto,
     trick_ended_from_proto,
 )
@@ -187,9 +187,7 @@ class MatchSession:
                 if count not in (cview.counts or (cview.rules.pass_count,)):
                     self._warn(f"call_pass returned {count} cards, not one of view.counts")
                 if count < 0:
-                    raise StreamError(
-                        grpc.StatusCode.INTERNAL, f"call_pass returned {count} cards"
-                    )
+                    raise StreamError(grpc.StatusCode.INTERNAL, f"call_pass returned {count} cards")
                 response.call_pass.direction = pass_direction_to_proto(direction.value)
                 response.call_pass.count = min(count, 2**32 - 1)
                 return response
