@@ -58,6 +58,8 @@ VARIANTS = [
     "three_penny_advanced",
     "five_penny",
     "five_penny_advanced",
+    "pledge",
+    "dealer_counts",
 ]
 PLAYERS = {"star": 5, "joker": 3, "cancellation": 8}
 HOUSE_SERVED = ("Heuristic", "Random")
