@@ -96,6 +96,10 @@ def redact_hand(hand: dict[str, Any], hidden: Collection[int]) -> dict[str, Any]
         auction["bids"] = [redact_decision(b, b.get("seat") in hidden) for b in auction["bids"]]
         auction["naming"] = redact_decision(auction["naming"], auction.get("declarer") in hidden)
         result["auction"] = auction
+    if hand.get("decisions"):  # kinds v1 files in order (the pledges, the shooter's choice)
+        result["decisions"] = [
+            redact_decision(d, d.get("seat") in hidden) for d in hand["decisions"]
+        ]
     kept = hand.get("kept")
     if kept and kept.get("seat") in hidden:
         result["kept"] = {**kept, "cards": _hide(kept["cards"])}

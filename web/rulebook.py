@@ -139,7 +139,11 @@ def _moon(rules: Rules) -> str:
         MoonRule.SHOOTERS_CHOICE: f"{take} lets the shooter choose: -{worth} for themselves, "
         f"or {worth} added to everyone else.",
         MoonRule.ADD_UNLESS_LOSING: f"{take} adds {worth} to everyone else, unless that would "
-        f"end the game with the shooter not lowest; then the shooter scores -{worth}.",
+        f"end the game with the shooter not lowest; then the shooter may score -{worth} "
+        "instead.",
+        MoonRule.SUBTRACT_AFTER_SCORE: f"{take} adds {worth} to everyone else until some "
+        f"player's total has reached {rules.moon_subtract_after}; from then on the shooter "
+        f"chooses: -{worth} for themselves, or {worth} added to everyone else.",
     }[rules.moon]
 
 
@@ -161,6 +165,9 @@ def _passing(rules: Rules) -> str:
                 f" Or the dealer splits it, each of the {rules.pass_count} cards its own way"
                 f" ({ways}): one card to the right and two to the left, say."
             )
+    if rules.pass_call_counts:  # 004 'Passing cards': how many cards, too
+        counts = ", ".join(str(c) for c in rules.pass_call_counts)
+        text += f" The dealer also says how many cards each player passes: {counts}."
     if rules.pass_forbidden:
         text += f" The {_cards(rules.pass_forbidden)} may never be passed."
     return text
@@ -377,6 +384,15 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
             )
         )
     lines.append(("Shooting the moon", _moon(rules)))
+    if rules.no_hearts_pledge:  # 004 'Scoring variants'
+        lines.append(
+            (
+                "The no-hearts pledge",
+                "After the pass, each player in turn from the dealer's left may pledge to take "
+                f"no hearts this hand: kept, it takes {rules.pledge_points} off; broken, it "
+                f"adds {rules.pledge_points}.",
+            )
+        )
     if rules.sun_points:
         lines.append(("Shooting the sun", f"Taking every trick is worth {rules.sun_points}."))
     if rules.no_trick_bonus:

@@ -27,6 +27,7 @@ from typing import Final
 from arena.bots import HeuristicBot, RandomBot
 from arena.demo import play_game
 from arena.engine import Card, PassDirection, Rules, SeatView, Suit, preset
+from arena.engine.decisions import CountedCall
 from arena.ratings.correlation import spearman
 from arena.ratings.elo import (
     DEFAULT_SETTINGS,
@@ -64,8 +65,9 @@ class HandicappedBot:
         bot = self._good if self._rng.random() < self.strength else self._random
         return bot.play_card(view)
 
-    def call_pass(self, view: SeatView) -> PassDirection | tuple[PassDirection, ...]:
-        """The heuristic call, or a random one (a split, sometimes)."""
+    def call_pass(self, view: SeatView) -> PassDirection | tuple[PassDirection, ...] | CountedCall:
+        """The heuristic call, or a random one (a split, sometimes; a count, where the
+        rules let the dealer call one)."""
         bot = self._good if self._rng.random() < self.strength else self._random
         return bot.call_pass(view)
 
@@ -83,6 +85,16 @@ class HandicappedBot:
         """The heuristic face-down card (Heartless), or a random one."""
         bot = self._good if self._rng.random() < self.strength else self._random
         return bot.reveal_card(view)
+
+    def choose_moon(self, view: SeatView, default: str) -> str:
+        """The heuristic shooter's choice (004 'Shooting the moon'), or a random one."""
+        bot = self._good if self._rng.random() < self.strength else self._random
+        return bot.choose_moon(view, default)
+
+    def pledge(self, view: SeatView) -> bool:
+        """The heuristic no-hearts pledge (004 'Scoring variants'), or a random one."""
+        bot = self._good if self._rng.random() < self.strength else self._random
+        return bot.pledge(view)
 
 
 @dataclasses.dataclass(frozen=True)

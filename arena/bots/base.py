@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from arena.engine import Card, PassDirection, SeatView, Suit
+from arena.engine.decisions import CountedCall
 
 
 class HouseBot(Protocol):
@@ -25,9 +26,10 @@ class HouseBot(Protocol):
         """Heartless (003): the card to lay face down, one of `view.hand`."""
         ...
 
-    def call_pass(self, view: SeatView) -> PassDirection | Sequence[PassDirection]:
+    def call_pass(self, view: SeatView) -> PassDirection | Sequence[PassDirection] | CountedCall:
         """As dealer (003 'Simple variations'): one of `view.rules.pass_call_options`, or a
-        split: a direction per passed card from `view.rules.split_directions`."""
+        split: a direction per passed card from `view.rules.split_directions`; or, with
+        `view.rules.pass_call_counts` (004 'Passing cards'), a `CountedCall`."""
         ...
 
     def bid(self, view: SeatView) -> int | None:
@@ -36,4 +38,13 @@ class HouseBot(Protocol):
 
     def name_suit(self, view: SeatView) -> Suit:
         """Auction Hearts (000), as declarer: the suit to avoid."""
+        ...
+
+    def choose_moon(self, view: SeatView, default: str) -> str:
+        """004 'Shooting the moon', as the shooter where the rules let him choose: "add" or
+        "subtract"; `default` is the engine's pick (what a fault gets)."""
+        ...
+
+    def pledge(self, view: SeatView) -> bool:
+        """004 'Scoring variants', after the pass: True to pledge to take no hearts."""
         ...

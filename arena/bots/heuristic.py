@@ -17,6 +17,8 @@ from .reveal import steer_reveal
 
 _QUEEN_OF_SPADES = Card.from_str("QS")
 _SPADE_GUARDS = CardSet.parse("AS KS")
+_TEN = Card.from_str("TC").rank
+_SIX = Card.from_str("6C").rank
 
 
 def _danger(card: Card, view: SeatView) -> tuple[int, int]:
@@ -100,6 +102,21 @@ class HeuristicBot:
     def name_suit(self, view: SeatView) -> Suit:
         """The suit this hand can most surely duck (`arena.bots.auction`)."""
         return safest_suit(view)
+
+    def choose_moon(self, view: SeatView, default: str) -> str:
+        """The engine's pick: against the others adding and subtracting move the margins
+        alike, so what matters is the game's end, which the pick weighs (add while the
+        shooter would lead, else subtract)."""
+        return default
+
+    def pledge(self, view: SeatView) -> bool:
+        """Pledge only a hand that can hardly win a trick: no card above the ten and no
+        heart above the six (004 'Scoring variants': a broken pledge costs as much as a
+        kept one gains)."""
+        return bool(view.hand) and all(
+            card.rank <= _TEN and (card.suit is not Suit.HEARTS or card.rank <= _SIX)
+            for card in view.hand
+        )
 
     def reveal_card(self, view: SeatView) -> Card:
         """Steer the scoring suit to the one this hand can best avoid (`arena.bots.reveal`)."""

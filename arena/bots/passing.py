@@ -88,6 +88,10 @@ def search_pass(
     started = time.perf_counter()
     rules = view.rules
     cfg = rules.core_config()
+    if count != cfg.pass_count:
+        # 004 'Passing cards': the dealer called another count (a scatter's or a star's
+        # own size is the core's, whatever pass_count says).
+        cfg = cfg._replace(pass_count=count)
     n, me, dealer = rules.players, view.seat, view.dealer
     kind = view.core_pass_kind
     hand = view.hand.mask

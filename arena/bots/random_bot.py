@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from arena.engine import Card, PassDirection, SeatView, Suit
+from arena.engine.decisions import CountedCall
 
 
 class RandomBot:
@@ -19,13 +20,17 @@ class RandomBot:
         """Any `count` cards."""
         return self._rng.sample(list(view.hand - view.rules.pass_forbidden), count)
 
-    def call_pass(self, view: SeatView) -> PassDirection | tuple[PassDirection, ...]:
+    def call_pass(self, view: SeatView) -> PassDirection | tuple[PassDirection, ...] | CountedCall:
         """As dealer: any pass the rules offer, or a third of the time, where the rules
-        allow one, a split with each card any way a split's card may go."""
+        allow one, a split with each card any way a split's card may go; with counts to
+        call (004 'Passing cards'), any of them."""
         ways = view.rules.split_directions
         if ways and self._rng.random() < 1 / 3:
             return tuple(self._rng.choice(ways) for _ in range(view.rules.pass_count))
-        return self._rng.choice(view.rules.pass_call_options)
+        direction = self._rng.choice(view.rules.pass_call_options)
+        if view.rules.pass_call_counts:
+            return CountedCall(direction, self._rng.choice(view.rules.pass_call_counts))
+        return direction
 
     def bid(self, view: SeatView) -> int | None:
         """A pass half the time, else any bid the auction allows."""
@@ -37,6 +42,14 @@ class RandomBot:
     def name_suit(self, view: SeatView) -> Suit:
         """Any suit."""
         return self._rng.choice(list(Suit))
+
+    def choose_moon(self, view: SeatView, default: str) -> str:
+        """Add or subtract, at random."""
+        return self._rng.choice(("add", "subtract"))
+
+    def pledge(self, view: SeatView) -> bool:
+        """A pledge one time in four."""
+        return self._rng.random() < 0.25
 
     def reveal_card(self, view: SeatView) -> Card:
         """Any card held."""

@@ -23,6 +23,7 @@ from hearts_bot.rules import PassDirection as SdkPassDirection
 from hearts_bot.rules import RulesView
 
 from arena.engine import CARDS, Card, CardSet, PassDirection, Phase, Rules, SeatView, Suit, Trick
+from arena.engine.decisions import CountedCall
 from arena.engine.hand import royal_running
 from arena.engine.multiset import CardMultiset
 
@@ -127,6 +128,7 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
         legal_moves=moves,
         multi_round=view.multi_round,
         pickups=pickups,
+        pledges=view.pledges,
     )
 
 
@@ -172,10 +174,12 @@ class ServedHouseBot(Bot):
 
     def call_pass(
         self, view: views.CallPassView
-    ) -> SdkPassDirection | tuple[SdkPassDirection, ...]:
+    ) -> SdkPassDirection | tuple[SdkPassDirection, ...] | tuple[SdkPassDirection, int]:
         called = self.house.call_pass(seat_view(view, Phase.CALLING))
         if isinstance(called, PassDirection):
             return SdkPassDirection(called.value)
+        if isinstance(called, CountedCall):  # 004 'Passing cards': where and how many
+            return SdkPassDirection(str(called.direction)), called.size
         return tuple(SdkPassDirection(d.value) for d in called)  # a split
 
     def reveal_card(self, view: views.RevealView) -> str:
@@ -186,6 +190,12 @@ class ServedHouseBot(Bot):
 
     def name_suit(self, view: views.NameSuitView) -> str:
         return self.house.name_suit(seat_view(view, Phase.NAMING)).letter
+
+    def choose_moon(self, view: views.MoonChoiceView) -> str:
+        return self.house.choose_moon(seat_view(view, Phase.OVER), view.default)
+
+    def pledge(self, view: views.PledgeView) -> bool:
+        return self.house.pledge(seat_view(view, Phase.PLEDGING))
 
 
 class Random(ServedHouseBot):

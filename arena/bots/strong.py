@@ -135,6 +135,14 @@ class StrongBot:
         """As the heuristic bot names."""
         return self._fallback.name_suit(view)
 
+    def choose_moon(self, view: SeatView, default: str) -> str:
+        """As the heuristic bot chooses (the engine's pick weighs the game's end)."""
+        return self._fallback.choose_moon(view, default)
+
+    def pledge(self, view: SeatView) -> bool:
+        """As the heuristic bot pledges (the search starts with the first card)."""
+        return self._fallback.pledge(view)
+
     def reveal_card(self, view: SeatView) -> Card:
         """Steer the scoring suit as the heuristic bot does (`arena.bots.reveal`); the
         search starts once the suit, and so the hand's values, are known."""

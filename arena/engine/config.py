@@ -39,6 +39,16 @@ MOON_OLD = 1
 MOON_NEW = 2
 MOON_SHOOTERS_CHOICE = 3
 MOON_ADD_UNLESS_LOSING = 4
+MOON_SUBTRACT_AFTER_SCORE = 5
+"""004 'Shooting the moon': "a player may subtract after a predetermined score has been
+reached by him or any other player" (the score is `moon_subtract_after`)."""
+
+MOON_CHOICE_ENGINE = -1
+"""`points(totals, target, choice)`: the engine's own pick where the shooter may choose."""
+MOON_CHOICE_ADD = 0
+"""The shooter adds the moon to the others' scores (where the rules let him choose)."""
+MOON_CHOICE_SUBTRACT = 1
+"""The shooter subtracts the moon from his own score (where the rules let him choose)."""
 
 KITTY_TO_FIRST_TRICK = 0
 KITTY_TO_FIRST_POINTS = 1
@@ -178,6 +188,10 @@ class CoreConfig(NamedTuple):
     Zhu's "all reds"), before the trick points and the doubler."""
     all_hearts_reverse_queen: int = 0
     """1 (with `all_hearts_reversed`): such a seat's QS value is negated too (Gong Zhu)."""
+    moon_subtract_after: int = 0
+    """With moon MOON_SUBTRACT_AFTER_SCORE (004 'Shooting the moon'): the total some seat
+    must have reached before the hand for the shooter to choose; until then he adds. 0,
+    the default, changes nothing under the other moon rules."""
 
 
 CONFIG_MASKS: Final = frozenset({"deck", "moon_extra", "pass_forbidden"})
@@ -249,4 +263,5 @@ def standard_config(players: int = 4) -> CoreConfig:
         doubler_alone_points=0,
         all_hearts_reversed=0,
         all_hearts_reverse_queen=0,
+        moon_subtract_after=0,
     )

@@ -35,7 +35,9 @@ class DecisionKind(StrEnum):
 
     CALL = "call"
     """003 'Simple variations': the dealer calls the pass (a `PassDirection`, or a tuple of
-    them for a split)."""
+    them for a split), or, where the rules let him choose the count too (004 'Passing
+    cards', `Rules.pass_call_counts`), a `CountedCall`. A bare direction passes
+    `pass_count` cards (as every call did before counts), a split one per direction."""
     PASS = "pass"
     """The cards a seat passes (a tuple of `Card`, in order)."""
     BID = "bid"
@@ -55,11 +57,28 @@ class DecisionKind(StrEnum):
     """004 'Enfle': the cards a seat that cannot follow takes up (every trick won so far and
     the current trick's cards), a tuple of `Card` in card order. The engine's own action,
     as DRAW: never pending, recorded in `Hand.history`, refused by `Hand.apply`."""
+    MOON_CHOICE = "moon_choice"
+    """004 'Shooting the moon': after the last trick, the shooter "add"s the moon to the
+    others or "subtract"s it from himself (a str), where the moon rule lets him choose
+    (`Hand.moon_choice_offered`); the default is the engine's pick."""
+    PLEDGE = "pledge"
+    """004 'Scoring variants': after the pass, before the first card, each seat from the
+    dealer's left pledges to take no hearts (True) or not (False); the default is False."""
 
 
 ENGINE_KINDS = frozenset({DecisionKind.DRAW, DecisionKind.PICKUP})
 """The kinds the engine takes itself (never asked, never applied from outside): a replayer
 compares them with `Hand.history` instead of applying them."""
+
+
+class CountedCall(NamedTuple):
+    """A dealer's call with its count (004 'Passing cards': "The Dealer may choose how many
+    cards and where to pass"): `direction` (a `PassDirection` value) and `size`, the cards
+    each seat passes, one of the rules' `pass_call_counts` (named as `Decision.size`; a
+    tuple's own `count` is a method)."""
+
+    direction: str
+    size: int
 
 
 class Decision(NamedTuple):

@@ -88,7 +88,7 @@ class Game:
         seed = next(self._seeds)
         self.hand_seeds.append(seed)
         # A variant family (Cancellation, Domino, the pennies) deals by its own class.
-        return Hand.deal(
+        hand = Hand.deal(
             # Gong Zhu: after the first hand the pig's taker leads (`Rules.rules_for_hand`).
             self.rules.rules_for_hand(number),
             seed,
@@ -96,6 +96,10 @@ class Game:
             pass_direction=self.rules.pass_direction(number),
             declarer=self._standing_declarer,
         )
+        # The shooter's choice (004 'Shooting the moon') is asked and made with the totals
+        # before the hand, the ones `finish_hand` scores it with.
+        hand.game_totals = tuple(self.totals)
+        return hand
 
     def _next_dealer(self, hand: Hand) -> int:
         n = self.rules.players

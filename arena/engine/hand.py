@@ -33,13 +33,14 @@ from . import config as core_config
 from .auction import Auction, IllegalBidError
 from .backend import core
 from .cards import CARDS, Card, CardLike, CardParseError, CardSet, Suit, to_card
-from .decisions import Action, Decision, DecisionKind, IllegalActionError
+from .decisions import Action, CountedCall, Decision, DecisionKind, IllegalActionError
 from .heartless import scoring_suit_of
 from .options import FAMILY_READERS, family_of
 from .royal import royal_points
 from .rules import (
     _PASS_KINDS,
     KittyVisibility,
+    MoonRule,
     Opening,
     PassDirection,
     Rules,
@@ -104,6 +105,24 @@ class IllegalCallError(ValueError):
         self.direction = direction
 
 
+class IllegalPledgeError(ValueError):
+    """A no-hearts pledge (004 'Scoring variants') that may not be made: none is due, out
+    of turn, or not a bool."""
+
+    def __init__(self, message: str, *, seat: int) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
+class IllegalMoonChoiceError(ValueError):
+    """A shooter's choice (004 'Shooting the moon') that may not be made: none is due, a
+    seat that did not shoot, or neither 'add' nor 'subtract'."""
+
+    def __init__(self, message: str, *, seat: int) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
 class Phase(StrEnum):
     """Where a hand stands."""
 
@@ -118,11 +137,26 @@ class Phase(StrEnum):
     # 003 'HEARTLESS': after the pass "each player lays one card face down on the table";
     # only rules with scoring_suit_choice 'revealed' enter this phase.
     REVEALING = "revealing"
+    # 004 'Scoring variants': "A player may declare before the first card is played that he
+    # or she will not take any hearts" (rules with no_hearts_pledge only).
+    PLEDGING = "pledging"
     PLAYING = "playing"
     OVER = "over"
 
 
 _PHASES = (Phase.PASSING, Phase.PLAYING, Phase.OVER)
+_CHOOSING_MOONS = frozenset(
+    {MoonRule.SHOOTERS_CHOICE, MoonRule.ADD_UNLESS_LOSING, MoonRule.SUBTRACT_AFTER_SCORE}
+)
+"""The moon rules under which the shooter may have a choice to make (004 'Shooting the
+moon')."""
+_MOON_CHOICES = ("add", "subtract")
+_FIXED_SIZE_PASSES = frozenset({PassDirection.HOLD, PassDirection.SCATTER, PassDirection.STAR})
+"""Passes whose size is not `pass_count` (`Rules.pass_size`): a called count leaves them be."""
+_MOON_CHOICE_CODES = {
+    "add": core_config.MOON_CHOICE_ADD,
+    "subtract": core_config.MOON_CHOICE_SUBTRACT,
+}
 _PLAYING = Phase.PLAYING
 _STATE_PLAYING = core_config.PHASE_PLAYING
 _PLAY_KIND = DecisionKind.PLAY
@@ -181,6 +215,11 @@ class SeatView:
     pass_split: tuple[PassDirection, ...] = ()
     """After the dealer called a split (003 'Simple variations'): each passed card's
     direction, card i of every pass going `pass_split[i]`; () otherwise."""
+    pledges: tuple[bool | None, ...] = ()
+    """The no-hearts pledge (004 'Scoring variants'): per seat True (pledged), False
+    (declined) or None (not asked yet); () without the pledge."""
+    moon_choice: str | None = None
+    """The shooter's choice once made ("add" or "subtract", 004 'Shooting the moon')."""
 
     stock_size: int | None = None
     """000 'Domino Hearts': the cards left in the face-down stock; None in other games."""
@@ -250,14 +289,19 @@ class Hand:
         "_auction",
         "_auctioning",
         "_base_rules",
+        "_called_count",
         "_calling",
         "_history",
+        "_moon_choice",
         "_pass_record",
+        "_pledges",
+        "_pledging",
         "_revealing",
         "_reveals",
         "_state",
         "_suit",
         "dealer",
+        "game_totals",
         "legal_mask",
         "pass_direction",
         "pass_split",
@@ -332,6 +376,7 @@ class Hand:
         self._calling = calling
         self._auction: Auction | None = None
         self._auctioning = False
+        self._init_later_decisions()
         self._bind_fast_path()
         if calling:
             self._hold_for_call()
@@ -351,13 +396,152 @@ class Hand:
         elif declarer is not None:
             raise ValueError("a declarer is carried over only under scoring_suit_choice 'auction'")
 
+    def _init_later_decisions(self) -> None:
+        """The state of the decisions added after the variant families (the no-hearts
+        pledge, the shooter's choice): a family that builds its own state calls this too."""
+        self.game_totals: tuple[int, ...] = (0,) * self.players
+        """The game's totals before this hand (`Game` sets them when it deals): the moon
+        rules that look at the game (the shooter's choice, add unless losing, subtract after
+        a score) read them to ask and to score."""
+        self._moon_choice: str | None = None
+        self._called_count: int | None = None
+        self._pledges: list[bool | None] = [None] * self.players
+        self._pledging = False
+
     def _watch_pass(self) -> None:
         """Under REVEALED rules the end of the pass starts the reveal phase (at once on a
-        hold hand), so the pass entry point is wrapped."""
+        hold hand), and under the no-hearts pledge the pledges, so the pass entry point is
+        wrapped."""
         if self.rules.scoring_suit_choice is ScoringSuitChoice.REVEALED:
             self.try_pass_indices = self._try_pass_then_reveal
             if self._state.phase == core_config.PHASE_PLAYING:
                 self._begin_reveal()
+        elif self.rules.no_hearts_pledge:
+            self.try_pass_indices = self._try_pass_then_pledge
+            if self._state.phase == core_config.PHASE_PLAYING:
+                self._begin_pledge()
+
+    # -- the no-hearts pledge (004 'Scoring variants') ---------------------------------
+
+    def _try_pass_then_pledge(self, seat: int, cards: tuple[int, ...]) -> int:
+        """`try_pass_indices` under the pledge: the pass that completes the exchange starts
+        the pledges."""
+        code: int = self._state.apply_pass(seat, cards)
+        if not code and self._state.phase == core_config.PHASE_PLAYING:
+            self._begin_pledge()
+        return code
+
+    def _begin_pledge(self) -> None:
+        """Enter the pledges: the pass is exchanged, nobody may play until every seat has
+        said whether it pledges."""
+        self._pledging = True
+        self.legal_mask = _nothing_legal
+        self.try_play_index = _refuse_play
+        self.push_index = _refuse_push
+
+    @property
+    def pledges_pending(self) -> tuple[int, ...]:
+        """(seat,) for the seat whose pledge is due; () otherwise. The seats answer in turn
+        from the dealer's left (our choice: 004 says only "before the first card is played";
+        the turn is 000 'Auction Hearts'' for its bidding, "rotates to the left" from "the
+        first hand dealt"), each seeing the earlier answers."""
+        if not self._pledging:
+            return ()
+        n = self.players
+        for step in range(1, n + 1):
+            seat = (self.dealer + step) % n
+            if self._pledges[seat] is None:
+                return (seat,)
+        return ()
+
+    @property
+    def pledges(self) -> tuple[bool | None, ...]:
+        """Per seat, its no-hearts pledge: True pledged, False declined, None not yet asked
+        (or rules without the pledge)."""
+        return tuple(self._pledges)
+
+    def apply_pledge(self, seat: int, pledge: bool) -> None:
+        """`seat` pledges to take no hearts this hand (True) or not (False), in turn from
+        the dealer's left (004 'Scoring variants'). Raises IllegalPledgeError when no pledge
+        is due from `seat` or the answer is not a bool."""
+        due = self.pledges_pending
+        if not due:
+            reason = (
+                "these rules have no pledge"
+                if not self.rules.no_hearts_pledge
+                else "the hand is " + self.phase.value
+            )
+            raise IllegalPledgeError(f"no pledge is due now: {reason}", seat=seat)
+        if seat != due[0]:
+            raise IllegalPledgeError(
+                f"seat {seat} cannot pledge: it is seat {due[0]}'s turn", seat=seat
+            )
+        if not isinstance(pledge, bool):
+            raise IllegalPledgeError(f"a pledge is true or false, not {pledge!r}", seat=seat)
+        self._pledges[seat] = pledge
+        if None not in self._pledges:
+            self._pledging = False
+            self._bind_fast_path()
+
+    def _pledge_adjustments(self) -> tuple[int, ...]:
+        """004: "If they succeed in their pledge, they may subtract 10 penalty points, but if
+        they take any hearts they are assessed 10 additional penalty points": per seat,
+        -pledge_points for a pledge kept, +pledge_points for one broken, 0 without one."""
+        worth = self.rules.pledge_points
+        return tuple(
+            0 if not pledged else worth if self._state.taken(seat) & Suit.HEARTS.mask else -worth
+            for seat, pledged in enumerate(self._pledges)
+        )
+
+    # -- the shooter's choice (004 'Shooting the moon') ----------------------------------
+
+    def moon_choice_offered(self, totals: Sequence[int] | None = None) -> tuple[int, str] | None:
+        """(shooter, the engine's pick) when a seat shot the moon and the rules let him
+        choose to "add" it to the others or "subtract" it from himself with these game
+        `totals` (default `game_totals`); None otherwise (no moon shot, a rule that does not
+        choose, the hand not over). The shooter's choice (002; 004 New Moon: "the option of
+        subtracting 26 points from his own score instead"), add unless losing where
+        subtracting is allowed ("In such a case, he may subtract"), and subtract after a
+        score once some total has reached it. The core says whether the choice changes the
+        scores; the pick is what it scores without a choice (today's, and a stored replay's
+        written before the shooter was asked)."""
+        if self.rules.moon not in _CHOOSING_MOONS or not self.is_over:
+            return None
+        shooter, _ = self._state.shooter()
+        if shooter < 0:
+            return None
+        played = tuple(self.game_totals if totals is None else totals)
+        target = self.rules.target_score or 0
+        add = self._state.points(played, target, core_config.MOON_CHOICE_ADD)
+        subtract = self._state.points(played, target, core_config.MOON_CHOICE_SUBTRACT)
+        if add == subtract:
+            return None
+        engine = self._state.points(played, target, core_config.MOON_CHOICE_ENGINE)
+        return shooter, "subtract" if engine == subtract else "add"
+
+    @property
+    def moon_choice(self) -> str | None:
+        """The shooter's answer ("add" or "subtract") once given; None before or without."""
+        return self._moon_choice
+
+    def apply_moon_choice(self, seat: int, choice: str) -> None:
+        """The shooter chooses "add" (the moon's worth to every other seat) or "subtract"
+        (from his own score). Raises IllegalMoonChoiceError when no choice is due from
+        `seat` (`moon_choice_offered`) or it is neither word."""
+        offered = self.moon_choice_offered() if self._moon_choice is None else None
+        if offered is None:
+            raise IllegalMoonChoiceError(
+                "no shooter's choice is due now (004 'Shooting the moon')", seat=seat
+            )
+        if seat != offered[0]:
+            raise IllegalMoonChoiceError(
+                f"seat {seat} did not shoot the moon (seat {offered[0]} did)", seat=seat
+            )
+        if choice not in _MOON_CHOICES:
+            raise IllegalMoonChoiceError(
+                f"the shooter chooses 'add' or 'subtract', not {choice!r}", seat=seat
+            )
+        self._moon_choice = choice
 
     def _hold_for_call(self) -> None:
         """Until the dealer calls, nobody may pass or play."""
@@ -372,12 +556,33 @@ class Hand:
         return (self.dealer,) if self._calling else ()
 
     @property
+    def call_counts(self) -> tuple[int, ...]:
+        """The counts the dealer may call now (004 'Passing cards': "The Dealer may choose
+        how many cards and where to pass"): the rules' `pass_call_counts`, or
+        (`pass_count`,) when they list none; () when no call is due."""
+        if not self._calling:
+            return ()
+        return self.rules.pass_call_counts or (self.rules.pass_count,)
+
+    @property
+    def pass_size(self) -> int:
+        """How many cards each seat passes this hand: the count the dealer called (for a
+        pass whose size is its count: left, right, across, two seats, centre), else the
+        rules' size for the direction."""
+        called = self._called_count
+        if called is not None and self.pass_direction not in _FIXED_SIZE_PASSES:
+            return called
+        return self.rules.pass_size(self.pass_direction)
+
+    @property
     def call_options(self) -> tuple[PassDirection, ...]:
         """The passes the dealer may call now (the rules' `pass_call_options`); ()
         when no call is due."""
         return self.rules.pass_call_options if self._calling else ()
 
-    def apply_call(self, direction: PassDirection | str | Sequence[PassDirection | str]) -> None:
+    def apply_call(
+        self, direction: PassDirection | str | Sequence[PassDirection | str] | CountedCall
+    ) -> None:
         """The dealer calls this hand's pass (003 'Simple variations': "The dealer chooses
         the passing rule"): one of `call_options`, or, under `Rules.pass_call_split`, a
         split: a sequence of one direction per passed card, each one of
@@ -403,16 +608,26 @@ class Hand:
         if not self._calling:
             raise IllegalCallError("no pass is to be called now", direction=str(direction))
         n = self.players
-        if isinstance(direction, (PassDirection, str)):
-            chosen = self._called_direction(direction)
+        count = self.rules.pass_count
+        if isinstance(direction, CountedCall):
+            chosen = self._called_direction(direction.direction)
+            count = self._called_count_of(direction.size, chosen)
             kind: int | tuple[int, ...] = _PASS_KINDS[chosen, n]
             split: tuple[PassDirection, ...] = ()
+        elif isinstance(direction, (PassDirection, str)):
+            chosen = self._called_direction(direction)
+            kind = _PASS_KINDS[chosen, n]
+            split = ()
         else:
             split = self._called_split(direction)
+            count = len(split)
             chosen, kind = PassDirection.SPLIT, tuple(_PASS_KINDS[d, n] for d in split)
+        config = self.rules.core_config()
+        if count != config.pass_count:
+            config = config._replace(pass_count=count)
         old = self._state
         self._state = core.HandState(
-            self.rules.core_config(),
+            config,
             tuple(old.hand(s) for s in range(n)),
             old.kitty,
             self.dealer,
@@ -421,6 +636,7 @@ class Hand:
         )
         self.pass_direction = chosen
         self.pass_split = split
+        self._called_count = count
         self._calling = False
         self._bind_fast_path()
         self._watch_pass()
@@ -441,6 +657,17 @@ class Hand:
             )
         return chosen
 
+    def _called_count_of(self, count: object, direction: PassDirection) -> int:
+        """A called count, checked against the rules' counts (004 'Passing cards')."""
+        allowed = self.rules.pass_call_counts or (self.rules.pass_count,)
+        if not isinstance(count, int) or isinstance(count, bool) or count not in allowed:
+            counts = ", ".join(str(c) for c in allowed)
+            raise IllegalCallError(
+                f"the dealer may call {counts} cards, not {count!r} (004 'Passing cards')",
+                direction=f"{direction.value}:{count}",
+            )
+        return count
+
     def _called_split(self, directions: Sequence[PassDirection | str]) -> tuple[PassDirection, ...]:
         """A split call, checked: allowed, one direction per passed card, each a
         directional option."""
@@ -451,10 +678,11 @@ class Hand:
                 "these rules let the dealer call one direction only, not a split",
                 direction=text,
             )
-        count = self.rules.pass_count
-        if len(directions) != count:
+        counts = self.rules.pass_call_counts or (self.rules.pass_count,)
+        if len(directions) not in counts or len(directions) < 2:
+            sizes = " or ".join(str(c) for c in counts if c >= 2)
             raise IllegalCallError(
-                f"a split names one direction per passed card ({count}), not {len(directions)}",
+                f"a split names one direction per passed card ({sizes}), not {len(directions)}",
                 direction=text,
             )
         split = []
@@ -582,6 +810,8 @@ class Hand:
             )
         if self._revealing:
             return Phase.REVEALING
+        if self._pledging:
+            return Phase.PLEDGING
         return _PHASES[self._state.phase]
 
     @property
@@ -593,7 +823,8 @@ class Hand:
     def to_play(self) -> int | None:
         """The seat to play, or None while passing or revealing and when the hand is over."""
         seat: int = self._state.to_play
-        return None if seat < 0 or self._revealing or self._calling or self._auctioning else seat
+        waiting = self._revealing or self._calling or self._auctioning or self._pledging
+        return None if seat < 0 or waiting else seat
 
     @property
     def trick_number(self) -> int:
@@ -612,14 +843,16 @@ class Hand:
         a card of it, because the last trick held the nine of the suit led; None otherwise
         (and once the hand is over). It stays set while the trick is played."""
         suit = int(self._state.booster)
-        waiting = self._revealing or self._calling or self._auctioning
+        waiting = self._revealing or self._calling or self._auctioning or self._pledging
         return None if suit < 0 or waiting else Suit(suit)
 
     @property
     def leader(self) -> int:
         """The seat that led (or is to lead) the current trick; -1 while passing or revealing."""
         return (
-            -1 if self._revealing or self._calling or self._auctioning else int(self._state.leader)
+            -1
+            if self._revealing or self._calling or self._auctioning or self._pledging
+            else int(self._state.leader)
         )
 
     @property
@@ -986,7 +1219,7 @@ class Hand:
         return str(self._play_error(code, card)) if code else None
 
     def _check_play(self, card: Card) -> int:
-        if self._revealing or self._calling or self._auctioning:
+        if self._revealing or self._calling or self._auctioning or self._pledging:
             return core_config.ERR_PASSING
         code: int = self._state.check_play(card.index)
         return code
@@ -998,7 +1231,7 @@ class Hand:
         """
         if card.__class__ is not Card:
             card = to_card(card)
-        if self._revealing or self._calling or self._auctioning:
+        if self._revealing or self._calling or self._auctioning or self._pledging:
             raise self._play_error(core_config.ERR_PASSING, card)
         state = self._state
         if seat is not None and seat != state.to_play:
@@ -1031,18 +1264,21 @@ class Hand:
         if (  # the common case first, without the `phase` property: every trick's plays
             self._PLAIN_PHASES
             and self._state.phase == _STATE_PLAYING
-            and not (self._calling or self._auctioning or self._revealing)
+            and not (self._calling or self._auctioning or self._revealing or self._pledging)
         ):
             return self._pending_play()
         phase = self.phase
         if phase is _PLAYING:
             return self._pending_play()
         if phase is Phase.OVER:
-            return None
+            return self._pending_moon_choice()
+        if phase is Phase.PLEDGING:
+            seat = self.pledges_pending[0]
+            return Decision(DecisionKind.PLEDGE, seat, (False, True), False)
         if phase is Phase.PASSING:
             seat = self.passes_pending[0]
             passable = self.passable(seat)
-            count = self.rules.pass_size(self.pass_direction)
+            count = self.pass_size
             return Decision(DecisionKind.PASS, seat, passable, tuple(list(passable)[:count]), count)
         if phase is Phase.CALLING:
             options = self.call_options
@@ -1060,6 +1296,17 @@ class Hand:
             DecisionKind.NAMING, self.names_pending[0], tuple(s.letter for s in Suit), "C"
         )
 
+    def _pending_moon_choice(self) -> Decision | None:
+        """After the last trick: the shooter's choice when one is offered and not yet made
+        (the default, on a fault or in a replay written without it, is the engine's pick)."""
+        if self._moon_choice is not None:
+            return None
+        offered = self.moon_choice_offered()
+        if offered is None:
+            return None
+        shooter, pick = offered
+        return Decision(DecisionKind.MOON_CHOICE, shooter, _MOON_CHOICES, pick)
+
     def _pending_play(self) -> Decision:
         """The play asked now (a variant with other plays overrides this)."""
         mask = self.legal_mask()
@@ -1074,9 +1321,9 @@ class Hand:
         """Validate and apply one action, and append it to `history`.
 
         Raises the kind's own error (IllegalPlayError, IllegalPassError, IllegalCallError,
-        IllegalBidError, IllegalRevealError) when the answer is not allowed, and
-        IllegalActionError for a kind the hand never asks (a draw that is not the
-        engine's)."""
+        IllegalBidError, IllegalRevealError, IllegalPledgeError, IllegalMoonChoiceError)
+        when the answer is not allowed, and IllegalActionError for a kind the hand never
+        asks (a draw that is not the engine's)."""
         kind, seat, value = action.kind, action.seat, action.value
         if kind is DecisionKind.PLAY:
             self.play(value, seat=seat)
@@ -1094,6 +1341,10 @@ class Hand:
             self.apply_bid(seat, value)
         elif kind is DecisionKind.NAMING:
             self.apply_naming(seat, value)
+        elif kind is DecisionKind.PLEDGE:
+            self.apply_pledge(seat, value)
+        elif kind is DecisionKind.MOON_CHOICE:
+            self.apply_moon_choice(seat, value)
         else:
             self._apply_other(action)
             return
@@ -1145,7 +1396,10 @@ class Hand:
             raise IllegalPassError(self._pass_message(code, seat, chosen), seat=seat, code=code)
 
     def points(self, totals: Sequence[int] | None = None) -> tuple[int, ...]:
-        """Each seat's score for this hand (moon rules may look at the game `totals`).
+        """Each seat's score for this hand (moon rules may look at the game `totals`): the
+        shooter's choice when he made one (`apply_moon_choice`; the engine's pick
+        otherwise), then the no-hearts pledges (004 'Scoring variants': kept -10, broken
+        +10, on top of the moon: a pledger who shot the moon took hearts and broke it).
 
         Raises ValueError before the hand is over.
         """
@@ -1154,7 +1408,19 @@ class Hand:
         totals = tuple(totals) if totals is not None else (0,) * self.players
         if len(totals) != self.players:
             raise ValueError(f"expected {self.players} totals, got {len(totals)}")
-        return tuple(self._state.points(totals, self.rules.target_score or 0))
+        target = self.rules.target_score or 0
+        if self._moon_choice is None:
+            scores = tuple(self._state.points(totals, target))
+        else:
+            scores = tuple(
+                self._state.points(totals, target, _MOON_CHOICE_CODES[self._moon_choice])
+            )
+        if self.rules.no_hearts_pledge:
+            scores = tuple(
+                score + extra
+                for score, extra in zip(scores, self._pledge_adjustments(), strict=True)
+            )
+        return scores
 
     # -- views --------------------------------------------------------------------
 
@@ -1185,6 +1451,8 @@ class Hand:
             declarer=self.declarer,
             booster_suit=self.booster_suit,
             pass_split=self.pass_split,
+            pledges=tuple(self._pledges) if self.rules.no_hearts_pledge else (),
+            moon_choice=self._moon_choice,
         )
 
     def _visible_reveals(self, seat: int) -> tuple[Card | None, ...]:
@@ -1222,6 +1490,14 @@ class Hand:
             return OutOfTurnError(
                 f"cannot play {card}: the dealer (seat {self.dealer}) has not called the "
                 "pass yet (003 'Simple variations')",
+                card=card,
+                seat=seat,
+                code=code,
+            )
+        if code == core_config.ERR_PASSING and self._pledging:
+            return OutOfTurnError(
+                f"cannot play {card}: seat {self.pledges_pending[0]} has still to say whether it "
+                "pledges to take no hearts (004 'Scoring variants')",
                 card=card,
                 seat=seat,
                 code=code,
@@ -1288,7 +1564,7 @@ class Hand:
         return CARDS[(held & -held).bit_length() - 1] if held else None
 
     def _pass_message(self, code: int, seat: int, cards: list[Card]) -> str:
-        size = self.rules.pass_size(self.pass_direction)
+        size = self.pass_size
         text = " ".join(str(card) for card in cards) or "nothing"
         reason = {
             core_config.ERR_NOT_PASSING: "no pass is due now"

@@ -470,6 +470,43 @@ OPTIONS: tuple[RuleOption, ...] = (
         "core",
     ),
     RuleOption(
+        "moon_subtract_after",
+        "int",
+        0,
+        (
+            "004 'Shooting the moon' (\"That a player may subtract after a predetermined score "
+            'has been reached by him or any other player")'
+        ),
+        "core",
+    ),
+    RuleOption(
+        "no_hearts_pledge",
+        "bool",
+        False,
+        (
+            "004 'Scoring variants' (\"A player may declare before the first card is played "
+            'that he or she will not take any hearts on the upcoming hand")'
+        ),
+        "hand",
+    ),
+    RuleOption(
+        "pledge_points",
+        "int",
+        10,
+        (
+            "004 'Scoring variants' (\"they may subtract 10 penalty points, but if they take "
+            'any hearts they are assessed 10 additional penalty points")'
+        ),
+        "hand",
+    ),
+    RuleOption(
+        "pass_call_counts",
+        "tuple[int, ...]",
+        (),
+        "004 'Passing cards' (\"The Dealer may choose how many cards and where to pass\")",
+        "hand",
+    ),
+    RuleOption(
         "name",
         "str",
         "custom",

@@ -793,6 +793,35 @@ def five_penny_advanced(players: int = 5) -> Rules:
     return penny_game(players, PennyPlay.ADVANCED, "five_penny_advanced")
 
 
+def pledge(players: int = 4) -> Rules:
+    """Standard with 004 'Scoring variants'' no-hearts pledge: "A player may declare before
+    the first card is played that he or she will not take any hearts on the upcoming hand.
+    If they succeed in their pledge, they may subtract 10 penalty points, but if they take
+    any hearts they are assessed 10 additional penalty points." After the pass each seat,
+    from the dealer's left, pledges or not."""
+    return standard(players).replace(name="pledge", no_hearts_pledge=True)
+
+
+def dealer_counts(players: int = 4) -> Rules:
+    """004 'Passing cards': "The Dealer may choose how many cards and where to pass". The
+    dealer calls every hand's pass after the deal: left, right, across (an even table) or
+    two seats either way (five or more), with one to four cards (three when he names no
+    count); the rest is the standard game. (003's `dealer_calls` keeps its "each player
+    passes three cards".)"""
+    options = [L, R]
+    if players % 2 == 0:
+        options.append(A)
+    if players >= 5:
+        options += [L2, R2]
+    return standard(players).replace(
+        name="dealer_counts",
+        pass_schedule=(PassDirection.DEALER_CALLS,),
+        pass_count=3,
+        pass_call_options=tuple(options),
+        pass_call_counts=(1, 2, 3, 4),
+    )
+
+
 PENNY_PRESETS = {
     "four_penny": four_penny,
     "four_penny_advanced": four_penny_advanced,
@@ -1082,6 +1111,8 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "four_jacks": four_jacks,
     "gong_zhu": gong_zhu,
     "rickety_kate": rickety_kate,
+    "pledge": pledge,
+    "dealer_counts": dealer_counts,
 }
 
 

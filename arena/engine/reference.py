@@ -53,10 +53,14 @@ from arena.engine.config import (
     LEAD_ANY,
     LEAD_NOT_HEARTS,
     MOON_ADD_UNLESS_LOSING,
+    MOON_CHOICE_ADD,
+    MOON_CHOICE_ENGINE,
+    MOON_CHOICE_SUBTRACT,
     MOON_NEW,
     MOON_NONE,
     MOON_OLD,
     MOON_SHOOTERS_CHOICE,
+    MOON_SUBTRACT_AFTER_SCORE,
     OPENING_ANY_CLUB,
     OPENING_LOWEST_CLUB,
     OPENING_LOWEST_SPADE,
@@ -986,14 +990,21 @@ class HandState:
 
     # --- Scoring (contract "Scoring"). ---
 
-    def points(self, totals: tuple[int, ...], target: int) -> tuple[int, ...]:
+    def points(
+        self, totals: tuple[int, ...], target: int, choice: int = MOON_CHOICE_ENGINE
+    ) -> tuple[int, ...]:
         """Each seat's score for this hand, given the game totals before it and the target.
 
-        `totals` and `target` only matter for the add-unless-losing and shooter's-choice
-        moons. Raises ValueError unless the hand is over, or if `totals` has the wrong length.
+        `totals` and `target` only matter for the add-unless-losing, shooter's-choice and
+        subtract-after-a-score moons; `choice` is the shooter's own (MOON_CHOICE_ADD or
+        MOON_CHOICE_SUBTRACT) where the rule lets him choose, MOON_CHOICE_ENGINE (-1) for
+        the engine's pick. Raises ValueError unless the hand is over, or if `totals` has
+        the wrong length or `choice` is not -1, 0 or 1.
         """
         if self._phase != PHASE_OVER:
             raise ValueError("points() needs a finished hand")
+        if choice not in (-1, 0, 1):
+            raise ValueError(f"points: choice must be -1, 0 or 1, got {choice}")
         n = self._n
         totals = tuple(totals)
         if len(totals) != n:
@@ -1023,7 +1034,7 @@ class HandState:
             raw = [max(score, 0) for score in raw]
         scores = raw
         if cfg.moon != MOON_NONE and shooter >= 0:
-            scores = self._moon_scores(raw, shooter, worth, totals, target)
+            scores = self._moon_scores(raw, shooter, worth, totals, target, choice)
         # 002 'Hand scoring variants': "Players who take no tricks in a round get -5 points"
         # (or +10 "for being such a wimp").
         return tuple(
@@ -1177,11 +1188,33 @@ class HandState:
                     return seat, cfg.moon_points
         return -1, 0
 
+    def shooter(self) -> tuple[int, int]:
+        """(seat, worth) of the moon (or sun) shot in this finished hand; (-1, 0) when
+        nobody shot or the rules have no moon. Why: the shooter's choice (004 'Shooting the
+        moon') is asked of the shooter, so the hand must know who he is."""
+        if self._phase != PHASE_OVER:
+            raise ValueError("shooter: the hand is not over")
+        if self._cfg.moon == MOON_NONE:
+            return -1, 0
+        seat, worth = self._shooter()
+        if seat >= 0 and self._cfg.royal_queens and not self._shot_the_sun(seat):
+            worth = self._royal_score(self._taken[seat])
+            if self._cfg.doubler >= 0 and self._taken[seat] >> self._cfg.doubler & 1:
+                worth *= 2
+        return (seat, worth) if seat >= 0 else (-1, 0)
+
     def _moon_scores(
-        self, raw: list[int], shooter: int, worth: int, totals: tuple[int, ...], target: int
+        self,
+        raw: list[int],
+        shooter: int,
+        worth: int,
+        totals: tuple[int, ...],
+        target: int,
+        choice: int = MOON_CHOICE_ENGINE,
     ) -> list[int]:
         """Replace the scores for a shot moon (or sun) worth `worth`, per 004 'Shooting the
-        moon': old moon, new moon, shooter's choice, and add-unless-losing."""
+        moon': old moon, new moon, shooter's choice, add-unless-losing and subtract after a
+        score; `choice` is the shooter's where the rule offers one."""
         n = self._n
         # Old moon: "that player's score remains unchanged while 26 penalty points are added
         # to the scores of each of the other three players" (000: "that player scores zero").
@@ -1197,10 +1230,19 @@ class HandState:
         def after(scores: list[int]) -> list[int]:
             return [totals[seat] + scores[seat] for seat in range(n)]
 
-        if moon == MOON_SHOOTERS_CHOICE:
+        if moon == MOON_SUBTRACT_AFTER_SCORE and not any(
+            total >= self._cfg.moon_subtract_after for total in totals
+        ):
+            # 004: "a player may subtract after a predetermined score has been reached by
+            # him or any other player": until a total (before this hand) reaches it, add.
+            return old
+        if moon in (MOON_SHOOTERS_CHOICE, MOON_SUBTRACT_AFTER_SCORE):
+            if choice != MOON_CHOICE_ENGINE:  # the shooter's own choice
+                return new if choice == MOON_CHOICE_SUBTRACT else old
             # 002 "may either subtract 26 ... or add 26": against the others both are worth
-            # the same, so the choice is about the game's end: add while strictly ahead
-            # (hastening an end the shooter leads), subtract otherwise.
+            # the same, so the engine's pick (a bot that does not choose) is about the game's
+            # end: add while strictly ahead (hastening an end the shooter leads), subtract
+            # otherwise.
             finals = after(old)
             ahead = all(finals[shooter] < finals[seat] for seat in range(n) if seat != shooter)
             return old if ahead else new
@@ -1209,7 +1251,10 @@ class HandState:
         finals = after(old)
         game_ends = target > 0 and max(finals) >= target
         shooter_losing = finals[shooter] > min(finals)
-        return new if game_ends and shooter_losing else old
+        if not (game_ends and shooter_losing):
+            return old
+        # "In such a case, he may subtract": the shooter chooses; the engine subtracts.
+        return old if choice == MOON_CHOICE_ADD else new
 
 
 # --- Many random hands at once (contract "Random batch"). ---

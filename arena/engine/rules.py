@@ -129,6 +129,11 @@ class BrokenBy(StrEnum):
     HEARTS_OR_QUEEN_DISCARDED = "hearts_or_queen_discarded"
 
 
+PLEDGE_POINTS: Final = 10
+"""004 'Scoring variants': the no-hearts pledge's worth ("subtract 10 penalty points ...
+assessed 10 additional penalty points"), `Rules.pledge_points`' default."""
+
+
 class MoonRule(StrEnum):
     """Shooting the moon (000 'Shooting the Moon'; 004 'Shooting the moon')."""
 
@@ -137,6 +142,9 @@ class MoonRule(StrEnum):
     NEW = "new"  # shooter - moon points
     SHOOTERS_CHOICE = "shooters_choice"  # 002: either; the engine picks the better for the shooter
     ADD_UNLESS_LOSING = "add_unless_losing"  # 004 sub-rule: add unless that loses the game
+    # 004 sub-rule: "a player may subtract after a predetermined score has been reached by
+    # him or any other player" (`Rules.moon_subtract_after`): add until then, then choose.
+    SUBTRACT_AFTER_SCORE = "subtract_after_score"
 
 
 class KittyTaker(StrEnum):
@@ -457,6 +465,24 @@ class Rules:
     """With `all_hearts_reversed`: the seat that reverses the hearts and took the QS too has
     the QS's value negated (Gong Zhu: "If a player takes all the hearts and the pig as well,
     then the score for the pig becomes +100, making a total of +300")."""
+    moon_subtract_after: int = 0
+    """With moon 'subtract_after_score' (004 'Shooting the moon': "That a player may
+    subtract after a predetermined score has been reached by him or any other player"): the
+    total some seat must have reached before the hand for the shooter to choose; until then
+    he adds. 0 with any other moon rule."""
+    no_hearts_pledge: bool = False
+    """004 'Scoring variants': "A player may declare before the first card is played that he
+    or she will not take any hearts on the upcoming hand": after the pass each seat, from
+    the dealer's left, pledges or not (`DecisionKind.PLEDGE`); `pledge_points` off for a
+    pledge kept, on for one broken."""
+    pledge_points: int = 10  # PLEDGE_POINTS (a literal: `check_rules` reads the default)
+    """The no-hearts pledge's worth (004: "they may subtract 10 penalty points, but if they
+    take any hearts they are assessed 10 additional penalty points")."""
+    pass_call_counts: tuple[int, ...] = ()
+    """004 'Passing cards': "The Dealer may choose how many cards and where to pass": the
+    counts the dealer may call with a pass (`decisions.CountedCall`), `pass_count` among
+    them (a call without a count, and the default on a fault, pass `pass_count`); () lets
+    him call `pass_count` only. A split passes as many cards as it names directions."""
     name: str = "custom"
 
     def __post_init__(self) -> None:
@@ -486,6 +512,8 @@ class Rules:
                 _coerce_enum(PassDirection, "pass_call_options", d) for d in self.pass_call_options
             ),
         )
+        if isinstance(self.pass_call_counts, list):
+            set_(self, "pass_call_counts", tuple(self.pass_call_counts))
         set_(self, "card_values", _frozen_values(self.card_values))
         set_(
             self,
@@ -637,11 +665,16 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict holding every setting (the replay and season format)."""
-        return self._written() | {
+        later = {
             name: getattr(self, name)
             for name, default in _LATER_SWITCHES
             if getattr(self, name) != default
         }
+        if self.pass_call_counts:  # written when set, as the later switches
+            later["pass_call_counts"] = list(self.pass_call_counts)
+        if self.pledge_points != PLEDGE_POINTS:  # written when not the source's 10
+            later["pledge_points"] = self.pledge_points
+        return self._written() | later
 
     def _written(self) -> dict[str, Any]:
         """Every setting but the later switches (`_LATER_SWITCHES`, written when set)."""
@@ -721,7 +754,12 @@ class Rules:
                 if not isinstance(values, Mapping):
                     raise RulesError("card_values must be an object of card -> points")
                 kwargs["card_values"] = {to_card(card): value for card, value in values.items()}
-            for key in ("pass_schedule", "exact_score_adjustments", "pass_call_options"):
+            for key in (
+                "pass_schedule",
+                "exact_score_adjustments",
+                "pass_call_options",
+                "pass_call_counts",
+            ):
                 if key in kwargs:
                     kwargs[key] = tuple(kwargs[key])
             return cls(**kwargs)
@@ -827,6 +865,7 @@ class Rules:
         for field in _SWITCHES:  # every true/false option, a new one included
             if not isinstance(getattr(self, field), bool):
                 raise RulesError(f"{field} must be true or false")
+        self._validate_pledge()
         self._validate_trick_scoring()
         self._validate_pig_leads()
         if self.enfle is not False:
@@ -970,6 +1009,53 @@ class Rules:
         what = "dealer_rule 'queen_of_spades_taker_leads' (Gong Zhu)"
         if to_card("QS") not in self.deck or self.cancellation:
             raise RulesError(f"{what} needs the QS in play, in one pack")
+
+    def _validate_call_counts(self) -> None:
+        """004 'Passing cards' ("The Dealer may choose how many cards and where to pass"):
+        distinct counts from 1 to the hand's size, `pass_count` among them (so a call
+        without a count, a stored bare direction and the fault's default keep their
+        meaning), only with a schedule the dealer calls; and every count must make a pass
+        these rules allow (checked as the rules with that `pass_count`)."""
+        counts = self.pass_call_counts
+        if not counts:
+            return
+        if PassDirection.DEALER_CALLS not in self.pass_schedule:
+            raise RulesError("pass_call_counts is set, but no hand's pass is 'dealer_calls'")
+        if any(not isinstance(c, int) or isinstance(c, bool) for c in counts):
+            raise RulesError("pass_call_counts must be whole numbers of cards")
+        if len(set(counts)) != len(counts) or self.pass_count not in counts:
+            raise RulesError(
+                f"pass_call_counts must be distinct and hold pass_count ({self.pass_count}): a "
+                "call without a count passes pass_count"
+            )
+        for count in counts:
+            if count != self.pass_count:
+                try:
+                    self.replace(pass_count=count, pass_call_counts=())
+                except RulesError as error:
+                    raise RulesError(f"pass_call_counts: {count} cards: {error}") from None
+
+    def _validate_pledge(self) -> None:
+        """004 'Scoring variants', the no-hearts pledge: a pledge about hearts needs hearts
+        in play and hearts as the suit to avoid, and is asked by the plain `Hand` between
+        the pass and the first card, so no variant family (two packs, Domino, the
+        pennies) and no scoring suit chosen per hand."""
+        _check_int(self, "pledge_points", 1, 1000)
+        if not self.no_hearts_pledge:
+            return
+        what = "no_hearts_pledge (004 'Scoring variants')"
+        if not any(card.suit is Suit.HEARTS for card in self.deck):
+            raise RulesError(f"{what} needs hearts in play")
+        if (
+            self.scoring_suit_choice is not ScoringSuitChoice.FIXED
+            or self.cancellation
+            or self.domino
+            or self.penny_play is not PennyPlay.NONE
+        ):
+            raise RulesError(
+                f"{what} needs a fixed scoring suit and the plain game: no cancellation, "
+                "domino or penny play"
+            )
 
     def _validate_queen_first_chance(self) -> None:
         """001's Black Mariah rule is about the one QS of a one-pack game whose tricks
@@ -1278,6 +1364,7 @@ class Rules:
             self._validate_pass(option)
         if not isinstance(self.pass_call_split, bool):
             raise RulesError("pass_call_split must be true or false")
+        self._validate_call_counts()
         if self.pass_call_split and (len(self.split_directions) < 2 or self.pass_count < 2):
             raise RulesError(
                 "pass_call_split needs pass_count of at least 2 and two directional passes "
@@ -1336,6 +1423,13 @@ class Rules:
             raise RulesError("sun_points and moon_requires need a moon rule other than 'none'")
         if self.moon is MoonRule.ADD_UNLESS_LOSING and self.target_score is None:
             raise RulesError("moon 'add_unless_losing' needs a target_score to lose by (004)")
+        if self.moon is MoonRule.SUBTRACT_AFTER_SCORE:
+            _check_int(self, "moon_subtract_after", 1, 100000)
+        elif self.moon_subtract_after != 0:
+            raise RulesError(
+                "moon_subtract_after is the score of moon 'subtract_after_score' (004): "
+                "0 with any other moon rule"
+            )
 
     def _validate_royal(self) -> None:
         """004 'Royal Hearts' scores by the four queens, and its moon is worth the shooter's
@@ -1553,7 +1647,13 @@ _LATER_SWITCHES: Final = tuple(
     for field in dataclasses.fields(Rules)
     if field.type in ("bool", "int")
     and field.name
-    not in {*Rules()._written(), "cancellation", "second_pack_removed", "penny_openings"}
+    not in {
+        *Rules()._written(),
+        "cancellation",
+        "second_pack_removed",
+        "penny_openings",
+        "pledge_points",  # defaults to 10, not the protocol's 0: written by `to_dict` itself
+    }
 )
 """The true/false and integer options added since rules format 1 was first written:
 `to_dict` writes each by its name, only when set (older rules keep their JSON; the SDK's

@@ -11,7 +11,7 @@ from typing import Any
 from arena.engine import Card, CardParseError, CardSet, Hand, IllegalBidError, PassDirection
 from arena.engine.auction import parse_suit
 from arena.engine.cards import to_card
-from arena.engine.decisions import Decision, DecisionKind
+from arena.engine.decisions import CountedCall, Decision, DecisionKind
 from arena.engine.variants.penny import PennyHand, PennyMove
 
 from .faults import FaultKind, SeatFault
@@ -109,11 +109,19 @@ def judge_call(
     options: Sequence[PassDirection],
     split_directions: Sequence[PassDirection] = (),
     count: int = 0,
-) -> tuple[PassDirection | tuple[PassDirection, ...] | None, SeatFault | None]:
+    counts: Sequence[int] = (),
+) -> tuple[PassDirection | tuple[PassDirection, ...] | CountedCall | None, SeatFault | None]:
     """A dealer's call (003 'Simple variations'): one of `options`, or, where
-    `split_directions` is not empty, a split of `count` directions each one of them;
+    `split_directions` is not empty, a split of `count` directions (or of any of `counts`)
+    each one of them; or, where `counts` lists more than `count` (004 'Passing cards': "The
+    Dealer may choose how many cards"), a `CountedCall` of an option and one of `counts`;
     otherwise the fault."""
+    if isinstance(answer, CountedCall):
+        return _judge_counted(answer, options, counts or (count,))
     if isinstance(answer, (list, tuple)):
+        sizes = [c for c in (counts or (count,)) if c >= 2]
+        if len(answer) in sizes:
+            count = len(answer)
         return _judge_split(answer, split_directions, count)
     try:
         called = PassDirection(str(answer))
@@ -125,6 +133,22 @@ def judge_call(
             FaultKind.ILLEGAL, f"called {called.value}; the options are {allowed}"
         )
     return called, None
+
+
+def _judge_counted(
+    answer: CountedCall, options: Sequence[PassDirection], counts: Sequence[int]
+) -> tuple[CountedCall | None, SeatFault | None]:
+    """A call with its count: an option, and a count of `counts`."""
+    called, fault = judge_call(answer.direction, options)
+    if fault is not None or called is None:
+        return None, fault
+    count = answer.size
+    if not isinstance(count, int) or isinstance(count, bool) or count not in counts:
+        allowed = ", ".join(str(c) for c in counts)
+        return None, SeatFault(
+            FaultKind.ILLEGAL, f"called {count!r} cards; the dealer may call {allowed}"
+        )
+    return CountedCall(PassDirection(str(called)), count), None
 
 
 def _judge_split(
@@ -189,6 +213,20 @@ def judge_suit(answer: object) -> tuple[str | None, SeatFault | None]:
         return None, SeatFault(FaultKind.MALFORMED, f"{answer!r} is not a suit (C, D, S or H)")
 
 
+def judge_moon_choice(answer: object) -> tuple[str | None, SeatFault | None]:
+    """The shooter's choice (004 'Shooting the moon'): "add" or "subtract", or the fault."""
+    if answer in ("add", "subtract"):
+        return str(answer), None
+    return None, SeatFault(FaultKind.MALFORMED, f"{answer!r} is not 'add' or 'subtract'")
+
+
+def judge_pledge(answer: object) -> tuple[bool | None, SeatFault | None]:
+    """The no-hearts pledge (004 'Scoring variants'): True or False, or the fault."""
+    if isinstance(answer, bool):
+        return answer, None
+    return None, SeatFault(FaultKind.MALFORMED, f"{answer!r} is not a pledge (true or false)")
+
+
 _Judge = Callable[[object, Decision, Hand], tuple[Any, "SeatFault | None"]]
 JUDGES: dict[DecisionKind, _Judge] = {
     DecisionKind.PLAY: lambda a, d, h: (
@@ -198,10 +236,12 @@ JUDGES: dict[DecisionKind, _Judge] = {
     DecisionKind.PASS: lambda a, d, h: judge_pass(a, h.hand_of(d.seat), d.legal, d.size, d.seat),
     DecisionKind.REVEAL: lambda a, d, h: judge_reveal(a, d.legal, d.seat),
     DecisionKind.CALL: lambda a, d, h: judge_call(
-        a, d.legal, h.rules.split_directions, h.rules.pass_count
+        a, d.legal, h.rules.split_directions, h.rules.pass_count, h.call_counts
     ),
     DecisionKind.BID: lambda a, d, h: judge_bid(a, *d.legal),
     DecisionKind.NAMING: lambda a, d, h: judge_suit(a),
+    DecisionKind.MOON_CHOICE: lambda a, d, h: judge_moon_choice(a),
+    DecisionKind.PLEDGE: lambda a, d, h: judge_pledge(a),
 }
 """A decision kind's judge: (the answer in the engine's form for `Action.value`, None) or
 (None, the fault). DRAW and PICKUP are the engine's own and never judged."""

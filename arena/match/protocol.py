@@ -23,7 +23,7 @@ from hearts_bot.proto.hearts.v1 import bot_pb2, bot_pb2_grpc, game_pb2, rules_pb
 
 from arena.engine import PassDirection, Rules, SeatView, Trick
 from arena.engine.cards import CARDS, Card, CardSet
-from arena.engine.decisions import ENGINE_KINDS, Decision, DecisionKind
+from arena.engine.decisions import ENGINE_KINDS, CountedCall, Decision, DecisionKind
 from arena.engine.variants.penny import PennyMove
 
 from .seats import DecisionContext, GameInfo
@@ -126,9 +126,15 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
     _set_reveals(state, view)
     _set_auction(state, view)
     state.pass_split[:] = [_PASS_PB[d] for d in view.pass_split]
+    state.pledges[:] = _pledge_numbers(view)
     _set_domino(state, view)
     _set_pennies(state, view)
     return state
+
+
+def _pledge_numbers(view: SeatView) -> list[int]:
+    """004 'Scoring variants': the pledges as the protocol sends them (1, 0, -1 unasked)."""
+    return [-1 if pledged is None else int(pledged) for pledged in view.pledges]
 
 
 def _set_domino(state: game_pb2.HandState, view: SeatView) -> None:
@@ -229,6 +235,27 @@ def name_suit_query(view: SeatView, context: DecisionContext) -> game_pb2.NameSu
     return game_pb2.NameSuitQuery(state=hand_state(view, context))
 
 
+def moon_choice_query(
+    view: SeatView, decision: Decision, context: DecisionContext
+) -> game_pb2.MoonChoiceQuery:
+    """A MoonChoiceQuery: the shooter's view of the finished hand, the moon's worth, and
+    the engine's pick (004 'Shooting the moon')."""
+    worth = view.rules.effective_moon_points
+    if view.rules.sun_points and all(t.winner == view.seat for t in view.tricks):
+        worth = view.rules.sun_points  # 002/004: the sun takes the moon's place
+    return game_pb2.MoonChoiceQuery(
+        state=hand_state(view, context),
+        worth=worth,
+        default_subtract=decision.default == "subtract",
+    )
+
+
+def pledge_query(view: SeatView, context: DecisionContext) -> game_pb2.PledgeQuery:
+    """A PledgeQuery: the hand after the pass, the pledge's worth, the answers so far
+    (004 'Scoring variants')."""
+    return game_pb2.PledgeQuery(state=hand_state(view, context), points=view.rules.pledge_points)
+
+
 def call_pass_query(view: SeatView, context: DecisionContext) -> game_pb2.CallPassQuery:
     """A CallPassQuery: the dealer's hand as dealt, the passes it may call, and the
     directions a split's cards may take."""
@@ -236,6 +263,7 @@ def call_pass_query(view: SeatView, context: DecisionContext) -> game_pb2.CallPa
         state=hand_state(view, context),
         options=[_PASS_PB[d] for d in view.rules.pass_call_options],
         split_directions=[_PASS_PB[d] for d in view.rules.split_directions],
+        counts=list(view.rules.pass_call_counts),
     )
 
 
@@ -296,12 +324,20 @@ class PlayRequests:
         if view.rules is not self._rules:  # per match, or per hand in Heartless
             self._rules = view.rules
             state.rules.CopyFrom(rules_message(view.rules))
-        reveals = (view.reveals, view.scoring_suit, view.bids, view.declarer, view.pass_split)
+        reveals = (
+            view.reveals,
+            view.scoring_suit,
+            view.bids,
+            view.declarer,
+            view.pass_split,
+            view.pledges,
+        )
         if reveals != self._reveals:
             self._reveals = reveals
             _set_reveals(state, view)
             _set_auction(state, view)
             state.pass_split[:] = [_PASS_PB[d] for d in view.pass_split]
+            state.pledges[:] = _pledge_numbers(view)
         state.seat = view.seat
         state.hand_number = context.hand_number
         state.dealer = view.dealer
@@ -449,10 +485,13 @@ def _read_direction(number: int) -> PassDirection | str:
 
 def _read_call(
     answer: game_pb2.CallPassAnswer,
-) -> PassDirection | str | tuple[PassDirection | str, ...]:
-    """The dealer's call (003 'Simple variations'), or a split: a direction per card."""
+) -> PassDirection | str | tuple[PassDirection | str, ...] | CountedCall:
+    """The dealer's call (003 'Simple variations'), or a split: a direction per card; with
+    a count (004 'Passing cards'), a `CountedCall`."""
     called = _read_direction(answer.direction)
     if called is not PassDirection.SPLIT:
+        if answer.HasField("count") and answer.count:
+            return CountedCall(str(called), answer.count)
         return called
     return tuple(_read_direction(each) for each in answer.split)
 
@@ -488,6 +527,14 @@ EXCHANGES: dict[DecisionKind, Exchange] = {
     ),
     DecisionKind.REVEAL: Exchange(
         "reveal_card", lambda v, d, c: reveal_query(v, c), lambda a: _read_card(a.card)
+    ),
+    DecisionKind.MOON_CHOICE: Exchange(
+        "moon_choice",
+        moon_choice_query,
+        lambda a: "subtract" if a.subtract else "add",
+    ),
+    DecisionKind.PLEDGE: Exchange(
+        "pledge", lambda v, d, c: pledge_query(v, c), lambda a: bool(a.pledge)
     ),
 }
 """Every decision kind the engine asks a seat (not DRAW nor PICKUP, the engine's own):

@@ -24,8 +24,8 @@ from google.protobuf import text_format
 from google.protobuf.message import Message
 
 from arena.engine import Card, PassDirection, Rules, RulesError, SeatView, Trick
+from arena.engine.decisions import CountedCall, DecisionKind
 from arena.engine.decisions import Decision as EngineDecision
-from arena.engine.decisions import DecisionKind
 from arena.engine.variants.penny import PennyMove
 
 from . import protocol
@@ -89,7 +89,8 @@ class Answer:
 def match_settings(replay: dict[str, Any]) -> tuple[Rules, TimePolicy, FaultPolicy]:
     """The recorded match's rules, time policy and fault policy, once the replay verifies
     (ReaskError otherwise: a re-run of a replay that does not verify would ask questions
-    no match asked)."""
+    no match asked). v1's verifier walks every kind, those filed under `decisions` (the
+    pledges, the shooter's choice) too."""
     try:
         verify(replay)
         return (
@@ -210,8 +211,33 @@ def _check_rerun(recorded: dict[str, Any], rerun: dict[str, Any]) -> None:
     def games(replay: dict[str, Any]) -> Any:
         return _without_notes(strip_timings({"games": replay["games"]}))
 
-    if games(recorded) != games(rerun):
+    if games(recorded) != games(_unasked_moons_dropped(recorded, rerun)):
         raise ReaskError("the replay did not re-run as recorded (was it edited?)")
+
+
+def _unasked_moons_dropped(recorded: dict[str, Any], rerun: dict[str, Any]) -> dict[str, Any]:
+    """The re-run without the shooter's choices a replay written before the shooter was
+    asked does not hold (004 'Shooting the moon': the engine's pick scored them then, and
+    scores them again in the re-run, as the decision's default)."""
+    rerun = {**rerun, "games": [dict(game) for game in rerun["games"]]}
+    for game, old in zip(rerun["games"], recorded["games"], strict=False):
+        hands = []
+        for rerun_hand, was in zip(game["hands"], old["hands"], strict=False):
+            hand = rerun_hand
+            chose = [d for d in was.get("decisions", []) if d["kind"] == _MOON]
+            if not chose and any(d["kind"] == _MOON for d in hand.get("decisions", [])):
+                hand = dict(hand)
+                kept = [d for d in hand["decisions"] if d["kind"] != _MOON]
+                if kept:
+                    hand["decisions"] = kept
+                else:
+                    del hand["decisions"]
+            hands.append(hand)
+        game["hands"] = hands + game["hands"][len(hands) :]
+    return rerun
+
+
+_MOON = DecisionKind.MOON_CHOICE.value
 
 
 def _without_notes(node: Any) -> Any:
@@ -244,11 +270,17 @@ def _recorded_text(kind: str, record: dict[str, Any]) -> str:
     if kind == "call":
         if "split" in record:
             return "split " + ",".join(record["split"])
+        if "count" in record:  # 004 'Passing cards': where and how many
+            return f"{record['direction']} {record['count']}"
         return str(record["direction"])
     if kind == "bid":
         return "pass" if record["bid"] is None else str(record["bid"])
     if kind == "naming":
         return str(record["suit"])
+    if kind == "pledge":
+        return "pledge" if record["value"] else "no pledge"
+    if kind == "moon_choice":
+        return str(record["value"])
     return str(record["card"])  # reveal
 
 
@@ -264,11 +296,15 @@ def _answer_text(kind: str, answer: Any, view: SeatView) -> str:
     if kind == "pass":
         return " ".join(str(card) for card in answer)
     if kind == "call":
+        if isinstance(answer, CountedCall):
+            return f"{getattr(answer.direction, 'value', answer.direction)} {answer.size}"
         if isinstance(answer, tuple):
             return "split " + ",".join(str(getattr(d, "value", d)) for d in answer)
         return str(getattr(answer, "value", answer))
     if kind == "bid":
         return "pass" if not answer else str(answer)
+    if kind == "pledge":
+        return "pledge" if answer is True else "no pledge" if answer is False else str(answer)
     return str(answer)
 
 
@@ -333,11 +369,15 @@ class _Recorded:
         if kind == "call":
             if "split" in record:
                 return tuple(PassDirection(d) for d in record["split"])
+            if "count" in record:
+                return CountedCall(PassDirection(record["direction"]), record["count"])
             return PassDirection(record["direction"])
         if kind == "bid":
             return record["bid"]
         if kind == "naming":
             return record["suit"]
+        if kind in ("pledge", "moon_choice"):  # filed under v1's `decisions`
+            return record["value"]
         return Card.from_str(record["card"])
 
     async def answer(self, kind: str, view: SeatView, ask: _Ask, query: _Query) -> Any:
@@ -358,8 +398,12 @@ class _Recorded:
     async def decide(
         self, decision: EngineDecision, view: SeatView, context: DecisionContext, timeout: float
     ) -> Any:
-        """The recorded answer (replay v1 files a Four-Penny play among the plays)."""
+        """The recorded answer (replay v1 files a Four-Penny play among the plays). A
+        shooter's choice a replay written before the shooter was asked does not hold is
+        the decision's default, the engine's pick that scored it then."""
         kind = "play" if decision.kind is DecisionKind.PENNY_PLAY else decision.kind.value
+        if decision.kind is DecisionKind.MOON_CHOICE and not self._queues.get(kind):
+            return decision.default
         exchange = protocol.EXCHANGES[decision.kind]
         return await self.answer(
             kind,

@@ -41,6 +41,8 @@ def render(replay: dict[str, Any], *, pretty: bool = True, notes: bool = True) -
                 call = hand["call"]
                 note = f" [{call['fault']}]" if call.get("fault") else ""
                 how = call["direction"]
+                if "count" in call:  # 004 'Passing cards': how many too
+                    how = f"{how}, {call['count']} card{'' if call['count'] == 1 else 's'}"
                 if "split" in call:  # 003 'Simple variations': each card its own way
                     how = "a split: " + ", ".join(
                         f"card {i + 1} {way}" for i, way in enumerate(call["split"])
@@ -64,12 +66,10 @@ def render(replay: dict[str, Any], *, pretty: bool = True, notes: bool = True) -
                 )
                 yield f"    face down: {shown}  → {hand['scoring_suit']} scores"
                 yield from noted(hand["reveals"])
-            for other in hand.get("decisions", []):  # a kind v1 has no place of its own for
-                note = f" [{other['fault']}]" if other.get("fault") else ""
-                value = other.get("value")
-                shown = " ".join(map(str, value)) if isinstance(value, list) else value
-                yield f"    seat {other['seat']} {other['kind']}: {shown}{note}"
-                yield from noted([other])
+            later = hand.get("decisions", [])  # kinds v1 has no place of its own for
+            for other in later:
+                if other["kind"] != "moon_choice":  # the shooter's choice: after the tricks
+                    yield from _other_lines(other, noted)
             for number, trick in enumerate(hand["tricks"], 1):
                 plays = []
                 for play in trick["plays"]:
@@ -91,6 +91,9 @@ def render(replay: dict[str, Any], *, pretty: bool = True, notes: bool = True) -
                     taker = "unfinished"
                 yield f"    trick {number:2d}: {'  '.join(plays)}  → {taker}"
                 yield from noted(trick["plays"])
+            for other in later:  # 004 'Shooting the moon': the shooter's choice
+                if other["kind"] == "moon_choice":
+                    yield from _other_lines(other, noted)
             if "kept" in hand:  # Domino Hearts: the last survivor's cards (and the stock)
                 kept = hand["kept"]
                 yield (
@@ -185,3 +188,20 @@ def _multi_round_lines(number: int, multi: dict[str, Any], show: Any) -> Iterato
     for row in range(max(len(column) for column in columns)):
         cells = [column[row] if row < len(column) else "" for column in columns]
         yield "      " + "".join(cell.ljust(width) for cell in cells).rstrip()
+
+
+def _other_lines(other: dict[str, Any], noted: Any) -> Iterator[str]:
+    """A decision v1 files under `decisions`: its words where it has some (the pledge, the
+    shooter's choice), else its kind and value."""
+    note = f" [{other['fault']}]" if other.get("fault") else ""
+    value = other.get("value")
+    if other["kind"] == "pledge":  # 004 'Scoring variants'
+        said = "pledges to take no hearts" if value else "makes no pledge"
+        yield f"    seat {other['seat']} {said}{note}"
+    elif other["kind"] == "moon_choice":  # 004 'Shooting the moon'
+        said = "adds it to the others" if value == "add" else "subtracts it from his own score"
+        yield f"    seat {other['seat']} shot the moon and {said}{note}"
+    else:
+        shown = " ".join(map(str, value)) if isinstance(value, list) else value
+        yield f"    seat {other['seat']} {other['kind']}: {shown}{note}"
+    yield from noted([other])

@@ -21,7 +21,7 @@ from importlib import resources
 from typing import Any
 
 from arena.engine import Card, Game, Hand, Rules, RulesError
-from arena.engine.decisions import ENGINE_KINDS, Action, DecisionKind
+from arena.engine.decisions import ENGINE_KINDS, Action, CountedCall, DecisionKind
 
 from .replay import REPLAY_FORMAT, decision_records
 from .verify import ReplayMismatchError, Verification, verify_result
@@ -32,11 +32,11 @@ REPLAY_V2 = 2
 @dataclasses.dataclass(frozen=True)
 class ActionRecord:
     """One action of a hand: its kind (`DecisionKind` value), the seat, the answer in JSON
-    form (a card "QS"; a pass ["2C", …]; a call "left" or a split ["right", "left", …];
-    chips or null; a suit "C"; a penny play [penny, "QS"]; a drawn card "QS"; the cards
-    taken up ["7C", …], Enfle's pickup), the time
+    form (a card "QS"; a pass ["2C", …]; a call "left", a split ["right", "left", …] or
+    a call with its count ["left", 2]; chips or null; a suit "C"; a penny play
+    [penny, "QS"]; a drawn card "QS"; the cards taken up ["7C", …], Enfle's pickup), the time
     the bot took, and its fault, its note, or `auto` when the platform answered for a
-    disqualified bot."""
+    disqualified bot. A shooter's choice is "add" or "subtract"; a pledge true or false."""
 
     kind: str
     seat: int
@@ -218,10 +218,12 @@ def to_json(kind: DecisionKind, value: Any) -> Any:
         return [str(c) for c in value]
     if kind is DecisionKind.PENNY_PLAY:
         return [value[0], str(value[1])]
+    if kind is DecisionKind.CALL and isinstance(value, CountedCall):
+        return [str(value.direction), value.size]  # 004 'Passing cards': where, how many
     if kind is DecisionKind.CALL and isinstance(value, (tuple, list)):
         return [str(d) for d in value]
-    if kind is DecisionKind.BID:
-        return value
+    if kind is DecisionKind.BID or kind is DecisionKind.PLEDGE:
+        return value  # chips or null; a pledge true or false
     return str(value)
 
 
@@ -234,9 +236,21 @@ def from_json(kind: DecisionKind, value: Any) -> Any:
         return Card.from_str(value)
     if kind is DecisionKind.PICKUP:
         return tuple(Card.from_str(card) for card in value)
+    if kind is DecisionKind.CALL and _is_counted(value):
+        return CountedCall(value[0], value[1])
     if kind in (DecisionKind.PASS, DecisionKind.CALL) and isinstance(value, list):
         return tuple(value)
     return value
+
+
+def _is_counted(value: Any) -> bool:
+    """A call's JSON form with its count: [direction, count] (a split lists directions)."""
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and isinstance(value[1], int)
+        and not isinstance(value[1], bool)
+    )
 
 
 def _v1_value(kind: DecisionKind, record: Mapping[str, Any]) -> Any:
@@ -248,6 +262,8 @@ def _v1_value(kind: DecisionKind, record: Mapping[str, Any]) -> Any:
     if kind is DecisionKind.PASS:
         return list(record["cards"])
     if kind is DecisionKind.CALL:
+        if "count" in record:  # 004 'Passing cards': the dealer called the count too
+            return [record["direction"], record["count"]]
         return list(record["split"]) if "split" in record else record["direction"]
     if kind is DecisionKind.BID:
         return record["bid"]
@@ -326,6 +342,8 @@ def _hand_from_v1(game: Game, record: Mapping[str, Any], at: str) -> HandRecord:
     while (decision := hand.pending()) is not None:
         kind = decision.kind
         queue = queues.get(_v1_kind(kind))
+        if not queue and kind is DecisionKind.MOON_CHOICE:
+            break  # written before the shooter was asked: the engine's pick scores it
         if not queue:
             raise ReplayMismatchError(at, f"no more {_v1_kind(kind)} records", kind.value)
         v1 = queue.popleft()
@@ -439,7 +457,10 @@ def _verify_hand(game: Game, record: HandRecord, at: str) -> int:
             _expect(f"{where}.value (default)", action.value, to_json(kind, decision.default))
         _apply(hand, kind, action.seat, action.value, where)
         decisions += 1
-    if hand.pending() is not None:
+    left = hand.pending()
+    # A replay written before the shooter was asked (004 'Shooting the moon') ends without
+    # his choice: the engine's pick, the decision's default, scores it as it did then.
+    if left is not None and left.kind is not DecisionKind.MOON_CHOICE:
         raise ReplayMismatchError(f"{at}.actions", "hand finished", "decisions still to take")
     _expect(f"{at}.draws", drawn, len(_new_draws(hand, 0)))
     points = game.finish_hand()

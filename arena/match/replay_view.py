@@ -48,6 +48,10 @@ def v1_entry(action: ActionRecord) -> dict[str, Any]:
         entry["penny"], entry["card"] = value[0], value[1]
     elif kind == "pass":
         entry["cards"] = list(value)
+    elif (
+        kind == "call" and isinstance(value, list) and len(value) == 2 and isinstance(value[1], int)
+    ):  # 004 'Passing cards': where and how many
+        entry["direction"], entry["count"] = value[0], value[1]
     elif kind == "call":
         entry["direction"] = value
     elif kind == "bid":

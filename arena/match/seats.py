@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, Protocol
 
 from arena.bots import HouseBot
 from arena.engine import Card, PassDirection, Rules, SeatView, Trick
-from arena.engine.decisions import Decision, DecisionKind
+from arena.engine.decisions import CountedCall, Decision, DecisionKind
 from arena.engine.variants.penny import PennyMove
 
 from .clock import TimePolicy
@@ -144,10 +144,12 @@ class InProcessSeat:
 
     async def choose_call(
         self, view: SeatView, context: DecisionContext, timeout: float
-    ) -> PassDirection | str | tuple[PassDirection | str, ...]:
+    ) -> PassDirection | str | tuple[PassDirection | str, ...] | CountedCall:
         """Ask the bot."""
         called = self.bot.call_pass(view)
-        return called if isinstance(called, (PassDirection, str)) else tuple(called)
+        if isinstance(called, (PassDirection, str, CountedCall)):
+            return called
+        return tuple(called)
 
     async def choose_bid(
         self, view: SeatView, context: DecisionContext, timeout: float
@@ -158,6 +160,16 @@ class InProcessSeat:
     async def choose_suit(self, view: SeatView, context: DecisionContext, timeout: float) -> str:
         """Ask the bot."""
         return self.bot.name_suit(view).letter
+
+    async def choose_moon(
+        self, view: SeatView, default: str, context: DecisionContext, timeout: float
+    ) -> str:
+        """Ask the bot (004 'Shooting the moon'), telling it the engine's pick."""
+        return self.bot.choose_moon(view, default)
+
+    async def choose_pledge(self, view: SeatView, context: DecisionContext, timeout: float) -> bool:
+        """Ask the bot (004 'Scoring variants')."""
+        return self.bot.pledge(view)
 
     async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
         """House bots decide from the view alone."""
@@ -196,6 +208,8 @@ _CHOOSERS: dict[DecisionKind, _Chooser] = {
     DecisionKind.BID: lambda s, d, v, c, t: s.choose_bid(v, c, t),
     DecisionKind.NAMING: lambda s, d, v, c, t: s.choose_suit(v, c, t),
     DecisionKind.REVEAL: lambda s, d, v, c, t: s.choose_reveal(v, c, t),
+    DecisionKind.MOON_CHOICE: lambda s, d, v, c, t: s.choose_moon(v, d.default, c, t),
+    DecisionKind.PLEDGE: lambda s, d, v, c, t: s.choose_pledge(v, c, t),
 }
 """A decision kind's house-bot method (DRAW and PICKUP are the engine's own, never asked)."""
 

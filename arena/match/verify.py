@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine import Game, Hand, Phase, Rules, RulesError
+from arena.engine.decisions import Action, CountedCall, DecisionKind
 from arena.engine.rules import PassDirection, Settlement
 from arena.engine.variants.domino import DominoHand
 from arena.engine.variants.enfle import EnfleHand
@@ -111,7 +112,7 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
         seat = _get(given, "seat", where)
         cards = _get(given, "cards", where)
         if given.get("fault") or given.get("auto"):
-            count = game.rules.pass_size(hand.pass_direction)
+            count = hand.pass_size
             _expect(
                 f"{where}.cards (default pass)",
                 cards,
@@ -129,6 +130,8 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
             [[str(c) for c in hand.received(s)] for s in range(n)],
         )
     decisions += _verify_reveals(hand, record, at)
+    later = list(record.get("decisions", []))  # kinds v1 files in order, with their kind
+    decisions += _verify_later(hand, later, DecisionKind.PLEDGE, at)
     drawn = 0  # Domino Hearts: the draws checked so far
     for t, trick in enumerate(_get(record, "tricks", at)):
         where = f"{at}.tricks[{t}]"
@@ -153,6 +156,9 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
     decisions += _verify_multi_rounds(hand, record, at)
     if not hand.is_over:
         raise ReplayMismatchError(f"{at}.tricks", "hand finished", "cards still to play")
+    decisions += _verify_later(hand, later, DecisionKind.MOON_CHOICE, at)
+    if later:
+        raise ReplayMismatchError(f"{at}.decisions", later[0], "no such decision is asked")
     _verify_kept(hand, record, at)
     if isinstance(hand, EnfleHand) or "went_out" in record:
         _expect(f"{at}.went_out", record.get("went_out"), getattr(hand, "winner", "no such seat"))
@@ -184,6 +190,31 @@ def _verify_pickup(hand: Hand, trick: dict[str, Any], number: int, where: str) -
             if t == number:
                 engine = {"seat": seat, "cards": [str(c) for c in cards]}
     _expect(f"{where}.pickup", trick.get("pickup"), engine)
+
+
+def _verify_later(hand: Hand, later: list[dict[str, Any]], kind: DecisionKind, at: str) -> int:
+    """The decisions of `kind` the hand asks now that v1 files under `decisions` (the
+    no-hearts pledges before the first card, the shooter's choice after the last trick),
+    re-applied in order and taken off `later` (the default where faulted). A shooter's
+    choice a replay written before it was asked does not hold is the engine's pick."""
+    done = 0
+    while (decision := hand.pending()) is not None and decision.kind is kind:
+        if not later or later[0].get("kind") != kind.value:
+            if kind is DecisionKind.MOON_CHOICE:
+                return done
+            raise ReplayMismatchError(f"{at}.decisions", "no record", f"a {kind.value}")
+        entry = later.pop(0)
+        where = f"{at}.decisions[{kind.value}]"
+        value = _get(entry, "value", where)
+        _expect(f"{where}.seat", _get(entry, "seat", where), decision.seat)
+        if entry.get("fault") or entry.get("auto"):
+            _expect(f"{where}.value (default)", value, decision.default)
+        try:
+            hand.apply(Action(kind, decision.seat, value))
+        except ValueError as error:
+            raise ReplayMismatchError(where, value, f"illegal: {error}") from None
+        done += 1
+    return done
 
 
 def _verify_kept(hand: Hand, record: dict[str, Any], at: str) -> None:
@@ -249,6 +280,8 @@ def _verify_call(hand: Hand, record: dict[str, Any], at: str) -> int:
         raise ReplayMismatchError(
             f"{where}.split", call["split"], f"no split in a {direction} call"
         )
+    if "count" in call:  # 004 'Passing cards': the dealer called how many too
+        called = CountedCall(direction, call["count"])
     try:
         hand.apply_call(called)
     except ValueError as error:

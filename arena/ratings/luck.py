@@ -37,6 +37,7 @@ from typing import Any, Final
 
 from arena.bots import HeuristicBot, RandomBot
 from arena.engine import Card, Hand, PassDirection, Rules, SeatView
+from arena.engine.decisions import Action, DecisionKind
 
 from .batch import TableResult, fit_points
 
@@ -91,13 +92,17 @@ def evaluate_deal(
             _PlayoutBot((hand_seed * 31 + k * rules.players + seat) & 0xFFFFFFFF)
             for seat in range(rules.players)
         ]
-        size = rules.pass_size(hand.pass_direction)
-        for seat in hand.passes_pending:
-            hand.apply_pass(seat, bots[seat].pass_cards(hand.view(seat), size))
-        while not hand.is_over:
-            turn = hand.to_play
-            assert turn is not None
-            hand.play(bots[turn].play_card(hand.view(turn)), seat=turn)
+        # The passes and plays are the bots'; every other decision (the dealer's call, a
+        # reveal, a bid, 004's pledge and shooter's choice) is its default, the same at
+        # every seat, so it moves no seat's expectation.
+        while (decision := hand.pending()) is not None:
+            kind, seat = decision.kind, decision.seat
+            if kind is DecisionKind.PASS:
+                hand.apply_pass(seat, bots[seat].pass_cards(hand.view(seat), decision.size))
+            elif kind is DecisionKind.PLAY or kind is DecisionKind.PENNY_PLAY:
+                hand.play(bots[seat].play_card(hand.view(seat)), seat=seat)
+            else:
+                hand.apply(Action(kind, seat, decision.default))
         for seat, points in enumerate(hand.points()):
             totals[seat] += points / playouts
     return tuple(totals)

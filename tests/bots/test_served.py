@@ -15,6 +15,7 @@ from hearts_bot.convert import (
     name_suit_view_from_proto,
     pass_view_from_proto,
     play_view_from_proto,
+    pledge_view_from_proto,
     reveal_view_from_proto,
 )
 
@@ -48,6 +49,8 @@ def _check(hand: Hand, game: Game, seat: int, checked: list[int]) -> SeatView:
         sdk = call_pass_view_from_proto(protocol.call_pass_query(view, context))
     elif phase is Phase.BIDDING:
         sdk = bid_view_from_proto(protocol.bid_query(view, context))
+    elif phase is Phase.PLEDGING:  # 004 'Scoring variants'
+        sdk = pledge_view_from_proto(protocol.pledge_query(view, context))
     else:
         sdk = name_suit_view_from_proto(protocol.name_suit_query(view, context))
     # The protocol sends the cards received in card order (the engine keeps the order
@@ -70,7 +73,7 @@ def _play_checked(rules, seed: int, hands: int = 2) -> int:
         for seat in hand.calls_pending:
             hand.apply_call(bots[seat].call_pass(_check(hand, game, seat, checked)))
         for seat in hand.passes_pending:
-            count = rules.pass_size(hand.pass_direction)
+            count = hand.pass_size  # the count the dealer called, where he may
             hand.apply_pass(seat, bots[seat].pass_cards(_check(hand, game, seat, checked), count))
         while hand.bids_pending:
             bidder = hand.bids_pending[0]
@@ -79,6 +82,9 @@ def _play_checked(rules, seed: int, hands: int = 2) -> int:
             hand.apply_naming(seat, bots[seat].name_suit(_check(hand, game, seat, checked)))
         for seat in hand.reveals_pending:
             hand.apply_reveal(seat, bots[seat].reveal_card(_check(hand, game, seat, checked)))
+        while hand.pledges_pending:
+            pledger = hand.pledges_pending[0]
+            hand.apply_pledge(pledger, bots[pledger].pledge(_check(hand, game, pledger, checked)))
         while not hand.is_over:
             turn = hand.to_play
             assert turn is not None

@@ -14,6 +14,7 @@ import pytest
 from arena.bots import HOUSE_BOTS, HeuristicBot, HouseBot, RandomBot, StrongBot
 from arena.bots.passing import candidate_passes, danger_order
 from arena.engine import Card, Hand, PassDirection, SeatView, Suit, preset
+from arena.engine.decisions import CountedCall
 from arena.match.runner import Entrant, MatchRunner
 from arena.match.seats import InProcessSeat
 from arena.match.verify import verify
@@ -98,7 +99,9 @@ def test_strong_bot_respects_its_time_per_move():
         def reveal_card(self, view: SeatView) -> Card:
             return timed(lambda: bot.reveal_card(view))
 
-        def call_pass(self, view: SeatView) -> PassDirection | Sequence[PassDirection]:
+        def call_pass(
+            self, view: SeatView
+        ) -> PassDirection | Sequence[PassDirection] | CountedCall:
             return bot.call_pass(view)  # no search: nothing to time
 
         def bid(self, view: SeatView) -> int | None:
@@ -106,6 +109,12 @@ def test_strong_bot_respects_its_time_per_move():
 
         def name_suit(self, view: SeatView) -> Suit:
             return bot.name_suit(view)
+
+        def choose_moon(self, view: SeatView, default: str) -> str:
+            return bot.choose_moon(view, default)
+
+        def pledge(self, view: SeatView) -> bool:
+            return bot.pledge(view)
 
     play_hand(rules, 5, [Timed(), HeuristicBot(1), HeuristicBot(2), HeuristicBot(3)])
     assert max(cpus) < 3 * budget, f"a decision worked for {max(cpus):.3f} s"

@@ -16,6 +16,7 @@ from arena.engine.config import (
     FULL_DECK,
     JOKER_HEART,
     JOKER_WILD,
+    MOON_SUBTRACT_AFTER_SCORE,
     PASS_CENTER,
     PASS_HOLD,
     PASS_SCATTER,
@@ -221,6 +222,9 @@ def random_config(rng: random.Random) -> CoreConfig:
     cfg = _random_jokers(rng, cfg)
     # 001 'VARIATION 1: BLACK MARIAH', the QS at the first chance: drawn last, likewise.
     cfg = cfg._replace(queen_at_first_chance=int(rng.random() < 0.25))
+    # 004 'Shooting the moon', subtract after a score: drawn last, likewise.
+    if rng.random() < 0.2:
+        cfg = cfg._replace(moon=MOON_SUBTRACT_AFTER_SCORE, moon_subtract_after=rng.randint(1, 120))
     cfg = _random_deal_rules(rng, cfg)
     # 004 'Slobberhannes' and Gong Zhu's scoring, drawn after all the rest likewise.
     return _random_trick_scoring(rng, cfg)

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from arena.engine import Hand, PassDirection, Rules, Suit, preset, reference
+from arena.engine import CardSet, Hand, PassDirection, Rules, Suit, preset, reference
 from arena.engine.config import (
     OPENING_LOWEST_SPADE,
     PASS_HOLD,
@@ -221,6 +221,11 @@ def compare_play(pair: Pair, cfg: CoreConfig, rng: random.Random, label: str) ->
         target = rng.choice(targets)
         totals = tuple(rng.randint(max(0, target - 40) - 60, target + 20) for _ in range(n))
         pair.call("points", totals, target)
+        # 004 'Shooting the moon': the shooter's own choice, where the rule offers one.
+        choice_rng = random.Random(f"choice {label} {totals}")
+        pair.call("points", totals, target, choice_rng.choice([-1, 0, 1]))
+    pair.call("shooter")
+    pair.call("points", (0,) * n, 0, 2)  # not a choice: both must raise
     if rng.random() < 0.2:  # undo the last trick, then play it again
         plays = [d for d in pair.decisions if isinstance(d, int)]
         for _ in range(n):
@@ -670,3 +675,69 @@ def test_c_matches_reference_on_trick_and_reversal_scoring(name):
     cfg = rules.core_config()
     kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
     compare_rule_set(name, cfg, kinds, SCORING_HANDS, batches=8, most=60)
+
+
+# The shooter's choice (004 'Shooting the moon'): `points(totals, target, choice)` and
+# `shooter()` under every moon rule that may ask the shooter, on deals where seat 3 takes
+# every card (a moon and a sun), for many game totals, targets and choices; then random
+# hands of the same rules. The no-hearts pledge (004 'Scoring variants') is the Hand's, on
+# an unchanged core: its preset is compared as it is; the dealer's counts (004 'Passing
+# cards') reach the core as `pass_count`, one rule set per count.
+ONE_SUIT_EACH = (
+    "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+    "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+)
+CHOICE_HANDS = 150
+
+
+def choice_rules() -> dict[str, Rules]:
+    standard = preset("standard")
+    rules = {
+        "shooters_choice": standard.replace(moon="shooters_choice"),
+        "add_unless_losing": standard.replace(moon="add_unless_losing"),
+        "omnibus_jack": preset("omnibus_jack"),
+        "sun shooters_choice": preset("sun").replace(moon="shooters_choice"),
+    }
+    for score in (1, 50, 90):
+        rules[f"subtract_after {score}"] = standard.replace(
+            moon="subtract_after_score", moon_subtract_after=score
+        )
+    return rules
+
+
+@pytest.mark.parametrize("name", list(choice_rules()))
+def test_c_matches_reference_on_the_shooters_choice(name):
+    rules = choice_rules()[name]
+    cfg = rules.core_config()
+    hands = tuple(CardSet.parse(cards).mask for cards in ONE_SUIT_EACH)
+    pair = Pair(cfg, 0, 2, PASS_HOLD, name, position=(hands, 0))
+    rng = random.Random(f"{name} choices")
+    while pair.ref.phase == PHASE_PLAYING:
+        legal = pair.call("legal_mask")
+        choice = rng.choice([c for c in range(52) if legal >> c & 1])
+        assert pair.call("play", choice) == 0
+    assert pair.call("shooter")[0] == 3
+    answers = set()
+    for _ in range(200):
+        target = rng.choice([0, 100, rng.randint(1, 150)])
+        totals = tuple(rng.randint(-30, 130) for _ in range(4))
+        for choice in (-1, 0, 1):
+            answers.add(pair.call("points", totals, target, choice))
+    assert len(answers) >= 2, "the choice changes the scores somewhere"
+    compare_rule_set(name, cfg, (PASS_HOLD,), CHOICE_HANDS, batches=4, most=40)
+
+
+def test_c_matches_reference_on_the_pledge_preset():
+    rules = preset("pledge")
+    kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
+    compare_rule_set("pledge", rules.core_config(), kinds, 100, batches=4, most=40)
+
+
+@pytest.mark.parametrize("count", preset("dealer_counts").pass_call_counts)
+def test_c_matches_reference_on_the_dealers_counts(count):
+    rules = preset("dealer_counts")
+    cfg = rules.core_config()._replace(pass_count=count)
+    kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_call_options)
+    compare_rule_set(f"dealer_counts {count}", cfg, kinds, 60, batches=4, most=40)

@@ -16,6 +16,7 @@ from arena.engine import (
     preset,
 )
 from arena.engine.config import ERR_BOOSTER_SUIT, ERR_JOKER_HELD
+from arena.engine.decisions import CountedCall
 from arena.engine.presets import PRESETS
 
 # One suit per seat: seat 3 holds every club, leads the 2C, and wins every trick
@@ -75,6 +76,11 @@ EXPECTED_WHEN_SEAT_3_TAKES_EVERYTHING = {
     # Gong Zhu (Pagat): the 2S opens, so seat 3 holds the spades (DEALS) and takes all
     # sixteen scoring cards: all reds -200, the pig reversed -100, the sheep -100, doubled.
     "gong_zhu": (0, 0, 0, -800),
+    # 004 'Scoring variants', every seat pledging: seat 3's moon takes every heart, so its
+    # pledge is broken (+10 on the moon's 0), and the others keep theirs (-10 on 26).
+    "pledge": (16, 16, 16, 10),
+    # 004 'Passing cards': only the pass is the dealer's call (with its count).
+    "dealer_counts": (26, 26, 26, 0),
 }
 # The 1911 joker takes the 2H's place (004 'Joker Hearts'); Gong Zhu's 2S leads.
 DEALS = {
@@ -118,6 +124,8 @@ def test_taking_every_card_scores_by_the_presets_moon_rule(name):
         hand.apply_bid(hand.bids_pending[0], None)
     if hand.names_pending:
         hand.apply_naming(hand.names_pending[0], Suit.HEARTS)
+    while hand.pledges_pending:  # 004 'Scoring variants': everyone pledges
+        hand.apply_pledge(hand.pledges_pending[0], True)
     while not hand.is_over:
         legal = hand.legal_plays()
         hand.play(legal.nth(rng.randrange(len(legal))))
@@ -209,8 +217,13 @@ def _play_random_hand(rules, seed):
         rules, seed, dealer=seed % rules.players, pass_direction=rules.pass_direction(seed)
     )
     if hand.calls_pending:  # 003 'Simple variations': the dealer calls any allowed pass
-        hand.apply_call(rng.choice(hand.call_options))
-    size = rules.pass_size(hand.pass_direction)
+        # 004 'Passing cards': with counts to choose from, any of them too.
+        direction = rng.choice(hand.call_options)
+        counts = hand.call_counts
+        hand.apply_call(
+            CountedCall(direction, rng.choice(counts)) if len(counts) > 1 else direction
+        )
+    size = hand.pass_size
     for seat in hand.passes_pending:
         # Only cards the seat may pass (004 'Passing cards': some games keep the spade
         # honours back); with nothing forbidden this is the whole hand.
@@ -225,6 +238,8 @@ def _play_random_hand(rules, seed):
         hand.apply_bid(hand.bids_pending[0], rng.choice([None, amount]))
     for seat in hand.names_pending:
         hand.apply_naming(seat, rng.choice(list(Suit)))
+    while hand.pledges_pending:  # 004 'Scoring variants': a random pledge
+        hand.apply_pledge(hand.pledges_pending[0], rng.random() < 0.5)
     while not hand.is_over:
         legal = hand.legal_plays()
         assert legal, "a seat to play always has a legal card"
@@ -249,6 +264,14 @@ for _name in sorted(PRESETS):
         if _rules.enfle:  # tricks taken up again: tests/engine/test_enfle.py's invariants
             continue
         CASES.append((_name, _players))
+
+
+def _pledged(hand, seat):
+    """004 'Scoring variants': -10 for a no-hearts pledge kept, +10 for one broken."""
+    if not hand.pledges or not hand.pledges[seat]:
+        return 0
+    took_hearts = any(card.suit is Suit.HEARTS for card in hand.taken(seat))
+    return hand.rules.pledge_points * (1 if took_hearts else -1)
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)
@@ -278,6 +301,7 @@ def test_random_play_invariants(name, players):
             assert list(points) == [
                 _raw_points(rules, taken[s], (tricks[0].winner == s, tricks[-1].winner == s))
                 + (rules.no_trick_bonus if hand.tricks_won(s) == 0 else 0)
+                + _pledged(hand, s)
                 for s in range(players)
             ]
         plain_sums = (
@@ -289,7 +313,8 @@ def test_random_play_invariants(name, players):
             and not rules.last_trick_points
         )
         if not shooter and plain_sums:
-            assert sum(points) == sum(rules.card_values.values())
+            pledges = sum(_pledged(hand, s) for s in range(players))
+            assert sum(points) == sum(rules.card_values.values()) + pledges
         if shooter and rules.royal_queens and rules.moon.value == "old":
             # 004 'Royal Hearts': the moon is worth the shooter's own score.
             worth = _royal_points(rules, taken[shooter[0]])

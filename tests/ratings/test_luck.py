@@ -105,3 +105,13 @@ def test_a_replay_document_becomes_games() -> None:
     assert game.seating == ("b", "a") and game.hands == ((7, 0, "left", (3, 23)),)
     with pytest.raises(KeyError):
         games_from_replay(9, {"games": [{"seating": [0], "hands": [{}]}]}, ["a"])
+
+
+@pytest.mark.parametrize("name", ["pledge", "dealer_counts", "dealer_calls"])
+def test_a_deal_with_other_decisions_is_evaluated_with_their_defaults(name: str) -> None:
+    # 004's pledge and the dealer's call (with its count) are answered by their defaults,
+    # the same at every seat: the evaluation is the one of the pass the default calls.
+    rules = preset(name)
+    evaluation = evaluate_deal(rules, 12345, 0, rules.pass_direction(0), playouts=2)
+    plain = preset("standard")
+    assert evaluation == evaluate_deal(plain, 12345, 0, "left", playouts=2)

@@ -62,6 +62,8 @@ VARIANTS = [
     "four_jacks",
     "gong_zhu",
     "rickety_kate",
+    "pledge",
+    "dealer_counts",
 ]
 PLAYERS = {"star": 5, "joker": 3, "cancellation": 8}
 HOUSE_SERVED = ("Heuristic", "Random")

@@ -184,3 +184,21 @@ def test_the_api_streams_the_same_events(client, db, world):
     messages = _messages(client.get(f"/api/v1/matches/{match_id}/live").get_data(as_text=True))
     assert messages[-1]["event"] == "end"
     assert sum(len(m["data"]) for m in messages[:-1]) == len(events)
+
+
+def test_a_hidden_seats_note_on_a_pledge_or_a_moon_choice_is_not_shown_live() -> None:
+    # The pledges and the shooter's choice (004) sit under a hand's `decisions`; what a
+    # seat decided is public, its note is its owner's.
+    from web.live import redact_hand
+
+    decisions: list[dict[str, Any]] = [
+        {"kind": "pledge", "seat": 1, "value": True, "note": "no hearts here"},
+        {"kind": "moon_choice", "seat": 2, "value": "add", "note": "I lead"},
+    ]
+    hand = {"seed": 7, "decisions": decisions}
+    shown = redact_hand(hand, hidden={1})
+    assert shown["decisions"] == [
+        {"kind": "pledge", "seat": 1, "value": True},
+        {"kind": "moon_choice", "seat": 2, "value": "add", "note": "I lead"},
+    ]
+    assert decisions[0]["note"] == "no hearts here"  # the record is left as it was

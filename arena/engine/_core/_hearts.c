@@ -595,15 +595,25 @@ done:
     return result;
 }
 
-/* points(totals, target) -> tuple[int, ...] */
+/* points(totals, target, choice=-1) -> tuple[int, ...] */
 static PyObject *HandState_points(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     const hc_hand *h = &HS(self)->hand;
     int n = (int)h->cfg->players;
-    if (nargs != 2) {
-        PyErr_Format(PyExc_TypeError, "points() takes 2 arguments (totals, target), got %zd",
-                     nargs);
+    if (nargs != 2 && nargs != 3) {
+        PyErr_Format(PyExc_TypeError,
+                     "points() takes 2 or 3 arguments (totals, target, choice), got %zd", nargs);
         return NULL;
+    }
+    long choice = HC_MOON_CHOICE_ENGINE;
+    if (nargs == 3) {
+        choice = PyLong_AsLong(args[2]);
+        if (choice == -1 && PyErr_Occurred())
+            return NULL;
+        if (choice < HC_MOON_CHOICE_ENGINE || choice > HC_MOON_CHOICE_SUBTRACT) {
+            PyErr_Format(PyExc_ValueError, "points: choice must be -1, 0 or 1, got %ld", choice);
+            return NULL;
+        }
     }
     if (h->d.phase != HC_PHASE_OVER) {
         PyErr_SetString(PyExc_ValueError, "points: the hand is not over");
@@ -628,11 +638,23 @@ static PyObject *HandState_points(PyObject *self, PyObject *const *args, Py_ssiz
     Py_DECREF(t);
     if (get_i64(args[1], "target", -1, &target) < 0)
         return NULL;
-    if (hc_points(h, totals, target, out) != 0) {
+    if (hc_points_choice(h, totals, target, (int)choice, out) != 0) {
         PyErr_Format(PyExc_ValueError, "points: totals and target must be within +-2**60");
         return NULL;
     }
     return i64_tuple(out, n);
+}
+
+/* shooter() -> (seat, worth): who shot the moon or the sun, (-1, 0) if nobody */
+static PyObject *HandState_shooter(PyObject *self, PyObject *Py_UNUSED(ignored))
+{
+    int64_t worth = 0;
+    int seat = hc_shooter(&HS(self)->hand, &worth);
+    if (seat == -2) {
+        PyErr_SetString(PyExc_ValueError, "shooter: the hand is not over");
+        return NULL;
+    }
+    return Py_BuildValue("(iL)", seat, (long long)worth);
 }
 
 /* playout(seed, policy) -> tuple[int, ...] */
@@ -688,7 +710,10 @@ static PyMethodDef HandState_methods[] = {
     {"apply_pass", (PyCFunction)(void (*)(void))HandState_apply_pass, METH_FASTCALL,
      PyDoc_STR("apply_pass(seat, cards) -> 0 or an error code")},
     {"points", (PyCFunction)(void (*)(void))HandState_points, METH_FASTCALL,
-     PyDoc_STR("points(totals, target) -> hand scores; ValueError unless the hand is over")},
+     PyDoc_STR("points(totals, target, choice=-1) -> hand scores; ValueError unless the hand "
+               "is over")},
+    {"shooter", HandState_shooter, METH_NOARGS,
+     PyDoc_STR("shooter() -> (seat, worth) of the moon or sun shot, (-1, 0) if none")},
     {"playout", (PyCFunction)(void (*)(void))HandState_playout, METH_FASTCALL,
      PyDoc_STR("playout(seed, policy) -> the scores after playing the hand out with a policy "
                "(0 random, 1 greedy, 2 mixed); the state is left unchanged")},

@@ -6,7 +6,7 @@
 #ifndef HC_CONFIG_FIELDS_H
 #define HC_CONFIG_FIELDS_H
 
-#define HC_CONFIG_NFIELDS 30
+#define HC_CONFIG_NFIELDS 31
 
 #define HC_CONFIG_FIELDS(INT, MASK, FLAG, VALUES) \
     INT(players) \
@@ -39,5 +39,6 @@
     INT(doubler_alone_points) \
     FLAG(all_hearts_reversed) \
     FLAG(all_hearts_reverse_queen) \
+    INT(moon_subtract_after) \
 
 #endif

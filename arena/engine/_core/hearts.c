@@ -16,7 +16,8 @@
  *       hearts, a leader holding only hearts and the QS may lead any of them,
  *       any first lead; kitty variants; no-trick bonus; Shooting the Sun;
  *       scatter and center ("smoosh") passes.
- *   004 old moon, new moon, shooter's choice, add unless losing; center mixer;
+ *   004 old moon, new moon, shooter's choice (the shooter's own, or the
+ *       engine's pick), add unless losing, subtract after a score; center mixer;
  *       'Passing cards': star passing at an odd table (three, five, seven), and cards
  *       (the AS, KS, QS) that may be prohibited from the pass; 'Royal Hearts':
  *       the QH doubles its taker's hearts, the QC cancels the QS of the seat
@@ -203,7 +204,7 @@ static const char *const config_errors[] = {
                       "first_trick_points, last_trick_points, every_penalty_extra and "
                       "doubler_alone_points)",
     [HC_CFG_DOUBLER] = "doubler must be -1 or a card index 0..51",
-    [HC_CFG_MOON] = "moon must be 0..4",
+    [HC_CFG_MOON] = "moon must be 0..5, and moon_subtract_after of magnitude below 2**31",
     [HC_CFG_MOON_POINTS] = "moon_points must have magnitude below 2**31",
     [HC_CFG_MOON_EXTRA] = "moon_extra must be a mask of cards 0..54",
     [HC_CFG_SUN_POINTS] = "sun_points must have magnitude below 2**31",
@@ -260,7 +261,7 @@ int hc_config_init(hc_config *c)
         return HC_CFG_VALUES;
     if (!in_range(c->doubler, -1, HC_CARDS - 1))
         return HC_CFG_DOUBLER;
-    if (!in_range(c->moon, 0, 4))
+    if (!in_range(c->moon, 0, 5) || !value_ok(c->moon_subtract_after))
         return HC_CFG_MOON;
     if (!value_ok(c->moon_points))
         return HC_CFG_MOON_POINTS;
@@ -409,10 +410,13 @@ int hc_deal(const hc_config *c, uint64_t seed, int dealer, uint64_t hands[], uin
 /* Scoring (contract "Scoring") -------------------------------------------- */
 
 /* The moon (or sun) and the no-trick bonus, on top of raw scores in out[];
- * `shooter` is -1 or the seat that shot, `m` what the shot is worth. */
+ * `shooter` is -1 or the seat that shot, `m` what the shot is worth; `choice`
+ * the shooter's own (HC_MOON_CHOICE_ADD/_SUBTRACT) where the moon rule lets him
+ * choose, or HC_MOON_CHOICE_ENGINE for the engine's pick (also what a choice
+ * the rule does not offer becomes). */
 static HC_ALWAYS_INLINE void finish_score(const hc_config *c, const uint8_t won[],
                                           const int64_t totals[], int64_t target, int shooter,
-                                          int64_t m, int64_t out[])
+                                          int64_t m, int choice, int64_t out[])
 {
     const int n = (int)c->players;
     if (HC_UNLIKELY(c->moon != 0 && shooter >= 0)) {
@@ -422,7 +426,13 @@ static HC_ALWAYS_INLINE void finish_score(const hc_config *c, const uint8_t won[
             new_[s] = s == shooter ? -m : out[s];
         }
         int use_new = c->moon == 2;
-        if (c->moon == 3 || c->moon == 4) {
+        /* 004 "a player may subtract after a predetermined score has been reached
+         * by him or any other player": reached by a total before this hand */
+        int reached = 0;
+        if (c->moon == 5)
+            for (int s = 0; s < n; s++)
+                reached |= totals[s] >= c->moon_subtract_after;
+        if (c->moon == 3 || c->moon == 4 || (c->moon == 5 && reached)) {
             /* margins and the "losing" test are on the totals after the hand */
             int64_t min_old = INT64_MAX, max_old = INT64_MIN;
             for (int s = 0; s < n; s++) {
@@ -433,10 +443,14 @@ static HC_ALWAYS_INLINE void finish_score(const hc_config *c, const uint8_t won[
                     min_old = o;
             }
             int64_t mine_old = totals[shooter] + old_[shooter];
-            if (c->moon == 3) /* add while strictly ahead, else subtract */
+            if (c->moon != 4) /* add while strictly ahead, else subtract */
                 use_new = mine_old >= min_old;
             else
                 use_new = target > 0 && max_old >= target && mine_old > min_old;
+            /* the shooter's own choice: always under 3 and 5 (once reached);
+             * under 4 only where subtracting is allowed ("he may subtract") */
+            if (choice != HC_MOON_CHOICE_ENGINE && (c->moon != 4 || use_new))
+                use_new = choice == HC_MOON_CHOICE_SUBTRACT;
         }
         for (int s = 0; s < n; s++)
             out[s] = use_new ? new_[s] : old_[s];
@@ -531,15 +545,16 @@ static int64_t trick_extra(const hc_config *c, uint64_t taken, int s, int first,
     return add;
 }
 
-/* `first` and `last` are the winners of the first and last tricks (-1 if
- * none): the trick scoring options read them. */
-static void score_hand(const hc_config *c, const uint64_t taken[], const uint8_t won[],
-                       int first, int last, const int64_t totals[], int64_t target,
-                       int64_t out[])
+/* Raw scores into out[] (the royal floor applied) and the shooter of the moon
+ * or the sun (-1 if none), with what the shot is worth in *m. `first` and
+ * `last` are the winners of the first and last tricks (-1 if none): the trick
+ * scoring options read them. */
+static int raw_scores(const hc_config *c, const uint64_t taken[], const uint8_t won[],
+                      int first, int last, int64_t *m, int64_t out[])
 {
     int n = (int)c->players;
     int shooter = -1;
-    int64_t m = c->moon_points;
+    *m = c->moon_points;
     const int extras = trick_scoring(c);
     for (int s = 0; s < n; s++) {
         int64_t raw = 0;
@@ -566,9 +581,17 @@ static void score_hand(const hc_config *c, const uint64_t taken[], const uint8_t
             shooter = s;
     }
     if (HC_UNLIKELY(c->royal_queens))
-        royal_floor(c, shooter, &m, out);
-    shooter = sun_shooter(c, won, shooter, &m);
-    finish_score(c, won, totals, target, shooter, m, out);
+        royal_floor(c, shooter, m, out);
+    return sun_shooter(c, won, shooter, m);
+}
+
+static void score_hand(const hc_config *c, const uint64_t taken[], const uint8_t won[],
+                       int first, int last, const int64_t totals[], int64_t target, int choice,
+                       int64_t out[])
+{
+    int64_t m;
+    int shooter = raw_scores(c, taken, won, first, last, &m, out);
+    finish_score(c, won, totals, target, shooter, m, choice, out);
 }
 
 /* Hand state --------------------------------------------------------------- */
@@ -1073,7 +1096,8 @@ int hc_pop(hc_hand *h)
     return 0;
 }
 
-int hc_points(const hc_hand *h, const int64_t totals[], int64_t target, int64_t out[])
+int hc_points_choice(const hc_hand *h, const int64_t totals[], int64_t target, int choice,
+                     int64_t out[])
 {
     int n = (int)h->cfg->players;
     if (h->d.phase != HC_PHASE_OVER)
@@ -1083,9 +1107,30 @@ int hc_points(const hc_hand *h, const int64_t totals[], int64_t target, int64_t 
     for (int s = 0; s < n; s++)
         if (!in_range(totals[s], -HC_TOTAL_LIMIT, HC_TOTAL_LIMIT))
             return -2;
+    if (!in_range(choice, HC_MOON_CHOICE_ENGINE, HC_MOON_CHOICE_SUBTRACT))
+        return -3;
     score_hand(h->cfg, h->d.taken, h->d.tricks_won, h->trick_winner[0],
-               h->trick_winner[h->cfg->hand_size - 1], totals, target, out);
+               h->trick_winner[h->cfg->hand_size - 1], totals, target, choice, out);
     return 0;
+}
+
+int hc_points(const hc_hand *h, const int64_t totals[], int64_t target, int64_t out[])
+{
+    return hc_points_choice(h, totals, target, HC_MOON_CHOICE_ENGINE, out);
+}
+
+int hc_shooter(const hc_hand *h, int64_t *worth)
+{
+    int64_t out[HC_MAX_PLAYERS];
+    if (h->d.phase != HC_PHASE_OVER)
+        return -2;
+    int shooter = raw_scores(h->cfg, h->d.taken, h->d.tricks_won, h->trick_winner[0],
+                             h->trick_winner[h->cfg->hand_size - 1], worth, out);
+    if (h->cfg->moon == 0 || shooter < 0) {
+        *worth = 0;
+        return -1;
+    }
+    return shooter;
 }
 
 /* Playouts (contract "Playouts") ------------------------------------------ */
@@ -1174,7 +1219,8 @@ int hc_playout(hc_hand *h, uint64_t seed, int64_t policy, int64_t out[])
         do_play(h, card);
     }
     score_hand(h->cfg, h->d.taken, h->d.tricks_won, h->trick_winner[0],
-               h->trick_winner[h->cfg->hand_size - 1], zero_totals, 0, out);
+               h->trick_winner[h->cfg->hand_size - 1], zero_totals, 0, HC_MOON_CHOICE_ENGINE,
+               out);
     h->d = saved;
     h->undo_len = saved_len;
     return 0;
@@ -1458,7 +1504,7 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
         if (HC_UNLIKELY(royal))
             royal_floor(c, shooter, &m, out);
         shooter = sun_shooter(c, won, shooter, &m);
-        finish_score(c, won, zero_totals, 0, shooter, m, out);
+        finish_score(c, won, zero_totals, 0, shooter, m, HC_MOON_CHOICE_ENGINE, out);
         for (int s = 0; s < n; s++)
             sums[s] += out[s];
 
@@ -1518,7 +1564,7 @@ static int batch_hands(const hc_config *c, uint64_t seed, uint64_t start, uint64
         }
         int64_t out[HC_MAX_PLAYERS];
         score_hand(c, h->d.taken, h->d.tricks_won, h->trick_winner[0],
-                   h->trick_winner[c->hand_size - 1], zero_totals, 0, out);
+                   h->trick_winner[c->hand_size - 1], zero_totals, 0, HC_MOON_CHOICE_ENGINE, out);
         for (int s = 0; s < n; s++)
             sums[s] += out[s];
         if (++dealer == n)

@@ -297,6 +297,22 @@ int hc_trick_len(const hc_hand *h);                /* cards in the current trick
  * worth the shooter's raw score (not floored) instead of moon_points. */
 int hc_points(const hc_hand *h, const int64_t totals[], int64_t target, int64_t out[]);
 
+/* The shooter's choice (004 'Shooting the moon'): hc_points with `choice`
+ * HC_MOON_CHOICE_ADD or _SUBTRACT where the moon rule lets the shooter choose
+ * (moon 3; moon 4 where subtracting is allowed; moon 5 once a total before the
+ * hand has reached cfg->moon_subtract_after), HC_MOON_CHOICE_ENGINE for the
+ * engine's pick (hc_points). -3 for another choice. */
+#define HC_MOON_CHOICE_ENGINE (-1)
+#define HC_MOON_CHOICE_ADD 0
+#define HC_MOON_CHOICE_SUBTRACT 1
+int hc_points_choice(const hc_hand *h, const int64_t totals[], int64_t target, int choice,
+                     int64_t out[]);
+
+/* The seat that shot the moon (or the sun) in a finished hand, with what it is
+ * worth in *worth; -1 (worth 0) when nobody did or the rules have no moon, -2
+ * when the hand is not over. */
+int hc_shooter(const hc_hand *h, int64_t *worth);
+
 /* Playouts for search (contract "Playouts").  Plays the hand from the current
  * position to its end, every seat choosing by `policy`, writes the scores of
  * hc_points with zero totals and target 0 into out[], and restores the

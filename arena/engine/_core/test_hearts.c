@@ -259,7 +259,8 @@ static void test_config_rejects_impossible_values(void)
     REJECT(values[7], 1LL << 40, HC_CFG_VALUES);
     REJECT(doubler, -2, HC_CFG_DOUBLER);
     REJECT(doubler, 52, HC_CFG_DOUBLER);
-    REJECT(moon, 5, HC_CFG_MOON);
+    REJECT(moon, 6, HC_CFG_MOON);
+    REJECT(moon_subtract_after, 1LL << 40, HC_CFG_MOON);
     REJECT(moon_points, -(1LL << 40), HC_CFG_MOON_POINTS);
     REJECT(moon_extra, 1ULL << 60, HC_CFG_MOON_EXTRA);
     REJECT(sun_points, 1LL << 33, HC_CFG_SUN_POINTS);
@@ -1213,6 +1214,60 @@ static void test_scoring_moon_variants(void)
     SCORES(over(&e, t, w), zero, 0, 0, 26, 0, 0);
     uint64_t tj[4] = {cards("2C"), all | cards("JD"), cards("3C"), cards("4C")};
     SCORES(over(&e, tj, w), zero, 0, 26, 0, 26, 26);
+}
+
+#define CHOSEN(h, totals, target, choice, a, b, c_, d)                 \
+    do {                                                               \
+        int64_t o_[HC_MAX_PLAYERS];                                    \
+        CHECK_EQ(hc_points_choice(h, totals, target, choice, o_), 0);  \
+        CHECK_EQ(o_[0], a);                                            \
+        CHECK_EQ(o_[1], b);                                            \
+        CHECK_EQ(o_[2], c_);                                           \
+        CHECK_EQ(o_[3], d);                                            \
+    } while (0)
+
+/* 004 'Shooting the moon': the shooter's own choice where the rule offers one, and the
+ * sub-rule "a player may subtract after a predetermined score has been reached". */
+static void test_scoring_the_shooters_choice(void)
+{
+    uint64_t all = cards("QS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH");
+    uint64_t t[4] = {cards("2C"), all, cards("3C"), cards("4C")};
+    int w[4] = {3, 6, 3, 1};
+    int64_t worth = 0;
+    hc_config c = standard(4);
+    c.moon = 3;
+    c = init_ok(c);
+    CHECK_EQ(hc_shooter(over(&c, t, w), &worth), 1);
+    CHECK_EQ(worth, 26);
+    CHOSEN(over(&c, t, w), zero, 0, HC_MOON_CHOICE_SUBTRACT, 0, -26, 0, 0);
+    CHOSEN(over(&c, t, w), zero, 0, HC_MOON_CHOICE_ADD, 26, 0, 26, 26);
+    CHOSEN(over(&c, t, w), zero, 0, HC_MOON_CHOICE_ENGINE, 26, 0, 26, 26); /* the pick */
+    int64_t o[4];
+    CHECK_EQ(hc_points_choice(over(&c, t, w), zero, 0, 2, o), -3);
+    /* old and new moon take no choice */
+    c.moon = 1;
+    c = init_ok(c);
+    CHOSEN(over(&c, t, w), zero, 0, HC_MOON_CHOICE_SUBTRACT, 26, 0, 26, 26);
+    /* add unless losing: a choice only where subtracting is allowed */
+    c.moon = 4;
+    c = init_ok(c);
+    int64_t tl[4] = {95, 90, 63, 70};
+    CHOSEN(over(&c, t, w), tl, 100, HC_MOON_CHOICE_ADD, 26, 0, 26, 26);
+    int64_t tw[4] = {95, 40, 63, 70};
+    CHOSEN(over(&c, t, w), tw, 100, HC_MOON_CHOICE_SUBTRACT, 26, 0, 26, 26);
+    /* subtract after 50: add until some total has reached it, then choose */
+    c.moon = 5;
+    c.moon_subtract_after = 50;
+    c = init_ok(c);
+    int64_t below[4] = {49, 0, 10, 20};
+    CHOSEN(over(&c, t, w), below, 100, HC_MOON_CHOICE_SUBTRACT, 26, 0, 26, 26);
+    int64_t reached[4] = {50, 0, 10, 20};
+    CHOSEN(over(&c, t, w), reached, 100, HC_MOON_CHOICE_SUBTRACT, 0, -26, 0, 0);
+    CHOSEN(over(&c, t, w), reached, 100, HC_MOON_CHOICE_ADD, 26, 0, 26, 26);
+    /* nobody shot: -1 */
+    uint64_t none[4] = {cards("QS"), all & ~cards("QS"), 0, 0};
+    CHECK_EQ(hc_shooter(over(&c, none, w), &worth), -1);
+    CHECK_EQ(worth, 0);
 }
 
 static void test_scoring_sun_and_no_trick_bonus(void)
@@ -2174,6 +2229,7 @@ int main(void)
     test_scoring_plain_and_doubler();
     test_scoring_trick_points_and_reversal();
     test_scoring_moon_variants();
+    test_scoring_the_shooters_choice();
     test_scoring_sun_and_no_trick_bonus();
     test_scoring_royal_moon_is_the_shooters_own_score();
     test_booster_nine_of_the_suit_led_forces_the_next_lead();

@@ -134,6 +134,7 @@ class CancellationHand(Hand):
         # The other games' phases, never entered (Hand's members read these).
         self._base_rules = rules
         self._calling = self._auctioning = self._revealing = False
+        self._init_later_decisions()  # the pledge and the shooter's choice: never asked here
         self._auction = None
         self._suit = None
         self._reveals = [None] * n

@@ -154,6 +154,7 @@ class DominoHand(Hand):
         self._auction = None
         self._actions = []
         self._auctioning = False
+        self._init_later_decisions()  # the pledge and the shooter's choice: never asked here
         self._suit = None
         self._pass_record = None
         state = self._state

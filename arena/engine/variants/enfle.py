@@ -129,6 +129,7 @@ class EnfleHand(Hand):
         self._auctioning = False
         self._suit = None
         self._pass_record = None
+        self._init_later_decisions()  # no pledge nor moon in Enfle, but the hand's state
         state = self._state
         self.legal_mask = state.legal_mask
         self.try_play_index = state.play

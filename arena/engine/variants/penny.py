@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 from .. import config as core_config
 from ..backend import IS_C, family_core
 from ..cards import CARDS, Card, CardLike, CardSet, to_card
-from ..decisions import Action, Decision, DecisionKind
+from ..decisions import Action, CountedCall, Decision, DecisionKind
 from ..hand import (
     Hand,
     HandOverError,
@@ -105,7 +105,9 @@ class PennyHand(Hand):
             self._start_pennies()
         return code
 
-    def apply_call(self, direction: PassDirection | str | Sequence[PassDirection | str]) -> None:
+    def apply_call(
+        self, direction: PassDirection | str | Sequence[PassDirection | str] | CountedCall
+    ) -> None:
         """`Hand.apply_call`; a hold called under rules without opening tricks starts the
         multi-rounds at once."""
         super().apply_call(direction)

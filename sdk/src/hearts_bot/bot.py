@@ -26,9 +26,11 @@ from .views import (
     HandStarted,
     MatchEnded,
     MatchInfo,
+    MoonChoiceView,
     NameSuitView,
     PassView,
     PlayView,
+    PledgeView,
     RevealView,
     TrickEnded,
 )
@@ -76,11 +78,15 @@ class Bot(abc.ABC):
         card = self.play_card(view)
         return view.default_penny(card), card
 
-    def call_pass(self, view: CallPassView) -> PassDirection | Sequence[PassDirection]:
+    def call_pass(
+        self, view: CallPassView
+    ) -> PassDirection | Sequence[PassDirection] | tuple[PassDirection, int]:
         """As dealer, where the rules let the dealer call the pass: one of `view.options`,
         or, where `view.split_directions` is not empty, a split: one direction per passed
         card, each from `view.split_directions` (card i of every pass goes the i-th).
-        By default the first option."""
+        Where `view.counts` is not empty (004 'Passing cards': "The Dealer may choose how
+        many cards and where to pass"), `(direction, count)` with a count from it; a bare
+        direction passes `view.rules.pass_count`. By default the first option."""
         return view.options[0]
 
     def bid(self, view: BidView) -> int | None:
@@ -88,6 +94,20 @@ class Bot(abc.ABC):
         name the suit to avoid; None to pass. By default a pass (if everyone passes, the
         first to bid names the suit for nothing)."""
         return None
+
+    def choose_moon(self, view: MoonChoiceView) -> str:
+        """After shooting the moon, where the rules let the shooter choose (004 'Shooting
+        the moon'): "add" (`view.worth` to every other seat) or "subtract" (off this
+        seat's own score). By default `view.default`, the engine's pick: add while this
+        seat would still lead the game, else subtract (or add until subtracting is
+        allowed)."""
+        return view.default
+
+    def pledge(self, view: PledgeView) -> bool:
+        """After the pass (004 'Scoring variants'): True to pledge to take no hearts this
+        hand (`view.points` off if kept, on if broken). By default False: no pledge, so a
+        bot written before the pledge scores as it always did."""
+        return False
 
     def name_suit(self, view: NameSuitView) -> str:
         """Auction Hearts, as the highest bidder: the suit to avoid, "C", "D", "S" or "H".

@@ -21,6 +21,7 @@ from .cards import DECK, JOKERS, Card, card_order
 from .proto.hearts.v1 import game_pb2, rules_pb2
 from .rules import (
     LATER_SWITCHES,
+    PLEDGE_POINTS,
     BrokenBy,
     DealerRule,
     FirstTrick,
@@ -44,9 +45,11 @@ from .views import (
     HandStarted,
     MatchEnded,
     MatchInfo,
+    MoonChoiceView,
     NameSuitView,
     PassView,
     PlayView,
+    PledgeView,
     RevealView,
     Trick,
     TrickEnded,
@@ -266,6 +269,8 @@ def _rules_view_cached(data: bytes, where: str) -> RulesView:
             for i, d in enumerate(message.pass_call_options)
         ),
         pass_call_split=message.pass_call_split,
+        pass_call_counts=tuple(message.pass_call_counts),
+        pledge_points=message.pledge_points if message.HasField("pledge_points") else PLEDGE_POINTS,
         max_bid=message.max_bid,
         lives=message.lives,
         danger_points=message.danger_points,
@@ -294,7 +299,7 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
     data = rules.to_dict() if isinstance(rules, RulesView) else dict(rules)
     # The settings written only when used (Cancellation's, the pennies') are known too.
     known = set(RulesView(penny_play=PennyPlay.SIMPLE).to_dict()) | _CANCELLATION_KEYS
-    known |= set(LATER_SWITCHES)
+    known |= set(LATER_SWITCHES) | {"pass_call_counts", "pledge_points"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ProtocolError(f"unknown rules setting(s): {', '.join(unknown)}")
@@ -303,6 +308,8 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         "second_pack_removed": [],
         "penny_play": PennyPlay.NONE.value,
         "penny_openings": 0,
+        "pass_call_counts": [],
+        "pledge_points": PLEDGE_POINTS,
         **LATER_SWITCHES,
     }
 
@@ -356,6 +363,7 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
             number(_PASS_PB, "pass_call_options", d) for d in get("pass_call_options")
         ],
         pass_call_split=get("pass_call_split"),
+        pass_call_counts=list(get("pass_call_counts")),
         max_bid=get("max_bid"),
         lives=get("lives"),
         danger_points=get("danger_points"),
@@ -369,6 +377,8 @@ def rules_to_proto(rules: Mapping[str, Any] | RulesView) -> rules_pb2.Rules:
         penny_openings=get("penny_openings"),
         **{name: get(name) for name in LATER_SWITCHES},
     )
+    if get("pledge_points") != PLEDGE_POINTS:
+        message.pledge_points = get("pledge_points")
     for key in ("doubler", "moon_points", "target_score", "max_hands"):
         value = get(key)
         if value is not None:
@@ -590,9 +600,19 @@ def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
         **_auction_fields(state, players, where),
         **_lives_fields(state, players, where),
         **_split_fields(state, where),
+        **_pledge_fields(state, players, where),
         **_domino_fields(state, players, where),
         **_penny_fields(state, players, where),
     }
+
+
+def _pledge_fields(state: game_pb2.HandState, players: int, where: str) -> dict[str, Any]:
+    """The no-hearts pledges (004 'Scoring variants'): one per seat, 1, 0 or -1."""
+    if not state.pledges:
+        return {}
+    if len(state.pledges) != players or any(p not in (-1, 0, 1) for p in state.pledges):
+        raise ProtocolError(f"{where}.pledges must be -1, 0 or 1 for each of {players} seats")
+    return {"pledges": tuple(None if p < 0 else bool(p) for p in state.pledges)}
 
 
 def _penny_round(message: game_pb2.PennyRound, players: int, where: str) -> Trick:
@@ -736,7 +756,9 @@ def call_pass_view_from_proto(
         for i, d in enumerate(query.split_directions)
     )
     _check_distinct(fields, None, f"{where}.state")
-    return CallPassView(options=options, split_directions=split, **fields)
+    return CallPassView(
+        options=options, split_directions=split, counts=tuple(query.counts), **fields
+    )
 
 
 def bid_view_from_proto(query: game_pb2.BidQuery, where: str = "bid") -> BidView:
@@ -768,6 +790,28 @@ def name_suit_view_from_proto(
         )
     _check_distinct(fields, None, f"{where}.state")
     return NameSuitView(**fields)
+
+
+def moon_choice_view_from_proto(
+    query: game_pb2.MoonChoiceQuery, where: str = "moon_choice"
+) -> MoonChoiceView:
+    """The validated `MoonChoiceView` of a MoonChoiceQuery; raises ProtocolError."""
+    if not query.HasField("state"):
+        raise ProtocolError(f"{where}.state is missing")
+    fields = _hand_fields(query.state, f"{where}.state")
+    _check_distinct(fields, None, f"{where}.state")
+    return MoonChoiceView(
+        worth=query.worth, default="subtract" if query.default_subtract else "add", **fields
+    )
+
+
+def pledge_view_from_proto(query: game_pb2.PledgeQuery, where: str = "pledge") -> PledgeView:
+    """The validated `PledgeView` of a PledgeQuery; raises ProtocolError."""
+    if not query.HasField("state"):
+        raise ProtocolError(f"{where}.state is missing")
+    fields = _hand_fields(query.state, f"{where}.state")
+    _check_distinct(fields, None, f"{where}.state")
+    return PledgeView(points=query.points, **fields)
 
 
 def reveal_view_from_proto(

@@ -116,6 +116,9 @@ class MoonRule(StrEnum):
     NEW = "new"
     SHOOTERS_CHOICE = "shooters_choice"
     ADD_UNLESS_LOSING = "add_unless_losing"
+    SUBTRACT_AFTER_SCORE = "subtract_after_score"
+    """004 'Shooting the moon': add until some total has reached `moon_subtract_after`,
+    then the shooter chooses (`Bot.choose_moon`)."""
 
 
 class JokerKind(StrEnum):
@@ -270,6 +273,17 @@ class RulesView:
     """Gong Zhu's "all reds": a seat that takes every heart scores its hearts negated."""
     all_hearts_reverse_queen: bool = False
     """Gong Zhu: with `all_hearts_reversed`, that seat's QS is negated too."""
+    moon_subtract_after: int = 0
+    """With moon 'subtract_after_score': the total some seat must have reached before the
+    hand for the shooter to choose to subtract (0 otherwise)."""
+    no_hearts_pledge: bool = False
+    """004 'Scoring variants': after the pass each seat, from the dealer's left, may pledge
+    to take no hearts this hand (`Bot.pledge`): `pledge_points` off if kept, on if not."""
+    pledge_points: int = 10
+    """The no-hearts pledge's worth."""
+    pass_call_counts: tuple[int, ...] = ()
+    """004 'Passing cards' ("The Dealer may choose how many cards and where to pass"): the
+    counts the dealer may call (`CallPassView.counts`); () calls `pass_count` only."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))
@@ -388,12 +402,18 @@ class RulesView:
 
     def _later_dict(self) -> dict[str, Any]:
         """The later switches (`LATER_SWITCHES`), each only when set: as the arena writes
-        them, so older rules keep their JSON and a new switch needs no line here."""
-        return {
+        them, so older rules keep their JSON and a new switch needs no line here (the
+        dealer's counts too, a list, written when set)."""
+        later = {
             name: getattr(self, name)
             for name, default in LATER_SWITCHES.items()
             if getattr(self, name) != default
         }
+        if self.pass_call_counts:
+            later["pass_call_counts"] = list(self.pass_call_counts)
+        if self.pledge_points != PLEDGE_POINTS:  # the proto's unset means 10
+            later["pledge_points"] = self.pledge_points
+        return later
 
     def _cancellation_dict(self) -> dict[str, Any]:
         """As the arena writes them: the Cancellation settings only when used."""
@@ -411,6 +431,8 @@ class RulesView:
         return {"penny_play": self.penny_play.value, "penny_openings": self.penny_openings}
 
 
+PLEDGE_POINTS: Final = 10
+"""The no-hearts pledge's worth when the rules do not say (004 'Scoring variants')."""
 _ALWAYS_WRITTEN: Final = frozenset(
     RulesView(penny_play=PennyPlay.SIMPLE, cancellation=True)._written()
 ) - {"format"}
@@ -418,7 +440,9 @@ LATER_SWITCHES: Final[Mapping[str, Any]] = MappingProxyType(
     {
         field.name: field.default
         for field in dataclasses.fields(RulesView)
-        if field.type in ("bool", "int") and field.name not in _ALWAYS_WRITTEN
+        if field.type in ("bool", "int")
+        and field.name not in _ALWAYS_WRITTEN
+        and field.name != "pledge_points"  # its default is 10, the proto's unset
     }
 )
 """The plain true/false and integer settings added since the protocol's first rules, by

@@ -26,9 +26,11 @@ from .convert import (
     hand_started_from_proto,
     match_ended_from_proto,
     match_info_from_proto,
+    moon_choice_view_from_proto,
     name_suit_view_from_proto,
     pass_direction_to_proto,
     pass_view_from_proto,
+    pledge_view_from_proto,
     reveal_view_from_proto,
     trick_ended_from_proto,
 )
@@ -41,7 +43,17 @@ _T = TypeVar("_T")
 _SUIT_NAMES = frozenset({"C", "D", "S", "H", "CLUBS", "DIAMONDS", "SPADES", "HEARTS"})
 _WARNINGS_PER_MATCH = 20  # a bot's own log lines stay readable: warnings are capped
 _DECISIONS = frozenset(
-    {"play_card", "play_penny", "pass_cards", "call_pass", "bid", "name_suit", "reveal_card"}
+    {
+        "play_card",
+        "play_penny",
+        "pass_cards",
+        "call_pass",
+        "bid",
+        "name_suit",
+        "reveal_card",
+        "choose_moon",
+        "pledge",
+    }
 )
 """The bot's methods that decide an answer; the answer carries their note (`Bot.note`)."""
 
@@ -161,6 +173,24 @@ class MatchSession:
             self._check_seat(cview.seat)
             called = self._call(lambda: self.bot.call_pass(cview), "call_pass")
             response = bot_pb2.PlayMatchResponse(request_id=request_id)
+            if (
+                isinstance(called, (list, tuple))
+                and len(called) == 2
+                and isinstance(called[1], int)
+                and not isinstance(called[1], bool)
+            ):
+                # 004 'Passing cards': where, and how many.
+                direction = self._called_direction(called[0])
+                count = called[1]
+                if direction not in cview.options:
+                    self._warn(f"call_pass returned {direction.value}, not one of view.options")
+                if count not in (cview.counts or (cview.rules.pass_count,)):
+                    self._warn(f"call_pass returned {count} cards, not one of view.counts")
+                if count < 0:
+                    raise StreamError(grpc.StatusCode.INTERNAL, f"call_pass returned {count} cards")
+                response.call_pass.direction = pass_direction_to_proto(direction.value)
+                response.call_pass.count = min(count, 2**32 - 1)
+                return response
             if isinstance(called, (list, tuple)):
                 # A split: one direction per passed card (003 'Simple variations').
                 split = [self._called_direction(d) for d in called]
@@ -180,6 +210,10 @@ class MatchSession:
             return self._bid(request)
         if kind == "name_suit":
             return self._name_suit(request)
+        if kind == "moon_choice":
+            return self._moon_choice(request)
+        if kind == "pledge":
+            return self._pledge(request)
         if kind == "reveal_card":
             rview = reveal_view_from_proto(request.reveal_card)
             self._check_seat(rview.seat)
@@ -261,6 +295,34 @@ class MatchSession:
                     grpc.StatusCode.INTERNAL, f"bid returned {chips}: a bid cannot be negative"
                 )
             response.bid.chips = min(chips, 2**32 - 1)
+        return response
+
+    def _moon_choice(self, request: bot_pb2.PlayMatchRequest) -> bot_pb2.PlayMatchResponse:
+        """The shooter's choice (004 'Shooting the moon'): "add" or "subtract"."""
+        view = moon_choice_view_from_proto(request.moon_choice)
+        self._check_seat(view.seat)
+        chosen = self._call(lambda: self.bot.choose_moon(view), "choose_moon")
+        text = chosen.strip().lower() if isinstance(chosen, str) else None
+        if text not in ("add", "subtract"):
+            raise StreamError(
+                grpc.StatusCode.INTERNAL,
+                f"choose_moon returned {chosen!r}, not 'add' or 'subtract'",
+            )
+        response = bot_pb2.PlayMatchResponse(request_id=request.request_id)
+        response.moon_choice.subtract = text == "subtract"
+        return response
+
+    def _pledge(self, request: bot_pb2.PlayMatchRequest) -> bot_pb2.PlayMatchResponse:
+        """The no-hearts pledge (004 'Scoring variants'): True or False."""
+        view = pledge_view_from_proto(request.pledge)
+        self._check_seat(view.seat)
+        pledged = self._call(lambda: self.bot.pledge(view), "pledge")
+        if not isinstance(pledged, bool):
+            raise StreamError(
+                grpc.StatusCode.INTERNAL, f"pledge returned {pledged!r}, not True or False"
+            )
+        response = bot_pb2.PlayMatchResponse(request_id=request.request_id)
+        response.pledge.pledge = pledged
         return response
 
     def _name_suit(self, request: bot_pb2.PlayMatchRequest) -> bot_pb2.PlayMatchResponse:

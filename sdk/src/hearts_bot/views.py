@@ -119,6 +119,9 @@ class HandView:
     pass_split: tuple[PassDirection, ...] = ()
     """After the dealer called a split (`pass_direction` SPLIT): each passed card's
     direction, card i of every pass going `pass_split[i]`; empty otherwise."""
+    pledges: tuple[bool | None, ...] = ()
+    """The no-hearts pledge (`rules.no_hearts_pledge`): by seat, True pledged, False
+    declined, None not asked yet; empty without the pledge."""
     stock_size: int | None = None
     """Domino Hearts: the cards left in the face-down stock; None in other games."""
     in_play: tuple[bool, ...] = ()
@@ -220,6 +223,10 @@ class CallPassView(HandView):
     """The passes the rules let the dealer call, in the rules' order."""
     split_directions: tuple[PassDirection, ...] = ()
     """The directions a card of a split call may take; empty when a split is not allowed."""
+    counts: tuple[int, ...] = ()
+    """004 'Passing cards' ("The Dealer may choose how many cards and where to pass"): the
+    counts the dealer may call, `rules.pass_count` among them (return `(direction, count)`);
+    empty when only `rules.pass_count` may be passed."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -241,6 +248,29 @@ class NameSuitView(HandView):
     """Auction Hearts: the seat won the bidding (or names again after a pot nobody won);
     return the suit to avoid, "C", "D", "S" or "H". Each card of it taken puts a chip in
     the pot; the one or two seats that take none share the pot. This seat leads first."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class MoonChoiceView(HandView):
+    """The seat shot the moon and the rules let it choose (004 'Shooting the moon'):
+    return "add" (`worth` to every other seat) or "subtract" (`worth` off its own score).
+    `scores` are the game's totals before this hand."""
+
+    worth: int
+    """What the moon (or the sun) is worth."""
+    default: str
+    """The engine's pick, applied when the bot faults: "add" or "subtract"."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class PledgeView(HandView):
+    """After the pass, before the first card (004 'Scoring variants'): return True to
+    pledge to take no hearts this hand (`points` off your score if you take none, `points`
+    more if you take any), False not to."""
+
+    points: int
+    """What the pledge is worth (`rules.pledge_points`); `pledges` holds the answers so
+    far."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

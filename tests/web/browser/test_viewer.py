@@ -452,3 +452,48 @@ def test_an_enfle_replay_shows_each_pickup_and_who_went_out(browser, tmp_path):
     assert f"seat {hand['went_out']} is out of cards and wins" in tab.content()
     context.close()
     assert not problems, problems
+
+
+def test_the_pledges_show_at_the_pass_and_the_shooters_choice_after_the_last_trick(
+    browser, tmp_path
+):
+    """004's no-hearts pledge and the shooter's choice (filed under a hand's `decisions`
+    in v1's layout) are worded: the pledges at the pass, the shooter's choice with the
+    last trick (it is made after it), never at the pass; a called count shows in the
+    pass's caption. (Written into a stored replay: the viewer draws, it does not verify.)"""
+    from arena.match.viewer import render_page
+
+    fixture = ROOT / "tests" / "match" / "fixtures" / "v1-standard.json.gz"
+    shown = replay_io.load(fixture)
+    hand = shown["games"][0]["hands"][0]
+    hand["decisions"] = [
+        {"kind": "pledge", "seat": 1, "value": True, "ms": 1.0},
+        {"kind": "pledge", "seat": 2, "value": False, "ms": 1.0},
+        {"kind": "moon_choice", "seat": 3, "value": "subtract", "ms": 2.0},
+    ]
+    hand["call"] = {"seat": hand["dealer"], "direction": "left", "count": 2, "ms": 1.0}
+    out = tmp_path / "pledge.html"
+    out.write_text(render_page(shown), encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    tab = context.new_page()
+    tab.on("pageerror", lambda error: problems.append(str(error)))
+    tab.goto(out.resolve().as_uri() + "#g=1&h=1&t=0&c=1")
+    tab.wait_for_selector('#viewer[data-ready="true"]')
+    pledge = tab.locator('.decisions [data-kind="pledge"]')
+    pledge.first.wait_for()
+    assert pledge.first.inner_text() == "seat 1 pledges to take no hearts"
+    assert pledge.nth(1).inner_text() == "seat 2 makes no pledge"
+    assert tab.locator('.decisions [data-kind="moon_choice"]').count() == 0
+    assert "left, 2 cards (the dealer's call)" in tab.locator(".trick .caption").inner_text()
+    last = len(hand["tricks"])
+    tab.goto(out.resolve().as_uri() + f"#g=1&h=1&t={last}&c=4")
+    choice = tab.locator('.decisions [data-kind="moon_choice"]')
+    choice.wait_for()
+    assert choice.inner_text() == "seat 3 shot the moon: subtracts it from his own score"
+    tab.goto(out.resolve().as_uri() + f"#g=1&h=1&t={last - 1}&c=4")
+    tab.locator(".trick .play").first.wait_for()
+    assert tab.locator('.decisions [data-kind="moon_choice"]').count() == 0
+    screenshot(tab, "replay-pledge-and-moon-choice")
+    context.close()
+    assert not problems, problems

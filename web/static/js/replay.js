@@ -149,7 +149,7 @@
     replay.games.forEach((game, g) => {
       game.hands.forEach((hand, h) => {
         list.push({ g, h, t: 0, c: 0 });
-        if (hasPass(hand) || hand.reveals || hand.auction || hand.decisions) list.push({ g, h, t: 0, c: 1 });
+        if (hasPass(hand) || hand.reveals || hand.auction || beforePlay(hand).length) list.push({ g, h, t: 0, c: 1 });
         rounds(hand).forEach((trick, t) => {
           trick.plays.forEach((_, c) => list.push({ g, h, t: t + 1, c: c + 1 }));
         });
@@ -331,10 +331,24 @@
     return Array.isArray(value) ? value.join(" ") : value === null ? "none" : String(value);
   }
 
-  function drawOtherDecisions(hand) {
+  // What a seat did, in words where the kind has some: 004's no-hearts pledge and the
+  // shooter's choice; any other kind as its name and value.
+  function otherText(other) {
+    if (other.kind === "pledge") return other.value ? "pledges to take no hearts" : "makes no pledge";
+    if (other.kind === "moon_choice") {
+      return other.value === "add" ? "shot the moon: adds it to the others" : "shot the moon: subtracts it from his own score";
+    }
+    return `${other.kind}: ${valueText(other.value)}`;
+  }
+
+  // The shooter's choice is made after the last trick, so it is shown there, not at the pass.
+  const beforePlay = (hand) => (hand.decisions || []).filter((other) => other.kind !== "moon_choice");
+  const afterPlay = (hand) => (hand.decisions || []).filter((other) => other.kind === "moon_choice");
+
+  function drawOtherDecisions(hand, others = beforePlay(hand)) {
     const box = el("div", { class: "passes decisions" });
-    for (const other of hand.decisions) {
-      const line = el("div", { "data-kind": other.kind }, `seat ${other.seat} ${other.kind}: ${valueText(other.value)}`);
+    for (const other of others) {
+      const line = el("div", { "data-kind": other.kind }, `seat ${other.seat} ${otherText(other)}`);
       if (other.fault) line.append(" ", el("span", { class: "badge danger" }, other.fault));
       if (hasNote(other)) line.classList.add("noted");
       box.append(line);
@@ -449,7 +463,9 @@
     if (step.t === 0) {
       const call = state.hand.call;
       // 003's split call: each card its own way ("one card to the right and two to the left").
-      const called = call && call.split ? `split: ${call.split.join(", ")}` : call && call.direction;
+      // 004 'Passing cards': the dealer may call how many cards too.
+      const counted = call && call.count ? `${call.direction}, ${call.count} card${call.count === 1 ? "" : "s"}` : call && call.direction;
+      const called = call && call.split ? `split: ${call.split.join(", ")}` : counted;
       const dir = call ? `${called} (the dealer's call)` : state.hand.pass_direction;
       const exchanged = hasPass(state.hand)
         ? `Pass ${dir}: cards exchanged`
@@ -464,7 +480,7 @@
       if (step.c === 0 && !hasPass(state.hand)) centre.append(el("div", { class: "passes" }, "no pass this hand"));
       if (step.c === 1 && state.hand.reveals) centre.append(drawReveals(state.hand));
       if (step.c === 1 && state.hand.auction) centre.append(drawAuction(state.hand));
-      if (step.c === 1 && state.hand.decisions) centre.append(drawOtherDecisions(state.hand));
+      if (step.c === 1 && beforePlay(state.hand).length) centre.append(drawOtherDecisions(state.hand));
       if (mine === null && hasPass(state.hand)) {
         const list = el("div", { class: "passes" });
         for (const pass of state.hand.passes) {
@@ -514,6 +530,9 @@
       const fate = last ? "discarded with any tricks set aside" : "set aside for the next trick's winner";
       centre.append(el("div", { class: "unwon" }, `nobody wins: twins cancel; ${fate}`));
     }
+    // The decisions made after the last trick (004's shooter's choice) show with it.
+    const lastTrick = record === state.hand.tricks[state.hand.tricks.length - 1];
+    if (state.trickDone && lastTrick && afterPlay(state.hand).length) centre.append(drawOtherDecisions(state.hand, afterPlay(state.hand)));
     return centre;
   }
 
@@ -635,12 +654,15 @@
           for (const bid of hand.auction.bids) list.push([bid.seat, bid.bid === null ? "passes the bid" : `bids ${bid.bid}`, bid]);
           list.push([hand.auction.declarer, "names a suit", hand.auction.naming]);
         }
-        for (const other of hand.decisions || []) list.push([other.seat, `${other.kind}: ${valueText(other.value)}`, other]);
+        for (const other of beforePlay(hand)) list.push([other.seat, otherText(other), other]);
       }
       return list;
     }
     const { record, count } = state.trick;
     for (let c = 0; c < count; c++) list.push([record.plays[c].seat, `plays ${record.plays[c].card}`, record.plays[c]]);
+    if (state.trickDone && record === hand.tricks[hand.tricks.length - 1]) {
+      for (const other of afterPlay(hand)) list.push([other.seat, otherText(other), other]);
+    }
     return list;
   }
 

@@ -59,6 +59,14 @@ void decide_bid(const v1::BidQuery&, v1::BidAnswer*) {}  // unset chips: a pass
 
 void decide_suit(const v1::NameSuitQuery&, v1::NameSuitAnswer* answer) { answer->set_suit("C"); }
 
+// 004 'Shooting the moon': the engine's pick (add while ahead, else subtract).
+void decide_moon(const v1::MoonChoiceQuery& query, v1::MoonChoiceAnswer* answer) {
+  answer->set_subtract(query.default_subtract());
+}
+
+// 004 'Scoring variants': no pledge to take no hearts.
+void decide_pledge(const v1::PledgeQuery&, v1::PledgeAnswer* answer) { answer->set_pledge(false); }
+
 // -- the protocol ---------------------------------------------------------------------
 
 grpc::Status invalid(const std::string& message) {
@@ -145,6 +153,12 @@ class Service final : public v1::BotService::Service {
           break;
         case Kind::kNameSuit:
           decide_suit(request.name_suit(), response.mutable_name_suit());
+          break;
+        case Kind::kMoonChoice:
+          decide_moon(request.moon_choice(), response.mutable_moon_choice());
+          break;
+        case Kind::kPledge:
+          decide_pledge(request.pledge(), response.mutable_pledge());
           break;
         case Kind::kMatchEnd:
           ended = true;

@@ -117,6 +117,10 @@ class Match {
         return { request_id, bid: { chips: decideBid(request.bid!) } };
       case "name_suit":
         return { request_id, name_suit: { suit: "C" } };
+      case "moon_choice": // 004 'Shooting the moon': the engine's pick
+        return { request_id, moon_choice: { subtract: request.moon_choice!.default_subtract } };
+      case "pledge": // 004 'Scoring variants': no pledge
+        return { request_id, pledge: { pledge: false } };
       case "match_end":
         this.ended = true;
         return null;

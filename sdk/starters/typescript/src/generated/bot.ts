@@ -40,6 +40,8 @@ export interface ProtoGrpcType {
       MatchEndReason: EnumTypeDefinition
       MatchStart: MessageTypeDefinition
       MatchStartAnswer: MessageTypeDefinition
+      MoonChoiceAnswer: MessageTypeDefinition
+      MoonChoiceQuery: MessageTypeDefinition
       MoonRule: EnumTypeDefinition
       NameSuitAnswer: MessageTypeDefinition
       NameSuitQuery: MessageTypeDefinition
@@ -56,6 +58,8 @@ export interface ProtoGrpcType {
       PlayMatchRequest: MessageTypeDefinition
       PlayMatchResponse: MessageTypeDefinition
       Player: MessageTypeDefinition
+      PledgeAnswer: MessageTypeDefinition
+      PledgeQuery: MessageTypeDefinition
       ReadyRequest: MessageTypeDefinition
       ReadyResponse: MessageTypeDefinition
       RevealCardAnswer: MessageTypeDefinition

@@ -79,6 +79,8 @@ class PlayMatchRequest(_message.Message):
     CALL_PASS_FIELD_NUMBER: _builtins.int
     BID_FIELD_NUMBER: _builtins.int
     NAME_SUIT_FIELD_NUMBER: _builtins.int
+    MOON_CHOICE_FIELD_NUMBER: _builtins.int
+    PLEDGE_FIELD_NUMBER: _builtins.int
     HAND_START_FIELD_NUMBER: _builtins.int
     TRICK_END_FIELD_NUMBER: _builtins.int
     HAND_END_FIELD_NUMBER: _builtins.int
@@ -124,6 +126,20 @@ class PlayMatchRequest(_message.Message):
         """As the highest bidder, name the suit to avoid. Query: answer with name_suit."""
 
     @_builtins.property
+    def moon_choice(self) -> _game_pb2.MoonChoiceQuery:
+        """After the last trick, the seat that shot the moon chooses to add it to the others'
+        scores or subtract it from its own (moon SHOOTERS_CHOICE, ADD_UNLESS_LOSING when
+        subtracting is allowed, SUBTRACT_AFTER_SCORE once reached). Query: answer with
+        moon_choice.
+        """
+
+    @_builtins.property
+    def pledge(self) -> _game_pb2.PledgeQuery:
+        """After the pass, before the first card: pledge to take no hearts this hand (rules
+        with no_hearts_pledge). Query: answer with pledge.
+        """
+
+    @_builtins.property
     def hand_start(self) -> _game_pb2.HandStart:
         """A hand was dealt. Notification (only if the bot asked for notifications)."""
 
@@ -154,17 +170,19 @@ class PlayMatchRequest(_message.Message):
         call_pass: _game_pb2.CallPassQuery | None = ...,
         bid: _game_pb2.BidQuery | None = ...,
         name_suit: _game_pb2.NameSuitQuery | None = ...,
+        moon_choice: _game_pb2.MoonChoiceQuery | None = ...,
+        pledge: _game_pb2.PledgeQuery | None = ...,
         hand_start: _game_pb2.HandStart | None = ...,
         trick_end: _game_pb2.TrickEnd | None = ...,
         hand_end: _game_pb2.HandEnd | None = ...,
         match_end: _game_pb2.MatchEnd | None = ...,
         domino_trick_end: _game_pb2.DominoTrickEnd | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "request_id", b"request_id", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "hand_start", "trick_end", "hand_end", "match_end", "domino_trick_end"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "moon_choice", "pledge", "hand_start", "trick_end", "hand_end", "match_end", "domino_trick_end"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -184,6 +202,8 @@ class PlayMatchResponse(_message.Message):
     CALL_PASS_FIELD_NUMBER: _builtins.int
     BID_FIELD_NUMBER: _builtins.int
     NAME_SUIT_FIELD_NUMBER: _builtins.int
+    MOON_CHOICE_FIELD_NUMBER: _builtins.int
+    PLEDGE_FIELD_NUMBER: _builtins.int
     NOTE_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
     """The request_id of the query this answers."""
@@ -223,6 +243,14 @@ class PlayMatchResponse(_message.Message):
     def name_suit(self) -> _game_pb2.NameSuitAnswer:
         """The answer to name_suit."""
 
+    @_builtins.property
+    def moon_choice(self) -> _game_pb2.MoonChoiceAnswer:
+        """The answer to moon_choice."""
+
+    @_builtins.property
+    def pledge(self) -> _game_pb2.PledgeAnswer:
+        """The answer to pledge."""
+
     def __init__(
         self,
         *,
@@ -234,13 +262,15 @@ class PlayMatchResponse(_message.Message):
         call_pass: _game_pb2.CallPassAnswer | None = ...,
         bid: _game_pb2.BidAnswer | None = ...,
         name_suit: _game_pb2.NameSuitAnswer | None = ...,
+        moon_choice: _game_pb2.MoonChoiceAnswer | None = ...,
+        pledge: _game_pb2.PledgeAnswer | None = ...,
         note: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "reveal_card", b"reveal_card"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "reveal_card", b"reveal_card"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "name_suit", b"name_suit", "note", b"note", "pass_cards", b"pass_cards", "play_card", b"play_card", "request_id", b"request_id", "reveal_card", b"reveal_card"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "note", b"note", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "request_id", b"request_id", "reveal_card", b"reveal_card"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "moon_choice", "pledge"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

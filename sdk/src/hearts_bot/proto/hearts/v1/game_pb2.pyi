@@ -152,6 +152,7 @@ class HandState(_message.Message):
     DECLARER_FIELD_NUMBER: _builtins.int
     LIVES_FIELD_NUMBER: _builtins.int
     PASS_SPLIT_FIELD_NUMBER: _builtins.int
+    PLEDGES_FIELD_NUMBER: _builtins.int
     DOMINO_FIELD_NUMBER: _builtins.int
     PENNIES_FIELD_NUMBER: _builtins.int
     MULTI_ROUND_FIELD_NUMBER: _builtins.int
@@ -244,6 +245,13 @@ class HandState(_message.Message):
         """
 
     @_builtins.property
+    def pledges(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """004 'Scoring variants', the no-hearts pledge (rules.no_hearts_pledge): by seat, 1
+        pledged, 0 declined, -1 not asked yet; empty without the pledge. (Numbered 80, with
+        the pledge's Rules fields.)
+        """
+
+    @_builtins.property
     def domino(self) -> Global___DominoTable:
         """Domino Hearts (rules.domino): the stock, who is still in, the draws, and who played
         each trick (a trick holds one card per seat still in, so Trick's "cards[i] was played
@@ -292,6 +300,7 @@ class HandState(_message.Message):
         declarer: _builtins.int | None = ...,
         lives: _abc.Iterable[_builtins.int] | None = ...,
         pass_split: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
+        pledges: _abc.Iterable[_builtins.int] | None = ...,
         domino: Global___DominoTable | None = ...,
         pennies: _abc.Iterable[Global___PennyRound] | None = ...,
         multi_round: _builtins.int | None = ...,
@@ -299,7 +308,7 @@ class HandState(_message.Message):
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "clock", b"clock", "current_trick", b"current_trick", "declarer", b"declarer", "domino", b"domino", "kitty_taker", b"kitty_taker", "multi_round", b"multi_round", "rules", b"rules"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "domino", b"domino", "finished_pennies", b"finished_pennies", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "multi_round", b"multi_round", "pass_direction", b"pass_direction", "pass_split", b"pass_split", "passed", b"passed", "pennies", b"pennies", "pot", b"pot", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "domino", b"domino", "finished_pennies", b"finished_pennies", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "multi_round", b"multi_round", "pass_direction", b"pass_direction", "pass_split", b"pass_split", "passed", b"passed", "pennies", b"pennies", "pledges", b"pledges", "pot", b"pot", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__declarer: _TypeAlias = _typing.Literal["declarer"]  # noqa: Y015
     _WhichOneofArgType__declarer: _TypeAlias = _typing.Literal["_declarer", b"_declarer"]  # noqa: Y015
@@ -632,6 +641,7 @@ class CallPassQuery(_message.Message):
     STATE_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
     SPLIT_DIRECTIONS_FIELD_NUMBER: _builtins.int
+    COUNTS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def state(self) -> Global___HandState:
         """The dealer's hand as dealt; state.pass_direction is DEALER_CALLS."""
@@ -646,16 +656,24 @@ class CallPassQuery(_message.Message):
         dealer may not split the pass.
         """
 
+    @_builtins.property
+    def counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """004 'Passing cards' ("The Dealer may choose how many cards and where to pass"): the
+        counts the dealer may call (rules.pass_call_counts, pass_count among them); empty
+        when the rules let him call pass_count only.
+        """
+
     def __init__(
         self,
         *,
         state: Global___HandState | None = ...,
         options: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
         split_directions: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
+        counts: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["options", b"options", "split_directions", b"split_directions", "state", b"state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["counts", b"counts", "options", b"options", "split_directions", b"split_directions", "state", b"state"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -669,12 +687,18 @@ class CallPassAnswer(_message.Message):
 
     DIRECTION_FIELD_NUMBER: _builtins.int
     SPLIT_FIELD_NUMBER: _builtins.int
+    COUNT_FIELD_NUMBER: _builtins.int
     direction: _rules_pb2.PassDirection.ValueType
     """One of the query's options, or SPLIT with `split` set."""
+    count: _builtins.int
+    """How many cards each seat passes, one of the query's counts; unset (or 0): pass_count,
+    as every call before counts. Ignored with a split (its length is its count).
+    """
     @_builtins.property
     def split(self) -> _containers.RepeatedScalarFieldContainer[_rules_pb2.PassDirection.ValueType]:
-        """With direction SPLIT: one direction per passed card (rules.pass_count), each one of
-        the query's split_directions; card i of every pass goes split[i].
+        """With direction SPLIT: one direction per passed card (rules.pass_count, or one of the
+        query's counts), each one of the query's split_directions; card i of every pass goes
+        split[i].
         """
 
     def __init__(
@@ -682,12 +706,15 @@ class CallPassAnswer(_message.Message):
         *,
         direction: _rules_pb2.PassDirection.ValueType = ...,
         split: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
+        count: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_count", b"_count", "count", b"count"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["direction", b"direction", "split", b"split"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_count", b"_count", "count", b"count", "direction", b"direction", "split", b"split"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__count: _TypeAlias = _typing.Literal["count"]  # noqa: Y015
+    _WhichOneofArgType__count: _TypeAlias = _typing.Literal["_count", b"_count"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__count) -> _WhichOneofReturnType__count | None: ...
 
 Global___CallPassAnswer: _TypeAlias = CallPassAnswer  # noqa: Y015
 
@@ -797,6 +824,114 @@ class NameSuitAnswer(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___NameSuitAnswer: _TypeAlias = NameSuitAnswer  # noqa: Y015
+
+@_typing.final
+class MoonChoiceQuery(_message.Message):
+    """The arena asks the seat that shot the moon how to score it (004 'Shooting the moon')."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    WORTH_FIELD_NUMBER: _builtins.int
+    DEFAULT_SUBTRACT_FIELD_NUMBER: _builtins.int
+    worth: _builtins.int
+    """What the moon is worth (rules.moon_points, or every penalty point; a sun's worth)."""
+    default_subtract: _builtins.bool
+    """The engine's pick, the answer applied on a fault or a timeout: true to subtract."""
+    @_builtins.property
+    def state(self) -> Global___HandState:
+        """The hand as this seat sees it, every trick played."""
+
+    def __init__(
+        self,
+        *,
+        state: Global___HandState | None = ...,
+        worth: _builtins.int = ...,
+        default_subtract: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["default_subtract", b"default_subtract", "state", b"state", "worth", b"worth"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MoonChoiceQuery: _TypeAlias = MoonChoiceQuery  # noqa: Y015
+
+@_typing.final
+class MoonChoiceAnswer(_message.Message):
+    """The shooter's choice."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SUBTRACT_FIELD_NUMBER: _builtins.int
+    subtract: _builtins.bool
+    """true: subtract the worth from the shooter's own score; false: add it to every other
+    seat's.
+    """
+    def __init__(
+        self,
+        *,
+        subtract: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["subtract", b"subtract"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MoonChoiceAnswer: _TypeAlias = MoonChoiceAnswer  # noqa: Y015
+
+@_typing.final
+class PledgeQuery(_message.Message):
+    """The arena asks a seat whether it pledges to take no hearts this hand (004 'Scoring
+    variants'), after the pass and before the first card, in turn from the dealer's left.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    points: _builtins.int
+    """What a pledge kept takes off, and a pledge broken adds (rules.pledge_points)."""
+    @_builtins.property
+    def state(self) -> Global___HandState:
+        """The hand as this seat sees it after the pass; state.pledges holds the answers so far."""
+
+    def __init__(
+        self,
+        *,
+        state: Global___HandState | None = ...,
+        points: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["points", b"points", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PledgeQuery: _TypeAlias = PledgeQuery  # noqa: Y015
+
+@_typing.final
+class PledgeAnswer(_message.Message):
+    """A seat's pledge."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLEDGE_FIELD_NUMBER: _builtins.int
+    pledge: _builtins.bool
+    """true: pledge to take no hearts this hand; false (the default): no pledge."""
+    def __init__(
+        self,
+        *,
+        pledge: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["pledge", b"pledge"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PledgeAnswer: _TypeAlias = PledgeAnswer  # noqa: Y015
 
 @_typing.final
 class PlayCardQuery(_message.Message):

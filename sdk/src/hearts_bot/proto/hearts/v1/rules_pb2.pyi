@@ -248,6 +248,11 @@ class _MoonRuleEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_MoonRule.Val
     """The shooter gets whichever of old and new moon is better for them."""
     MOON_RULE_ADD_UNLESS_LOSING: _MoonRule.ValueType  # 5
     """Old moon, unless adding the points makes the shooter lose; then new moon."""
+    MOON_RULE_SUBTRACT_AFTER_SCORE: _MoonRule.ValueType  # 6
+    """004 'Shooting the moon': "a player may subtract after a predetermined score has been
+    reached by him or any other player" (rules.moon_subtract_after): the shooter adds
+    until some total before the hand has reached it, then chooses (MoonChoiceQuery).
+    """
 
 class MoonRule(_MoonRule, metaclass=_MoonRuleEnumTypeWrapper):
     """How shooting the moon (taking every penalty card) scores."""
@@ -264,6 +269,11 @@ MOON_RULE_SHOOTERS_CHOICE: MoonRule.ValueType  # 4
 """The shooter gets whichever of old and new moon is better for them."""
 MOON_RULE_ADD_UNLESS_LOSING: MoonRule.ValueType  # 5
 """Old moon, unless adding the points makes the shooter lose; then new moon."""
+MOON_RULE_SUBTRACT_AFTER_SCORE: MoonRule.ValueType  # 6
+"""004 'Shooting the moon': "a player may subtract after a predetermined score has been
+reached by him or any other player" (rules.moon_subtract_after): the shooter adds
+until some total before the hand has reached it, then chooses (MoonChoiceQuery).
+"""
 Global___MoonRule: _TypeAlias = MoonRule  # noqa: Y015
 
 class _KittyTaker:
@@ -635,6 +645,10 @@ class Rules(_message.Message):
     DOUBLER_ALONE_POINTS_FIELD_NUMBER: _builtins.int
     ALL_HEARTS_REVERSED_FIELD_NUMBER: _builtins.int
     ALL_HEARTS_REVERSE_QUEEN_FIELD_NUMBER: _builtins.int
+    MOON_SUBTRACT_AFTER_FIELD_NUMBER: _builtins.int
+    NO_HEARTS_PLEDGE_FIELD_NUMBER: _builtins.int
+    PLEDGE_POINTS_FIELD_NUMBER: _builtins.int
+    PASS_CALL_COUNTS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The variant's name, such as "standard" or "omnibus" (informative only: the other
     fields are the rules; "custom" for a hand-built variant).
@@ -787,6 +801,19 @@ class Rules(_message.Message):
     """Gong Zhu: with all_hearts_reversed, that seat's QS is negated too ("the score for the
     pig becomes +100").
     """
+    moon_subtract_after: _builtins.int
+    """With moon SUBTRACT_AFTER_SCORE: the total some seat must have reached (before the
+    hand) for the shooter to choose to subtract; 0 with any other moon rule.
+    """
+    no_hearts_pledge: _builtins.bool
+    """004 'Scoring variants': "A player may declare before the first card is played that he
+    or she will not take any hearts on the upcoming hand": after the pass, each seat from
+    the dealer's left answers a PledgeQuery. Unset (false) in every other game.
+    """
+    pledge_points: _builtins.int
+    """The pledge's worth: subtracted for a pledge kept, added for one broken; unset: 10,
+    the source's.
+    """
     @_builtins.property
     def removed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Cards taken out of the 52-card pack before the deal so it deals evenly."""
@@ -819,6 +846,13 @@ class Rules(_message.Message):
     def second_pack_removed(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Cancellation Hearts: cards in the first pack only (003's four-player deck: "Remove the
         Twos from one deck"); removed_cards are out of both packs.
+        """
+
+    @_builtins.property
+    def pass_call_counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """004 'Passing cards': "The Dealer may choose how many cards and where to pass": the
+        counts the dealer may call (CallPassQuery.counts), pass_count among them; empty: the
+        dealer calls where only, and pass_count cards are passed.
         """
 
     def __init__(
@@ -874,10 +908,14 @@ class Rules(_message.Message):
         doubler_alone_points: _builtins.int = ...,
         all_hearts_reversed: _builtins.bool = ...,
         all_hearts_reverse_queen: _builtins.bool = ...,
+        moon_subtract_after: _builtins.int = ...,
+        no_hearts_pledge: _builtins.bool = ...,
+        pledge_points: _builtins.int | None = ...,
+        pass_call_counts: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "target_score", b"target_score"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_pledge_points", b"_pledge_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "pledge_points", b"pledge_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_target_score", b"_target_score", "all_hearts_reverse_queen", b"all_hearts_reverse_queen", "all_hearts_reversed", b"all_hearts_reversed", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "doubler_alone_points", b"doubler_alone_points", "enfle", b"enfle", "every_penalty_extra", b"every_penalty_extra", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "first_trick_points", b"first_trick_points", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "last_trick_points", b"last_trick_points", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "name", b"name", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "queen_at_first_chance", b"queen_at_first_chance", "queen_breaks_only_discarded", b"queen_breaks_only_discarded", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_pledge_points", b"_pledge_points", "_target_score", b"_target_score", "all_hearts_reverse_queen", b"all_hearts_reverse_queen", "all_hearts_reversed", b"all_hearts_reversed", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "doubler_alone_points", b"doubler_alone_points", "enfle", b"enfle", "every_penalty_extra", b"every_penalty_extra", "exact_score_adjustments", b"exact_score_adjustments", "first_trick", b"first_trick", "first_trick_points", b"first_trick_points", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "last_trick_points", b"last_trick_points", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "moon_subtract_after", b"moon_subtract_after", "name", b"name", "no_hearts_pledge", b"no_hearts_pledge", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_counts", b"pass_call_counts", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "pledge_points", b"pledge_points", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "queen_at_first_chance", b"queen_at_first_chance", "queen_breaks_only_discarded", b"queen_breaks_only_discarded", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015
@@ -885,6 +923,8 @@ class Rules(_message.Message):
     _WhichOneofArgType__max_hands: _TypeAlias = _typing.Literal["_max_hands", b"_max_hands"]  # noqa: Y015
     _WhichOneofReturnType__moon_points: _TypeAlias = _typing.Literal["moon_points"]  # noqa: Y015
     _WhichOneofArgType__moon_points: _TypeAlias = _typing.Literal["_moon_points", b"_moon_points"]  # noqa: Y015
+    _WhichOneofReturnType__pledge_points: _TypeAlias = _typing.Literal["pledge_points"]  # noqa: Y015
+    _WhichOneofArgType__pledge_points: _TypeAlias = _typing.Literal["_pledge_points", b"_pledge_points"]  # noqa: Y015
     _WhichOneofReturnType__target_score: _TypeAlias = _typing.Literal["target_score"]  # noqa: Y015
     _WhichOneofArgType__target_score: _TypeAlias = _typing.Literal["_target_score", b"_target_score"]  # noqa: Y015
     @_typing.overload
@@ -893,6 +933,8 @@ class Rules(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType__max_hands) -> _WhichOneofReturnType__max_hands | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__moon_points) -> _WhichOneofReturnType__moon_points | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__pledge_points) -> _WhichOneofReturnType__pledge_points | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__target_score) -> _WhichOneofReturnType__target_score | None: ...
 

@@ -118,6 +118,8 @@ const uint32_t TableStruct_hearts_2fv1_2fbot_2eproto::offsets[] PROTOBUF_SECTION
   ::_pbi::kInvalidFieldOffsetTag,
   ::_pbi::kInvalidFieldOffsetTag,
   ::_pbi::kInvalidFieldOffsetTag,
+  ::_pbi::kInvalidFieldOffsetTag,
+  ::_pbi::kInvalidFieldOffsetTag,
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PlayMatchRequest, _impl_.kind_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PlayMatchResponse, _internal_metadata_),
@@ -133,6 +135,8 @@ const uint32_t TableStruct_hearts_2fv1_2fbot_2eproto::offsets[] PROTOBUF_SECTION
   ::_pbi::kInvalidFieldOffsetTag,
   ::_pbi::kInvalidFieldOffsetTag,
   ::_pbi::kInvalidFieldOffsetTag,
+  ::_pbi::kInvalidFieldOffsetTag,
+  ::_pbi::kInvalidFieldOffsetTag,
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PlayMatchResponse, _impl_.note_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PlayMatchResponse, _impl_.kind_),
 };
@@ -140,7 +144,7 @@ static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protode
   { 0, -1, -1, sizeof(::hearts::v1::ReadyRequest)},
   { 6, -1, -1, sizeof(::hearts::v1::ReadyResponse)},
   { 14, -1, -1, sizeof(::hearts::v1::PlayMatchRequest)},
-  { 34, -1, -1, sizeof(::hearts::v1::PlayMatchResponse)},
+  { 36, -1, -1, sizeof(::hearts::v1::PlayMatchResponse)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -154,7 +158,7 @@ const char descriptor_table_protodef_hearts_2fv1_2fbot_2eproto[] PROTOBUF_SECTIO
   "\n\023hearts/v1/bot.proto\022\thearts.v1\032\024hearts"
   "/v1/game.proto\"\016\n\014ReadyRequest\"6\n\rReadyR"
   "esponse\022\020\n\010bot_name\030\001 \001(\t\022\023\n\013sdk_version"
-  "\030\002 \001(\t\"\320\004\n\020PlayMatchRequest\022\022\n\nrequest_i"
+  "\030\002 \001(\t\"\255\005\n\020PlayMatchRequest\022\022\n\nrequest_i"
   "d\030\001 \001(\004\022,\n\013match_start\030\002 \001(\0132\025.hearts.v1"
   ".MatchStartH\000\022/\n\npass_cards\030\003 \001(\0132\031.hear"
   "ts.v1.PassCardsQueryH\000\022-\n\tplay_card\030\004 \001("
@@ -163,33 +167,38 @@ const char descriptor_table_protodef_hearts_2fv1_2fbot_2eproto[] PROTOBUF_SECTIO
   "\022-\n\tcall_pass\030\n \001(\0132\030.hearts.v1.CallPass"
   "QueryH\000\022\"\n\003bid\030\013 \001(\0132\023.hearts.v1.BidQuer"
   "yH\000\022-\n\tname_suit\030\014 \001(\0132\030.hearts.v1.NameS"
-  "uitQueryH\000\022*\n\nhand_start\030\005 \001(\0132\024.hearts."
-  "v1.HandStartH\000\022(\n\ttrick_end\030\006 \001(\0132\023.hear"
-  "ts.v1.TrickEndH\000\022&\n\010hand_end\030\007 \001(\0132\022.hea"
-  "rts.v1.HandEndH\000\022(\n\tmatch_end\030\010 \001(\0132\023.he"
-  "arts.v1.MatchEndH\000\0225\n\020domino_trick_end\030\024"
-  " \001(\0132\031.hearts.v1.DominoTrickEndH\000B\006\n\004kin"
-  "d\"\214\003\n\021PlayMatchResponse\022\022\n\nrequest_id\030\001 "
-  "\001(\004\0222\n\013match_start\030\002 \001(\0132\033.hearts.v1.Mat"
-  "chStartAnswerH\000\0220\n\npass_cards\030\003 \001(\0132\032.he"
-  "arts.v1.PassCardsAnswerH\000\022.\n\tplay_card\030\004"
-  " \001(\0132\031.hearts.v1.PlayCardAnswerH\000\0222\n\013rev"
-  "eal_card\030\005 \001(\0132\033.hearts.v1.RevealCardAns"
-  "werH\000\022.\n\tcall_pass\030\006 \001(\0132\031.hearts.v1.Cal"
-  "lPassAnswerH\000\022#\n\003bid\030\007 \001(\0132\024.hearts.v1.B"
-  "idAnswerH\000\022.\n\tname_suit\030\010 \001(\0132\031.hearts.v"
-  "1.NameSuitAnswerH\000\022\014\n\004note\030\017 \001(\tB\006\n\004kind"
-  "2\224\001\n\nBotService\022:\n\005Ready\022\027.hearts.v1.Rea"
-  "dyRequest\032\030.hearts.v1.ReadyResponse\022J\n\tP"
-  "layMatch\022\033.hearts.v1.PlayMatchRequest\032\034."
-  "hearts.v1.PlayMatchResponse(\0010\001b\006proto3"
+  "uitQueryH\000\0221\n\013moon_choice\030\r \001(\0132\032.hearts"
+  ".v1.MoonChoiceQueryH\000\022(\n\006pledge\030\016 \001(\0132\026."
+  "hearts.v1.PledgeQueryH\000\022*\n\nhand_start\030\005 "
+  "\001(\0132\024.hearts.v1.HandStartH\000\022(\n\ttrick_end"
+  "\030\006 \001(\0132\023.hearts.v1.TrickEndH\000\022&\n\010hand_en"
+  "d\030\007 \001(\0132\022.hearts.v1.HandEndH\000\022(\n\tmatch_e"
+  "nd\030\010 \001(\0132\023.hearts.v1.MatchEndH\000\0225\n\020domin"
+  "o_trick_end\030\024 \001(\0132\031.hearts.v1.DominoTric"
+  "kEndH\000B\006\n\004kind\"\353\003\n\021PlayMatchResponse\022\022\n\n"
+  "request_id\030\001 \001(\004\0222\n\013match_start\030\002 \001(\0132\033."
+  "hearts.v1.MatchStartAnswerH\000\0220\n\npass_car"
+  "ds\030\003 \001(\0132\032.hearts.v1.PassCardsAnswerH\000\022."
+  "\n\tplay_card\030\004 \001(\0132\031.hearts.v1.PlayCardAn"
+  "swerH\000\0222\n\013reveal_card\030\005 \001(\0132\033.hearts.v1."
+  "RevealCardAnswerH\000\022.\n\tcall_pass\030\006 \001(\0132\031."
+  "hearts.v1.CallPassAnswerH\000\022#\n\003bid\030\007 \001(\0132"
+  "\024.hearts.v1.BidAnswerH\000\022.\n\tname_suit\030\010 \001"
+  "(\0132\031.hearts.v1.NameSuitAnswerH\000\0222\n\013moon_"
+  "choice\030\t \001(\0132\033.hearts.v1.MoonChoiceAnswe"
+  "rH\000\022)\n\006pledge\030\n \001(\0132\027.hearts.v1.PledgeAn"
+  "swerH\000\022\014\n\004note\030\017 \001(\tB\006\n\004kind2\224\001\n\nBotServ"
+  "ice\022:\n\005Ready\022\027.hearts.v1.ReadyRequest\032\030."
+  "hearts.v1.ReadyResponse\022J\n\tPlayMatch\022\033.h"
+  "earts.v1.PlayMatchRequest\032\034.hearts.v1.Pl"
+  "ayMatchResponse(\0010\001b\006proto3"
   ;
 static const ::_pbi::DescriptorTable* const descriptor_table_hearts_2fv1_2fbot_2eproto_deps[1] = {
   &::descriptor_table_hearts_2fv1_2fgame_2eproto,
 };
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2fbot_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2fbot_2eproto = {
-    false, false, 1279, descriptor_table_protodef_hearts_2fv1_2fbot_2eproto,
+    false, false, 1467, descriptor_table_protodef_hearts_2fv1_2fbot_2eproto,
     "hearts/v1/bot.proto",
     &descriptor_table_hearts_2fv1_2fbot_2eproto_once, descriptor_table_hearts_2fv1_2fbot_2eproto_deps, 1, 4,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2fbot_2eproto::offsets,
@@ -509,6 +518,8 @@ class PlayMatchRequest::_Internal {
   static const ::hearts::v1::CallPassQuery& call_pass(const PlayMatchRequest* msg);
   static const ::hearts::v1::BidQuery& bid(const PlayMatchRequest* msg);
   static const ::hearts::v1::NameSuitQuery& name_suit(const PlayMatchRequest* msg);
+  static const ::hearts::v1::MoonChoiceQuery& moon_choice(const PlayMatchRequest* msg);
+  static const ::hearts::v1::PledgeQuery& pledge(const PlayMatchRequest* msg);
   static const ::hearts::v1::HandStart& hand_start(const PlayMatchRequest* msg);
   static const ::hearts::v1::TrickEnd& trick_end(const PlayMatchRequest* msg);
   static const ::hearts::v1::HandEnd& hand_end(const PlayMatchRequest* msg);
@@ -543,6 +554,14 @@ PlayMatchRequest::_Internal::bid(const PlayMatchRequest* msg) {
 const ::hearts::v1::NameSuitQuery&
 PlayMatchRequest::_Internal::name_suit(const PlayMatchRequest* msg) {
   return *msg->_impl_.kind_.name_suit_;
+}
+const ::hearts::v1::MoonChoiceQuery&
+PlayMatchRequest::_Internal::moon_choice(const PlayMatchRequest* msg) {
+  return *msg->_impl_.kind_.moon_choice_;
+}
+const ::hearts::v1::PledgeQuery&
+PlayMatchRequest::_Internal::pledge(const PlayMatchRequest* msg) {
+  return *msg->_impl_.kind_.pledge_;
 }
 const ::hearts::v1::HandStart&
 PlayMatchRequest::_Internal::hand_start(const PlayMatchRequest* msg) {
@@ -732,6 +751,54 @@ void PlayMatchRequest::clear_name_suit() {
     clear_has_kind();
   }
 }
+void PlayMatchRequest::set_allocated_moon_choice(::hearts::v1::MoonChoiceQuery* moon_choice) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  clear_kind();
+  if (moon_choice) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+        ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(
+                reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(moon_choice));
+    if (message_arena != submessage_arena) {
+      moon_choice = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, moon_choice, submessage_arena);
+    }
+    set_has_moon_choice();
+    _impl_.kind_.moon_choice_ = moon_choice;
+  }
+  // @@protoc_insertion_point(field_set_allocated:hearts.v1.PlayMatchRequest.moon_choice)
+}
+void PlayMatchRequest::clear_moon_choice() {
+  if (_internal_has_moon_choice()) {
+    if (GetArenaForAllocation() == nullptr) {
+      delete _impl_.kind_.moon_choice_;
+    }
+    clear_has_kind();
+  }
+}
+void PlayMatchRequest::set_allocated_pledge(::hearts::v1::PledgeQuery* pledge) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  clear_kind();
+  if (pledge) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+        ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(
+                reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(pledge));
+    if (message_arena != submessage_arena) {
+      pledge = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, pledge, submessage_arena);
+    }
+    set_has_pledge();
+    _impl_.kind_.pledge_ = pledge;
+  }
+  // @@protoc_insertion_point(field_set_allocated:hearts.v1.PlayMatchRequest.pledge)
+}
+void PlayMatchRequest::clear_pledge() {
+  if (_internal_has_pledge()) {
+    if (GetArenaForAllocation() == nullptr) {
+      delete _impl_.kind_.pledge_;
+    }
+    clear_has_kind();
+  }
+}
 void PlayMatchRequest::set_allocated_hand_start(::hearts::v1::HandStart* hand_start) {
   ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
   clear_kind();
@@ -906,6 +973,16 @@ PlayMatchRequest::PlayMatchRequest(const PlayMatchRequest& from)
           from._internal_name_suit());
       break;
     }
+    case kMoonChoice: {
+      _this->_internal_mutable_moon_choice()->::hearts::v1::MoonChoiceQuery::MergeFrom(
+          from._internal_moon_choice());
+      break;
+    }
+    case kPledge: {
+      _this->_internal_mutable_pledge()->::hearts::v1::PledgeQuery::MergeFrom(
+          from._internal_pledge());
+      break;
+    }
     case kHandStart: {
       _this->_internal_mutable_hand_start()->::hearts::v1::HandStart::MergeFrom(
           from._internal_hand_start());
@@ -1013,6 +1090,18 @@ void PlayMatchRequest::clear_kind() {
     case kNameSuit: {
       if (GetArenaForAllocation() == nullptr) {
         delete _impl_.kind_.name_suit_;
+      }
+      break;
+    }
+    case kMoonChoice: {
+      if (GetArenaForAllocation() == nullptr) {
+        delete _impl_.kind_.moon_choice_;
+      }
+      break;
+    }
+    case kPledge: {
+      if (GetArenaForAllocation() == nullptr) {
+        delete _impl_.kind_.pledge_;
       }
       break;
     }
@@ -1167,6 +1256,22 @@ const char* PlayMatchRequest::_InternalParse(const char* ptr, ::_pbi::ParseConte
         } else
           goto handle_unusual;
         continue;
+      // .hearts.v1.MoonChoiceQuery moon_choice = 13;
+      case 13:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 106)) {
+          ptr = ctx->ParseMessage(_internal_mutable_moon_choice(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // .hearts.v1.PledgeQuery pledge = 14;
+      case 14:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 114)) {
+          ptr = ctx->ParseMessage(_internal_mutable_pledge(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
       // .hearts.v1.DominoTrickEnd domino_trick_end = 20;
       case 20:
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 162)) {
@@ -1287,6 +1392,20 @@ uint8_t* PlayMatchRequest::_InternalSerialize(
         _Internal::name_suit(this).GetCachedSize(), target, stream);
   }
 
+  // .hearts.v1.MoonChoiceQuery moon_choice = 13;
+  if (_internal_has_moon_choice()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(13, _Internal::moon_choice(this),
+        _Internal::moon_choice(this).GetCachedSize(), target, stream);
+  }
+
+  // .hearts.v1.PledgeQuery pledge = 14;
+  if (_internal_has_pledge()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(14, _Internal::pledge(this),
+        _Internal::pledge(this).GetCachedSize(), target, stream);
+  }
+
   // .hearts.v1.DominoTrickEnd domino_trick_end = 20;
   if (_internal_has_domino_trick_end()) {
     target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
@@ -1363,6 +1482,20 @@ size_t PlayMatchRequest::ByteSizeLong() const {
       total_size += 1 +
         ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
           *_impl_.kind_.name_suit_);
+      break;
+    }
+    // .hearts.v1.MoonChoiceQuery moon_choice = 13;
+    case kMoonChoice: {
+      total_size += 1 +
+        ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+          *_impl_.kind_.moon_choice_);
+      break;
+    }
+    // .hearts.v1.PledgeQuery pledge = 14;
+    case kPledge: {
+      total_size += 1 +
+        ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+          *_impl_.kind_.pledge_);
       break;
     }
     // .hearts.v1.HandStart hand_start = 5;
@@ -1461,6 +1594,16 @@ void PlayMatchRequest::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const
           from._internal_name_suit());
       break;
     }
+    case kMoonChoice: {
+      _this->_internal_mutable_moon_choice()->::hearts::v1::MoonChoiceQuery::MergeFrom(
+          from._internal_moon_choice());
+      break;
+    }
+    case kPledge: {
+      _this->_internal_mutable_pledge()->::hearts::v1::PledgeQuery::MergeFrom(
+          from._internal_pledge());
+      break;
+    }
     case kHandStart: {
       _this->_internal_mutable_hand_start()->::hearts::v1::HandStart::MergeFrom(
           from._internal_hand_start());
@@ -1529,6 +1672,8 @@ class PlayMatchResponse::_Internal {
   static const ::hearts::v1::CallPassAnswer& call_pass(const PlayMatchResponse* msg);
   static const ::hearts::v1::BidAnswer& bid(const PlayMatchResponse* msg);
   static const ::hearts::v1::NameSuitAnswer& name_suit(const PlayMatchResponse* msg);
+  static const ::hearts::v1::MoonChoiceAnswer& moon_choice(const PlayMatchResponse* msg);
+  static const ::hearts::v1::PledgeAnswer& pledge(const PlayMatchResponse* msg);
 };
 
 const ::hearts::v1::MatchStartAnswer&
@@ -1558,6 +1703,14 @@ PlayMatchResponse::_Internal::bid(const PlayMatchResponse* msg) {
 const ::hearts::v1::NameSuitAnswer&
 PlayMatchResponse::_Internal::name_suit(const PlayMatchResponse* msg) {
   return *msg->_impl_.kind_.name_suit_;
+}
+const ::hearts::v1::MoonChoiceAnswer&
+PlayMatchResponse::_Internal::moon_choice(const PlayMatchResponse* msg) {
+  return *msg->_impl_.kind_.moon_choice_;
+}
+const ::hearts::v1::PledgeAnswer&
+PlayMatchResponse::_Internal::pledge(const PlayMatchResponse* msg) {
+  return *msg->_impl_.kind_.pledge_;
 }
 void PlayMatchResponse::set_allocated_match_start(::hearts::v1::MatchStartAnswer* match_start) {
   ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
@@ -1727,6 +1880,54 @@ void PlayMatchResponse::clear_name_suit() {
     clear_has_kind();
   }
 }
+void PlayMatchResponse::set_allocated_moon_choice(::hearts::v1::MoonChoiceAnswer* moon_choice) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  clear_kind();
+  if (moon_choice) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+        ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(
+                reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(moon_choice));
+    if (message_arena != submessage_arena) {
+      moon_choice = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, moon_choice, submessage_arena);
+    }
+    set_has_moon_choice();
+    _impl_.kind_.moon_choice_ = moon_choice;
+  }
+  // @@protoc_insertion_point(field_set_allocated:hearts.v1.PlayMatchResponse.moon_choice)
+}
+void PlayMatchResponse::clear_moon_choice() {
+  if (_internal_has_moon_choice()) {
+    if (GetArenaForAllocation() == nullptr) {
+      delete _impl_.kind_.moon_choice_;
+    }
+    clear_has_kind();
+  }
+}
+void PlayMatchResponse::set_allocated_pledge(::hearts::v1::PledgeAnswer* pledge) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  clear_kind();
+  if (pledge) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+        ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(
+                reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(pledge));
+    if (message_arena != submessage_arena) {
+      pledge = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, pledge, submessage_arena);
+    }
+    set_has_pledge();
+    _impl_.kind_.pledge_ = pledge;
+  }
+  // @@protoc_insertion_point(field_set_allocated:hearts.v1.PlayMatchResponse.pledge)
+}
+void PlayMatchResponse::clear_pledge() {
+  if (_internal_has_pledge()) {
+    if (GetArenaForAllocation() == nullptr) {
+      delete _impl_.kind_.pledge_;
+    }
+    clear_has_kind();
+  }
+}
 PlayMatchResponse::PlayMatchResponse(::PROTOBUF_NAMESPACE_ID::Arena* arena,
                          bool is_message_owned)
   : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
@@ -1788,6 +1989,16 @@ PlayMatchResponse::PlayMatchResponse(const PlayMatchResponse& from)
     case kNameSuit: {
       _this->_internal_mutable_name_suit()->::hearts::v1::NameSuitAnswer::MergeFrom(
           from._internal_name_suit());
+      break;
+    }
+    case kMoonChoice: {
+      _this->_internal_mutable_moon_choice()->::hearts::v1::MoonChoiceAnswer::MergeFrom(
+          from._internal_moon_choice());
+      break;
+    }
+    case kPledge: {
+      _this->_internal_mutable_pledge()->::hearts::v1::PledgeAnswer::MergeFrom(
+          from._internal_pledge());
       break;
     }
     case KIND_NOT_SET: {
@@ -1881,6 +2092,18 @@ void PlayMatchResponse::clear_kind() {
       }
       break;
     }
+    case kMoonChoice: {
+      if (GetArenaForAllocation() == nullptr) {
+        delete _impl_.kind_.moon_choice_;
+      }
+      break;
+    }
+    case kPledge: {
+      if (GetArenaForAllocation() == nullptr) {
+        delete _impl_.kind_.pledge_;
+      }
+      break;
+    }
     case KIND_NOT_SET: {
       break;
     }
@@ -1967,6 +2190,22 @@ const char* PlayMatchResponse::_InternalParse(const char* ptr, ::_pbi::ParseCont
       case 8:
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 66)) {
           ptr = ctx->ParseMessage(_internal_mutable_name_suit(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // .hearts.v1.MoonChoiceAnswer moon_choice = 9;
+      case 9:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 74)) {
+          ptr = ctx->ParseMessage(_internal_mutable_moon_choice(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // .hearts.v1.PledgeAnswer pledge = 10;
+      case 10:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 82)) {
+          ptr = ctx->ParseMessage(_internal_mutable_pledge(), ptr);
           CHK_(ptr);
         } else
           goto handle_unusual;
@@ -2065,6 +2304,20 @@ uint8_t* PlayMatchResponse::_InternalSerialize(
         _Internal::name_suit(this).GetCachedSize(), target, stream);
   }
 
+  // .hearts.v1.MoonChoiceAnswer moon_choice = 9;
+  if (_internal_has_moon_choice()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(9, _Internal::moon_choice(this),
+        _Internal::moon_choice(this).GetCachedSize(), target, stream);
+  }
+
+  // .hearts.v1.PledgeAnswer pledge = 10;
+  if (_internal_has_pledge()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(10, _Internal::pledge(this),
+        _Internal::pledge(this).GetCachedSize(), target, stream);
+  }
+
   // string note = 15;
   if (!this->_internal_note().empty()) {
     ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
@@ -2153,6 +2406,20 @@ size_t PlayMatchResponse::ByteSizeLong() const {
           *_impl_.kind_.name_suit_);
       break;
     }
+    // .hearts.v1.MoonChoiceAnswer moon_choice = 9;
+    case kMoonChoice: {
+      total_size += 1 +
+        ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+          *_impl_.kind_.moon_choice_);
+      break;
+    }
+    // .hearts.v1.PledgeAnswer pledge = 10;
+    case kPledge: {
+      total_size += 1 +
+        ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+          *_impl_.kind_.pledge_);
+      break;
+    }
     case KIND_NOT_SET: {
       break;
     }
@@ -2215,6 +2482,16 @@ void PlayMatchResponse::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, cons
     case kNameSuit: {
       _this->_internal_mutable_name_suit()->::hearts::v1::NameSuitAnswer::MergeFrom(
           from._internal_name_suit());
+      break;
+    }
+    case kMoonChoice: {
+      _this->_internal_mutable_moon_choice()->::hearts::v1::MoonChoiceAnswer::MergeFrom(
+          from._internal_moon_choice());
+      break;
+    }
+    case kPledge: {
+      _this->_internal_mutable_pledge()->::hearts::v1::PledgeAnswer::MergeFrom(
+          from._internal_pledge());
       break;
     }
     case KIND_NOT_SET: {

@@ -411,6 +411,8 @@ class PlayMatchRequest final :
     kCallPass = 10,
     kBid = 11,
     kNameSuit = 12,
+    kMoonChoice = 13,
+    kPledge = 14,
     kHandStart = 5,
     kTrickEnd = 6,
     kHandEnd = 7,
@@ -505,6 +507,8 @@ class PlayMatchRequest final :
     kCallPassFieldNumber = 10,
     kBidFieldNumber = 11,
     kNameSuitFieldNumber = 12,
+    kMoonChoiceFieldNumber = 13,
+    kPledgeFieldNumber = 14,
     kHandStartFieldNumber = 5,
     kTrickEndFieldNumber = 6,
     kHandEndFieldNumber = 7,
@@ -646,6 +650,42 @@ class PlayMatchRequest final :
       ::hearts::v1::NameSuitQuery* name_suit);
   ::hearts::v1::NameSuitQuery* unsafe_arena_release_name_suit();
 
+  // .hearts.v1.MoonChoiceQuery moon_choice = 13;
+  bool has_moon_choice() const;
+  private:
+  bool _internal_has_moon_choice() const;
+  public:
+  void clear_moon_choice();
+  const ::hearts::v1::MoonChoiceQuery& moon_choice() const;
+  PROTOBUF_NODISCARD ::hearts::v1::MoonChoiceQuery* release_moon_choice();
+  ::hearts::v1::MoonChoiceQuery* mutable_moon_choice();
+  void set_allocated_moon_choice(::hearts::v1::MoonChoiceQuery* moon_choice);
+  private:
+  const ::hearts::v1::MoonChoiceQuery& _internal_moon_choice() const;
+  ::hearts::v1::MoonChoiceQuery* _internal_mutable_moon_choice();
+  public:
+  void unsafe_arena_set_allocated_moon_choice(
+      ::hearts::v1::MoonChoiceQuery* moon_choice);
+  ::hearts::v1::MoonChoiceQuery* unsafe_arena_release_moon_choice();
+
+  // .hearts.v1.PledgeQuery pledge = 14;
+  bool has_pledge() const;
+  private:
+  bool _internal_has_pledge() const;
+  public:
+  void clear_pledge();
+  const ::hearts::v1::PledgeQuery& pledge() const;
+  PROTOBUF_NODISCARD ::hearts::v1::PledgeQuery* release_pledge();
+  ::hearts::v1::PledgeQuery* mutable_pledge();
+  void set_allocated_pledge(::hearts::v1::PledgeQuery* pledge);
+  private:
+  const ::hearts::v1::PledgeQuery& _internal_pledge() const;
+  ::hearts::v1::PledgeQuery* _internal_mutable_pledge();
+  public:
+  void unsafe_arena_set_allocated_pledge(
+      ::hearts::v1::PledgeQuery* pledge);
+  ::hearts::v1::PledgeQuery* unsafe_arena_release_pledge();
+
   // .hearts.v1.HandStart hand_start = 5;
   bool has_hand_start() const;
   private:
@@ -748,6 +788,8 @@ class PlayMatchRequest final :
   void set_has_call_pass();
   void set_has_bid();
   void set_has_name_suit();
+  void set_has_moon_choice();
+  void set_has_pledge();
   void set_has_hand_start();
   void set_has_trick_end();
   void set_has_hand_end();
@@ -772,6 +814,8 @@ class PlayMatchRequest final :
       ::hearts::v1::CallPassQuery* call_pass_;
       ::hearts::v1::BidQuery* bid_;
       ::hearts::v1::NameSuitQuery* name_suit_;
+      ::hearts::v1::MoonChoiceQuery* moon_choice_;
+      ::hearts::v1::PledgeQuery* pledge_;
       ::hearts::v1::HandStart* hand_start_;
       ::hearts::v1::TrickEnd* trick_end_;
       ::hearts::v1::HandEnd* hand_end_;
@@ -838,6 +882,8 @@ class PlayMatchResponse final :
     kCallPass = 6,
     kBid = 7,
     kNameSuit = 8,
+    kMoonChoice = 9,
+    kPledge = 10,
     KIND_NOT_SET = 0,
   };
 
@@ -928,6 +974,8 @@ class PlayMatchResponse final :
     kCallPassFieldNumber = 6,
     kBidFieldNumber = 7,
     kNameSuitFieldNumber = 8,
+    kMoonChoiceFieldNumber = 9,
+    kPledgeFieldNumber = 10,
   };
   // string note = 15;
   void clear_note();
@@ -1078,6 +1126,42 @@ class PlayMatchResponse final :
       ::hearts::v1::NameSuitAnswer* name_suit);
   ::hearts::v1::NameSuitAnswer* unsafe_arena_release_name_suit();
 
+  // .hearts.v1.MoonChoiceAnswer moon_choice = 9;
+  bool has_moon_choice() const;
+  private:
+  bool _internal_has_moon_choice() const;
+  public:
+  void clear_moon_choice();
+  const ::hearts::v1::MoonChoiceAnswer& moon_choice() const;
+  PROTOBUF_NODISCARD ::hearts::v1::MoonChoiceAnswer* release_moon_choice();
+  ::hearts::v1::MoonChoiceAnswer* mutable_moon_choice();
+  void set_allocated_moon_choice(::hearts::v1::MoonChoiceAnswer* moon_choice);
+  private:
+  const ::hearts::v1::MoonChoiceAnswer& _internal_moon_choice() const;
+  ::hearts::v1::MoonChoiceAnswer* _internal_mutable_moon_choice();
+  public:
+  void unsafe_arena_set_allocated_moon_choice(
+      ::hearts::v1::MoonChoiceAnswer* moon_choice);
+  ::hearts::v1::MoonChoiceAnswer* unsafe_arena_release_moon_choice();
+
+  // .hearts.v1.PledgeAnswer pledge = 10;
+  bool has_pledge() const;
+  private:
+  bool _internal_has_pledge() const;
+  public:
+  void clear_pledge();
+  const ::hearts::v1::PledgeAnswer& pledge() const;
+  PROTOBUF_NODISCARD ::hearts::v1::PledgeAnswer* release_pledge();
+  ::hearts::v1::PledgeAnswer* mutable_pledge();
+  void set_allocated_pledge(::hearts::v1::PledgeAnswer* pledge);
+  private:
+  const ::hearts::v1::PledgeAnswer& _internal_pledge() const;
+  ::hearts::v1::PledgeAnswer* _internal_mutable_pledge();
+  public:
+  void unsafe_arena_set_allocated_pledge(
+      ::hearts::v1::PledgeAnswer* pledge);
+  ::hearts::v1::PledgeAnswer* unsafe_arena_release_pledge();
+
   void clear_kind();
   KindCase kind_case() const;
   // @@protoc_insertion_point(class_scope:hearts.v1.PlayMatchResponse)
@@ -1090,6 +1174,8 @@ class PlayMatchResponse final :
   void set_has_call_pass();
   void set_has_bid();
   void set_has_name_suit();
+  void set_has_moon_choice();
+  void set_has_pledge();
 
   inline bool has_kind() const;
   inline void clear_has_kind();
@@ -1110,6 +1196,8 @@ class PlayMatchResponse final :
       ::hearts::v1::CallPassAnswer* call_pass_;
       ::hearts::v1::BidAnswer* bid_;
       ::hearts::v1::NameSuitAnswer* name_suit_;
+      ::hearts::v1::MoonChoiceAnswer* moon_choice_;
+      ::hearts::v1::PledgeAnswer* pledge_;
     } kind_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
     uint32_t _oneof_case_[1];
@@ -1716,6 +1804,138 @@ inline ::hearts::v1::NameSuitQuery* PlayMatchRequest::_internal_mutable_name_sui
 inline ::hearts::v1::NameSuitQuery* PlayMatchRequest::mutable_name_suit() {
   ::hearts::v1::NameSuitQuery* _msg = _internal_mutable_name_suit();
   // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchRequest.name_suit)
+  return _msg;
+}
+
+// .hearts.v1.MoonChoiceQuery moon_choice = 13;
+inline bool PlayMatchRequest::_internal_has_moon_choice() const {
+  return kind_case() == kMoonChoice;
+}
+inline bool PlayMatchRequest::has_moon_choice() const {
+  return _internal_has_moon_choice();
+}
+inline void PlayMatchRequest::set_has_moon_choice() {
+  _impl_._oneof_case_[0] = kMoonChoice;
+}
+inline ::hearts::v1::MoonChoiceQuery* PlayMatchRequest::release_moon_choice() {
+  // @@protoc_insertion_point(field_release:hearts.v1.PlayMatchRequest.moon_choice)
+  if (_internal_has_moon_choice()) {
+    clear_has_kind();
+    ::hearts::v1::MoonChoiceQuery* temp = _impl_.kind_.moon_choice_;
+    if (GetArenaForAllocation() != nullptr) {
+      temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+    }
+    _impl_.kind_.moon_choice_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline const ::hearts::v1::MoonChoiceQuery& PlayMatchRequest::_internal_moon_choice() const {
+  return _internal_has_moon_choice()
+      ? *_impl_.kind_.moon_choice_
+      : reinterpret_cast< ::hearts::v1::MoonChoiceQuery&>(::hearts::v1::_MoonChoiceQuery_default_instance_);
+}
+inline const ::hearts::v1::MoonChoiceQuery& PlayMatchRequest::moon_choice() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.PlayMatchRequest.moon_choice)
+  return _internal_moon_choice();
+}
+inline ::hearts::v1::MoonChoiceQuery* PlayMatchRequest::unsafe_arena_release_moon_choice() {
+  // @@protoc_insertion_point(field_unsafe_arena_release:hearts.v1.PlayMatchRequest.moon_choice)
+  if (_internal_has_moon_choice()) {
+    clear_has_kind();
+    ::hearts::v1::MoonChoiceQuery* temp = _impl_.kind_.moon_choice_;
+    _impl_.kind_.moon_choice_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline void PlayMatchRequest::unsafe_arena_set_allocated_moon_choice(::hearts::v1::MoonChoiceQuery* moon_choice) {
+  clear_kind();
+  if (moon_choice) {
+    set_has_moon_choice();
+    _impl_.kind_.moon_choice_ = moon_choice;
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.PlayMatchRequest.moon_choice)
+}
+inline ::hearts::v1::MoonChoiceQuery* PlayMatchRequest::_internal_mutable_moon_choice() {
+  if (!_internal_has_moon_choice()) {
+    clear_kind();
+    set_has_moon_choice();
+    _impl_.kind_.moon_choice_ = CreateMaybeMessage< ::hearts::v1::MoonChoiceQuery >(GetArenaForAllocation());
+  }
+  return _impl_.kind_.moon_choice_;
+}
+inline ::hearts::v1::MoonChoiceQuery* PlayMatchRequest::mutable_moon_choice() {
+  ::hearts::v1::MoonChoiceQuery* _msg = _internal_mutable_moon_choice();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchRequest.moon_choice)
+  return _msg;
+}
+
+// .hearts.v1.PledgeQuery pledge = 14;
+inline bool PlayMatchRequest::_internal_has_pledge() const {
+  return kind_case() == kPledge;
+}
+inline bool PlayMatchRequest::has_pledge() const {
+  return _internal_has_pledge();
+}
+inline void PlayMatchRequest::set_has_pledge() {
+  _impl_._oneof_case_[0] = kPledge;
+}
+inline ::hearts::v1::PledgeQuery* PlayMatchRequest::release_pledge() {
+  // @@protoc_insertion_point(field_release:hearts.v1.PlayMatchRequest.pledge)
+  if (_internal_has_pledge()) {
+    clear_has_kind();
+    ::hearts::v1::PledgeQuery* temp = _impl_.kind_.pledge_;
+    if (GetArenaForAllocation() != nullptr) {
+      temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+    }
+    _impl_.kind_.pledge_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline const ::hearts::v1::PledgeQuery& PlayMatchRequest::_internal_pledge() const {
+  return _internal_has_pledge()
+      ? *_impl_.kind_.pledge_
+      : reinterpret_cast< ::hearts::v1::PledgeQuery&>(::hearts::v1::_PledgeQuery_default_instance_);
+}
+inline const ::hearts::v1::PledgeQuery& PlayMatchRequest::pledge() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.PlayMatchRequest.pledge)
+  return _internal_pledge();
+}
+inline ::hearts::v1::PledgeQuery* PlayMatchRequest::unsafe_arena_release_pledge() {
+  // @@protoc_insertion_point(field_unsafe_arena_release:hearts.v1.PlayMatchRequest.pledge)
+  if (_internal_has_pledge()) {
+    clear_has_kind();
+    ::hearts::v1::PledgeQuery* temp = _impl_.kind_.pledge_;
+    _impl_.kind_.pledge_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline void PlayMatchRequest::unsafe_arena_set_allocated_pledge(::hearts::v1::PledgeQuery* pledge) {
+  clear_kind();
+  if (pledge) {
+    set_has_pledge();
+    _impl_.kind_.pledge_ = pledge;
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.PlayMatchRequest.pledge)
+}
+inline ::hearts::v1::PledgeQuery* PlayMatchRequest::_internal_mutable_pledge() {
+  if (!_internal_has_pledge()) {
+    clear_kind();
+    set_has_pledge();
+    _impl_.kind_.pledge_ = CreateMaybeMessage< ::hearts::v1::PledgeQuery >(GetArenaForAllocation());
+  }
+  return _impl_.kind_.pledge_;
+}
+inline ::hearts::v1::PledgeQuery* PlayMatchRequest::mutable_pledge() {
+  ::hearts::v1::PledgeQuery* _msg = _internal_mutable_pledge();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchRequest.pledge)
   return _msg;
 }
 
@@ -2541,6 +2761,138 @@ inline ::hearts::v1::NameSuitAnswer* PlayMatchResponse::_internal_mutable_name_s
 inline ::hearts::v1::NameSuitAnswer* PlayMatchResponse::mutable_name_suit() {
   ::hearts::v1::NameSuitAnswer* _msg = _internal_mutable_name_suit();
   // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchResponse.name_suit)
+  return _msg;
+}
+
+// .hearts.v1.MoonChoiceAnswer moon_choice = 9;
+inline bool PlayMatchResponse::_internal_has_moon_choice() const {
+  return kind_case() == kMoonChoice;
+}
+inline bool PlayMatchResponse::has_moon_choice() const {
+  return _internal_has_moon_choice();
+}
+inline void PlayMatchResponse::set_has_moon_choice() {
+  _impl_._oneof_case_[0] = kMoonChoice;
+}
+inline ::hearts::v1::MoonChoiceAnswer* PlayMatchResponse::release_moon_choice() {
+  // @@protoc_insertion_point(field_release:hearts.v1.PlayMatchResponse.moon_choice)
+  if (_internal_has_moon_choice()) {
+    clear_has_kind();
+    ::hearts::v1::MoonChoiceAnswer* temp = _impl_.kind_.moon_choice_;
+    if (GetArenaForAllocation() != nullptr) {
+      temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+    }
+    _impl_.kind_.moon_choice_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline const ::hearts::v1::MoonChoiceAnswer& PlayMatchResponse::_internal_moon_choice() const {
+  return _internal_has_moon_choice()
+      ? *_impl_.kind_.moon_choice_
+      : reinterpret_cast< ::hearts::v1::MoonChoiceAnswer&>(::hearts::v1::_MoonChoiceAnswer_default_instance_);
+}
+inline const ::hearts::v1::MoonChoiceAnswer& PlayMatchResponse::moon_choice() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.PlayMatchResponse.moon_choice)
+  return _internal_moon_choice();
+}
+inline ::hearts::v1::MoonChoiceAnswer* PlayMatchResponse::unsafe_arena_release_moon_choice() {
+  // @@protoc_insertion_point(field_unsafe_arena_release:hearts.v1.PlayMatchResponse.moon_choice)
+  if (_internal_has_moon_choice()) {
+    clear_has_kind();
+    ::hearts::v1::MoonChoiceAnswer* temp = _impl_.kind_.moon_choice_;
+    _impl_.kind_.moon_choice_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline void PlayMatchResponse::unsafe_arena_set_allocated_moon_choice(::hearts::v1::MoonChoiceAnswer* moon_choice) {
+  clear_kind();
+  if (moon_choice) {
+    set_has_moon_choice();
+    _impl_.kind_.moon_choice_ = moon_choice;
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.PlayMatchResponse.moon_choice)
+}
+inline ::hearts::v1::MoonChoiceAnswer* PlayMatchResponse::_internal_mutable_moon_choice() {
+  if (!_internal_has_moon_choice()) {
+    clear_kind();
+    set_has_moon_choice();
+    _impl_.kind_.moon_choice_ = CreateMaybeMessage< ::hearts::v1::MoonChoiceAnswer >(GetArenaForAllocation());
+  }
+  return _impl_.kind_.moon_choice_;
+}
+inline ::hearts::v1::MoonChoiceAnswer* PlayMatchResponse::mutable_moon_choice() {
+  ::hearts::v1::MoonChoiceAnswer* _msg = _internal_mutable_moon_choice();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchResponse.moon_choice)
+  return _msg;
+}
+
+// .hearts.v1.PledgeAnswer pledge = 10;
+inline bool PlayMatchResponse::_internal_has_pledge() const {
+  return kind_case() == kPledge;
+}
+inline bool PlayMatchResponse::has_pledge() const {
+  return _internal_has_pledge();
+}
+inline void PlayMatchResponse::set_has_pledge() {
+  _impl_._oneof_case_[0] = kPledge;
+}
+inline ::hearts::v1::PledgeAnswer* PlayMatchResponse::release_pledge() {
+  // @@protoc_insertion_point(field_release:hearts.v1.PlayMatchResponse.pledge)
+  if (_internal_has_pledge()) {
+    clear_has_kind();
+    ::hearts::v1::PledgeAnswer* temp = _impl_.kind_.pledge_;
+    if (GetArenaForAllocation() != nullptr) {
+      temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+    }
+    _impl_.kind_.pledge_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline const ::hearts::v1::PledgeAnswer& PlayMatchResponse::_internal_pledge() const {
+  return _internal_has_pledge()
+      ? *_impl_.kind_.pledge_
+      : reinterpret_cast< ::hearts::v1::PledgeAnswer&>(::hearts::v1::_PledgeAnswer_default_instance_);
+}
+inline const ::hearts::v1::PledgeAnswer& PlayMatchResponse::pledge() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.PlayMatchResponse.pledge)
+  return _internal_pledge();
+}
+inline ::hearts::v1::PledgeAnswer* PlayMatchResponse::unsafe_arena_release_pledge() {
+  // @@protoc_insertion_point(field_unsafe_arena_release:hearts.v1.PlayMatchResponse.pledge)
+  if (_internal_has_pledge()) {
+    clear_has_kind();
+    ::hearts::v1::PledgeAnswer* temp = _impl_.kind_.pledge_;
+    _impl_.kind_.pledge_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline void PlayMatchResponse::unsafe_arena_set_allocated_pledge(::hearts::v1::PledgeAnswer* pledge) {
+  clear_kind();
+  if (pledge) {
+    set_has_pledge();
+    _impl_.kind_.pledge_ = pledge;
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.PlayMatchResponse.pledge)
+}
+inline ::hearts::v1::PledgeAnswer* PlayMatchResponse::_internal_mutable_pledge() {
+  if (!_internal_has_pledge()) {
+    clear_kind();
+    set_has_pledge();
+    _impl_.kind_.pledge_ = CreateMaybeMessage< ::hearts::v1::PledgeAnswer >(GetArenaForAllocation());
+  }
+  return _impl_.kind_.pledge_;
+}
+inline ::hearts::v1::PledgeAnswer* PlayMatchResponse::mutable_pledge() {
+  ::hearts::v1::PledgeAnswer* _msg = _internal_mutable_pledge();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchResponse.pledge)
   return _msg;
 }
 

@@ -71,6 +71,8 @@ PROTOBUF_CONSTEXPR HandState::HandState(
   , /*decltype(_impl_.finished_pennies_)*/{}
   , /*decltype(_impl_.pass_split_)*/{}
   , /*decltype(_impl_._pass_split_cached_byte_size_)*/{0}
+  , /*decltype(_impl_.pledges_)*/{}
+  , /*decltype(_impl_._pledges_cached_byte_size_)*/{0}
   , /*decltype(_impl_.scoring_suit_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.rules_)*/nullptr
   , /*decltype(_impl_.current_trick_)*/nullptr
@@ -239,6 +241,8 @@ PROTOBUF_CONSTEXPR CallPassQuery::CallPassQuery(
   , /*decltype(_impl_._options_cached_byte_size_)*/{0}
   , /*decltype(_impl_.split_directions_)*/{}
   , /*decltype(_impl_._split_directions_cached_byte_size_)*/{0}
+  , /*decltype(_impl_.counts_)*/{}
+  , /*decltype(_impl_._counts_cached_byte_size_)*/{0}
   , /*decltype(_impl_.state_)*/nullptr
   , /*decltype(_impl_._cached_size_)*/{}} {}
 struct CallPassQueryDefaultTypeInternal {
@@ -252,10 +256,12 @@ struct CallPassQueryDefaultTypeInternal {
 PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 CallPassQueryDefaultTypeInternal _CallPassQuery_default_instance_;
 PROTOBUF_CONSTEXPR CallPassAnswer::CallPassAnswer(
     ::_pbi::ConstantInitialized): _impl_{
-    /*decltype(_impl_.split_)*/{}
+    /*decltype(_impl_._has_bits_)*/{}
+  , /*decltype(_impl_._cached_size_)*/{}
+  , /*decltype(_impl_.split_)*/{}
   , /*decltype(_impl_._split_cached_byte_size_)*/{0}
   , /*decltype(_impl_.direction_)*/0
-  , /*decltype(_impl_._cached_size_)*/{}} {}
+  , /*decltype(_impl_.count_)*/0u} {}
 struct CallPassAnswerDefaultTypeInternal {
   PROTOBUF_CONSTEXPR CallPassAnswerDefaultTypeInternal()
       : _instance(::_pbi::ConstantInitialized{}) {}
@@ -320,6 +326,61 @@ struct NameSuitAnswerDefaultTypeInternal {
   };
 };
 PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 NameSuitAnswerDefaultTypeInternal _NameSuitAnswer_default_instance_;
+PROTOBUF_CONSTEXPR MoonChoiceQuery::MoonChoiceQuery(
+    ::_pbi::ConstantInitialized): _impl_{
+    /*decltype(_impl_.state_)*/nullptr
+  , /*decltype(_impl_.worth_)*/0
+  , /*decltype(_impl_.default_subtract_)*/false
+  , /*decltype(_impl_._cached_size_)*/{}} {}
+struct MoonChoiceQueryDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR MoonChoiceQueryDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~MoonChoiceQueryDefaultTypeInternal() {}
+  union {
+    MoonChoiceQuery _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 MoonChoiceQueryDefaultTypeInternal _MoonChoiceQuery_default_instance_;
+PROTOBUF_CONSTEXPR MoonChoiceAnswer::MoonChoiceAnswer(
+    ::_pbi::ConstantInitialized): _impl_{
+    /*decltype(_impl_.subtract_)*/false
+  , /*decltype(_impl_._cached_size_)*/{}} {}
+struct MoonChoiceAnswerDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR MoonChoiceAnswerDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~MoonChoiceAnswerDefaultTypeInternal() {}
+  union {
+    MoonChoiceAnswer _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 MoonChoiceAnswerDefaultTypeInternal _MoonChoiceAnswer_default_instance_;
+PROTOBUF_CONSTEXPR PledgeQuery::PledgeQuery(
+    ::_pbi::ConstantInitialized): _impl_{
+    /*decltype(_impl_.state_)*/nullptr
+  , /*decltype(_impl_.points_)*/0u
+  , /*decltype(_impl_._cached_size_)*/{}} {}
+struct PledgeQueryDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR PledgeQueryDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~PledgeQueryDefaultTypeInternal() {}
+  union {
+    PledgeQuery _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 PledgeQueryDefaultTypeInternal _PledgeQuery_default_instance_;
+PROTOBUF_CONSTEXPR PledgeAnswer::PledgeAnswer(
+    ::_pbi::ConstantInitialized): _impl_{
+    /*decltype(_impl_.pledge_)*/false
+  , /*decltype(_impl_._cached_size_)*/{}} {}
+struct PledgeAnswerDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR PledgeAnswerDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~PledgeAnswerDefaultTypeInternal() {}
+  union {
+    PledgeAnswer _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 PledgeAnswerDefaultTypeInternal _PledgeAnswer_default_instance_;
 PROTOBUF_CONSTEXPR PlayCardQuery::PlayCardQuery(
     ::_pbi::ConstantInitialized): _impl_{
     /*decltype(_impl_.legal_cards_)*/{}
@@ -493,7 +554,7 @@ struct MatchEndDefaultTypeInternal {
 PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 MatchEndDefaultTypeInternal _MatchEnd_default_instance_;
 }  // namespace v1
 }  // namespace hearts
-static ::_pb::Metadata file_level_metadata_hearts_2fv1_2fgame_2eproto[29];
+static ::_pb::Metadata file_level_metadata_hearts_2fv1_2fgame_2eproto[33];
 static const ::_pb::EnumDescriptor* file_level_enum_descriptors_hearts_2fv1_2fgame_2eproto[1];
 static constexpr ::_pb::ServiceDescriptor const** file_level_service_descriptors_hearts_2fv1_2fgame_2eproto = nullptr;
 
@@ -546,6 +607,7 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.declarer_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.lives_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.pass_split_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.pledges_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.domino_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.pennies_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.multi_round_),
@@ -570,6 +632,7 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   ~0u,
   ~0u,
   2,
+  ~0u,
   ~0u,
   ~0u,
   0,
@@ -671,7 +734,8 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   PROTOBUF_FIELD_OFFSET(::hearts::v1::CallPassQuery, _impl_.state_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::CallPassQuery, _impl_.options_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::CallPassQuery, _impl_.split_directions_),
-  ~0u,  // no _has_bits_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::CallPassQuery, _impl_.counts_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::CallPassAnswer, _impl_._has_bits_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::CallPassAnswer, _internal_metadata_),
   ~0u,  // no _extensions_
   ~0u,  // no _oneof_case_
@@ -679,6 +743,10 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   ~0u,  // no _inlined_string_donated_
   PROTOBUF_FIELD_OFFSET(::hearts::v1::CallPassAnswer, _impl_.direction_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::CallPassAnswer, _impl_.split_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::CallPassAnswer, _impl_.count_),
+  ~0u,
+  ~0u,
+  0,
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::hearts::v1::BidQuery, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -710,6 +778,37 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   ~0u,  // no _weak_field_map_
   ~0u,  // no _inlined_string_donated_
   PROTOBUF_FIELD_OFFSET(::hearts::v1::NameSuitAnswer, _impl_.suit_),
+  ~0u,  // no _has_bits_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::MoonChoiceQuery, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::MoonChoiceQuery, _impl_.state_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::MoonChoiceQuery, _impl_.worth_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::MoonChoiceQuery, _impl_.default_subtract_),
+  ~0u,  // no _has_bits_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::MoonChoiceAnswer, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::MoonChoiceAnswer, _impl_.subtract_),
+  ~0u,  // no _has_bits_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::PledgeQuery, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::PledgeQuery, _impl_.state_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::PledgeQuery, _impl_.points_),
+  ~0u,  // no _has_bits_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::PledgeAnswer, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::PledgeAnswer, _impl_.pledge_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PlayCardQuery, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -820,33 +919,37 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
   { 0, 9, -1, sizeof(::hearts::v1::Trick)},
   { 12, -1, -1, sizeof(::hearts::v1::Clock)},
-  { 20, 52, -1, sizeof(::hearts::v1::HandState)},
-  { 78, -1, -1, sizeof(::hearts::v1::DominoSeats)},
-  { 85, -1, -1, sizeof(::hearts::v1::DominoTable)},
-  { 95, -1, -1, sizeof(::hearts::v1::DominoTrickEnd)},
-  { 105, -1, -1, sizeof(::hearts::v1::PennyCard)},
-  { 113, 124, -1, sizeof(::hearts::v1::PennyRound)},
-  { 129, -1, -1, sizeof(::hearts::v1::PennyMove)},
-  { 137, 145, -1, sizeof(::hearts::v1::Bid)},
-  { 147, -1, -1, sizeof(::hearts::v1::PassCardsQuery)},
-  { 157, -1, -1, sizeof(::hearts::v1::PassCardsAnswer)},
-  { 164, -1, -1, sizeof(::hearts::v1::CallPassQuery)},
-  { 173, -1, -1, sizeof(::hearts::v1::CallPassAnswer)},
-  { 181, -1, -1, sizeof(::hearts::v1::BidQuery)},
-  { 190, 197, -1, sizeof(::hearts::v1::BidAnswer)},
-  { 198, -1, -1, sizeof(::hearts::v1::NameSuitQuery)},
-  { 205, -1, -1, sizeof(::hearts::v1::NameSuitAnswer)},
-  { 212, -1, -1, sizeof(::hearts::v1::PlayCardQuery)},
-  { 221, 229, -1, sizeof(::hearts::v1::PlayCardAnswer)},
-  { 231, -1, -1, sizeof(::hearts::v1::RevealCardQuery)},
-  { 238, -1, -1, sizeof(::hearts::v1::RevealCardAnswer)},
-  { 245, -1, -1, sizeof(::hearts::v1::Player)},
-  { 253, -1, -1, sizeof(::hearts::v1::MatchStart)},
-  { 265, -1, -1, sizeof(::hearts::v1::MatchStartAnswer)},
-  { 272, -1, -1, sizeof(::hearts::v1::HandStart)},
-  { 284, -1, -1, sizeof(::hearts::v1::TrickEnd)},
-  { 293, 304, -1, sizeof(::hearts::v1::HandEnd)},
-  { 309, -1, -1, sizeof(::hearts::v1::MatchEnd)},
+  { 20, 53, -1, sizeof(::hearts::v1::HandState)},
+  { 80, -1, -1, sizeof(::hearts::v1::DominoSeats)},
+  { 87, -1, -1, sizeof(::hearts::v1::DominoTable)},
+  { 97, -1, -1, sizeof(::hearts::v1::DominoTrickEnd)},
+  { 107, -1, -1, sizeof(::hearts::v1::PennyCard)},
+  { 115, 126, -1, sizeof(::hearts::v1::PennyRound)},
+  { 131, -1, -1, sizeof(::hearts::v1::PennyMove)},
+  { 139, 147, -1, sizeof(::hearts::v1::Bid)},
+  { 149, -1, -1, sizeof(::hearts::v1::PassCardsQuery)},
+  { 159, -1, -1, sizeof(::hearts::v1::PassCardsAnswer)},
+  { 166, -1, -1, sizeof(::hearts::v1::CallPassQuery)},
+  { 176, 185, -1, sizeof(::hearts::v1::CallPassAnswer)},
+  { 188, -1, -1, sizeof(::hearts::v1::BidQuery)},
+  { 197, 204, -1, sizeof(::hearts::v1::BidAnswer)},
+  { 205, -1, -1, sizeof(::hearts::v1::NameSuitQuery)},
+  { 212, -1, -1, sizeof(::hearts::v1::NameSuitAnswer)},
+  { 219, -1, -1, sizeof(::hearts::v1::MoonChoiceQuery)},
+  { 228, -1, -1, sizeof(::hearts::v1::MoonChoiceAnswer)},
+  { 235, -1, -1, sizeof(::hearts::v1::PledgeQuery)},
+  { 243, -1, -1, sizeof(::hearts::v1::PledgeAnswer)},
+  { 250, -1, -1, sizeof(::hearts::v1::PlayCardQuery)},
+  { 259, 267, -1, sizeof(::hearts::v1::PlayCardAnswer)},
+  { 269, -1, -1, sizeof(::hearts::v1::RevealCardQuery)},
+  { 276, -1, -1, sizeof(::hearts::v1::RevealCardAnswer)},
+  { 283, -1, -1, sizeof(::hearts::v1::Player)},
+  { 291, -1, -1, sizeof(::hearts::v1::MatchStart)},
+  { 303, -1, -1, sizeof(::hearts::v1::MatchStartAnswer)},
+  { 310, -1, -1, sizeof(::hearts::v1::HandStart)},
+  { 322, -1, -1, sizeof(::hearts::v1::TrickEnd)},
+  { 331, 342, -1, sizeof(::hearts::v1::HandEnd)},
+  { 347, -1, -1, sizeof(::hearts::v1::MatchEnd)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -868,6 +971,10 @@ static const ::_pb::Message* const file_default_instances[] = {
   &::hearts::v1::_BidAnswer_default_instance_._instance,
   &::hearts::v1::_NameSuitQuery_default_instance_._instance,
   &::hearts::v1::_NameSuitAnswer_default_instance_._instance,
+  &::hearts::v1::_MoonChoiceQuery_default_instance_._instance,
+  &::hearts::v1::_MoonChoiceAnswer_default_instance_._instance,
+  &::hearts::v1::_PledgeQuery_default_instance_._instance,
+  &::hearts::v1::_PledgeAnswer_default_instance_._instance,
   &::hearts::v1::_PlayCardQuery_default_instance_._instance,
   &::hearts::v1::_PlayCardAnswer_default_instance_._instance,
   &::hearts::v1::_RevealCardQuery_default_instance_._instance,
@@ -888,7 +995,7 @@ const char descriptor_table_protodef_hearts_2fv1_2fgame_2eproto[] PROTOBUF_SECTI
   "ds\030\002 \003(\t\022\023\n\006winner\030\003 \001(\rH\000\210\001\001B\t\n\007_winner"
   "\"k\n\005Clock\022/\n\014per_decision\030\001 \001(\0132\031.google"
   ".protobuf.Duration\0221\n\016bank_remaining\030\002 \001"
-  "(\0132\031.google.protobuf.Duration\"\364\005\n\tHandSt"
+  "(\0132\031.google.protobuf.Duration\"\205\006\n\tHandSt"
   "ate\022\037\n\005rules\030\001 \001(\0132\020.hearts.v1.Rules\022\014\n\004"
   "seat\030\002 \001(\r\022\023\n\013hand_number\030\003 \001(\r\022\016\n\006deale"
   "r\030\004 \001(\r\022\014\n\004hand\030\005 \003(\t\022\016\n\006scores\030\006 \003(\005\0220\n"
@@ -902,69 +1009,76 @@ const char descriptor_table_protodef_hearts_2fv1_2fgame_2eproto[] PROTOBUF_SECTI
   "scoring_suit\030\022 \001(\t\022\034\n\004bids\030\023 \003(\0132\016.heart"
   "s.v1.Bid\022\025\n\010declarer\030\024 \001(\rH\001\210\001\001\022\r\n\005lives"
   "\030\025 \003(\r\022,\n\npass_split\030( \003(\0162\030.hearts.v1.P"
-  "assDirection\022+\n\006domino\030\031 \001(\0132\026.hearts.v1"
-  ".DominoTableH\002\210\001\001\022&\n\007pennies\030# \003(\0132\025.hea"
-  "rts.v1.PennyRound\022\030\n\013multi_round\030$ \001(\rH\003"
-  "\210\001\001\022/\n\020finished_pennies\030% \003(\0132\025.hearts.v"
-  "1.PennyRoundB\016\n\014_kitty_takerB\013\n\t_declare"
-  "rB\t\n\007_dominoB\016\n\014_multi_round\"\034\n\013DominoSe"
-  "ats\022\r\n\005seats\030\001 \003(\r\"n\n\013DominoTable\022\022\n\nsto"
-  "ck_size\030\001 \001(\r\022\017\n\007in_play\030\002 \003(\010\022\r\n\005drawn\030"
-  "\003 \003(\r\022+\n\013trick_seats\030\004 \003(\0132\026.hearts.v1.D"
-  "ominoSeats\"k\n\016DominoTrickEnd\022\023\n\013hand_num"
-  "ber\030\001 \001(\r\022\024\n\014trick_number\030\002 \001(\r\022\037\n\005trick"
-  "\030\003 \001(\0132\020.hearts.v1.Trick\022\r\n\005seats\030\004 \003(\r\""
-  "\'\n\tPennyCard\022\014\n\004seat\030\001 \001(\r\022\014\n\004card\030\002 \001(\t"
-  "\"\225\001\n\nPennyRound\022\r\n\005penny\030\001 \001(\r\022#\n\005cards\030"
-  "\002 \003(\0132\024.hearts.v1.PennyCard\022\023\n\006leader\030\003 "
-  "\001(\rH\000\210\001\001\022\023\n\006winner\030\004 \001(\rH\001\210\001\001\022\023\n\013multi_r"
-  "ound\030\005 \001(\rB\t\n\007_leaderB\t\n\007_winner\"(\n\tPenn"
-  "yMove\022\r\n\005penny\030\001 \001(\r\022\014\n\004card\030\002 \001(\t\"1\n\003Bi"
-  "d\022\014\n\004seat\030\001 \001(\r\022\022\n\005chips\030\002 \001(\rH\000\210\001\001B\010\n\006_"
-  "chips\"\205\001\n\016PassCardsQuery\022#\n\005state\030\001 \001(\0132"
-  "\024.hearts.v1.HandState\022+\n\tdirection\030\002 \001(\016"
-  "2\030.hearts.v1.PassDirection\022\r\n\005count\030\003 \001("
-  "\r\022\022\n\nrecipients\030\004 \003(\r\" \n\017PassCardsAnswer"
-  "\022\r\n\005cards\030\001 \003(\t\"\223\001\n\rCallPassQuery\022#\n\005sta"
-  "te\030\001 \001(\0132\024.hearts.v1.HandState\022)\n\007option"
-  "s\030\002 \003(\0162\030.hearts.v1.PassDirection\0222\n\020spl"
-  "it_directions\030\n \003(\0162\030.hearts.v1.PassDire"
-  "ction\"f\n\016CallPassAnswer\022+\n\tdirection\030\001 \001"
-  "(\0162\030.hearts.v1.PassDirection\022\'\n\005split\030\n "
-  "\003(\0162\030.hearts.v1.PassDirection\"Q\n\010BidQuer"
-  "y\022#\n\005state\030\001 \001(\0132\024.hearts.v1.HandState\022\017"
-  "\n\007min_bid\030\002 \001(\r\022\017\n\007max_bid\030\003 \001(\r\")\n\tBidA"
-  "nswer\022\022\n\005chips\030\001 \001(\rH\000\210\001\001B\010\n\006_chips\"4\n\rN"
-  "ameSuitQuery\022#\n\005state\030\001 \001(\0132\024.hearts.v1."
-  "HandState\"\036\n\016NameSuitAnswer\022\014\n\004suit\030\001 \001("
-  "\t\"t\n\rPlayCardQuery\022#\n\005state\030\001 \001(\0132\024.hear"
-  "ts.v1.HandState\022\023\n\013legal_cards\030\002 \003(\t\022)\n\013"
-  "legal_moves\030\n \003(\0132\024.hearts.v1.PennyMove\""
-  "<\n\016PlayCardAnswer\022\014\n\004card\030\001 \001(\t\022\022\n\005penny"
-  "\030\n \001(\rH\000\210\001\001B\010\n\006_penny\"6\n\017RevealCardQuery"
-  "\022#\n\005state\030\001 \001(\0132\024.hearts.v1.HandState\" \n"
-  "\020RevealCardAnswer\022\014\n\004card\030\001 \001(\t\"$\n\006Playe"
-  "r\022\014\n\004seat\030\001 \001(\r\022\014\n\004name\030\002 \001(\t\"\243\001\n\nMatchS"
-  "tart\022\020\n\010match_id\030\001 \001(\t\022\037\n\005rules\030\002 \001(\0132\020."
-  "hearts.v1.Rules\022\014\n\004seat\030\003 \001(\r\022\"\n\007players"
-  "\030\004 \003(\0132\021.hearts.v1.Player\022\037\n\005clock\030\005 \001(\013"
-  "2\020.hearts.v1.Clock\022\017\n\007resumed\030\006 \001(\010\"/\n\020M"
-  "atchStartAnswer\022\033\n\023wants_notifications\030\001"
-  " \001(\010\"\217\001\n\tHandStart\022\023\n\013hand_number\030\001 \001(\r\022"
-  "\016\n\006dealer\030\002 \001(\r\022\014\n\004hand\030\003 \003(\t\0220\n\016pass_di"
-  "rection\030\004 \001(\0162\030.hearts.v1.PassDirection\022"
-  "\016\n\006scores\030\005 \003(\005\022\r\n\005kitty\030\006 \003(\t\"V\n\010TrickE"
-  "nd\022\023\n\013hand_number\030\001 \001(\r\022\024\n\014trick_number\030"
-  "\002 \001(\r\022\037\n\005trick\030\003 \001(\0132\020.hearts.v1.Trick\"~"
-  "\n\007HandEnd\022\023\n\013hand_number\030\001 \001(\r\022\023\n\013hand_s"
-  "cores\030\002 \003(\005\022\016\n\006scores\030\003 \003(\005\022\031\n\014moon_shoo"
-  "ter\030\004 \001(\rH\000\210\001\001\022\r\n\005kitty\030\005 \003(\tB\017\n\r_moon_s"
-  "hooter\"[\n\010MatchEnd\022)\n\006reason\030\001 \001(\0162\031.hea"
-  "rts.v1.MatchEndReason\022\016\n\006scores\030\002 \003(\005\022\024\n"
-  "\014hands_played\030\003 \001(\r*p\n\016MatchEndReason\022 \n"
-  "\034MATCH_END_REASON_UNSPECIFIED\020\000\022\036\n\032MATCH"
-  "_END_REASON_COMPLETED\020\001\022\034\n\030MATCH_END_REA"
-  "SON_ABORTED\020\002b\006proto3"
+  "assDirection\022\017\n\007pledges\030P \003(\021\022+\n\006domino\030"
+  "\031 \001(\0132\026.hearts.v1.DominoTableH\002\210\001\001\022&\n\007pe"
+  "nnies\030# \003(\0132\025.hearts.v1.PennyRound\022\030\n\013mu"
+  "lti_round\030$ \001(\rH\003\210\001\001\022/\n\020finished_pennies"
+  "\030% \003(\0132\025.hearts.v1.PennyRoundB\016\n\014_kitty_"
+  "takerB\013\n\t_declarerB\t\n\007_dominoB\016\n\014_multi_"
+  "round\"\034\n\013DominoSeats\022\r\n\005seats\030\001 \003(\r\"n\n\013D"
+  "ominoTable\022\022\n\nstock_size\030\001 \001(\r\022\017\n\007in_pla"
+  "y\030\002 \003(\010\022\r\n\005drawn\030\003 \003(\r\022+\n\013trick_seats\030\004 "
+  "\003(\0132\026.hearts.v1.DominoSeats\"k\n\016DominoTri"
+  "ckEnd\022\023\n\013hand_number\030\001 \001(\r\022\024\n\014trick_numb"
+  "er\030\002 \001(\r\022\037\n\005trick\030\003 \001(\0132\020.hearts.v1.Tric"
+  "k\022\r\n\005seats\030\004 \003(\r\"\'\n\tPennyCard\022\014\n\004seat\030\001 "
+  "\001(\r\022\014\n\004card\030\002 \001(\t\"\225\001\n\nPennyRound\022\r\n\005penn"
+  "y\030\001 \001(\r\022#\n\005cards\030\002 \003(\0132\024.hearts.v1.Penny"
+  "Card\022\023\n\006leader\030\003 \001(\rH\000\210\001\001\022\023\n\006winner\030\004 \001("
+  "\rH\001\210\001\001\022\023\n\013multi_round\030\005 \001(\rB\t\n\007_leaderB\t"
+  "\n\007_winner\"(\n\tPennyMove\022\r\n\005penny\030\001 \001(\r\022\014\n"
+  "\004card\030\002 \001(\t\"1\n\003Bid\022\014\n\004seat\030\001 \001(\r\022\022\n\005chip"
+  "s\030\002 \001(\rH\000\210\001\001B\010\n\006_chips\"\205\001\n\016PassCardsQuer"
+  "y\022#\n\005state\030\001 \001(\0132\024.hearts.v1.HandState\022+"
+  "\n\tdirection\030\002 \001(\0162\030.hearts.v1.PassDirect"
+  "ion\022\r\n\005count\030\003 \001(\r\022\022\n\nrecipients\030\004 \003(\r\" "
+  "\n\017PassCardsAnswer\022\r\n\005cards\030\001 \003(\t\"\243\001\n\rCal"
+  "lPassQuery\022#\n\005state\030\001 \001(\0132\024.hearts.v1.Ha"
+  "ndState\022)\n\007options\030\002 \003(\0162\030.hearts.v1.Pas"
+  "sDirection\0222\n\020split_directions\030\n \003(\0162\030.h"
+  "earts.v1.PassDirection\022\016\n\006counts\030\013 \003(\r\"\204"
+  "\001\n\016CallPassAnswer\022+\n\tdirection\030\001 \001(\0162\030.h"
+  "earts.v1.PassDirection\022\'\n\005split\030\n \003(\0162\030."
+  "hearts.v1.PassDirection\022\022\n\005count\030\013 \001(\rH\000"
+  "\210\001\001B\010\n\006_count\"Q\n\010BidQuery\022#\n\005state\030\001 \001(\013"
+  "2\024.hearts.v1.HandState\022\017\n\007min_bid\030\002 \001(\r\022"
+  "\017\n\007max_bid\030\003 \001(\r\")\n\tBidAnswer\022\022\n\005chips\030\001"
+  " \001(\rH\000\210\001\001B\010\n\006_chips\"4\n\rNameSuitQuery\022#\n\005"
+  "state\030\001 \001(\0132\024.hearts.v1.HandState\"\036\n\016Nam"
+  "eSuitAnswer\022\014\n\004suit\030\001 \001(\t\"_\n\017MoonChoiceQ"
+  "uery\022#\n\005state\030\001 \001(\0132\024.hearts.v1.HandStat"
+  "e\022\r\n\005worth\030\002 \001(\005\022\030\n\020default_subtract\030\003 \001"
+  "(\010\"$\n\020MoonChoiceAnswer\022\020\n\010subtract\030\001 \001(\010"
+  "\"B\n\013PledgeQuery\022#\n\005state\030\001 \001(\0132\024.hearts."
+  "v1.HandState\022\016\n\006points\030\002 \001(\r\"\036\n\014PledgeAn"
+  "swer\022\016\n\006pledge\030\001 \001(\010\"t\n\rPlayCardQuery\022#\n"
+  "\005state\030\001 \001(\0132\024.hearts.v1.HandState\022\023\n\013le"
+  "gal_cards\030\002 \003(\t\022)\n\013legal_moves\030\n \003(\0132\024.h"
+  "earts.v1.PennyMove\"<\n\016PlayCardAnswer\022\014\n\004"
+  "card\030\001 \001(\t\022\022\n\005penny\030\n \001(\rH\000\210\001\001B\010\n\006_penny"
+  "\"6\n\017RevealCardQuery\022#\n\005state\030\001 \001(\0132\024.hea"
+  "rts.v1.HandState\" \n\020RevealCardAnswer\022\014\n\004"
+  "card\030\001 \001(\t\"$\n\006Player\022\014\n\004seat\030\001 \001(\r\022\014\n\004na"
+  "me\030\002 \001(\t\"\243\001\n\nMatchStart\022\020\n\010match_id\030\001 \001("
+  "\t\022\037\n\005rules\030\002 \001(\0132\020.hearts.v1.Rules\022\014\n\004se"
+  "at\030\003 \001(\r\022\"\n\007players\030\004 \003(\0132\021.hearts.v1.Pl"
+  "ayer\022\037\n\005clock\030\005 \001(\0132\020.hearts.v1.Clock\022\017\n"
+  "\007resumed\030\006 \001(\010\"/\n\020MatchStartAnswer\022\033\n\023wa"
+  "nts_notifications\030\001 \001(\010\"\217\001\n\tHandStart\022\023\n"
+  "\013hand_number\030\001 \001(\r\022\016\n\006dealer\030\002 \001(\r\022\014\n\004ha"
+  "nd\030\003 \003(\t\0220\n\016pass_direction\030\004 \001(\0162\030.heart"
+  "s.v1.PassDirection\022\016\n\006scores\030\005 \003(\005\022\r\n\005ki"
+  "tty\030\006 \003(\t\"V\n\010TrickEnd\022\023\n\013hand_number\030\001 \001"
+  "(\r\022\024\n\014trick_number\030\002 \001(\r\022\037\n\005trick\030\003 \001(\0132"
+  "\020.hearts.v1.Trick\"~\n\007HandEnd\022\023\n\013hand_num"
+  "ber\030\001 \001(\r\022\023\n\013hand_scores\030\002 \003(\005\022\016\n\006scores"
+  "\030\003 \003(\005\022\031\n\014moon_shooter\030\004 \001(\rH\000\210\001\001\022\r\n\005kit"
+  "ty\030\005 \003(\tB\017\n\r_moon_shooter\"[\n\010MatchEnd\022)\n"
+  "\006reason\030\001 \001(\0162\031.hearts.v1.MatchEndReason"
+  "\022\016\n\006scores\030\002 \003(\005\022\024\n\014hands_played\030\003 \001(\r*p"
+  "\n\016MatchEndReason\022 \n\034MATCH_END_REASON_UNS"
+  "PECIFIED\020\000\022\036\n\032MATCH_END_REASON_COMPLETED"
+  "\020\001\022\034\n\030MATCH_END_REASON_ABORTED\020\002b\006proto3"
   ;
 static const ::_pbi::DescriptorTable* const descriptor_table_hearts_2fv1_2fgame_2eproto_deps[2] = {
   &::descriptor_table_google_2fprotobuf_2fduration_2eproto,
@@ -972,9 +1086,9 @@ static const ::_pbi::DescriptorTable* const descriptor_table_hearts_2fv1_2fgame_
 };
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2fgame_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2fgame_2eproto = {
-    false, false, 3301, descriptor_table_protodef_hearts_2fv1_2fgame_2eproto,
+    false, false, 3600, descriptor_table_protodef_hearts_2fv1_2fgame_2eproto,
     "hearts/v1/game.proto",
-    &descriptor_table_hearts_2fv1_2fgame_2eproto_once, descriptor_table_hearts_2fv1_2fgame_2eproto_deps, 2, 29,
+    &descriptor_table_hearts_2fv1_2fgame_2eproto_once, descriptor_table_hearts_2fv1_2fgame_2eproto_deps, 2, 33,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2fgame_2eproto::offsets,
     file_level_metadata_hearts_2fv1_2fgame_2eproto, file_level_enum_descriptors_hearts_2fv1_2fgame_2eproto,
     file_level_service_descriptors_hearts_2fv1_2fgame_2eproto,
@@ -1587,6 +1701,8 @@ HandState::HandState(const HandState& from)
     , decltype(_impl_.finished_pennies_){from._impl_.finished_pennies_}
     , decltype(_impl_.pass_split_){from._impl_.pass_split_}
     , /*decltype(_impl_._pass_split_cached_byte_size_)*/{0}
+    , decltype(_impl_.pledges_){from._impl_.pledges_}
+    , /*decltype(_impl_._pledges_cached_byte_size_)*/{0}
     , decltype(_impl_.scoring_suit_){}
     , decltype(_impl_.rules_){nullptr}
     , decltype(_impl_.current_trick_){nullptr}
@@ -1651,6 +1767,8 @@ inline void HandState::SharedCtor(
     , decltype(_impl_.finished_pennies_){arena}
     , decltype(_impl_.pass_split_){arena}
     , /*decltype(_impl_._pass_split_cached_byte_size_)*/{0}
+    , decltype(_impl_.pledges_){arena}
+    , /*decltype(_impl_._pledges_cached_byte_size_)*/{0}
     , decltype(_impl_.scoring_suit_){}
     , decltype(_impl_.rules_){nullptr}
     , decltype(_impl_.current_trick_){nullptr}
@@ -1695,6 +1813,7 @@ inline void HandState::SharedDtor() {
   _impl_.pennies_.~RepeatedPtrField();
   _impl_.finished_pennies_.~RepeatedPtrField();
   _impl_.pass_split_.~RepeatedField();
+  _impl_.pledges_.~RepeatedField();
   _impl_.scoring_suit_.Destroy();
   if (this != internal_default_instance()) delete _impl_.rules_;
   if (this != internal_default_instance()) delete _impl_.current_trick_;
@@ -1724,6 +1843,7 @@ void HandState::Clear() {
   _impl_.pennies_.Clear();
   _impl_.finished_pennies_.Clear();
   _impl_.pass_split_.Clear();
+  _impl_.pledges_.Clear();
   _impl_.scoring_suit_.ClearToEmpty();
   if (GetArenaForAllocation() == nullptr && _impl_.rules_ != nullptr) {
     delete _impl_.rules_;
@@ -2042,6 +2162,17 @@ const char* HandState::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx
         } else
           goto handle_unusual;
         continue;
+      // repeated sint32 pledges = 80;
+      case 80:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 130)) {
+          ptr = ::PROTOBUF_NAMESPACE_ID::internal::PackedSInt32Parser(_internal_mutable_pledges(), ptr, ctx);
+          CHK_(ptr);
+        } else if (static_cast<uint8_t>(tag) == 128) {
+          _internal_add_pledges(::PROTOBUF_NAMESPACE_ID::internal::ReadVarintZigZag32(&ptr));
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
       default:
         goto handle_unusual;
     }  // switch
@@ -2274,6 +2405,15 @@ uint8_t* HandState::_InternalSerialize(
     }
   }
 
+  // repeated sint32 pledges = 80;
+  {
+    int byte_size = _impl_._pledges_cached_byte_size_.load(std::memory_order_relaxed);
+    if (byte_size > 0) {
+      target = stream->WriteSInt32Packed(
+          80, _internal_pledges(), byte_size, target);
+    }
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -2403,6 +2543,20 @@ size_t HandState::ByteSizeLong() const {
     total_size += data_size;
   }
 
+  // repeated sint32 pledges = 80;
+  {
+    size_t data_size = ::_pbi::WireFormatLite::
+      SInt32Size(this->_impl_.pledges_);
+    if (data_size > 0) {
+      total_size += 2 +
+        ::_pbi::WireFormatLite::Int32Size(static_cast<int32_t>(data_size));
+    }
+    int cached_size = ::_pbi::ToCachedSize(data_size);
+    _impl_._pledges_cached_byte_size_.store(cached_size,
+                                    std::memory_order_relaxed);
+    total_size += data_size;
+  }
+
   // string scoring_suit = 18;
   if (!this->_internal_scoring_suit().empty()) {
     total_size += 2 +
@@ -2523,6 +2677,7 @@ void HandState::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROT
   _this->_impl_.pennies_.MergeFrom(from._impl_.pennies_);
   _this->_impl_.finished_pennies_.MergeFrom(from._impl_.finished_pennies_);
   _this->_impl_.pass_split_.MergeFrom(from._impl_.pass_split_);
+  _this->_impl_.pledges_.MergeFrom(from._impl_.pledges_);
   if (!from._internal_scoring_suit().empty()) {
     _this->_internal_set_scoring_suit(from._internal_scoring_suit());
   }
@@ -2605,6 +2760,7 @@ void HandState::InternalSwap(HandState* other) {
   _impl_.pennies_.InternalSwap(&other->_impl_.pennies_);
   _impl_.finished_pennies_.InternalSwap(&other->_impl_.finished_pennies_);
   _impl_.pass_split_.InternalSwap(&other->_impl_.pass_split_);
+  _impl_.pledges_.InternalSwap(&other->_impl_.pledges_);
   ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
       &_impl_.scoring_suit_, lhs_arena,
       &other->_impl_.scoring_suit_, rhs_arena
@@ -4911,6 +5067,8 @@ CallPassQuery::CallPassQuery(const CallPassQuery& from)
     , /*decltype(_impl_._options_cached_byte_size_)*/{0}
     , decltype(_impl_.split_directions_){from._impl_.split_directions_}
     , /*decltype(_impl_._split_directions_cached_byte_size_)*/{0}
+    , decltype(_impl_.counts_){from._impl_.counts_}
+    , /*decltype(_impl_._counts_cached_byte_size_)*/{0}
     , decltype(_impl_.state_){nullptr}
     , /*decltype(_impl_._cached_size_)*/{}};
 
@@ -4930,6 +5088,8 @@ inline void CallPassQuery::SharedCtor(
     , /*decltype(_impl_._options_cached_byte_size_)*/{0}
     , decltype(_impl_.split_directions_){arena}
     , /*decltype(_impl_._split_directions_cached_byte_size_)*/{0}
+    , decltype(_impl_.counts_){arena}
+    , /*decltype(_impl_._counts_cached_byte_size_)*/{0}
     , decltype(_impl_.state_){nullptr}
     , /*decltype(_impl_._cached_size_)*/{}
   };
@@ -4948,6 +5108,7 @@ inline void CallPassQuery::SharedDtor() {
   GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
   _impl_.options_.~RepeatedField();
   _impl_.split_directions_.~RepeatedField();
+  _impl_.counts_.~RepeatedField();
   if (this != internal_default_instance()) delete _impl_.state_;
 }
 
@@ -4963,6 +5124,7 @@ void CallPassQuery::Clear() {
 
   _impl_.options_.Clear();
   _impl_.split_directions_.Clear();
+  _impl_.counts_.Clear();
   if (GetArenaForAllocation() == nullptr && _impl_.state_ != nullptr) {
     delete _impl_.state_;
   }
@@ -5005,6 +5167,17 @@ const char* CallPassQuery::_InternalParse(const char* ptr, ::_pbi::ParseContext*
           uint64_t val = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
           CHK_(ptr);
           _internal_add_split_directions(static_cast<::hearts::v1::PassDirection>(val));
+        } else
+          goto handle_unusual;
+        continue;
+      // repeated uint32 counts = 11;
+      case 11:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 90)) {
+          ptr = ::PROTOBUF_NAMESPACE_ID::internal::PackedUInt32Parser(_internal_mutable_counts(), ptr, ctx);
+          CHK_(ptr);
+        } else if (static_cast<uint8_t>(tag) == 88) {
+          _internal_add_counts(::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr));
+          CHK_(ptr);
         } else
           goto handle_unusual;
         continue;
@@ -5062,6 +5235,15 @@ uint8_t* CallPassQuery::_InternalSerialize(
     }
   }
 
+  // repeated uint32 counts = 11;
+  {
+    int byte_size = _impl_._counts_cached_byte_size_.load(std::memory_order_relaxed);
+    if (byte_size > 0) {
+      target = stream->WriteUInt32Packed(
+          11, _internal_counts(), byte_size, target);
+    }
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -5112,6 +5294,20 @@ size_t CallPassQuery::ByteSizeLong() const {
     total_size += data_size;
   }
 
+  // repeated uint32 counts = 11;
+  {
+    size_t data_size = ::_pbi::WireFormatLite::
+      UInt32Size(this->_impl_.counts_);
+    if (data_size > 0) {
+      total_size += 1 +
+        ::_pbi::WireFormatLite::Int32Size(static_cast<int32_t>(data_size));
+    }
+    int cached_size = ::_pbi::ToCachedSize(data_size);
+    _impl_._counts_cached_byte_size_.store(cached_size,
+                                    std::memory_order_relaxed);
+    total_size += data_size;
+  }
+
   // .hearts.v1.HandState state = 1;
   if (this->_internal_has_state()) {
     total_size += 1 +
@@ -5139,6 +5335,7 @@ void CallPassQuery::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::
 
   _this->_impl_.options_.MergeFrom(from._impl_.options_);
   _this->_impl_.split_directions_.MergeFrom(from._impl_.split_directions_);
+  _this->_impl_.counts_.MergeFrom(from._impl_.counts_);
   if (from._internal_has_state()) {
     _this->_internal_mutable_state()->::hearts::v1::HandState::MergeFrom(
         from._internal_state());
@@ -5162,6 +5359,7 @@ void CallPassQuery::InternalSwap(CallPassQuery* other) {
   _internal_metadata_.InternalSwap(&other->_internal_metadata_);
   _impl_.options_.InternalSwap(&other->_impl_.options_);
   _impl_.split_directions_.InternalSwap(&other->_impl_.split_directions_);
+  _impl_.counts_.InternalSwap(&other->_impl_.counts_);
   swap(_impl_.state_, other->_impl_.state_);
 }
 
@@ -5175,6 +5373,10 @@ void CallPassQuery::InternalSwap(CallPassQuery* other) {
 
 class CallPassAnswer::_Internal {
  public:
+  using HasBits = decltype(std::declval<CallPassAnswer>()._impl_._has_bits_);
+  static void set_has_count(HasBits* has_bits) {
+    (*has_bits)[0] |= 1u;
+  }
 };
 
 CallPassAnswer::CallPassAnswer(::PROTOBUF_NAMESPACE_ID::Arena* arena,
@@ -5187,13 +5389,17 @@ CallPassAnswer::CallPassAnswer(const CallPassAnswer& from)
   : ::PROTOBUF_NAMESPACE_ID::Message() {
   CallPassAnswer* const _this = this; (void)_this;
   new (&_impl_) Impl_{
-      decltype(_impl_.split_){from._impl_.split_}
+      decltype(_impl_._has_bits_){from._impl_._has_bits_}
+    , /*decltype(_impl_._cached_size_)*/{}
+    , decltype(_impl_.split_){from._impl_.split_}
     , /*decltype(_impl_._split_cached_byte_size_)*/{0}
     , decltype(_impl_.direction_){}
-    , /*decltype(_impl_._cached_size_)*/{}};
+    , decltype(_impl_.count_){}};
 
   _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
-  _this->_impl_.direction_ = from._impl_.direction_;
+  ::memcpy(&_impl_.direction_, &from._impl_.direction_,
+    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.count_) -
+    reinterpret_cast<char*>(&_impl_.direction_)) + sizeof(_impl_.count_));
   // @@protoc_insertion_point(copy_constructor:hearts.v1.CallPassAnswer)
 }
 
@@ -5202,10 +5408,12 @@ inline void CallPassAnswer::SharedCtor(
   (void)arena;
   (void)is_message_owned;
   new (&_impl_) Impl_{
-      decltype(_impl_.split_){arena}
+      decltype(_impl_._has_bits_){}
+    , /*decltype(_impl_._cached_size_)*/{}
+    , decltype(_impl_.split_){arena}
     , /*decltype(_impl_._split_cached_byte_size_)*/{0}
     , decltype(_impl_.direction_){0}
-    , /*decltype(_impl_._cached_size_)*/{}
+    , decltype(_impl_.count_){0u}
   };
 }
 
@@ -5235,11 +5443,14 @@ void CallPassAnswer::Clear() {
 
   _impl_.split_.Clear();
   _impl_.direction_ = 0;
+  _impl_.count_ = 0u;
+  _impl_._has_bits_.Clear();
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
 
 const char* CallPassAnswer::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
 #define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  _Internal::HasBits has_bits{};
   while (!ctx->Done(&ptr)) {
     uint32_t tag;
     ptr = ::_pbi::ReadTag(ptr, &tag);
@@ -5265,6 +5476,15 @@ const char* CallPassAnswer::_InternalParse(const char* ptr, ::_pbi::ParseContext
         } else
           goto handle_unusual;
         continue;
+      // optional uint32 count = 11;
+      case 11:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 88)) {
+          _Internal::set_has_count(&has_bits);
+          _impl_.count_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
       default:
         goto handle_unusual;
     }  // switch
@@ -5281,6 +5501,7 @@ const char* CallPassAnswer::_InternalParse(const char* ptr, ::_pbi::ParseContext
     CHK_(ptr != nullptr);
   }  // while
 message_done:
+  _impl_._has_bits_.Or(has_bits);
   return ptr;
 failure:
   ptr = nullptr;
@@ -5308,6 +5529,12 @@ uint8_t* CallPassAnswer::_InternalSerialize(
       target = stream->WriteEnumPacked(
           10, _impl_.split_, byte_size, target);
     }
+  }
+
+  // optional uint32 count = 11;
+  if (_internal_has_count()) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteUInt32ToArray(11, this->_internal_count(), target);
   }
 
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
@@ -5349,6 +5576,12 @@ size_t CallPassAnswer::ByteSizeLong() const {
       ::_pbi::WireFormatLite::EnumSize(this->_internal_direction());
   }
 
+  // optional uint32 count = 11;
+  cached_has_bits = _impl_._has_bits_[0];
+  if (cached_has_bits & 0x00000001u) {
+    total_size += ::_pbi::WireFormatLite::UInt32SizePlusOne(this->_internal_count());
+  }
+
   return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
 }
 
@@ -5371,6 +5604,9 @@ void CallPassAnswer::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const :
   if (from._internal_direction() != 0) {
     _this->_internal_set_direction(from._internal_direction());
   }
+  if (from._internal_has_count()) {
+    _this->_internal_set_count(from._internal_count());
+  }
   _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
 }
 
@@ -5388,8 +5624,14 @@ bool CallPassAnswer::IsInitialized() const {
 void CallPassAnswer::InternalSwap(CallPassAnswer* other) {
   using std::swap;
   _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  swap(_impl_._has_bits_[0], other->_impl_._has_bits_[0]);
   _impl_.split_.InternalSwap(&other->_impl_.split_);
-  swap(_impl_.direction_, other->_impl_.direction_);
+  ::PROTOBUF_NAMESPACE_ID::internal::memswap<
+      PROTOBUF_FIELD_OFFSET(CallPassAnswer, _impl_.count_)
+      + sizeof(CallPassAnswer::_impl_.count_)
+      - PROTOBUF_FIELD_OFFSET(CallPassAnswer, _impl_.direction_)>(
+          reinterpret_cast<char*>(&_impl_.direction_),
+          reinterpret_cast<char*>(&other->_impl_.direction_));
 }
 
 ::PROTOBUF_NAMESPACE_ID::Metadata CallPassAnswer::GetMetadata() const {
@@ -6238,6 +6480,838 @@ void NameSuitAnswer::InternalSwap(NameSuitAnswer* other) {
 
 // ===================================================================
 
+class MoonChoiceQuery::_Internal {
+ public:
+  static const ::hearts::v1::HandState& state(const MoonChoiceQuery* msg);
+};
+
+const ::hearts::v1::HandState&
+MoonChoiceQuery::_Internal::state(const MoonChoiceQuery* msg) {
+  return *msg->_impl_.state_;
+}
+MoonChoiceQuery::MoonChoiceQuery(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                         bool is_message_owned)
+  : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
+  SharedCtor(arena, is_message_owned);
+  // @@protoc_insertion_point(arena_constructor:hearts.v1.MoonChoiceQuery)
+}
+MoonChoiceQuery::MoonChoiceQuery(const MoonChoiceQuery& from)
+  : ::PROTOBUF_NAMESPACE_ID::Message() {
+  MoonChoiceQuery* const _this = this; (void)_this;
+  new (&_impl_) Impl_{
+      decltype(_impl_.state_){nullptr}
+    , decltype(_impl_.worth_){}
+    , decltype(_impl_.default_subtract_){}
+    , /*decltype(_impl_._cached_size_)*/{}};
+
+  _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  if (from._internal_has_state()) {
+    _this->_impl_.state_ = new ::hearts::v1::HandState(*from._impl_.state_);
+  }
+  ::memcpy(&_impl_.worth_, &from._impl_.worth_,
+    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.default_subtract_) -
+    reinterpret_cast<char*>(&_impl_.worth_)) + sizeof(_impl_.default_subtract_));
+  // @@protoc_insertion_point(copy_constructor:hearts.v1.MoonChoiceQuery)
+}
+
+inline void MoonChoiceQuery::SharedCtor(
+    ::_pb::Arena* arena, bool is_message_owned) {
+  (void)arena;
+  (void)is_message_owned;
+  new (&_impl_) Impl_{
+      decltype(_impl_.state_){nullptr}
+    , decltype(_impl_.worth_){0}
+    , decltype(_impl_.default_subtract_){false}
+    , /*decltype(_impl_._cached_size_)*/{}
+  };
+}
+
+MoonChoiceQuery::~MoonChoiceQuery() {
+  // @@protoc_insertion_point(destructor:hearts.v1.MoonChoiceQuery)
+  if (auto *arena = _internal_metadata_.DeleteReturnArena<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>()) {
+  (void)arena;
+    return;
+  }
+  SharedDtor();
+}
+
+inline void MoonChoiceQuery::SharedDtor() {
+  GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+  if (this != internal_default_instance()) delete _impl_.state_;
+}
+
+void MoonChoiceQuery::SetCachedSize(int size) const {
+  _impl_._cached_size_.Set(size);
+}
+
+void MoonChoiceQuery::Clear() {
+// @@protoc_insertion_point(message_clear_start:hearts.v1.MoonChoiceQuery)
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  if (GetArenaForAllocation() == nullptr && _impl_.state_ != nullptr) {
+    delete _impl_.state_;
+  }
+  _impl_.state_ = nullptr;
+  ::memset(&_impl_.worth_, 0, static_cast<size_t>(
+      reinterpret_cast<char*>(&_impl_.default_subtract_) -
+      reinterpret_cast<char*>(&_impl_.worth_)) + sizeof(_impl_.default_subtract_));
+  _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
+}
+
+const char* MoonChoiceQuery::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
+#define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  while (!ctx->Done(&ptr)) {
+    uint32_t tag;
+    ptr = ::_pbi::ReadTag(ptr, &tag);
+    switch (tag >> 3) {
+      // .hearts.v1.HandState state = 1;
+      case 1:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 10)) {
+          ptr = ctx->ParseMessage(_internal_mutable_state(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // int32 worth = 2;
+      case 2:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 16)) {
+          _impl_.worth_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // bool default_subtract = 3;
+      case 3:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 24)) {
+          _impl_.default_subtract_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      default:
+        goto handle_unusual;
+    }  // switch
+  handle_unusual:
+    if ((tag == 0) || ((tag & 7) == 4)) {
+      CHK_(ptr);
+      ctx->SetLastTag(tag);
+      goto message_done;
+    }
+    ptr = UnknownFieldParse(
+        tag,
+        _internal_metadata_.mutable_unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(),
+        ptr, ctx);
+    CHK_(ptr != nullptr);
+  }  // while
+message_done:
+  return ptr;
+failure:
+  ptr = nullptr;
+  goto message_done;
+#undef CHK_
+}
+
+uint8_t* MoonChoiceQuery::_InternalSerialize(
+    uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const {
+  // @@protoc_insertion_point(serialize_to_array_start:hearts.v1.MoonChoiceQuery)
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  // .hearts.v1.HandState state = 1;
+  if (this->_internal_has_state()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(1, _Internal::state(this),
+        _Internal::state(this).GetCachedSize(), target, stream);
+  }
+
+  // int32 worth = 2;
+  if (this->_internal_worth() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteInt32ToArray(2, this->_internal_worth(), target);
+  }
+
+  // bool default_subtract = 3;
+  if (this->_internal_default_subtract() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(3, this->_internal_default_subtract(), target);
+  }
+
+  if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
+    target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
+        _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
+  }
+  // @@protoc_insertion_point(serialize_to_array_end:hearts.v1.MoonChoiceQuery)
+  return target;
+}
+
+size_t MoonChoiceQuery::ByteSizeLong() const {
+// @@protoc_insertion_point(message_byte_size_start:hearts.v1.MoonChoiceQuery)
+  size_t total_size = 0;
+
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  // .hearts.v1.HandState state = 1;
+  if (this->_internal_has_state()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+        *_impl_.state_);
+  }
+
+  // int32 worth = 2;
+  if (this->_internal_worth() != 0) {
+    total_size += ::_pbi::WireFormatLite::Int32SizePlusOne(this->_internal_worth());
+  }
+
+  // bool default_subtract = 3;
+  if (this->_internal_default_subtract() != 0) {
+    total_size += 1 + 1;
+  }
+
+  return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
+}
+
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData MoonChoiceQuery::_class_data_ = {
+    ::PROTOBUF_NAMESPACE_ID::Message::CopyWithSourceCheck,
+    MoonChoiceQuery::MergeImpl
+};
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*MoonChoiceQuery::GetClassData() const { return &_class_data_; }
+
+
+void MoonChoiceQuery::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg) {
+  auto* const _this = static_cast<MoonChoiceQuery*>(&to_msg);
+  auto& from = static_cast<const MoonChoiceQuery&>(from_msg);
+  // @@protoc_insertion_point(class_specific_merge_from_start:hearts.v1.MoonChoiceQuery)
+  GOOGLE_DCHECK_NE(&from, _this);
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  if (from._internal_has_state()) {
+    _this->_internal_mutable_state()->::hearts::v1::HandState::MergeFrom(
+        from._internal_state());
+  }
+  if (from._internal_worth() != 0) {
+    _this->_internal_set_worth(from._internal_worth());
+  }
+  if (from._internal_default_subtract() != 0) {
+    _this->_internal_set_default_subtract(from._internal_default_subtract());
+  }
+  _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+}
+
+void MoonChoiceQuery::CopyFrom(const MoonChoiceQuery& from) {
+// @@protoc_insertion_point(class_specific_copy_from_start:hearts.v1.MoonChoiceQuery)
+  if (&from == this) return;
+  Clear();
+  MergeFrom(from);
+}
+
+bool MoonChoiceQuery::IsInitialized() const {
+  return true;
+}
+
+void MoonChoiceQuery::InternalSwap(MoonChoiceQuery* other) {
+  using std::swap;
+  _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  ::PROTOBUF_NAMESPACE_ID::internal::memswap<
+      PROTOBUF_FIELD_OFFSET(MoonChoiceQuery, _impl_.default_subtract_)
+      + sizeof(MoonChoiceQuery::_impl_.default_subtract_)
+      - PROTOBUF_FIELD_OFFSET(MoonChoiceQuery, _impl_.state_)>(
+          reinterpret_cast<char*>(&_impl_.state_),
+          reinterpret_cast<char*>(&other->_impl_.state_));
+}
+
+::PROTOBUF_NAMESPACE_ID::Metadata MoonChoiceQuery::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[18]);
+}
+
+// ===================================================================
+
+class MoonChoiceAnswer::_Internal {
+ public:
+};
+
+MoonChoiceAnswer::MoonChoiceAnswer(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                         bool is_message_owned)
+  : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
+  SharedCtor(arena, is_message_owned);
+  // @@protoc_insertion_point(arena_constructor:hearts.v1.MoonChoiceAnswer)
+}
+MoonChoiceAnswer::MoonChoiceAnswer(const MoonChoiceAnswer& from)
+  : ::PROTOBUF_NAMESPACE_ID::Message() {
+  MoonChoiceAnswer* const _this = this; (void)_this;
+  new (&_impl_) Impl_{
+      decltype(_impl_.subtract_){}
+    , /*decltype(_impl_._cached_size_)*/{}};
+
+  _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  _this->_impl_.subtract_ = from._impl_.subtract_;
+  // @@protoc_insertion_point(copy_constructor:hearts.v1.MoonChoiceAnswer)
+}
+
+inline void MoonChoiceAnswer::SharedCtor(
+    ::_pb::Arena* arena, bool is_message_owned) {
+  (void)arena;
+  (void)is_message_owned;
+  new (&_impl_) Impl_{
+      decltype(_impl_.subtract_){false}
+    , /*decltype(_impl_._cached_size_)*/{}
+  };
+}
+
+MoonChoiceAnswer::~MoonChoiceAnswer() {
+  // @@protoc_insertion_point(destructor:hearts.v1.MoonChoiceAnswer)
+  if (auto *arena = _internal_metadata_.DeleteReturnArena<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>()) {
+  (void)arena;
+    return;
+  }
+  SharedDtor();
+}
+
+inline void MoonChoiceAnswer::SharedDtor() {
+  GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+}
+
+void MoonChoiceAnswer::SetCachedSize(int size) const {
+  _impl_._cached_size_.Set(size);
+}
+
+void MoonChoiceAnswer::Clear() {
+// @@protoc_insertion_point(message_clear_start:hearts.v1.MoonChoiceAnswer)
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  _impl_.subtract_ = false;
+  _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
+}
+
+const char* MoonChoiceAnswer::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
+#define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  while (!ctx->Done(&ptr)) {
+    uint32_t tag;
+    ptr = ::_pbi::ReadTag(ptr, &tag);
+    switch (tag >> 3) {
+      // bool subtract = 1;
+      case 1:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 8)) {
+          _impl_.subtract_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      default:
+        goto handle_unusual;
+    }  // switch
+  handle_unusual:
+    if ((tag == 0) || ((tag & 7) == 4)) {
+      CHK_(ptr);
+      ctx->SetLastTag(tag);
+      goto message_done;
+    }
+    ptr = UnknownFieldParse(
+        tag,
+        _internal_metadata_.mutable_unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(),
+        ptr, ctx);
+    CHK_(ptr != nullptr);
+  }  // while
+message_done:
+  return ptr;
+failure:
+  ptr = nullptr;
+  goto message_done;
+#undef CHK_
+}
+
+uint8_t* MoonChoiceAnswer::_InternalSerialize(
+    uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const {
+  // @@protoc_insertion_point(serialize_to_array_start:hearts.v1.MoonChoiceAnswer)
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  // bool subtract = 1;
+  if (this->_internal_subtract() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(1, this->_internal_subtract(), target);
+  }
+
+  if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
+    target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
+        _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
+  }
+  // @@protoc_insertion_point(serialize_to_array_end:hearts.v1.MoonChoiceAnswer)
+  return target;
+}
+
+size_t MoonChoiceAnswer::ByteSizeLong() const {
+// @@protoc_insertion_point(message_byte_size_start:hearts.v1.MoonChoiceAnswer)
+  size_t total_size = 0;
+
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  // bool subtract = 1;
+  if (this->_internal_subtract() != 0) {
+    total_size += 1 + 1;
+  }
+
+  return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
+}
+
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData MoonChoiceAnswer::_class_data_ = {
+    ::PROTOBUF_NAMESPACE_ID::Message::CopyWithSourceCheck,
+    MoonChoiceAnswer::MergeImpl
+};
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*MoonChoiceAnswer::GetClassData() const { return &_class_data_; }
+
+
+void MoonChoiceAnswer::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg) {
+  auto* const _this = static_cast<MoonChoiceAnswer*>(&to_msg);
+  auto& from = static_cast<const MoonChoiceAnswer&>(from_msg);
+  // @@protoc_insertion_point(class_specific_merge_from_start:hearts.v1.MoonChoiceAnswer)
+  GOOGLE_DCHECK_NE(&from, _this);
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  if (from._internal_subtract() != 0) {
+    _this->_internal_set_subtract(from._internal_subtract());
+  }
+  _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+}
+
+void MoonChoiceAnswer::CopyFrom(const MoonChoiceAnswer& from) {
+// @@protoc_insertion_point(class_specific_copy_from_start:hearts.v1.MoonChoiceAnswer)
+  if (&from == this) return;
+  Clear();
+  MergeFrom(from);
+}
+
+bool MoonChoiceAnswer::IsInitialized() const {
+  return true;
+}
+
+void MoonChoiceAnswer::InternalSwap(MoonChoiceAnswer* other) {
+  using std::swap;
+  _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  swap(_impl_.subtract_, other->_impl_.subtract_);
+}
+
+::PROTOBUF_NAMESPACE_ID::Metadata MoonChoiceAnswer::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[19]);
+}
+
+// ===================================================================
+
+class PledgeQuery::_Internal {
+ public:
+  static const ::hearts::v1::HandState& state(const PledgeQuery* msg);
+};
+
+const ::hearts::v1::HandState&
+PledgeQuery::_Internal::state(const PledgeQuery* msg) {
+  return *msg->_impl_.state_;
+}
+PledgeQuery::PledgeQuery(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                         bool is_message_owned)
+  : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
+  SharedCtor(arena, is_message_owned);
+  // @@protoc_insertion_point(arena_constructor:hearts.v1.PledgeQuery)
+}
+PledgeQuery::PledgeQuery(const PledgeQuery& from)
+  : ::PROTOBUF_NAMESPACE_ID::Message() {
+  PledgeQuery* const _this = this; (void)_this;
+  new (&_impl_) Impl_{
+      decltype(_impl_.state_){nullptr}
+    , decltype(_impl_.points_){}
+    , /*decltype(_impl_._cached_size_)*/{}};
+
+  _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  if (from._internal_has_state()) {
+    _this->_impl_.state_ = new ::hearts::v1::HandState(*from._impl_.state_);
+  }
+  _this->_impl_.points_ = from._impl_.points_;
+  // @@protoc_insertion_point(copy_constructor:hearts.v1.PledgeQuery)
+}
+
+inline void PledgeQuery::SharedCtor(
+    ::_pb::Arena* arena, bool is_message_owned) {
+  (void)arena;
+  (void)is_message_owned;
+  new (&_impl_) Impl_{
+      decltype(_impl_.state_){nullptr}
+    , decltype(_impl_.points_){0u}
+    , /*decltype(_impl_._cached_size_)*/{}
+  };
+}
+
+PledgeQuery::~PledgeQuery() {
+  // @@protoc_insertion_point(destructor:hearts.v1.PledgeQuery)
+  if (auto *arena = _internal_metadata_.DeleteReturnArena<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>()) {
+  (void)arena;
+    return;
+  }
+  SharedDtor();
+}
+
+inline void PledgeQuery::SharedDtor() {
+  GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+  if (this != internal_default_instance()) delete _impl_.state_;
+}
+
+void PledgeQuery::SetCachedSize(int size) const {
+  _impl_._cached_size_.Set(size);
+}
+
+void PledgeQuery::Clear() {
+// @@protoc_insertion_point(message_clear_start:hearts.v1.PledgeQuery)
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  if (GetArenaForAllocation() == nullptr && _impl_.state_ != nullptr) {
+    delete _impl_.state_;
+  }
+  _impl_.state_ = nullptr;
+  _impl_.points_ = 0u;
+  _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
+}
+
+const char* PledgeQuery::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
+#define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  while (!ctx->Done(&ptr)) {
+    uint32_t tag;
+    ptr = ::_pbi::ReadTag(ptr, &tag);
+    switch (tag >> 3) {
+      // .hearts.v1.HandState state = 1;
+      case 1:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 10)) {
+          ptr = ctx->ParseMessage(_internal_mutable_state(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // uint32 points = 2;
+      case 2:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 16)) {
+          _impl_.points_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      default:
+        goto handle_unusual;
+    }  // switch
+  handle_unusual:
+    if ((tag == 0) || ((tag & 7) == 4)) {
+      CHK_(ptr);
+      ctx->SetLastTag(tag);
+      goto message_done;
+    }
+    ptr = UnknownFieldParse(
+        tag,
+        _internal_metadata_.mutable_unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(),
+        ptr, ctx);
+    CHK_(ptr != nullptr);
+  }  // while
+message_done:
+  return ptr;
+failure:
+  ptr = nullptr;
+  goto message_done;
+#undef CHK_
+}
+
+uint8_t* PledgeQuery::_InternalSerialize(
+    uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const {
+  // @@protoc_insertion_point(serialize_to_array_start:hearts.v1.PledgeQuery)
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  // .hearts.v1.HandState state = 1;
+  if (this->_internal_has_state()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(1, _Internal::state(this),
+        _Internal::state(this).GetCachedSize(), target, stream);
+  }
+
+  // uint32 points = 2;
+  if (this->_internal_points() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteUInt32ToArray(2, this->_internal_points(), target);
+  }
+
+  if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
+    target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
+        _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
+  }
+  // @@protoc_insertion_point(serialize_to_array_end:hearts.v1.PledgeQuery)
+  return target;
+}
+
+size_t PledgeQuery::ByteSizeLong() const {
+// @@protoc_insertion_point(message_byte_size_start:hearts.v1.PledgeQuery)
+  size_t total_size = 0;
+
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  // .hearts.v1.HandState state = 1;
+  if (this->_internal_has_state()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+        *_impl_.state_);
+  }
+
+  // uint32 points = 2;
+  if (this->_internal_points() != 0) {
+    total_size += ::_pbi::WireFormatLite::UInt32SizePlusOne(this->_internal_points());
+  }
+
+  return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
+}
+
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData PledgeQuery::_class_data_ = {
+    ::PROTOBUF_NAMESPACE_ID::Message::CopyWithSourceCheck,
+    PledgeQuery::MergeImpl
+};
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*PledgeQuery::GetClassData() const { return &_class_data_; }
+
+
+void PledgeQuery::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg) {
+  auto* const _this = static_cast<PledgeQuery*>(&to_msg);
+  auto& from = static_cast<const PledgeQuery&>(from_msg);
+  // @@protoc_insertion_point(class_specific_merge_from_start:hearts.v1.PledgeQuery)
+  GOOGLE_DCHECK_NE(&from, _this);
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  if (from._internal_has_state()) {
+    _this->_internal_mutable_state()->::hearts::v1::HandState::MergeFrom(
+        from._internal_state());
+  }
+  if (from._internal_points() != 0) {
+    _this->_internal_set_points(from._internal_points());
+  }
+  _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+}
+
+void PledgeQuery::CopyFrom(const PledgeQuery& from) {
+// @@protoc_insertion_point(class_specific_copy_from_start:hearts.v1.PledgeQuery)
+  if (&from == this) return;
+  Clear();
+  MergeFrom(from);
+}
+
+bool PledgeQuery::IsInitialized() const {
+  return true;
+}
+
+void PledgeQuery::InternalSwap(PledgeQuery* other) {
+  using std::swap;
+  _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  ::PROTOBUF_NAMESPACE_ID::internal::memswap<
+      PROTOBUF_FIELD_OFFSET(PledgeQuery, _impl_.points_)
+      + sizeof(PledgeQuery::_impl_.points_)
+      - PROTOBUF_FIELD_OFFSET(PledgeQuery, _impl_.state_)>(
+          reinterpret_cast<char*>(&_impl_.state_),
+          reinterpret_cast<char*>(&other->_impl_.state_));
+}
+
+::PROTOBUF_NAMESPACE_ID::Metadata PledgeQuery::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[20]);
+}
+
+// ===================================================================
+
+class PledgeAnswer::_Internal {
+ public:
+};
+
+PledgeAnswer::PledgeAnswer(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                         bool is_message_owned)
+  : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
+  SharedCtor(arena, is_message_owned);
+  // @@protoc_insertion_point(arena_constructor:hearts.v1.PledgeAnswer)
+}
+PledgeAnswer::PledgeAnswer(const PledgeAnswer& from)
+  : ::PROTOBUF_NAMESPACE_ID::Message() {
+  PledgeAnswer* const _this = this; (void)_this;
+  new (&_impl_) Impl_{
+      decltype(_impl_.pledge_){}
+    , /*decltype(_impl_._cached_size_)*/{}};
+
+  _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  _this->_impl_.pledge_ = from._impl_.pledge_;
+  // @@protoc_insertion_point(copy_constructor:hearts.v1.PledgeAnswer)
+}
+
+inline void PledgeAnswer::SharedCtor(
+    ::_pb::Arena* arena, bool is_message_owned) {
+  (void)arena;
+  (void)is_message_owned;
+  new (&_impl_) Impl_{
+      decltype(_impl_.pledge_){false}
+    , /*decltype(_impl_._cached_size_)*/{}
+  };
+}
+
+PledgeAnswer::~PledgeAnswer() {
+  // @@protoc_insertion_point(destructor:hearts.v1.PledgeAnswer)
+  if (auto *arena = _internal_metadata_.DeleteReturnArena<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>()) {
+  (void)arena;
+    return;
+  }
+  SharedDtor();
+}
+
+inline void PledgeAnswer::SharedDtor() {
+  GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+}
+
+void PledgeAnswer::SetCachedSize(int size) const {
+  _impl_._cached_size_.Set(size);
+}
+
+void PledgeAnswer::Clear() {
+// @@protoc_insertion_point(message_clear_start:hearts.v1.PledgeAnswer)
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  _impl_.pledge_ = false;
+  _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
+}
+
+const char* PledgeAnswer::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
+#define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  while (!ctx->Done(&ptr)) {
+    uint32_t tag;
+    ptr = ::_pbi::ReadTag(ptr, &tag);
+    switch (tag >> 3) {
+      // bool pledge = 1;
+      case 1:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 8)) {
+          _impl_.pledge_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      default:
+        goto handle_unusual;
+    }  // switch
+  handle_unusual:
+    if ((tag == 0) || ((tag & 7) == 4)) {
+      CHK_(ptr);
+      ctx->SetLastTag(tag);
+      goto message_done;
+    }
+    ptr = UnknownFieldParse(
+        tag,
+        _internal_metadata_.mutable_unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(),
+        ptr, ctx);
+    CHK_(ptr != nullptr);
+  }  // while
+message_done:
+  return ptr;
+failure:
+  ptr = nullptr;
+  goto message_done;
+#undef CHK_
+}
+
+uint8_t* PledgeAnswer::_InternalSerialize(
+    uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const {
+  // @@protoc_insertion_point(serialize_to_array_start:hearts.v1.PledgeAnswer)
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  // bool pledge = 1;
+  if (this->_internal_pledge() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(1, this->_internal_pledge(), target);
+  }
+
+  if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
+    target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
+        _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
+  }
+  // @@protoc_insertion_point(serialize_to_array_end:hearts.v1.PledgeAnswer)
+  return target;
+}
+
+size_t PledgeAnswer::ByteSizeLong() const {
+// @@protoc_insertion_point(message_byte_size_start:hearts.v1.PledgeAnswer)
+  size_t total_size = 0;
+
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  // bool pledge = 1;
+  if (this->_internal_pledge() != 0) {
+    total_size += 1 + 1;
+  }
+
+  return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
+}
+
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData PledgeAnswer::_class_data_ = {
+    ::PROTOBUF_NAMESPACE_ID::Message::CopyWithSourceCheck,
+    PledgeAnswer::MergeImpl
+};
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*PledgeAnswer::GetClassData() const { return &_class_data_; }
+
+
+void PledgeAnswer::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg) {
+  auto* const _this = static_cast<PledgeAnswer*>(&to_msg);
+  auto& from = static_cast<const PledgeAnswer&>(from_msg);
+  // @@protoc_insertion_point(class_specific_merge_from_start:hearts.v1.PledgeAnswer)
+  GOOGLE_DCHECK_NE(&from, _this);
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  if (from._internal_pledge() != 0) {
+    _this->_internal_set_pledge(from._internal_pledge());
+  }
+  _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+}
+
+void PledgeAnswer::CopyFrom(const PledgeAnswer& from) {
+// @@protoc_insertion_point(class_specific_copy_from_start:hearts.v1.PledgeAnswer)
+  if (&from == this) return;
+  Clear();
+  MergeFrom(from);
+}
+
+bool PledgeAnswer::IsInitialized() const {
+  return true;
+}
+
+void PledgeAnswer::InternalSwap(PledgeAnswer* other) {
+  using std::swap;
+  _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  swap(_impl_.pledge_, other->_impl_.pledge_);
+}
+
+::PROTOBUF_NAMESPACE_ID::Metadata PledgeAnswer::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[21]);
+}
+
+// ===================================================================
+
 class PlayCardQuery::_Internal {
  public:
   static const ::hearts::v1::HandState& state(const PlayCardQuery* msg);
@@ -6499,7 +7573,7 @@ void PlayCardQuery::InternalSwap(PlayCardQuery* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata PlayCardQuery::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[18]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[22]);
 }
 
 // ===================================================================
@@ -6741,7 +7815,7 @@ void PlayCardAnswer::InternalSwap(PlayCardAnswer* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata PlayCardAnswer::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[19]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[23]);
 }
 
 // ===================================================================
@@ -6934,7 +8008,7 @@ void RevealCardQuery::InternalSwap(RevealCardQuery* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata RevealCardQuery::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[20]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[24]);
 }
 
 // ===================================================================
@@ -7137,7 +8211,7 @@ void RevealCardAnswer::InternalSwap(RevealCardAnswer* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata RevealCardAnswer::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[21]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[25]);
 }
 
 // ===================================================================
@@ -7367,7 +8441,7 @@ void Player::InternalSwap(Player* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata Player::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[22]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[26]);
 }
 
 // ===================================================================
@@ -7752,7 +8826,7 @@ void MatchStart::InternalSwap(MatchStart* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata MatchStart::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[23]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[27]);
 }
 
 // ===================================================================
@@ -7930,7 +9004,7 @@ void MatchStartAnswer::InternalSwap(MatchStartAnswer* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata MatchStartAnswer::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[24]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[28]);
 }
 
 // ===================================================================
@@ -8288,7 +9362,7 @@ void HandStart::InternalSwap(HandStart* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata HandStart::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[25]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[29]);
 }
 
 // ===================================================================
@@ -8540,7 +9614,7 @@ void TrickEnd::InternalSwap(TrickEnd* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata TrickEnd::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[26]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[30]);
 }
 
 // ===================================================================
@@ -8885,7 +9959,7 @@ void HandEnd::InternalSwap(HandEnd* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata HandEnd::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[27]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[31]);
 }
 
 // ===================================================================
@@ -9141,7 +10215,7 @@ void MatchEnd::InternalSwap(MatchEnd* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata MatchEnd::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[28]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[32]);
 }
 
 // @@protoc_insertion_point(namespace_scope)
@@ -9219,6 +10293,22 @@ Arena::CreateMaybeMessage< ::hearts::v1::NameSuitQuery >(Arena* arena) {
 template<> PROTOBUF_NOINLINE ::hearts::v1::NameSuitAnswer*
 Arena::CreateMaybeMessage< ::hearts::v1::NameSuitAnswer >(Arena* arena) {
   return Arena::CreateMessageInternal< ::hearts::v1::NameSuitAnswer >(arena);
+}
+template<> PROTOBUF_NOINLINE ::hearts::v1::MoonChoiceQuery*
+Arena::CreateMaybeMessage< ::hearts::v1::MoonChoiceQuery >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::hearts::v1::MoonChoiceQuery >(arena);
+}
+template<> PROTOBUF_NOINLINE ::hearts::v1::MoonChoiceAnswer*
+Arena::CreateMaybeMessage< ::hearts::v1::MoonChoiceAnswer >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::hearts::v1::MoonChoiceAnswer >(arena);
+}
+template<> PROTOBUF_NOINLINE ::hearts::v1::PledgeQuery*
+Arena::CreateMaybeMessage< ::hearts::v1::PledgeQuery >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::hearts::v1::PledgeQuery >(arena);
+}
+template<> PROTOBUF_NOINLINE ::hearts::v1::PledgeAnswer*
+Arena::CreateMaybeMessage< ::hearts::v1::PledgeAnswer >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::hearts::v1::PledgeAnswer >(arena);
 }
 template<> PROTOBUF_NOINLINE ::hearts::v1::PlayCardQuery*
 Arena::CreateMaybeMessage< ::hearts::v1::PlayCardQuery >(Arena* arena) {

@@ -94,6 +94,12 @@ extern MatchStartDefaultTypeInternal _MatchStart_default_instance_;
 class MatchStartAnswer;
 struct MatchStartAnswerDefaultTypeInternal;
 extern MatchStartAnswerDefaultTypeInternal _MatchStartAnswer_default_instance_;
+class MoonChoiceAnswer;
+struct MoonChoiceAnswerDefaultTypeInternal;
+extern MoonChoiceAnswerDefaultTypeInternal _MoonChoiceAnswer_default_instance_;
+class MoonChoiceQuery;
+struct MoonChoiceQueryDefaultTypeInternal;
+extern MoonChoiceQueryDefaultTypeInternal _MoonChoiceQuery_default_instance_;
 class NameSuitAnswer;
 struct NameSuitAnswerDefaultTypeInternal;
 extern NameSuitAnswerDefaultTypeInternal _NameSuitAnswer_default_instance_;
@@ -124,6 +130,12 @@ extern PlayCardQueryDefaultTypeInternal _PlayCardQuery_default_instance_;
 class Player;
 struct PlayerDefaultTypeInternal;
 extern PlayerDefaultTypeInternal _Player_default_instance_;
+class PledgeAnswer;
+struct PledgeAnswerDefaultTypeInternal;
+extern PledgeAnswerDefaultTypeInternal _PledgeAnswer_default_instance_;
+class PledgeQuery;
+struct PledgeQueryDefaultTypeInternal;
+extern PledgeQueryDefaultTypeInternal _PledgeQuery_default_instance_;
 class RevealCardAnswer;
 struct RevealCardAnswerDefaultTypeInternal;
 extern RevealCardAnswerDefaultTypeInternal _RevealCardAnswer_default_instance_;
@@ -154,6 +166,8 @@ template<> ::hearts::v1::HandState* Arena::CreateMaybeMessage<::hearts::v1::Hand
 template<> ::hearts::v1::MatchEnd* Arena::CreateMaybeMessage<::hearts::v1::MatchEnd>(Arena*);
 template<> ::hearts::v1::MatchStart* Arena::CreateMaybeMessage<::hearts::v1::MatchStart>(Arena*);
 template<> ::hearts::v1::MatchStartAnswer* Arena::CreateMaybeMessage<::hearts::v1::MatchStartAnswer>(Arena*);
+template<> ::hearts::v1::MoonChoiceAnswer* Arena::CreateMaybeMessage<::hearts::v1::MoonChoiceAnswer>(Arena*);
+template<> ::hearts::v1::MoonChoiceQuery* Arena::CreateMaybeMessage<::hearts::v1::MoonChoiceQuery>(Arena*);
 template<> ::hearts::v1::NameSuitAnswer* Arena::CreateMaybeMessage<::hearts::v1::NameSuitAnswer>(Arena*);
 template<> ::hearts::v1::NameSuitQuery* Arena::CreateMaybeMessage<::hearts::v1::NameSuitQuery>(Arena*);
 template<> ::hearts::v1::PassCardsAnswer* Arena::CreateMaybeMessage<::hearts::v1::PassCardsAnswer>(Arena*);
@@ -164,6 +178,8 @@ template<> ::hearts::v1::PennyRound* Arena::CreateMaybeMessage<::hearts::v1::Pen
 template<> ::hearts::v1::PlayCardAnswer* Arena::CreateMaybeMessage<::hearts::v1::PlayCardAnswer>(Arena*);
 template<> ::hearts::v1::PlayCardQuery* Arena::CreateMaybeMessage<::hearts::v1::PlayCardQuery>(Arena*);
 template<> ::hearts::v1::Player* Arena::CreateMaybeMessage<::hearts::v1::Player>(Arena*);
+template<> ::hearts::v1::PledgeAnswer* Arena::CreateMaybeMessage<::hearts::v1::PledgeAnswer>(Arena*);
+template<> ::hearts::v1::PledgeQuery* Arena::CreateMaybeMessage<::hearts::v1::PledgeQuery>(Arena*);
 template<> ::hearts::v1::RevealCardAnswer* Arena::CreateMaybeMessage<::hearts::v1::RevealCardAnswer>(Arena*);
 template<> ::hearts::v1::RevealCardQuery* Arena::CreateMaybeMessage<::hearts::v1::RevealCardQuery>(Arena*);
 template<> ::hearts::v1::Trick* Arena::CreateMaybeMessage<::hearts::v1::Trick>(Arena*);
@@ -700,6 +716,7 @@ class HandState final :
     kPenniesFieldNumber = 35,
     kFinishedPenniesFieldNumber = 37,
     kPassSplitFieldNumber = 40,
+    kPledgesFieldNumber = 80,
     kScoringSuitFieldNumber = 18,
     kRulesFieldNumber = 1,
     kCurrentTrickFieldNumber = 11,
@@ -968,6 +985,28 @@ class HandState final :
   const ::PROTOBUF_NAMESPACE_ID::RepeatedField<int>& pass_split() const;
   ::PROTOBUF_NAMESPACE_ID::RepeatedField<int>* mutable_pass_split();
 
+  // repeated sint32 pledges = 80;
+  int pledges_size() const;
+  private:
+  int _internal_pledges_size() const;
+  public:
+  void clear_pledges();
+  private:
+  int32_t _internal_pledges(int index) const;
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedField< int32_t >&
+      _internal_pledges() const;
+  void _internal_add_pledges(int32_t value);
+  ::PROTOBUF_NAMESPACE_ID::RepeatedField< int32_t >*
+      _internal_mutable_pledges();
+  public:
+  int32_t pledges(int index) const;
+  void set_pledges(int index, int32_t value);
+  void add_pledges(int32_t value);
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedField< int32_t >&
+      pledges() const;
+  ::PROTOBUF_NAMESPACE_ID::RepeatedField< int32_t >*
+      mutable_pledges();
+
   // string scoring_suit = 18;
   void clear_scoring_suit();
   const std::string& scoring_suit() const;
@@ -1172,6 +1211,8 @@ class HandState final :
     ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::hearts::v1::PennyRound > finished_pennies_;
     ::PROTOBUF_NAMESPACE_ID::RepeatedField<int> pass_split_;
     mutable std::atomic<int> _pass_split_cached_byte_size_;
+    ::PROTOBUF_NAMESPACE_ID::RepeatedField< int32_t > pledges_;
+    mutable std::atomic<int> _pledges_cached_byte_size_;
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr scoring_suit_;
     ::hearts::v1::Rules* rules_;
     ::hearts::v1::Trick* current_trick_;
@@ -2967,6 +3008,7 @@ class CallPassQuery final :
   enum : int {
     kOptionsFieldNumber = 2,
     kSplitDirectionsFieldNumber = 10,
+    kCountsFieldNumber = 11,
     kStateFieldNumber = 1,
   };
   // repeated .hearts.v1.PassDirection options = 2;
@@ -3003,6 +3045,28 @@ class CallPassQuery final :
   const ::PROTOBUF_NAMESPACE_ID::RepeatedField<int>& split_directions() const;
   ::PROTOBUF_NAMESPACE_ID::RepeatedField<int>* mutable_split_directions();
 
+  // repeated uint32 counts = 11;
+  int counts_size() const;
+  private:
+  int _internal_counts_size() const;
+  public:
+  void clear_counts();
+  private:
+  uint32_t _internal_counts(int index) const;
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >&
+      _internal_counts() const;
+  void _internal_add_counts(uint32_t value);
+  ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
+      _internal_mutable_counts();
+  public:
+  uint32_t counts(int index) const;
+  void set_counts(int index, uint32_t value);
+  void add_counts(uint32_t value);
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >&
+      counts() const;
+  ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
+      mutable_counts();
+
   // .hearts.v1.HandState state = 1;
   bool has_state() const;
   private:
@@ -3033,6 +3097,8 @@ class CallPassQuery final :
     mutable std::atomic<int> _options_cached_byte_size_;
     ::PROTOBUF_NAMESPACE_ID::RepeatedField<int> split_directions_;
     mutable std::atomic<int> _split_directions_cached_byte_size_;
+    ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t > counts_;
+    mutable std::atomic<int> _counts_cached_byte_size_;
     ::hearts::v1::HandState* state_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
   };
@@ -3164,6 +3230,7 @@ class CallPassAnswer final :
   enum : int {
     kSplitFieldNumber = 10,
     kDirectionFieldNumber = 1,
+    kCountFieldNumber = 11,
   };
   // repeated .hearts.v1.PassDirection split = 10;
   int split_size() const;
@@ -3191,6 +3258,19 @@ class CallPassAnswer final :
   void _internal_set_direction(::hearts::v1::PassDirection value);
   public:
 
+  // optional uint32 count = 11;
+  bool has_count() const;
+  private:
+  bool _internal_has_count() const;
+  public:
+  void clear_count();
+  uint32_t count() const;
+  void set_count(uint32_t value);
+  private:
+  uint32_t _internal_count() const;
+  void _internal_set_count(uint32_t value);
+  public:
+
   // @@protoc_insertion_point(class_scope:hearts.v1.CallPassAnswer)
  private:
   class _Internal;
@@ -3199,10 +3279,12 @@ class CallPassAnswer final :
   typedef void InternalArenaConstructable_;
   typedef void DestructorSkippable_;
   struct Impl_ {
+    ::PROTOBUF_NAMESPACE_ID::internal::HasBits<1> _has_bits_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
     ::PROTOBUF_NAMESPACE_ID::RepeatedField<int> split_;
     mutable std::atomic<int> _split_cached_byte_size_;
     int direction_;
-    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
+    uint32_t count_;
   };
   union { Impl_ _impl_; };
   friend struct ::TableStruct_hearts_2fv1_2fgame_2eproto;
@@ -3851,6 +3933,649 @@ class NameSuitAnswer final :
 };
 // -------------------------------------------------------------------
 
+class MoonChoiceQuery final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:hearts.v1.MoonChoiceQuery) */ {
+ public:
+  inline MoonChoiceQuery() : MoonChoiceQuery(nullptr) {}
+  ~MoonChoiceQuery() override;
+  explicit PROTOBUF_CONSTEXPR MoonChoiceQuery(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  MoonChoiceQuery(const MoonChoiceQuery& from);
+  MoonChoiceQuery(MoonChoiceQuery&& from) noexcept
+    : MoonChoiceQuery() {
+    *this = ::std::move(from);
+  }
+
+  inline MoonChoiceQuery& operator=(const MoonChoiceQuery& from) {
+    CopyFrom(from);
+    return *this;
+  }
+  inline MoonChoiceQuery& operator=(MoonChoiceQuery&& from) noexcept {
+    if (this == &from) return *this;
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    } else {
+      CopyFrom(from);
+    }
+    return *this;
+  }
+
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* descriptor() {
+    return GetDescriptor();
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* GetDescriptor() {
+    return default_instance().GetMetadata().descriptor;
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Reflection* GetReflection() {
+    return default_instance().GetMetadata().reflection;
+  }
+  static const MoonChoiceQuery& default_instance() {
+    return *internal_default_instance();
+  }
+  static inline const MoonChoiceQuery* internal_default_instance() {
+    return reinterpret_cast<const MoonChoiceQuery*>(
+               &_MoonChoiceQuery_default_instance_);
+  }
+  static constexpr int kIndexInFileMessages =
+    18;
+
+  friend void swap(MoonChoiceQuery& a, MoonChoiceQuery& b) {
+    a.Swap(&b);
+  }
+  inline void Swap(MoonChoiceQuery* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    } else {
+      ::PROTOBUF_NAMESPACE_ID::internal::GenericSwap(this, other);
+    }
+  }
+  void UnsafeArenaSwap(MoonChoiceQuery* other) {
+    if (other == this) return;
+    GOOGLE_DCHECK(GetOwningArena() == other->GetOwningArena());
+    InternalSwap(other);
+  }
+
+  // implements Message ----------------------------------------------
+
+  MoonChoiceQuery* New(::PROTOBUF_NAMESPACE_ID::Arena* arena = nullptr) const final {
+    return CreateMaybeMessage<MoonChoiceQuery>(arena);
+  }
+  using ::PROTOBUF_NAMESPACE_ID::Message::CopyFrom;
+  void CopyFrom(const MoonChoiceQuery& from);
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  void MergeFrom( const MoonChoiceQuery& from) {
+    MoonChoiceQuery::MergeImpl(*this, from);
+  }
+  private:
+  static void MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg);
+  public:
+  PROTOBUF_ATTRIBUTE_REINITIALIZES void Clear() final;
+  bool IsInitialized() const final;
+
+  size_t ByteSizeLong() const final;
+  const char* _InternalParse(const char* ptr, ::PROTOBUF_NAMESPACE_ID::internal::ParseContext* ctx) final;
+  uint8_t* _InternalSerialize(
+      uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const final;
+  int GetCachedSize() const final { return _impl_._cached_size_.Get(); }
+
+  private:
+  void SharedCtor(::PROTOBUF_NAMESPACE_ID::Arena* arena, bool is_message_owned);
+  void SharedDtor();
+  void SetCachedSize(int size) const final;
+  void InternalSwap(MoonChoiceQuery* other);
+
+  private:
+  friend class ::PROTOBUF_NAMESPACE_ID::internal::AnyMetadata;
+  static ::PROTOBUF_NAMESPACE_ID::StringPiece FullMessageName() {
+    return "hearts.v1.MoonChoiceQuery";
+  }
+  protected:
+  explicit MoonChoiceQuery(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                       bool is_message_owned = false);
+  public:
+
+  static const ClassData _class_data_;
+  const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GetClassData() const final;
+
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+
+  // nested types ----------------------------------------------------
+
+  // accessors -------------------------------------------------------
+
+  enum : int {
+    kStateFieldNumber = 1,
+    kWorthFieldNumber = 2,
+    kDefaultSubtractFieldNumber = 3,
+  };
+  // .hearts.v1.HandState state = 1;
+  bool has_state() const;
+  private:
+  bool _internal_has_state() const;
+  public:
+  void clear_state();
+  const ::hearts::v1::HandState& state() const;
+  PROTOBUF_NODISCARD ::hearts::v1::HandState* release_state();
+  ::hearts::v1::HandState* mutable_state();
+  void set_allocated_state(::hearts::v1::HandState* state);
+  private:
+  const ::hearts::v1::HandState& _internal_state() const;
+  ::hearts::v1::HandState* _internal_mutable_state();
+  public:
+  void unsafe_arena_set_allocated_state(
+      ::hearts::v1::HandState* state);
+  ::hearts::v1::HandState* unsafe_arena_release_state();
+
+  // int32 worth = 2;
+  void clear_worth();
+  int32_t worth() const;
+  void set_worth(int32_t value);
+  private:
+  int32_t _internal_worth() const;
+  void _internal_set_worth(int32_t value);
+  public:
+
+  // bool default_subtract = 3;
+  void clear_default_subtract();
+  bool default_subtract() const;
+  void set_default_subtract(bool value);
+  private:
+  bool _internal_default_subtract() const;
+  void _internal_set_default_subtract(bool value);
+  public:
+
+  // @@protoc_insertion_point(class_scope:hearts.v1.MoonChoiceQuery)
+ private:
+  class _Internal;
+
+  template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
+  typedef void InternalArenaConstructable_;
+  typedef void DestructorSkippable_;
+  struct Impl_ {
+    ::hearts::v1::HandState* state_;
+    int32_t worth_;
+    bool default_subtract_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
+  };
+  union { Impl_ _impl_; };
+  friend struct ::TableStruct_hearts_2fv1_2fgame_2eproto;
+};
+// -------------------------------------------------------------------
+
+class MoonChoiceAnswer final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:hearts.v1.MoonChoiceAnswer) */ {
+ public:
+  inline MoonChoiceAnswer() : MoonChoiceAnswer(nullptr) {}
+  ~MoonChoiceAnswer() override;
+  explicit PROTOBUF_CONSTEXPR MoonChoiceAnswer(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  MoonChoiceAnswer(const MoonChoiceAnswer& from);
+  MoonChoiceAnswer(MoonChoiceAnswer&& from) noexcept
+    : MoonChoiceAnswer() {
+    *this = ::std::move(from);
+  }
+
+  inline MoonChoiceAnswer& operator=(const MoonChoiceAnswer& from) {
+    CopyFrom(from);
+    return *this;
+  }
+  inline MoonChoiceAnswer& operator=(MoonChoiceAnswer&& from) noexcept {
+    if (this == &from) return *this;
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    } else {
+      CopyFrom(from);
+    }
+    return *this;
+  }
+
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* descriptor() {
+    return GetDescriptor();
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* GetDescriptor() {
+    return default_instance().GetMetadata().descriptor;
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Reflection* GetReflection() {
+    return default_instance().GetMetadata().reflection;
+  }
+  static const MoonChoiceAnswer& default_instance() {
+    return *internal_default_instance();
+  }
+  static inline const MoonChoiceAnswer* internal_default_instance() {
+    return reinterpret_cast<const MoonChoiceAnswer*>(
+               &_MoonChoiceAnswer_default_instance_);
+  }
+  static constexpr int kIndexInFileMessages =
+    19;
+
+  friend void swap(MoonChoiceAnswer& a, MoonChoiceAnswer& b) {
+    a.Swap(&b);
+  }
+  inline void Swap(MoonChoiceAnswer* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    } else {
+      ::PROTOBUF_NAMESPACE_ID::internal::GenericSwap(this, other);
+    }
+  }
+  void UnsafeArenaSwap(MoonChoiceAnswer* other) {
+    if (other == this) return;
+    GOOGLE_DCHECK(GetOwningArena() == other->GetOwningArena());
+    InternalSwap(other);
+  }
+
+  // implements Message ----------------------------------------------
+
+  MoonChoiceAnswer* New(::PROTOBUF_NAMESPACE_ID::Arena* arena = nullptr) const final {
+    return CreateMaybeMessage<MoonChoiceAnswer>(arena);
+  }
+  using ::PROTOBUF_NAMESPACE_ID::Message::CopyFrom;
+  void CopyFrom(const MoonChoiceAnswer& from);
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  void MergeFrom( const MoonChoiceAnswer& from) {
+    MoonChoiceAnswer::MergeImpl(*this, from);
+  }
+  private:
+  static void MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg);
+  public:
+  PROTOBUF_ATTRIBUTE_REINITIALIZES void Clear() final;
+  bool IsInitialized() const final;
+
+  size_t ByteSizeLong() const final;
+  const char* _InternalParse(const char* ptr, ::PROTOBUF_NAMESPACE_ID::internal::ParseContext* ctx) final;
+  uint8_t* _InternalSerialize(
+      uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const final;
+  int GetCachedSize() const final { return _impl_._cached_size_.Get(); }
+
+  private:
+  void SharedCtor(::PROTOBUF_NAMESPACE_ID::Arena* arena, bool is_message_owned);
+  void SharedDtor();
+  void SetCachedSize(int size) const final;
+  void InternalSwap(MoonChoiceAnswer* other);
+
+  private:
+  friend class ::PROTOBUF_NAMESPACE_ID::internal::AnyMetadata;
+  static ::PROTOBUF_NAMESPACE_ID::StringPiece FullMessageName() {
+    return "hearts.v1.MoonChoiceAnswer";
+  }
+  protected:
+  explicit MoonChoiceAnswer(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                       bool is_message_owned = false);
+  public:
+
+  static const ClassData _class_data_;
+  const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GetClassData() const final;
+
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+
+  // nested types ----------------------------------------------------
+
+  // accessors -------------------------------------------------------
+
+  enum : int {
+    kSubtractFieldNumber = 1,
+  };
+  // bool subtract = 1;
+  void clear_subtract();
+  bool subtract() const;
+  void set_subtract(bool value);
+  private:
+  bool _internal_subtract() const;
+  void _internal_set_subtract(bool value);
+  public:
+
+  // @@protoc_insertion_point(class_scope:hearts.v1.MoonChoiceAnswer)
+ private:
+  class _Internal;
+
+  template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
+  typedef void InternalArenaConstructable_;
+  typedef void DestructorSkippable_;
+  struct Impl_ {
+    bool subtract_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
+  };
+  union { Impl_ _impl_; };
+  friend struct ::TableStruct_hearts_2fv1_2fgame_2eproto;
+};
+// -------------------------------------------------------------------
+
+class PledgeQuery final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:hearts.v1.PledgeQuery) */ {
+ public:
+  inline PledgeQuery() : PledgeQuery(nullptr) {}
+  ~PledgeQuery() override;
+  explicit PROTOBUF_CONSTEXPR PledgeQuery(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  PledgeQuery(const PledgeQuery& from);
+  PledgeQuery(PledgeQuery&& from) noexcept
+    : PledgeQuery() {
+    *this = ::std::move(from);
+  }
+
+  inline PledgeQuery& operator=(const PledgeQuery& from) {
+    CopyFrom(from);
+    return *this;
+  }
+  inline PledgeQuery& operator=(PledgeQuery&& from) noexcept {
+    if (this == &from) return *this;
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    } else {
+      CopyFrom(from);
+    }
+    return *this;
+  }
+
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* descriptor() {
+    return GetDescriptor();
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* GetDescriptor() {
+    return default_instance().GetMetadata().descriptor;
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Reflection* GetReflection() {
+    return default_instance().GetMetadata().reflection;
+  }
+  static const PledgeQuery& default_instance() {
+    return *internal_default_instance();
+  }
+  static inline const PledgeQuery* internal_default_instance() {
+    return reinterpret_cast<const PledgeQuery*>(
+               &_PledgeQuery_default_instance_);
+  }
+  static constexpr int kIndexInFileMessages =
+    20;
+
+  friend void swap(PledgeQuery& a, PledgeQuery& b) {
+    a.Swap(&b);
+  }
+  inline void Swap(PledgeQuery* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    } else {
+      ::PROTOBUF_NAMESPACE_ID::internal::GenericSwap(this, other);
+    }
+  }
+  void UnsafeArenaSwap(PledgeQuery* other) {
+    if (other == this) return;
+    GOOGLE_DCHECK(GetOwningArena() == other->GetOwningArena());
+    InternalSwap(other);
+  }
+
+  // implements Message ----------------------------------------------
+
+  PledgeQuery* New(::PROTOBUF_NAMESPACE_ID::Arena* arena = nullptr) const final {
+    return CreateMaybeMessage<PledgeQuery>(arena);
+  }
+  using ::PROTOBUF_NAMESPACE_ID::Message::CopyFrom;
+  void CopyFrom(const PledgeQuery& from);
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  void MergeFrom( const PledgeQuery& from) {
+    PledgeQuery::MergeImpl(*this, from);
+  }
+  private:
+  static void MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg);
+  public:
+  PROTOBUF_ATTRIBUTE_REINITIALIZES void Clear() final;
+  bool IsInitialized() const final;
+
+  size_t ByteSizeLong() const final;
+  const char* _InternalParse(const char* ptr, ::PROTOBUF_NAMESPACE_ID::internal::ParseContext* ctx) final;
+  uint8_t* _InternalSerialize(
+      uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const final;
+  int GetCachedSize() const final { return _impl_._cached_size_.Get(); }
+
+  private:
+  void SharedCtor(::PROTOBUF_NAMESPACE_ID::Arena* arena, bool is_message_owned);
+  void SharedDtor();
+  void SetCachedSize(int size) const final;
+  void InternalSwap(PledgeQuery* other);
+
+  private:
+  friend class ::PROTOBUF_NAMESPACE_ID::internal::AnyMetadata;
+  static ::PROTOBUF_NAMESPACE_ID::StringPiece FullMessageName() {
+    return "hearts.v1.PledgeQuery";
+  }
+  protected:
+  explicit PledgeQuery(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                       bool is_message_owned = false);
+  public:
+
+  static const ClassData _class_data_;
+  const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GetClassData() const final;
+
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+
+  // nested types ----------------------------------------------------
+
+  // accessors -------------------------------------------------------
+
+  enum : int {
+    kStateFieldNumber = 1,
+    kPointsFieldNumber = 2,
+  };
+  // .hearts.v1.HandState state = 1;
+  bool has_state() const;
+  private:
+  bool _internal_has_state() const;
+  public:
+  void clear_state();
+  const ::hearts::v1::HandState& state() const;
+  PROTOBUF_NODISCARD ::hearts::v1::HandState* release_state();
+  ::hearts::v1::HandState* mutable_state();
+  void set_allocated_state(::hearts::v1::HandState* state);
+  private:
+  const ::hearts::v1::HandState& _internal_state() const;
+  ::hearts::v1::HandState* _internal_mutable_state();
+  public:
+  void unsafe_arena_set_allocated_state(
+      ::hearts::v1::HandState* state);
+  ::hearts::v1::HandState* unsafe_arena_release_state();
+
+  // uint32 points = 2;
+  void clear_points();
+  uint32_t points() const;
+  void set_points(uint32_t value);
+  private:
+  uint32_t _internal_points() const;
+  void _internal_set_points(uint32_t value);
+  public:
+
+  // @@protoc_insertion_point(class_scope:hearts.v1.PledgeQuery)
+ private:
+  class _Internal;
+
+  template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
+  typedef void InternalArenaConstructable_;
+  typedef void DestructorSkippable_;
+  struct Impl_ {
+    ::hearts::v1::HandState* state_;
+    uint32_t points_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
+  };
+  union { Impl_ _impl_; };
+  friend struct ::TableStruct_hearts_2fv1_2fgame_2eproto;
+};
+// -------------------------------------------------------------------
+
+class PledgeAnswer final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:hearts.v1.PledgeAnswer) */ {
+ public:
+  inline PledgeAnswer() : PledgeAnswer(nullptr) {}
+  ~PledgeAnswer() override;
+  explicit PROTOBUF_CONSTEXPR PledgeAnswer(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  PledgeAnswer(const PledgeAnswer& from);
+  PledgeAnswer(PledgeAnswer&& from) noexcept
+    : PledgeAnswer() {
+    *this = ::std::move(from);
+  }
+
+  inline PledgeAnswer& operator=(const PledgeAnswer& from) {
+    CopyFrom(from);
+    return *this;
+  }
+  inline PledgeAnswer& operator=(PledgeAnswer&& from) noexcept {
+    if (this == &from) return *this;
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    } else {
+      CopyFrom(from);
+    }
+    return *this;
+  }
+
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* descriptor() {
+    return GetDescriptor();
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* GetDescriptor() {
+    return default_instance().GetMetadata().descriptor;
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Reflection* GetReflection() {
+    return default_instance().GetMetadata().reflection;
+  }
+  static const PledgeAnswer& default_instance() {
+    return *internal_default_instance();
+  }
+  static inline const PledgeAnswer* internal_default_instance() {
+    return reinterpret_cast<const PledgeAnswer*>(
+               &_PledgeAnswer_default_instance_);
+  }
+  static constexpr int kIndexInFileMessages =
+    21;
+
+  friend void swap(PledgeAnswer& a, PledgeAnswer& b) {
+    a.Swap(&b);
+  }
+  inline void Swap(PledgeAnswer* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    } else {
+      ::PROTOBUF_NAMESPACE_ID::internal::GenericSwap(this, other);
+    }
+  }
+  void UnsafeArenaSwap(PledgeAnswer* other) {
+    if (other == this) return;
+    GOOGLE_DCHECK(GetOwningArena() == other->GetOwningArena());
+    InternalSwap(other);
+  }
+
+  // implements Message ----------------------------------------------
+
+  PledgeAnswer* New(::PROTOBUF_NAMESPACE_ID::Arena* arena = nullptr) const final {
+    return CreateMaybeMessage<PledgeAnswer>(arena);
+  }
+  using ::PROTOBUF_NAMESPACE_ID::Message::CopyFrom;
+  void CopyFrom(const PledgeAnswer& from);
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  void MergeFrom( const PledgeAnswer& from) {
+    PledgeAnswer::MergeImpl(*this, from);
+  }
+  private:
+  static void MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg);
+  public:
+  PROTOBUF_ATTRIBUTE_REINITIALIZES void Clear() final;
+  bool IsInitialized() const final;
+
+  size_t ByteSizeLong() const final;
+  const char* _InternalParse(const char* ptr, ::PROTOBUF_NAMESPACE_ID::internal::ParseContext* ctx) final;
+  uint8_t* _InternalSerialize(
+      uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const final;
+  int GetCachedSize() const final { return _impl_._cached_size_.Get(); }
+
+  private:
+  void SharedCtor(::PROTOBUF_NAMESPACE_ID::Arena* arena, bool is_message_owned);
+  void SharedDtor();
+  void SetCachedSize(int size) const final;
+  void InternalSwap(PledgeAnswer* other);
+
+  private:
+  friend class ::PROTOBUF_NAMESPACE_ID::internal::AnyMetadata;
+  static ::PROTOBUF_NAMESPACE_ID::StringPiece FullMessageName() {
+    return "hearts.v1.PledgeAnswer";
+  }
+  protected:
+  explicit PledgeAnswer(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                       bool is_message_owned = false);
+  public:
+
+  static const ClassData _class_data_;
+  const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GetClassData() const final;
+
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+
+  // nested types ----------------------------------------------------
+
+  // accessors -------------------------------------------------------
+
+  enum : int {
+    kPledgeFieldNumber = 1,
+  };
+  // bool pledge = 1;
+  void clear_pledge();
+  bool pledge() const;
+  void set_pledge(bool value);
+  private:
+  bool _internal_pledge() const;
+  void _internal_set_pledge(bool value);
+  public:
+
+  // @@protoc_insertion_point(class_scope:hearts.v1.PledgeAnswer)
+ private:
+  class _Internal;
+
+  template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
+  typedef void InternalArenaConstructable_;
+  typedef void DestructorSkippable_;
+  struct Impl_ {
+    bool pledge_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
+  };
+  union { Impl_ _impl_; };
+  friend struct ::TableStruct_hearts_2fv1_2fgame_2eproto;
+};
+// -------------------------------------------------------------------
+
 class PlayCardQuery final :
     public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:hearts.v1.PlayCardQuery) */ {
  public:
@@ -3899,7 +4624,7 @@ class PlayCardQuery final :
                &_PlayCardQuery_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    18;
+    22;
 
   friend void swap(PlayCardQuery& a, PlayCardQuery& b) {
     a.Swap(&b);
@@ -4102,7 +4827,7 @@ class PlayCardAnswer final :
                &_PlayCardAnswer_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    19;
+    23;
 
   friend void swap(PlayCardAnswer& a, PlayCardAnswer& b) {
     a.Swap(&b);
@@ -4271,7 +4996,7 @@ class RevealCardQuery final :
                &_RevealCardQuery_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    20;
+    24;
 
   friend void swap(RevealCardQuery& a, RevealCardQuery& b) {
     a.Swap(&b);
@@ -4428,7 +5153,7 @@ class RevealCardAnswer final :
                &_RevealCardAnswer_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    21;
+    25;
 
   friend void swap(RevealCardAnswer& a, RevealCardAnswer& b) {
     a.Swap(&b);
@@ -4581,7 +5306,7 @@ class Player final :
                &_Player_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    22;
+    26;
 
   friend void swap(Player& a, Player& b) {
     a.Swap(&b);
@@ -4745,7 +5470,7 @@ class MatchStart final :
                &_MatchStart_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    23;
+    27;
 
   friend void swap(MatchStart& a, MatchStart& b) {
     a.Swap(&b);
@@ -4980,7 +5705,7 @@ class MatchStartAnswer final :
                &_MatchStartAnswer_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    24;
+    28;
 
   friend void swap(MatchStartAnswer& a, MatchStartAnswer& b) {
     a.Swap(&b);
@@ -5128,7 +5853,7 @@ class HandStart final :
                &_HandStart_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    25;
+    29;
 
   friend void swap(HandStart& a, HandStart& b) {
     a.Swap(&b);
@@ -5375,7 +6100,7 @@ class TrickEnd final :
                &_TrickEnd_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    26;
+    30;
 
   friend void swap(TrickEnd& a, TrickEnd& b) {
     a.Swap(&b);
@@ -5554,7 +6279,7 @@ class HandEnd final :
                &_HandEnd_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    27;
+    31;
 
   friend void swap(HandEnd& a, HandEnd& b) {
     a.Swap(&b);
@@ -5794,7 +6519,7 @@ class MatchEnd final :
                &_MatchEnd_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    28;
+    32;
 
   friend void swap(MatchEnd& a, MatchEnd& b) {
     a.Swap(&b);
@@ -7323,6 +8048,53 @@ HandState::mutable_pass_split() {
   return _internal_mutable_pass_split();
 }
 
+// repeated sint32 pledges = 80;
+inline int HandState::_internal_pledges_size() const {
+  return _impl_.pledges_.size();
+}
+inline int HandState::pledges_size() const {
+  return _internal_pledges_size();
+}
+inline void HandState::clear_pledges() {
+  _impl_.pledges_.Clear();
+}
+inline int32_t HandState::_internal_pledges(int index) const {
+  return _impl_.pledges_.Get(index);
+}
+inline int32_t HandState::pledges(int index) const {
+  // @@protoc_insertion_point(field_get:hearts.v1.HandState.pledges)
+  return _internal_pledges(index);
+}
+inline void HandState::set_pledges(int index, int32_t value) {
+  _impl_.pledges_.Set(index, value);
+  // @@protoc_insertion_point(field_set:hearts.v1.HandState.pledges)
+}
+inline void HandState::_internal_add_pledges(int32_t value) {
+  _impl_.pledges_.Add(value);
+}
+inline void HandState::add_pledges(int32_t value) {
+  _internal_add_pledges(value);
+  // @@protoc_insertion_point(field_add:hearts.v1.HandState.pledges)
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedField< int32_t >&
+HandState::_internal_pledges() const {
+  return _impl_.pledges_;
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedField< int32_t >&
+HandState::pledges() const {
+  // @@protoc_insertion_point(field_list:hearts.v1.HandState.pledges)
+  return _internal_pledges();
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedField< int32_t >*
+HandState::_internal_mutable_pledges() {
+  return &_impl_.pledges_;
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedField< int32_t >*
+HandState::mutable_pledges() {
+  // @@protoc_insertion_point(field_mutable_list:hearts.v1.HandState.pledges)
+  return _internal_mutable_pledges();
+}
+
 // optional .hearts.v1.DominoTable domino = 25;
 inline bool HandState::_internal_has_domino() const {
   bool value = (_impl_._has_bits_[0] & 0x00000001u) != 0;
@@ -8691,6 +9463,53 @@ CallPassQuery::mutable_split_directions() {
   return _internal_mutable_split_directions();
 }
 
+// repeated uint32 counts = 11;
+inline int CallPassQuery::_internal_counts_size() const {
+  return _impl_.counts_.size();
+}
+inline int CallPassQuery::counts_size() const {
+  return _internal_counts_size();
+}
+inline void CallPassQuery::clear_counts() {
+  _impl_.counts_.Clear();
+}
+inline uint32_t CallPassQuery::_internal_counts(int index) const {
+  return _impl_.counts_.Get(index);
+}
+inline uint32_t CallPassQuery::counts(int index) const {
+  // @@protoc_insertion_point(field_get:hearts.v1.CallPassQuery.counts)
+  return _internal_counts(index);
+}
+inline void CallPassQuery::set_counts(int index, uint32_t value) {
+  _impl_.counts_.Set(index, value);
+  // @@protoc_insertion_point(field_set:hearts.v1.CallPassQuery.counts)
+}
+inline void CallPassQuery::_internal_add_counts(uint32_t value) {
+  _impl_.counts_.Add(value);
+}
+inline void CallPassQuery::add_counts(uint32_t value) {
+  _internal_add_counts(value);
+  // @@protoc_insertion_point(field_add:hearts.v1.CallPassQuery.counts)
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >&
+CallPassQuery::_internal_counts() const {
+  return _impl_.counts_;
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >&
+CallPassQuery::counts() const {
+  // @@protoc_insertion_point(field_list:hearts.v1.CallPassQuery.counts)
+  return _internal_counts();
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
+CallPassQuery::_internal_mutable_counts() {
+  return &_impl_.counts_;
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
+CallPassQuery::mutable_counts() {
+  // @@protoc_insertion_point(field_mutable_list:hearts.v1.CallPassQuery.counts)
+  return _internal_mutable_counts();
+}
+
 // -------------------------------------------------------------------
 
 // CallPassAnswer
@@ -8756,6 +9575,34 @@ inline ::PROTOBUF_NAMESPACE_ID::RepeatedField<int>*
 CallPassAnswer::mutable_split() {
   // @@protoc_insertion_point(field_mutable_list:hearts.v1.CallPassAnswer.split)
   return _internal_mutable_split();
+}
+
+// optional uint32 count = 11;
+inline bool CallPassAnswer::_internal_has_count() const {
+  bool value = (_impl_._has_bits_[0] & 0x00000001u) != 0;
+  return value;
+}
+inline bool CallPassAnswer::has_count() const {
+  return _internal_has_count();
+}
+inline void CallPassAnswer::clear_count() {
+  _impl_.count_ = 0u;
+  _impl_._has_bits_[0] &= ~0x00000001u;
+}
+inline uint32_t CallPassAnswer::_internal_count() const {
+  return _impl_.count_;
+}
+inline uint32_t CallPassAnswer::count() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.CallPassAnswer.count)
+  return _internal_count();
+}
+inline void CallPassAnswer::_internal_set_count(uint32_t value) {
+  _impl_._has_bits_[0] |= 0x00000001u;
+  _impl_.count_ = value;
+}
+inline void CallPassAnswer::set_count(uint32_t value) {
+  _internal_set_count(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.CallPassAnswer.count)
 }
 
 // -------------------------------------------------------------------
@@ -9070,6 +9917,302 @@ inline void NameSuitAnswer::set_allocated_suit(std::string* suit) {
   }
 #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
   // @@protoc_insertion_point(field_set_allocated:hearts.v1.NameSuitAnswer.suit)
+}
+
+// -------------------------------------------------------------------
+
+// MoonChoiceQuery
+
+// .hearts.v1.HandState state = 1;
+inline bool MoonChoiceQuery::_internal_has_state() const {
+  return this != internal_default_instance() && _impl_.state_ != nullptr;
+}
+inline bool MoonChoiceQuery::has_state() const {
+  return _internal_has_state();
+}
+inline void MoonChoiceQuery::clear_state() {
+  if (GetArenaForAllocation() == nullptr && _impl_.state_ != nullptr) {
+    delete _impl_.state_;
+  }
+  _impl_.state_ = nullptr;
+}
+inline const ::hearts::v1::HandState& MoonChoiceQuery::_internal_state() const {
+  const ::hearts::v1::HandState* p = _impl_.state_;
+  return p != nullptr ? *p : reinterpret_cast<const ::hearts::v1::HandState&>(
+      ::hearts::v1::_HandState_default_instance_);
+}
+inline const ::hearts::v1::HandState& MoonChoiceQuery::state() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.MoonChoiceQuery.state)
+  return _internal_state();
+}
+inline void MoonChoiceQuery::unsafe_arena_set_allocated_state(
+    ::hearts::v1::HandState* state) {
+  if (GetArenaForAllocation() == nullptr) {
+    delete reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(_impl_.state_);
+  }
+  _impl_.state_ = state;
+  if (state) {
+    
+  } else {
+    
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.MoonChoiceQuery.state)
+}
+inline ::hearts::v1::HandState* MoonChoiceQuery::release_state() {
+  
+  ::hearts::v1::HandState* temp = _impl_.state_;
+  _impl_.state_ = nullptr;
+#ifdef PROTOBUF_FORCE_COPY_IN_RELEASE
+  auto* old =  reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(temp);
+  temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+  if (GetArenaForAllocation() == nullptr) { delete old; }
+#else  // PROTOBUF_FORCE_COPY_IN_RELEASE
+  if (GetArenaForAllocation() != nullptr) {
+    temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+  }
+#endif  // !PROTOBUF_FORCE_COPY_IN_RELEASE
+  return temp;
+}
+inline ::hearts::v1::HandState* MoonChoiceQuery::unsafe_arena_release_state() {
+  // @@protoc_insertion_point(field_release:hearts.v1.MoonChoiceQuery.state)
+  
+  ::hearts::v1::HandState* temp = _impl_.state_;
+  _impl_.state_ = nullptr;
+  return temp;
+}
+inline ::hearts::v1::HandState* MoonChoiceQuery::_internal_mutable_state() {
+  
+  if (_impl_.state_ == nullptr) {
+    auto* p = CreateMaybeMessage<::hearts::v1::HandState>(GetArenaForAllocation());
+    _impl_.state_ = p;
+  }
+  return _impl_.state_;
+}
+inline ::hearts::v1::HandState* MoonChoiceQuery::mutable_state() {
+  ::hearts::v1::HandState* _msg = _internal_mutable_state();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.MoonChoiceQuery.state)
+  return _msg;
+}
+inline void MoonChoiceQuery::set_allocated_state(::hearts::v1::HandState* state) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  if (message_arena == nullptr) {
+    delete _impl_.state_;
+  }
+  if (state) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+        ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(state);
+    if (message_arena != submessage_arena) {
+      state = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, state, submessage_arena);
+    }
+    
+  } else {
+    
+  }
+  _impl_.state_ = state;
+  // @@protoc_insertion_point(field_set_allocated:hearts.v1.MoonChoiceQuery.state)
+}
+
+// int32 worth = 2;
+inline void MoonChoiceQuery::clear_worth() {
+  _impl_.worth_ = 0;
+}
+inline int32_t MoonChoiceQuery::_internal_worth() const {
+  return _impl_.worth_;
+}
+inline int32_t MoonChoiceQuery::worth() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.MoonChoiceQuery.worth)
+  return _internal_worth();
+}
+inline void MoonChoiceQuery::_internal_set_worth(int32_t value) {
+  
+  _impl_.worth_ = value;
+}
+inline void MoonChoiceQuery::set_worth(int32_t value) {
+  _internal_set_worth(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.MoonChoiceQuery.worth)
+}
+
+// bool default_subtract = 3;
+inline void MoonChoiceQuery::clear_default_subtract() {
+  _impl_.default_subtract_ = false;
+}
+inline bool MoonChoiceQuery::_internal_default_subtract() const {
+  return _impl_.default_subtract_;
+}
+inline bool MoonChoiceQuery::default_subtract() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.MoonChoiceQuery.default_subtract)
+  return _internal_default_subtract();
+}
+inline void MoonChoiceQuery::_internal_set_default_subtract(bool value) {
+  
+  _impl_.default_subtract_ = value;
+}
+inline void MoonChoiceQuery::set_default_subtract(bool value) {
+  _internal_set_default_subtract(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.MoonChoiceQuery.default_subtract)
+}
+
+// -------------------------------------------------------------------
+
+// MoonChoiceAnswer
+
+// bool subtract = 1;
+inline void MoonChoiceAnswer::clear_subtract() {
+  _impl_.subtract_ = false;
+}
+inline bool MoonChoiceAnswer::_internal_subtract() const {
+  return _impl_.subtract_;
+}
+inline bool MoonChoiceAnswer::subtract() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.MoonChoiceAnswer.subtract)
+  return _internal_subtract();
+}
+inline void MoonChoiceAnswer::_internal_set_subtract(bool value) {
+  
+  _impl_.subtract_ = value;
+}
+inline void MoonChoiceAnswer::set_subtract(bool value) {
+  _internal_set_subtract(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.MoonChoiceAnswer.subtract)
+}
+
+// -------------------------------------------------------------------
+
+// PledgeQuery
+
+// .hearts.v1.HandState state = 1;
+inline bool PledgeQuery::_internal_has_state() const {
+  return this != internal_default_instance() && _impl_.state_ != nullptr;
+}
+inline bool PledgeQuery::has_state() const {
+  return _internal_has_state();
+}
+inline void PledgeQuery::clear_state() {
+  if (GetArenaForAllocation() == nullptr && _impl_.state_ != nullptr) {
+    delete _impl_.state_;
+  }
+  _impl_.state_ = nullptr;
+}
+inline const ::hearts::v1::HandState& PledgeQuery::_internal_state() const {
+  const ::hearts::v1::HandState* p = _impl_.state_;
+  return p != nullptr ? *p : reinterpret_cast<const ::hearts::v1::HandState&>(
+      ::hearts::v1::_HandState_default_instance_);
+}
+inline const ::hearts::v1::HandState& PledgeQuery::state() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.PledgeQuery.state)
+  return _internal_state();
+}
+inline void PledgeQuery::unsafe_arena_set_allocated_state(
+    ::hearts::v1::HandState* state) {
+  if (GetArenaForAllocation() == nullptr) {
+    delete reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(_impl_.state_);
+  }
+  _impl_.state_ = state;
+  if (state) {
+    
+  } else {
+    
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.PledgeQuery.state)
+}
+inline ::hearts::v1::HandState* PledgeQuery::release_state() {
+  
+  ::hearts::v1::HandState* temp = _impl_.state_;
+  _impl_.state_ = nullptr;
+#ifdef PROTOBUF_FORCE_COPY_IN_RELEASE
+  auto* old =  reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(temp);
+  temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+  if (GetArenaForAllocation() == nullptr) { delete old; }
+#else  // PROTOBUF_FORCE_COPY_IN_RELEASE
+  if (GetArenaForAllocation() != nullptr) {
+    temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+  }
+#endif  // !PROTOBUF_FORCE_COPY_IN_RELEASE
+  return temp;
+}
+inline ::hearts::v1::HandState* PledgeQuery::unsafe_arena_release_state() {
+  // @@protoc_insertion_point(field_release:hearts.v1.PledgeQuery.state)
+  
+  ::hearts::v1::HandState* temp = _impl_.state_;
+  _impl_.state_ = nullptr;
+  return temp;
+}
+inline ::hearts::v1::HandState* PledgeQuery::_internal_mutable_state() {
+  
+  if (_impl_.state_ == nullptr) {
+    auto* p = CreateMaybeMessage<::hearts::v1::HandState>(GetArenaForAllocation());
+    _impl_.state_ = p;
+  }
+  return _impl_.state_;
+}
+inline ::hearts::v1::HandState* PledgeQuery::mutable_state() {
+  ::hearts::v1::HandState* _msg = _internal_mutable_state();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.PledgeQuery.state)
+  return _msg;
+}
+inline void PledgeQuery::set_allocated_state(::hearts::v1::HandState* state) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  if (message_arena == nullptr) {
+    delete _impl_.state_;
+  }
+  if (state) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+        ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(state);
+    if (message_arena != submessage_arena) {
+      state = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, state, submessage_arena);
+    }
+    
+  } else {
+    
+  }
+  _impl_.state_ = state;
+  // @@protoc_insertion_point(field_set_allocated:hearts.v1.PledgeQuery.state)
+}
+
+// uint32 points = 2;
+inline void PledgeQuery::clear_points() {
+  _impl_.points_ = 0u;
+}
+inline uint32_t PledgeQuery::_internal_points() const {
+  return _impl_.points_;
+}
+inline uint32_t PledgeQuery::points() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.PledgeQuery.points)
+  return _internal_points();
+}
+inline void PledgeQuery::_internal_set_points(uint32_t value) {
+  
+  _impl_.points_ = value;
+}
+inline void PledgeQuery::set_points(uint32_t value) {
+  _internal_set_points(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.PledgeQuery.points)
+}
+
+// -------------------------------------------------------------------
+
+// PledgeAnswer
+
+// bool pledge = 1;
+inline void PledgeAnswer::clear_pledge() {
+  _impl_.pledge_ = false;
+}
+inline bool PledgeAnswer::_internal_pledge() const {
+  return _impl_.pledge_;
+}
+inline bool PledgeAnswer::pledge() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.PledgeAnswer.pledge)
+  return _internal_pledge();
+}
+inline void PledgeAnswer::_internal_set_pledge(bool value) {
+  
+  _impl_.pledge_ = value;
+}
+inline void PledgeAnswer::set_pledge(bool value) {
+  _internal_set_pledge(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.PledgeAnswer.pledge)
 }
 
 // -------------------------------------------------------------------
@@ -10628,6 +11771,14 @@ inline void MatchEnd::set_hands_played(uint32_t value) {
 #ifdef __GNUC__
   #pragma GCC diagnostic pop
 #endif  // __GNUC__
+// -------------------------------------------------------------------
+
+// -------------------------------------------------------------------
+
+// -------------------------------------------------------------------
+
+// -------------------------------------------------------------------
+
 // -------------------------------------------------------------------
 
 // -------------------------------------------------------------------

@@ -64,6 +64,8 @@ PROTOBUF_CONSTEXPR Rules::Rules(
   , /*decltype(_impl_.pass_call_options_)*/{}
   , /*decltype(_impl_._pass_call_options_cached_byte_size_)*/{0}
   , /*decltype(_impl_.second_pack_removed_)*/{}
+  , /*decltype(_impl_.pass_call_counts_)*/{}
+  , /*decltype(_impl_._pass_call_counts_cached_byte_size_)*/{0}
   , /*decltype(_impl_.name_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.doubler_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.players_)*/0u
@@ -105,7 +107,10 @@ PROTOBUF_CONSTEXPR Rules::Rules(
   , /*decltype(_impl_.doubler_alone_points_)*/0
   , /*decltype(_impl_.enfle_)*/false
   , /*decltype(_impl_.all_hearts_reversed_)*/false
-  , /*decltype(_impl_.all_hearts_reverse_queen_)*/false} {}
+  , /*decltype(_impl_.all_hearts_reverse_queen_)*/false
+  , /*decltype(_impl_.no_hearts_pledge_)*/false
+  , /*decltype(_impl_.moon_subtract_after_)*/0u
+  , /*decltype(_impl_.pledge_points_)*/0u} {}
 struct RulesDefaultTypeInternal {
   PROTOBUF_CONSTEXPR RulesDefaultTypeInternal()
       : _instance(::_pbi::ConstantInitialized{}) {}
@@ -194,6 +199,10 @@ const uint32_t TableStruct_hearts_2fv1_2frules_2eproto::offsets[] PROTOBUF_SECTI
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.doubler_alone_points_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.all_hearts_reversed_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.all_hearts_reverse_queen_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.moon_subtract_after_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.no_hearts_pledge_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.pledge_points_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.pass_call_counts_),
   ~0u,
   ~0u,
   ~0u,
@@ -244,11 +253,15 @@ const uint32_t TableStruct_hearts_2fv1_2frules_2eproto::offsets[] PROTOBUF_SECTI
   ~0u,
   ~0u,
   ~0u,
+  ~0u,
+  ~0u,
+  4,
+  ~0u,
 };
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
   { 0, -1, -1, sizeof(::hearts::v1::CardValue)},
   { 8, -1, -1, sizeof(::hearts::v1::ScoreAdjustment)},
-  { 16, 72, -1, sizeof(::hearts::v1::Rules)},
+  { 16, 76, -1, sizeof(::hearts::v1::Rules)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -261,7 +274,7 @@ const char descriptor_table_protodef_hearts_2fv1_2frules_2eproto[] PROTOBUF_SECT
   "\n\025hearts/v1/rules.proto\022\thearts.v1\")\n\tCa"
   "rdValue\022\014\n\004card\030\001 \001(\t\022\016\n\006points\030\002 \001(\005\"7\n"
   "\017ScoreAdjustment\022\022\n\nfrom_score\030\001 \001(\005\022\020\n\010"
-  "to_score\030\002 \001(\005\"\315\014\n\005Rules\022\014\n\004name\030\001 \001(\t\022\017"
+  "to_score\030\002 \001(\005\"\314\r\n\005Rules\022\014\n\004name\030\001 \001(\t\022\017"
   "\n\007players\030\002 \001(\r\022\025\n\rremoved_cards\030\003 \003(\t\022\022"
   "\n\nkitty_size\030\004 \001(\r\022*\n\013kitty_taker\030\005 \001(\0162"
   "\025.hearts.v1.KittyTaker\0224\n\020kitty_visibili"
@@ -300,64 +313,68 @@ const char descriptor_table_protodef_hearts_2fv1_2frules_2eproto[] PROTOBUF_SECT
   "nts\030H \001(\005\022\033\n\023every_penalty_extra\030I \001(\005\022\034"
   "\n\024doubler_alone_points\030K \001(\005\022\033\n\023all_hear"
   "ts_reversed\030L \001(\010\022 \n\030all_hearts_reverse_"
-  "queen\030M \001(\010B\n\n\010_doublerB\016\n\014_moon_pointsB"
-  "\017\n\r_target_scoreB\014\n\n_max_hands*\326\002\n\rPassD"
-  "irection\022\036\n\032PASS_DIRECTION_UNSPECIFIED\020\000"
-  "\022\027\n\023PASS_DIRECTION_LEFT\020\001\022\030\n\024PASS_DIRECT"
-  "ION_RIGHT\020\002\022\031\n\025PASS_DIRECTION_ACROSS\020\003\022\030"
-  "\n\024PASS_DIRECTION_LEFT2\020\004\022\031\n\025PASS_DIRECTI"
-  "ON_RIGHT2\020\005\022\027\n\023PASS_DIRECTION_HOLD\020\006\022\032\n\026"
-  "PASS_DIRECTION_SCATTER\020\007\022\031\n\025PASS_DIRECTI"
-  "ON_CENTER\020\010\022\027\n\023PASS_DIRECTION_STAR\020\t\022\037\n\033"
-  "PASS_DIRECTION_DEALER_CALLS\020\n\022\030\n\024PASS_DI"
-  "RECTION_SPLIT\020\013*\207\001\n\007Opening\022\027\n\023OPENING_U"
-  "NSPECIFIED\020\000\022\027\n\023OPENING_LOWEST_CLUB\020\001\022\024\n"
-  "\020OPENING_ANY_CLUB\020\002\022\032\n\026OPENING_LEFT_OF_D"
-  "EALER\020\003\022\030\n\024OPENING_LOWEST_SPADE\020\004*\200\001\n\nFi"
-  "rstTrick\022\033\n\027FIRST_TRICK_UNSPECIFIED\020\000\022\023\n"
-  "\017FIRST_TRICK_ANY\020\001\022 \n\034FIRST_TRICK_NO_PEN"
-  "ALTY_CARDS\020\002\022\036\n\032FIRST_TRICK_NO_POINT_CAR"
-  "DS\020\003*r\n\010LeadRule\022\031\n\025LEAD_RULE_UNSPECIFIE"
-  "D\020\000\022\021\n\rLEAD_RULE_ANY\020\001\022\033\n\027LEAD_RULE_HEAR"
-  "TS_BROKEN\020\002\022\033\n\027LEAD_RULE_POINTS_BROKEN\020\003"
-  "*u\n\010BrokenBy\022\031\n\025BROKEN_BY_UNSPECIFIED\020\000\022"
-  "\024\n\020BROKEN_BY_HEARTS\020\001\022\035\n\031BROKEN_BY_HEART"
-  "S_OR_QUEEN\020\002\022\031\n\025BROKEN_BY_POINT_CARDS\020\003*"
-  "\237\001\n\010MoonRule\022\031\n\025MOON_RULE_UNSPECIFIED\020\000\022"
-  "\022\n\016MOON_RULE_NONE\020\001\022\021\n\rMOON_RULE_OLD\020\002\022\021"
-  "\n\rMOON_RULE_NEW\020\003\022\035\n\031MOON_RULE_SHOOTERS_"
-  "CHOICE\020\004\022\037\n\033MOON_RULE_ADD_UNLESS_LOSING\020"
-  "\005*\235\001\n\nKittyTaker\022\033\n\027KITTY_TAKER_UNSPECIF"
-  "IED\020\000\022\033\n\027KITTY_TAKER_FIRST_TRICK\020\001\022\034\n\030KI"
-  "TTY_TAKER_FIRST_POINTS\020\002\022\033\n\027KITTY_TAKER_"
-  "FIRST_HEART\020\003\022\032\n\026KITTY_TAKER_EACH_TRICK\020"
-  "\004*\267\001\n\017KittyVisibility\022 \n\034KITTY_VISIBILIT"
-  "Y_UNSPECIFIED\020\000\022\033\n\027KITTY_VISIBILITY_HIDD"
-  "EN\020\001\022\034\n\030KITTY_VISIBILITY_FACE_UP\020\002\022&\n\"KI"
-  "TTY_VISIBILITY_AFTER_FIRST_TRICK\020\003\022\037\n\033KI"
-  "TTY_VISIBILITY_TAKER_ONLY\020\004*\300\001\n\nSettleme"
-  "nt\022\032\n\026SETTLEMENT_UNSPECIFIED\020\000\022\025\n\021SETTLE"
-  "MENT_POINTS\020\001\022\025\n\021SETTLEMENT_HOWELL\020\002\022\031\n\025"
-  "SETTLEMENT_POT_LOWEST\020\003\022\032\n\026SETTLEMENT_SW"
-  "EEPSTAKES\020\004\022\031\n\025SETTLEMENT_POOL_CLEAN\020\005\022\026"
-  "\n\022SETTLEMENT_AUCTION\020\006*\232\001\n\021ScoringSuitCh"
-  "oice\022#\n\037SCORING_SUIT_CHOICE_UNSPECIFIED\020"
-  "\000\022\035\n\031SCORING_SUIT_CHOICE_FIXED\020\001\022 \n\034SCOR"
-  "ING_SUIT_CHOICE_REVEALED\020\002\022\037\n\033SCORING_SU"
-  "IT_CHOICE_AUCTION\020\003*\225\001\n\nDealerRule\022\033\n\027DE"
-  "ALER_RULE_UNSPECIFIED\020\000\022\026\n\022DEALER_RULE_R"
-  "OTATE\020\001\022%\n!DEALER_RULE_QUEEN_OF_SPADES_T"
-  "AKER\020\002\022+\n\'DEALER_RULE_QUEEN_OF_SPADES_TA"
-  "KER_LEADS\020\003*W\n\tJokerKind\022\032\n\026JOKER_KIND_U"
-  "NSPECIFIED\020\000\022\023\n\017JOKER_KIND_WILD\020\001\022\031\n\025JOK"
-  "ER_KIND_HEART_1911\020\002*l\n\tPennyPlay\022\032\n\026PEN"
-  "NY_PLAY_UNSPECIFIED\020\000\022\023\n\017PENNY_PLAY_NONE"
-  "\020\001\022\025\n\021PENNY_PLAY_SIMPLE\020\002\022\027\n\023PENNY_PLAY_"
-  "ADVANCED\020\003b\006proto3"
+  "queen\030M \001(\010\022\033\n\023moon_subtract_after\030P \001(\r"
+  "\022\030\n\020no_hearts_pledge\030Q \001(\010\022\032\n\rpledge_poi"
+  "nts\030R \001(\rH\004\210\001\001\022\030\n\020pass_call_counts\030S \003(\r"
+  "B\n\n\010_doublerB\016\n\014_moon_pointsB\017\n\r_target_"
+  "scoreB\014\n\n_max_handsB\020\n\016_pledge_points*\326\002"
+  "\n\rPassDirection\022\036\n\032PASS_DIRECTION_UNSPEC"
+  "IFIED\020\000\022\027\n\023PASS_DIRECTION_LEFT\020\001\022\030\n\024PASS"
+  "_DIRECTION_RIGHT\020\002\022\031\n\025PASS_DIRECTION_ACR"
+  "OSS\020\003\022\030\n\024PASS_DIRECTION_LEFT2\020\004\022\031\n\025PASS_"
+  "DIRECTION_RIGHT2\020\005\022\027\n\023PASS_DIRECTION_HOL"
+  "D\020\006\022\032\n\026PASS_DIRECTION_SCATTER\020\007\022\031\n\025PASS_"
+  "DIRECTION_CENTER\020\010\022\027\n\023PASS_DIRECTION_STA"
+  "R\020\t\022\037\n\033PASS_DIRECTION_DEALER_CALLS\020\n\022\030\n\024"
+  "PASS_DIRECTION_SPLIT\020\013*\207\001\n\007Opening\022\027\n\023OP"
+  "ENING_UNSPECIFIED\020\000\022\027\n\023OPENING_LOWEST_CL"
+  "UB\020\001\022\024\n\020OPENING_ANY_CLUB\020\002\022\032\n\026OPENING_LE"
+  "FT_OF_DEALER\020\003\022\030\n\024OPENING_LOWEST_SPADE\020\004"
+  "*\200\001\n\nFirstTrick\022\033\n\027FIRST_TRICK_UNSPECIFI"
+  "ED\020\000\022\023\n\017FIRST_TRICK_ANY\020\001\022 \n\034FIRST_TRICK"
+  "_NO_PENALTY_CARDS\020\002\022\036\n\032FIRST_TRICK_NO_PO"
+  "INT_CARDS\020\003*r\n\010LeadRule\022\031\n\025LEAD_RULE_UNS"
+  "PECIFIED\020\000\022\021\n\rLEAD_RULE_ANY\020\001\022\033\n\027LEAD_RU"
+  "LE_HEARTS_BROKEN\020\002\022\033\n\027LEAD_RULE_POINTS_B"
+  "ROKEN\020\003*u\n\010BrokenBy\022\031\n\025BROKEN_BY_UNSPECI"
+  "FIED\020\000\022\024\n\020BROKEN_BY_HEARTS\020\001\022\035\n\031BROKEN_B"
+  "Y_HEARTS_OR_QUEEN\020\002\022\031\n\025BROKEN_BY_POINT_C"
+  "ARDS\020\003*\303\001\n\010MoonRule\022\031\n\025MOON_RULE_UNSPECI"
+  "FIED\020\000\022\022\n\016MOON_RULE_NONE\020\001\022\021\n\rMOON_RULE_"
+  "OLD\020\002\022\021\n\rMOON_RULE_NEW\020\003\022\035\n\031MOON_RULE_SH"
+  "OOTERS_CHOICE\020\004\022\037\n\033MOON_RULE_ADD_UNLESS_"
+  "LOSING\020\005\022\"\n\036MOON_RULE_SUBTRACT_AFTER_SCO"
+  "RE\020\006*\235\001\n\nKittyTaker\022\033\n\027KITTY_TAKER_UNSPE"
+  "CIFIED\020\000\022\033\n\027KITTY_TAKER_FIRST_TRICK\020\001\022\034\n"
+  "\030KITTY_TAKER_FIRST_POINTS\020\002\022\033\n\027KITTY_TAK"
+  "ER_FIRST_HEART\020\003\022\032\n\026KITTY_TAKER_EACH_TRI"
+  "CK\020\004*\267\001\n\017KittyVisibility\022 \n\034KITTY_VISIBI"
+  "LITY_UNSPECIFIED\020\000\022\033\n\027KITTY_VISIBILITY_H"
+  "IDDEN\020\001\022\034\n\030KITTY_VISIBILITY_FACE_UP\020\002\022&\n"
+  "\"KITTY_VISIBILITY_AFTER_FIRST_TRICK\020\003\022\037\n"
+  "\033KITTY_VISIBILITY_TAKER_ONLY\020\004*\300\001\n\nSettl"
+  "ement\022\032\n\026SETTLEMENT_UNSPECIFIED\020\000\022\025\n\021SET"
+  "TLEMENT_POINTS\020\001\022\025\n\021SETTLEMENT_HOWELL\020\002\022"
+  "\031\n\025SETTLEMENT_POT_LOWEST\020\003\022\032\n\026SETTLEMENT"
+  "_SWEEPSTAKES\020\004\022\031\n\025SETTLEMENT_POOL_CLEAN\020"
+  "\005\022\026\n\022SETTLEMENT_AUCTION\020\006*\232\001\n\021ScoringSui"
+  "tChoice\022#\n\037SCORING_SUIT_CHOICE_UNSPECIFI"
+  "ED\020\000\022\035\n\031SCORING_SUIT_CHOICE_FIXED\020\001\022 \n\034S"
+  "CORING_SUIT_CHOICE_REVEALED\020\002\022\037\n\033SCORING"
+  "_SUIT_CHOICE_AUCTION\020\003*\225\001\n\nDealerRule\022\033\n"
+  "\027DEALER_RULE_UNSPECIFIED\020\000\022\026\n\022DEALER_RUL"
+  "E_ROTATE\020\001\022%\n!DEALER_RULE_QUEEN_OF_SPADE"
+  "S_TAKER\020\002\022+\n\'DEALER_RULE_QUEEN_OF_SPADES"
+  "_TAKER_LEADS\020\003*W\n\tJokerKind\022\032\n\026JOKER_KIN"
+  "D_UNSPECIFIED\020\000\022\023\n\017JOKER_KIND_WILD\020\001\022\031\n\025"
+  "JOKER_KIND_HEART_1911\020\002*l\n\tPennyPlay\022\032\n\026"
+  "PENNY_PLAY_UNSPECIFIED\020\000\022\023\n\017PENNY_PLAY_N"
+  "ONE\020\001\022\025\n\021PENNY_PLAY_SIMPLE\020\002\022\027\n\023PENNY_PL"
+  "AY_ADVANCED\020\003b\006proto3"
   ;
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2frules_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2frules_2eproto = {
-    false, false, 3818, descriptor_table_protodef_hearts_2fv1_2frules_2eproto,
+    false, false, 3981, descriptor_table_protodef_hearts_2fv1_2frules_2eproto,
     "hearts/v1/rules.proto",
     &descriptor_table_hearts_2fv1_2frules_2eproto_once, nullptr, 0, 3,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2frules_2eproto::offsets,
@@ -473,6 +490,7 @@ bool MoonRule_IsValid(int value) {
     case 3:
     case 4:
     case 5:
+    case 6:
       return true;
     default:
       return false;
@@ -1054,6 +1072,9 @@ class Rules::_Internal {
   static void set_has_max_hands(HasBits* has_bits) {
     (*has_bits)[0] |= 8u;
   }
+  static void set_has_pledge_points(HasBits* has_bits) {
+    (*has_bits)[0] |= 16u;
+  }
 };
 
 Rules::Rules(::PROTOBUF_NAMESPACE_ID::Arena* arena,
@@ -1078,6 +1099,8 @@ Rules::Rules(const Rules& from)
     , decltype(_impl_.pass_call_options_){from._impl_.pass_call_options_}
     , /*decltype(_impl_._pass_call_options_cached_byte_size_)*/{0}
     , decltype(_impl_.second_pack_removed_){from._impl_.second_pack_removed_}
+    , decltype(_impl_.pass_call_counts_){from._impl_.pass_call_counts_}
+    , /*decltype(_impl_._pass_call_counts_cached_byte_size_)*/{0}
     , decltype(_impl_.name_){}
     , decltype(_impl_.doubler_){}
     , decltype(_impl_.players_){}
@@ -1119,7 +1142,10 @@ Rules::Rules(const Rules& from)
     , decltype(_impl_.doubler_alone_points_){}
     , decltype(_impl_.enfle_){}
     , decltype(_impl_.all_hearts_reversed_){}
-    , decltype(_impl_.all_hearts_reverse_queen_){}};
+    , decltype(_impl_.all_hearts_reverse_queen_){}
+    , decltype(_impl_.no_hearts_pledge_){}
+    , decltype(_impl_.moon_subtract_after_){}
+    , decltype(_impl_.pledge_points_){}};
 
   _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
   _impl_.name_.InitDefault();
@@ -1139,8 +1165,8 @@ Rules::Rules(const Rules& from)
       _this->GetArenaForAllocation());
   }
   ::memcpy(&_impl_.players_, &from._impl_.players_,
-    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.all_hearts_reverse_queen_) -
-    reinterpret_cast<char*>(&_impl_.players_)) + sizeof(_impl_.all_hearts_reverse_queen_));
+    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.pledge_points_) -
+    reinterpret_cast<char*>(&_impl_.players_)) + sizeof(_impl_.pledge_points_));
   // @@protoc_insertion_point(copy_constructor:hearts.v1.Rules)
 }
 
@@ -1161,6 +1187,8 @@ inline void Rules::SharedCtor(
     , decltype(_impl_.pass_call_options_){arena}
     , /*decltype(_impl_._pass_call_options_cached_byte_size_)*/{0}
     , decltype(_impl_.second_pack_removed_){arena}
+    , decltype(_impl_.pass_call_counts_){arena}
+    , /*decltype(_impl_._pass_call_counts_cached_byte_size_)*/{0}
     , decltype(_impl_.name_){}
     , decltype(_impl_.doubler_){}
     , decltype(_impl_.players_){0u}
@@ -1203,6 +1231,9 @@ inline void Rules::SharedCtor(
     , decltype(_impl_.enfle_){false}
     , decltype(_impl_.all_hearts_reversed_){false}
     , decltype(_impl_.all_hearts_reverse_queen_){false}
+    , decltype(_impl_.no_hearts_pledge_){false}
+    , decltype(_impl_.moon_subtract_after_){0u}
+    , decltype(_impl_.pledge_points_){0u}
   };
   _impl_.name_.InitDefault();
   #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
@@ -1233,6 +1264,7 @@ inline void Rules::SharedDtor() {
   _impl_.pass_forbidden_.~RepeatedPtrField();
   _impl_.pass_call_options_.~RepeatedField();
   _impl_.second_pack_removed_.~RepeatedPtrField();
+  _impl_.pass_call_counts_.~RepeatedField();
   _impl_.name_.Destroy();
   _impl_.doubler_.Destroy();
 }
@@ -1255,6 +1287,7 @@ void Rules::Clear() {
   _impl_.pass_forbidden_.Clear();
   _impl_.pass_call_options_.Clear();
   _impl_.second_pack_removed_.Clear();
+  _impl_.pass_call_counts_.Clear();
   _impl_.name_.ClearToEmpty();
   cached_has_bits = _impl_._has_bits_[0];
   if (cached_has_bits & 0x00000001u) {
@@ -1273,8 +1306,9 @@ void Rules::Clear() {
         reinterpret_cast<char*>(&_impl_.target_score_)) + sizeof(_impl_.max_hands_));
   }
   ::memset(&_impl_.settlement_, 0, static_cast<size_t>(
-      reinterpret_cast<char*>(&_impl_.all_hearts_reverse_queen_) -
-      reinterpret_cast<char*>(&_impl_.settlement_)) + sizeof(_impl_.all_hearts_reverse_queen_));
+      reinterpret_cast<char*>(&_impl_.moon_subtract_after_) -
+      reinterpret_cast<char*>(&_impl_.settlement_)) + sizeof(_impl_.moon_subtract_after_));
+  _impl_.pledge_points_ = 0u;
   _impl_._has_bits_.Clear();
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
@@ -1743,6 +1777,42 @@ const char* Rules::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
         } else
           goto handle_unusual;
         continue;
+      // uint32 moon_subtract_after = 80;
+      case 80:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 128)) {
+          _impl_.moon_subtract_after_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // bool no_hearts_pledge = 81;
+      case 81:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 136)) {
+          _impl_.no_hearts_pledge_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // optional uint32 pledge_points = 82;
+      case 82:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 144)) {
+          _Internal::set_has_pledge_points(&has_bits);
+          _impl_.pledge_points_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // repeated uint32 pass_call_counts = 83;
+      case 83:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 154)) {
+          ptr = ::PROTOBUF_NAMESPACE_ID::internal::PackedUInt32Parser(_internal_mutable_pass_call_counts(), ptr, ctx);
+          CHK_(ptr);
+        } else if (static_cast<uint8_t>(tag) == 152) {
+          _internal_add_pass_call_counts(::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr));
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
       // bool enfle = 85;
       case 85:
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 168)) {
@@ -2121,6 +2191,33 @@ uint8_t* Rules::_InternalSerialize(
     target = ::_pbi::WireFormatLite::WriteBoolToArray(77, this->_internal_all_hearts_reverse_queen(), target);
   }
 
+  // uint32 moon_subtract_after = 80;
+  if (this->_internal_moon_subtract_after() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteUInt32ToArray(80, this->_internal_moon_subtract_after(), target);
+  }
+
+  // bool no_hearts_pledge = 81;
+  if (this->_internal_no_hearts_pledge() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(81, this->_internal_no_hearts_pledge(), target);
+  }
+
+  // optional uint32 pledge_points = 82;
+  if (_internal_has_pledge_points()) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteUInt32ToArray(82, this->_internal_pledge_points(), target);
+  }
+
+  // repeated uint32 pass_call_counts = 83;
+  {
+    int byte_size = _impl_._pass_call_counts_cached_byte_size_.load(std::memory_order_relaxed);
+    if (byte_size > 0) {
+      target = stream->WriteUInt32Packed(
+          83, _internal_pass_call_counts(), byte_size, target);
+    }
+  }
+
   // bool enfle = 85;
   if (this->_internal_enfle() != 0) {
     target = stream->EnsureSpace(target);
@@ -2221,6 +2318,20 @@ size_t Rules::ByteSizeLong() const {
   for (int i = 0, n = _impl_.second_pack_removed_.size(); i < n; i++) {
     total_size += ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
       _impl_.second_pack_removed_.Get(i));
+  }
+
+  // repeated uint32 pass_call_counts = 83;
+  {
+    size_t data_size = ::_pbi::WireFormatLite::
+      UInt32Size(this->_impl_.pass_call_counts_);
+    if (data_size > 0) {
+      total_size += 2 +
+        ::_pbi::WireFormatLite::Int32Size(static_cast<int32_t>(data_size));
+    }
+    int cached_size = ::_pbi::ToCachedSize(data_size);
+    _impl_._pass_call_counts_cached_byte_size_.store(cached_size,
+                                    std::memory_order_relaxed);
+    total_size += data_size;
   }
 
   // string name = 1;
@@ -2480,6 +2591,25 @@ size_t Rules::ByteSizeLong() const {
     total_size += 2 + 1;
   }
 
+  // bool no_hearts_pledge = 81;
+  if (this->_internal_no_hearts_pledge() != 0) {
+    total_size += 2 + 1;
+  }
+
+  // uint32 moon_subtract_after = 80;
+  if (this->_internal_moon_subtract_after() != 0) {
+    total_size += 2 +
+      ::_pbi::WireFormatLite::UInt32Size(
+        this->_internal_moon_subtract_after());
+  }
+
+  // optional uint32 pledge_points = 82;
+  if (cached_has_bits & 0x00000010u) {
+    total_size += 2 +
+      ::_pbi::WireFormatLite::UInt32Size(
+        this->_internal_pledge_points());
+  }
+
   return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
 }
 
@@ -2506,6 +2636,7 @@ void Rules::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF
   _this->_impl_.pass_forbidden_.MergeFrom(from._impl_.pass_forbidden_);
   _this->_impl_.pass_call_options_.MergeFrom(from._impl_.pass_call_options_);
   _this->_impl_.second_pack_removed_.MergeFrom(from._impl_.second_pack_removed_);
+  _this->_impl_.pass_call_counts_.MergeFrom(from._impl_.pass_call_counts_);
   if (!from._internal_name().empty()) {
     _this->_internal_set_name(from._internal_name());
   }
@@ -2636,6 +2767,15 @@ void Rules::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF
   if (from._internal_all_hearts_reverse_queen() != 0) {
     _this->_internal_set_all_hearts_reverse_queen(from._internal_all_hearts_reverse_queen());
   }
+  if (from._internal_no_hearts_pledge() != 0) {
+    _this->_internal_set_no_hearts_pledge(from._internal_no_hearts_pledge());
+  }
+  if (from._internal_moon_subtract_after() != 0) {
+    _this->_internal_set_moon_subtract_after(from._internal_moon_subtract_after());
+  }
+  if (cached_has_bits & 0x00000010u) {
+    _this->_internal_set_pledge_points(from._internal_pledge_points());
+  }
   _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
 }
 
@@ -2664,6 +2804,7 @@ void Rules::InternalSwap(Rules* other) {
   _impl_.pass_forbidden_.InternalSwap(&other->_impl_.pass_forbidden_);
   _impl_.pass_call_options_.InternalSwap(&other->_impl_.pass_call_options_);
   _impl_.second_pack_removed_.InternalSwap(&other->_impl_.second_pack_removed_);
+  _impl_.pass_call_counts_.InternalSwap(&other->_impl_.pass_call_counts_);
   ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
       &_impl_.name_, lhs_arena,
       &other->_impl_.name_, rhs_arena
@@ -2673,8 +2814,8 @@ void Rules::InternalSwap(Rules* other) {
       &other->_impl_.doubler_, rhs_arena
   );
   ::PROTOBUF_NAMESPACE_ID::internal::memswap<
-      PROTOBUF_FIELD_OFFSET(Rules, _impl_.all_hearts_reverse_queen_)
-      + sizeof(Rules::_impl_.all_hearts_reverse_queen_)
+      PROTOBUF_FIELD_OFFSET(Rules, _impl_.pledge_points_)
+      + sizeof(Rules::_impl_.pledge_points_)
       - PROTOBUF_FIELD_OFFSET(Rules, _impl_.players_)>(
           reinterpret_cast<char*>(&_impl_.players_),
           reinterpret_cast<char*>(&other->_impl_.players_));

@@ -217,12 +217,13 @@ enum MoonRule : int {
   MOON_RULE_NEW = 3,
   MOON_RULE_SHOOTERS_CHOICE = 4,
   MOON_RULE_ADD_UNLESS_LOSING = 5,
+  MOON_RULE_SUBTRACT_AFTER_SCORE = 6,
   MoonRule_INT_MIN_SENTINEL_DO_NOT_USE_ = std::numeric_limits<int32_t>::min(),
   MoonRule_INT_MAX_SENTINEL_DO_NOT_USE_ = std::numeric_limits<int32_t>::max()
 };
 bool MoonRule_IsValid(int value);
 constexpr MoonRule MoonRule_MIN = MOON_RULE_UNSPECIFIED;
-constexpr MoonRule MoonRule_MAX = MOON_RULE_ADD_UNLESS_LOSING;
+constexpr MoonRule MoonRule_MAX = MOON_RULE_SUBTRACT_AFTER_SCORE;
 constexpr int MoonRule_ARRAYSIZE = MoonRule_MAX + 1;
 
 const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* MoonRule_descriptor();
@@ -886,6 +887,7 @@ class Rules final :
     kPassForbiddenFieldNumber = 24,
     kPassCallOptionsFieldNumber = 29,
     kSecondPackRemovedFieldNumber = 56,
+    kPassCallCountsFieldNumber = 83,
     kNameFieldNumber = 1,
     kDoublerFieldNumber = 15,
     kPlayersFieldNumber = 2,
@@ -928,6 +930,9 @@ class Rules final :
     kEnfleFieldNumber = 85,
     kAllHeartsReversedFieldNumber = 76,
     kAllHeartsReverseQueenFieldNumber = 77,
+    kNoHeartsPledgeFieldNumber = 81,
+    kMoonSubtractAfterFieldNumber = 80,
+    kPledgePointsFieldNumber = 82,
   };
   // repeated string removed_cards = 3;
   int removed_cards_size() const;
@@ -1094,6 +1099,28 @@ class Rules final :
   const std::string& _internal_second_pack_removed(int index) const;
   std::string* _internal_add_second_pack_removed();
   public:
+
+  // repeated uint32 pass_call_counts = 83;
+  int pass_call_counts_size() const;
+  private:
+  int _internal_pass_call_counts_size() const;
+  public:
+  void clear_pass_call_counts();
+  private:
+  uint32_t _internal_pass_call_counts(int index) const;
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >&
+      _internal_pass_call_counts() const;
+  void _internal_add_pass_call_counts(uint32_t value);
+  ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
+      _internal_mutable_pass_call_counts();
+  public:
+  uint32_t pass_call_counts(int index) const;
+  void set_pass_call_counts(int index, uint32_t value);
+  void add_pass_call_counts(uint32_t value);
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >&
+      pass_call_counts() const;
+  ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
+      mutable_pass_call_counts();
 
   // string name = 1;
   void clear_name();
@@ -1499,6 +1526,37 @@ class Rules final :
   void _internal_set_all_hearts_reverse_queen(bool value);
   public:
 
+  // bool no_hearts_pledge = 81;
+  void clear_no_hearts_pledge();
+  bool no_hearts_pledge() const;
+  void set_no_hearts_pledge(bool value);
+  private:
+  bool _internal_no_hearts_pledge() const;
+  void _internal_set_no_hearts_pledge(bool value);
+  public:
+
+  // uint32 moon_subtract_after = 80;
+  void clear_moon_subtract_after();
+  uint32_t moon_subtract_after() const;
+  void set_moon_subtract_after(uint32_t value);
+  private:
+  uint32_t _internal_moon_subtract_after() const;
+  void _internal_set_moon_subtract_after(uint32_t value);
+  public:
+
+  // optional uint32 pledge_points = 82;
+  bool has_pledge_points() const;
+  private:
+  bool _internal_has_pledge_points() const;
+  public:
+  void clear_pledge_points();
+  uint32_t pledge_points() const;
+  void set_pledge_points(uint32_t value);
+  private:
+  uint32_t _internal_pledge_points() const;
+  void _internal_set_pledge_points(uint32_t value);
+  public:
+
   // @@protoc_insertion_point(class_scope:hearts.v1.Rules)
  private:
   class _Internal;
@@ -1519,6 +1577,8 @@ class Rules final :
     ::PROTOBUF_NAMESPACE_ID::RepeatedField<int> pass_call_options_;
     mutable std::atomic<int> _pass_call_options_cached_byte_size_;
     ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string> second_pack_removed_;
+    ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t > pass_call_counts_;
+    mutable std::atomic<int> _pass_call_counts_cached_byte_size_;
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr name_;
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr doubler_;
     uint32_t players_;
@@ -1561,6 +1621,9 @@ class Rules final :
     bool enfle_;
     bool all_hearts_reversed_;
     bool all_hearts_reverse_queen_;
+    bool no_hearts_pledge_;
+    uint32_t moon_subtract_after_;
+    uint32_t pledge_points_;
   };
   union { Impl_ _impl_; };
   friend struct ::TableStruct_hearts_2fv1_2frules_2eproto;
@@ -3100,6 +3163,121 @@ inline void Rules::_internal_set_all_hearts_reverse_queen(bool value) {
 inline void Rules::set_all_hearts_reverse_queen(bool value) {
   _internal_set_all_hearts_reverse_queen(value);
   // @@protoc_insertion_point(field_set:hearts.v1.Rules.all_hearts_reverse_queen)
+}
+
+// uint32 moon_subtract_after = 80;
+inline void Rules::clear_moon_subtract_after() {
+  _impl_.moon_subtract_after_ = 0u;
+}
+inline uint32_t Rules::_internal_moon_subtract_after() const {
+  return _impl_.moon_subtract_after_;
+}
+inline uint32_t Rules::moon_subtract_after() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.moon_subtract_after)
+  return _internal_moon_subtract_after();
+}
+inline void Rules::_internal_set_moon_subtract_after(uint32_t value) {
+  
+  _impl_.moon_subtract_after_ = value;
+}
+inline void Rules::set_moon_subtract_after(uint32_t value) {
+  _internal_set_moon_subtract_after(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.moon_subtract_after)
+}
+
+// bool no_hearts_pledge = 81;
+inline void Rules::clear_no_hearts_pledge() {
+  _impl_.no_hearts_pledge_ = false;
+}
+inline bool Rules::_internal_no_hearts_pledge() const {
+  return _impl_.no_hearts_pledge_;
+}
+inline bool Rules::no_hearts_pledge() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.no_hearts_pledge)
+  return _internal_no_hearts_pledge();
+}
+inline void Rules::_internal_set_no_hearts_pledge(bool value) {
+  
+  _impl_.no_hearts_pledge_ = value;
+}
+inline void Rules::set_no_hearts_pledge(bool value) {
+  _internal_set_no_hearts_pledge(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.no_hearts_pledge)
+}
+
+// optional uint32 pledge_points = 82;
+inline bool Rules::_internal_has_pledge_points() const {
+  bool value = (_impl_._has_bits_[0] & 0x00000010u) != 0;
+  return value;
+}
+inline bool Rules::has_pledge_points() const {
+  return _internal_has_pledge_points();
+}
+inline void Rules::clear_pledge_points() {
+  _impl_.pledge_points_ = 0u;
+  _impl_._has_bits_[0] &= ~0x00000010u;
+}
+inline uint32_t Rules::_internal_pledge_points() const {
+  return _impl_.pledge_points_;
+}
+inline uint32_t Rules::pledge_points() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.pledge_points)
+  return _internal_pledge_points();
+}
+inline void Rules::_internal_set_pledge_points(uint32_t value) {
+  _impl_._has_bits_[0] |= 0x00000010u;
+  _impl_.pledge_points_ = value;
+}
+inline void Rules::set_pledge_points(uint32_t value) {
+  _internal_set_pledge_points(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.pledge_points)
+}
+
+// repeated uint32 pass_call_counts = 83;
+inline int Rules::_internal_pass_call_counts_size() const {
+  return _impl_.pass_call_counts_.size();
+}
+inline int Rules::pass_call_counts_size() const {
+  return _internal_pass_call_counts_size();
+}
+inline void Rules::clear_pass_call_counts() {
+  _impl_.pass_call_counts_.Clear();
+}
+inline uint32_t Rules::_internal_pass_call_counts(int index) const {
+  return _impl_.pass_call_counts_.Get(index);
+}
+inline uint32_t Rules::pass_call_counts(int index) const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.pass_call_counts)
+  return _internal_pass_call_counts(index);
+}
+inline void Rules::set_pass_call_counts(int index, uint32_t value) {
+  _impl_.pass_call_counts_.Set(index, value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.pass_call_counts)
+}
+inline void Rules::_internal_add_pass_call_counts(uint32_t value) {
+  _impl_.pass_call_counts_.Add(value);
+}
+inline void Rules::add_pass_call_counts(uint32_t value) {
+  _internal_add_pass_call_counts(value);
+  // @@protoc_insertion_point(field_add:hearts.v1.Rules.pass_call_counts)
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >&
+Rules::_internal_pass_call_counts() const {
+  return _impl_.pass_call_counts_;
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >&
+Rules::pass_call_counts() const {
+  // @@protoc_insertion_point(field_list:hearts.v1.Rules.pass_call_counts)
+  return _internal_pass_call_counts();
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
+Rules::_internal_mutable_pass_call_counts() {
+  return &_impl_.pass_call_counts_;
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
+Rules::mutable_pass_call_counts() {
+  // @@protoc_insertion_point(field_mutable_list:hearts.v1.Rules.pass_call_counts)
+  return _internal_mutable_pass_call_counts();
 }
 
 #ifdef __GNUC__

@@ -5,9 +5,13 @@ import type { PassDirection as _hearts_v1_PassDirection, PassDirection__Output a
 export interface CallPassAnswer {
   'direction'?: (_hearts_v1_PassDirection);
   'split'?: (_hearts_v1_PassDirection)[];
+  'count'?: (number);
+  '_count'?: "count";
 }
 
 export interface CallPassAnswer__Output {
   'direction': (_hearts_v1_PassDirection__Output);
   'split': (_hearts_v1_PassDirection__Output)[];
+  'count'?: (number);
+  '_count'?: "count";
 }

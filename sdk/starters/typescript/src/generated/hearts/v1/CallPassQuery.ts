@@ -7,10 +7,12 @@ export interface CallPassQuery {
   'state'?: (_hearts_v1_HandState | null);
   'options'?: (_hearts_v1_PassDirection)[];
   'split_directions'?: (_hearts_v1_PassDirection)[];
+  'counts'?: (number)[];
 }
 
 export interface CallPassQuery__Output {
   'state': (_hearts_v1_HandState__Output | null);
   'options': (_hearts_v1_PassDirection__Output)[];
   'split_directions': (_hearts_v1_PassDirection__Output)[];
+  'counts': (number)[];
 }

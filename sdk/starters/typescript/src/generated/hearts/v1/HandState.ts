@@ -35,6 +35,7 @@ export interface HandState {
   'multi_round'?: (number);
   'finished_pennies'?: (_hearts_v1_PennyRound)[];
   'pass_split'?: (_hearts_v1_PassDirection)[];
+  'pledges'?: (number)[];
   '_kitty_taker'?: "kitty_taker";
   '_declarer'?: "declarer";
   '_domino'?: "domino";
@@ -68,6 +69,7 @@ export interface HandState__Output {
   'multi_round'?: (number);
   'finished_pennies': (_hearts_v1_PennyRound__Output)[];
   'pass_split': (_hearts_v1_PassDirection__Output)[];
+  'pledges': (number)[];
   '_kitty_taker'?: "kitty_taker";
   '_declarer'?: "declarer";
   '_domino'?: "domino";

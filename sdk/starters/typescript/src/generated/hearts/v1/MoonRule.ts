@@ -7,6 +7,7 @@ export const MoonRule = {
   MOON_RULE_NEW: 'MOON_RULE_NEW',
   MOON_RULE_SHOOTERS_CHOICE: 'MOON_RULE_SHOOTERS_CHOICE',
   MOON_RULE_ADD_UNLESS_LOSING: 'MOON_RULE_ADD_UNLESS_LOSING',
+  MOON_RULE_SUBTRACT_AFTER_SCORE: 'MOON_RULE_SUBTRACT_AFTER_SCORE',
 } as const;
 
 export type MoonRule =
@@ -22,5 +23,7 @@ export type MoonRule =
   | 4
   | 'MOON_RULE_ADD_UNLESS_LOSING'
   | 5
+  | 'MOON_RULE_SUBTRACT_AFTER_SCORE'
+  | 6
 
 export type MoonRule__Output = typeof MoonRule[keyof typeof MoonRule]

@@ -11,6 +11,8 @@ import type { RevealCardQuery as _hearts_v1_RevealCardQuery, RevealCardQuery__Ou
 import type { CallPassQuery as _hearts_v1_CallPassQuery, CallPassQuery__Output as _hearts_v1_CallPassQuery__Output } from '../../hearts/v1/CallPassQuery';
 import type { BidQuery as _hearts_v1_BidQuery, BidQuery__Output as _hearts_v1_BidQuery__Output } from '../../hearts/v1/BidQuery';
 import type { NameSuitQuery as _hearts_v1_NameSuitQuery, NameSuitQuery__Output as _hearts_v1_NameSuitQuery__Output } from '../../hearts/v1/NameSuitQuery';
+import type { MoonChoiceQuery as _hearts_v1_MoonChoiceQuery, MoonChoiceQuery__Output as _hearts_v1_MoonChoiceQuery__Output } from '../../hearts/v1/MoonChoiceQuery';
+import type { PledgeQuery as _hearts_v1_PledgeQuery, PledgeQuery__Output as _hearts_v1_PledgeQuery__Output } from '../../hearts/v1/PledgeQuery';
 import type { DominoTrickEnd as _hearts_v1_DominoTrickEnd, DominoTrickEnd__Output as _hearts_v1_DominoTrickEnd__Output } from '../../hearts/v1/DominoTrickEnd';
 import type { Long } from '@grpc/proto-loader';
 
@@ -27,8 +29,10 @@ export interface PlayMatchRequest {
   'call_pass'?: (_hearts_v1_CallPassQuery | null);
   'bid'?: (_hearts_v1_BidQuery | null);
   'name_suit'?: (_hearts_v1_NameSuitQuery | null);
+  'moon_choice'?: (_hearts_v1_MoonChoiceQuery | null);
+  'pledge'?: (_hearts_v1_PledgeQuery | null);
   'domino_trick_end'?: (_hearts_v1_DominoTrickEnd | null);
-  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"hand_start"|"trick_end"|"hand_end"|"match_end"|"domino_trick_end";
+  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge"|"hand_start"|"trick_end"|"hand_end"|"match_end"|"domino_trick_end";
 }
 
 export interface PlayMatchRequest__Output {
@@ -44,6 +48,8 @@ export interface PlayMatchRequest__Output {
   'call_pass'?: (_hearts_v1_CallPassQuery__Output | null);
   'bid'?: (_hearts_v1_BidQuery__Output | null);
   'name_suit'?: (_hearts_v1_NameSuitQuery__Output | null);
+  'moon_choice'?: (_hearts_v1_MoonChoiceQuery__Output | null);
+  'pledge'?: (_hearts_v1_PledgeQuery__Output | null);
   'domino_trick_end'?: (_hearts_v1_DominoTrickEnd__Output | null);
-  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"hand_start"|"trick_end"|"hand_end"|"match_end"|"domino_trick_end";
+  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge"|"hand_start"|"trick_end"|"hand_end"|"match_end"|"domino_trick_end";
 }

@@ -7,6 +7,8 @@ import type { RevealCardAnswer as _hearts_v1_RevealCardAnswer, RevealCardAnswer_
 import type { CallPassAnswer as _hearts_v1_CallPassAnswer, CallPassAnswer__Output as _hearts_v1_CallPassAnswer__Output } from '../../hearts/v1/CallPassAnswer';
 import type { BidAnswer as _hearts_v1_BidAnswer, BidAnswer__Output as _hearts_v1_BidAnswer__Output } from '../../hearts/v1/BidAnswer';
 import type { NameSuitAnswer as _hearts_v1_NameSuitAnswer, NameSuitAnswer__Output as _hearts_v1_NameSuitAnswer__Output } from '../../hearts/v1/NameSuitAnswer';
+import type { MoonChoiceAnswer as _hearts_v1_MoonChoiceAnswer, MoonChoiceAnswer__Output as _hearts_v1_MoonChoiceAnswer__Output } from '../../hearts/v1/MoonChoiceAnswer';
+import type { PledgeAnswer as _hearts_v1_PledgeAnswer, PledgeAnswer__Output as _hearts_v1_PledgeAnswer__Output } from '../../hearts/v1/PledgeAnswer';
 import type { Long } from '@grpc/proto-loader';
 
 export interface PlayMatchResponse {
@@ -18,8 +20,10 @@ export interface PlayMatchResponse {
   'call_pass'?: (_hearts_v1_CallPassAnswer | null);
   'bid'?: (_hearts_v1_BidAnswer | null);
   'name_suit'?: (_hearts_v1_NameSuitAnswer | null);
+  'moon_choice'?: (_hearts_v1_MoonChoiceAnswer | null);
+  'pledge'?: (_hearts_v1_PledgeAnswer | null);
   'note'?: (string);
-  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit";
+  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge";
 }
 
 export interface PlayMatchResponse__Output {
@@ -31,6 +35,8 @@ export interface PlayMatchResponse__Output {
   'call_pass'?: (_hearts_v1_CallPassAnswer__Output | null);
   'bid'?: (_hearts_v1_BidAnswer__Output | null);
   'name_suit'?: (_hearts_v1_NameSuitAnswer__Output | null);
+  'moon_choice'?: (_hearts_v1_MoonChoiceAnswer__Output | null);
+  'pledge'?: (_hearts_v1_PledgeAnswer__Output | null);
   'note': (string);
-  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit";
+  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge";
 }

@@ -66,11 +66,16 @@ export interface Rules {
   'doubler_alone_points'?: (number);
   'all_hearts_reversed'?: (boolean);
   'all_hearts_reverse_queen'?: (boolean);
+  'moon_subtract_after'?: (number);
+  'no_hearts_pledge'?: (boolean);
+  'pledge_points'?: (number);
+  'pass_call_counts'?: (number)[];
   'enfle'?: (boolean);
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
   '_target_score'?: "target_score";
   '_max_hands'?: "max_hands";
+  '_pledge_points'?: "pledge_points";
 }
 
 export interface Rules__Output {
@@ -123,9 +128,14 @@ export interface Rules__Output {
   'doubler_alone_points': (number);
   'all_hearts_reversed': (boolean);
   'all_hearts_reverse_queen': (boolean);
+  'moon_subtract_after': (number);
+  'no_hearts_pledge': (boolean);
+  'pledge_points'?: (number);
+  'pass_call_counts': (number)[];
   'enfle': (boolean);
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
   '_target_score'?: "target_score";
   '_max_hands'?: "max_hands";
+  '_pledge_points'?: "pledge_points";
 }
