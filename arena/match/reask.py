@@ -33,7 +33,7 @@ from .clock import TimePolicy
 from .faults import FaultKind, FaultPolicy, SeatFault
 from .replay import DecisionRecord, decision_records, strip_timings
 from .runner import Entrant, MatchRunner
-from .seats import DecisionContext, GameInfo, Seat
+from .seats import LATER_KINDS, DecisionContext, GameInfo, Seat
 from .verify import ReplayMismatchError, verify
 
 _Ask = Callable[[Seat, float], Awaitable[Any]]
@@ -172,7 +172,7 @@ async def reask(
             f["game"]: f for f in faults if f["entrant"] == entrant and not f["substitute"]
         }
         label = entry.get("label", entry["name"])
-        seats.append(_Recorded(label, queues, start_faults, clock))
+        seats.append(_Recorded(label, queues, start_faults, clock, _later_asked(replay, entrant)))
     target = replay["games"][game]["seating"][seat]
     records = [decision.record for _, decision in _asked(replay, game, seat)]
     chosen = {id(records[n - 1]): decisions[n - 1] for n in wanted}
@@ -198,10 +198,10 @@ async def reask(
     if problem is not None or outcome.void:
         raise ReaskError(f"the replay did not re-run as recorded: {problem or outcome.void_reason}")
     _check_rerun(replay, outcome.v1)
-    missing = wanted - set(asking.answers)
+    missing = wanted - set(asking.given)
     if missing:
         raise ReaskError(f"decision(s) {sorted(missing)} were never asked in the re-run")
-    return [asking.answers[number] for number in sorted(wanted)]
+    return [asking.given[number] for number in sorted(wanted)]
 
 
 def _check_rerun(recorded: dict[str, Any], rerun: dict[str, Any]) -> None:
@@ -258,6 +258,21 @@ def _queues(replay: dict[str, Any], entrant: int) -> dict[str, deque[dict[str, A
                 if seating[record["seat"]] == entrant and not record.get("auto"):
                     queues.setdefault(kind, deque()).append(record)
     return queues
+
+
+def _later_asked(replay: dict[str, Any], entrant: int) -> dict[str, deque[bool]]:
+    """For each later query kind (`LATER_KINDS`), whether the entrant's bot was asked each
+    of its decisions, in order: the platform answered for a bot that did not list the
+    query (`auto`), and the re-run must do the same."""
+    later = {kind.value for kind in LATER_KINDS}
+    asked: dict[str, deque[bool]] = {}
+    for game in replay["games"]:
+        seating = game["seating"]
+        for hand in game["hands"]:
+            for kind, _, record in decision_records(hand):
+                if kind in later and seating[record["seat"]] == entrant:
+                    asked.setdefault(kind, deque()).append(not record.get("auto"))
+    return asked
 
 
 def _recorded_text(kind: str, record: dict[str, Any]) -> str:
@@ -339,12 +354,20 @@ class _Recorded:
         queues: dict[str, deque[dict[str, Any]]],
         start_faults: dict[int, dict[str, Any]],
         clock: _Timeline,
+        later_asked: dict[str, deque[bool]],
     ) -> None:
         self.label = label
         self.problem: str | None = None
         self._queues = queues
         self._start_faults = start_faults
         self._clock = clock
+        self._later_asked = later_asked
+
+    def answers(self, kind: DecisionKind) -> bool:
+        """As recorded: whether the bot was asked its next decision of this later kind (the
+        runner asks once per decision, so the record is taken here)."""
+        queue = self._later_asked.get(kind.value)
+        return queue.popleft() if queue else True
 
     def next_record(self, kind: str) -> dict[str, Any]:
         """The entrant's next recorded decision of this kind (the runner asks each kind in
@@ -448,12 +471,18 @@ class _Asking(_Recorded):
         chosen: dict[int, Decision],
         timeout: float,
     ) -> None:
-        super().__init__(recorded.label, recorded._queues, recorded._start_faults, recorded._clock)
+        super().__init__(
+            recorded.label,
+            recorded._queues,
+            recorded._start_faults,
+            recorded._clock,
+            recorded._later_asked,
+        )
         self.bot = bot
         self.game = game
         self.chosen = chosen  # id(record) → its decision
         self.timeout = timeout
-        self.answers: dict[int, Answer] = {}
+        self.given: dict[int, Answer] = {}  # the bot's answers, by decision number
         self.failure: str | None = None
         self._live = False  # forwarding this game's messages to the bot
 
@@ -465,14 +494,14 @@ class _Asking(_Recorded):
                 text = _answer_text(kind, await ask(self.bot, self.timeout), view)
             except SeatFault as fault:
                 text = f"(no answer: {fault.kind.value} — {fault.detail})"
-            self.answers[decision.number] = Answer(
+            self.given[decision.number] = Answer(
                 decision,
                 text,
                 self.bot.take_note(),
                 _asked_text(kind, view),
                 text_format.MessageToString(query(), as_utf8=True),
             )
-            if len(self.answers) == len(self.chosen):
+            if len(self.given) == len(self.chosen):
                 await self._stop()  # nothing more to ask: the bot may go
         return self.replay_answer(kind, record)
 

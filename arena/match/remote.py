@@ -20,13 +20,13 @@ from typing import Any, Protocol, cast
 import grpc
 
 from arena.engine import SeatView, Trick
-from arena.engine.decisions import Decision
+from arena.engine.decisions import Decision, DecisionKind
 
 from . import protocol
 from .faults import FaultKind, SeatFault, exit_fault_kind
 from .inbox import Inbox
 from .protocol import bot_pb2, bot_pb2_grpc, game_pb2
-from .seats import DecisionContext, GameInfo
+from .seats import LATER_KINDS, DecisionContext, GameInfo
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +111,7 @@ class GrpcSeat:
         self._answers: Inbox[Any] = Inbox()
         self._next_id = 0
         self._wants_notifications = False
+        self._later_answered: frozenset[str] = frozenset()  # listed in its match_start answer
         self._broken: str | None = None
         self._info: GameInfo | None = None
         self._hands = 0
@@ -179,6 +180,7 @@ class GrpcSeat:
             bot_pb2.PlayMatchRequest(match_start=start),
         )
         self._wants_notifications = answer.match_start.wants_notifications
+        self._later_answered = frozenset(answer.match_start.answers)
         self._note = ""  # a note on match_start belongs to no decision: ignored
 
     @staticmethod
@@ -331,6 +333,11 @@ class GrpcSeat:
         if not self._ready:
             await self._wait_ready(info.time.ready_timeout)
         await self._open_stream(resumed=False)
+
+    def answers(self, kind: DecisionKind) -> bool:
+        """A later query (`LATER_KINDS`) only if the bot listed it in its match_start
+        answer (`MatchStartAnswer.answers`); every other kind always."""
+        return kind not in LATER_KINDS or _EXCHANGES[kind].field in self._later_answered
 
     async def decide(
         self, decision: Decision, view: SeatView, context: DecisionContext, timeout: float

@@ -36,7 +36,7 @@ from .notes import NoteBook
 from .replay import REPLAY_FORMAT, REPLAY_VERSION, cap_log
 from .replay_v2 import ActionRecord, GameRecord, HandRecord, ReplayV2, to_json
 from .replay_view import HandWriter, shooter, to_v1, v1_entry
-from .seats import DecisionContext, GameInfo, Seat
+from .seats import LATER_KINDS, DecisionContext, GameInfo, Seat
 from .standings import match_scores, rank_entrants
 
 log = logging.getLogger(__name__)
@@ -447,7 +447,10 @@ class MatchRunner:
         writer = table.writer
         if writer is not None:
             writer.before(decision)
-        if self._disqualified[entrant]:
+        if self._disqualified[entrant] or (
+            kind in LATER_KINDS and not self.entrants[entrant].seat.answers(kind)
+        ):
+            # Out of the match, or a later query its bot does not read: the default.
             value = decision.default
             hand.apply(Action(kind, seat, value))
             action = ActionRecord(kind.value, seat, to_json(kind, value), 0.0, None, None, True)

@@ -47,10 +47,21 @@ class DecisionContext(NamedTuple):
     lives: tuple[int, ...] = ()  # Danger Hearts: each seat's lives left before this hand
 
 
+LATER_KINDS: frozenset[DecisionKind] = frozenset({DecisionKind.MOON_CHOICE, DecisionKind.PLEDGE})
+"""The decisions whose queries came after hearts.v1's first release (issue 23): a seat is
+asked them only when it `answers` them; otherwise the runner applies the default itself,
+recorded as the platform's answer, never a fault (a bot built on an older SDK would refuse
+a query it cannot read and lose the match)."""
+
+
 class Seat(Protocol):
     """One bot at the table."""
 
     label: str
+
+    def answers(self, kind: DecisionKind) -> bool:
+        """Whether the bot answers decisions of `kind` (asked for the `LATER_KINDS` only)."""
+        ...
 
     async def start_game(self, info: GameInfo) -> None:
         """A game begins (raises SeatFault if the bot cannot be reached)."""
@@ -195,6 +206,10 @@ class InProcessSeat:
     def take_note(self) -> str:
         """House bots take no notes."""
         return ""
+
+    def answers(self, kind: DecisionKind) -> bool:
+        """House bots answer every kind (the `HouseBot` protocol has a method for each)."""
+        return True
 
 
 _Chooser = Callable[

@@ -233,3 +233,27 @@ def test_the_cli_runs_dealer_counts_and_replay_ask_re_asks_the_call(tmp_path: Pa
     assert "same: all" in done.stdout, done.stdout
     shown = arena("replay", "show", out).stdout
     assert "the dealer calls right, 2 cards" in shown
+
+
+OLDER_SDK_BOT = ROOT / "tests" / "match" / "bots" / "older_sdk_bot.py"
+
+
+@pytest.mark.parametrize(
+    "rules", [preset("pledge").replace(max_hands=2, target_score=None), QUEEN_ONLY]
+)
+def test_a_bot_from_an_older_sdk_is_answered_for_never_asked(rules: Rules) -> None:
+    """MatchStartAnswer.answers: a bot that does not list the pledge or the shooter's
+    choice (one built before them) is never sent those queries, which it could not read;
+    the arena applies the default, recorded as its own answer (auto), not a fault, and the
+    replay verifies. The bots that list them are asked as before."""
+    outcome = _grpc_match(rules, [OLDER_SDK_BOT, DECIDING_BOT, OLDER_SDK_BOT, DECIDING_BOT])
+    _verified(outcome)
+    assert not outcome.v1["faults"]
+    kind = "pledge" if rules.no_hearts_pledge else "moon_choice"
+    decided = _actions(outcome, kind)
+    assert decided, f"these rules ask {kind}"
+    for action in decided:
+        older = action.seat in (0, 2)
+        assert action.auto is older and action.fault is None
+        if kind == "pledge":
+            assert action.value is (not older)  # the deciding bot pledges; the default: no

@@ -56,6 +56,10 @@ _DECISIONS = frozenset(
     }
 )
 """The bot's methods that decide an answer; the answer carries their note (`Bot.note`)."""
+LATER_QUERIES = ("moon_choice", "pledge")
+"""The queries added after hearts.v1's first release that this SDK dispatches, listed in
+the match_start answer (`MatchStartAnswer.answers`): the arena asks them of a bot only when
+listed, so one built on an older SDK is answered for instead of sent what it cannot read."""
 
 
 class StreamError(Exception):
@@ -139,7 +143,9 @@ class MatchSession:
             match = match_info_from_proto(request.match_start)
             self._call(lambda: self.bot.on_match_start(match), "on_match_start")
             self.match = match
-            answer = game_pb2.MatchStartAnswer(wants_notifications=self.bot.wants_notifications)
+            answer = game_pb2.MatchStartAnswer(
+                wants_notifications=self.bot.wants_notifications, answers=LATER_QUERIES
+            )
             return bot_pb2.PlayMatchResponse(request_id=request_id, match_start=answer)
         assert self.match is not None
         players = self.match.rules.players

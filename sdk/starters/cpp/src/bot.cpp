@@ -118,6 +118,9 @@ class Service final : public v1::BotService::Service {
         case Kind::kMatchStart:
           started = true;
           response.mutable_match_start()->set_wants_notifications(false);
+          // The later queries this kit answers (MatchStartAnswer.answers).
+          response.mutable_match_start()->add_answers("moon_choice");
+          response.mutable_match_start()->add_answers("pledge");
           break;
         case Kind::kPassCards: {
           const auto& query = request.pass_cards();

@@ -93,7 +93,7 @@ class Match {
     switch (kind) {
       case "match_start":
         this.started = true;
-        return { request_id, match_start: { wants_notifications: false } };
+        return { request_id, match_start: { wants_notifications: false, answers: ["moon_choice", "pledge"] } };
       case "pass_cards": {
         const query = request.pass_cards!;
         const state = requireState("pass_cards", query.state);

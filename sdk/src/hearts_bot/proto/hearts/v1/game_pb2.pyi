@@ -1136,18 +1136,30 @@ class MatchStartAnswer(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     WANTS_NOTIFICATIONS_FIELD_NUMBER: _builtins.int
+    ANSWERS_FIELD_NUMBER: _builtins.int
     wants_notifications: _builtins.bool
     """Whether the bot wants the HandStart, TrickEnd and HandEnd notifications (MatchEnd is
     always sent). A stateless bot says false and saves the arena the messages.
     """
+    @_builtins.property
+    def answers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The queries added after hearts.v1's first release that this bot answers, by their
+        PlayMatchRequest field names ("moon_choice", "pledge"). The arena asks a bot only the
+        later queries it lists, and answers the others itself with the rule's default (the
+        engine's pick for the shooter's choice, no pledge), recorded as the platform's answer
+        and never a fault: a bot built before a query existed keeps playing the games that
+        ask it. The SDKs list every query they dispatch.
+        """
+
     def __init__(
         self,
         *,
         wants_notifications: _builtins.bool = ...,
+        answers: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["wants_notifications", b"wants_notifications"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answers", b"answers", "wants_notifications", b"wants_notifications"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

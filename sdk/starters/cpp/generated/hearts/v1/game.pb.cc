@@ -471,7 +471,8 @@ struct MatchStartDefaultTypeInternal {
 PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 MatchStartDefaultTypeInternal _MatchStart_default_instance_;
 PROTOBUF_CONSTEXPR MatchStartAnswer::MatchStartAnswer(
     ::_pbi::ConstantInitialized): _impl_{
-    /*decltype(_impl_.wants_notifications_)*/false
+    /*decltype(_impl_.answers_)*/{}
+  , /*decltype(_impl_.wants_notifications_)*/false
   , /*decltype(_impl_._cached_size_)*/{}} {}
 struct MatchStartAnswerDefaultTypeInternal {
   PROTOBUF_CONSTEXPR MatchStartAnswerDefaultTypeInternal()
@@ -869,6 +870,7 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   ~0u,  // no _weak_field_map_
   ~0u,  // no _inlined_string_donated_
   PROTOBUF_FIELD_OFFSET(::hearts::v1::MatchStartAnswer, _impl_.wants_notifications_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::MatchStartAnswer, _impl_.answers_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandStart, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -946,10 +948,10 @@ static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protode
   { 283, -1, -1, sizeof(::hearts::v1::Player)},
   { 291, -1, -1, sizeof(::hearts::v1::MatchStart)},
   { 303, -1, -1, sizeof(::hearts::v1::MatchStartAnswer)},
-  { 310, -1, -1, sizeof(::hearts::v1::HandStart)},
-  { 322, -1, -1, sizeof(::hearts::v1::TrickEnd)},
-  { 331, 342, -1, sizeof(::hearts::v1::HandEnd)},
-  { 347, -1, -1, sizeof(::hearts::v1::MatchEnd)},
+  { 311, -1, -1, sizeof(::hearts::v1::HandStart)},
+  { 323, -1, -1, sizeof(::hearts::v1::TrickEnd)},
+  { 332, 343, -1, sizeof(::hearts::v1::HandEnd)},
+  { 348, -1, -1, sizeof(::hearts::v1::MatchEnd)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -1063,22 +1065,23 @@ const char descriptor_table_protodef_hearts_2fv1_2fgame_2eproto[] PROTOBUF_SECTI
   "\t\022\037\n\005rules\030\002 \001(\0132\020.hearts.v1.Rules\022\014\n\004se"
   "at\030\003 \001(\r\022\"\n\007players\030\004 \003(\0132\021.hearts.v1.Pl"
   "ayer\022\037\n\005clock\030\005 \001(\0132\020.hearts.v1.Clock\022\017\n"
-  "\007resumed\030\006 \001(\010\"/\n\020MatchStartAnswer\022\033\n\023wa"
-  "nts_notifications\030\001 \001(\010\"\217\001\n\tHandStart\022\023\n"
-  "\013hand_number\030\001 \001(\r\022\016\n\006dealer\030\002 \001(\r\022\014\n\004ha"
-  "nd\030\003 \003(\t\0220\n\016pass_direction\030\004 \001(\0162\030.heart"
-  "s.v1.PassDirection\022\016\n\006scores\030\005 \003(\005\022\r\n\005ki"
-  "tty\030\006 \003(\t\"V\n\010TrickEnd\022\023\n\013hand_number\030\001 \001"
-  "(\r\022\024\n\014trick_number\030\002 \001(\r\022\037\n\005trick\030\003 \001(\0132"
-  "\020.hearts.v1.Trick\"~\n\007HandEnd\022\023\n\013hand_num"
-  "ber\030\001 \001(\r\022\023\n\013hand_scores\030\002 \003(\005\022\016\n\006scores"
-  "\030\003 \003(\005\022\031\n\014moon_shooter\030\004 \001(\rH\000\210\001\001\022\r\n\005kit"
-  "ty\030\005 \003(\tB\017\n\r_moon_shooter\"[\n\010MatchEnd\022)\n"
-  "\006reason\030\001 \001(\0162\031.hearts.v1.MatchEndReason"
-  "\022\016\n\006scores\030\002 \003(\005\022\024\n\014hands_played\030\003 \001(\r*p"
-  "\n\016MatchEndReason\022 \n\034MATCH_END_REASON_UNS"
-  "PECIFIED\020\000\022\036\n\032MATCH_END_REASON_COMPLETED"
-  "\020\001\022\034\n\030MATCH_END_REASON_ABORTED\020\002b\006proto3"
+  "\007resumed\030\006 \001(\010\"@\n\020MatchStartAnswer\022\033\n\023wa"
+  "nts_notifications\030\001 \001(\010\022\017\n\007answers\030\002 \003(\t"
+  "\"\217\001\n\tHandStart\022\023\n\013hand_number\030\001 \001(\r\022\016\n\006d"
+  "ealer\030\002 \001(\r\022\014\n\004hand\030\003 \003(\t\0220\n\016pass_direct"
+  "ion\030\004 \001(\0162\030.hearts.v1.PassDirection\022\016\n\006s"
+  "cores\030\005 \003(\005\022\r\n\005kitty\030\006 \003(\t\"V\n\010TrickEnd\022\023"
+  "\n\013hand_number\030\001 \001(\r\022\024\n\014trick_number\030\002 \001("
+  "\r\022\037\n\005trick\030\003 \001(\0132\020.hearts.v1.Trick\"~\n\007Ha"
+  "ndEnd\022\023\n\013hand_number\030\001 \001(\r\022\023\n\013hand_score"
+  "s\030\002 \003(\005\022\016\n\006scores\030\003 \003(\005\022\031\n\014moon_shooter\030"
+  "\004 \001(\rH\000\210\001\001\022\r\n\005kitty\030\005 \003(\tB\017\n\r_moon_shoot"
+  "er\"[\n\010MatchEnd\022)\n\006reason\030\001 \001(\0162\031.hearts."
+  "v1.MatchEndReason\022\016\n\006scores\030\002 \003(\005\022\024\n\014han"
+  "ds_played\030\003 \001(\r*p\n\016MatchEndReason\022 \n\034MAT"
+  "CH_END_REASON_UNSPECIFIED\020\000\022\036\n\032MATCH_END"
+  "_REASON_COMPLETED\020\001\022\034\n\030MATCH_END_REASON_"
+  "ABORTED\020\002b\006proto3"
   ;
 static const ::_pbi::DescriptorTable* const descriptor_table_hearts_2fv1_2fgame_2eproto_deps[2] = {
   &::descriptor_table_google_2fprotobuf_2fduration_2eproto,
@@ -1086,7 +1089,7 @@ static const ::_pbi::DescriptorTable* const descriptor_table_hearts_2fv1_2fgame_
 };
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2fgame_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2fgame_2eproto = {
-    false, false, 3600, descriptor_table_protodef_hearts_2fv1_2fgame_2eproto,
+    false, false, 3617, descriptor_table_protodef_hearts_2fv1_2fgame_2eproto,
     "hearts/v1/game.proto",
     &descriptor_table_hearts_2fv1_2fgame_2eproto_once, descriptor_table_hearts_2fv1_2fgame_2eproto_deps, 2, 33,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2fgame_2eproto::offsets,
@@ -8845,7 +8848,8 @@ MatchStartAnswer::MatchStartAnswer(const MatchStartAnswer& from)
   : ::PROTOBUF_NAMESPACE_ID::Message() {
   MatchStartAnswer* const _this = this; (void)_this;
   new (&_impl_) Impl_{
-      decltype(_impl_.wants_notifications_){}
+      decltype(_impl_.answers_){from._impl_.answers_}
+    , decltype(_impl_.wants_notifications_){}
     , /*decltype(_impl_._cached_size_)*/{}};
 
   _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
@@ -8858,7 +8862,8 @@ inline void MatchStartAnswer::SharedCtor(
   (void)arena;
   (void)is_message_owned;
   new (&_impl_) Impl_{
-      decltype(_impl_.wants_notifications_){false}
+      decltype(_impl_.answers_){arena}
+    , decltype(_impl_.wants_notifications_){false}
     , /*decltype(_impl_._cached_size_)*/{}
   };
 }
@@ -8874,6 +8879,7 @@ MatchStartAnswer::~MatchStartAnswer() {
 
 inline void MatchStartAnswer::SharedDtor() {
   GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+  _impl_.answers_.~RepeatedPtrField();
 }
 
 void MatchStartAnswer::SetCachedSize(int size) const {
@@ -8886,6 +8892,7 @@ void MatchStartAnswer::Clear() {
   // Prevent compiler warnings about cached_has_bits being unused
   (void) cached_has_bits;
 
+  _impl_.answers_.Clear();
   _impl_.wants_notifications_ = false;
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
@@ -8901,6 +8908,21 @@ const char* MatchStartAnswer::_InternalParse(const char* ptr, ::_pbi::ParseConte
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 8)) {
           _impl_.wants_notifications_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
           CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // repeated string answers = 2;
+      case 2:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 18)) {
+          ptr -= 1;
+          do {
+            ptr += 1;
+            auto str = _internal_add_answers();
+            ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+            CHK_(ptr);
+            CHK_(::_pbi::VerifyUTF8(str, "hearts.v1.MatchStartAnswer.answers"));
+            if (!ctx->DataAvailable(ptr)) break;
+          } while (::PROTOBUF_NAMESPACE_ID::internal::ExpectTag<18>(ptr));
         } else
           goto handle_unusual;
         continue;
@@ -8939,6 +8961,16 @@ uint8_t* MatchStartAnswer::_InternalSerialize(
     target = ::_pbi::WireFormatLite::WriteBoolToArray(1, this->_internal_wants_notifications(), target);
   }
 
+  // repeated string answers = 2;
+  for (int i = 0, n = this->_internal_answers_size(); i < n; i++) {
+    const auto& s = this->_internal_answers(i);
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      s.data(), static_cast<int>(s.length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "hearts.v1.MatchStartAnswer.answers");
+    target = stream->WriteString(2, s, target);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -8954,6 +8986,14 @@ size_t MatchStartAnswer::ByteSizeLong() const {
   uint32_t cached_has_bits = 0;
   // Prevent compiler warnings about cached_has_bits being unused
   (void) cached_has_bits;
+
+  // repeated string answers = 2;
+  total_size += 1 *
+      ::PROTOBUF_NAMESPACE_ID::internal::FromIntSize(_impl_.answers_.size());
+  for (int i = 0, n = _impl_.answers_.size(); i < n; i++) {
+    total_size += ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+      _impl_.answers_.Get(i));
+  }
 
   // bool wants_notifications = 1;
   if (this->_internal_wants_notifications() != 0) {
@@ -8978,6 +9018,7 @@ void MatchStartAnswer::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const
   uint32_t cached_has_bits = 0;
   (void) cached_has_bits;
 
+  _this->_impl_.answers_.MergeFrom(from._impl_.answers_);
   if (from._internal_wants_notifications() != 0) {
     _this->_internal_set_wants_notifications(from._internal_wants_notifications());
   }
@@ -8998,6 +9039,7 @@ bool MatchStartAnswer::IsInitialized() const {
 void MatchStartAnswer::InternalSwap(MatchStartAnswer* other) {
   using std::swap;
   _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  _impl_.answers_.InternalSwap(&other->_impl_.answers_);
   swap(_impl_.wants_notifications_, other->_impl_.wants_notifications_);
 }
 

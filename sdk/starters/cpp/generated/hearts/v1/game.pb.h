@@ -5778,8 +5778,33 @@ class MatchStartAnswer final :
   // accessors -------------------------------------------------------
 
   enum : int {
+    kAnswersFieldNumber = 2,
     kWantsNotificationsFieldNumber = 1,
   };
+  // repeated string answers = 2;
+  int answers_size() const;
+  private:
+  int _internal_answers_size() const;
+  public:
+  void clear_answers();
+  const std::string& answers(int index) const;
+  std::string* mutable_answers(int index);
+  void set_answers(int index, const std::string& value);
+  void set_answers(int index, std::string&& value);
+  void set_answers(int index, const char* value);
+  void set_answers(int index, const char* value, size_t size);
+  std::string* add_answers();
+  void add_answers(const std::string& value);
+  void add_answers(std::string&& value);
+  void add_answers(const char* value);
+  void add_answers(const char* value, size_t size);
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>& answers() const;
+  ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>* mutable_answers();
+  private:
+  const std::string& _internal_answers(int index) const;
+  std::string* _internal_add_answers();
+  public:
+
   // bool wants_notifications = 1;
   void clear_wants_notifications();
   bool wants_notifications() const;
@@ -5797,6 +5822,7 @@ class MatchStartAnswer final :
   typedef void InternalArenaConstructable_;
   typedef void DestructorSkippable_;
   struct Impl_ {
+    ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string> answers_;
     bool wants_notifications_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
   };
@@ -11059,6 +11085,81 @@ inline void MatchStartAnswer::_internal_set_wants_notifications(bool value) {
 inline void MatchStartAnswer::set_wants_notifications(bool value) {
   _internal_set_wants_notifications(value);
   // @@protoc_insertion_point(field_set:hearts.v1.MatchStartAnswer.wants_notifications)
+}
+
+// repeated string answers = 2;
+inline int MatchStartAnswer::_internal_answers_size() const {
+  return _impl_.answers_.size();
+}
+inline int MatchStartAnswer::answers_size() const {
+  return _internal_answers_size();
+}
+inline void MatchStartAnswer::clear_answers() {
+  _impl_.answers_.Clear();
+}
+inline std::string* MatchStartAnswer::add_answers() {
+  std::string* _s = _internal_add_answers();
+  // @@protoc_insertion_point(field_add_mutable:hearts.v1.MatchStartAnswer.answers)
+  return _s;
+}
+inline const std::string& MatchStartAnswer::_internal_answers(int index) const {
+  return _impl_.answers_.Get(index);
+}
+inline const std::string& MatchStartAnswer::answers(int index) const {
+  // @@protoc_insertion_point(field_get:hearts.v1.MatchStartAnswer.answers)
+  return _internal_answers(index);
+}
+inline std::string* MatchStartAnswer::mutable_answers(int index) {
+  // @@protoc_insertion_point(field_mutable:hearts.v1.MatchStartAnswer.answers)
+  return _impl_.answers_.Mutable(index);
+}
+inline void MatchStartAnswer::set_answers(int index, const std::string& value) {
+  _impl_.answers_.Mutable(index)->assign(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.MatchStartAnswer.answers)
+}
+inline void MatchStartAnswer::set_answers(int index, std::string&& value) {
+  _impl_.answers_.Mutable(index)->assign(std::move(value));
+  // @@protoc_insertion_point(field_set:hearts.v1.MatchStartAnswer.answers)
+}
+inline void MatchStartAnswer::set_answers(int index, const char* value) {
+  GOOGLE_DCHECK(value != nullptr);
+  _impl_.answers_.Mutable(index)->assign(value);
+  // @@protoc_insertion_point(field_set_char:hearts.v1.MatchStartAnswer.answers)
+}
+inline void MatchStartAnswer::set_answers(int index, const char* value, size_t size) {
+  _impl_.answers_.Mutable(index)->assign(
+    reinterpret_cast<const char*>(value), size);
+  // @@protoc_insertion_point(field_set_pointer:hearts.v1.MatchStartAnswer.answers)
+}
+inline std::string* MatchStartAnswer::_internal_add_answers() {
+  return _impl_.answers_.Add();
+}
+inline void MatchStartAnswer::add_answers(const std::string& value) {
+  _impl_.answers_.Add()->assign(value);
+  // @@protoc_insertion_point(field_add:hearts.v1.MatchStartAnswer.answers)
+}
+inline void MatchStartAnswer::add_answers(std::string&& value) {
+  _impl_.answers_.Add(std::move(value));
+  // @@protoc_insertion_point(field_add:hearts.v1.MatchStartAnswer.answers)
+}
+inline void MatchStartAnswer::add_answers(const char* value) {
+  GOOGLE_DCHECK(value != nullptr);
+  _impl_.answers_.Add()->assign(value);
+  // @@protoc_insertion_point(field_add_char:hearts.v1.MatchStartAnswer.answers)
+}
+inline void MatchStartAnswer::add_answers(const char* value, size_t size) {
+  _impl_.answers_.Add()->assign(reinterpret_cast<const char*>(value), size);
+  // @@protoc_insertion_point(field_add_pointer:hearts.v1.MatchStartAnswer.answers)
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>&
+MatchStartAnswer::answers() const {
+  // @@protoc_insertion_point(field_list:hearts.v1.MatchStartAnswer.answers)
+  return _impl_.answers_;
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>*
+MatchStartAnswer::mutable_answers() {
+  // @@protoc_insertion_point(field_mutable_list:hearts.v1.MatchStartAnswer.answers)
+  return &_impl_.answers_;
 }
 
 // -------------------------------------------------------------------

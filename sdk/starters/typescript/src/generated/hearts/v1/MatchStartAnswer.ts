@@ -3,8 +3,10 @@
 
 export interface MatchStartAnswer {
   'wants_notifications'?: (boolean);
+  'answers'?: (string)[];
 }
 
 export interface MatchStartAnswer__Output {
   'wants_notifications': (boolean);
+  'answers': (string)[];
 }

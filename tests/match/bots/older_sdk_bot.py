@@ -1,0 +1,25 @@
+"""A bot as an SDK from before issue 23 serves it: its match_start answer lists no later
+query (`MatchStartAnswer.answers` empty), and it cannot answer the pledge or the shooter's
+choice (it raises, as an old SDK refuses a query kind it cannot read). The arena must
+answer those for it, never ask them."""
+
+import hearts_bot.session
+from hearts_bot import Bot
+from hearts_bot.cards import by_rank
+from hearts_bot.views import MoonChoiceView, PassView, PlayView, PledgeView
+
+hearts_bot.session.LATER_QUERIES = ()  # what a match_start answer from before them lists
+
+
+class OlderSdkBot(Bot):
+    def pass_cards(self, view: PassView) -> list[str]:
+        return sorted(view.passable, key=by_rank)[-view.count :]
+
+    def play_card(self, view: PlayView) -> str:
+        return min(view.legal, key=by_rank)
+
+    def pledge(self, view: PledgeView) -> bool:
+        raise RuntimeError("an SDK from before issue 23 cannot read a pledge query")
+
+    def choose_moon(self, view: MoonChoiceView) -> str:
+        raise RuntimeError("an SDK from before issue 23 cannot read a moon_choice query")
