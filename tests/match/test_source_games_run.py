@@ -31,6 +31,8 @@ SOURCE_GAMES: dict[str, str | None] = {
     "kitty_each_trick": "pass",
     "two_player": "pass",
     "enfle": "pickup",
+    "pledge": "pledge",
+    "dealer_counts": "call",
 }
 
 

@@ -191,6 +191,8 @@ SOURCE_GAMES = (
     "kitty_each_trick",
     "two_player",
     "enfle",
+    "pledge",
+    "dealer_counts",
 )
 
 
