@@ -56,7 +56,7 @@ _DECISIONS = frozenset(
     }
 )
 """The bot's methods that decide an answer; the answer carries their note (`Bot.note`)."""
-LATER_QUERIES = ("moon_choice", "pledge")
+LATER_QUERIES: tuple[str, ...] = ("moon_choice", "pledge")
 """The queries added after hearts.v1's first release that this SDK dispatches, listed in
 the match_start answer (`MatchStartAnswer.answers`): the arena asks them of a bot only when
 listed, so one built on an older SDK is answered for instead of sent what it cannot read."""
