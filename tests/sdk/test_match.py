@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 
 import pytest
 
@@ -51,6 +52,11 @@ def test_the_example_bot_plays_whole_hands_against_the_starters(start_bot):
     for bot in bots:
         assert bot.process.poll() is None
         assert "warning" not in bot.stderr  # every answer was legal
+    # The last notifications are written just before the stream closes, and the bot logs
+    # them as it reads them: wait (boundedly) for it to have read them all.
+    deadline = time.monotonic() + 20.0
+    while bots[3].stderr.count("EVENT hand_end") < 4 and time.monotonic() < deadline:
+        time.sleep(0.05)
     events = bots[3].stderr
     assert events.count("EVENT trick_end") == 4 * 13 and events.count("EVENT hand_end") == 4
 
