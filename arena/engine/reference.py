@@ -1010,20 +1010,7 @@ class HandState:
         if len(totals) != n:
             raise ValueError(f"expected {n} totals, got {len(totals)}")
         cfg = self._cfg
-        values = self._derived.values
-        raw = []
-        for seat in range(n):
-            taken = self._taken[seat]
-            if cfg.royal_queens:
-                score = self._royal_score(taken)
-            else:
-                score = sum(values[card] for card in cards_of(taken))
-            score += self._trick_extra(seat, taken)
-            # 002 'Individual card variants': "The 10 of Clubs doubles the value of the
-            # current hand for whoever takes it".
-            if cfg.doubler >= 0 and taken >> cfg.doubler & 1:
-                score = self._doubled(score, taken)
-            raw.append(score)
+        raw = self._raw_scores()
         shooter, worth = self._shooter()
         if cfg.royal_queens:
             # 004 'Royal Hearts': "the bonus to the player who shoots the moon, or the penalty
@@ -1041,6 +1028,28 @@ class HandState:
             score + (cfg.no_trick_bonus if self._tricks_won[seat] == 0 else 0)
             for seat, score in enumerate(scores)
         )
+
+    def _raw_scores(self) -> list[int]:
+        """Each seat's score before the royal floor and the moon: the card values (or
+        Royal Hearts' scoring), the trick points, then the doubler (contract "Scoring"; the
+        C core's raw_scores). `points` and `shooter` (a royal moon is worth the shooter's
+        own score) both read it, so they cannot differ."""
+        cfg = self._cfg
+        values = self._derived.values
+        raw = []
+        for seat in range(self._n):
+            taken = self._taken[seat]
+            if cfg.royal_queens:
+                score = self._royal_score(taken)
+            else:
+                score = sum(values[card] for card in cards_of(taken))
+            score += self._trick_extra(seat, taken)
+            # 002 'Individual card variants': "The 10 of Clubs doubles the value of the
+            # current hand for whoever takes it".
+            if cfg.doubler >= 0 and taken >> cfg.doubler & 1:
+                score = self._doubled(score, taken)
+            raw.append(score)
+        return raw
 
     # --- Playouts for search (contract "Playouts"). ---
 
@@ -1198,9 +1207,7 @@ class HandState:
             return -1, 0
         seat, worth = self._shooter()
         if seat >= 0 and self._cfg.royal_queens and not self._shot_the_sun(seat):
-            worth = self._royal_score(self._taken[seat])
-            if self._cfg.doubler >= 0 and self._taken[seat] >> self._cfg.doubler & 1:
-                worth *= 2
+            worth = self._raw_scores()[seat]  # as `points` has it
         return (seat, worth) if seat >= 0 else (-1, 0)
 
     def _moon_scores(
