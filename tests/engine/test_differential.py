@@ -729,6 +729,29 @@ def test_c_matches_reference_on_the_shooters_choice(name):
     compare_rule_set(name, cfg, (PASS_HOLD,), CHOICE_HANDS, batches=4, most=40)
 
 
+def test_a_royal_moon_is_worth_the_shooters_own_score_with_its_trick_points():
+    """004 'Royal Hearts': the moon is "based on the total point count of that player", and
+    with 004 'Slobberhannes's trick points that count includes them (contract "Scoring":
+    trick points come before the doubler and the moon). Seat 3 holds every club, leads the
+    2C and takes every trick; `shooter()` must say what `points()` scores it with, on both
+    backends (they once differed: the reference's shooter() left the trick points out)."""
+    rules = preset("royal").replace(
+        first_trick_points=2, last_trick_points=1, every_penalty_extra=1
+    )
+    cfg = rules.core_config()
+    hands = tuple(CardSet.parse(cards).mask for cards in ONE_SUIT_EACH)
+    pair = Pair(cfg, 0, 2, PASS_HOLD, "royal trick points", position=(hands, 0))
+    while pair.ref.phase == PHASE_PLAYING:
+        legal = pair.call("legal_mask")
+        assert pair.call("play", min(c for c in range(52) if legal >> c & 1)) == 0
+    seat, worth = pair.call("shooter")
+    assert seat == 3
+    old_moon = pair.call("points", (0, 0, 0, 0), 0, -1)
+    assert old_moon[3] == 0 and old_moon[0] == worth  # the others take the shooter's count
+    trick_points = 2 + 1 + 1
+    assert worth > trick_points
+
+
 def test_c_matches_reference_on_the_pledge_preset():
     rules = preset("pledge")
     kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
