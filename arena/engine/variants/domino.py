@@ -33,15 +33,11 @@ from typing import Any
 
 from .. import presets
 from ..backend import family_core
-from ..cards import CARDS, Card, CardLike, CardSet, Suit, to_card
-from ..config import ERR_NOT_PASSING
+from ..cards import CARDS, Card, CardLike, CardSet, to_card
 from ..decisions import Action, DecisionKind, IllegalActionError
 from ..hand import (
-    Hand,
     HandOverError,
-    IllegalPassError,
     IllegalPlayError,
-    OutOfTurnError,
     SeatView,
     Trick,
     _cardset,
@@ -49,6 +45,7 @@ from ..hand import (
     register_family,
 )
 from ..rules import MoonRule, PassDirection, Rules
+from .own_state import OwnStateHand
 
 __all__ = ["DOMINO_BACKEND_NAME", "DominoHand", "domino_rules", "search_position"]
 
@@ -101,16 +98,12 @@ def search_position(
     )
 
 
-def _refuse_pass(seat: int, cards: tuple[int, ...]) -> int:
-    """Domino Hearts has no pass: every pass is ERR_NOT_PASSING."""
-    return ERR_NOT_PASSING
-
-
-class DominoHand(Hand):
+class DominoHand(OwnStateHand):
     """One Domino Hearts deal. Build it with `DominoHand.deal` or `DominoHand.from_cards`
     (or `Hand.deal`, which hands Domino rules over to this class)."""
 
     __slots__ = ()
+    GAME = "Domino Hearts"
 
     def __init__(  # the same shape as Hand's, plus the stock
         self,
@@ -161,7 +154,7 @@ class DominoHand(Hand):
         self.legal_mask = state.legal_mask
         self.try_play_index = state.play
         self.push_index = state.push
-        self.try_pass_indices = _refuse_pass
+        self.try_pass_indices = self._refuse_pass
 
     @classmethod
     def deal(
@@ -292,17 +285,6 @@ class DominoHand(Hand):
 
     # -- Hand's API on the Domino core --------------------------------------------
 
-    @property
-    def booster_suit(self) -> Suit | None:
-        """Always None: Domino has no Booster Nines."""
-        return None
-
-    @property
-    def current_trick(self) -> tuple[tuple[int, Card], ...]:
-        """(seat, card) pairs played to the unfinished trick, in order (seats out are
-        skipped)."""
-        return tuple((s, CARDS[c]) for s, c in self._state.current_trick())
-
     def taken(self, seat: int) -> CardSet:
         """Cards `seat` has won, and once over the cards it keeps (`kept`)."""
         _check_seat(self.rules, seat, "seat")
@@ -310,23 +292,6 @@ class DominoHand(Hand):
         if self._state.kept_by == seat:
             mask |= self._state.kept
         return _cardset(mask)
-
-    @property
-    def kitty(self) -> CardSet:
-        """Always empty: the undealt cards are the stock, not a kitty."""
-        return CardSet()
-
-    @property
-    def kitty_owner(self) -> int | None:
-        return None
-
-    def passed(self, seat: int) -> tuple[Card, ...]:
-        _check_seat(self.rules, seat, "seat")
-        return ()
-
-    def received(self, seat: int) -> tuple[Card, ...]:
-        _check_seat(self.rules, seat, "seat")
-        return ()
 
     def _finished(self) -> tuple[tuple[Trick, ...], tuple[int, ...]]:
         raw = self._state.history()
@@ -344,43 +309,8 @@ class DominoHand(Hand):
         self._history = (raw, built, tuple(taken))
         return built, tuple(taken)
 
-    def play(self, card: CardLike, seat: int | None = None) -> None:
-        """Play `card` for the seat to play (checked against `seat` when given); a seat
-        void in the suit led has drawn already. Raises IllegalPlayError (OutOfTurnError,
-        HandOverError) saying which rule forbids it."""
-        card = to_card(card)
-        state = self._state
-        if seat is not None and seat != state.to_play:
-            if state.phase == 2:
-                raise HandOverError(
-                    f"cannot play {card}: the hand is over",
-                    card=card,
-                    seat=seat,
-                    code=ERR_HAND_OVER,
-                )
-            out = "" if self.in_play(seat) else " (it is out of cards: 000 'Domino Hearts')"
-            raise OutOfTurnError(
-                f"seat {seat} cannot play {card}: it is seat {state.to_play}'s turn{out}",
-                card=card,
-                seat=seat,
-                code=0,
-            )
-        code = state.play(card.index)
-        if code:
-            raise self._play_error(code, card)
-
-    def _check_play(self, card: Card) -> int:
-        code: int = self._state.check_play(card.index)
-        return code
-
-    def apply_pass(self, seat: int, cards: Iterable[CardLike] | str) -> None:
-        """Domino Hearts has no pass: always IllegalPassError."""
-        _check_seat(self.rules, seat, "seat")
-        raise IllegalPassError(
-            f"illegal pass by seat {seat}: no pass is due now (Domino Hearts has no pass)",
-            seat=seat,
-            code=ERR_NOT_PASSING,
-        )
+    def _out_of_turn_why(self, seat: int) -> str:
+        return "" if self.in_play(seat) else " (it is out of cards: 000 'Domino Hearts')"
 
     def points(self, totals: Sequence[int] | None = None) -> tuple[int, ...]:
         """Each seat's score: the values of the cards it took or kept; a moon (every heart

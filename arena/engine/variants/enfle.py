@@ -33,15 +33,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..backend import family_core
-from ..cards import CARDS, Card, CardLike, CardSet, Suit, to_card
-from ..config import ERR_NOT_PASSING
+from ..cards import CARDS, Card, CardLike, CardSet, to_card
 from ..decisions import Action, DecisionKind, IllegalActionError
 from ..hand import (
-    Hand,
     HandOverError,
-    IllegalPassError,
     IllegalPlayError,
-    OutOfTurnError,
     SeatView,
     Trick,
     _cardset,
@@ -49,6 +45,7 @@ from ..hand import (
     register_family,
 )
 from ..rules import PassDirection, Rules
+from .own_state import OwnStateHand
 
 __all__ = ["ENFLE_BACKEND_NAME", "MAX_TRICKS", "EnfleHand", "search_position"]
 
@@ -83,16 +80,12 @@ def search_position(
     return _core.position(rules.players, tuple(hands), tuple(won), leader, tuple(trick))
 
 
-def _refuse_pass(seat: int, cards: tuple[int, ...]) -> int:
-    """Enfle has no pass: every pass is ERR_NOT_PASSING."""
-    return ERR_NOT_PASSING
-
-
-class EnfleHand(Hand):
+class EnfleHand(OwnStateHand):
     """One Enfle deal. Build it with `EnfleHand.deal` or `EnfleHand.from_cards` (or
     `Hand.deal`, which hands Enfle rules over to this class)."""
 
     __slots__ = ()
+    GAME = "Enfle"
 
     def __init__(  # the same shape as Hand's
         self,
@@ -134,7 +127,7 @@ class EnfleHand(Hand):
         self.legal_mask = state.legal_mask
         self.try_play_index = state.play
         self.push_index = state.push
-        self.try_pass_indices = _refuse_pass
+        self.try_pass_indices = self._refuse_pass
 
     @classmethod
     def deal(
@@ -230,39 +223,11 @@ class EnfleHand(Hand):
 
     # -- Hand's API on the Enfle core -----------------------------------------------
 
-    @property
-    def booster_suit(self) -> Suit | None:
-        """Always None: Enfle has no Booster Nines."""
-        return None
-
-    @property
-    def current_trick(self) -> tuple[tuple[int, Card], ...]:
-        """(seat, card) pairs played to the unfinished trick, in order (once over: the
-        trick the winner went out on, left unfinished)."""
-        return tuple((s, CARDS[c]) for s, c in self._state.current_trick())
-
     def taken(self, seat: int) -> CardSet:
         """The cards of the tricks `seat` won that lie on the table still (a pickup takes
         every won trick up)."""
         _check_seat(self.rules, seat, "seat")
         return _cardset(self._state.taken(seat))
-
-    @property
-    def kitty(self) -> CardSet:
-        """Always empty: Enfle has no kitty."""
-        return CardSet()
-
-    @property
-    def kitty_owner(self) -> int | None:
-        return None
-
-    def passed(self, seat: int) -> tuple[Card, ...]:
-        _check_seat(self.rules, seat, "seat")
-        return ()
-
-    def received(self, seat: int) -> tuple[Card, ...]:
-        _check_seat(self.rules, seat, "seat")
-        return ()
 
     def _finished(self) -> tuple[tuple[Trick, ...], tuple[int, ...]]:
         """The tricks won and broken off (winner -1: a pickup), and per seat the cards it
@@ -278,42 +243,6 @@ class EnfleHand(Hand):
         )
         self._history = (raw, built, held)
         return built, held
-
-    def play(self, card: CardLike, seat: int | None = None) -> None:
-        """Play `card` for the seat to play (checked against `seat` when given). Raises
-        IllegalPlayError (OutOfTurnError, HandOverError) saying which rule forbids it."""
-        card = to_card(card)
-        state = self._state
-        if seat is not None and seat != state.to_play:
-            if state.phase == 2:
-                raise HandOverError(
-                    f"cannot play {card}: the hand is over",
-                    card=card,
-                    seat=seat,
-                    code=ERR_HAND_OVER,
-                )
-            raise OutOfTurnError(
-                f"seat {seat} cannot play {card}: it is seat {state.to_play}'s turn",
-                card=card,
-                seat=seat,
-                code=0,
-            )
-        code = state.play(card.index)
-        if code:
-            raise self._play_error(code, card)
-
-    def _check_play(self, card: Card) -> int:
-        code: int = self._state.check_play(card.index)
-        return code
-
-    def apply_pass(self, seat: int, cards: Iterable[CardLike] | str) -> None:
-        """Enfle has no pass: always IllegalPassError."""
-        _check_seat(self.rules, seat, "seat")
-        raise IllegalPassError(
-            f"illegal pass by seat {seat}: no pass is due now (Enfle has no pass)",
-            seat=seat,
-            code=ERR_NOT_PASSING,
-        )
 
     def points(self, totals: Sequence[int] | None = None) -> tuple[int, ...]:
         """Each seat's score: one point per card left in its hand (the seat that went out
