@@ -192,6 +192,12 @@ class CoreConfig(NamedTuple):
     """With moon MOON_SUBTRACT_AFTER_SCORE (004 'Shooting the moon'): the total some seat
     must have reached before the hand for the shooter to choose; until then he adds. 0,
     the default, changes nothing under the other moon rules."""
+    extra_cards_first_trick: int = 0
+    """1 (002 'Alternatives to the "Kitty"'): no kitty (kitty_size 0); the deck's
+    `deck_size - players * hand_size` cards left over (1..players-1) are dealt on round the
+    table, one more to each of the first seats from the dealer's left, and those seats play
+    that extra card to the first trick after the whole table has played to it once, in
+    play order from the leader. The first trick then holds players + extra cards."""
 
 
 CONFIG_MASKS: Final = frozenset({"deck", "moon_extra", "pass_forbidden"})
@@ -204,6 +210,7 @@ CONFIG_FLAGS: Final = frozenset(
         "queen_at_first_chance",
         "all_hearts_reversed",
         "all_hearts_reverse_queen",
+        "extra_cards_first_trick",
     }
 )
 """`CoreConfig` fields that are 0/1 switches: the C core refuses any other value
@@ -264,4 +271,5 @@ def standard_config(players: int = 4) -> CoreConfig:
         all_hearts_reversed=0,
         all_hearts_reverse_queen=0,
         moon_subtract_after=0,
+        extra_cards_first_trick=0,
     )

@@ -507,6 +507,17 @@ OPTIONS: tuple[RuleOption, ...] = (
         "hand",
     ),
     RuleOption(
+        "extra_cards_first_trick",
+        "bool",
+        False,
+        (
+            "002 'Alternatives to the \"Kitty\" in 3 or 5 player games' (\"Deal out the extra "
+            'cards to players and allow the player with them to play an additional card on the '
+            'first trick")'
+        ),
+        "core",
+    ),
+    RuleOption(
         "name",
         "str",
         "custom",

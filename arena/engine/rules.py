@@ -483,6 +483,16 @@ class Rules:
     counts the dealer may call with a pass (`decisions.CountedCall`), `pass_count` among
     them (a call without a count, and the default on a fault, pass `pass_count`); () lets
     him call `pass_count` only. A split passes as many cards as it names directions."""
+    extra_cards_first_trick: bool = False
+    """002 'Alternatives to the "Kitty" in 3 or 5 player games': "Deal out the extra cards
+    to players and allow the player with them to play an additional card on the first
+    trick." The cards that do not deal evenly (`extra_cards`, fewer than `players`) go on
+    round the table from the dealer's left, one more each to the first seats; the first
+    trick is played round once, then each seat holding an extra card plays it to the same
+    trick, in play order from the leader (our reading: 002 does not say when; after the
+    round, every card of it is in sight). It follows the first trick's rules (follow suit,
+    no points where they are barred), and after it every hand is `hand_size - 1`. Needs
+    no kitty (`kitty_size` 0)."""
     name: str = "custom"
 
     def __post_init__(self) -> None:
@@ -545,6 +555,14 @@ class Rules:
         if self.domino is True:
             return DOMINO_HAND_SIZE
         return (len(self.deck) - self.kitty_size) // self.players
+
+    @property
+    def extra_cards(self) -> int:
+        """Cards dealt beyond `hand_size` each, one to each of the first seats from the
+        dealer's left, and played to the first trick (`extra_cards_first_trick`); else 0."""
+        if not self.extra_cards_first_trick:
+            return 0
+        return len(self.deck) % self.players
 
     @property
     def penalty_cards(self) -> CardSet:
@@ -868,6 +886,13 @@ class Rules:
         self._validate_pledge()
         self._validate_trick_scoring()
         self._validate_pig_leads()
+        if self.extra_cards_first_trick and (
+            self.cancellation or self.domino or self.enfle or self.penny_play is not PennyPlay.NONE
+        ):
+            raise RulesError(
+                "extra_cards_first_trick (002 'Alternatives to the \"Kitty\"') is played by the "
+                "hearts core only, not by a variant game"
+            )
         if self.enfle is not False:
             self._validate_enfle()
             return
@@ -891,7 +916,8 @@ class Rules:
         self._validate_queen_first_chance()
         self._validate_cancellation()
         deck_size = len(self.deck_copies) if self.cancellation else len(self.deck)
-        if (deck_size - self.kitty_size) % self.players:
+        self._validate_extra_cards(deck_size)
+        if (deck_size - self.kitty_size - self.extra_cards) % self.players:
             raise RulesError(
                 f"{deck_size} cards in play minus a kitty of {self.kitty_size} do not deal evenly "
                 f"to {self.players} players: remove cards or use a kitty (000 'The Deal')"
@@ -935,6 +961,25 @@ class Rules:
         self._validate_royal()
         self._validate_end()
         self._validate_penny()
+
+    def _validate_extra_cards(self, deck_size: int) -> None:
+        """002's extra cards on the first trick replace the kitty and the removed cards
+        (002 'Alternatives to the "Kitty"' lists them as alternatives): no kitty, and a
+        pack that does not deal evenly, or there is nothing extra to play. The hearts core
+        plays it; the variant families and the face-down scoring-suit cards, which count
+        on equal hands, refuse it."""
+        if not self.extra_cards_first_trick:
+            return
+        what = "extra_cards_first_trick (002 'Alternatives to the \"Kitty\"')"
+        if self.kitty_size:
+            raise RulesError(f"{what} deals the extra cards out instead of a kitty: kitty_size 0")
+        if deck_size % self.players == 0:
+            raise RulesError(
+                f"{what}: {deck_size} cards deal evenly to {self.players} players, so no seat "
+                "has an extra card to play"
+            )
+        if self.scoring_suit_choice is not ScoringSuitChoice.FIXED:
+            raise RulesError(f"{what} needs scoring_suit_choice 'fixed'")
 
     def _validate_kitty(self) -> None:
         """`each_trick` (004 'The Kitty and the First Trick') hands the kitty out a card a

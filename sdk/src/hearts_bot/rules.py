@@ -284,6 +284,12 @@ class RulesView:
     pass_call_counts: tuple[int, ...] = ()
     """004 'Passing cards' ("The Dealer may choose how many cards and where to pass"): the
     counts the dealer may call (`CallPassView.counts`); () calls `pass_count` only."""
+    extra_cards_first_trick: bool = False
+    """002 'Alternatives to the "Kitty"': no kitty; the cards that do not deal evenly go
+    one more each to the first seats from the dealer's left (`SeatView.extra_card_seats`),
+    who each play that card to the first trick after the round, in play order from the
+    leader. The first trick then holds more cards than seats (`TrickView.plays` says who
+    played each)."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))

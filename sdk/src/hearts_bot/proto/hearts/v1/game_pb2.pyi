@@ -60,6 +60,7 @@ class Trick(_message.Message):
     LEADER_FIELD_NUMBER: _builtins.int
     CARDS_FIELD_NUMBER: _builtins.int
     WINNER_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
     leader: _builtins.int
     """The seat that led the trick."""
     winner: _builtins.int
@@ -68,7 +69,17 @@ class Trick(_message.Message):
     """
     @_builtins.property
     def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """The cards played, in order: cards[i] was played by seat (leader + i) % players."""
+        """The cards played, in order: cards[i] was played by seat (leader + i) % players,
+        unless `seats` is set.
+        """
+
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """seats[i] played cards[i]; set only on a trick whose cards are not played by
+        consecutive seats from the leader: the first trick under
+        rules.extra_cards_first_trick, where the seats holding an extra card play again
+        after the round. Empty on every other trick.
+        """
 
     def __init__(
         self,
@@ -76,10 +87,11 @@ class Trick(_message.Message):
         leader: _builtins.int = ...,
         cards: _abc.Iterable[_builtins.str] | None = ...,
         winner: _builtins.int | None = ...,
+        seats: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_winner", b"_winner", "winner", b"winner"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_winner", b"_winner", "cards", b"cards", "leader", b"leader", "winner", b"winner"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_winner", b"_winner", "cards", b"cards", "leader", b"leader", "seats", b"seats", "winner", b"winner"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__winner: _TypeAlias = _typing.Literal["winner"]  # noqa: Y015
     _WhichOneofArgType__winner: _TypeAlias = _typing.Literal["_winner", b"_winner"]  # noqa: Y015
@@ -153,6 +165,7 @@ class HandState(_message.Message):
     LIVES_FIELD_NUMBER: _builtins.int
     PASS_SPLIT_FIELD_NUMBER: _builtins.int
     PLEDGES_FIELD_NUMBER: _builtins.int
+    EXTRA_CARD_SEATS_FIELD_NUMBER: _builtins.int
     DOMINO_FIELD_NUMBER: _builtins.int
     PENNIES_FIELD_NUMBER: _builtins.int
     MULTI_ROUND_FIELD_NUMBER: _builtins.int
@@ -252,6 +265,13 @@ class HandState(_message.Message):
         """
 
     @_builtins.property
+    def extra_card_seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """002's extra cards (rules.extra_cards_first_trick): the seats dealt one card more
+        than the others, in seat order; each plays that card to the first trick after the
+        round. Empty in every other game. (Numbered 86, with its Rules field.)
+        """
+
+    @_builtins.property
     def domino(self) -> Global___DominoTable:
         """Domino Hearts (rules.domino): the stock, who is still in, the draws, and who played
         each trick (a trick holds one card per seat still in, so Trick's "cards[i] was played
@@ -301,6 +321,7 @@ class HandState(_message.Message):
         lives: _abc.Iterable[_builtins.int] | None = ...,
         pass_split: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
         pledges: _abc.Iterable[_builtins.int] | None = ...,
+        extra_card_seats: _abc.Iterable[_builtins.int] | None = ...,
         domino: Global___DominoTable | None = ...,
         pennies: _abc.Iterable[Global___PennyRound] | None = ...,
         multi_round: _builtins.int | None = ...,
@@ -308,7 +329,7 @@ class HandState(_message.Message):
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "clock", b"clock", "current_trick", b"current_trick", "declarer", b"declarer", "domino", b"domino", "kitty_taker", b"kitty_taker", "multi_round", b"multi_round", "rules", b"rules"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "domino", b"domino", "finished_pennies", b"finished_pennies", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "multi_round", b"multi_round", "pass_direction", b"pass_direction", "pass_split", b"pass_split", "passed", b"passed", "pennies", b"pennies", "pledges", b"pledges", "pot", b"pot", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "domino", b"domino", "extra_card_seats", b"extra_card_seats", "finished_pennies", b"finished_pennies", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "multi_round", b"multi_round", "pass_direction", b"pass_direction", "pass_split", b"pass_split", "passed", b"passed", "pennies", b"pennies", "pledges", b"pledges", "pot", b"pot", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__declarer: _TypeAlias = _typing.Literal["declarer"]  # noqa: Y015
     _WhichOneofArgType__declarer: _TypeAlias = _typing.Literal["_declarer", b"_declarer"]  # noqa: Y015

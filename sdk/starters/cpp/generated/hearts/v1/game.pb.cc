@@ -27,6 +27,8 @@ PROTOBUF_CONSTEXPR Trick::Trick(
     /*decltype(_impl_._has_bits_)*/{}
   , /*decltype(_impl_._cached_size_)*/{}
   , /*decltype(_impl_.cards_)*/{}
+  , /*decltype(_impl_.seats_)*/{}
+  , /*decltype(_impl_._seats_cached_byte_size_)*/{0}
   , /*decltype(_impl_.leader_)*/0u
   , /*decltype(_impl_.winner_)*/0u} {}
 struct TrickDefaultTypeInternal {
@@ -73,6 +75,8 @@ PROTOBUF_CONSTEXPR HandState::HandState(
   , /*decltype(_impl_._pass_split_cached_byte_size_)*/{0}
   , /*decltype(_impl_.pledges_)*/{}
   , /*decltype(_impl_._pledges_cached_byte_size_)*/{0}
+  , /*decltype(_impl_.extra_card_seats_)*/{}
+  , /*decltype(_impl_._extra_card_seats_cached_byte_size_)*/{0}
   , /*decltype(_impl_.scoring_suit_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.rules_)*/nullptr
   , /*decltype(_impl_.current_trick_)*/nullptr
@@ -569,9 +573,11 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Trick, _impl_.leader_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Trick, _impl_.cards_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Trick, _impl_.winner_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Trick, _impl_.seats_),
   ~0u,
   ~0u,
   0,
+  ~0u,
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Clock, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -609,6 +615,7 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.lives_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.pass_split_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.pledges_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.extra_card_seats_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.domino_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.pennies_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.multi_round_),
@@ -633,6 +640,7 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   ~0u,
   ~0u,
   2,
+  ~0u,
   ~0u,
   ~0u,
   ~0u,
@@ -919,39 +927,39 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   PROTOBUF_FIELD_OFFSET(::hearts::v1::MatchEnd, _impl_.hands_played_),
 };
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
-  { 0, 9, -1, sizeof(::hearts::v1::Trick)},
-  { 12, -1, -1, sizeof(::hearts::v1::Clock)},
-  { 20, 53, -1, sizeof(::hearts::v1::HandState)},
-  { 80, -1, -1, sizeof(::hearts::v1::DominoSeats)},
-  { 87, -1, -1, sizeof(::hearts::v1::DominoTable)},
-  { 97, -1, -1, sizeof(::hearts::v1::DominoTrickEnd)},
-  { 107, -1, -1, sizeof(::hearts::v1::PennyCard)},
-  { 115, 126, -1, sizeof(::hearts::v1::PennyRound)},
-  { 131, -1, -1, sizeof(::hearts::v1::PennyMove)},
-  { 139, 147, -1, sizeof(::hearts::v1::Bid)},
-  { 149, -1, -1, sizeof(::hearts::v1::PassCardsQuery)},
-  { 159, -1, -1, sizeof(::hearts::v1::PassCardsAnswer)},
-  { 166, -1, -1, sizeof(::hearts::v1::CallPassQuery)},
-  { 176, 185, -1, sizeof(::hearts::v1::CallPassAnswer)},
-  { 188, -1, -1, sizeof(::hearts::v1::BidQuery)},
-  { 197, 204, -1, sizeof(::hearts::v1::BidAnswer)},
-  { 205, -1, -1, sizeof(::hearts::v1::NameSuitQuery)},
-  { 212, -1, -1, sizeof(::hearts::v1::NameSuitAnswer)},
-  { 219, -1, -1, sizeof(::hearts::v1::MoonChoiceQuery)},
-  { 228, -1, -1, sizeof(::hearts::v1::MoonChoiceAnswer)},
-  { 235, -1, -1, sizeof(::hearts::v1::PledgeQuery)},
-  { 243, -1, -1, sizeof(::hearts::v1::PledgeAnswer)},
-  { 250, -1, -1, sizeof(::hearts::v1::PlayCardQuery)},
-  { 259, 267, -1, sizeof(::hearts::v1::PlayCardAnswer)},
-  { 269, -1, -1, sizeof(::hearts::v1::RevealCardQuery)},
-  { 276, -1, -1, sizeof(::hearts::v1::RevealCardAnswer)},
-  { 283, -1, -1, sizeof(::hearts::v1::Player)},
-  { 291, -1, -1, sizeof(::hearts::v1::MatchStart)},
-  { 303, -1, -1, sizeof(::hearts::v1::MatchStartAnswer)},
-  { 311, -1, -1, sizeof(::hearts::v1::HandStart)},
-  { 323, -1, -1, sizeof(::hearts::v1::TrickEnd)},
-  { 332, 343, -1, sizeof(::hearts::v1::HandEnd)},
-  { 348, -1, -1, sizeof(::hearts::v1::MatchEnd)},
+  { 0, 10, -1, sizeof(::hearts::v1::Trick)},
+  { 14, -1, -1, sizeof(::hearts::v1::Clock)},
+  { 22, 56, -1, sizeof(::hearts::v1::HandState)},
+  { 84, -1, -1, sizeof(::hearts::v1::DominoSeats)},
+  { 91, -1, -1, sizeof(::hearts::v1::DominoTable)},
+  { 101, -1, -1, sizeof(::hearts::v1::DominoTrickEnd)},
+  { 111, -1, -1, sizeof(::hearts::v1::PennyCard)},
+  { 119, 130, -1, sizeof(::hearts::v1::PennyRound)},
+  { 135, -1, -1, sizeof(::hearts::v1::PennyMove)},
+  { 143, 151, -1, sizeof(::hearts::v1::Bid)},
+  { 153, -1, -1, sizeof(::hearts::v1::PassCardsQuery)},
+  { 163, -1, -1, sizeof(::hearts::v1::PassCardsAnswer)},
+  { 170, -1, -1, sizeof(::hearts::v1::CallPassQuery)},
+  { 180, 189, -1, sizeof(::hearts::v1::CallPassAnswer)},
+  { 192, -1, -1, sizeof(::hearts::v1::BidQuery)},
+  { 201, 208, -1, sizeof(::hearts::v1::BidAnswer)},
+  { 209, -1, -1, sizeof(::hearts::v1::NameSuitQuery)},
+  { 216, -1, -1, sizeof(::hearts::v1::NameSuitAnswer)},
+  { 223, -1, -1, sizeof(::hearts::v1::MoonChoiceQuery)},
+  { 232, -1, -1, sizeof(::hearts::v1::MoonChoiceAnswer)},
+  { 239, -1, -1, sizeof(::hearts::v1::PledgeQuery)},
+  { 247, -1, -1, sizeof(::hearts::v1::PledgeAnswer)},
+  { 254, -1, -1, sizeof(::hearts::v1::PlayCardQuery)},
+  { 263, 271, -1, sizeof(::hearts::v1::PlayCardAnswer)},
+  { 273, -1, -1, sizeof(::hearts::v1::RevealCardQuery)},
+  { 280, -1, -1, sizeof(::hearts::v1::RevealCardAnswer)},
+  { 287, -1, -1, sizeof(::hearts::v1::Player)},
+  { 295, -1, -1, sizeof(::hearts::v1::MatchStart)},
+  { 307, -1, -1, sizeof(::hearts::v1::MatchStartAnswer)},
+  { 315, -1, -1, sizeof(::hearts::v1::HandStart)},
+  { 327, -1, -1, sizeof(::hearts::v1::TrickEnd)},
+  { 336, 347, -1, sizeof(::hearts::v1::HandEnd)},
+  { 352, -1, -1, sizeof(::hearts::v1::MatchEnd)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -993,95 +1001,96 @@ static const ::_pb::Message* const file_default_instances[] = {
 const char descriptor_table_protodef_hearts_2fv1_2fgame_2eproto[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) =
   "\n\024hearts/v1/game.proto\022\thearts.v1\032\036googl"
   "e/protobuf/duration.proto\032\025hearts/v1/rul"
-  "es.proto\"F\n\005Trick\022\016\n\006leader\030\001 \001(\r\022\r\n\005car"
-  "ds\030\002 \003(\t\022\023\n\006winner\030\003 \001(\rH\000\210\001\001B\t\n\007_winner"
-  "\"k\n\005Clock\022/\n\014per_decision\030\001 \001(\0132\031.google"
-  ".protobuf.Duration\0221\n\016bank_remaining\030\002 \001"
-  "(\0132\031.google.protobuf.Duration\"\205\006\n\tHandSt"
-  "ate\022\037\n\005rules\030\001 \001(\0132\020.hearts.v1.Rules\022\014\n\004"
-  "seat\030\002 \001(\r\022\023\n\013hand_number\030\003 \001(\r\022\016\n\006deale"
-  "r\030\004 \001(\r\022\014\n\004hand\030\005 \003(\t\022\016\n\006scores\030\006 \003(\005\0220\n"
-  "\016pass_direction\030\007 \001(\0162\030.hearts.v1.PassDi"
-  "rection\022\016\n\006passed\030\010 \003(\t\022\020\n\010received\030\t \003("
-  "\t\022 \n\006tricks\030\n \003(\0132\020.hearts.v1.Trick\022\'\n\rc"
-  "urrent_trick\030\013 \001(\0132\020.hearts.v1.Trick\022\016\n\006"
-  "broken\030\014 \001(\010\022\037\n\005clock\030\r \001(\0132\020.hearts.v1."
-  "Clock\022\r\n\005kitty\030\016 \003(\t\022\030\n\013kitty_taker\030\017 \001("
-  "\rH\000\210\001\001\022\013\n\003pot\030\020 \001(\r\022\017\n\007reveals\030\021 \003(\t\022\024\n\014"
-  "scoring_suit\030\022 \001(\t\022\034\n\004bids\030\023 \003(\0132\016.heart"
-  "s.v1.Bid\022\025\n\010declarer\030\024 \001(\rH\001\210\001\001\022\r\n\005lives"
-  "\030\025 \003(\r\022,\n\npass_split\030( \003(\0162\030.hearts.v1.P"
-  "assDirection\022\017\n\007pledges\030P \003(\021\022+\n\006domino\030"
-  "\031 \001(\0132\026.hearts.v1.DominoTableH\002\210\001\001\022&\n\007pe"
-  "nnies\030# \003(\0132\025.hearts.v1.PennyRound\022\030\n\013mu"
-  "lti_round\030$ \001(\rH\003\210\001\001\022/\n\020finished_pennies"
-  "\030% \003(\0132\025.hearts.v1.PennyRoundB\016\n\014_kitty_"
-  "takerB\013\n\t_declarerB\t\n\007_dominoB\016\n\014_multi_"
-  "round\"\034\n\013DominoSeats\022\r\n\005seats\030\001 \003(\r\"n\n\013D"
-  "ominoTable\022\022\n\nstock_size\030\001 \001(\r\022\017\n\007in_pla"
-  "y\030\002 \003(\010\022\r\n\005drawn\030\003 \003(\r\022+\n\013trick_seats\030\004 "
-  "\003(\0132\026.hearts.v1.DominoSeats\"k\n\016DominoTri"
-  "ckEnd\022\023\n\013hand_number\030\001 \001(\r\022\024\n\014trick_numb"
-  "er\030\002 \001(\r\022\037\n\005trick\030\003 \001(\0132\020.hearts.v1.Tric"
-  "k\022\r\n\005seats\030\004 \003(\r\"\'\n\tPennyCard\022\014\n\004seat\030\001 "
-  "\001(\r\022\014\n\004card\030\002 \001(\t\"\225\001\n\nPennyRound\022\r\n\005penn"
-  "y\030\001 \001(\r\022#\n\005cards\030\002 \003(\0132\024.hearts.v1.Penny"
-  "Card\022\023\n\006leader\030\003 \001(\rH\000\210\001\001\022\023\n\006winner\030\004 \001("
-  "\rH\001\210\001\001\022\023\n\013multi_round\030\005 \001(\rB\t\n\007_leaderB\t"
-  "\n\007_winner\"(\n\tPennyMove\022\r\n\005penny\030\001 \001(\r\022\014\n"
-  "\004card\030\002 \001(\t\"1\n\003Bid\022\014\n\004seat\030\001 \001(\r\022\022\n\005chip"
-  "s\030\002 \001(\rH\000\210\001\001B\010\n\006_chips\"\205\001\n\016PassCardsQuer"
-  "y\022#\n\005state\030\001 \001(\0132\024.hearts.v1.HandState\022+"
-  "\n\tdirection\030\002 \001(\0162\030.hearts.v1.PassDirect"
-  "ion\022\r\n\005count\030\003 \001(\r\022\022\n\nrecipients\030\004 \003(\r\" "
-  "\n\017PassCardsAnswer\022\r\n\005cards\030\001 \003(\t\"\243\001\n\rCal"
-  "lPassQuery\022#\n\005state\030\001 \001(\0132\024.hearts.v1.Ha"
-  "ndState\022)\n\007options\030\002 \003(\0162\030.hearts.v1.Pas"
-  "sDirection\0222\n\020split_directions\030\n \003(\0162\030.h"
-  "earts.v1.PassDirection\022\016\n\006counts\030\013 \003(\r\"\204"
-  "\001\n\016CallPassAnswer\022+\n\tdirection\030\001 \001(\0162\030.h"
-  "earts.v1.PassDirection\022\'\n\005split\030\n \003(\0162\030."
-  "hearts.v1.PassDirection\022\022\n\005count\030\013 \001(\rH\000"
-  "\210\001\001B\010\n\006_count\"Q\n\010BidQuery\022#\n\005state\030\001 \001(\013"
-  "2\024.hearts.v1.HandState\022\017\n\007min_bid\030\002 \001(\r\022"
-  "\017\n\007max_bid\030\003 \001(\r\")\n\tBidAnswer\022\022\n\005chips\030\001"
-  " \001(\rH\000\210\001\001B\010\n\006_chips\"4\n\rNameSuitQuery\022#\n\005"
-  "state\030\001 \001(\0132\024.hearts.v1.HandState\"\036\n\016Nam"
-  "eSuitAnswer\022\014\n\004suit\030\001 \001(\t\"_\n\017MoonChoiceQ"
-  "uery\022#\n\005state\030\001 \001(\0132\024.hearts.v1.HandStat"
-  "e\022\r\n\005worth\030\002 \001(\005\022\030\n\020default_subtract\030\003 \001"
-  "(\010\"$\n\020MoonChoiceAnswer\022\020\n\010subtract\030\001 \001(\010"
-  "\"B\n\013PledgeQuery\022#\n\005state\030\001 \001(\0132\024.hearts."
-  "v1.HandState\022\016\n\006points\030\002 \001(\r\"\036\n\014PledgeAn"
-  "swer\022\016\n\006pledge\030\001 \001(\010\"t\n\rPlayCardQuery\022#\n"
-  "\005state\030\001 \001(\0132\024.hearts.v1.HandState\022\023\n\013le"
-  "gal_cards\030\002 \003(\t\022)\n\013legal_moves\030\n \003(\0132\024.h"
-  "earts.v1.PennyMove\"<\n\016PlayCardAnswer\022\014\n\004"
-  "card\030\001 \001(\t\022\022\n\005penny\030\n \001(\rH\000\210\001\001B\010\n\006_penny"
-  "\"6\n\017RevealCardQuery\022#\n\005state\030\001 \001(\0132\024.hea"
-  "rts.v1.HandState\" \n\020RevealCardAnswer\022\014\n\004"
-  "card\030\001 \001(\t\"$\n\006Player\022\014\n\004seat\030\001 \001(\r\022\014\n\004na"
-  "me\030\002 \001(\t\"\243\001\n\nMatchStart\022\020\n\010match_id\030\001 \001("
-  "\t\022\037\n\005rules\030\002 \001(\0132\020.hearts.v1.Rules\022\014\n\004se"
-  "at\030\003 \001(\r\022\"\n\007players\030\004 \003(\0132\021.hearts.v1.Pl"
-  "ayer\022\037\n\005clock\030\005 \001(\0132\020.hearts.v1.Clock\022\017\n"
-  "\007resumed\030\006 \001(\010\"@\n\020MatchStartAnswer\022\033\n\023wa"
-  "nts_notifications\030\001 \001(\010\022\017\n\007answers\030\002 \003(\t"
-  "\"\217\001\n\tHandStart\022\023\n\013hand_number\030\001 \001(\r\022\016\n\006d"
-  "ealer\030\002 \001(\r\022\014\n\004hand\030\003 \003(\t\0220\n\016pass_direct"
-  "ion\030\004 \001(\0162\030.hearts.v1.PassDirection\022\016\n\006s"
-  "cores\030\005 \003(\005\022\r\n\005kitty\030\006 \003(\t\"V\n\010TrickEnd\022\023"
-  "\n\013hand_number\030\001 \001(\r\022\024\n\014trick_number\030\002 \001("
-  "\r\022\037\n\005trick\030\003 \001(\0132\020.hearts.v1.Trick\"~\n\007Ha"
-  "ndEnd\022\023\n\013hand_number\030\001 \001(\r\022\023\n\013hand_score"
-  "s\030\002 \003(\005\022\016\n\006scores\030\003 \003(\005\022\031\n\014moon_shooter\030"
-  "\004 \001(\rH\000\210\001\001\022\r\n\005kitty\030\005 \003(\tB\017\n\r_moon_shoot"
-  "er\"[\n\010MatchEnd\022)\n\006reason\030\001 \001(\0162\031.hearts."
-  "v1.MatchEndReason\022\016\n\006scores\030\002 \003(\005\022\024\n\014han"
-  "ds_played\030\003 \001(\r*p\n\016MatchEndReason\022 \n\034MAT"
-  "CH_END_REASON_UNSPECIFIED\020\000\022\036\n\032MATCH_END"
-  "_REASON_COMPLETED\020\001\022\034\n\030MATCH_END_REASON_"
-  "ABORTED\020\002b\006proto3"
+  "es.proto\"U\n\005Trick\022\016\n\006leader\030\001 \001(\r\022\r\n\005car"
+  "ds\030\002 \003(\t\022\023\n\006winner\030\003 \001(\rH\000\210\001\001\022\r\n\005seats\030\004"
+  " \003(\rB\t\n\007_winner\"k\n\005Clock\022/\n\014per_decision"
+  "\030\001 \001(\0132\031.google.protobuf.Duration\0221\n\016ban"
+  "k_remaining\030\002 \001(\0132\031.google.protobuf.Dura"
+  "tion\"\237\006\n\tHandState\022\037\n\005rules\030\001 \001(\0132\020.hear"
+  "ts.v1.Rules\022\014\n\004seat\030\002 \001(\r\022\023\n\013hand_number"
+  "\030\003 \001(\r\022\016\n\006dealer\030\004 \001(\r\022\014\n\004hand\030\005 \003(\t\022\016\n\006"
+  "scores\030\006 \003(\005\0220\n\016pass_direction\030\007 \001(\0162\030.h"
+  "earts.v1.PassDirection\022\016\n\006passed\030\010 \003(\t\022\020"
+  "\n\010received\030\t \003(\t\022 \n\006tricks\030\n \003(\0132\020.heart"
+  "s.v1.Trick\022\'\n\rcurrent_trick\030\013 \001(\0132\020.hear"
+  "ts.v1.Trick\022\016\n\006broken\030\014 \001(\010\022\037\n\005clock\030\r \001"
+  "(\0132\020.hearts.v1.Clock\022\r\n\005kitty\030\016 \003(\t\022\030\n\013k"
+  "itty_taker\030\017 \001(\rH\000\210\001\001\022\013\n\003pot\030\020 \001(\r\022\017\n\007re"
+  "veals\030\021 \003(\t\022\024\n\014scoring_suit\030\022 \001(\t\022\034\n\004bid"
+  "s\030\023 \003(\0132\016.hearts.v1.Bid\022\025\n\010declarer\030\024 \001("
+  "\rH\001\210\001\001\022\r\n\005lives\030\025 \003(\r\022,\n\npass_split\030( \003("
+  "\0162\030.hearts.v1.PassDirection\022\017\n\007pledges\030P"
+  " \003(\021\022\030\n\020extra_card_seats\030V \003(\r\022+\n\006domino"
+  "\030\031 \001(\0132\026.hearts.v1.DominoTableH\002\210\001\001\022&\n\007p"
+  "ennies\030# \003(\0132\025.hearts.v1.PennyRound\022\030\n\013m"
+  "ulti_round\030$ \001(\rH\003\210\001\001\022/\n\020finished_pennie"
+  "s\030% \003(\0132\025.hearts.v1.PennyRoundB\016\n\014_kitty"
+  "_takerB\013\n\t_declarerB\t\n\007_dominoB\016\n\014_multi"
+  "_round\"\034\n\013DominoSeats\022\r\n\005seats\030\001 \003(\r\"n\n\013"
+  "DominoTable\022\022\n\nstock_size\030\001 \001(\r\022\017\n\007in_pl"
+  "ay\030\002 \003(\010\022\r\n\005drawn\030\003 \003(\r\022+\n\013trick_seats\030\004"
+  " \003(\0132\026.hearts.v1.DominoSeats\"k\n\016DominoTr"
+  "ickEnd\022\023\n\013hand_number\030\001 \001(\r\022\024\n\014trick_num"
+  "ber\030\002 \001(\r\022\037\n\005trick\030\003 \001(\0132\020.hearts.v1.Tri"
+  "ck\022\r\n\005seats\030\004 \003(\r\"\'\n\tPennyCard\022\014\n\004seat\030\001"
+  " \001(\r\022\014\n\004card\030\002 \001(\t\"\225\001\n\nPennyRound\022\r\n\005pen"
+  "ny\030\001 \001(\r\022#\n\005cards\030\002 \003(\0132\024.hearts.v1.Penn"
+  "yCard\022\023\n\006leader\030\003 \001(\rH\000\210\001\001\022\023\n\006winner\030\004 \001"
+  "(\rH\001\210\001\001\022\023\n\013multi_round\030\005 \001(\rB\t\n\007_leaderB"
+  "\t\n\007_winner\"(\n\tPennyMove\022\r\n\005penny\030\001 \001(\r\022\014"
+  "\n\004card\030\002 \001(\t\"1\n\003Bid\022\014\n\004seat\030\001 \001(\r\022\022\n\005chi"
+  "ps\030\002 \001(\rH\000\210\001\001B\010\n\006_chips\"\205\001\n\016PassCardsQue"
+  "ry\022#\n\005state\030\001 \001(\0132\024.hearts.v1.HandState\022"
+  "+\n\tdirection\030\002 \001(\0162\030.hearts.v1.PassDirec"
+  "tion\022\r\n\005count\030\003 \001(\r\022\022\n\nrecipients\030\004 \003(\r\""
+  " \n\017PassCardsAnswer\022\r\n\005cards\030\001 \003(\t\"\243\001\n\rCa"
+  "llPassQuery\022#\n\005state\030\001 \001(\0132\024.hearts.v1.H"
+  "andState\022)\n\007options\030\002 \003(\0162\030.hearts.v1.Pa"
+  "ssDirection\0222\n\020split_directions\030\n \003(\0162\030."
+  "hearts.v1.PassDirection\022\016\n\006counts\030\013 \003(\r\""
+  "\204\001\n\016CallPassAnswer\022+\n\tdirection\030\001 \001(\0162\030."
+  "hearts.v1.PassDirection\022\'\n\005split\030\n \003(\0162\030"
+  ".hearts.v1.PassDirection\022\022\n\005count\030\013 \001(\rH"
+  "\000\210\001\001B\010\n\006_count\"Q\n\010BidQuery\022#\n\005state\030\001 \001("
+  "\0132\024.hearts.v1.HandState\022\017\n\007min_bid\030\002 \001(\r"
+  "\022\017\n\007max_bid\030\003 \001(\r\")\n\tBidAnswer\022\022\n\005chips\030"
+  "\001 \001(\rH\000\210\001\001B\010\n\006_chips\"4\n\rNameSuitQuery\022#\n"
+  "\005state\030\001 \001(\0132\024.hearts.v1.HandState\"\036\n\016Na"
+  "meSuitAnswer\022\014\n\004suit\030\001 \001(\t\"_\n\017MoonChoice"
+  "Query\022#\n\005state\030\001 \001(\0132\024.hearts.v1.HandSta"
+  "te\022\r\n\005worth\030\002 \001(\005\022\030\n\020default_subtract\030\003 "
+  "\001(\010\"$\n\020MoonChoiceAnswer\022\020\n\010subtract\030\001 \001("
+  "\010\"B\n\013PledgeQuery\022#\n\005state\030\001 \001(\0132\024.hearts"
+  ".v1.HandState\022\016\n\006points\030\002 \001(\r\"\036\n\014PledgeA"
+  "nswer\022\016\n\006pledge\030\001 \001(\010\"t\n\rPlayCardQuery\022#"
+  "\n\005state\030\001 \001(\0132\024.hearts.v1.HandState\022\023\n\013l"
+  "egal_cards\030\002 \003(\t\022)\n\013legal_moves\030\n \003(\0132\024."
+  "hearts.v1.PennyMove\"<\n\016PlayCardAnswer\022\014\n"
+  "\004card\030\001 \001(\t\022\022\n\005penny\030\n \001(\rH\000\210\001\001B\010\n\006_penn"
+  "y\"6\n\017RevealCardQuery\022#\n\005state\030\001 \001(\0132\024.he"
+  "arts.v1.HandState\" \n\020RevealCardAnswer\022\014\n"
+  "\004card\030\001 \001(\t\"$\n\006Player\022\014\n\004seat\030\001 \001(\r\022\014\n\004n"
+  "ame\030\002 \001(\t\"\243\001\n\nMatchStart\022\020\n\010match_id\030\001 \001"
+  "(\t\022\037\n\005rules\030\002 \001(\0132\020.hearts.v1.Rules\022\014\n\004s"
+  "eat\030\003 \001(\r\022\"\n\007players\030\004 \003(\0132\021.hearts.v1.P"
+  "layer\022\037\n\005clock\030\005 \001(\0132\020.hearts.v1.Clock\022\017"
+  "\n\007resumed\030\006 \001(\010\"@\n\020MatchStartAnswer\022\033\n\023w"
+  "ants_notifications\030\001 \001(\010\022\017\n\007answers\030\002 \003("
+  "\t\"\217\001\n\tHandStart\022\023\n\013hand_number\030\001 \001(\r\022\016\n\006"
+  "dealer\030\002 \001(\r\022\014\n\004hand\030\003 \003(\t\0220\n\016pass_direc"
+  "tion\030\004 \001(\0162\030.hearts.v1.PassDirection\022\016\n\006"
+  "scores\030\005 \003(\005\022\r\n\005kitty\030\006 \003(\t\"V\n\010TrickEnd\022"
+  "\023\n\013hand_number\030\001 \001(\r\022\024\n\014trick_number\030\002 \001"
+  "(\r\022\037\n\005trick\030\003 \001(\0132\020.hearts.v1.Trick\"~\n\007H"
+  "andEnd\022\023\n\013hand_number\030\001 \001(\r\022\023\n\013hand_scor"
+  "es\030\002 \003(\005\022\016\n\006scores\030\003 \003(\005\022\031\n\014moon_shooter"
+  "\030\004 \001(\rH\000\210\001\001\022\r\n\005kitty\030\005 \003(\tB\017\n\r_moon_shoo"
+  "ter\"[\n\010MatchEnd\022)\n\006reason\030\001 \001(\0162\031.hearts"
+  ".v1.MatchEndReason\022\016\n\006scores\030\002 \003(\005\022\024\n\014ha"
+  "nds_played\030\003 \001(\r*p\n\016MatchEndReason\022 \n\034MA"
+  "TCH_END_REASON_UNSPECIFIED\020\000\022\036\n\032MATCH_EN"
+  "D_REASON_COMPLETED\020\001\022\034\n\030MATCH_END_REASON"
+  "_ABORTED\020\002b\006proto3"
   ;
 static const ::_pbi::DescriptorTable* const descriptor_table_hearts_2fv1_2fgame_2eproto_deps[2] = {
   &::descriptor_table_google_2fprotobuf_2fduration_2eproto,
@@ -1089,7 +1098,7 @@ static const ::_pbi::DescriptorTable* const descriptor_table_hearts_2fv1_2fgame_
 };
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2fgame_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2fgame_2eproto = {
-    false, false, 3617, descriptor_table_protodef_hearts_2fv1_2fgame_2eproto,
+    false, false, 3658, descriptor_table_protodef_hearts_2fv1_2fgame_2eproto,
     "hearts/v1/game.proto",
     &descriptor_table_hearts_2fv1_2fgame_2eproto_once, descriptor_table_hearts_2fv1_2fgame_2eproto_deps, 2, 33,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2fgame_2eproto::offsets,
@@ -1143,6 +1152,8 @@ Trick::Trick(const Trick& from)
       decltype(_impl_._has_bits_){from._impl_._has_bits_}
     , /*decltype(_impl_._cached_size_)*/{}
     , decltype(_impl_.cards_){from._impl_.cards_}
+    , decltype(_impl_.seats_){from._impl_.seats_}
+    , /*decltype(_impl_._seats_cached_byte_size_)*/{0}
     , decltype(_impl_.leader_){}
     , decltype(_impl_.winner_){}};
 
@@ -1161,6 +1172,8 @@ inline void Trick::SharedCtor(
       decltype(_impl_._has_bits_){}
     , /*decltype(_impl_._cached_size_)*/{}
     , decltype(_impl_.cards_){arena}
+    , decltype(_impl_.seats_){arena}
+    , /*decltype(_impl_._seats_cached_byte_size_)*/{0}
     , decltype(_impl_.leader_){0u}
     , decltype(_impl_.winner_){0u}
   };
@@ -1178,6 +1191,7 @@ Trick::~Trick() {
 inline void Trick::SharedDtor() {
   GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
   _impl_.cards_.~RepeatedPtrField();
+  _impl_.seats_.~RepeatedField();
 }
 
 void Trick::SetCachedSize(int size) const {
@@ -1191,6 +1205,7 @@ void Trick::Clear() {
   (void) cached_has_bits;
 
   _impl_.cards_.Clear();
+  _impl_.seats_.Clear();
   _impl_.leader_ = 0u;
   _impl_.winner_ = 0u;
   _impl_._has_bits_.Clear();
@@ -1232,6 +1247,17 @@ const char* Trick::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 24)) {
           _Internal::set_has_winner(&has_bits);
           _impl_.winner_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // repeated uint32 seats = 4;
+      case 4:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 34)) {
+          ptr = ::PROTOBUF_NAMESPACE_ID::internal::PackedUInt32Parser(_internal_mutable_seats(), ptr, ctx);
+          CHK_(ptr);
+        } else if (static_cast<uint8_t>(tag) == 32) {
+          _internal_add_seats(::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr));
           CHK_(ptr);
         } else
           goto handle_unusual;
@@ -1288,6 +1314,15 @@ uint8_t* Trick::_InternalSerialize(
     target = ::_pbi::WireFormatLite::WriteUInt32ToArray(3, this->_internal_winner(), target);
   }
 
+  // repeated uint32 seats = 4;
+  {
+    int byte_size = _impl_._seats_cached_byte_size_.load(std::memory_order_relaxed);
+    if (byte_size > 0) {
+      target = stream->WriteUInt32Packed(
+          4, _internal_seats(), byte_size, target);
+    }
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -1310,6 +1345,20 @@ size_t Trick::ByteSizeLong() const {
   for (int i = 0, n = _impl_.cards_.size(); i < n; i++) {
     total_size += ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
       _impl_.cards_.Get(i));
+  }
+
+  // repeated uint32 seats = 4;
+  {
+    size_t data_size = ::_pbi::WireFormatLite::
+      UInt32Size(this->_impl_.seats_);
+    if (data_size > 0) {
+      total_size += 1 +
+        ::_pbi::WireFormatLite::Int32Size(static_cast<int32_t>(data_size));
+    }
+    int cached_size = ::_pbi::ToCachedSize(data_size);
+    _impl_._seats_cached_byte_size_.store(cached_size,
+                                    std::memory_order_relaxed);
+    total_size += data_size;
   }
 
   // uint32 leader = 1;
@@ -1342,6 +1391,7 @@ void Trick::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF
   (void) cached_has_bits;
 
   _this->_impl_.cards_.MergeFrom(from._impl_.cards_);
+  _this->_impl_.seats_.MergeFrom(from._impl_.seats_);
   if (from._internal_leader() != 0) {
     _this->_internal_set_leader(from._internal_leader());
   }
@@ -1367,6 +1417,7 @@ void Trick::InternalSwap(Trick* other) {
   _internal_metadata_.InternalSwap(&other->_internal_metadata_);
   swap(_impl_._has_bits_[0], other->_impl_._has_bits_[0]);
   _impl_.cards_.InternalSwap(&other->_impl_.cards_);
+  _impl_.seats_.InternalSwap(&other->_impl_.seats_);
   ::PROTOBUF_NAMESPACE_ID::internal::memswap<
       PROTOBUF_FIELD_OFFSET(Trick, _impl_.winner_)
       + sizeof(Trick::_impl_.winner_)
@@ -1706,6 +1757,8 @@ HandState::HandState(const HandState& from)
     , /*decltype(_impl_._pass_split_cached_byte_size_)*/{0}
     , decltype(_impl_.pledges_){from._impl_.pledges_}
     , /*decltype(_impl_._pledges_cached_byte_size_)*/{0}
+    , decltype(_impl_.extra_card_seats_){from._impl_.extra_card_seats_}
+    , /*decltype(_impl_._extra_card_seats_cached_byte_size_)*/{0}
     , decltype(_impl_.scoring_suit_){}
     , decltype(_impl_.rules_){nullptr}
     , decltype(_impl_.current_trick_){nullptr}
@@ -1772,6 +1825,8 @@ inline void HandState::SharedCtor(
     , /*decltype(_impl_._pass_split_cached_byte_size_)*/{0}
     , decltype(_impl_.pledges_){arena}
     , /*decltype(_impl_._pledges_cached_byte_size_)*/{0}
+    , decltype(_impl_.extra_card_seats_){arena}
+    , /*decltype(_impl_._extra_card_seats_cached_byte_size_)*/{0}
     , decltype(_impl_.scoring_suit_){}
     , decltype(_impl_.rules_){nullptr}
     , decltype(_impl_.current_trick_){nullptr}
@@ -1817,6 +1872,7 @@ inline void HandState::SharedDtor() {
   _impl_.finished_pennies_.~RepeatedPtrField();
   _impl_.pass_split_.~RepeatedField();
   _impl_.pledges_.~RepeatedField();
+  _impl_.extra_card_seats_.~RepeatedField();
   _impl_.scoring_suit_.Destroy();
   if (this != internal_default_instance()) delete _impl_.rules_;
   if (this != internal_default_instance()) delete _impl_.current_trick_;
@@ -1847,6 +1903,7 @@ void HandState::Clear() {
   _impl_.finished_pennies_.Clear();
   _impl_.pass_split_.Clear();
   _impl_.pledges_.Clear();
+  _impl_.extra_card_seats_.Clear();
   _impl_.scoring_suit_.ClearToEmpty();
   if (GetArenaForAllocation() == nullptr && _impl_.rules_ != nullptr) {
     delete _impl_.rules_;
@@ -2176,6 +2233,17 @@ const char* HandState::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx
         } else
           goto handle_unusual;
         continue;
+      // repeated uint32 extra_card_seats = 86;
+      case 86:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 178)) {
+          ptr = ::PROTOBUF_NAMESPACE_ID::internal::PackedUInt32Parser(_internal_mutable_extra_card_seats(), ptr, ctx);
+          CHK_(ptr);
+        } else if (static_cast<uint8_t>(tag) == 176) {
+          _internal_add_extra_card_seats(::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr));
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
       default:
         goto handle_unusual;
     }  // switch
@@ -2417,6 +2485,15 @@ uint8_t* HandState::_InternalSerialize(
     }
   }
 
+  // repeated uint32 extra_card_seats = 86;
+  {
+    int byte_size = _impl_._extra_card_seats_cached_byte_size_.load(std::memory_order_relaxed);
+    if (byte_size > 0) {
+      target = stream->WriteUInt32Packed(
+          86, _internal_extra_card_seats(), byte_size, target);
+    }
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -2560,6 +2637,20 @@ size_t HandState::ByteSizeLong() const {
     total_size += data_size;
   }
 
+  // repeated uint32 extra_card_seats = 86;
+  {
+    size_t data_size = ::_pbi::WireFormatLite::
+      UInt32Size(this->_impl_.extra_card_seats_);
+    if (data_size > 0) {
+      total_size += 2 +
+        ::_pbi::WireFormatLite::Int32Size(static_cast<int32_t>(data_size));
+    }
+    int cached_size = ::_pbi::ToCachedSize(data_size);
+    _impl_._extra_card_seats_cached_byte_size_.store(cached_size,
+                                    std::memory_order_relaxed);
+    total_size += data_size;
+  }
+
   // string scoring_suit = 18;
   if (!this->_internal_scoring_suit().empty()) {
     total_size += 2 +
@@ -2681,6 +2772,7 @@ void HandState::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROT
   _this->_impl_.finished_pennies_.MergeFrom(from._impl_.finished_pennies_);
   _this->_impl_.pass_split_.MergeFrom(from._impl_.pass_split_);
   _this->_impl_.pledges_.MergeFrom(from._impl_.pledges_);
+  _this->_impl_.extra_card_seats_.MergeFrom(from._impl_.extra_card_seats_);
   if (!from._internal_scoring_suit().empty()) {
     _this->_internal_set_scoring_suit(from._internal_scoring_suit());
   }
@@ -2764,6 +2856,7 @@ void HandState::InternalSwap(HandState* other) {
   _impl_.finished_pennies_.InternalSwap(&other->_impl_.finished_pennies_);
   _impl_.pass_split_.InternalSwap(&other->_impl_.pass_split_);
   _impl_.pledges_.InternalSwap(&other->_impl_.pledges_);
+  _impl_.extra_card_seats_.InternalSwap(&other->_impl_.extra_card_seats_);
   ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
       &_impl_.scoring_suit_, lhs_arena,
       &other->_impl_.scoring_suit_, rhs_arena

@@ -338,6 +338,7 @@ class Trick final :
 
   enum : int {
     kCardsFieldNumber = 2,
+    kSeatsFieldNumber = 4,
     kLeaderFieldNumber = 1,
     kWinnerFieldNumber = 3,
   };
@@ -364,6 +365,28 @@ class Trick final :
   const std::string& _internal_cards(int index) const;
   std::string* _internal_add_cards();
   public:
+
+  // repeated uint32 seats = 4;
+  int seats_size() const;
+  private:
+  int _internal_seats_size() const;
+  public:
+  void clear_seats();
+  private:
+  uint32_t _internal_seats(int index) const;
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >&
+      _internal_seats() const;
+  void _internal_add_seats(uint32_t value);
+  ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
+      _internal_mutable_seats();
+  public:
+  uint32_t seats(int index) const;
+  void set_seats(int index, uint32_t value);
+  void add_seats(uint32_t value);
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >&
+      seats() const;
+  ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
+      mutable_seats();
 
   // uint32 leader = 1;
   void clear_leader();
@@ -398,6 +421,8 @@ class Trick final :
     ::PROTOBUF_NAMESPACE_ID::internal::HasBits<1> _has_bits_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
     ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string> cards_;
+    ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t > seats_;
+    mutable std::atomic<int> _seats_cached_byte_size_;
     uint32_t leader_;
     uint32_t winner_;
   };
@@ -717,6 +742,7 @@ class HandState final :
     kFinishedPenniesFieldNumber = 37,
     kPassSplitFieldNumber = 40,
     kPledgesFieldNumber = 80,
+    kExtraCardSeatsFieldNumber = 86,
     kScoringSuitFieldNumber = 18,
     kRulesFieldNumber = 1,
     kCurrentTrickFieldNumber = 11,
@@ -1007,6 +1033,28 @@ class HandState final :
   ::PROTOBUF_NAMESPACE_ID::RepeatedField< int32_t >*
       mutable_pledges();
 
+  // repeated uint32 extra_card_seats = 86;
+  int extra_card_seats_size() const;
+  private:
+  int _internal_extra_card_seats_size() const;
+  public:
+  void clear_extra_card_seats();
+  private:
+  uint32_t _internal_extra_card_seats(int index) const;
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >&
+      _internal_extra_card_seats() const;
+  void _internal_add_extra_card_seats(uint32_t value);
+  ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
+      _internal_mutable_extra_card_seats();
+  public:
+  uint32_t extra_card_seats(int index) const;
+  void set_extra_card_seats(int index, uint32_t value);
+  void add_extra_card_seats(uint32_t value);
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >&
+      extra_card_seats() const;
+  ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
+      mutable_extra_card_seats();
+
   // string scoring_suit = 18;
   void clear_scoring_suit();
   const std::string& scoring_suit() const;
@@ -1213,6 +1261,8 @@ class HandState final :
     mutable std::atomic<int> _pass_split_cached_byte_size_;
     ::PROTOBUF_NAMESPACE_ID::RepeatedField< int32_t > pledges_;
     mutable std::atomic<int> _pledges_cached_byte_size_;
+    ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t > extra_card_seats_;
+    mutable std::atomic<int> _extra_card_seats_cached_byte_size_;
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr scoring_suit_;
     ::hearts::v1::Rules* rules_;
     ::hearts::v1::Trick* current_trick_;
@@ -6813,6 +6863,53 @@ inline void Trick::set_winner(uint32_t value) {
   // @@protoc_insertion_point(field_set:hearts.v1.Trick.winner)
 }
 
+// repeated uint32 seats = 4;
+inline int Trick::_internal_seats_size() const {
+  return _impl_.seats_.size();
+}
+inline int Trick::seats_size() const {
+  return _internal_seats_size();
+}
+inline void Trick::clear_seats() {
+  _impl_.seats_.Clear();
+}
+inline uint32_t Trick::_internal_seats(int index) const {
+  return _impl_.seats_.Get(index);
+}
+inline uint32_t Trick::seats(int index) const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Trick.seats)
+  return _internal_seats(index);
+}
+inline void Trick::set_seats(int index, uint32_t value) {
+  _impl_.seats_.Set(index, value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Trick.seats)
+}
+inline void Trick::_internal_add_seats(uint32_t value) {
+  _impl_.seats_.Add(value);
+}
+inline void Trick::add_seats(uint32_t value) {
+  _internal_add_seats(value);
+  // @@protoc_insertion_point(field_add:hearts.v1.Trick.seats)
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >&
+Trick::_internal_seats() const {
+  return _impl_.seats_;
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >&
+Trick::seats() const {
+  // @@protoc_insertion_point(field_list:hearts.v1.Trick.seats)
+  return _internal_seats();
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
+Trick::_internal_mutable_seats() {
+  return &_impl_.seats_;
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
+Trick::mutable_seats() {
+  // @@protoc_insertion_point(field_mutable_list:hearts.v1.Trick.seats)
+  return _internal_mutable_seats();
+}
+
 // -------------------------------------------------------------------
 
 // Clock
@@ -8119,6 +8216,53 @@ inline ::PROTOBUF_NAMESPACE_ID::RepeatedField< int32_t >*
 HandState::mutable_pledges() {
   // @@protoc_insertion_point(field_mutable_list:hearts.v1.HandState.pledges)
   return _internal_mutable_pledges();
+}
+
+// repeated uint32 extra_card_seats = 86;
+inline int HandState::_internal_extra_card_seats_size() const {
+  return _impl_.extra_card_seats_.size();
+}
+inline int HandState::extra_card_seats_size() const {
+  return _internal_extra_card_seats_size();
+}
+inline void HandState::clear_extra_card_seats() {
+  _impl_.extra_card_seats_.Clear();
+}
+inline uint32_t HandState::_internal_extra_card_seats(int index) const {
+  return _impl_.extra_card_seats_.Get(index);
+}
+inline uint32_t HandState::extra_card_seats(int index) const {
+  // @@protoc_insertion_point(field_get:hearts.v1.HandState.extra_card_seats)
+  return _internal_extra_card_seats(index);
+}
+inline void HandState::set_extra_card_seats(int index, uint32_t value) {
+  _impl_.extra_card_seats_.Set(index, value);
+  // @@protoc_insertion_point(field_set:hearts.v1.HandState.extra_card_seats)
+}
+inline void HandState::_internal_add_extra_card_seats(uint32_t value) {
+  _impl_.extra_card_seats_.Add(value);
+}
+inline void HandState::add_extra_card_seats(uint32_t value) {
+  _internal_add_extra_card_seats(value);
+  // @@protoc_insertion_point(field_add:hearts.v1.HandState.extra_card_seats)
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >&
+HandState::_internal_extra_card_seats() const {
+  return _impl_.extra_card_seats_;
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >&
+HandState::extra_card_seats() const {
+  // @@protoc_insertion_point(field_list:hearts.v1.HandState.extra_card_seats)
+  return _internal_extra_card_seats();
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
+HandState::_internal_mutable_extra_card_seats() {
+  return &_impl_.extra_card_seats_;
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
+HandState::mutable_extra_card_seats() {
+  // @@protoc_insertion_point(field_mutable_list:hearts.v1.HandState.extra_card_seats)
+  return _internal_mutable_extra_card_seats();
 }
 
 // optional .hearts.v1.DominoTable domino = 25;

@@ -933,6 +933,7 @@ class Rules final :
     kNoHeartsPledgeFieldNumber = 81,
     kMoonSubtractAfterFieldNumber = 80,
     kPledgePointsFieldNumber = 82,
+    kExtraCardsFirstTrickFieldNumber = 86,
   };
   // repeated string removed_cards = 3;
   int removed_cards_size() const;
@@ -1557,6 +1558,15 @@ class Rules final :
   void _internal_set_pledge_points(uint32_t value);
   public:
 
+  // bool extra_cards_first_trick = 86;
+  void clear_extra_cards_first_trick();
+  bool extra_cards_first_trick() const;
+  void set_extra_cards_first_trick(bool value);
+  private:
+  bool _internal_extra_cards_first_trick() const;
+  void _internal_set_extra_cards_first_trick(bool value);
+  public:
+
   // @@protoc_insertion_point(class_scope:hearts.v1.Rules)
  private:
   class _Internal;
@@ -1624,6 +1634,7 @@ class Rules final :
     bool no_hearts_pledge_;
     uint32_t moon_subtract_after_;
     uint32_t pledge_points_;
+    bool extra_cards_first_trick_;
   };
   union { Impl_ _impl_; };
   friend struct ::TableStruct_hearts_2fv1_2frules_2eproto;
@@ -3278,6 +3289,26 @@ inline ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
 Rules::mutable_pass_call_counts() {
   // @@protoc_insertion_point(field_mutable_list:hearts.v1.Rules.pass_call_counts)
   return _internal_mutable_pass_call_counts();
+}
+
+// bool extra_cards_first_trick = 86;
+inline void Rules::clear_extra_cards_first_trick() {
+  _impl_.extra_cards_first_trick_ = false;
+}
+inline bool Rules::_internal_extra_cards_first_trick() const {
+  return _impl_.extra_cards_first_trick_;
+}
+inline bool Rules::extra_cards_first_trick() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.extra_cards_first_trick)
+  return _internal_extra_cards_first_trick();
+}
+inline void Rules::_internal_set_extra_cards_first_trick(bool value) {
+  
+  _impl_.extra_cards_first_trick_ = value;
+}
+inline void Rules::set_extra_cards_first_trick(bool value) {
+  _internal_set_extra_cards_first_trick(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.extra_cards_first_trick)
 }
 
 #ifdef __GNUC__

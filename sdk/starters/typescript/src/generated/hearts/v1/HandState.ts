@@ -36,6 +36,7 @@ export interface HandState {
   'finished_pennies'?: (_hearts_v1_PennyRound)[];
   'pass_split'?: (_hearts_v1_PassDirection)[];
   'pledges'?: (number)[];
+  'extra_card_seats'?: (number)[];
   '_kitty_taker'?: "kitty_taker";
   '_declarer'?: "declarer";
   '_domino'?: "domino";
@@ -70,6 +71,7 @@ export interface HandState__Output {
   'finished_pennies': (_hearts_v1_PennyRound__Output)[];
   'pass_split': (_hearts_v1_PassDirection__Output)[];
   'pledges': (number)[];
+  'extra_card_seats': (number)[];
   '_kitty_taker'?: "kitty_taker";
   '_declarer'?: "declarer";
   '_domino'?: "domino";

@@ -71,6 +71,7 @@ export interface Rules {
   'pledge_points'?: (number);
   'pass_call_counts'?: (number)[];
   'enfle'?: (boolean);
+  'extra_cards_first_trick'?: (boolean);
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
   '_target_score'?: "target_score";
@@ -133,6 +134,7 @@ export interface Rules__Output {
   'pledge_points'?: (number);
   'pass_call_counts': (number)[];
   'enfle': (boolean);
+  'extra_cards_first_trick': (boolean);
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
   '_target_score'?: "target_score";

@@ -5,6 +5,7 @@ export interface Trick {
   'leader'?: (number);
   'cards'?: (string)[];
   'winner'?: (number);
+  'seats'?: (number)[];
   '_winner'?: "winner";
 }
 
@@ -12,5 +13,6 @@ export interface Trick__Output {
   'leader': (number);
   'cards': (string)[];
   'winner'?: (number);
+  'seats': (number)[];
   '_winner'?: "winner";
 }
