@@ -511,8 +511,8 @@ OPTIONS: tuple[RuleOption, ...] = (
         "bool",
         False,
         (
-            "002 'Alternatives to the \"Kitty\" in 3 or 5 player games' (\"Deal out the extra "
-            'cards to players and allow the player with them to play an additional card on the '
+            '002 \'Alternatives to the "Kitty" in 3 or 5 player games\' ("Deal out the extra '
+            "cards to players and allow the player with them to play an additional card on the "
             'first trick")'
         ),
         "core",
