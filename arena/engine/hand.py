@@ -301,6 +301,7 @@ class Hand:
         "_state",
         "_suit",
         "dealer",
+        "extra_card_seats",
         "game_totals",
         "legal_mask",
         "pass_direction",
@@ -315,6 +316,11 @@ class Hand:
 
     # The fast path for search and simulation: the backend's own methods, bound once, so a
     # decision costs one C call and no Python frame (see docs/engine.md 'Speed').
+    extra_card_seats: tuple[int, ...]
+    """002 'Alternatives to the "Kitty"' (`Rules.extra_cards_first_trick`): the seats dealt
+    one card more than the others, each playing it to the first trick after the round; ()
+    otherwise (and in every variant family, which refuses the rule)."""
+
     legal_mask: Callable[[], int]
     """The legal cards as a bitmask (bit i = card index i); 0 while passing, revealing or
     when over."""
@@ -377,6 +383,10 @@ class Hand:
         self._auction: Auction | None = None
         self._auctioning = False
         self._init_later_decisions()
+        if rules.extra_cards_first_trick:
+            self.extra_card_seats = tuple(
+                seat for seat, mask in enumerate(hands) if mask.bit_count() > rules.hand_size
+            )
         self._bind_fast_path()
         if calling:
             self._hold_for_call()
@@ -397,8 +407,9 @@ class Hand:
             raise ValueError("a declarer is carried over only under scoring_suit_choice 'auction'")
 
     def _init_later_decisions(self) -> None:
-        """The state of the decisions added after the variant families (the no-hearts
-        pledge, the shooter's choice): a family that builds its own state calls this too."""
+        """The state added after the variant families (the no-hearts pledge, the shooter's
+        choice, 002's extra cards): a family that builds its own state calls this too."""
+        self.extra_card_seats = ()
         self.game_totals: tuple[int, ...] = (0,) * self.players
         """The game's totals before this hand (`Game` sets them when it deals): the moon
         rules that look at the game (the shooter's choice, add unless losing, subtract after
@@ -858,11 +869,17 @@ class Hand:
     @property
     def current_trick(self) -> tuple[tuple[int, Card], ...]:
         """(seat, card) pairs played to the unfinished trick, in order."""
-        leader = self._state.leader
-        n = self.players
+        order = self._play_order(self._state.leader, self._state.trick_number == 0)
+        # `order` names the seats of the whole trick; the cards so far are its start
         return tuple(
-            ((leader + i) % n, CARDS[index]) for i, index in enumerate(self._state.current_trick())
+            zip(order, (CARDS[index] for index in self._state.current_trick()), strict=False)
         )
+
+    def _play_order(self, leader: int, first: bool) -> tuple[int, ...]:
+        """The seats that play a trick, in order: round the table from the leader, and on
+        the first trick the seats dealt an extra card again (002)."""
+        n = self.players
+        return play_order(leader, n, self.extra_card_seats if first else ())
 
     def hand_of(self, seat: int) -> CardSet:
         """The cards `seat` holds now."""
@@ -1192,8 +1209,9 @@ class Hand:
         taken = [0] * n
         for trick in kept:
             taken[trick.winner] += sum(value_of(card, 0) for _, card in trick.plays)
-        for leader, cards, winner in raw[len(kept) :]:
-            plays = tuple(((leader + i) % n, CARDS[c]) for i, c in enumerate(cards))
+        for number, (leader, cards, winner) in enumerate(raw[len(kept) :], len(kept)):
+            order = self._play_order(leader, number == 0)
+            plays = tuple(zip(order, (CARDS[c] for c in cards), strict=True))
             built.append(Trick(leader, plays, winner))
             taken[winner] += sum(value_of(CARDS[c], 0) for c in cards)
         if self.rules.royal_queens:  # 004 'Royal Hearts': the queens' powers apply
@@ -1597,6 +1615,19 @@ class Hand:
 
 def _suit_name(suit: Suit) -> str:
     return suit.name.lower()
+
+
+def play_order(leader: int, players: int, extra_seats: Sequence[int] = ()) -> tuple[int, ...]:
+    """Who plays a trick's cards, in order: each seat round the table from the leader, then
+    each of `extra_seats` again in the same order (002 'Alternatives to the "Kitty" in 3 or
+    5 player games': "allow the player with them to play an additional card on the first
+    trick"; our reading: after the round).
+
+    >>> play_order(2, 5, (3, 1))
+    (2, 3, 4, 0, 1, 3, 1)
+    """
+    round_ = tuple((leader + i) % players for i in range(players))
+    return round_ + tuple(seat for seat in round_ if seat in extra_seats)
 
 
 def royal_running(rules: Rules, tricks: Sequence[Trick], players: int) -> list[int]:

@@ -577,6 +577,7 @@ DEFAULT_PLAYERS: Final[Mapping[str, int]] = {
     "first_heart_kitty": 3,
     "kitty_each_trick": 3,
     "two_player": 2,
+    "extra_cards": 3,
 }
 
 
@@ -916,6 +917,32 @@ def two_player(players: int = 2) -> Rules:
     )
 
 
+def extra_cards(players: int = 3) -> Rules:
+    """002's game (`omnibus_jack`: the JD -10, the shooter's choice) with 002's third
+    'Alternative to the "Kitty" in 3 or 5 player games': no card removed and no kitty, but
+    "Deal out the extra cards to players and allow the player with them to play an
+    additional card on the first trick. Most often, this will be an additional Club." The
+    whole pack is dealt round from the dealer's left, so with three players the first seat
+    holds 18 cards and the others 17, and with five the first two hold 11 and the others
+    10; after the first trick has gone round, each of those seats plays its extra card to
+    it (`Rules.extra_cards_first_trick`).
+
+    >>> rules = extra_cards()
+    >>> rules.hand_size, rules.extra_cards, rules.kitty_size, str(rules.removed_cards)
+    (17, 1, 0, '')
+    >>> extra_cards(5).extra_cards
+    2
+    """
+    if players not in (3, 5):
+        raise RulesError(
+            f"preset 'extra_cards' is for 3 or 5 players (002 'Alternatives to the \"Kitty\" "
+            f"in 3 or 5 player games'), not {players}"
+        )
+    return omnibus_jack(players).replace(
+        name="extra_cards", removed_cards=CardSet(), extra_cards_first_trick=True
+    )
+
+
 # 004 'Slobberhannes' and 'Four Jacks': "A euchre pack (thirty two-cards, lacking all below
 # the 7)"; the piquet pack is the same 32 cards (A K Q J 10 9 8 7 in each suit).
 PIQUET_REMOVED: Final = CardSet.parse(" ".join(rank + suit for rank in "23456" for suit in "CDSH"))
@@ -1106,6 +1133,7 @@ PRESETS: Final[dict[str, Callable[[int], Rules]]] = {
     "first_heart_kitty": first_heart_kitty,
     "kitty_each_trick": kitty_each_trick,
     "two_player": two_player,
+    "extra_cards": extra_cards,
     "enfle": enfle,
     "slobberhannes": slobberhannes,
     "four_jacks": four_jacks,

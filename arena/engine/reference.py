@@ -207,6 +207,9 @@ class Derived(NamedTuple):
     """The jokers in the deck."""
     wild: int
     """The jokers when they are `JOKER_WILD` (playable at any time), else 0."""
+    extra: int
+    """Cards dealt beyond `hand_size` to the first seats from the dealer's left and played
+    to the first trick (`extra_cards_first_trick`), else 0."""
 
 
 def _check_config(cfg: CoreConfig) -> None:
@@ -221,7 +224,14 @@ def _check_config(cfg: CoreConfig) -> None:
         raise ValueError(f"deck {cfg.deck:#x} is not a mask of cards 0..54")
     if cfg.hand_size < 1 or cfg.kitty_size < 0:
         raise ValueError(f"bad hand_size {cfg.hand_size} or kitty_size {cfg.kitty_size}")
-    if cfg.players * cfg.hand_size + cfg.kitty_size != cfg.deck.bit_count():
+    extra = _extra_cards(cfg)
+    if cfg.extra_cards_first_trick and (cfg.kitty_size or not 0 < extra < cfg.players):
+        raise ValueError(
+            f"extra_cards_first_trick needs no kitty and 1..{cfg.players - 1} cards left over "
+            f"after {cfg.players} hands of {cfg.hand_size}, not a kitty of {cfg.kitty_size} and "
+            f"{extra} over"
+        )
+    if cfg.players * cfg.hand_size + cfg.kitty_size + extra != cfg.deck.bit_count():
         raise ValueError(
             f"{cfg.players} hands of {cfg.hand_size} plus a kitty of {cfg.kitty_size} "
             f"do not make the deck's {cfg.deck.bit_count()} cards"
@@ -304,6 +314,7 @@ def derive(cfg: CoreConfig) -> Derived:
         (suits[0], suits[1], suits[2], suits[3]),
         jokers,
         jokers if cfg.joker_kind == JOKER_WILD else 0,
+        _extra_cards(cfg),
     )
 
 
@@ -397,12 +408,22 @@ def _check_split(offsets: tuple[int, ...], cfg: CoreConfig) -> None:
 # --- The deal. ---
 
 
+def _extra_cards(cfg: CoreConfig) -> int:
+    """002 'Alternatives to the "Kitty" in 3 or 5 player games': "Deal out the extra cards
+    to players": the cards left over after `players` hands of `hand_size` when the rule is
+    on (none go to a kitty), else 0."""
+    if not cfg.extra_cards_first_trick:
+        return 0
+    return int(cfg.deck.bit_count() - cfg.players * cfg.hand_size)
+
+
 def deal(cfg: CoreConfig, seed: int, dealer: int) -> tuple[tuple[int, ...], int]:
     """Shuffle the deck with `seed` and deal it from the dealer's left; return (hands, kitty).
 
     000 'The Deal': "distributes the cards one at a time, face down, clockwise"; the cards
-    left over form the kitty (002 '"Kitty" variants'). Raises ValueError for a bad config,
-    seed or dealer.
+    left over form the kitty (002 '"Kitty" variants'), or with `extra_cards_first_trick`
+    are dealt on, one more to each of the first seats (002 'Alternatives to the "Kitty"').
+    Raises ValueError for a bad config, seed or dealer.
     """
     cfg = as_config(cfg)
     derive(cfg)
@@ -413,7 +434,7 @@ def deal(cfg: CoreConfig, seed: int, dealer: int) -> tuple[tuple[int, ...], int]
     cards = cards_of(cfg.deck)
     SplitMix64(seed).shuffle(cards)
     hands = [0] * n
-    dealt = n * cfg.hand_size
+    dealt = n * cfg.hand_size + _extra_cards(cfg)
     for k in range(dealt):
         hands[(dealer + 1 + k) % n] |= 1 << cards[k]
     return tuple(hands), mask_of(cards[dealt:])
@@ -436,6 +457,7 @@ class HandState:
         "_cfg",
         "_dealer",
         "_derived",
+        "_extra_seats",
         "_hands",
         "_history",
         "_kitty",
@@ -483,16 +505,27 @@ class HandState:
         if len(hands) != n:
             raise ValueError(f"expected {n} hands, got {len(hands)}")
         union = 0
+        extra = self._derived.extra
         for seat, hand in enumerate(hands):
             if not 0 <= hand <= ALL_CARDS:
                 raise ValueError(f"hand {seat} ({hand:#x}) is not a mask of cards 0..51")
-            if hand.bit_count() != cfg.hand_size:
+            if hand.bit_count() not in (cfg.hand_size, cfg.hand_size + (extra > 0)):
                 raise ValueError(
                     f"hand {seat} has {hand.bit_count()} cards, expected {cfg.hand_size}"
+                    + (f" or {cfg.hand_size + 1}" if extra else "")
                 )
             if union & hand:
                 raise ValueError(f"hand {seat} shares cards {cards_of(union & hand)}")
             union |= hand
+        # 002's extra cards: any `extra` seats may hold them in a hand-built deal.
+        self._extra_seats = tuple(
+            seat for seat, hand in enumerate(hands) if hand.bit_count() > cfg.hand_size
+        )
+        if len(self._extra_seats) != extra:
+            raise ValueError(
+                f"{len(self._extra_seats)} hands hold an extra card, expected {extra} "
+                f"(extra_cards_first_trick)"
+            )
         if not 0 <= kitty <= ALL_CARDS or kitty & union:
             raise ValueError(f"kitty {kitty:#x} is not a mask disjoint from the hands")
         if union | kitty != cfg.deck:
@@ -927,10 +960,29 @@ class HandState:
             and self._led_suit() != SPADES_INDEX
         ):
             self._broken = True
-        if len(self._trick) < self._n:
+        played = len(self._trick)
+        if played < self._n:
             self._to_play = (seat + 1) % self._n
+        elif played < self._trick_size():
+            self._to_play = self._trick_seats()[played]
         else:
             self._finish_trick()
+
+    def _trick_size(self) -> int:
+        """Cards the current trick will hold: one a seat, and on the first trick one more
+        for each seat dealt an extra card (002 'Alternatives to the "Kitty"')."""
+        return self._n + (self._derived.extra if self._trick_number == 0 else 0)
+
+    def _trick_seats(self) -> tuple[int, ...]:
+        """Who plays the current trick's cards, in order: round the table from the leader,
+        then (first trick, 002's extra cards) each seat holding an extra card again, in
+        the same order ("allow the player with them to play an additional card on the
+        first trick")."""
+        n, leader = self._n, self._leader
+        round_ = tuple((leader + i) % n for i in range(n))
+        if self._trick_number or not self._extra_seats:
+            return round_
+        return round_ + tuple(seat for seat in round_ if seat in self._extra_seats)
 
     def _finish_trick(self) -> None:
         """000 'The Play': "The highest card of the suit led wins a trick and the winner of
@@ -940,10 +992,10 @@ class HandState:
         led_suit = self._led_suit()
         # A wild joker never wins; a trick of wild jokers only goes to its leader.
         best = max(
-            range(self._n),
+            range(len(trick)),
             key=lambda i: _order(trick[i]) if self._suit_of(trick[i]) == led_suit else -1,
         )
-        winner = (self._leader + best) % self._n
+        winner = self._trick_seats()[best]
         cards = mask_of(trick)
         self._taken[winner] |= cards
         self._tricks_won[winner] += 1
@@ -1108,7 +1160,7 @@ class HandState:
                 return below.bit_length() - 1
             # Must win: as the last to play, the highest card worth no penalty; else the lowest.
             safe = legal & ~self._derived.penalty or legal
-            if len(self._trick) == self._n - 1:
+            if len(self._trick) == self._trick_size() - 1:
                 return safe.bit_length() - 1
             return (safe & -safe).bit_length() - 1
         # Void: dump the card that hurts most, then the highest rank.
