@@ -220,6 +220,11 @@ class SeatView:
     (declined) or None (not asked yet); () without the pledge."""
     moon_choice: str | None = None
     """The shooter's choice once made ("add" or "subtract", 004 'Shooting the moon')."""
+    extra_card_seats: tuple[int, ...] = ()
+    """002 'Alternatives to the "Kitty"' (`Rules.extra_cards_first_trick`): the seats dealt
+    one card more than the others, each playing it to the first trick after the round (so
+    the first trick's plays, in `current_trick` and `tricks`, hold those seats twice); ()
+    otherwise."""
 
     stock_size: int | None = None
     """000 'Domino Hearts': the cards left in the face-down stock; None in other games."""
@@ -1471,6 +1476,7 @@ class Hand:
             pass_split=self.pass_split,
             pledges=tuple(self._pledges) if self.rules.no_hearts_pledge else (),
             moon_choice=self._moon_choice,
+            extra_card_seats=self.extra_card_seats,
         )
 
     def _visible_reveals(self, seat: int) -> tuple[Card | None, ...]:
