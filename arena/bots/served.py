@@ -129,6 +129,7 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
         multi_round=view.multi_round,
         pickups=pickups,
         pledges=view.pledges,
+        extra_card_seats=view.extra_card_seats,
     )
 
 

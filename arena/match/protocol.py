@@ -92,11 +92,38 @@ def clock_message(per_decision: float, bank: float) -> game_pb2.Clock:
     return clock
 
 
-def trick_message(trick: Trick) -> game_pb2.Trick:
-    """A finished trick."""
-    return game_pb2.Trick(
+def trick_seats(plays: Sequence[tuple[int, Card]], players: int) -> list[int]:
+    """`Trick.seats` for a trick's (seat, card) plays: the seats, when they are not the
+    consecutive seats from the leader; else empty, as on every trick but the first under
+    002's extra cards ('Alternatives to the "Kitty" in 3 or 5 player games': "allow the
+    player with them to play an additional card on the first trick"), whose extra cards
+    are played after the round. Domino Hearts says its seats in its own fields (its
+    tricks are never passed `players`, see `trick_message`).
+
+    >>> trick_seats([(seat, CARDS[i]) for i, seat in enumerate((1, 2, 0, 1))], 3)
+    []
+    >>> trick_seats([(seat, CARDS[i]) for i, seat in enumerate((2, 3, 4, 0, 1, 3))], 5)
+    [2, 3, 4, 0, 1, 3]
+    """
+    if not plays:
+        return []
+    leader = plays[0][0]
+    seats = [seat for seat, _ in plays]
+    if all(seat == (leader + i) % players for i, seat in enumerate(seats)):
+        return []
+    return seats
+
+
+def trick_message(trick: Trick, players: int | None = None) -> game_pb2.Trick:
+    """A finished trick; with `players`, its `seats` when they are not consecutive from
+    the leader (the first trick under 002's extra cards, `trick_seats`). Domino Hearts
+    leaves `players` out: its seats go in DominoTrickEnd and HandState.domino."""
+    message = game_pb2.Trick(
         leader=trick.leader, cards=[_TEXT[c.index] for _, c in trick.plays], winner=_winner(trick)
     )
+    if players is not None:
+        message.seats[:] = trick_seats(trick.plays, players)
+    return message
 
 
 def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
@@ -115,7 +142,7 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
         pass_direction=_PASS_PB[view.pass_direction],
         passed=_texts(view.passed),
         received=_texts(sorted(view.received)),
-        tricks=[trick_message(t) for t in regular_tricks(view)],
+        tricks=[trick_message(t, _players(view.rules)) for t in regular_tricks(view)],
         broken=view.hearts_broken,
         clock=clock_message(context.per_decision, context.bank_remaining),
         pot=context.pot,
@@ -123,6 +150,7 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
     )
     if view.kitty is not None:
         state.kitty.extend(_set_texts(view.kitty))
+    state.extra_card_seats[:] = view.extra_card_seats
     _set_reveals(state, view)
     _set_auction(state, view)
     state.pass_split[:] = [_PASS_PB[d] for d in view.pass_split]
@@ -130,6 +158,26 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
     _set_domino(state, view)
     _set_pennies(state, view)
     return state
+
+
+def _players(rules: Rules) -> int | None:
+    """What `trick_message` needs to set a trick's `seats`: the seat count, or None in
+    Domino Hearts, whose tricks' seats go in its own fields (HandState.domino.trick_seats,
+    DominoTrickEnd.seats) and never in Trick.seats."""
+    return None if rules.domino else rules.players
+
+
+def current_trick_message(view: SeatView) -> game_pb2.Trick:
+    """The trick in progress as `view.seat` sees it: led by this seat when empty, with its
+    `seats` when they are not consecutive from the leader (002's extra cards, `trick_seats`)."""
+    plays = view.current_trick
+    message = game_pb2.Trick(
+        leader=plays[0][0] if plays else view.seat, cards=[_TEXT[c.index] for _, c in plays]
+    )
+    players = _players(view.rules)
+    if players is not None:
+        message.seats[:] = trick_seats(plays, players)
+    return message
 
 
 def _pledge_numbers(view: SeatView) -> list[int]:
@@ -275,10 +323,7 @@ def reveal_query(view: SeatView, context: DecisionContext) -> game_pb2.RevealCar
 def play_query(view: SeatView, context: DecisionContext) -> game_pb2.PlayCardQuery:
     """A PlayCardQuery built from scratch: the state, the trick in progress, the legal cards."""
     state = hand_state(view, context)
-    leader = view.current_trick[0][0] if view.current_trick else view.seat
-    state.current_trick.CopyFrom(
-        game_pb2.Trick(leader=leader, cards=[_TEXT[c.index] for _, c in view.current_trick])
-    )
+    state.current_trick.CopyFrom(current_trick_message(view))
     return game_pb2.PlayCardQuery(
         state=state, legal_cards=_mask_texts(view.legal.mask), legal_moves=_moves(view)
     )
@@ -317,6 +362,7 @@ class PlayRequests:
         self._clock: tuple[float, float] | None = None
         self._kitty: int | None = -1
         self._pennies: tuple[object, ...] | None = None
+        self._extra: tuple[int, ...] = ()
 
     def __call__(self, view: SeatView, context: DecisionContext) -> bot_pb2.PlayMatchRequest:
         """The request for `view` (the sender sets its request_id); valid until the next call."""
@@ -360,7 +406,7 @@ class PlayRequests:
         if view.received != self._received:
             self._received = view.received
             state.received[:] = _texts(sorted(view.received))
-        self._update_tricks(regular_tricks(view))
+        self._update_tricks(regular_tricks(view), _players(view.rules))
         if view.stock_size is not None:  # Domino Hearts: small, and changes every play
             _set_domino(state, view)
         pennies = (view.multi_round, view.pennies, view.tricks)
@@ -378,13 +424,19 @@ class PlayRequests:
         current = state.current_trick
         current.leader = view.current_trick[0][0] if view.current_trick else view.seat
         current.cards[:] = [_TEXT[card.index] for _, card in view.current_trick]
+        if view.extra_card_seats or current.seats:  # 002's extra cards: the first trick
+            players = _players(view.rules)
+            current.seats[:] = [] if players is None else trick_seats(view.current_trick, players)
+        if view.extra_card_seats != self._extra:
+            self._extra = view.extra_card_seats
+            state.extra_card_seats[:] = view.extra_card_seats
         self._query.legal_cards[:] = _mask_texts(view.legal.mask)
         if view.legal_moves or self._query.legal_moves:
             del self._query.legal_moves[:]
             self._query.legal_moves.extend(_moves(view))
         return self._request
 
-    def _update_tricks(self, tricks: tuple[Trick, ...]) -> None:
+    def _update_tricks(self, tricks: tuple[Trick, ...], players: int | None) -> None:
         # Finished tricks only accumulate within a hand (and a hand's views share their
         # Trick objects, so the prefix test is mostly identity checks): append the new ones.
         known = self._tricks
@@ -397,6 +449,7 @@ class PlayRequests:
                 leader=trick.leader,
                 cards=[_TEXT[card.index] for _, card in trick.plays],
                 winner=_winner(trick),
+                seats=[] if players is None else trick_seats(trick.plays, players),
             )
         self._tricks = tricks
 

@@ -402,7 +402,9 @@ class GrpcSeat:
                 trick_end=game_pb2.TrickEnd(
                     hand_number=hand_number,
                     trick_number=trick_number,
-                    trick=protocol.trick_message(trick),
+                    trick=protocol.trick_message(
+                        trick, None if self._info is None else self._info.rules.players
+                    ),
                 )
             )
 

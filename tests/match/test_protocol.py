@@ -13,6 +13,7 @@ from hearts_bot.convert import play_view_from_proto
 
 from arena.engine import Game, KittyVisibility, preset
 from arena.match import protocol
+from arena.match.protocol import regular_tricks
 from arena.match.seats import DecisionContext
 
 
@@ -67,6 +68,8 @@ def play_games(rules, seed, on_play, hands=6):
         ("cancellation", 8, None),  # two packs: cards twice, tricks nobody won
         ("cancellation", 9, None),  # a widow, seen by its taker only
         ("cancellation_four", 4, None),
+        ("extra_cards", 3, None),  # 002: the first trick's extra cards and their seats
+        ("extra_cards", 5, None),
     ],
 )
 def test_every_play_request_equals_one_built_from_scratch(name, players, kitty):
@@ -94,6 +97,12 @@ def test_every_play_request_equals_one_built_from_scratch(name, players, kitty):
         assert sdk_view.hand == tuple(str(c) for c in view.hand)
         assert sdk_view.legal == tuple(str(c) for c in view.legal)
         assert len(sdk_view.tricks) == len(view.tricks)
+        # Who played each card (002's extra cards: the first trick names a seat twice).
+        assert [t.seats for t in sdk_view.tricks] == [
+            tuple(s for s, _ in t.plays) for t in regular_tricks(view)
+        ]
+        assert sdk_view.current_trick.seats == tuple(s for s, _ in view.current_trick)
+        assert sdk_view.extra_card_seats == view.extra_card_seats
         # The hand's own values (Heartless: its revealed suit), and the suit itself.
         assert dict(sdk_view.rules.card_values) == {
             str(c): v for c, v in view.rules.card_values.items() if v

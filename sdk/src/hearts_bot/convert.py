@@ -53,6 +53,7 @@ from .views import (
     RevealView,
     Trick,
     TrickEnded,
+    play_order,
 )
 
 _E = TypeVar("_E", bound=StrEnum)
@@ -422,32 +423,78 @@ def _trick(
     two_packs: bool = False,
     seats: Sequence[int] | None = None,
     broken_off: bool = False,
+    extra: Sequence[int] | int = (),
 ) -> Trick:
     """A trick; `two_packs` (Cancellation Hearts) lets a card appear twice and a finished
     trick have no winner; `seats` (Domino Hearts) says who played each card, since there a
     trick holds one card per seat still in; `broken_off` (Enfle) lets a finished trick
-    without a winner hold fewer cards: the next seat could not follow and took it up."""
+    without a winner hold fewer cards: the next seat could not follow and took it up.
+
+    `extra` (the first trick under `rules.extra_cards_first_trick`, 002 'Alternatives to
+    the "Kitty" in 3 or 5 player games'): the seats that play an extra card after the
+    round (HandState.extra_card_seats), or only how many there are (a TrickEnd, which does
+    not name them); the trick then holds that many more cards, and `message.seats` (or,
+    unset, the consecutive seats from the leader) must be the trick's play order
+    (`play_order`)."""
     if seats is not None:
         return _domino_trick(message, players, where, finished=finished, seats=seats)
     leader = message.leader
     if leader >= players:
         _seat(leader, players, f"{where}.leader")
     cards = _cards(message.cards, f"{where}.cards", copies=2 if two_packs else 1)
+    size = players + (extra if isinstance(extra, int) else len(extra))
     has_winner = message.HasField("winner")
     if finished and broken_off and not has_winner:
         if not 0 < len(cards) < players:
             raise ProtocolError(f"{where} was taken up but has {len(cards)} cards")
     elif finished:
-        if len(cards) != players:
-            raise ProtocolError(f"{where} is finished but has {len(cards)} cards, not {players}")
+        if len(cards) != size:
+            raise ProtocolError(f"{where} is finished but has {len(cards)} cards, not {size}")
         if not has_winner and not two_packs:  # Cancellation Hearts: nobody may win it
             raise ProtocolError(f"{where} is finished but has no winner")
-    elif len(cards) >= players:
+    elif len(cards) >= size:
         raise ProtocolError(f"{where} is in progress but already has {len(cards)} cards")
     winner = None
     if has_winner:
         winner = _seat(message.winner, players, f"{where}.winner")
+    if message.seats or len(cards) > players:
+        played_by = _played_by(message, leader, len(cards), players, where, extra)
+        return Trick(leader, cards, played_by, winner)
     return Trick(leader, cards, _SEATS[leader, len(cards), players], winner)
+
+
+def _played_by(
+    message: game_pb2.Trick,
+    leader: int,
+    count: int,
+    players: int,
+    where: str,
+    extra: Sequence[int] | int,
+) -> tuple[int, ...]:
+    """Who played each of a trick's `count` cards: `message.seats`, or unset the
+    consecutive seats from the leader; either way checked to be the start of the trick's
+    play order: the round from the leader, each seat once, then only seats of `extra`
+    (the extra-card seats), each once, in play order from the leader. Where only the
+    number of extra cards is known (`extra` an int), any such seats, in that order."""
+    seats = tuple(message.seats) or tuple((leader + i) % players for i in range(count))
+    if len(seats) != count:
+        raise ProtocolError(f"{where}.seats has {len(seats)} entries for {count} cards")
+    for index, seat in enumerate(seats):
+        _seat(seat, players, f"{where}.seats[{index}]")
+    round_ = play_order(leader, players)
+    if isinstance(extra, int):
+        after = seats[players:]
+        positions = [round_.index(seat) for seat in after]
+        fits = positions == sorted(set(positions)) and len(after) <= extra
+    else:
+        fits = seats == play_order(leader, players, tuple(extra))[:count]
+    if not fits or seats[:players] != round_[:count]:
+        named = f"up to {extra}" if isinstance(extra, int) else str(list(extra))
+        raise ProtocolError(
+            f"{where}.seats {list(seats)} are not the trick's play order: each seat once "
+            f"from leader {leader}, then the extra-card seats ({named}) once each, in turn"
+        )
+    return seats
 
 
 def _domino_trick(
@@ -508,7 +555,9 @@ def _finished_tricks(
     where: str,
     two_packs: bool = False,
     broken_off: bool = False,
+    extra: Sequence[int] = (),
 ) -> tuple[Trick, ...]:
+    """The finished tricks; the first with the `extra` card seats' second cards (002)."""
     if state.HasField("domino") and len(state.domino.trick_seats) == len(state.tricks):
         return tuple(
             _trick(
@@ -533,6 +582,8 @@ def _finished_tricks(
             and winner < players
             and _CARDS.issuperset(cards)
             and message.HasField("winner")
+            and not message.seats
+            and not (extra and index == 0)
         ):
             append(Trick(leader, cards, _SEATS[leader, players, players], winner))
         else:
@@ -544,6 +595,7 @@ def _finished_tricks(
                     finished=True,
                     two_packs=two_packs,
                     broken_off=broken_off,
+                    extra=extra if index == 0 else (),
                 )
             )
     return tuple(tricks)
@@ -580,6 +632,7 @@ def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
         _seat(dealer, players, f"{where}.dealer")
     two = rules.cancellation  # Cancellation Hearts: two packs, a card may be there twice
     copies = 2 if two else 1
+    extra = _extra_card_seats(state, rules, where)
     return {
         "rules": rules,
         "seat": seat,
@@ -590,7 +643,8 @@ def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
         "pass_direction": _enum(_PASS, state.pass_direction, f"{where}.pass_direction"),
         "passed": _cards(state.passed, f"{where}.passed", copies=copies),
         "received": _cards(state.received, f"{where}.received", copies=copies),
-        "tricks": _finished_tricks(state, players, where, two, rules.enfle),
+        "tricks": _finished_tricks(state, players, where, two, rules.enfle, extra),
+        "extra_card_seats": extra,
         "broken": state.broken,
         "clock": _clock(state.clock),
         "kitty": _cards(state.kitty, f"{where}.kitty", copies=copies),
@@ -604,6 +658,21 @@ def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
         **_domino_fields(state, players, where),
         **_penny_fields(state, players, where),
     }
+
+
+def _extra_card_seats(state: game_pb2.HandState, rules: RulesView, where: str) -> tuple[int, ...]:
+    """002 'Alternatives to the "Kitty" in 3 or 5 player games': the seats dealt an extra
+    card, one per card that does not deal evenly (`RulesView.extra_cards`), each once."""
+    seats = tuple(
+        _seat(seat, rules.players, f"{where}.extra_card_seats[{i}]")
+        for i, seat in enumerate(state.extra_card_seats)
+    )
+    if len(set(seats)) != len(seats) or len(seats) != rules.extra_cards:
+        raise ProtocolError(
+            f"{where}.extra_card_seats {list(seats)} must name {rules.extra_cards} different "
+            f"seats (rules.extra_cards_first_trick: {rules.extra_cards_first_trick})"
+        )
+    return seats
 
 
 def _pledge_fields(state: game_pb2.HandState, players: int, where: str) -> dict[str, Any]:
@@ -862,17 +931,20 @@ def play_view_from_proto(query: game_pb2.PlayCardQuery, where: str = "play_card"
             )
         _check_distinct(fields, current, f"{where}.state")
         return PlayView(legal=legal, current_trick=current, **fields)
+    extra = () if fields["tricks"] else fields["extra_card_seats"]  # 002: the first trick
     current = _trick(
         state.current_trick,
         players,
         f"{where}.state.current_trick",
         finished=False,
         two_packs=fields["rules"].cancellation,
+        extra=extra,
     )
-    if (current.leader + len(current.cards)) % players != fields["seat"]:
+    turn = play_order(current.leader, players, extra)[len(current.cards)]
+    if turn != fields["seat"]:
         raise ProtocolError(
             f"{where}: seat {fields['seat']} is asked to play, but it is seat "
-            f"{(current.leader + len(current.cards)) % players}'s turn in current_trick"
+            f"{turn}'s turn in current_trick"
         )
     moves = tuple(
         (move.penny, _card(move.card, f"{where}.legal_moves[{i}].card"))
@@ -920,11 +992,16 @@ def hand_started_from_proto(
 
 
 def trick_ended_from_proto(
-    message: game_pb2.TrickEnd, players: int, two_packs: bool = False, broken_off: bool = False
+    message: game_pb2.TrickEnd,
+    players: int,
+    two_packs: bool = False,
+    broken_off: bool = False,
+    extra_cards: int = 0,
 ) -> TrickEnded:
     """The validated `TrickEnded` event (`two_packs`: Cancellation Hearts, where a trick may
     hold a card twice and have no winner; `broken_off`: Enfle, where a trick taken up has no
-    winner and fewer cards); raises ProtocolError."""
+    winner and fewer cards; `extra_cards`: `RulesView.extra_cards`, the first trick's
+    cards beyond one per seat, 002's extra cards); raises ProtocolError."""
     if not message.HasField("trick"):
         raise ProtocolError("trick_end.trick is missing")
     return TrickEnded(
@@ -937,6 +1014,7 @@ def trick_ended_from_proto(
             finished=True,
             two_packs=two_packs,
             broken_off=broken_off,
+            extra=extra_cards if message.trick_number == 0 else 0,
         ),
     )
 

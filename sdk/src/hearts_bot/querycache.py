@@ -75,6 +75,8 @@ class QueryCache:
         rules = rules_view_from_proto(state.rules, "play_card.state.rules")  # cached
         if rules.cancellation:
             return None  # two packs: cards twice, tricks nobody won; the full path checks them
+        if rules.extra_cards_first_trick or state.extra_card_seats:
+            return None  # 002's extra cards: the full path checks their seats and the first trick
         players = rules.players
         seat = state.seat
         if seat >= players or state.dealer >= players:
@@ -94,6 +96,7 @@ class QueryCache:
             leader >= players
             or len(played) >= players
             or current.HasField("winner")
+            or current.seats
             or (leader + len(played)) % players != seat
         ):
             return None
@@ -163,6 +166,7 @@ class QueryCache:
                     and winner < players
                     and message.HasField("winner")
                     and _CARDS.issuperset(cards)
+                    and not message.seats
                 ):
                     return None
                 trick = Trick(leader, cards, _SEATS[leader, players, players], winner)

@@ -286,9 +286,9 @@ class RulesView:
     counts the dealer may call (`CallPassView.counts`); () calls `pass_count` only."""
     extra_cards_first_trick: bool = False
     """002 'Alternatives to the "Kitty"': no kitty; the cards that do not deal evenly go
-    one more each to the first seats from the dealer's left (`SeatView.extra_card_seats`),
+    one more each to the first seats from the dealer's left (`HandView.extra_card_seats`),
     who each play that card to the first trick after the round, in play order from the
-    leader. The first trick then holds more cards than seats (`TrickView.plays` says who
+    leader. The first trick then holds more cards than seats (`Trick.plays` says who
     played each)."""
 
     def __hash__(self) -> int:
@@ -316,6 +316,15 @@ class RulesView:
         if self.enfle:  # the piquet pack dealt out
             return (52 - len(self.removed_cards)) // self.players
         return (52 + self.jokers - len(self.removed_cards) - self.kitty_size) // self.players
+
+    @property
+    def extra_cards(self) -> int:
+        """How many cards are dealt one more each to the seats from the dealer's left under
+        `extra_cards_first_trick` (the cards that do not deal evenly: 1 for 3 players, 2
+        for 5, with a full pack); 0 otherwise."""
+        if not self.extra_cards_first_trick:
+            return 0
+        return len(self.deck) - self.kitty_size - self.hand_size * self.players
 
     def value_of(self, card: Card) -> int:
         """Points `card` is worth to its taker (0 for most cards)."""

@@ -234,7 +234,11 @@ class MatchSession:
             self._call(lambda: self.bot.on_hand_start(started), "on_hand_start")
         elif kind == "trick_end":
             trick = trick_ended_from_proto(
-                request.trick_end, players, two_packs, self.match.rules.enfle
+                request.trick_end,
+                players,
+                two_packs,
+                self.match.rules.enfle,
+                self.match.rules.extra_cards,
             )
             self._call(lambda: self.bot.on_trick_end(trick), "on_trick_end")
         elif kind == "domino_trick_end":

@@ -13,6 +13,23 @@ from .cards import JOKERS, Card, rank_of
 from .rules import PassDirection, RulesView
 
 
+def play_order(
+    leader: int, players: int, extra_card_seats: tuple[int, ...] = ()
+) -> tuple[int, ...]:
+    """The seats that play a trick, in order: round the table from `leader`, then each of
+    `extra_card_seats` again, in the same order from the leader (the first trick under
+    `RulesView.extra_cards_first_trick`; 002 'Alternatives to the "Kitty" in 3 or 5 player
+    games': "allow the player with them to play an additional card on the first trick").
+
+    >>> play_order(1, 4)
+    (1, 2, 3, 0)
+    >>> play_order(2, 5, (1, 3))
+    (2, 3, 4, 0, 1, 3, 1)
+    """
+    round_ = tuple((leader + i) % players for i in range(players))
+    return round_ + tuple(seat for seat in round_ if seat in extra_card_seats)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Trick:
     """One trick: the leader, the cards in play order and who played them."""
@@ -138,6 +155,12 @@ class HandView:
     penny by penny)."""
     multi_round: int | None = None
     """Four-Penny Hearts: the 0-based multi-round in play; None outside the multi-rounds."""
+    extra_card_seats: tuple[int, ...] = ()
+    """`rules.extra_cards_first_trick` (002 'Alternatives to the "Kitty" in 3 or 5 player
+    games'): the seats dealt one card more than the others, in seat order. Each plays a
+    second card to the first trick, after every seat has played once, in play order from
+    the leader (`play_order`), so the first trick holds `players + len(extra_card_seats)`
+    cards and its `seats` name those seats twice. Empty in every other game."""
 
     @property
     def players(self) -> int:
@@ -312,10 +335,27 @@ class PlayView(HandView):
         return self.current_trick.led_suit
 
     @property
+    def trick_order(self) -> tuple[int, ...]:
+        """The seats that play the current trick, in order from its leader: every seat once,
+        then on the first trick each of `extra_card_seats` again (`play_order`); in Domino
+        Hearts the seats still in play. `trick_order[len(current_trick.cards)]` is this seat."""
+        leader, players = self.current_trick.leader, self.rules.players
+        if self.in_play:  # Domino Hearts: only the seats still in play the trick
+            return tuple(
+                (leader + k) % players
+                for k in range(players)
+                if k == 0 or self.in_play[(leader + k) % players]
+            )
+        return play_order(leader, players, () if self.tricks else self.extra_card_seats)
+
+    @property
     def last_to_play(self) -> bool:
-        """Whether this seat plays the trick's last card."""
+        """Whether this seat plays the trick's last card (on the first trick under
+        `rules.extra_cards_first_trick`, the last extra card, `trick_order`)."""
         if self.in_play:  # Domino Hearts: only the seats still in play the trick
             return len(self.current_trick.cards) == sum(self.in_play) - 1
+        if self.extra_card_seats and not self.tricks:
+            return len(self.current_trick.cards) == len(self.trick_order) - 1
         return len(self.current_trick.cards) == self.rules.players - 1
 
     def _all_tricks(self) -> tuple[Trick, ...]:
