@@ -9,6 +9,22 @@ from arena.engine import Card, PassDirection, SeatView, Suit
 from arena.engine.decisions import CountedCall
 
 
+def trick_size(view: SeatView) -> int:
+    """How many cards the current trick will hold: one per seat (in Domino Hearts one per
+    seat still in), and on the first trick one more per seat dealt an extra card (002
+    'Alternatives to the "Kitty" in 3 or 5 player games': "allow the player with them to
+    play an additional card on the first trick")."""
+    if view.in_play:  # Domino Hearts: only the seats still in play the trick
+        return sum(view.in_play)
+    return view.rules.players + (0 if view.tricks else len(view.extra_card_seats))
+
+
+def plays_last(view: SeatView) -> bool:
+    """Whether `view.seat` plays the current trick's last card (`trick_size`), when the
+    trick's fate is its own to seal."""
+    return len(view.current_trick) == trick_size(view) - 1
+
+
 class HouseBot(Protocol):
     """Decides from a `SeatView` only, so a house bot knows exactly what a remote bot knows."""
 

@@ -206,7 +206,12 @@ class Belief:
         played_all = 0
         for mask in played:
             played_all |= mask
-        need = [cfg.hand_size - mask.bit_count() for mask in played] + [cfg.kitty_size]
+        # 002 'Alternatives to the "Kitty" in 3 or 5 player games': "Deal out the extra
+        # cards to players": each seat of `extra_card_seats` was dealt one card more.
+        extra = view.extra_card_seats
+        need = [
+            cfg.hand_size + (seat in extra) - mask.bit_count() for seat, mask in enumerate(played)
+        ] + [cfg.kitty_size]
         known = [0] * (n + 1)
         allowed = [deck & ~played_all] * (n + 1)
         known[me] = allowed[me] = view.hand.mask
@@ -216,7 +221,7 @@ class Belief:
         _infer_from_passes(view, n, played_all, known, allowed)
         _infer_from_reveals(view, n, played_all, known, allowed)
         _infer_opener(view, masks, played_all | known[me], known)
-        _infer_from_play(plays, n, masks, allowed)
+        _infer_from_play(plays, n, masks, allowed, n + len(extra))
         unseen = deck & ~played_all
         for mask in known:
             unseen &= ~mask
@@ -446,13 +451,20 @@ def _infer_opener(view: SeatView, masks: RuleMasks, seen: int, known: list[int])
 
 
 def _infer_from_play(
-    plays: list[tuple[int, int]], n: int, masks: RuleMasks, allowed: list[int]
+    plays: list[tuple[int, int]],
+    n: int,
+    masks: RuleMasks,
+    allowed: list[int],
+    first_size: int | None = None,
 ) -> None:
     """Voids and the narrower facts the rules' filters reveal, trick by trick.
 
     Each fact says a seat's hand *at that moment* lay inside some set; its hand now is a
-    subset of that hand, so the fact still holds.
+    subset of that hand, so the fact still holds. The first trick holds `first_size`
+    cards (more than `n` under 002's extra cards, 'Alternatives to the "Kitty" in 3 or 5
+    player games': the extra-card seats play again after the round), every other `n`.
     """
+    first_size = n if first_size is None else first_size
     broken = False
     led = in_trick = obliged = 0
     led_suit = -1
@@ -461,7 +473,11 @@ def _infer_from_play(
     if masks.heart_joker:
         suits[3] |= masks.jokers
     for i, (seat, card) in enumerate(plays):
-        trick, position = divmod(i, n)
+        if i < first_size:
+            trick, position = 0, i
+        else:
+            trick, position = divmod(i - first_size, n)
+            trick += 1
         first = trick == 0
         bit = 1 << card
         if position == 0:

@@ -12,6 +12,7 @@ import dataclasses
 from arena.engine import Card, CardSet, PassDirection, Rules, SeatView, Suit
 
 from .auction import auction_bid, safest_suit
+from .base import plays_last
 from .enfle_search import enfle_habit
 from .reveal import steer_reveal
 
@@ -138,9 +139,7 @@ class HeuristicBot:
             # beat is the highest one played once; a twin of a card played never wins.
             played = [c for _, c in view.current_trick if c.suit is led]
             high = max((c.rank for c in played if played.count(c) == 1), default=-1)
-            if _scored_beyond_cards(view.rules) and len(view.current_trick) == (
-                view.rules.players - 1
-            ):
+            if _scored_beyond_cards(view.rules) and plays_last(view):
                 # Last to play where a trick can be worth having (Gong Zhu's sheep): take
                 # it, as cheaply as it goes, when it gains.
                 wins = [c for c in following if c.rank > high and c not in played]
@@ -153,11 +152,8 @@ class HeuristicBot:
             jokers = [c for c in legal if c.is_joker]
             if jokers:
                 return jokers[0]  # a legal joker never takes this trick: duck with it
-            # Domino Hearts: only the seats still in play the trick.
-            seats = sum(view.in_play) if view.in_play else view.rules.players
-            last_to_play = len(view.current_trick) == seats - 1
             # Must win: with the trick's fate sealed take it high; otherwise as low as possible.
-            if last_to_play:
+            if plays_last(view):
                 safe = [c for c in following if c is not _QUEEN_OF_SPADES]
                 return max(safe or following, key=lambda c: c.rank)
             return min(following, key=lambda c: c.rank)

@@ -111,9 +111,11 @@ def search_pass(
         dealt[me] = hand
         at = 0
         for seat in others:
-            for card in unseen[at : at + cfg.hand_size]:
+            # 002 'Alternatives to the "Kitty"': an extra-card seat was dealt one more.
+            size = cfg.hand_size + (seat in view.extra_card_seats)
+            for card in unseen[at : at + size]:
                 dealt[seat] |= 1 << card
-            at += cfg.hand_size
+            at += size
         deal_kitty = kitty
         for card in unseen[at : at + hidden_kitty]:
             deal_kitty |= 1 << card

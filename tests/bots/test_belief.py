@@ -61,6 +61,10 @@ def table_rules() -> list[Rules]:
         preset("gong_zhu", players=5),
         preset("rickety_kate"),
         preset("rickety_kate", players=7),
+        # 002 'Alternatives to the "Kitty"': the extra-card seats hold one more card, and
+        # play it to the first trick after the round.
+        preset("extra_cards", players=3),
+        preset("extra_cards", players=5),
     ]
 
 
