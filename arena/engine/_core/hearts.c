@@ -245,7 +245,7 @@ int hc_config_init(hc_config *c)
      * cards to players and allow the player with them to play an additional card on
      * the first trick" (no kitty; fewer extra cards than players) */
     const int64_t extra = size - c->players * c->hand_size;
-    if (c->extra_cards_first_trick == 1) {
+    if (c->extra_cards_first_trick) { /* a value other than 0/1: HC_CFG_FLAG below */
         if (c->kitty_size != 0 || !in_range(extra, 1, c->players - 1))
             return HC_CFG_KITTY_SIZE;
     } else if (c->kitty_size != extra) {
