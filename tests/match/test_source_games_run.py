@@ -33,6 +33,8 @@ SOURCE_GAMES: dict[str, str | None] = {
     "enfle": "pickup",
     "pledge": "pledge",
     "dealer_counts": "call",
+    # 002 'Alternatives to the "Kitty"': the extra cards played to the first trick.
+    "extra_cards": "pass",
 }
 
 
