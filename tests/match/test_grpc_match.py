@@ -71,6 +71,21 @@ def test_a_bot_that_wants_notifications_is_told_every_hand_and_trick():
     assert "listening bot: 2 hands, 26 tricks, 2 hand ends, 2 played" in outcome.v1["logs"][0]
 
 
+@pytest.mark.parametrize("players", [3, 5])
+def test_sdk_bots_play_the_first_tricks_extra_cards_over_grpc(players):
+    """002 'Alternatives to the "Kitty"': the first trick's extra cards reach SDK bots in
+    other processes (Trick.seats, HandState.extra_card_seats, the first TrickEnd) and they
+    play whole hands without a fault."""
+    rules = preset("extra_cards", players).replace(target_score=None, max_hands=2)
+    bots = [BOTS / "listening_bot.py", HEURISTIC_BOT, RANDOM_BOT, LOW_BOT, HEURISTIC_BOT]
+    outcome = play(bots[:players], rules=rules, time_policy=TimePolicy(1.0, 10.0, 15.0))
+    assert outcome.v1["faults"] == []
+    tricks = 2 * rules.hand_size
+    assert (
+        f"listening bot: 2 hands, {tricks} tricks, 2 hand ends, 2 played" in outcome.v1["logs"][0]
+    )
+
+
 def test_a_slow_bot_times_out_near_the_deadline_and_the_match_goes_on():
     policy = TimePolicy(per_decision=0.1, bank=0.0, ready_timeout=15.0)
     outcome = play(
