@@ -111,7 +111,7 @@ def test_the_extra_card_seat_shows_both_cards_and_the_winner_leads_the_next_tric
     assert _counts(tab) == deal
     for seat in range(players):
         meta = tab.locator(f'.seat[data-seat="{seat}"] .meta').inner_text()
-        assert ("an extra card for trick 1" in meta) == (seat in extra_seats)
+        assert ("holds an extra card" in meta) == (seat in extra_seats)
 
     # Card by card through the first trick, by the keyboard.
     tab.goto(f"{url}#g=1&h={h + 1}&t=1&c=1")
@@ -156,7 +156,7 @@ def test_the_extra_card_seat_shows_both_cards_and_the_winner_leads_the_next_tric
     assert f"won by seat {first['winner']}" in tab.locator(".trick").inner_text()
     for seat in extra_seats:
         meta = tab.locator(f'.seat[data-seat="{seat}"] .meta').inner_text()
-        assert "an extra card" not in meta
+        assert "holds an extra card" not in meta
     assert len(set(_counts(tab))) == 1  # every seat holds as many cards now
 
     # The next trick: the winner leads it, and it holds one card a seat.

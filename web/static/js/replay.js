@@ -480,7 +480,7 @@
     const first = state.hand.tricks[0];
     const inFirst = !state.trick ? 0 : state.trick.record === first ? state.trick.count : Infinity;
     const played = first ? first.plays.slice(0, inFirst).filter((play) => play.seat === seat).length : 0;
-    if (played < 2 && extraSeats(state.hand).includes(seat)) meta.append(" · an extra card for trick 1");
+    if (played < 2 && extraSeats(state.hand).includes(seat)) meta.append(" · holds an extra card");
     if (faceUp && state.gave[seat].length && (state.passed || mine === null)) {
       meta.append(el("br"), state.passed ? "passed " : "will pass ");
       for (const c of state.gave[seat]) meta.append(card(c, "small"), " ");
