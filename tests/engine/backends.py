@@ -227,7 +227,17 @@ def random_config(rng: random.Random) -> CoreConfig:
         cfg = cfg._replace(moon=MOON_SUBTRACT_AFTER_SCORE, moon_subtract_after=rng.randint(1, 120))
     cfg = _random_deal_rules(rng, cfg)
     # 004 'Slobberhannes' and Gong Zhu's scoring, drawn after all the rest likewise.
-    return _random_trick_scoring(rng, cfg)
+    cfg = _random_trick_scoring(rng, cfg)
+    # 002's extra cards on the first trick, drawn last likewise.
+    return _random_extra_cards(rng, cfg)
+
+
+def _random_extra_cards(rng: random.Random, cfg: CoreConfig) -> CoreConfig:
+    """Sometimes 002 'Alternatives to the "Kitty"': a kitty smaller than the table is dealt
+    out instead, one more card to each of the first seats, played to the first trick."""
+    if rng.random() < 0.2 and 0 < cfg.kitty_size < cfg.players:
+        cfg = cfg._replace(kitty_size=0, extra_cards_first_trick=1)
+    return cfg
 
 
 def _random_trick_scoring(rng: random.Random, cfg: CoreConfig) -> CoreConfig:

@@ -26,7 +26,7 @@ from arena.engine.config import (
     CoreConfig,
     standard_config,
 )
-from arena.engine.rules import FirstTrick, KittyTaker, MoonRule
+from arena.engine.rules import FirstTrick, KittyTaker, MoonRule, standard_values
 from tests.engine.backends import (
     C_BACKEND,
     pass_size,
@@ -624,6 +624,39 @@ def deal_rules() -> dict[str, Rules]:
         card_values=preset("standard").card_values,
     )
     return rules
+
+
+# 002's extra cards on the first trick (`extra_cards_first_trick`): the `extra_cards` preset
+# at three and five players, and the rule with the first-trick ban, Black Maria's queen at
+# the first chance, Booster Nines, wild jokers and a kitty-less 1911 joker deck, whose
+# legality the extra card must obey as the round's cards do.
+EXTRA_HANDS = 300
+
+
+def extra_card_rules() -> dict[str, Rules]:
+    rules = {f"extra_cards {n}": preset("extra_cards", n) for n in (3, 5)}
+    rules["extra_cards no bleeding"] = preset("extra_cards", 5).replace(
+        first_trick="no_penalty_cards"
+    )
+    rules["extra_cards queen first chance"] = preset("extra_cards").replace(
+        queen_at_first_chance=True, first_trick="no_penalty_cards", card_values=standard_values()
+    )
+    rules["extra_cards booster"] = preset("extra_cards", 5).replace(booster_nines=True)
+    rules["extra_cards wild jokers"] = preset("extra_cards").replace(
+        jokers=1, joker_kind="wild", card_values=preset("joker").card_values
+    )
+    rules["extra_cards 7 players"] = preset("standard", 7).replace(
+        removed_cards=CardSet(), card_values=standard_values(), extra_cards_first_trick=True
+    )
+    return rules
+
+
+@pytest.mark.parametrize("name", list(extra_card_rules()))
+def test_c_matches_reference_on_extra_cards_on_the_first_trick(name):
+    rules = extra_card_rules()[name]
+    cfg = rules.core_config()
+    kinds = tuple(direction.core_kind(rules.players) for direction in rules.pass_schedule)
+    compare_rule_set(name, cfg, kinds, EXTRA_HANDS, batches=8, most=60)
 
 
 # The scoring side of 004's older forms and its named relatives (`first_trick_points`,

@@ -421,7 +421,10 @@ static PyObject *HandState_history(PyObject *self, PyObject *unused)
     if (!t)
         return NULL;
     for (int i = 0; i < tricks; i++) {
-        PyObject *cards = cards_tuple(h->plays + i * n, n);
+        /* 002's extra cards: the first trick holds n + extra cards, trick i > 0 starts at
+         * play i * n + extra */
+        int first = i ? i * n + h->cfg->extra : 0, len = i ? n : n + h->cfg->extra;
+        PyObject *cards = cards_tuple(h->plays + first, len);
         PyObject *entry = cards ? Py_BuildValue("(iNi)", h->trick_leader[i], cards,
                                                 h->trick_winner[i])
                                 : NULL;

@@ -193,7 +193,9 @@ static const char *const config_errors[] = {
     [HC_CFG_HAND_SIZE] =
         "hand_size must be at least 1 and players * hand_size at most the deck size",
     [HC_CFG_DECK] = "deck must be a mask of cards 0..54 (52..54 the jokers)",
-    [HC_CFG_KITTY_SIZE] = "kitty_size must equal popcount(deck) - players * hand_size",
+    [HC_CFG_KITTY_SIZE] = "kitty_size must equal popcount(deck) - players * hand_size; with "
+                          "extra_cards_first_trick, kitty_size must be 0 and popcount(deck) - "
+                          "players * hand_size (the extra cards) 1..players-1",
     [HC_CFG_PASS_COUNT] = "pass_count must be 0..hand_size",
     [HC_CFG_OPENING] = "opening must be 0, 1, 2 or 3",
     [HC_CFG_FIRST_TRICK] = "first_trick must be 0, 1 or 2",
@@ -239,8 +241,16 @@ int hc_config_init(hc_config *c)
     int size = popcount_sw(c->deck);
     if (!in_range(c->hand_size, 1, HC_MAX_HAND) || c->players * c->hand_size > size)
         return HC_CFG_HAND_SIZE;
-    if (c->kitty_size != size - c->players * c->hand_size)
+    /* 002 'Alternatives to the "Kitty" in 3 or 5 player games': "Deal out the extra
+     * cards to players and allow the player with them to play an additional card on
+     * the first trick" (no kitty; fewer extra cards than players) */
+    const int64_t extra = size - c->players * c->hand_size;
+    if (c->extra_cards_first_trick) { /* a value other than 0/1: HC_CFG_FLAG below */
+        if (c->kitty_size != 0 || !in_range(extra, 1, c->players - 1))
+            return HC_CFG_KITTY_SIZE;
+    } else if (c->kitty_size != extra) {
         return HC_CFG_KITTY_SIZE;
+    }
     if (!in_range(c->pass_count, 0, c->hand_size))
         return HC_CFG_PASS_COUNT;
     if (!in_range(c->opening, 0, 3))
@@ -292,6 +302,7 @@ int hc_config_init(hc_config *c)
 #undef CHECK_FLAG
 #undef CHECK_NONE
 
+    c->extra = c->extra_cards_first_trick ? (int)extra : 0;
     c->penalty = c->point = 0;
     c->deck_size = 0;
     for (int i = HC_CARDS; i < HC_ALL_CARDS; i++)
@@ -344,6 +355,7 @@ static int config_sane(const hc_config *c)
            t.breaking == c->breaking && t.queen_lead_ok == c->queen_lead_ok &&
            t.queen_discard == c->queen_discard &&
            t.moon_required == c->moon_required && t.deck_size == c->deck_size &&
+           t.extra == c->extra &&
            t.jokers == c->jokers && t.wild == c->wild &&
            memcmp(t.suits, c->suits, sizeof t.suits) == 0 &&
            memcmp(t.values, c->values, sizeof t.values) == 0 &&
@@ -398,7 +410,8 @@ int hc_deal(const hc_config *c, uint64_t seed, int dealer, uint64_t hands[], uin
     shuffle(a, c->deck_size, &rng);
     for (int s = 0; s < n; s++)
         hands[s] = 0;
-    int dealt = n * (int)c->hand_size;
+    /* with extra cards (002), the first `extra` seats from the dealer's left get one more */
+    int dealt = n * (int)c->hand_size + c->extra;
     for (int k = 0; k < dealt; k++)
         hands[(dealer + 1 + k) % n] |= BIT(a[k]);
     *kitty = 0;
@@ -600,7 +613,9 @@ static const char *const state_errors[] = {
     [HC_STATE_OK] = "ok",
     [HC_STATE_CONFIG] = "the configuration was not initialised",
     [HC_STATE_HANDS_LEN] = "hands must hold one mask per player",
-    [HC_STATE_HAND_SIZE] = "every hand must hold exactly hand_size cards",
+    [HC_STATE_HAND_SIZE] = "every hand must hold exactly hand_size cards (with "
+                           "extra_cards_first_trick, exactly `extra` hands hold hand_size + 1 "
+                           "and the others hand_size)",
     [HC_STATE_OVERLAP] = "the hands and the kitty must be disjoint",
     [HC_STATE_DECK] = "the hands and the kitty together must be exactly the deck",
     [HC_STATE_DEALER] = "dealer must be a seat 0..players-1",
@@ -660,13 +675,19 @@ static int hand_init(hc_hand *h, const hc_config *c, const uint64_t hands[], int
     if (nhands != n)
         return HC_STATE_HANDS_LEN;
     uint64_t all = 0;
+    int longer = 0; /* hands of hand_size + 1 (the extra cards, 002) */
     for (int s = 0; s < n; s++) {
-        if (popcount_sw(hands[s]) != c->hand_size)
+        int size = popcount_sw(hands[s]);
+        if (size == c->hand_size + 1 && c->extra)
+            longer++;
+        else if (size != c->hand_size)
             return HC_STATE_HAND_SIZE;
         if (all & hands[s])
             return HC_STATE_OVERLAP;
         all |= hands[s];
     }
+    if (longer != c->extra)
+        return HC_STATE_HAND_SIZE;
     if (all & kitty)
         return HC_STATE_OVERLAP;
     if ((all | kitty) != c->deck)
@@ -835,7 +856,15 @@ int hc_trick_len(const hc_hand *h)
 {
     if (h->d.phase != HC_PHASE_PLAYING)
         return 0;
-    return h->d.played - h->d.trick_number * (int)h->cfg->players;
+    int t = h->d.trick_number;
+    return h->d.played - (t ? t * (int)h->cfg->players + h->cfg->extra : 0);
+}
+
+/* The number of cards of the current trick: players, and players + extra on the
+ * first trick (002's extra cards). */
+static HC_ALWAYS_INLINE int trick_size(const hc_hand *h)
+{
+    return (int)h->cfg->players + (h->d.trick_number ? 0 : h->cfg->extra);
 }
 
 /* The lead rule (contract "Leading a later trick"). */
@@ -998,6 +1027,31 @@ static void joker_trick_play(const hc_config *c, hc_dyn *d, int card, int p)
     }
 }
 
+/* With 002's extra cards (cfg->extra > 0), after seat `p` played: 1 and the next
+ * seat to play set if the trick goes on, 0 if it is complete.  "Deal out the extra
+ * cards to players and allow the player with them to play an additional card on the
+ * first trick": the first trick goes round once from the leader, then each seat still
+ * holding hand_size cards (one extra) plays again, in order from the leader, until it
+ * holds players + extra cards; a later trick t is plays t * players + extra onwards. */
+static int extra_trick_goes_on(hc_hand *h, int p)
+{
+    const hc_config *c = h->cfg;
+    hc_dyn *d = &h->d;
+    const int n = (int)c->players, len = hc_trick_len(h);
+    if (len < n) {
+        d->to_play = (int8_t)next_seat(p, n);
+        return 1;
+    }
+    if (d->trick_number == 0 && len < n + c->extra) {
+        int s = d->leader;
+        while (popcount_sw(d->hand[s]) < c->hand_size)
+            s = next_seat(s, n);
+        d->to_play = (int8_t)s;
+        return 1;
+    }
+    return 0;
+}
+
 /* Play a card already known to be in the hand of the seat to play. */
 static void do_play(hc_hand *h, int card)
 {
@@ -1024,7 +1078,10 @@ static void do_play(hc_hand *h, int card)
     if (HC_UNLIKELY(b & c->queen_discard) && (c->joker_kind ? d->led : d->best / 13) != 2)
         d->broken = 1;
     h->plays[d->played++] = (uint8_t)card;
-    if (d->played % n) {
+    if (HC_UNLIKELY(c->extra)) {
+        if (extra_trick_goes_on(h, p))
+            return;
+    } else if (d->played % n) {
         d->to_play = (int8_t)next_seat(p, n);
         return;
     }
@@ -1177,7 +1234,7 @@ static int greedy_card(const hc_hand *h, uint64_t legal)
         uint64_t safe = legal & ~c->penalty;
         if (!safe)
             safe = legal;
-        return hc_trick_len(h) == (int)c->players - 1 ? highest(safe) : lowest(safe);
+        return hc_trick_len(h) == trick_size(h) - 1 ? highest(safe) : lowest(safe);
     }
     /* (max(value, 0), rank, index) as one int: values are below 2^31 (HC_VALUE_LIMIT) */
     int best = -1;
@@ -1519,7 +1576,7 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
 
 /* The random batch for the rules the straight-line loop above does not know (Booster
  * Nines' lead obligation, jokers, the ♠Q at the first chance, the trick and reversal
- * scoring options): the same contract, played through the hand state. */
+ * scoring options, 002's extra cards on the first trick): the same contract, played through the hand state. */
 static int batch_hands(const hc_config *c, uint64_t seed, uint64_t start, uint64_t count,
                        const int64_t *schedule, int nsched, uint64_t *digest_io, int64_t *sums)
 {
@@ -1637,7 +1694,7 @@ int hc_play_random_hands_with(int variant, const hc_config *c, uint64_t seed, ui
     if (variant < HC_BATCH_GENERIC || variant > HC_BATCH_BMI2)
         return -2;
     if (HC_UNLIKELY(c->booster_nines || c->joker_kind || c->queen_at_first_chance ||
-                    c->queen_discard || c->kitty_taker >= 2 || trick_scoring(c)))
+                    c->queen_discard || c->kitty_taker >= 2 || trick_scoring(c) || c->extra))
         return batch_hands(c, seed, start, count, schedule, nsched, digest, sums);
     value_tables tables, *vt = &tables;
     build_value_tables(c, vt);

@@ -176,6 +176,10 @@ typedef struct hc_config {
                               * played to a trick of another suit; else 0 */
     uint64_t moon_required;  /* (penalty | moon_extra) & deck, 0 when penalty is empty */
     int deck_size;
+    int extra;               /* 002 'Alternatives to the "Kitty"': with
+                              * extra_cards_first_trick, the cards dealt beyond
+                              * players * hand_size (1..players-1), each seat holding
+                              * one plays it to the first trick; 0 when the flag is off */
     uint64_t jokers;         /* deck & the jokers */
     uint64_t wild;           /* the jokers when they are WILD (always legal), else 0 */
     uint64_t suits[4];       /* each suit in play; hearts with the HEART joker */
@@ -286,7 +290,11 @@ int hc_play(hc_hand *h, int64_t card);             /* validated: 0, or a code an
 int hc_push(hc_hand *h, int64_t card);
 int hc_pop(hc_hand *h);                            /* 0, or -1 when nothing to undo */
 
-int hc_trick_len(const hc_hand *h);                /* cards in the current trick */
+/* Cards in the current trick.  With cfg->extra (extra_cards_first_trick) the first
+ * trick holds players + extra cards: after the round from the leader, each seat
+ * still holding hand_size cards plays once more, in order from the leader; a later
+ * trick t starts at play t * players + extra. */
+int hc_trick_len(const hc_hand *h);
 
 /* Hand scores (contract "Scoring").  totals[] has `players` entries.  Returns 0,
  * -1 when the hand is not over, -2 when a total or the target exceeds

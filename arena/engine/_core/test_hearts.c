@@ -2200,6 +2200,344 @@ static void test_standard_batch_totals(void)
     CHECK(total >= 26 * 20000 && (total - 26 * 20000) % 52 == 0);
 }
 
+/* 002's extra cards on the first trick (extra_cards_first_trick) -------------------
+ * 002 'Alternatives to the "Kitty" in 3 or 5 player games': "Deal out the extra cards
+ * to players and allow the player with them to play an additional card on the first
+ * trick." */
+
+/* The standard game for 3 or 5 players with the extra cards dealt, not a kitty. */
+static hc_config extra_config(int players)
+{
+    hc_config c = standard(players);
+    c.kitty_size = 0;
+    c.extra_cards_first_trick = 1;
+    return init_ok(c);
+}
+
+/* As build(), the seats in `longer` (a bit per seat) filled to hand_size + 1. */
+static void build_extra(const hc_config *c, const char *const given[], unsigned longer,
+                        uint64_t hands[])
+{
+    int n = (int)c->players;
+    uint64_t used = 0;
+    for (int s = 0; s < n; s++) {
+        hands[s] = given && given[s] ? cards(given[s]) : 0;
+        used |= hands[s];
+    }
+    uint64_t rest = c->deck & ~used;
+    for (int s = 0; s < n; s++) {
+        while (popcount(hands[s]) < c->hand_size + (int)(longer >> s & 1)) {
+            hands[s] |= 1ULL << lowest(rest);
+            rest &= rest - 1;
+        }
+    }
+}
+
+static void test_extra_cards_config_errors(void)
+{
+    hc_config c = extra_config(3);
+    CHECK_EQ(c.extra, 1);
+    CHECK_EQ(extra_config(5).extra, 2);
+    CHECK_EQ(init_ok(standard(3)).extra, 0); /* the flag off: a kitty, no extra */
+    /* a kitty with the flag */
+    c = standard(3);
+    c.extra_cards_first_trick = 1;
+    CHECK_EQ(hc_config_init(&c), HC_CFG_KITTY_SIZE);
+    /* an even deal with the flag: no extra card */
+    c = standard(4);
+    c.extra_cards_first_trick = 1;
+    CHECK_EQ(hc_config_init(&c), HC_CFG_KITTY_SIZE);
+    /* as many extra cards as players (or more) */
+    c = standard(3);
+    c.hand_size = 16; /* 4 left over */
+    c.kitty_size = 0;
+    c.extra_cards_first_trick = 1;
+    CHECK_EQ(hc_config_init(&c), HC_CFG_KITTY_SIZE);
+    c.deck &= ~BIT_OF(card("2D")) & ~BIT_OF(card("3D")) & ~BIT_OF(card("4D")); /* 49: 1 */
+    CHECK_EQ(hc_config_init(&c), HC_CFG_OK);
+    CHECK_EQ(c.extra, 1);
+    c.extra_cards_first_trick = 2;
+    CHECK_EQ(hc_config_init(&c), HC_CFG_FLAG);
+    CHECK(strstr(hc_config_strerror(HC_CFG_KITTY_SIZE), "extra_cards_first_trick") != NULL);
+    /* an altered `extra` makes the config insane */
+    c = extra_config(3);
+    c.extra = 0;
+    uint64_t hands[3], kitty;
+    CHECK_EQ(hc_deal(&c, 1, 0, hands, &kitty), -1);
+}
+
+static void test_extra_cards_deal_gives_the_extras_to_the_dealers_left(void)
+{
+    hc_config c = extra_config(5);
+    hc_config plain = init_ok(standard(5));
+    for (int dealer = 0; dealer < 5; dealer++) {
+        uint64_t hands[5], kitty = 1, ph[5], pk;
+        CHECK_EQ(hc_deal(&c, 77, dealer, hands, &kitty), 0);
+        hc_deal(&plain, 77, dealer, ph, &pk);
+        uint64_t all = 0;
+        for (int s = 0; s < 5; s++) {
+            int left = (s - dealer - 1 + 5) % 5; /* 0 for the dealer's left */
+            CHECK_EQ(popcount(hands[s]), left < 2 ? 11 : 10);
+            CHECK(!(all & hands[s]));
+            all |= hands[s];
+        }
+        CHECK(all == HC_FULL_DECK && kitty == 0);
+        /* the same shuffle: what was the kitty goes round from the dealer's left */
+        uint64_t got = 0;
+        for (int s = 0; s < 5; s++)
+            got |= hands[s] & ~ph[s];
+        CHECK(got == pk && (hands[(dealer + 1) % 5] & ~ph[(dealer + 1) % 5]) != 0);
+        hc_hand h;
+        CHECK_EQ(hc_hand_init(&h, &c, hands, 5, kitty, dealer, 1, 77), HC_STATE_OK);
+    }
+}
+
+static void test_extra_cards_hand_init_checks_the_hand_sizes(void)
+{
+    hc_config c = extra_config(3);
+    uint64_t hands[3], kitty;
+    hc_hand h;
+    build_extra(&c, NULL, 1u << 1, hands); /* any seat may hold the extra card */
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 3, 0, 0, 0, 1), HC_STATE_OK);
+    build_extra(&c, NULL, 0, hands); /* 17 each and a kitty */
+    kitty = c.deck & ~(hands[0] | hands[1] | hands[2]);
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 3, kitty, 0, 0, 1), HC_STATE_HAND_SIZE);
+    build_extra(&c, NULL, 1u << 2, hands); /* 17 17 18, then one moved: 16 18 18 */
+    uint64_t one = hands[0] & (0 - hands[0]);
+    hands[0] &= ~one;
+    hands[1] |= one;
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 3, 0, 0, 0, 1), HC_STATE_HAND_SIZE);
+    CHECK(strstr(hc_state_strerror(HC_STATE_HAND_SIZE), "extra_cards_first_trick") != NULL);
+    /* without the flag, a hand of hand_size + 1 is refused as ever */
+    hc_config plain = init_ok(standard(3));
+    build_extra(&plain, NULL, 1u << 0, hands);
+    CHECK_EQ(hc_hand_init(&h, &plain, hands, 3, 0, 0, 0, 1), HC_STATE_HAND_SIZE);
+}
+
+/* Three players, 52 cards: the seat with 18 cards plays twice on trick 0, after the
+ * round; its extra card (a club: it must follow) wins the trick; pop undoes it. */
+static void test_extra_cards_three_players_the_holder_plays_twice(void)
+{
+    hc_config c = extra_config(3);
+    const char *given[3] = {"2C", "5C", "3C 9C"};
+    uint64_t hands[3];
+    build_extra(&c, given, 1u << 2, hands);
+    CHECK_EQ(popcount(hands[2] & c.clubs), 2); /* seat 0 took every other club */
+    static hc_hand h;
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 3, 0, 2, HC_PASS_HOLD, 1), HC_STATE_OK);
+    CHECK_EQ(h.d.to_play, 0);
+    CHECK_EQ(hc_play(&h, card("2C")), 0);
+    CHECK_EQ(h.d.to_play, 1);
+    CHECK_EQ(hc_play(&h, card("5C")), 0);
+    CHECK_EQ(h.d.to_play, 2);
+    CHECK_EQ(hc_trick_len(&h), 2);
+    CHECK(hc_legal_mask(&h) == cards("3C 9C"));
+    CHECK_EQ(hc_play(&h, card("3C")), 0);
+    /* the round is over; the holder of the extra card plays again */
+    CHECK_EQ(h.d.trick_number, 0);
+    CHECK_EQ(h.d.to_play, 2);
+    CHECK_EQ(hc_trick_len(&h), 3);
+    CHECK(hc_legal_mask(&h) == cards("9C"));
+    CHECK_EQ(hc_check_play(&h, lowest(hands[2] & ~c.clubs)), HC_ERR_MUST_FOLLOW_SUIT);
+    hc_dyn before = h.d;
+    CHECK_EQ(hc_play(&h, card("9C")), 0);
+    CHECK_EQ(h.d.trick_number, 1);
+    CHECK_EQ(hc_trick_len(&h), 0);
+    CHECK_EQ(h.trick_leader[0], 0);
+    CHECK_EQ(h.trick_winner[0], 2); /* the extra card won */
+    CHECK_EQ(h.d.to_play, 2);
+    CHECK(h.d.taken[2] == cards("2C 5C 3C 9C"));
+    for (int s = 0; s < 3; s++)
+        CHECK_EQ(popcount(h.d.hand[s]), 16);
+    CHECK(h.plays[0] == card("2C") && h.plays[1] == card("5C") && h.plays[2] == card("3C") &&
+          h.plays[3] == card("9C"));
+    /* pop undoes the extra play, then the round's last */
+    CHECK_EQ(hc_pop(&h), 0);
+    CHECK(memcmp(&h.d, &before, sizeof before) == 0);
+    CHECK_EQ(h.d.to_play, 2);
+    CHECK_EQ(hc_trick_len(&h), 3);
+    CHECK_EQ(hc_pop(&h), 0);
+    CHECK_EQ(h.d.to_play, 2);
+    CHECK_EQ(hc_trick_len(&h), 2);
+    CHECK(h.d.hand[2] & BIT_OF(card("3C")));
+    CHECK_EQ(hc_push(&h, card("9C")), 0); /* the other order: 9C in the round */
+    CHECK_EQ(h.d.to_play, 2);
+    CHECK_EQ(hc_push(&h, card("3C")), 0);
+    CHECK_EQ(h.trick_winner[0], 2);
+    /* the later tricks hold 3 cards; 17 tricks in all */
+    int lens_ok = 1, tricks = 1;
+    while (h.d.phase == HC_PHASE_PLAYING) {
+        int t = h.d.trick_number;
+        lens_ok &= hc_trick_len(&h) == h.d.played - 4 - 3 * (t - 1);
+        CHECK_EQ(hc_play(&h, lowest(hc_legal_mask(&h))), 0);
+        tricks += h.d.trick_number != t;
+    }
+    CHECK(lens_ok);
+    CHECK_EQ(tricks, 17);
+    CHECK_EQ(h.d.played, 52);
+    CHECK_EQ(h.d.tricks_won[0] + h.d.tricks_won[1] + h.d.tricks_won[2], 17);
+    int64_t out[3];
+    CHECK_EQ(hc_points(&h, zero, 0, out), 0);
+    CHECK_EQ(out[0] + out[1] + out[2] == 26 || out[0] + out[1] + out[2] == 52, 1);
+}
+
+/* Five players, two holders: they play in order from the leader, the leader first
+ * when it holds one; a holder that cannot follow discards on its extra card, and the
+ * first-trick ban holds. */
+static void test_extra_cards_five_players_holders_play_in_order_from_the_leader(void)
+{
+    hc_config c = extra_config(5);
+    const char *given[5] = {NULL, "4C 2D 3D AH KH QH JH TH 9H QS 8H", NULL, "2C 3C", NULL};
+    uint64_t hands[5];
+    build_extra(&c, given, 1u << 1 | 1u << 3, hands);
+    static hc_hand h;
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 5, 0, 0, HC_PASS_HOLD, 1), HC_STATE_OK);
+    CHECK_EQ(h.d.leader, 3); /* the holder of the 2C, itself a holder */
+    int order[5] = {3, 4, 0, 1, 2};
+    for (int i = 0; i < 5; i++) {
+        CHECK_EQ(h.d.to_play, order[i]);
+        CHECK_EQ(hc_trick_len(&h), i);
+        CHECK_EQ(hc_play(&h, lowest(hc_legal_mask(&h))), 0);
+    }
+    CHECK(!(h.d.hand[1] & c.clubs));
+    /* the leader's extra card first, then seat 1's */
+    CHECK_EQ(h.d.to_play, 3);
+    CHECK_EQ(hc_trick_len(&h), 5);
+    CHECK(hc_legal_mask(&h) == (h.d.hand[3] & c.clubs));
+    CHECK_EQ(hc_play(&h, lowest(hc_legal_mask(&h))), 0);
+    CHECK_EQ(h.d.to_play, 1);
+    CHECK_EQ(hc_trick_len(&h), 6);
+    CHECK(hc_legal_mask(&h) == cards("2D 3D")); /* a discard, no points on trick 0 */
+    CHECK_EQ(hc_check_play(&h, card("QS")), HC_ERR_FIRST_TRICK_POINTS);
+    CHECK_EQ(hc_check_play(&h, card("AH")), HC_ERR_FIRST_TRICK_POINTS);
+    CHECK_EQ(hc_play(&h, card("QS")), HC_ERR_FIRST_TRICK_POINTS);
+    CHECK_EQ(hc_play(&h, card("3D")), 0);
+    CHECK_EQ(h.d.trick_number, 1);
+    CHECK_EQ(hc_trick_len(&h), 0);
+    CHECK(popcount(h.d.taken[h.trick_winner[0]]) == 7);
+    for (int s = 0; s < 5; s++)
+        CHECK_EQ(popcount(h.d.hand[s]), 9);
+    CHECK_EQ(h.d.to_play, h.trick_winner[0]);
+    CHECK_EQ(hc_play(&h, lowest(hc_legal_mask(&h))), 0);
+    CHECK_EQ(hc_trick_len(&h), 1);
+    play_lowest(&h);
+    CHECK_EQ(h.d.played, 52);
+    CHECK_EQ(h.d.trick_number, 10);
+}
+
+/* The greedy policy's "last to play" is the trick's last card: the 4th card of a
+ * 3-player first trick with one extra card, not the 3rd.  Seat 0 leads the 2C and
+ * holds the extra card.  Seat 2, third in the round and not the last, must win: it
+ * plays its lowest club, the 5C; seat 0, the last, must win too and plays its highest,
+ * the KC.  Seat 0 then leads the 7C, seat 2's 9C wins it and takes the QS seat 1
+ * discards.  (With the old "players - 1" test, seat 2 plays the 9C, seat 0 ducks with
+ * the 7C and later takes the QS with its KC.) */
+static void test_extra_cards_greedy_last_to_play_is_the_tricks_last_card(void)
+{
+    hc_config c = standard(3);
+    c.deck = cards("2C 3C 5C 7C 9C KC QS");
+    c.hand_size = 2;
+    c.kitty_size = 0;
+    c.pass_count = 0;
+    c.moon = 0;
+    c.extra_cards_first_trick = 1;
+    c = init_ok(c);
+    uint64_t hands[3] = {cards("2C 7C KC"), cards("3C QS"), cards("5C 9C")};
+    static hc_hand h;
+    CHECK_EQ(hc_hand_init(&h, &c, hands, 3, 0, 2, HC_PASS_HOLD, 1), HC_STATE_OK);
+    int64_t out[3];
+    CHECK_EQ(hc_playout(&h, 0, HC_POLICY_GREEDY, out), 0);
+    CHECK_EQ(out[0], 0);
+    CHECK_EQ(out[1], 0);
+    CHECK_EQ(out[2], 13);
+    CHECK_EQ(h.d.played, 0);
+    /* played by hand: the same */
+    const char *line[] = {"2C", "3C", "5C", "KC", "7C", "QS", "9C"};
+    for (int i = 0; i < 7; i++)
+        CHECK_EQ(hc_play(&h, card(line[i])), 0);
+    CHECK_EQ(h.trick_winner[0], 0);
+    CHECK_EQ(h.trick_winner[1], 2);
+    CHECK_EQ(hc_points(&h, zero, 0, out), 0);
+    CHECK_EQ(out[2], 13);
+}
+
+/* Random deals with the extra cards: every trick has the right length, the holders
+ * play in order, and the batch equals the hands played through the hand state. */
+static void test_extra_cards_random_play_and_batch_agreement(void)
+{
+    int ok = 1, agree = 1, lens = 1, configs = 0;
+    for (int round = 0; configs < 120 && round < 2000; round++) {
+        hc_config c = random_config();
+        int size = popcount(c.deck), n = (int)c.players;
+        if (size % n == 0 || size / n > HC_MAX_HAND)
+            continue;
+        c.hand_size = size / n;
+        if (c.pass_count > c.hand_size)
+            c.pass_count = c.hand_size;
+        c.kitty_size = 0;
+        c.extra_cards_first_trick = 1;
+        if (hc_config_init(&c) != HC_CFG_OK)
+            continue;
+        configs++;
+        int64_t sched[4];
+        int ns = (int)rnd(1, 4);
+        for (int i = 0; i < ns; i++)
+            sched[i] = random_kind(&c);
+        uint64_t seed = hc_splitmix_next(&test_rng), count = (uint64_t)rnd(1, 8);
+        uint64_t d1;
+        int64_t s1[HC_MAX_PLAYERS];
+        replay_batch(&c, seed, count, sched, ns, &d1, s1, &ok);
+        for (int v = HC_BATCH_AUTO; v <= HC_BATCH_BMI2; v++) {
+            uint64_t d2 = HC_FNV_OFFSET;
+            int64_t s2[HC_MAX_PLAYERS] = {0};
+            int rc = hc_play_random_hands_with(v, &c, seed, 0, count, sched, ns, &d2, s2);
+            if (rc == -2)
+                continue;
+            agree &= rc == 0 && d1 == d2 && memcmp(s1, s2, sizeof(int64_t) * (size_t)n) == 0;
+        }
+        /* one hand by hand: the trick lengths and who plays the extra cards */
+        uint64_t hands[HC_MAX_PLAYERS], kitty;
+        int dealer = (int)rnd(0, n - 1);
+        hc_deal(&c, seed, dealer, hands, &kitty);
+        static hc_hand h;
+        if (hc_hand_init(&h, &c, hands, n, kitty, dealer, HC_PASS_HOLD, seed) != HC_STATE_OK) {
+            ok = 0;
+            continue;
+        }
+        int k = 0, first = n + c.extra;
+        while (h.d.phase == HC_PHASE_PLAYING) {
+            int expect = k < first ? k : (k - first) % n;
+            lens &= hc_trick_len(&h) == expect;
+            if (k >= n && k < first) {
+                /* the first seat from the leader still holding hand_size cards */
+                int s = h.d.leader;
+                while (popcount(h.d.hand[s]) < c.hand_size)
+                    s = (s + 1) % n;
+                lens &= h.d.to_play == s && popcount(h.d.hand[s]) == c.hand_size;
+            }
+            uint64_t l = hc_legal_mask(&h);
+            int x = kth(l, (uint64_t)rnd(0, popcount(l) - 1));
+            ok &= hc_play(&h, x) == 0;
+            k++;
+        }
+        lens &= k == size && h.d.trick_number == c.hand_size;
+        /* playouts from the first trick's extra cards restore the position */
+        while (h.d.played > n && hc_pop(&h) == 0)
+            ;
+        lens &= h.d.played == n && hc_trick_len(&h) == n;
+        hc_dyn before = h.d;
+        int64_t out[HC_MAX_PLAYERS];
+        for (int policy = HC_POLICY_RANDOM; policy <= HC_POLICY_MIXED; policy++) {
+            ok &= hc_playout(&h, seed, policy, out) == 0;
+            ok &= memcmp(&h.d, &before, sizeof before) == 0;
+        }
+    }
+    CHECK(configs >= 100);
+    CHECK(ok);
+    CHECK(agree);
+    CHECK(lens);
+}
+
 int main(void)
 {
     test_splitmix_reference_values();
@@ -2249,6 +2587,13 @@ int main(void)
     test_random_play_invariants_and_batch_agreement();
     test_batch_passes_only_allowed_cards();
     test_standard_batch_totals();
+    test_extra_cards_config_errors();
+    test_extra_cards_deal_gives_the_extras_to_the_dealers_left();
+    test_extra_cards_hand_init_checks_the_hand_sizes();
+    test_extra_cards_three_players_the_holder_plays_twice();
+    test_extra_cards_five_players_holders_play_in_order_from_the_leader();
+    test_extra_cards_greedy_last_to_play_is_the_tricks_last_card();
+    test_extra_cards_random_play_and_batch_agreement();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
