@@ -6,13 +6,11 @@ order from the leader). A user stepping through it must see both cards of that s
 place on the felt, the extra one labelled, the one winning card marked (not both of the
 winner's), who plays next (the extra-card seat after the round, the winner after the trick)
 and each seat's card count. The match runs in a subprocess (a match cannot run inside
-Playwright's event loop), on the pure-Python reference, which plays the rule on any build.
-Screenshots: artifacts/screenshots/."""
+Playwright's event loop). Screenshots: artifacts/screenshots/."""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +22,6 @@ from tests.web.browser.conftest import screenshot
 from tests.web.browser.test_viewer import _nearest_seat
 
 ROOT = Path(__file__).resolve().parents[3]
-PURE = {**os.environ, "ARENA_PUREPYTHON": "1"}
 ORDER = "23456789TJQKA"
 
 
@@ -32,7 +29,6 @@ def _run(*args: str) -> str:
     done = subprocess.run(
         [sys.executable, *args],
         cwd=ROOT,
-        env=PURE,
         capture_output=True,
         text=True,
         check=False,
