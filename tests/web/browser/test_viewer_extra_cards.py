@@ -127,6 +127,8 @@ def test_the_extra_card_seat_shows_both_cards_and_the_winner_leads_the_next_tric
             screenshot(tab, f"replay-extra-cards-{players}-after-the-round")
 
     screenshot(tab, f"replay-extra-cards-{players}-first-trick")
+    # The trick is over: its caption says the extra cards were played.
+    assert "played" in tab.locator(".trick .extra-cards").inner_text()
     # The whole first trick: each extra-card seat's two cards side by side in its place,
     # the second labelled; one winning card, the highest of the suit led.
     for seat in extra_seats:

@@ -544,7 +544,8 @@
     const extra = record === state.hand.tricks[0] ? extraSeats(state.hand) : [];
     if (extra.length) {
       const word = extra.length === 1 ? "an extra card" : "extra cards";
-      centre.append(el("div", { class: "passes extra-cards" }, `seat${extra.length === 1 ? "" : "s"} ${extra.join(", ")} play${extra.length === 1 ? "s" : ""} ${word} after the round`));
+      const verb = state.trickDone ? "played" : extra.length === 1 ? "plays" : "play";
+      centre.append(el("div", { class: "passes extra-cards" }, `seat${extra.length === 1 ? "" : "s"} ${extra.join(", ")} ${verb} ${word} after the round`));
     }
     const plays = el("div", { class: "plays compass", "aria-label": "the trick" });
     const won = state.trickDone ? winningPlay(record) : null;
