@@ -13,6 +13,17 @@ so a season whose rules were changed by hand is described as it is played.
 False
 >>> dict(describe(preset("black_maria_purist")))["The queen at the first chance"][:60]
 'If you hold the queen of spades, you must play it on the fir'
+>>> print(dict(describe(preset("extra_cards", 5)))["Extra cards"])  # doctest: +NORMALIZE_WHITESPACE
+The 2 cards left over after the deal go one each to the first 2 players from the dealer's left,
+instead of a kitty. On the first trick, once everyone has played a card, each of them plays that
+extra card to the same trick, in turn from the leader: the first trick holds 7 cards and one
+winner.
+>>> print(dict(describe(preset("extra_cards")))["Extra cards"])  # doctest: +NORMALIZE_WHITESPACE
+The card left over after the deal goes to the player on the dealer's left, instead of a kitty.
+On the first trick, once everyone has played a card, that player plays it to the same trick: the
+first trick holds 4 cards and one winner.
+>>> "Extra cards" in dict(describe(preset("standard")))
+False
 """
 
 from __future__ import annotations
@@ -197,6 +208,8 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
             f"{rules.players} players, {rules.hand_size} cards each from {deck}.",
         )
     ]
+    if rules.extra_cards_first_trick:  # 002 'Alternatives to the "Kitty" in 3 or 5 player games'
+        lines.append(("Extra cards", _extra_cards(rules)))
     if rules.domino:
         lines.append(
             (
@@ -435,6 +448,27 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
             )
         )
     return lines
+
+
+def _extra_cards(rules: Rules) -> str:
+    """002 'Alternatives to the "Kitty" in 3 or 5 player games': "Deal out the extra cards
+    to players and allow the player with them to play an additional card on the first
+    trick." 002 does not say when in the trick; our reading (arena.engine.hand.play_order):
+    after everyone has played once, in play order from the leader."""
+    n, extra = rules.players, rules.extra_cards
+    if extra == 1:
+        dealt = "The card left over after the deal goes to the player on the dealer's left"
+        played = "that player plays it to the same trick"
+    else:
+        dealt = (
+            f"The {extra} cards left over after the deal go one each to the first {extra} "
+            "players from the dealer's left"
+        )
+        played = "each of them plays that extra card to the same trick, in turn from the leader"
+    return (
+        f"{dealt}, instead of a kitty. On the first trick, once everyone has played a card, "
+        f"{played}: the first trick holds {n + extra} cards and one winner."
+    )
 
 
 def _pennies(rules: Rules) -> str:

@@ -232,6 +232,12 @@ def random_config(rng: random.Random) -> CoreConfig:
     return _random_extra_cards(rng, cfg)
 
 
+def extra_cards(cfg: CoreConfig) -> int:
+    """The cards dealt beyond `hand_size` and played to the first trick (002's
+    `extra_cards_first_trick`), 0 without the rule."""
+    return cfg.deck.bit_count() - cfg.players * cfg.hand_size - cfg.kitty_size
+
+
 def _random_extra_cards(rng: random.Random, cfg: CoreConfig) -> CoreConfig:
     """Sometimes 002 'Alternatives to the "Kitty"': a kitty smaller than the table is dealt
     out instead, one more card to each of the first seats, played to the first trick."""

@@ -55,6 +55,7 @@ from tests.engine.backends import (
     BACKEND_IDS,
     BACKENDS,
     card,
+    extra_cards,
     pass_size,
     passable,
     random_config,
@@ -216,8 +217,10 @@ def test_deal_is_deterministic_and_partitions_the_deck(backend):
         hands, kitty = backend.deal(cfg, seed, dealer)
         assert (tuple(hands), kitty) == tuple(backend.deal(cfg, seed, dealer))
         union = kitty
-        for hand in hands:
-            assert hand.bit_count() == cfg.hand_size
+        # 002's extra cards go one each to the first seats from the dealer's left.
+        extra = [(dealer + 1 + i) % cfg.players for i in range(extra_cards(cfg))]
+        for seat, hand in enumerate(hands):
+            assert hand.bit_count() == cfg.hand_size + (seat in extra)
             assert not union & hand
             union |= hand
         assert union == cfg.deck
@@ -1441,7 +1444,7 @@ def test_random_hands_keep_the_invariants(backend):
         assert state.trick_number == cfg.hand_size
         history = state.history()
         played = [c for _, cards, _ in history for c in cards]
-        assert len(played) == len(set(played)) == n * cfg.hand_size
+        assert len(played) == len(set(played)) == n * cfg.hand_size + extra_cards(cfg)
         assert sum(1 << c for c in played) | state.kitty == cfg.deck
         assert sum(state.tricks_won(s) for s in range(n)) == cfg.hand_size
         union = 0
@@ -1463,9 +1466,12 @@ def test_random_hands_keep_the_invariants(backend):
                         rest &= ~got
             else:
                 assert state.taken(state.kitty_owner) & state.kitty == state.kitty
-        for (leader, cards, winner), (next_leader, _, _) in itertools.pairwise(history):
+        for number, ((leader, cards, winner), (next_leader, _, _)) in enumerate(
+            itertools.pairwise(history)
+        ):
             assert next_leader == winner
-            assert len(cards) == n
+            # 002: the first trick holds the extra cards too
+            assert len(cards) == n + (extra_cards(cfg) if number == 0 else 0)
             assert leader in range(n)
 
 

@@ -40,7 +40,9 @@ def play_seats(hand: Hand, cards: str) -> list[int]:
     """Play `cards` in order; the seat that was to play each."""
     seats = []
     for card in cards.split():
-        seats.append(hand.to_play)
+        seat = hand.to_play
+        assert seat is not None
+        seats.append(seat)
         hand.play(card)
     return seats
 

@@ -193,6 +193,7 @@ SOURCE_GAMES = (
     "enfle",
     "pledge",
     "dealer_counts",
+    "extra_cards",
 )
 
 

@@ -173,6 +173,38 @@
     return first >= 0 ? first : 0;
   }
 
+  // 002 'Alternatives to the "Kitty" in 3 or 5 player games': "Deal out the extra cards to
+  // players and allow the player with them to play an additional card on the first trick."
+  // (rules.extra_cards_first_trick). The seats dealt one card more than the others hold
+  // them; the first trick goes round once from its leader, then each of those seats plays
+  // its extra card to the same trick, in play order from the leader (our reading: 002 does
+  // not say when; arena.engine.hand.play_order). The deal says who: no extra field needed.
+  function extraSeats(hand) {
+    if (!(replay.rules && replay.rules.extra_cards_first_trick) || !hand.deal || !hand.deal.length) return [];
+    const fewest = Math.min(...hand.deal.map((cards) => cards.length));
+    return hand.deal.flatMap((cards, seat) => (cards.length > fewest ? [seat] : []));
+  }
+
+  // Who plays a trick's cards, in order: round the table from the leader, then (the first
+  // trick under 002's extra cards) each extra-card seat again in that order.
+  function playOrder(hand, record, n) {
+    const round = Array.from({ length: n }, (_, i) => (record.leader + i) % n);
+    if (record.multi || record !== hand.tricks[0]) return round;
+    const extra = extraSeats(hand);
+    return [...round, ...round.filter((seat) => extra.includes(seat))];
+  }
+
+  // The trick's winning card: the winner's play, or, when the winner played two cards to it
+  // (002's extra cards), the higher of its cards in the suit led (the other did not win).
+  function winningPlay(record) {
+    const mine = record.plays.filter((play) => play.seat === record.winner);
+    if (mine.length < 2) return mine[0] || null;
+    const led = record.plays[0].card[1];
+    const following = mine.filter((play) => !isJoker(play.card) && play.card[1] === led);
+    if (!following.length) return mine[0];
+    return following.reduce((best, play) => (ORDER.indexOf(play.card[0]) > ORDER.indexOf(best.card[0]) ? play : best));
+  }
+
   // -- the state at a step --------------------------------------------------------------
 
   function stateAt(step) {
@@ -238,8 +270,11 @@
     if (step.t === 0) toPlay = played.length ? played[0].leader : null;
     else if (!trickDone) {
       const next = trick.record.plays[trick.count];
-      // Live: the trick's next card is not played yet; the seat after the last one plays.
-      toPlay = next ? next.seat : (trick.record.plays[trick.count - 1].seat + 1) % n;
+      // Live: the trick's next card is not played yet; the seat after the last one plays,
+      // except after the round of 002's first trick: then the trick's play order says.
+      const order = playOrder(hand, trick.record, n);
+      const extra = trick.count >= n && trick.count < order.length;
+      toPlay = next ? next.seat : extra ? order[trick.count] : (trick.record.plays[trick.count - 1].seat + 1) % n;
     } else if (step.t < played.length) toPlay = played[step.t].leader;
     else if (!lastHandStep && trick.record.winner >= 0) toPlay = trick.record.winner;
     const previous = step.h > 0 ? game.hands[step.h - 1] : null;
@@ -441,6 +476,11 @@
     } else if (isDomino() && state.passed && !state.lastHandStep && !cards.length) {
       meta.append(" · out");
     }
+    // 002's extra cards: the seat dealt one more, until it has played it to the first trick.
+    const first = state.hand.tricks[0];
+    const inFirst = !state.trick ? 0 : state.trick.record === first ? state.trick.count : Infinity;
+    const played = first ? first.plays.slice(0, inFirst).filter((play) => play.seat === seat).length : 0;
+    if (played < 2 && extraSeats(state.hand).includes(seat)) meta.append(" · holds an extra card");
     if (faceUp && state.gave[seat].length && (state.passed || mine === null)) {
       meta.append(el("br"), state.passed ? "passed " : "will pass ");
       for (const c of state.gave[seat]) meta.append(card(c, "small"), " ");
@@ -500,11 +540,22 @@
     const of = Array.isArray(state.hand.totals) ? ` of ${state.hand.tricks.length}` : ""; // live: not known yet
     centre.append(el("div", { class: "caption" }, `Trick ${step.t}${of}`));
     if (state.stock !== null) centre.append(el("div", { class: "passes stock" }, `stock: ${state.stock} cards`));
+    // 002's extra cards: who still holds one for this trick, said under the caption.
+    const extra = record === state.hand.tricks[0] ? extraSeats(state.hand) : [];
+    if (extra.length) {
+      const word = extra.length === 1 ? "an extra card" : "extra cards";
+      const verb = state.trickDone ? "played" : extra.length === 1 ? "plays" : "play";
+      centre.append(el("div", { class: "passes extra-cards" }, `seat${extra.length === 1 ? "" : "s"} ${extra.join(", ")} ${verb} ${word} after the round`));
+    }
     const plays = el("div", { class: "plays compass", "aria-label": "the trick" });
+    const won = state.trickDone ? winningPlay(record) : null;
+    const spots = new Map(); // seat -> its first play's element (a second card goes beside it)
     for (let c = 0; c < count; c++) {
       const play = record.plays[c];
+      const again = spots.has(play.seat); // 002: the seat's extra card, after the round
       const classes = ["play", `pos-${positionOf(play.seat, state.n, mine)}`];
-      if (state.trickDone && play.seat === record.winner) classes.push("winner");
+      if (again) classes.push("extra");
+      if (play === won) classes.push("winner");
       if (play.fault || play.auto) classes.push("fault");
       const note = [`seat ${play.seat}`];
       if (typeof play.ms === "number") note.push(`${play.ms < 10 ? play.ms.toFixed(2) : play.ms.toFixed(0)} ms`);
@@ -512,7 +563,22 @@
       else if (play.auto) note.push("auto");
       if (play.drew && play.drew.length) note.push(`drew ${play.drew.length}`);
       if (hasNote(play)) classes.push("noted");
-      plays.append(el("div", { class: classes.join(" "), "data-play-seat": play.seat, "data-position": positionOf(play.seat, state.n, mine) }, card(play.card), note.join(" · ")));
+      const tag = again ? el("span", { class: "extra-label", text: "extra card" }) : null;
+      const node = el("div", { class: classes.join(" "), "data-play-seat": play.seat, "data-play-index": c, "data-position": positionOf(play.seat, state.n, mine) }, tag, card(play.card), note.join(" · "));
+      if (!again) {
+        spots.set(play.seat, node);
+        plays.append(node);
+        continue;
+      }
+      // Both cards in the seat's place on the felt, side by side, the extra one labelled.
+      const first = spots.get(play.seat);
+      let pair = first.parentElement;
+      if (!pair.classList.contains("play-pair")) {
+        pair = el("div", { class: `play-pair pos-${positionOf(play.seat, state.n, mine)}`, "data-pair-seat": play.seat });
+        first.replaceWith(pair);
+        pair.append(first);
+      }
+      pair.append(node);
     }
     centre.append(plays);
     if (state.trickDone && record.winner >= 0) centre.append(el("div", {}, `won by seat ${record.winner}`));
@@ -571,7 +637,9 @@
     if (step.t === 0) return step.c === 0 ? "the deal" : hand.auction ? "the auction" : "the pass";
     const record = rounds(hand)[step.t - 1];
     const play = record.plays[step.c - 1];
-    const where = record.multi ? ` to penny ${play.penny}` : "";
+    const where = record.multi
+      ? ` to penny ${play.penny}`
+      : record.plays.slice(0, step.c - 1).some((p) => p.seat === play.seat) ? ", its extra card" : "";
     return `seat ${play.seat} plays the ${cardName(play.card)}${where}`;
   }
 
