@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from arena.bots import HouseBot
+from arena.bots.base import settle_queen_refusal
 from arena.engine import Hand, Rules
-from arena.engine.decisions import DecisionKind
 
 Hook = Callable[[Hand, int], None]
 
@@ -27,15 +27,7 @@ def play_hand(
     count = rules.pass_size(direction)
     for giver in hand.passes_pending:
         hand.apply_pass(giver, bots[giver].pass_cards(hand.view(giver), count))
-    while (due := hand.queen_pending) is not None:  # Rickety Kate's refusal of a passed QS
-        kind, asked = due
-        if kind is DecisionKind.REFUSE_QUEEN:
-            hand.apply_queen_refusal(asked, bots[asked].refuse_queen(hand.view(asked)))
-        else:
-            decision = hand.pending()
-            assert decision is not None
-            replacement = bots[asked].replace_pass(hand.view(asked), decision.legal)
-            hand.apply_replacement(asked, replacement)
+    settle_queen_refusal(hand, bots)  # Rickety Kate
     while not hand.is_over:
         seat = hand.to_play
         assert seat is not None
