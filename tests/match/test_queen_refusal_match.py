@@ -5,6 +5,7 @@ defaults, recorded as the platform's answers), and every replay verifies (v2 and
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -128,3 +129,24 @@ def test_a_bot_from_an_older_sdk_is_never_asked_to_refuse_or_replace() -> None:
         assert action.auto is older and action.fault is None
         if older and action.kind == "refuse_queen":
             assert action.value is False
+
+
+def test_the_cli_shows_the_refusal_and_replay_ask_re_asks_it(tmp_path: Path) -> None:
+    """`arena replay show` words the refusal and its replacement; `arena replay ask`
+    re-asks them of the bot that made them (the same answers) and of one that would not."""
+    from .test_cli import arena
+
+    out = tmp_path / "rk.json"
+    arena(
+        "match", "run", "--rules", "rickety_kate", "--bot", REFUSING_BOT, "--bot", REFUSING_BOT,
+        "--bot", LOW_BOT, "--bot", LOW_BOT, "--seed", 3, "--hands", 8,
+        "--no-sandbox", "--quiet", "--out", out,
+    )  # fmt: skip
+    assert "every score confirmed" in arena("replay", "verify", out).stdout
+    shown = arena("replay", "show", out).stdout
+    assert "refuses the QS passed to it" in shown
+    assert "in the refused QS's place" in shown
+    done = arena("replay", "ask", out, REFUSING_BOT, "--seat", 1, "--all", "--no-sandbox")
+    assert "same: all" in done.stdout, done.stdout
+    low = arena("replay", "ask", out, LOW_BOT, "--seat", 1, "--all", "--no-sandbox", check=False)
+    assert low.returncode == 1 and "accept" in low.stdout, low.stdout
