@@ -231,3 +231,17 @@ def test_the_rules_round_trip_with_the_refusal():
 
     assert Rules.from_dict(RULES.to_dict()).queen_refusal is True
     assert "queen_refusal" not in preset("standard").to_dict()
+
+
+def test_the_pledges_follow_the_exchange_after_a_refusal():
+    # With 004's no-hearts pledge too: the pledges start once the pass is exchanged.
+    rules = RULES.replace(no_hearts_pledge=True)
+    hand = Hand.from_cards(rules, DEAL, dealer=3, kitty=KITTY, pass_direction="left")
+    pass_all(hand)
+    assert hand.pledges_pending == ()
+    hand.apply(Action(DecisionKind.REFUSE_QUEEN, 1, True))
+    assert hand.pledges_pending == ()
+    hand.apply(Action(DecisionKind.REPLACE_PASS, 0, "9D"))
+    decision = hand.pending()
+    assert decision is not None and decision.kind is DecisionKind.PLEDGE
+    assert "QS" in held(hand, 0)
