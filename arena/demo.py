@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from arena.bots import HouseBot
+from arena.bots.base import settle_queen_refusal
 from arena.engine import Game, Rules
 
 
@@ -27,6 +28,7 @@ def play_game(
         size = rules.pass_size(hand.pass_direction)
         for seat in hand.passes_pending:
             hand.apply_pass(seat, bots[seat].pass_cards(hand.view(seat), size))
+        settle_queen_refusal(hand, bots)  # Rickety Kate
         while not hand.is_over:
             turn = hand.to_play
             assert turn is not None

@@ -406,6 +406,14 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
                 f"adds {rules.pledge_points}.",
             )
         )
+    if rules.queen_refusal:  # Rickety Kate (M. Kerwin)
+        lines.append(
+            (
+                "Refusing the queen of spades",
+                "A player passed the queen of spades may refuse it: the passer keeps it and "
+                "passes another card of his hand in its place.",
+            )
+        )
     if rules.sun_points:
         lines.append(("Shooting the sun", f"Taking every trick is worth {rules.sun_points}."))
     if rules.no_trick_bonus:

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from arena.bots import HOUSE_BOTS, HouseBot, StrongBot
+from arena.bots.base import settle_queen_refusal
 from arena.engine import Hand, Rules, preset
 
 Z_95 = 1.959963984540054
@@ -243,6 +244,7 @@ def play_table(
         cards = bots[seat].pass_cards(view, count)
         timings[seat].add(time.perf_counter() - started, time.process_time() - cpu)
         hand.apply_pass(seat, cards)
+    settle_queen_refusal(hand, bots)  # Rickety Kate (untimed: one answer a hand at most)
     while not hand.is_over:
         turn = hand.to_play
         assert turn is not None  # a hand in play always has a seat to play

@@ -81,6 +81,13 @@ def _random_indices(mask: int, count: int, uniform: Callable[[], float]) -> tupl
     return tuple(chosen)
 
 
+def _accept_queen(hand: Hand) -> None:
+    """Rickety Kate: a passed QS is accepted (the default), so the hand goes on to its
+    play; nothing is asked under other rules."""
+    if (due := hand.queen_pending) is not None:
+        hand.apply_queen_refusal(due[1], False)
+
+
 def play_hand_from_python(rules: Rules, seed: int, rng: random.Random) -> tuple[int, ...]:
     """One random hand driven from Python a decision at a time, through the public API's
     fast path (`legal_mask` / `try_play_index`): Python picks every card."""
@@ -91,6 +98,7 @@ def play_hand_from_python(rules: Rules, seed: int, rng: random.Random) -> tuple[
     uniform = rng.random
     for seat in hand.passes_pending:
         hand.try_pass_indices(seat, _random_indices(hand.hand_of(seat).mask, size, uniform))
+    _accept_queen(hand)
     legal_mask, play = hand.legal_mask, hand.try_play_index
     while mask := legal_mask():
         skip = int(uniform() * mask.bit_count())  # a uniformly random legal card
@@ -109,6 +117,7 @@ def play_hand_with_cards(rules: Rules, seed: int, rng: random.Random) -> tuple[i
     size = rules.pass_size(hand.pass_direction)
     for seat in hand.passes_pending:
         hand.apply_pass(seat, rng.sample(tuple(hand.hand_of(seat)), size))
+    _accept_queen(hand)
     while not hand.is_over:
         legal = hand.legal_plays()
         hand.play(legal.nth(int(rng.random() * len(legal))))

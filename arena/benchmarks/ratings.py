@@ -26,7 +26,7 @@ from typing import Final
 
 from arena.bots import HeuristicBot, RandomBot
 from arena.demo import play_game
-from arena.engine import Card, PassDirection, Rules, SeatView, Suit, preset
+from arena.engine import Card, CardSet, PassDirection, Rules, SeatView, Suit, preset
 from arena.engine.decisions import CountedCall
 from arena.ratings.correlation import spearman
 from arena.ratings.elo import (
@@ -95,6 +95,16 @@ class HandicappedBot:
         """The heuristic no-hearts pledge (004 'Scoring variants'), or a random one."""
         bot = self._good if self._rng.random() < self.strength else self._random
         return bot.pledge(view)
+
+    def refuse_queen(self, view: SeatView) -> bool:
+        """Rickety Kate: the heuristic refusal of a passed QS, or a random one."""
+        bot = self._good if self._rng.random() < self.strength else self._random
+        return bot.refuse_queen(view)
+
+    def replace_pass(self, view: SeatView, legal: CardSet) -> Card:
+        """Rickety Kate: the heuristic replacement of a refused QS, or a random one."""
+        bot = self._good if self._rng.random() < self.strength else self._random
+        return bot.replace_pass(view, legal)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from arena.engine import Card, PassDirection, SeatView, Suit
-from arena.engine.decisions import CountedCall
+from arena.engine import Card, CardSet, Hand, PassDirection, SeatView, Suit
+from arena.engine.decisions import CountedCall, DecisionKind
 
 
 def trick_size(view: SeatView) -> int:
@@ -17,6 +17,37 @@ def trick_size(view: SeatView) -> int:
     if view.in_play:  # Domino Hearts: only the seats still in play the trick
         return sum(view.in_play)
     return view.rules.players + (0 if view.tricks else len(view.extra_card_seats))
+
+
+QUEEN_GUARDS = 4
+"""Spades below the QS a house bot wants beside it before it accepts a passed QS."""
+_QUEEN_RANK = 10  # the QS's rank index (2 is 0 ... A is 12)
+
+
+def refuses_queen(view: SeatView) -> bool:
+    """Rickety Kate's refusal of a passed QS, the house bots' rule: refuse unless this seat
+    keeps (after its own pass) `QUEEN_GUARDS` spades or more below the QS. With that many
+    low spades it can follow every spade lead low until the AS and KS (10 points each) are
+    gone and never has to play the QS (13 of the hand's 46) on a trick it wins; with fewer,
+    a spade lead can force it out."""
+    kept = view.hand - CardSet(view.passed)
+    guards = sum(1 for card in kept if card.suit is Suit.SPADES and card.rank < _QUEEN_RANK)
+    return guards < QUEEN_GUARDS
+
+
+def settle_queen_refusal(hand: Hand, bots: Sequence[HouseBot]) -> None:
+    """Rickety Kate, for the loops that drive a hand pass by pass and card by card (the
+    demo, the benchmarks): once the passes are given, ask the receiver of a passed QS
+    whether it refuses it and, if so, its giver for the card in its place (nothing is
+    asked under other rules)."""
+    while (due := hand.queen_pending) is not None:
+        kind, seat = due
+        if kind is DecisionKind.REFUSE_QUEEN:
+            hand.apply_queen_refusal(seat, bots[seat].refuse_queen(hand.view(seat)))
+        else:
+            decision = hand.pending()
+            assert decision is not None
+            hand.apply_replacement(seat, bots[seat].replace_pass(hand.view(seat), decision.legal))
 
 
 def plays_last(view: SeatView) -> bool:
@@ -63,4 +94,13 @@ class HouseBot(Protocol):
 
     def pledge(self, view: SeatView) -> bool:
         """004 'Scoring variants', after the pass: True to pledge to take no hearts."""
+        ...
+
+    def refuse_queen(self, view: SeatView) -> bool:
+        """Rickety Kate, as the seat the QS is passed to: True to refuse it."""
+        ...
+
+    def replace_pass(self, view: SeatView, legal: CardSet) -> Card:
+        """Rickety Kate, as the giver of a refused QS: the card (one of `legal`) passed in
+        its place."""
         ...

@@ -23,7 +23,7 @@ import dataclasses
 import functools
 import random
 
-from arena.engine import SeatView
+from arena.engine import Card, SeatView
 from arena.engine.config import (
     BROKEN_BY_HEARTS,
     BROKEN_BY_HEARTS_OR_QUEEN,
@@ -219,6 +219,7 @@ class Belief:
         if view.kitty is not None:
             known[n] = allowed[n] = view.kitty.mask
         _infer_from_passes(view, n, played_all, known, allowed)
+        _infer_from_refusal(view, n, played_all, known, allowed)
         _infer_from_reveals(view, n, played_all, known, allowed)
         _infer_opener(view, masks, played_all | known[me], known)
         _infer_from_play(plays, n, masks, allowed, n + len(extra))
@@ -392,6 +393,24 @@ def _infer_from_reveals(
         for other in range(n + 1):
             if other != holder:
                 allowed[other] &= ~card.mask
+
+
+def _infer_from_refusal(
+    view: SeatView, n: int, played_all: int, known: list[int], allowed: list[int]
+) -> None:
+    """Rickety Kate: a seat that refused the QS passed to it knows its giver kept it (until
+    played)."""
+    offer = view.queen_offer
+    if offer is None or not view.queen_refused or view.seat != offer[1]:
+        return
+    queen = Card.from_str("QS").mask
+    if played_all & queen:
+        return
+    giver = offer[0]
+    known[giver] |= queen
+    for holder in range(n + 1):
+        if holder != giver:
+            allowed[holder] &= ~queen
 
 
 def _infer_from_passes(

@@ -12,7 +12,7 @@ import dataclasses
 from arena.engine import Card, CardSet, PassDirection, Rules, SeatView, Suit
 
 from .auction import auction_bid, safest_suit
-from .base import plays_last
+from .base import plays_last, refuses_queen
 from .enfle_search import enfle_habit
 from .reveal import steer_reveal
 
@@ -118,6 +118,16 @@ class HeuristicBot:
             card.rank <= _TEN and (card.suit is not Suit.HEARTS or card.rank <= _SIX)
             for card in view.hand
         )
+
+    def refuse_queen(self, view: SeatView) -> bool:
+        """Rickety Kate: refuse the passed QS unless it can be guarded (`base.refuses_queen`:
+        four spades or more below it)."""
+        return refuses_queen(view)
+
+    def replace_pass(self, view: SeatView, legal: CardSet) -> Card:
+        """Rickety Kate: in the refused QS's place, the card this bot's pass would have
+        given next (the most dangerous of `legal`)."""
+        return max(legal, key=lambda c: _danger(c, view))
 
     def reveal_card(self, view: SeatView) -> Card:
         """Steer the scoring suit to the one this hand can best avoid (`arena.bots.reveal`)."""

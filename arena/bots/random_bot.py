@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from arena.engine import Card, PassDirection, SeatView, Suit
+from arena.engine import Card, CardSet, PassDirection, SeatView, Suit
 from arena.engine.decisions import CountedCall
 
 
@@ -50,6 +50,14 @@ class RandomBot:
     def pledge(self, view: SeatView) -> bool:
         """A pledge one time in four."""
         return self._rng.random() < 0.25
+
+    def refuse_queen(self, view: SeatView) -> bool:
+        """Rickety Kate: refuse the passed QS half the time."""
+        return self._rng.random() < 0.5
+
+    def replace_pass(self, view: SeatView, legal: CardSet) -> Card:
+        """Rickety Kate: any card that may replace the refused QS."""
+        return legal.nth(self._rng.randrange(len(legal)))
 
     def reveal_card(self, view: SeatView) -> Card:
         """Any card held."""

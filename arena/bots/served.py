@@ -129,6 +129,8 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
         multi_round=view.multi_round,
         pickups=pickups,
         pledges=view.pledges,
+        queen_offer=view.queen_offer,
+        queen_refused=view.queen_refused,
         extra_card_seats=view.extra_card_seats,
     )
 
@@ -197,6 +199,13 @@ class ServedHouseBot(Bot):
 
     def pledge(self, view: views.PledgeView) -> bool:
         return self.house.pledge(seat_view(view, Phase.PLEDGING))
+
+    def refuse_queen(self, view: views.RefuseQueenView) -> bool:
+        return self.house.refuse_queen(seat_view(view, Phase.PASSING))
+
+    def replace_pass(self, view: views.ReplacePassView) -> str:
+        legal = CardSet(_cards(view.legal))
+        return str(self.house.replace_pass(seat_view(view, Phase.PASSING), legal))
 
 
 class Random(ServedHouseBot):

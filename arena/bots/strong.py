@@ -20,7 +20,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from arena.engine import CARDS, Card, PassDirection, SeatView, Suit
+from arena.engine import CARDS, Card, CardSet, PassDirection, SeatView, Suit
 from arena.engine.backend import core
 from arena.engine.rules import PennyPlay
 
@@ -142,6 +142,15 @@ class StrongBot:
     def pledge(self, view: SeatView) -> bool:
         """As the heuristic bot pledges (the search starts with the first card)."""
         return self._fallback.pledge(view)
+
+    def refuse_queen(self, view: SeatView) -> bool:
+        """Rickety Kate: as the heuristic bot (`base.refuses_queen`: refuse the QS unless
+        four spades or more below it guard it; the search starts with the first card)."""
+        return self._fallback.refuse_queen(view)
+
+    def replace_pass(self, view: SeatView, legal: CardSet) -> Card:
+        """Rickety Kate: as the heuristic bot, the card its pass would have given next."""
+        return self._fallback.replace_pass(view, legal)
 
     def reveal_card(self, view: SeatView) -> Card:
         """Steer the scoring suit as the heuristic bot does (`arena.bots.reveal`); the

@@ -64,6 +64,15 @@ class DecisionKind(StrEnum):
     PLEDGE = "pledge"
     """004 'Scoring variants': after the pass, before the first card, each seat from the
     dealer's left pledges to take no hearts (True) or not (False); the default is False."""
+    REFUSE_QUEEN = "refuse_queen"
+    """Rickety Kate (M. Kerwin, `Rules.queen_refusal`): "The receiving player has the right
+    to refuse the Queen of Spades": once every seat has chosen its pass, before the
+    exchange, the seat the QS is passed to refuses it (True) or accepts it (False, the
+    default)."""
+    REPLACE_PASS = "replace_pass"
+    """Rickety Kate: after a refusal, "another card must be passed in its place": the giver
+    names one card (a `Card`) of its hand, not in its pass; the default is its lowest such
+    card by rank, then by suit (clubs, diamonds, spades, hearts)."""
 
 
 ENGINE_KINDS = frozenset({DecisionKind.DRAW, DecisionKind.PICKUP})

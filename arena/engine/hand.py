@@ -114,6 +114,17 @@ class IllegalPledgeError(ValueError):
         self.seat = seat
 
 
+class IllegalQueenRefusalError(ValueError):
+    """A refusal of the passed QS or its replacement (Rickety Kate, `Rules.queen_refusal`)
+    that may not be made: none is due from the seat, a refusal that is not a bool, or a
+    replacement that is the QS, a card already passed, a card the giver does not hold or
+    one the rules forbid passing."""
+
+    def __init__(self, message: str, *, seat: int) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
 class IllegalMoonChoiceError(ValueError):
     """A shooter's choice (004 'Shooting the moon') that may not be made: none is due, a
     seat that did not shoot, or neither 'add' nor 'subtract'."""
@@ -160,6 +171,15 @@ _MOON_CHOICE_CODES = {
 _PLAYING = Phase.PLAYING
 _STATE_PLAYING = core_config.PHASE_PLAYING
 _PLAY_KIND = DecisionKind.PLAY
+_QS_INDEX = Card.from_str("QS").index
+
+
+def _rank_then_suit(card: Card) -> tuple[int, int]:
+    """Order by rank, then by suit (clubs, diamonds, spades, hearts): the replacement's
+    default is the lowest card so ordered."""
+    return card.rank, int(card.suit or 0)
+
+
 _new_tuple = tuple.__new__  # a named tuple without its Python-level __new__ (the hot path)
 
 
@@ -225,6 +245,13 @@ class SeatView:
     one card more than the others, each playing it to the first trick after the round (so
     the first trick's plays, in `current_trick` and `tricks`, hold those seats twice); ()
     otherwise."""
+    queen_offer: tuple[int, int] | None = None
+    """Rickety Kate (`Rules.queen_refusal`): (giver, receiver) of the passed QS, shown to
+    those two only: the giver from its pass on, the receiver once asked whether it refuses
+    it; None for every other seat (they know nothing of it) and when no QS was offered."""
+    queen_refused: bool | None = None
+    """With `queen_offer`: the receiver's answer (True refused, False accepted), None
+    before it (and for the other seats)."""
 
     stock_size: int | None = None
     """000 'Domino Hearts': the cards left in the face-down stock; None in other games."""
@@ -296,11 +323,15 @@ class Hand:
         "_base_rules",
         "_called_count",
         "_calling",
+        "_forward_pass",
+        "_held_pass",
         "_history",
         "_moon_choice",
         "_pass_record",
         "_pledges",
         "_pledging",
+        "_queen_offer",
+        "_queen_refused",
         "_revealing",
         "_reveals",
         "_state",
@@ -423,6 +454,9 @@ class Hand:
         self._called_count: int | None = None
         self._pledges: list[bool | None] = [None] * self.players
         self._pledging = False
+        self._held_pass: tuple[int, tuple[int, ...]] | None = None
+        self._queen_offer: tuple[int, int] | None = None
+        self._queen_refused: bool | None = None
 
     def _watch_pass(self) -> None:
         """Under REVEALED rules the end of the pass starts the reveal phase (at once on a
@@ -436,6 +470,144 @@ class Hand:
             self.try_pass_indices = self._try_pass_then_pledge
             if self._state.phase == core_config.PHASE_PLAYING:
                 self._begin_pledge()
+        if self.rules.queen_refusal and self._state.phase == core_config.PHASE_PASSING:
+            self._forward_pass = self.try_pass_indices
+            self.try_pass_indices = self._try_pass_holding_queen
+
+    # -- Rickety Kate's refusal of a passed QS (M. Kerwin) --------------------------------
+
+    def _try_pass_holding_queen(self, seat: int, cards: tuple[int, ...]) -> int:
+        """`try_pass_indices` under `queen_refusal`: a pass holding the QS is checked and
+        held here, not given to the backend, so the exchange waits for the receiver's
+        answer ("The receiving player has the right to refuse the Queen of Spades, in which
+        case another card must be passed in its place"); every other pass goes on. A giver
+        with no card to put in the QS's place (all its other cards passed or forbidden) is
+        passed on at once: the receiver has no refusal to make."""
+        held = self._held_pass
+        if held is not None and held[0] == seat:
+            return core_config.ERR_ALREADY_PASSED
+        if _QS_INDEX not in cards or not 0 <= seat < self.players:
+            return self._forward_pass(seat, cards)
+        code = self._check_pass(seat, cards)
+        if code:
+            return code
+        if not self._replacements(seat, cards):
+            return self._forward_pass(seat, cards)
+        offset = self.pass_direction.offset(self.players)
+        assert offset is not None, "queen_refusal passes go to one receiver"
+        self._held_pass = (seat, cards)
+        self._queen_offer = (seat, (seat + offset) % self.players)
+        return 0
+
+    def _check_pass(self, seat: int, cards: tuple[int, ...]) -> int:
+        """The backend's checks of a pass (same codes), without giving it."""
+        state = self._state
+        if state.phase != core_config.PHASE_PASSING:
+            return core_config.ERR_NOT_PASSING
+        if state.passed(seat):
+            return core_config.ERR_ALREADY_PASSED
+        if len(cards) != self.pass_size:
+            return core_config.ERR_PASS_COUNT
+        if len(set(cards)) != len(cards):
+            return core_config.ERR_PASS_DUPLICATE
+        mask = 0
+        for index in cards:
+            if not 0 <= index < 52:
+                return core_config.ERR_PASS_NOT_IN_HAND
+            mask |= 1 << index
+        if mask & ~state.hand(seat):
+            return core_config.ERR_PASS_NOT_IN_HAND
+        if mask & self.rules.pass_forbidden.mask:
+            return core_config.ERR_PASS_FORBIDDEN
+        return 0
+
+    def _replacements(self, seat: int, cards: tuple[int, ...]) -> CardSet:
+        """The cards the giver may pass in the refused QS's place: its hand but its pass
+        (the QS included) and the rules' `pass_forbidden`."""
+        passed = 0
+        for index in cards:
+            passed |= 1 << index
+        return _cardset(self._state.hand(seat) & ~passed & ~self.rules.pass_forbidden.mask)
+
+    @property
+    def queen_pending(self) -> tuple[DecisionKind, int] | None:
+        """(kind, seat) of the refusal decision due now: the receiver's `REFUSE_QUEEN` once
+        every other seat has passed, then after a refusal the giver's `REPLACE_PASS`; None
+        otherwise."""
+        held = self._held_pass
+        if held is None or self.passes_pending:
+            return None
+        offer = self._queen_offer
+        assert offer is not None
+        if self._queen_refused is None:
+            return DecisionKind.REFUSE_QUEEN, offer[1]
+        return DecisionKind.REPLACE_PASS, offer[0]
+
+    @property
+    def queen_offer(self) -> tuple[int, int] | None:
+        """(giver, receiver) of the QS passed under `queen_refusal`, from the giver's pass
+        on; None when the QS was not passed (or the giver had no other card to give)."""
+        return self._queen_offer
+
+    @property
+    def queen_refused(self) -> bool | None:
+        """The receiver's answer to the QS offered: True refused, False accepted, None not
+        (yet) asked."""
+        return self._queen_refused
+
+    def apply_queen_refusal(self, seat: int, refuse: bool) -> None:
+        """The receiver of the passed QS refuses it (True) or accepts it (False: the pass is
+        exchanged as given). Raises IllegalQueenRefusalError when no refusal is due from
+        `seat` or the answer is not a bool."""
+        due = self.queen_pending
+        if due is None or due[0] is not DecisionKind.REFUSE_QUEEN:
+            raise IllegalQueenRefusalError("no refusal of the QS is due now", seat=seat)
+        if seat != due[1]:
+            raise IllegalQueenRefusalError(
+                f"seat {seat} cannot refuse the QS: it is passed to seat {due[1]}", seat=seat
+            )
+        if not isinstance(refuse, bool):
+            raise IllegalQueenRefusalError(f"a refusal is true or false, not {refuse!r}", seat=seat)
+        self._queen_refused = refuse
+        if not refuse:
+            held = self._held_pass
+            assert held is not None
+            self._release_pass(held[1])
+
+    def apply_replacement(self, seat: int, card: CardLike) -> None:
+        """After a refusal, the giver names the card passed in the QS's place (in the QS's
+        position in its pass), and the pass is exchanged. Raises IllegalQueenRefusalError
+        when no replacement is due from `seat` or the card is not one of the giver's
+        cards outside its pass (nor the QS, nor a forbidden card)."""
+        due = self.queen_pending
+        if due is None or due[0] is not DecisionKind.REPLACE_PASS:
+            raise IllegalQueenRefusalError("no replacement of the QS is due now", seat=seat)
+        if seat != due[1]:
+            raise IllegalQueenRefusalError(
+                f"seat {seat} cannot replace the QS: seat {due[1]} passed it", seat=seat
+            )
+        held = self._held_pass
+        assert held is not None
+        try:
+            chosen = to_card(card)
+        except (TypeError, ValueError):
+            raise IllegalQueenRefusalError(f"{card!r} is not a card", seat=seat) from None
+        if chosen not in self._replacements(seat, held[1]):
+            raise IllegalQueenRefusalError(
+                f"seat {seat} cannot pass {chosen} in the refused QS's place: another card "
+                "of its hand, not already passed, is passed (Rickety Kate)",
+                seat=seat,
+            )
+        self._release_pass(tuple(chosen.index if i == _QS_INDEX else i for i in held[1]))
+
+    def _release_pass(self, cards: tuple[int, ...]) -> None:
+        """Give the held pass (as accepted, or with its replacement) to the backend: the
+        exchange happens, and what follows it (the pledges) starts."""
+        held = self._held_pass
+        assert held is not None
+        self._held_pass = None
+        code = self._forward_pass(held[0], cards)
+        assert not code, f"the held pass was checked, yet the backend refused it ({code})"
 
     # -- the no-hearts pledge (004 'Scoring variants') ---------------------------------
 
@@ -925,6 +1097,9 @@ class Hand:
         _check_seat(self.rules, seat, "seat")
         record = self._pass_record
         indices = record[0][seat] if record is not None else self._state.passed(seat)
+        held = self._held_pass
+        if held is not None and held[0] == seat:
+            indices = held[1]
         return tuple(CARDS[i] for i in indices)
 
     def received(self, seat: int) -> tuple[Card, ...]:
@@ -969,7 +1144,9 @@ class Hand:
         """Seats that still have to pass."""
         if self._state.phase != core_config.PHASE_PASSING:
             return ()
-        return tuple(s for s in range(self.players) if not self._state.passed(s))
+        held = self._held_pass
+        held_seat = -1 if held is None else held[0]
+        return tuple(s for s in range(self.players) if not self._state.passed(s) and s != held_seat)
 
     # -- the auction (000 'Auction Hearts') -------------------------------------------
 
@@ -1299,6 +1476,8 @@ class Hand:
             seat = self.pledges_pending[0]
             return Decision(DecisionKind.PLEDGE, seat, (False, True), False)
         if phase is Phase.PASSING:
+            if self._held_pass is not None and (due := self.queen_pending) is not None:
+                return self._pending_queen(*due)
             seat = self.passes_pending[0]
             passable = self.passable(seat)
             count = self.pass_size
@@ -1318,6 +1497,17 @@ class Hand:
         return Decision(
             DecisionKind.NAMING, self.names_pending[0], tuple(s.letter for s in Suit), "C"
         )
+
+    def _pending_queen(self, kind: DecisionKind, seat: int) -> Decision:
+        """Rickety Kate's refusal (default: accept) or the giver's replacement (default: its
+        lowest card by rank, then by suit, outside its pass)."""
+        if kind is DecisionKind.REFUSE_QUEEN:
+            return Decision(kind, seat, (False, True), False)
+        held = self._held_pass
+        assert held is not None
+        legal = self._replacements(seat, held[1])
+        default = min(legal, key=_rank_then_suit)
+        return Decision(kind, seat, legal, default, 1)
 
     def _pending_moon_choice(self) -> Decision | None:
         """After the last trick: the shooter's choice when one is offered and not yet made
@@ -1344,7 +1534,8 @@ class Hand:
         """Validate and apply one action, and append it to `history`.
 
         Raises the kind's own error (IllegalPlayError, IllegalPassError, IllegalCallError,
-        IllegalBidError, IllegalRevealError, IllegalPledgeError, IllegalMoonChoiceError)
+        IllegalBidError, IllegalRevealError, IllegalPledgeError, IllegalQueenRefusalError,
+        IllegalMoonChoiceError)
         when the answer is not allowed, and IllegalActionError for a kind the hand never
         asks (a draw that is not the engine's)."""
         kind, seat, value = action.kind, action.seat, action.value
@@ -1366,6 +1557,10 @@ class Hand:
             self.apply_naming(seat, value)
         elif kind is DecisionKind.PLEDGE:
             self.apply_pledge(seat, value)
+        elif kind is DecisionKind.REFUSE_QUEEN:
+            self.apply_queen_refusal(seat, value)
+        elif kind is DecisionKind.REPLACE_PASS:
+            self.apply_replacement(seat, value)
         elif kind is DecisionKind.MOON_CHOICE:
             self.apply_moon_choice(seat, value)
         else:
@@ -1477,7 +1672,18 @@ class Hand:
             pledges=tuple(self._pledges) if self.rules.no_hearts_pledge else (),
             moon_choice=self._moon_choice,
             extra_card_seats=self.extra_card_seats,
+            **self._visible_queen_offer(seat),
         )
+
+    def _visible_queen_offer(self, seat: int) -> dict[str, Any]:
+        """Rickety Kate's offered QS: known to its giver and, once asked, its receiver; the
+        other seats know nothing of it (the pass is face down)."""
+        offer = self._queen_offer
+        if offer is None or seat not in offer:
+            return {}
+        if seat == offer[1] and self._queen_refused is None and self.queen_pending is None:
+            return {}
+        return {"queen_offer": offer, "queen_refused": self._queen_refused}
 
     def _visible_reveals(self, seat: int) -> tuple[Card | None, ...]:
         """003 'HEARTLESS': the cards lie face down until "The players then turn the cards

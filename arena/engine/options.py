@@ -518,6 +518,16 @@ OPTIONS: tuple[RuleOption, ...] = (
         "core",
     ),
     RuleOption(
+        "queen_refusal",
+        "bool",
+        False,
+        (
+            "M. Kerwin's Rickety Kate (\"The receiving player has the right to refuse the Queen "
+            'of Spades, in which case another card must be passed in its place")'
+        ),
+        "hand",
+    ),
+    RuleOption(
         "name",
         "str",
         "custom",

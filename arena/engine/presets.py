@@ -1059,8 +1059,9 @@ def rickety_kate(players: int = 4) -> Rules:
     in turn until the number of cards left in the deck is less than or equal to the number
     of players" (four players: twelve each and four left), the rest "face down in the
     middle", collected with the first trick by its winner, "who is allowed to inspect"
-    them; "Each player passes two cards to the player on eir left" (the receiver's right
-    to refuse the QS is a decision the engine does not ask); the dealer's left leads; any
+    them; "Each player passes two cards to the player on eir left", and "The receiving player
+    has the right to refuse the Queen of Spades, in which case another card must be passed
+    in its place" (`queen_refusal`); the dealer's left leads; any
     lead, follow suit; "If one player has collected all 46 available points, e earns 0
     points and everyone else gets 46 points each". Kerwin plays a session; to 100 as
     000's standard game ("played to 100") and the Australian descriptions. 3 to 7 players.
@@ -1087,6 +1088,7 @@ def rickety_kate(players: int = 4) -> Rules:
         card_values=values,
         moon=MoonRule.OLD,
         target_score=100,
+        queen_refusal=True,
     )
 
 

@@ -493,6 +493,13 @@ class Rules:
     round, every card of it is in sight). It follows the first trick's rules (follow suit,
     no points where they are barred), and after it every hand is `hand_size - 1`. Needs
     no kitty (`kitty_size` 0)."""
+    queen_refusal: bool = False
+    """Rickety Kate (M. Kerwin): "The receiving player has the right to refuse the Queen of
+    Spades, in which case another card must be passed in its place". Once every seat has
+    chosen its pass and before the exchange, the seat the QS is passed to is asked whether
+    it refuses it (`DecisionKind.REFUSE_QUEEN`); if it does, the giver names another card
+    of its hand (`DecisionKind.REPLACE_PASS`) that goes in the QS's place. Needs the one QS
+    in play and a pass with one receiver per seat (directional or hold)."""
     name: str = "custom"
 
     def __post_init__(self) -> None:
@@ -884,6 +891,7 @@ class Rules:
             if not isinstance(getattr(self, field), bool):
                 raise RulesError(f"{field} must be true or false")
         self._validate_pledge()
+        self._validate_queen_refusal()
         self._validate_trick_scoring()
         self._validate_pig_leads()
         if self.extra_cards_first_trick and (
@@ -1100,6 +1108,45 @@ class Rules:
             raise RulesError(
                 f"{what} needs a fixed scoring suit and the plain game: no cancellation, "
                 "domino or penny play"
+            )
+
+    def _validate_queen_refusal(self) -> None:
+        """Rickety Kate's refusal of a passed QS: the QS in play, once (one pack: a second
+        QS would make "the Queen of Spades" two cards), and every pass of the schedule one
+        whose giver has one receiver (left, right, across, two seats, or hold): a scatter or
+        star pass sends the QS to one of several receivers with no rule for its
+        replacement's way, a centre pass has no receiver, and a dealer's call may choose
+        either. Asked by the plain `Hand` between the pass and the exchange, so no variant
+        family and a fixed scoring suit (the QS's weight is the rules')."""
+        if not self.queen_refusal:
+            return
+        what = "queen_refusal (Rickety Kate: the receiver's right to refuse the QS)"
+        if Card.from_str("QS") not in self.deck or self.cancellation:
+            raise RulesError(f"{what} needs the one QS in play (no second pack)")
+        allowed = {
+            PassDirection.LEFT,
+            PassDirection.RIGHT,
+            PassDirection.ACROSS,
+            PassDirection.LEFT2,
+            PassDirection.RIGHT2,
+            PassDirection.HOLD,
+        }
+        for direction in self.pass_schedule:
+            if direction not in allowed:
+                raise RulesError(
+                    f"{what} needs passes that go to one receiver (left, right, across, "
+                    f"left2, right2) or hold, not {direction.value}: the refused QS is "
+                    "replaced in the one pass it was in"
+                )
+        if (
+            self.scoring_suit_choice is not ScoringSuitChoice.FIXED
+            or self.domino
+            or self.enfle
+            or self.penny_play is not PennyPlay.NONE
+        ):
+            raise RulesError(
+                f"{what} needs a fixed scoring suit and the plain game: no cancellation, "
+                "domino, Enfle or penny play"
             )
 
     def _validate_queen_first_chance(self) -> None:

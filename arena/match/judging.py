@@ -227,6 +227,32 @@ def judge_pledge(answer: object) -> tuple[bool | None, SeatFault | None]:
     return None, SeatFault(FaultKind.MALFORMED, f"{answer!r} is not a pledge (true or false)")
 
 
+def judge_queen_refusal(answer: object) -> tuple[bool | None, SeatFault | None]:
+    """Rickety Kate's refusal of the passed QS: True (refuse) or False, or the fault."""
+    if isinstance(answer, bool):
+        return answer, None
+    return None, SeatFault(FaultKind.MALFORMED, f"{answer!r} is not a refusal (true or false)")
+
+
+def judge_replacement(
+    answer: object, legal: CardSet, seat: int
+) -> tuple[Card | None, SeatFault | None]:
+    """Rickety Kate: the card passed in the refused QS's place ("another card must be
+    passed in its place"): one of the giver's cards outside its pass; the QS, a card
+    already passed or one not held is an illegal answer (the default is applied)."""
+    try:
+        card = to_card(answer)  # type: ignore[arg-type]  # anything a bot sent
+    except CardParseError as error:
+        return None, SeatFault(FaultKind.MALFORMED, str(error))
+    if card not in legal:
+        return None, SeatFault(
+            FaultKind.ILLEGAL,
+            f"seat {seat} cannot pass {card} in the refused QS's place: another card of its "
+            "hand, not already passed, goes instead",
+        )
+    return card, None
+
+
 _Judge = Callable[[object, Decision, Hand], tuple[Any, "SeatFault | None"]]
 JUDGES: dict[DecisionKind, _Judge] = {
     DecisionKind.PLAY: lambda a, d, h: (
@@ -242,6 +268,8 @@ JUDGES: dict[DecisionKind, _Judge] = {
     DecisionKind.NAMING: lambda a, d, h: judge_suit(a),
     DecisionKind.MOON_CHOICE: lambda a, d, h: judge_moon_choice(a),
     DecisionKind.PLEDGE: lambda a, d, h: judge_pledge(a),
+    DecisionKind.REFUSE_QUEEN: lambda a, d, h: judge_queen_refusal(a),
+    DecisionKind.REPLACE_PASS: lambda a, d, h: judge_replacement(a, d.legal, d.seat),
 }
 """A decision kind's judge: (the answer in the engine's form for `Action.value`, None) or
 (None, the fault). DRAW and PICKUP are the engine's own and never judged."""

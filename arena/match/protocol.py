@@ -155,6 +155,7 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
     _set_auction(state, view)
     state.pass_split[:] = [_PASS_PB[d] for d in view.pass_split]
     state.pledges[:] = _pledge_numbers(view)
+    _set_queen_offer(state, view)
     _set_domino(state, view)
     _set_pennies(state, view)
     return state
@@ -183,6 +184,20 @@ def current_trick_message(view: SeatView) -> game_pb2.Trick:
 def _pledge_numbers(view: SeatView) -> list[int]:
     """004 'Scoring variants': the pledges as the protocol sends them (1, 0, -1 unasked)."""
     return [-1 if pledged is None else int(pledged) for pledged in view.pledges]
+
+
+def _set_queen_offer(state: game_pb2.HandState, view: SeatView) -> None:
+    """Rickety Kate's passed QS (HandState.queen_offer), for its giver and receiver only
+    (the view holds it for those two alone)."""
+    offer = view.queen_offer
+    if offer is None:
+        state.ClearField("queen_offer")
+        return
+    state.queen_offer.giver, state.queen_offer.receiver = offer
+    if view.queen_refused is None:
+        state.queen_offer.ClearField("refused")
+    else:
+        state.queen_offer.refused = view.queen_refused
 
 
 def _set_domino(state: game_pb2.HandState, view: SeatView) -> None:
@@ -304,6 +319,26 @@ def pledge_query(view: SeatView, context: DecisionContext) -> game_pb2.PledgeQue
     return game_pb2.PledgeQuery(state=hand_state(view, context), points=view.rules.pledge_points)
 
 
+def refuse_queen_query(view: SeatView, context: DecisionContext) -> game_pb2.RefuseQueenQuery:
+    """A RefuseQueenQuery (Rickety Kate): the receiver's hand before the exchange and who
+    passes it the QS."""
+    offer = view.queen_offer
+    assert offer is not None, "the receiver asked sees the offer"
+    return game_pb2.RefuseQueenQuery(state=hand_state(view, context), giver=offer[0])
+
+
+def replace_pass_query(
+    view: SeatView, decision: Decision, context: DecisionContext
+) -> game_pb2.ReplacePassQuery:
+    """A ReplacePassQuery (Rickety Kate): the giver's hand and pass, the cards that may
+    replace the refused QS, and the default."""
+    return game_pb2.ReplacePassQuery(
+        state=hand_state(view, context),
+        legal=_set_texts(decision.legal),
+        default_card=str(decision.default),
+    )
+
+
 def call_pass_query(view: SeatView, context: DecisionContext) -> game_pb2.CallPassQuery:
     """A CallPassQuery: the dealer's hand as dealt, the passes it may call, and the
     directions a split's cards may take."""
@@ -377,6 +412,8 @@ class PlayRequests:
             view.declarer,
             view.pass_split,
             view.pledges,
+            view.queen_offer,
+            view.queen_refused,
         )
         if reveals != self._reveals:
             self._reveals = reveals
@@ -384,6 +421,7 @@ class PlayRequests:
             _set_auction(state, view)
             state.pass_split[:] = [_PASS_PB[d] for d in view.pass_split]
             state.pledges[:] = _pledge_numbers(view)
+            _set_queen_offer(state, view)
         state.seat = view.seat
         state.hand_number = context.hand_number
         state.dealer = view.dealer
@@ -588,6 +626,12 @@ EXCHANGES: dict[DecisionKind, Exchange] = {
     ),
     DecisionKind.PLEDGE: Exchange(
         "pledge", lambda v, d, c: pledge_query(v, c), lambda a: bool(a.pledge)
+    ),
+    DecisionKind.REFUSE_QUEEN: Exchange(
+        "refuse_queen", lambda v, d, c: refuse_queen_query(v, c), lambda a: bool(a.refuse)
+    ),
+    DecisionKind.REPLACE_PASS: Exchange(
+        "replace_pass", replace_pass_query, lambda a: _read_card(a.card)
     ),
 }
 """Every decision kind the engine asks a seat (not DRAW nor PICKUP, the engine's own):

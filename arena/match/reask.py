@@ -294,7 +294,9 @@ def _recorded_text(kind: str, record: dict[str, Any]) -> str:
         return str(record["suit"])
     if kind == "pledge":
         return "pledge" if record["value"] else "no pledge"
-    if kind == "moon_choice":
+    if kind == "refuse_queen":  # Rickety Kate
+        return "refuse" if record["value"] else "accept"
+    if kind in ("moon_choice", "replace_pass"):
         return str(record["value"])
     return str(record["card"])  # reveal
 
@@ -320,6 +322,8 @@ def _answer_text(kind: str, answer: Any, view: SeatView) -> str:
         return "pass" if not answer else str(answer)
     if kind == "pledge":
         return "pledge" if answer is True else "no pledge" if answer is False else str(answer)
+    if kind == "refuse_queen":
+        return "refuse" if answer is True else "accept" if answer is False else str(answer)
     return str(answer)
 
 
@@ -399,8 +403,10 @@ class _Recorded:
             return record["bid"]
         if kind == "naming":
             return record["suit"]
-        if kind in ("pledge", "moon_choice"):  # filed under v1's `decisions`
+        if kind in ("pledge", "moon_choice", "refuse_queen"):  # filed under v1's `decisions`
             return record["value"]
+        if kind == "replace_pass":  # Rickety Kate: a card, filed under `decisions` too
+            return Card.from_str(record["value"])
         return Card.from_str(record["card"])
 
     async def answer(self, kind: str, view: SeatView, ask: _Ask, query: _Query) -> Any:

@@ -198,6 +198,11 @@ def _other_lines(other: dict[str, Any], noted: Any) -> Iterator[str]:
     if other["kind"] == "pledge":  # 004 'Scoring variants'
         said = "pledges to take no hearts" if value else "makes no pledge"
         yield f"    seat {other['seat']} {said}{note}"
+    elif other["kind"] == "refuse_queen":  # Rickety Kate (M. Kerwin)
+        said = "refuses the QS passed to it" if value else "accepts the QS passed to it"
+        yield f"    seat {other['seat']} {said}{note}"
+    elif other["kind"] == "replace_pass":
+        yield f"    seat {other['seat']} passes {value} in the refused QS's place{note}"
     elif other["kind"] == "moon_choice":  # 004 'Shooting the moon'
         said = "adds it to the others" if value == "add" else "subtracts it from his own score"
         yield f"    seat {other['seat']} shot the moon and {said}{note}"

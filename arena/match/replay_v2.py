@@ -36,7 +36,8 @@ class ActionRecord:
     a call with its count ["left", 2]; chips or null; a suit "C"; a penny play
     [penny, "QS"]; a drawn card "QS"; the cards taken up ["7C", …], Enfle's pickup), the time
     the bot took, and its fault, its note, or `auto` when the platform answered for a
-    disqualified bot. A shooter's choice is "add" or "subtract"; a pledge true or false."""
+    disqualified bot. A shooter's choice is "add" or "subtract"; a pledge true or false;
+    a refusal of the QS (Rickety Kate) true or false, its replacement a card."""
 
     kind: str
     seat: int
@@ -222,8 +223,8 @@ def to_json(kind: DecisionKind, value: Any) -> Any:
         return [str(value.direction), value.size]  # 004 'Passing cards': where, how many
     if kind is DecisionKind.CALL and isinstance(value, (tuple, list)):
         return [str(d) for d in value]
-    if kind is DecisionKind.BID or kind is DecisionKind.PLEDGE:
-        return value  # chips or null; a pledge true or false
+    if kind in (DecisionKind.BID, DecisionKind.PLEDGE, DecisionKind.REFUSE_QUEEN):
+        return value  # chips or null; a pledge or a refusal true or false
     return str(value)
 
 
@@ -232,7 +233,12 @@ def from_json(kind: DecisionKind, value: Any) -> Any:
     if kind is DecisionKind.PENNY_PLAY:
         penny, card = value
         return penny, Card.from_str(card)
-    if kind in (DecisionKind.PLAY, DecisionKind.REVEAL, DecisionKind.DRAW):
+    if kind in (
+        DecisionKind.PLAY,
+        DecisionKind.REVEAL,
+        DecisionKind.DRAW,
+        DecisionKind.REPLACE_PASS,
+    ):
         return Card.from_str(value)
     if kind is DecisionKind.PICKUP:
         return tuple(Card.from_str(card) for card in value)

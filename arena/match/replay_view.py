@@ -70,6 +70,14 @@ def v1_entry(action: ActionRecord) -> dict[str, Any]:
     return entry
 
 
+_BEFORE_EXCHANGE = frozenset(
+    {DecisionKind.CALL, DecisionKind.PASS, DecisionKind.REFUSE_QUEEN, DecisionKind.REPLACE_PASS}
+)
+"""The kinds asked before the pass is exchanged (Rickety Kate's refusal of a passed QS and
+its replacement come after every pass and before the exchange): what each seat received is
+recorded at the first decision of another kind."""
+
+
 class HandWriter:
     """One hand's v1 record, written decision by decision as the hand is played (by the
     runner, for its live events) or re-played (by `to_v1`): `before` each decision is
@@ -130,7 +138,7 @@ class HandWriter:
                     "start": len(self.hand.tricks()),
                     "plays": [],
                 }
-        elif kind not in (DecisionKind.CALL, DecisionKind.PASS):
+        elif kind not in _BEFORE_EXCHANGE:
             self.passes_done()
 
     def after(self, decision: Decision, entry: dict[str, Any]) -> None:

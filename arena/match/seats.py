@@ -14,7 +14,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from arena.bots import HouseBot
-from arena.engine import Card, PassDirection, Rules, SeatView, Trick
+from arena.engine import Card, CardSet, PassDirection, Rules, SeatView, Trick
 from arena.engine.decisions import CountedCall, Decision, DecisionKind
 from arena.engine.variants.penny import PennyMove
 
@@ -47,7 +47,14 @@ class DecisionContext(NamedTuple):
     lives: tuple[int, ...] = ()  # Danger Hearts: each seat's lives left before this hand
 
 
-LATER_KINDS: frozenset[DecisionKind] = frozenset({DecisionKind.MOON_CHOICE, DecisionKind.PLEDGE})
+LATER_KINDS: frozenset[DecisionKind] = frozenset(
+    {
+        DecisionKind.MOON_CHOICE,
+        DecisionKind.PLEDGE,
+        DecisionKind.REFUSE_QUEEN,
+        DecisionKind.REPLACE_PASS,
+    }
+)
 """The decisions whose queries came after hearts.v1's first release (issue 23): a seat is
 asked them only when it `answers` them; otherwise the runner applies the default itself,
 recorded as the platform's answer, never a fault (a bot built on an older SDK would refuse
@@ -182,6 +189,18 @@ class InProcessSeat:
         """Ask the bot (004 'Scoring variants')."""
         return self.bot.pledge(view)
 
+    async def choose_queen_refusal(
+        self, view: SeatView, context: DecisionContext, timeout: float
+    ) -> bool:
+        """Ask the bot (Rickety Kate's refusal of a passed QS)."""
+        return self.bot.refuse_queen(view)
+
+    async def choose_replacement(
+        self, view: SeatView, legal: CardSet, context: DecisionContext, timeout: float
+    ) -> Card:
+        """Ask the bot (Rickety Kate: the card in the refused QS's place)."""
+        return self.bot.replace_pass(view, legal)
+
     async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
         """House bots decide from the view alone."""
 
@@ -225,6 +244,8 @@ _CHOOSERS: dict[DecisionKind, _Chooser] = {
     DecisionKind.REVEAL: lambda s, d, v, c, t: s.choose_reveal(v, c, t),
     DecisionKind.MOON_CHOICE: lambda s, d, v, c, t: s.choose_moon(v, d.default, c, t),
     DecisionKind.PLEDGE: lambda s, d, v, c, t: s.choose_pledge(v, c, t),
+    DecisionKind.REFUSE_QUEEN: lambda s, d, v, c, t: s.choose_queen_refusal(v, c, t),
+    DecisionKind.REPLACE_PASS: lambda s, d, v, c, t: s.choose_replacement(v, d.legal, c, t),
 }
 """A decision kind's house-bot method (DRAW and PICKUP are the engine's own, never asked)."""
 

@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from arena.engine import Game, Hand, Phase, Rules, RulesError
+from arena.engine import Card, Game, Hand, Phase, Rules, RulesError
 from arena.engine.decisions import Action, CountedCall, DecisionKind
 from arena.engine.rules import PassDirection, Settlement
 from arena.engine.variants.domino import DominoHand
@@ -123,6 +123,10 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
         except ValueError as error:
             raise ReplayMismatchError(where, cards, f"illegal: {error}") from None
         decisions += 1
+    later = list(record.get("decisions", []))  # kinds v1 files in order, with their kind
+    # Rickety Kate: the refusal of the passed QS and its replacement, before the exchange.
+    decisions += _verify_later(hand, later, DecisionKind.REFUSE_QUEEN, at)
+    decisions += _verify_later(hand, later, DecisionKind.REPLACE_PASS, at)
     if "received" in record:
         _expect(
             f"{at}.received",
@@ -130,7 +134,6 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
             [[str(c) for c in hand.received(s)] for s in range(n)],
         )
     decisions += _verify_reveals(hand, record, at)
-    later = list(record.get("decisions", []))  # kinds v1 files in order, with their kind
     decisions += _verify_later(hand, later, DecisionKind.PLEDGE, at)
     drawn = 0  # Domino Hearts: the draws checked so far
     for t, trick in enumerate(_get(record, "tricks", at)):
@@ -208,7 +211,12 @@ def _verify_later(hand: Hand, later: list[dict[str, Any]], kind: DecisionKind, a
         value = _get(entry, "value", where)
         _expect(f"{where}.seat", _get(entry, "seat", where), decision.seat)
         if entry.get("fault") or entry.get("auto"):
-            _expect(f"{where}.value (default)", value, decision.default)
+            default = decision.default
+            _expect(
+                f"{where}.value (default)",
+                value,
+                str(default) if isinstance(default, Card) else default,
+            )
         try:
             hand.apply(Action(kind, decision.seat, value))
         except ValueError as error:

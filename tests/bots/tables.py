@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from arena.bots import HouseBot
+from arena.bots.base import settle_queen_refusal
 from arena.engine import Hand, Rules
 
 Hook = Callable[[Hand, int], None]
@@ -26,6 +27,7 @@ def play_hand(
     count = rules.pass_size(direction)
     for giver in hand.passes_pending:
         hand.apply_pass(giver, bots[giver].pass_cards(hand.view(giver), count))
+    settle_queen_refusal(hand, bots)  # Rickety Kate
     while not hand.is_over:
         seat = hand.to_play
         assert seat is not None

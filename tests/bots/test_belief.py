@@ -280,3 +280,30 @@ def test_the_fast_sampler_rarely_dead_ends_when_seats_show_voids():
         bots = [RandomBot(index * 4 + s) for s in range(4)]
         play_hand(rules, rng.getrandbits(64), bots, index=index, on_decision=inspect)
     assert dead_ends <= draws // 100, f"{dead_ends} dead ends in {draws} draws"
+
+
+def test_a_seat_that_refused_the_queen_knows_its_giver_kept_it():
+    """Rickety Kate: the receiver of a refused QS knows its giver holds it (until played),
+    so no sampled deal puts it elsewhere; the other seats know nothing of it."""
+    from arena.engine import Card, Hand, preset
+    from arena.engine.decisions import Action, DecisionKind
+
+    deal = [
+        "QS 3S 4S 5S 3D 4D 5D 6D 7D 8D 9D TD",
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC",
+        "6S 7S 8S 9S TS JS KS AS JD QD KD AD",
+        "3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    ]
+    rules = preset("rickety_kate")
+    hand = Hand.from_cards(rules, deal, dealer=3, kitty="AC 2D 2S 2H", pass_direction="left")
+    hand.apply(Action(DecisionKind.PASS, 0, ("QS", "3D")))
+    for seat, given in ((1, "2C 3C"), (2, "6S 7S"), (3, "3H 4H")):
+        hand.apply(Action(DecisionKind.PASS, seat, tuple(given.split())))
+    hand.apply(Action(DecisionKind.REFUSE_QUEEN, 1, True))
+    hand.apply(Action(DecisionKind.REPLACE_PASS, 0, "9D"))
+    queen = Card.from_str("QS").mask
+    receiver = Belief.from_view(hand.view(1))
+    assert receiver.known[0] & queen
+    assert not any(receiver.allowed[h] & queen for h in range(5) if h != 0)
+    other = Belief.from_view(hand.view(2))
+    assert not other.known[0] & queen

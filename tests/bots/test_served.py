@@ -16,12 +16,15 @@ from hearts_bot.convert import (
     pass_view_from_proto,
     play_view_from_proto,
     pledge_view_from_proto,
+    refuse_queen_view_from_proto,
+    replace_pass_view_from_proto,
     reveal_view_from_proto,
 )
 
 from arena.bots import HeuristicBot, RandomBot
 from arena.bots.served import Heuristic, Random, ServedHouseBot, Strong, seat_view
 from arena.engine import PRESETS, Game, Hand, Phase, SeatView, preset
+from arena.engine.decisions import DecisionKind
 from arena.match import protocol
 from arena.match.seats import DecisionContext
 
@@ -32,13 +35,21 @@ def _context(game: Game) -> DecisionContext:
     )
 
 
-def _check(hand: Hand, game: Game, seat: int, checked: list[int]) -> SeatView:
+def _check(
+    hand: Hand, game: Game, seat: int, checked: list[int], queen: DecisionKind | None = None
+) -> SeatView:
     """The engine's view of `seat`, and the same view through the protocol and back."""
     view = hand.view(seat)
     context = _context(game)
     phase = hand.phase
     sdk: HandView
-    if phase is Phase.PLAYING:
+    if queen is DecisionKind.REFUSE_QUEEN:  # Rickety Kate
+        sdk = refuse_queen_view_from_proto(protocol.refuse_queen_query(view, context))
+    elif queen is DecisionKind.REPLACE_PASS:
+        decision = hand.pending()
+        assert decision is not None
+        sdk = replace_pass_view_from_proto(protocol.replace_pass_query(view, decision, context))
+    elif phase is Phase.PLAYING:
         sdk = play_view_from_proto(protocol.play_query(view, context))
     elif phase is Phase.PASSING:
         count = hand.rules.pass_size(hand.pass_direction)
@@ -75,6 +86,15 @@ def _play_checked(rules, seed: int, hands: int = 2) -> int:
         for seat in hand.passes_pending:
             count = hand.pass_size  # the count the dealer called, where he may
             hand.apply_pass(seat, bots[seat].pass_cards(_check(hand, game, seat, checked), count))
+        while (due := hand.queen_pending) is not None:  # Rickety Kate's refusal of the QS
+            kind, seat = due
+            view = _check(hand, game, seat, checked, queen=kind)
+            if kind is DecisionKind.REFUSE_QUEEN:
+                hand.apply_queen_refusal(seat, bots[seat].refuse_queen(view))
+            else:
+                decision = hand.pending()
+                assert decision is not None
+                hand.apply_replacement(seat, bots[seat].replace_pass(view, decision.legal))
         while hand.bids_pending:
             bidder = hand.bids_pending[0]
             hand.apply_bid(bidder, bots[bidder].bid(_check(hand, game, bidder, checked)))

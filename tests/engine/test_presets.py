@@ -16,7 +16,7 @@ from arena.engine import (
     preset,
 )
 from arena.engine.config import ERR_BOOSTER_SUIT, ERR_JOKER_HELD
-from arena.engine.decisions import CountedCall
+from arena.engine.decisions import CountedCall, DecisionKind
 from arena.engine.presets import PRESETS
 
 # One suit per seat: seat 3 holds every club, leads the 2C, and wins every trick
@@ -228,6 +228,14 @@ def _play_random_hand(rules, seed):
         # Only cards the seat may pass (004 'Passing cards': some games keep the spade
         # honours back); with nothing forbidden this is the whole hand.
         hand.apply_pass(seat, rng.sample(list(hand.passable(seat)), size))
+    while (due := hand.queen_pending) is not None:  # Rickety Kate: a random refusal
+        kind, seat = due
+        if kind is DecisionKind.REFUSE_QUEEN:
+            hand.apply_queen_refusal(seat, rng.random() < 0.5)
+        else:
+            decision = hand.pending()
+            assert decision is not None
+            hand.apply_replacement(seat, rng.choice(list(decision.legal)))
     for seat in hand.reveals_pending:  # 003 'HEARTLESS': each seat shows a random card
         hand.apply_reveal(seat, rng.choice(list(hand.hand_of(seat))))
     while hand.bids_pending:  # 000 'Auction Hearts': a random bid or a pass

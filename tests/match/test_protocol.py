@@ -12,6 +12,7 @@ import pytest
 from hearts_bot.convert import play_view_from_proto
 
 from arena.engine import Game, KittyVisibility, preset
+from arena.engine.decisions import DecisionKind
 from arena.match import protocol
 from arena.match.protocol import regular_tricks
 from arena.match.seats import DecisionContext
@@ -31,6 +32,13 @@ def play_games(rules, seed, on_play, hands=6):
         count = rules.pass_size(hand.pass_direction)
         for passer in hand.passes_pending:
             hand.apply_pass(passer, rng.sample(list(hand.passable(passer)), count))
+        while (due := hand.queen_pending) is not None:  # Rickety Kate: refuse half the time
+            if due[0] is DecisionKind.REFUSE_QUEEN:
+                hand.apply_queen_refusal(due[1], rng.random() < 0.5)
+            else:
+                decision = hand.pending()
+                assert decision is not None
+                hand.apply_replacement(due[1], rng.choice(list(decision.legal)))
         for revealer in hand.reveals_pending:  # Heartless: a random face-down card
             hand.apply_reveal(revealer, rng.choice(list(hand.hand_of(revealer))))
         while hand.bids_pending:  # Auction Hearts: a pass or the least bid allowed

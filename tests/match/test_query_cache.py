@@ -52,6 +52,7 @@ def _outcome(convert, query):
         ("danger", 4),  # lives on the fast path
         ("cancellation", 8),  # two packs: the full path
         ("cancellation_four", 4),
+        ("rickety_kate", 4),  # a refused or accepted QS (HandState.queen_offer): the full path
     ],
 )
 def test_every_play_query_of_whole_games_reads_as_the_plain_conversion(name, players):
@@ -105,6 +106,8 @@ def _mutations(query):
     case(lambda q: q.state.lives.extend([3, 2, 1, 0]))
     case(lambda q: q.state.bids.add(seat=9))  # Auction Hearts: no such seat
     case(lambda q: setattr(q.state, "declarer", 1))
+    case(lambda q: setattr(q.state.queen_offer, "giver", 7))  # Rickety Kate: no such seat
+    case(lambda q: setattr(q.state.queen_offer, "receiver", q.state.queen_offer.giver))
     case(lambda q: setattr(q.state.clock.bank_remaining, "seconds", 3))
     if query.state.tricks:
         case(lambda q: q.state.tricks[0].ClearField("winner"))

@@ -31,6 +31,8 @@ from .views import (
     PassView,
     PlayView,
     PledgeView,
+    RefuseQueenView,
+    ReplacePassView,
     RevealView,
     TrickEnded,
 )
@@ -108,6 +110,22 @@ class Bot(abc.ABC):
         hand (`view.points` off if kept, on if broken). By default False: no pledge, so a
         bot written before the pledge scores as it always did."""
         return False
+
+    def refuse_queen(self, view: RefuseQueenView) -> bool:
+        """Rickety Kate (`rules.queen_refusal`): `view.giver` passes you the QS; True to
+        refuse it ("The receiving player has the right to refuse the Queen of Spades"),
+        so the giver passes another card instead. By default False: accept, the platform's
+        answer for a bot that is not asked, so a bot written before the refusal plays as
+        it always did.
+
+        A simple override: refuse unless you hold four spades or more below the QS to
+        guard it (the house bots' rule, docs/bots.md)."""
+        return False
+
+    def replace_pass(self, view: ReplacePassView) -> Card:
+        """Rickety Kate: the card passed in the refused QS's place, one of `view.legal`.
+        By default `view.default`: the lowest card by rank, then suit."""
+        return view.default
 
     def name_suit(self, view: NameSuitView) -> str:
         """Auction Hearts, as the highest bidder: the suit to avoid, "C", "D", "S" or "H".

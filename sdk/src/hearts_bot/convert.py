@@ -50,6 +50,8 @@ from .views import (
     PassView,
     PlayView,
     PledgeView,
+    RefuseQueenView,
+    ReplacePassView,
     RevealView,
     Trick,
     TrickEnded,
@@ -655,6 +657,7 @@ def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
         **_lives_fields(state, players, where),
         **_split_fields(state, where),
         **_pledge_fields(state, players, where),
+        **_queen_offer_fields(state, players, where),
         **_domino_fields(state, players, where),
         **_penny_fields(state, players, where),
     }
@@ -682,6 +685,52 @@ def _pledge_fields(state: game_pb2.HandState, players: int, where: str) -> dict[
     if len(state.pledges) != players or any(p not in (-1, 0, 1) for p in state.pledges):
         raise ProtocolError(f"{where}.pledges must be -1, 0 or 1 for each of {players} seats")
     return {"pledges": tuple(None if p < 0 else bool(p) for p in state.pledges)}
+
+
+def _queen_offer_fields(state: game_pb2.HandState, players: int, where: str) -> dict[str, Any]:
+    """Rickety Kate's offered QS (rules.queen_refusal): giver and receiver, two seats, one of
+    them this seat, and the receiver's answer once given."""
+    if not state.HasField("queen_offer"):
+        return {}
+    offer = state.queen_offer
+    giver = _seat(offer.giver, players, f"{where}.queen_offer.giver")
+    receiver = _seat(offer.receiver, players, f"{where}.queen_offer.receiver")
+    if giver == receiver or state.seat not in (giver, receiver):
+        raise ProtocolError(
+            f"{where}.queen_offer names seats {giver} and {receiver}: two seats, one of them "
+            f"this seat ({state.seat})"
+        )
+    refused = offer.refused if offer.HasField("refused") else None
+    return {"queen_offer": (giver, receiver), "queen_refused": refused}
+
+
+def refuse_queen_view_from_proto(
+    query: game_pb2.RefuseQueenQuery, where: str = "refuse_queen"
+) -> RefuseQueenView:
+    """The validated `RefuseQueenView` of a RefuseQueenQuery; raises ProtocolError."""
+    if not query.HasField("state"):
+        raise ProtocolError(f"{where}.state is missing")
+    fields = _hand_fields(query.state, f"{where}.state")
+    _check_distinct(fields, None, f"{where}.state")
+    giver = _seat(query.giver, fields["rules"].players, f"{where}.giver")
+    return RefuseQueenView(giver=giver, **fields)
+
+
+def replace_pass_view_from_proto(
+    query: game_pb2.ReplacePassQuery, where: str = "replace_pass"
+) -> ReplacePassView:
+    """The validated `ReplacePassView` of a ReplacePassQuery; raises ProtocolError."""
+    if not query.HasField("state"):
+        raise ProtocolError(f"{where}.state is missing")
+    fields = _hand_fields(query.state, f"{where}.state")
+    _check_distinct(fields, None, f"{where}.state")
+    legal = _cards(query.legal, f"{where}.legal")
+    if not legal:
+        raise ProtocolError(f"{where}.legal is empty")
+    default = _card(query.default_card, f"{where}.default_card")
+    if default not in legal:
+        raise ProtocolError(f"{where}.default_card {default} is not in legal")
+    return ReplacePassView(legal=legal, default=default, **fields)
 
 
 def _penny_round(message: game_pb2.PennyRound, players: int, where: str) -> Trick:

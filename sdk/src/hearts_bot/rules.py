@@ -290,6 +290,11 @@ class RulesView:
     who each play that card to the first trick after the round, in play order from the
     leader. The first trick then holds more cards than seats (`Trick.plays` says who
     played each)."""
+    queen_refusal: bool = False
+    """Rickety Kate (M. Kerwin): "The receiving player has the right to refuse the Queen of
+    Spades, in which case another card must be passed in its place": once every seat has
+    passed, the seat the QS is passed to is asked `Bot.refuse_queen`, and on a refusal
+    its giver `Bot.replace_pass` (`HandView.queen_offer`)."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))

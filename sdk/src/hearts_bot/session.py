@@ -31,6 +31,8 @@ from .convert import (
     pass_direction_to_proto,
     pass_view_from_proto,
     pledge_view_from_proto,
+    refuse_queen_view_from_proto,
+    replace_pass_view_from_proto,
     reveal_view_from_proto,
     trick_ended_from_proto,
 )
@@ -53,10 +55,12 @@ _DECISIONS = frozenset(
         "reveal_card",
         "choose_moon",
         "pledge",
+        "refuse_queen",
+        "replace_pass",
     }
 )
 """The bot's methods that decide an answer; the answer carries their note (`Bot.note`)."""
-LATER_QUERIES: tuple[str, ...] = ("moon_choice", "pledge")
+LATER_QUERIES: tuple[str, ...] = ("moon_choice", "pledge", "refuse_queen", "replace_pass")
 """The queries added after hearts.v1's first release that this SDK dispatches, listed in
 the match_start answer (`MatchStartAnswer.answers`): the arena asks them of a bot only when
 listed, so one built on an older SDK is answered for instead of sent what it cannot read."""
@@ -220,6 +224,10 @@ class MatchSession:
             return self._moon_choice(request)
         if kind == "pledge":
             return self._pledge(request)
+        if kind == "refuse_queen":
+            return self._refuse_queen(request)
+        if kind == "replace_pass":
+            return self._replace_pass(request)
         if kind == "reveal_card":
             rview = reveal_view_from_proto(request.reveal_card)
             self._check_seat(rview.seat)
@@ -333,6 +341,30 @@ class MatchSession:
             )
         response = bot_pb2.PlayMatchResponse(request_id=request.request_id)
         response.pledge.pledge = pledged
+        return response
+
+    def _refuse_queen(self, request: bot_pb2.PlayMatchRequest) -> bot_pb2.PlayMatchResponse:
+        """Rickety Kate's refusal of the passed QS: True or False."""
+        view = refuse_queen_view_from_proto(request.refuse_queen)
+        self._check_seat(view.seat)
+        refused = self._call(lambda: self.bot.refuse_queen(view), "refuse_queen")
+        if not isinstance(refused, bool):
+            raise StreamError(
+                grpc.StatusCode.INTERNAL, f"refuse_queen returned {refused!r}, not True or False"
+            )
+        response = bot_pb2.PlayMatchResponse(request_id=request.request_id)
+        response.refuse_queen.refuse = refused
+        return response
+
+    def _replace_pass(self, request: bot_pb2.PlayMatchRequest) -> bot_pb2.PlayMatchResponse:
+        """Rickety Kate: the card passed in the refused QS's place (the arena judges it)."""
+        view = replace_pass_view_from_proto(request.replace_pass)
+        self._check_seat(view.seat)
+        card = self._card(self._call(lambda: self.bot.replace_pass(view), "replace_pass"))
+        if card not in view.legal:
+            self._warn(f"replace_pass returned {card}, which is not in view.legal")
+        response = bot_pb2.PlayMatchResponse(request_id=request.request_id)
+        response.replace_pass.card = card
         return response
 
     def _name_suit(self, request: bot_pb2.PlayMatchRequest) -> bot_pb2.PlayMatchResponse:

@@ -139,6 +139,12 @@ class HandView:
     pledges: tuple[bool | None, ...] = ()
     """The no-hearts pledge (`rules.no_hearts_pledge`): by seat, True pledged, False
     declined, None not asked yet; empty without the pledge."""
+    queen_offer: tuple[int, int] | None = None
+    """Rickety Kate (`rules.queen_refusal`): (giver, receiver) of the QS passed this hand,
+    told to those two seats only (the giver from its pass, the receiver once asked); None
+    otherwise."""
+    queen_refused: bool | None = None
+    """With `queen_offer`: True refused, False accepted, None not answered yet."""
     stock_size: int | None = None
     """Domino Hearts: the cards left in the face-down stock; None in other games."""
     in_play: tuple[bool, ...] = ()
@@ -294,6 +300,28 @@ class PledgeView(HandView):
     points: int
     """What the pledge is worth (`rules.pledge_points`); `pledges` holds the answers so
     far."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class RefuseQueenView(HandView):
+    """Rickety Kate: every seat has passed and `giver` passes you the QS ("The receiving
+    player has the right to refuse the Queen of Spades"). Return True to refuse it (the
+    giver passes another card instead), False to accept it. You see only that the QS is
+    offered, not the rest of the pass."""
+
+    giver: int
+    """The seat passing the QS."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ReplacePassView(HandView):
+    """Rickety Kate: the receiver refused the QS you passed ("another card must be passed
+    in its place"). Return one card of `legal`; `passed` is your pass as given."""
+
+    legal: tuple[Card, ...]
+    """The cards that may go in the QS's place: your hand but your pass."""
+    default: Card
+    """The answer applied if you fault: the lowest of `legal` by rank, then suit."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

@@ -6,7 +6,14 @@ answer those for it, never ask them."""
 import hearts_bot.session
 from hearts_bot import Bot
 from hearts_bot.cards import by_rank
-from hearts_bot.views import MoonChoiceView, PassView, PlayView, PledgeView
+from hearts_bot.views import (
+    MoonChoiceView,
+    PassView,
+    PlayView,
+    PledgeView,
+    RefuseQueenView,
+    ReplacePassView,
+)
 
 hearts_bot.session.LATER_QUERIES = ()  # what a match_start answer from before them lists
 
@@ -23,3 +30,9 @@ class OlderSdkBot(Bot):
 
     def choose_moon(self, view: MoonChoiceView) -> str:
         raise RuntimeError("an SDK from before issue 23 cannot read a moon_choice query")
+
+    def refuse_queen(self, view: RefuseQueenView) -> bool:
+        raise RuntimeError("an older SDK cannot read a refuse_queen query")
+
+    def replace_pass(self, view: ReplacePassView) -> str:
+        raise RuntimeError("an older SDK cannot read a replace_pass query")

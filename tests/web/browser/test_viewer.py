@@ -497,3 +497,53 @@ def test_the_pledges_show_at_the_pass_and_the_shooters_choice_after_the_last_tri
     screenshot(tab, "replay-pledge-and-moon-choice")
     context.close()
     assert not problems, problems
+
+
+def test_rickety_kates_refused_queen_and_its_replacement_show_at_the_pass(browser, tmp_path):
+    """Rickety Kate: the receiver's refusal of a passed QS and the card its giver passed in
+    its place (filed under a hand's `decisions` in v1's layout) are worded at the pass, and
+    the cards received are those of the exchange that followed. (A real match, run in a
+    subprocess: a match cannot run inside Playwright's event loop.)"""
+    from arena.match.replay_view import VERSIONS, readable
+    from arena.match.viewer import render_page
+
+    written = tmp_path / "rickety_kate.json"
+    subprocess.run(
+        [sys.executable, "-m", "arena.cli", "match", "run", "--rules", "rickety_kate"]
+        + ["--quiet", "--hands", "2", "--seed", "1", "--out", str(written)]
+        + [arg for _ in range(4) for arg in ("--bot", "house:heuristic")],
+        check=True,
+        cwd=ROOT,
+        capture_output=True,
+    )
+    shown = replay_io.load(written, VERSIONS)
+    hands = readable(shown)["games"][0]["hands"]
+    h, hand = next(
+        (i, hand)
+        for i, hand in enumerate(hands)
+        if any(d["kind"] == "replace_pass" for d in hand.get("decisions", []))
+    )
+    refusal = next(d for d in hand["decisions"] if d["kind"] == "refuse_queen")
+    replacement = next(d for d in hand["decisions"] if d["kind"] == "replace_pass")
+    assert "QS" not in hand["received"][refusal["seat"]]
+    out = tmp_path / "rickety_kate.html"
+    out.write_text(render_page(shown), encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    tab = context.new_page()
+    tab.on("pageerror", lambda error: problems.append(str(error)))
+    tab.goto(out.resolve().as_uri() + f"#g=1&h={h + 1}&t=0&c=1")
+    tab.wait_for_selector('#viewer[data-ready="true"]')
+    refused = tab.locator('.decisions [data-kind="refuse_queen"]')
+    refused.wait_for()
+    assert refused.inner_text() == f"seat {refusal['seat']} refuses the Q♠ passed to it"
+    replaced = tab.locator('.decisions [data-kind="replace_pass"]')
+    assert replaced.inner_text() == (
+        f"seat {replacement['seat']} passes {replacement['value']} in the refused Q♠'s place"
+    )
+    # The pass went with the replacement in the QS's place: the giver keeps the QS.
+    giver_line = tab.locator(".passes div", has_text=f"{replacement['seat']} → ")
+    assert "(Q♠ refused)" in giver_line.first.inner_text()
+    screenshot(tab, "replay-rickety-kate-refused-queen")
+    context.close()
+    assert not problems, problems

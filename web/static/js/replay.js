@@ -207,6 +207,18 @@
 
   // -- the state at a step --------------------------------------------------------------
 
+  // Rickety Kate: a pass whose Q♠ its receiver refused went with the replacement in the
+  // Q♠'s place (the record keeps the pass as given, then the refusal and the replacement).
+  function replacementOf(hand, seat) {
+    const found = (hand.decisions || []).find((d) => d.kind === "replace_pass" && d.seat === seat);
+    return found ? found.value : null;
+  }
+
+  function passAsExchanged(hand, pass) {
+    const instead = replacementOf(hand, pass.seat);
+    return (pass.cards || []).map((c) => (instead !== null && c === "QS" ? instead : c));
+  }
+
   function stateAt(step) {
     const game = replay.games[step.g];
     const hand = game.hands[step.h];
@@ -217,7 +229,7 @@
     const holding = hand.deal.map((cards) => [...cards]);
     const gave = Array.from({ length: n }, () => []);
     const got = Array.from({ length: n }, () => []);
-    for (const pass of hand.passes || []) gave[pass.seat] = pass.cards || [];
+    for (const pass of hand.passes || []) gave[pass.seat] = passAsExchanged(hand, pass);
     if (hand.received) hand.received.forEach((cards, seat) => (got[seat] = cards || []));
     if (passed) {
       gave.forEach((cards, seat) => cards.forEach((c) => removeOne(holding[seat], c)));
@@ -366,10 +378,15 @@
     return Array.isArray(value) ? value.join(" ") : value === null ? "none" : String(value);
   }
 
-  // What a seat did, in words where the kind has some: 004's no-hearts pledge and the
-  // shooter's choice; any other kind as its name and value.
+  // What a seat did, in words where the kind has some: 004's no-hearts pledge, Rickety
+  // Kate's refusal of a passed Q♠ and its replacement, and the shooter's choice; any other
+  // kind as its name and value.
   function otherText(other) {
     if (other.kind === "pledge") return other.value ? "pledges to take no hearts" : "makes no pledge";
+    if (other.kind === "refuse_queen") {
+      return other.value ? "refuses the Q♠ passed to it" : "accepts the Q♠ passed to it";
+    }
+    if (other.kind === "replace_pass") return `passes ${valueText(other.value)} in the refused Q♠'s place`;
     if (other.kind === "moon_choice") {
       return other.value === "add" ? "shot the moon: adds it to the others" : "shot the moon: subtracts it from his own score";
     }
@@ -525,7 +542,8 @@
         const list = el("div", { class: "passes" });
         for (const pass of state.hand.passes) {
           const line = el("div", {}, `${pass.seat} → `);
-          for (const c of pass.cards || []) line.append(card(c), " ");
+          for (const c of passAsExchanged(state.hand, pass)) line.append(card(c), " ");
+          if (replacementOf(state.hand, pass.seat) !== null) line.append("(Q♠ refused) ");
           if (pass.fault) line.append(el("span", { class: "badge danger" }, pass.fault));
           if (typeof pass.ms === "number") line.append(` ${pass.ms.toFixed(1)} ms`);
           if (hasNote(pass)) line.classList.add("noted");

@@ -67,6 +67,14 @@ void decide_moon(const v1::MoonChoiceQuery& query, v1::MoonChoiceAnswer* answer)
 // 004 'Scoring variants': no pledge to take no hearts.
 void decide_pledge(const v1::PledgeQuery&, v1::PledgeAnswer* answer) { answer->set_pledge(false); }
 
+// Rickety Kate: accept a passed QS; after a refusal, the default card in its place.
+void decide_refuse_queen(const v1::RefuseQueenQuery&, v1::RefuseQueenAnswer* answer) {
+  answer->set_refuse(false);
+}
+void decide_replace_pass(const v1::ReplacePassQuery& query, v1::ReplacePassAnswer* answer) {
+  answer->set_card(query.default_card());
+}
+
 // -- the protocol ---------------------------------------------------------------------
 
 grpc::Status invalid(const std::string& message) {
@@ -121,6 +129,8 @@ class Service final : public v1::BotService::Service {
           // The later queries this kit answers (MatchStartAnswer.answers).
           response.mutable_match_start()->add_answers("moon_choice");
           response.mutable_match_start()->add_answers("pledge");
+          response.mutable_match_start()->add_answers("refuse_queen");
+          response.mutable_match_start()->add_answers("replace_pass");
           break;
         case Kind::kPassCards: {
           const auto& query = request.pass_cards();
@@ -162,6 +172,12 @@ class Service final : public v1::BotService::Service {
           break;
         case Kind::kPledge:
           decide_pledge(request.pledge(), response.mutable_pledge());
+          break;
+        case Kind::kRefuseQueen:
+          decide_refuse_queen(request.refuse_queen(), response.mutable_refuse_queen());
+          break;
+        case Kind::kReplacePass:
+          decide_replace_pass(request.replace_pass(), response.mutable_replace_pass());
           break;
         case Kind::kMatchEnd:
           ended = true;

@@ -93,7 +93,7 @@ class Match {
     switch (kind) {
       case "match_start":
         this.started = true;
-        return { request_id, match_start: { wants_notifications: false, answers: ["moon_choice", "pledge"] } };
+        return { request_id, match_start: { wants_notifications: false, answers: ["moon_choice", "pledge", "refuse_queen", "replace_pass"] } };
       case "pass_cards": {
         const query = request.pass_cards!;
         const state = requireState("pass_cards", query.state);
@@ -121,6 +121,10 @@ class Match {
         return { request_id, moon_choice: { subtract: request.moon_choice!.default_subtract } };
       case "pledge": // 004 'Scoring variants': no pledge
         return { request_id, pledge: { pledge: false } };
+      case "refuse_queen": // Rickety Kate: accept the passed QS
+        return { request_id, refuse_queen: { refuse: false } };
+      case "replace_pass": // Rickety Kate: the default card in the refused QS's place
+        return { request_id, replace_pass: { card: request.replace_pass!.default_card } };
       case "match_end":
         this.ended = true;
         return null;

@@ -60,8 +60,13 @@ export interface ProtoGrpcType {
       Player: MessageTypeDefinition
       PledgeAnswer: MessageTypeDefinition
       PledgeQuery: MessageTypeDefinition
+      QueenOffer: MessageTypeDefinition
       ReadyRequest: MessageTypeDefinition
       ReadyResponse: MessageTypeDefinition
+      RefuseQueenAnswer: MessageTypeDefinition
+      RefuseQueenQuery: MessageTypeDefinition
+      ReplacePassAnswer: MessageTypeDefinition
+      ReplacePassQuery: MessageTypeDefinition
       RevealCardAnswer: MessageTypeDefinition
       RevealCardQuery: MessageTypeDefinition
       Rules: MessageTypeDefinition

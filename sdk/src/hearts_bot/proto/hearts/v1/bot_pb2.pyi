@@ -81,6 +81,8 @@ class PlayMatchRequest(_message.Message):
     NAME_SUIT_FIELD_NUMBER: _builtins.int
     MOON_CHOICE_FIELD_NUMBER: _builtins.int
     PLEDGE_FIELD_NUMBER: _builtins.int
+    REFUSE_QUEEN_FIELD_NUMBER: _builtins.int
+    REPLACE_PASS_FIELD_NUMBER: _builtins.int
     HAND_START_FIELD_NUMBER: _builtins.int
     TRICK_END_FIELD_NUMBER: _builtins.int
     HAND_END_FIELD_NUMBER: _builtins.int
@@ -140,6 +142,19 @@ class PlayMatchRequest(_message.Message):
         """
 
     @_builtins.property
+    def refuse_queen(self) -> _game_pb2.RefuseQueenQuery:
+        """Rickety Kate (rules.queen_refusal): every seat has passed and the QS is passed to
+        this seat; refuse it or accept it, before the exchange. Query: answer with
+        refuse_queen.
+        """
+
+    @_builtins.property
+    def replace_pass(self) -> _game_pb2.ReplacePassQuery:
+        """Rickety Kate: the receiver refused the QS this seat passed; name the card passed in
+        its place. Query: answer with replace_pass.
+        """
+
+    @_builtins.property
     def hand_start(self) -> _game_pb2.HandStart:
         """A hand was dealt. Notification (only if the bot asked for notifications)."""
 
@@ -172,17 +187,19 @@ class PlayMatchRequest(_message.Message):
         name_suit: _game_pb2.NameSuitQuery | None = ...,
         moon_choice: _game_pb2.MoonChoiceQuery | None = ...,
         pledge: _game_pb2.PledgeQuery | None = ...,
+        refuse_queen: _game_pb2.RefuseQueenQuery | None = ...,
+        replace_pass: _game_pb2.ReplacePassQuery | None = ...,
         hand_start: _game_pb2.HandStart | None = ...,
         trick_end: _game_pb2.TrickEnd | None = ...,
         hand_end: _game_pb2.HandEnd | None = ...,
         match_end: _game_pb2.MatchEnd | None = ...,
         domino_trick_end: _game_pb2.DominoTrickEnd | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "refuse_queen", b"refuse_queen", "replace_pass", b"replace_pass", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "request_id", b"request_id", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "refuse_queen", b"refuse_queen", "replace_pass", b"replace_pass", "request_id", b"request_id", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "moon_choice", "pledge", "hand_start", "trick_end", "hand_end", "match_end", "domino_trick_end"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "moon_choice", "pledge", "refuse_queen", "replace_pass", "hand_start", "trick_end", "hand_end", "match_end", "domino_trick_end"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -204,6 +221,8 @@ class PlayMatchResponse(_message.Message):
     NAME_SUIT_FIELD_NUMBER: _builtins.int
     MOON_CHOICE_FIELD_NUMBER: _builtins.int
     PLEDGE_FIELD_NUMBER: _builtins.int
+    REFUSE_QUEEN_FIELD_NUMBER: _builtins.int
+    REPLACE_PASS_FIELD_NUMBER: _builtins.int
     NOTE_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
     """The request_id of the query this answers."""
@@ -251,6 +270,14 @@ class PlayMatchResponse(_message.Message):
     def pledge(self) -> _game_pb2.PledgeAnswer:
         """The answer to pledge."""
 
+    @_builtins.property
+    def refuse_queen(self) -> _game_pb2.RefuseQueenAnswer:
+        """The answer to refuse_queen."""
+
+    @_builtins.property
+    def replace_pass(self) -> _game_pb2.ReplacePassAnswer:
+        """The answer to replace_pass."""
+
     def __init__(
         self,
         *,
@@ -264,13 +291,15 @@ class PlayMatchResponse(_message.Message):
         name_suit: _game_pb2.NameSuitAnswer | None = ...,
         moon_choice: _game_pb2.MoonChoiceAnswer | None = ...,
         pledge: _game_pb2.PledgeAnswer | None = ...,
+        refuse_queen: _game_pb2.RefuseQueenAnswer | None = ...,
+        replace_pass: _game_pb2.ReplacePassAnswer | None = ...,
         note: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "reveal_card", b"reveal_card"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "refuse_queen", b"refuse_queen", "replace_pass", b"replace_pass", "reveal_card", b"reveal_card"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "note", b"note", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "request_id", b"request_id", "reveal_card", b"reveal_card"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "note", b"note", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "refuse_queen", b"refuse_queen", "replace_pass", b"replace_pass", "request_id", b"request_id", "reveal_card", b"reveal_card"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "moon_choice", "pledge"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "moon_choice", "pledge", "refuse_queen", "replace_pass"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

@@ -166,6 +166,7 @@ class HandState(_message.Message):
     PASS_SPLIT_FIELD_NUMBER: _builtins.int
     PLEDGES_FIELD_NUMBER: _builtins.int
     EXTRA_CARD_SEATS_FIELD_NUMBER: _builtins.int
+    QUEEN_OFFER_FIELD_NUMBER: _builtins.int
     DOMINO_FIELD_NUMBER: _builtins.int
     PENNIES_FIELD_NUMBER: _builtins.int
     MULTI_ROUND_FIELD_NUMBER: _builtins.int
@@ -272,6 +273,14 @@ class HandState(_message.Message):
         """
 
     @_builtins.property
+    def queen_offer(self) -> Global___QueenOffer:
+        """Rickety Kate (rules.queen_refusal): the QS passed this hand, set for its giver (from
+        its pass on) and its receiver (once asked to refuse it) only; unset for every other
+        seat, who know nothing of it, and when the QS was not passed. (Numbered 88, with its
+        Rules field.)
+        """
+
+    @_builtins.property
     def domino(self) -> Global___DominoTable:
         """Domino Hearts (rules.domino): the stock, who is still in, the draws, and who played
         each trick (a trick holds one card per seat still in, so Trick's "cards[i] was played
@@ -322,14 +331,15 @@ class HandState(_message.Message):
         pass_split: _abc.Iterable[_rules_pb2.PassDirection.ValueType] | None = ...,
         pledges: _abc.Iterable[_builtins.int] | None = ...,
         extra_card_seats: _abc.Iterable[_builtins.int] | None = ...,
+        queen_offer: Global___QueenOffer | None = ...,
         domino: Global___DominoTable | None = ...,
         pennies: _abc.Iterable[Global___PennyRound] | None = ...,
         multi_round: _builtins.int | None = ...,
         finished_pennies: _abc.Iterable[Global___PennyRound] | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "clock", b"clock", "current_trick", b"current_trick", "declarer", b"declarer", "domino", b"domino", "kitty_taker", b"kitty_taker", "multi_round", b"multi_round", "rules", b"rules"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "_queen_offer", b"_queen_offer", "clock", b"clock", "current_trick", b"current_trick", "declarer", b"declarer", "domino", b"domino", "kitty_taker", b"kitty_taker", "multi_round", b"multi_round", "queen_offer", b"queen_offer", "rules", b"rules"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "domino", b"domino", "extra_card_seats", b"extra_card_seats", "finished_pennies", b"finished_pennies", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "multi_round", b"multi_round", "pass_direction", b"pass_direction", "pass_split", b"pass_split", "passed", b"passed", "pennies", b"pennies", "pledges", b"pledges", "pot", b"pot", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "_queen_offer", b"_queen_offer", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "domino", b"domino", "extra_card_seats", b"extra_card_seats", "finished_pennies", b"finished_pennies", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "multi_round", b"multi_round", "pass_direction", b"pass_direction", "pass_split", b"pass_split", "passed", b"passed", "pennies", b"pennies", "pledges", b"pledges", "pot", b"pot", "queen_offer", b"queen_offer", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__declarer: _TypeAlias = _typing.Literal["declarer"]  # noqa: Y015
     _WhichOneofArgType__declarer: _TypeAlias = _typing.Literal["_declarer", b"_declarer"]  # noqa: Y015
@@ -339,6 +349,8 @@ class HandState(_message.Message):
     _WhichOneofArgType__kitty_taker: _TypeAlias = _typing.Literal["_kitty_taker", b"_kitty_taker"]  # noqa: Y015
     _WhichOneofReturnType__multi_round: _TypeAlias = _typing.Literal["multi_round"]  # noqa: Y015
     _WhichOneofArgType__multi_round: _TypeAlias = _typing.Literal["_multi_round", b"_multi_round"]  # noqa: Y015
+    _WhichOneofReturnType__queen_offer: _TypeAlias = _typing.Literal["queen_offer"]  # noqa: Y015
+    _WhichOneofArgType__queen_offer: _TypeAlias = _typing.Literal["_queen_offer", b"_queen_offer"]  # noqa: Y015
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__declarer) -> _WhichOneofReturnType__declarer | None: ...
     @_typing.overload
@@ -347,6 +359,8 @@ class HandState(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType__kitty_taker) -> _WhichOneofReturnType__kitty_taker | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__multi_round) -> _WhichOneofReturnType__multi_round | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__queen_offer) -> _WhichOneofReturnType__queen_offer | None: ...
 
 Global___HandState: _TypeAlias = HandState  # noqa: Y015
 
@@ -953,6 +967,154 @@ class PledgeAnswer(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___PledgeAnswer: _TypeAlias = PledgeAnswer  # noqa: Y015
+
+@_typing.final
+class QueenOffer(_message.Message):
+    """Rickety Kate: the passed QS, its giver and receiver, and the receiver's answer."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GIVER_FIELD_NUMBER: _builtins.int
+    RECEIVER_FIELD_NUMBER: _builtins.int
+    REFUSED_FIELD_NUMBER: _builtins.int
+    giver: _builtins.int
+    """The seat that passed the QS."""
+    receiver: _builtins.int
+    """The seat it was passed to, asked whether it refuses it."""
+    refused: _builtins.bool
+    """true refused, false accepted; unset before the receiver answers."""
+    def __init__(
+        self,
+        *,
+        giver: _builtins.int = ...,
+        receiver: _builtins.int = ...,
+        refused: _builtins.bool | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_refused", b"_refused", "refused", b"refused"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_refused", b"_refused", "giver", b"giver", "receiver", b"receiver", "refused", b"refused"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__refused: _TypeAlias = _typing.Literal["refused"]  # noqa: Y015
+    _WhichOneofArgType__refused: _TypeAlias = _typing.Literal["_refused", b"_refused"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__refused) -> _WhichOneofReturnType__refused | None: ...
+
+Global___QueenOffer: _TypeAlias = QueenOffer  # noqa: Y015
+
+@_typing.final
+class RefuseQueenQuery(_message.Message):
+    """Rickety Kate (rules.queen_refusal): the QS is passed to this seat. "The receiving
+    player has the right to refuse the Queen of Spades, in which case another card must be
+    passed in its place." Asked once every seat has passed, before the exchange; the
+    receiver learns only that the QS is offered (not the rest of the pass).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    GIVER_FIELD_NUMBER: _builtins.int
+    giver: _builtins.int
+    """The seat passing the QS."""
+    @_builtins.property
+    def state(self) -> Global___HandState:
+        """The hand as this seat sees it, its own pass given; state.queen_offer is set."""
+
+    def __init__(
+        self,
+        *,
+        state: Global___HandState | None = ...,
+        giver: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["giver", b"giver", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RefuseQueenQuery: _TypeAlias = RefuseQueenQuery  # noqa: Y015
+
+@_typing.final
+class RefuseQueenAnswer(_message.Message):
+    """The receiver's answer."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REFUSE_FIELD_NUMBER: _builtins.int
+    refuse: _builtins.bool
+    """true: refuse the QS (the giver passes another card instead); false (the default):
+    accept it.
+    """
+    def __init__(
+        self,
+        *,
+        refuse: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["refuse", b"refuse"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RefuseQueenAnswer: _TypeAlias = RefuseQueenAnswer  # noqa: Y015
+
+@_typing.final
+class ReplacePassQuery(_message.Message):
+    """Rickety Kate: the receiver refused the QS this seat passed; name the card that goes in
+    its place.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    LEGAL_FIELD_NUMBER: _builtins.int
+    DEFAULT_CARD_FIELD_NUMBER: _builtins.int
+    default_card: _builtins.str
+    """The answer applied on a fault or a timeout: the lowest of legal by rank, then suit."""
+    @_builtins.property
+    def state(self) -> Global___HandState:
+        """The hand as this seat sees it; state.passed is its pass as given (the QS in it)."""
+
+    @_builtins.property
+    def legal(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The cards that may replace the QS: the hand but the pass (and any card the rules
+        forbid passing).
+        """
+
+    def __init__(
+        self,
+        *,
+        state: Global___HandState | None = ...,
+        legal: _abc.Iterable[_builtins.str] | None = ...,
+        default_card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["default_card", b"default_card", "legal", b"legal", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReplacePassQuery: _TypeAlias = ReplacePassQuery  # noqa: Y015
+
+@_typing.final
+class ReplacePassAnswer(_message.Message):
+    """The giver's replacement."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_FIELD_NUMBER: _builtins.int
+    card: _builtins.str
+    """One card of ReplacePassQuery.legal."""
+    def __init__(
+        self,
+        *,
+        card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReplacePassAnswer: _TypeAlias = ReplacePassAnswer  # noqa: Y015
 
 @_typing.final
 class PlayCardQuery(_message.Message):

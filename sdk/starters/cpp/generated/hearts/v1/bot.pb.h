@@ -413,6 +413,8 @@ class PlayMatchRequest final :
     kNameSuit = 12,
     kMoonChoice = 13,
     kPledge = 14,
+    kRefuseQueen = 16,
+    kReplacePass = 17,
     kHandStart = 5,
     kTrickEnd = 6,
     kHandEnd = 7,
@@ -509,6 +511,8 @@ class PlayMatchRequest final :
     kNameSuitFieldNumber = 12,
     kMoonChoiceFieldNumber = 13,
     kPledgeFieldNumber = 14,
+    kRefuseQueenFieldNumber = 16,
+    kReplacePassFieldNumber = 17,
     kHandStartFieldNumber = 5,
     kTrickEndFieldNumber = 6,
     kHandEndFieldNumber = 7,
@@ -686,6 +690,42 @@ class PlayMatchRequest final :
       ::hearts::v1::PledgeQuery* pledge);
   ::hearts::v1::PledgeQuery* unsafe_arena_release_pledge();
 
+  // .hearts.v1.RefuseQueenQuery refuse_queen = 16;
+  bool has_refuse_queen() const;
+  private:
+  bool _internal_has_refuse_queen() const;
+  public:
+  void clear_refuse_queen();
+  const ::hearts::v1::RefuseQueenQuery& refuse_queen() const;
+  PROTOBUF_NODISCARD ::hearts::v1::RefuseQueenQuery* release_refuse_queen();
+  ::hearts::v1::RefuseQueenQuery* mutable_refuse_queen();
+  void set_allocated_refuse_queen(::hearts::v1::RefuseQueenQuery* refuse_queen);
+  private:
+  const ::hearts::v1::RefuseQueenQuery& _internal_refuse_queen() const;
+  ::hearts::v1::RefuseQueenQuery* _internal_mutable_refuse_queen();
+  public:
+  void unsafe_arena_set_allocated_refuse_queen(
+      ::hearts::v1::RefuseQueenQuery* refuse_queen);
+  ::hearts::v1::RefuseQueenQuery* unsafe_arena_release_refuse_queen();
+
+  // .hearts.v1.ReplacePassQuery replace_pass = 17;
+  bool has_replace_pass() const;
+  private:
+  bool _internal_has_replace_pass() const;
+  public:
+  void clear_replace_pass();
+  const ::hearts::v1::ReplacePassQuery& replace_pass() const;
+  PROTOBUF_NODISCARD ::hearts::v1::ReplacePassQuery* release_replace_pass();
+  ::hearts::v1::ReplacePassQuery* mutable_replace_pass();
+  void set_allocated_replace_pass(::hearts::v1::ReplacePassQuery* replace_pass);
+  private:
+  const ::hearts::v1::ReplacePassQuery& _internal_replace_pass() const;
+  ::hearts::v1::ReplacePassQuery* _internal_mutable_replace_pass();
+  public:
+  void unsafe_arena_set_allocated_replace_pass(
+      ::hearts::v1::ReplacePassQuery* replace_pass);
+  ::hearts::v1::ReplacePassQuery* unsafe_arena_release_replace_pass();
+
   // .hearts.v1.HandStart hand_start = 5;
   bool has_hand_start() const;
   private:
@@ -790,6 +830,8 @@ class PlayMatchRequest final :
   void set_has_name_suit();
   void set_has_moon_choice();
   void set_has_pledge();
+  void set_has_refuse_queen();
+  void set_has_replace_pass();
   void set_has_hand_start();
   void set_has_trick_end();
   void set_has_hand_end();
@@ -816,6 +858,8 @@ class PlayMatchRequest final :
       ::hearts::v1::NameSuitQuery* name_suit_;
       ::hearts::v1::MoonChoiceQuery* moon_choice_;
       ::hearts::v1::PledgeQuery* pledge_;
+      ::hearts::v1::RefuseQueenQuery* refuse_queen_;
+      ::hearts::v1::ReplacePassQuery* replace_pass_;
       ::hearts::v1::HandStart* hand_start_;
       ::hearts::v1::TrickEnd* trick_end_;
       ::hearts::v1::HandEnd* hand_end_;
@@ -884,6 +928,8 @@ class PlayMatchResponse final :
     kNameSuit = 8,
     kMoonChoice = 9,
     kPledge = 10,
+    kRefuseQueen = 12,
+    kReplacePass = 13,
     KIND_NOT_SET = 0,
   };
 
@@ -976,6 +1022,8 @@ class PlayMatchResponse final :
     kNameSuitFieldNumber = 8,
     kMoonChoiceFieldNumber = 9,
     kPledgeFieldNumber = 10,
+    kRefuseQueenFieldNumber = 12,
+    kReplacePassFieldNumber = 13,
   };
   // string note = 15;
   void clear_note();
@@ -1162,6 +1210,42 @@ class PlayMatchResponse final :
       ::hearts::v1::PledgeAnswer* pledge);
   ::hearts::v1::PledgeAnswer* unsafe_arena_release_pledge();
 
+  // .hearts.v1.RefuseQueenAnswer refuse_queen = 12;
+  bool has_refuse_queen() const;
+  private:
+  bool _internal_has_refuse_queen() const;
+  public:
+  void clear_refuse_queen();
+  const ::hearts::v1::RefuseQueenAnswer& refuse_queen() const;
+  PROTOBUF_NODISCARD ::hearts::v1::RefuseQueenAnswer* release_refuse_queen();
+  ::hearts::v1::RefuseQueenAnswer* mutable_refuse_queen();
+  void set_allocated_refuse_queen(::hearts::v1::RefuseQueenAnswer* refuse_queen);
+  private:
+  const ::hearts::v1::RefuseQueenAnswer& _internal_refuse_queen() const;
+  ::hearts::v1::RefuseQueenAnswer* _internal_mutable_refuse_queen();
+  public:
+  void unsafe_arena_set_allocated_refuse_queen(
+      ::hearts::v1::RefuseQueenAnswer* refuse_queen);
+  ::hearts::v1::RefuseQueenAnswer* unsafe_arena_release_refuse_queen();
+
+  // .hearts.v1.ReplacePassAnswer replace_pass = 13;
+  bool has_replace_pass() const;
+  private:
+  bool _internal_has_replace_pass() const;
+  public:
+  void clear_replace_pass();
+  const ::hearts::v1::ReplacePassAnswer& replace_pass() const;
+  PROTOBUF_NODISCARD ::hearts::v1::ReplacePassAnswer* release_replace_pass();
+  ::hearts::v1::ReplacePassAnswer* mutable_replace_pass();
+  void set_allocated_replace_pass(::hearts::v1::ReplacePassAnswer* replace_pass);
+  private:
+  const ::hearts::v1::ReplacePassAnswer& _internal_replace_pass() const;
+  ::hearts::v1::ReplacePassAnswer* _internal_mutable_replace_pass();
+  public:
+  void unsafe_arena_set_allocated_replace_pass(
+      ::hearts::v1::ReplacePassAnswer* replace_pass);
+  ::hearts::v1::ReplacePassAnswer* unsafe_arena_release_replace_pass();
+
   void clear_kind();
   KindCase kind_case() const;
   // @@protoc_insertion_point(class_scope:hearts.v1.PlayMatchResponse)
@@ -1176,6 +1260,8 @@ class PlayMatchResponse final :
   void set_has_name_suit();
   void set_has_moon_choice();
   void set_has_pledge();
+  void set_has_refuse_queen();
+  void set_has_replace_pass();
 
   inline bool has_kind() const;
   inline void clear_has_kind();
@@ -1198,6 +1284,8 @@ class PlayMatchResponse final :
       ::hearts::v1::NameSuitAnswer* name_suit_;
       ::hearts::v1::MoonChoiceAnswer* moon_choice_;
       ::hearts::v1::PledgeAnswer* pledge_;
+      ::hearts::v1::RefuseQueenAnswer* refuse_queen_;
+      ::hearts::v1::ReplacePassAnswer* replace_pass_;
     } kind_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
     uint32_t _oneof_case_[1];
@@ -1936,6 +2024,138 @@ inline ::hearts::v1::PledgeQuery* PlayMatchRequest::_internal_mutable_pledge() {
 inline ::hearts::v1::PledgeQuery* PlayMatchRequest::mutable_pledge() {
   ::hearts::v1::PledgeQuery* _msg = _internal_mutable_pledge();
   // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchRequest.pledge)
+  return _msg;
+}
+
+// .hearts.v1.RefuseQueenQuery refuse_queen = 16;
+inline bool PlayMatchRequest::_internal_has_refuse_queen() const {
+  return kind_case() == kRefuseQueen;
+}
+inline bool PlayMatchRequest::has_refuse_queen() const {
+  return _internal_has_refuse_queen();
+}
+inline void PlayMatchRequest::set_has_refuse_queen() {
+  _impl_._oneof_case_[0] = kRefuseQueen;
+}
+inline ::hearts::v1::RefuseQueenQuery* PlayMatchRequest::release_refuse_queen() {
+  // @@protoc_insertion_point(field_release:hearts.v1.PlayMatchRequest.refuse_queen)
+  if (_internal_has_refuse_queen()) {
+    clear_has_kind();
+    ::hearts::v1::RefuseQueenQuery* temp = _impl_.kind_.refuse_queen_;
+    if (GetArenaForAllocation() != nullptr) {
+      temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+    }
+    _impl_.kind_.refuse_queen_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline const ::hearts::v1::RefuseQueenQuery& PlayMatchRequest::_internal_refuse_queen() const {
+  return _internal_has_refuse_queen()
+      ? *_impl_.kind_.refuse_queen_
+      : reinterpret_cast< ::hearts::v1::RefuseQueenQuery&>(::hearts::v1::_RefuseQueenQuery_default_instance_);
+}
+inline const ::hearts::v1::RefuseQueenQuery& PlayMatchRequest::refuse_queen() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.PlayMatchRequest.refuse_queen)
+  return _internal_refuse_queen();
+}
+inline ::hearts::v1::RefuseQueenQuery* PlayMatchRequest::unsafe_arena_release_refuse_queen() {
+  // @@protoc_insertion_point(field_unsafe_arena_release:hearts.v1.PlayMatchRequest.refuse_queen)
+  if (_internal_has_refuse_queen()) {
+    clear_has_kind();
+    ::hearts::v1::RefuseQueenQuery* temp = _impl_.kind_.refuse_queen_;
+    _impl_.kind_.refuse_queen_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline void PlayMatchRequest::unsafe_arena_set_allocated_refuse_queen(::hearts::v1::RefuseQueenQuery* refuse_queen) {
+  clear_kind();
+  if (refuse_queen) {
+    set_has_refuse_queen();
+    _impl_.kind_.refuse_queen_ = refuse_queen;
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.PlayMatchRequest.refuse_queen)
+}
+inline ::hearts::v1::RefuseQueenQuery* PlayMatchRequest::_internal_mutable_refuse_queen() {
+  if (!_internal_has_refuse_queen()) {
+    clear_kind();
+    set_has_refuse_queen();
+    _impl_.kind_.refuse_queen_ = CreateMaybeMessage< ::hearts::v1::RefuseQueenQuery >(GetArenaForAllocation());
+  }
+  return _impl_.kind_.refuse_queen_;
+}
+inline ::hearts::v1::RefuseQueenQuery* PlayMatchRequest::mutable_refuse_queen() {
+  ::hearts::v1::RefuseQueenQuery* _msg = _internal_mutable_refuse_queen();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchRequest.refuse_queen)
+  return _msg;
+}
+
+// .hearts.v1.ReplacePassQuery replace_pass = 17;
+inline bool PlayMatchRequest::_internal_has_replace_pass() const {
+  return kind_case() == kReplacePass;
+}
+inline bool PlayMatchRequest::has_replace_pass() const {
+  return _internal_has_replace_pass();
+}
+inline void PlayMatchRequest::set_has_replace_pass() {
+  _impl_._oneof_case_[0] = kReplacePass;
+}
+inline ::hearts::v1::ReplacePassQuery* PlayMatchRequest::release_replace_pass() {
+  // @@protoc_insertion_point(field_release:hearts.v1.PlayMatchRequest.replace_pass)
+  if (_internal_has_replace_pass()) {
+    clear_has_kind();
+    ::hearts::v1::ReplacePassQuery* temp = _impl_.kind_.replace_pass_;
+    if (GetArenaForAllocation() != nullptr) {
+      temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+    }
+    _impl_.kind_.replace_pass_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline const ::hearts::v1::ReplacePassQuery& PlayMatchRequest::_internal_replace_pass() const {
+  return _internal_has_replace_pass()
+      ? *_impl_.kind_.replace_pass_
+      : reinterpret_cast< ::hearts::v1::ReplacePassQuery&>(::hearts::v1::_ReplacePassQuery_default_instance_);
+}
+inline const ::hearts::v1::ReplacePassQuery& PlayMatchRequest::replace_pass() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.PlayMatchRequest.replace_pass)
+  return _internal_replace_pass();
+}
+inline ::hearts::v1::ReplacePassQuery* PlayMatchRequest::unsafe_arena_release_replace_pass() {
+  // @@protoc_insertion_point(field_unsafe_arena_release:hearts.v1.PlayMatchRequest.replace_pass)
+  if (_internal_has_replace_pass()) {
+    clear_has_kind();
+    ::hearts::v1::ReplacePassQuery* temp = _impl_.kind_.replace_pass_;
+    _impl_.kind_.replace_pass_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline void PlayMatchRequest::unsafe_arena_set_allocated_replace_pass(::hearts::v1::ReplacePassQuery* replace_pass) {
+  clear_kind();
+  if (replace_pass) {
+    set_has_replace_pass();
+    _impl_.kind_.replace_pass_ = replace_pass;
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.PlayMatchRequest.replace_pass)
+}
+inline ::hearts::v1::ReplacePassQuery* PlayMatchRequest::_internal_mutable_replace_pass() {
+  if (!_internal_has_replace_pass()) {
+    clear_kind();
+    set_has_replace_pass();
+    _impl_.kind_.replace_pass_ = CreateMaybeMessage< ::hearts::v1::ReplacePassQuery >(GetArenaForAllocation());
+  }
+  return _impl_.kind_.replace_pass_;
+}
+inline ::hearts::v1::ReplacePassQuery* PlayMatchRequest::mutable_replace_pass() {
+  ::hearts::v1::ReplacePassQuery* _msg = _internal_mutable_replace_pass();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchRequest.replace_pass)
   return _msg;
 }
 
@@ -2893,6 +3113,138 @@ inline ::hearts::v1::PledgeAnswer* PlayMatchResponse::_internal_mutable_pledge()
 inline ::hearts::v1::PledgeAnswer* PlayMatchResponse::mutable_pledge() {
   ::hearts::v1::PledgeAnswer* _msg = _internal_mutable_pledge();
   // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchResponse.pledge)
+  return _msg;
+}
+
+// .hearts.v1.RefuseQueenAnswer refuse_queen = 12;
+inline bool PlayMatchResponse::_internal_has_refuse_queen() const {
+  return kind_case() == kRefuseQueen;
+}
+inline bool PlayMatchResponse::has_refuse_queen() const {
+  return _internal_has_refuse_queen();
+}
+inline void PlayMatchResponse::set_has_refuse_queen() {
+  _impl_._oneof_case_[0] = kRefuseQueen;
+}
+inline ::hearts::v1::RefuseQueenAnswer* PlayMatchResponse::release_refuse_queen() {
+  // @@protoc_insertion_point(field_release:hearts.v1.PlayMatchResponse.refuse_queen)
+  if (_internal_has_refuse_queen()) {
+    clear_has_kind();
+    ::hearts::v1::RefuseQueenAnswer* temp = _impl_.kind_.refuse_queen_;
+    if (GetArenaForAllocation() != nullptr) {
+      temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+    }
+    _impl_.kind_.refuse_queen_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline const ::hearts::v1::RefuseQueenAnswer& PlayMatchResponse::_internal_refuse_queen() const {
+  return _internal_has_refuse_queen()
+      ? *_impl_.kind_.refuse_queen_
+      : reinterpret_cast< ::hearts::v1::RefuseQueenAnswer&>(::hearts::v1::_RefuseQueenAnswer_default_instance_);
+}
+inline const ::hearts::v1::RefuseQueenAnswer& PlayMatchResponse::refuse_queen() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.PlayMatchResponse.refuse_queen)
+  return _internal_refuse_queen();
+}
+inline ::hearts::v1::RefuseQueenAnswer* PlayMatchResponse::unsafe_arena_release_refuse_queen() {
+  // @@protoc_insertion_point(field_unsafe_arena_release:hearts.v1.PlayMatchResponse.refuse_queen)
+  if (_internal_has_refuse_queen()) {
+    clear_has_kind();
+    ::hearts::v1::RefuseQueenAnswer* temp = _impl_.kind_.refuse_queen_;
+    _impl_.kind_.refuse_queen_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline void PlayMatchResponse::unsafe_arena_set_allocated_refuse_queen(::hearts::v1::RefuseQueenAnswer* refuse_queen) {
+  clear_kind();
+  if (refuse_queen) {
+    set_has_refuse_queen();
+    _impl_.kind_.refuse_queen_ = refuse_queen;
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.PlayMatchResponse.refuse_queen)
+}
+inline ::hearts::v1::RefuseQueenAnswer* PlayMatchResponse::_internal_mutable_refuse_queen() {
+  if (!_internal_has_refuse_queen()) {
+    clear_kind();
+    set_has_refuse_queen();
+    _impl_.kind_.refuse_queen_ = CreateMaybeMessage< ::hearts::v1::RefuseQueenAnswer >(GetArenaForAllocation());
+  }
+  return _impl_.kind_.refuse_queen_;
+}
+inline ::hearts::v1::RefuseQueenAnswer* PlayMatchResponse::mutable_refuse_queen() {
+  ::hearts::v1::RefuseQueenAnswer* _msg = _internal_mutable_refuse_queen();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchResponse.refuse_queen)
+  return _msg;
+}
+
+// .hearts.v1.ReplacePassAnswer replace_pass = 13;
+inline bool PlayMatchResponse::_internal_has_replace_pass() const {
+  return kind_case() == kReplacePass;
+}
+inline bool PlayMatchResponse::has_replace_pass() const {
+  return _internal_has_replace_pass();
+}
+inline void PlayMatchResponse::set_has_replace_pass() {
+  _impl_._oneof_case_[0] = kReplacePass;
+}
+inline ::hearts::v1::ReplacePassAnswer* PlayMatchResponse::release_replace_pass() {
+  // @@protoc_insertion_point(field_release:hearts.v1.PlayMatchResponse.replace_pass)
+  if (_internal_has_replace_pass()) {
+    clear_has_kind();
+    ::hearts::v1::ReplacePassAnswer* temp = _impl_.kind_.replace_pass_;
+    if (GetArenaForAllocation() != nullptr) {
+      temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+    }
+    _impl_.kind_.replace_pass_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline const ::hearts::v1::ReplacePassAnswer& PlayMatchResponse::_internal_replace_pass() const {
+  return _internal_has_replace_pass()
+      ? *_impl_.kind_.replace_pass_
+      : reinterpret_cast< ::hearts::v1::ReplacePassAnswer&>(::hearts::v1::_ReplacePassAnswer_default_instance_);
+}
+inline const ::hearts::v1::ReplacePassAnswer& PlayMatchResponse::replace_pass() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.PlayMatchResponse.replace_pass)
+  return _internal_replace_pass();
+}
+inline ::hearts::v1::ReplacePassAnswer* PlayMatchResponse::unsafe_arena_release_replace_pass() {
+  // @@protoc_insertion_point(field_unsafe_arena_release:hearts.v1.PlayMatchResponse.replace_pass)
+  if (_internal_has_replace_pass()) {
+    clear_has_kind();
+    ::hearts::v1::ReplacePassAnswer* temp = _impl_.kind_.replace_pass_;
+    _impl_.kind_.replace_pass_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline void PlayMatchResponse::unsafe_arena_set_allocated_replace_pass(::hearts::v1::ReplacePassAnswer* replace_pass) {
+  clear_kind();
+  if (replace_pass) {
+    set_has_replace_pass();
+    _impl_.kind_.replace_pass_ = replace_pass;
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.PlayMatchResponse.replace_pass)
+}
+inline ::hearts::v1::ReplacePassAnswer* PlayMatchResponse::_internal_mutable_replace_pass() {
+  if (!_internal_has_replace_pass()) {
+    clear_kind();
+    set_has_replace_pass();
+    _impl_.kind_.replace_pass_ = CreateMaybeMessage< ::hearts::v1::ReplacePassAnswer >(GetArenaForAllocation());
+  }
+  return _impl_.kind_.replace_pass_;
+}
+inline ::hearts::v1::ReplacePassAnswer* PlayMatchResponse::mutable_replace_pass() {
+  ::hearts::v1::ReplacePassAnswer* _msg = _internal_mutable_replace_pass();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchResponse.replace_pass)
   return _msg;
 }
 

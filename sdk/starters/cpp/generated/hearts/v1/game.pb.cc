@@ -82,6 +82,7 @@ PROTOBUF_CONSTEXPR HandState::HandState(
   , /*decltype(_impl_.current_trick_)*/nullptr
   , /*decltype(_impl_.clock_)*/nullptr
   , /*decltype(_impl_.domino_)*/nullptr
+  , /*decltype(_impl_.queen_offer_)*/nullptr
   , /*decltype(_impl_.seat_)*/0u
   , /*decltype(_impl_.hand_number_)*/0u
   , /*decltype(_impl_.dealer_)*/0u
@@ -385,6 +386,77 @@ struct PledgeAnswerDefaultTypeInternal {
   };
 };
 PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 PledgeAnswerDefaultTypeInternal _PledgeAnswer_default_instance_;
+PROTOBUF_CONSTEXPR QueenOffer::QueenOffer(
+    ::_pbi::ConstantInitialized): _impl_{
+    /*decltype(_impl_._has_bits_)*/{}
+  , /*decltype(_impl_._cached_size_)*/{}
+  , /*decltype(_impl_.giver_)*/0u
+  , /*decltype(_impl_.receiver_)*/0u
+  , /*decltype(_impl_.refused_)*/false} {}
+struct QueenOfferDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR QueenOfferDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~QueenOfferDefaultTypeInternal() {}
+  union {
+    QueenOffer _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 QueenOfferDefaultTypeInternal _QueenOffer_default_instance_;
+PROTOBUF_CONSTEXPR RefuseQueenQuery::RefuseQueenQuery(
+    ::_pbi::ConstantInitialized): _impl_{
+    /*decltype(_impl_.state_)*/nullptr
+  , /*decltype(_impl_.giver_)*/0u
+  , /*decltype(_impl_._cached_size_)*/{}} {}
+struct RefuseQueenQueryDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR RefuseQueenQueryDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~RefuseQueenQueryDefaultTypeInternal() {}
+  union {
+    RefuseQueenQuery _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 RefuseQueenQueryDefaultTypeInternal _RefuseQueenQuery_default_instance_;
+PROTOBUF_CONSTEXPR RefuseQueenAnswer::RefuseQueenAnswer(
+    ::_pbi::ConstantInitialized): _impl_{
+    /*decltype(_impl_.refuse_)*/false
+  , /*decltype(_impl_._cached_size_)*/{}} {}
+struct RefuseQueenAnswerDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR RefuseQueenAnswerDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~RefuseQueenAnswerDefaultTypeInternal() {}
+  union {
+    RefuseQueenAnswer _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 RefuseQueenAnswerDefaultTypeInternal _RefuseQueenAnswer_default_instance_;
+PROTOBUF_CONSTEXPR ReplacePassQuery::ReplacePassQuery(
+    ::_pbi::ConstantInitialized): _impl_{
+    /*decltype(_impl_.legal_)*/{}
+  , /*decltype(_impl_.default_card_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_.state_)*/nullptr
+  , /*decltype(_impl_._cached_size_)*/{}} {}
+struct ReplacePassQueryDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR ReplacePassQueryDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~ReplacePassQueryDefaultTypeInternal() {}
+  union {
+    ReplacePassQuery _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 ReplacePassQueryDefaultTypeInternal _ReplacePassQuery_default_instance_;
+PROTOBUF_CONSTEXPR ReplacePassAnswer::ReplacePassAnswer(
+    ::_pbi::ConstantInitialized): _impl_{
+    /*decltype(_impl_.card_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_._cached_size_)*/{}} {}
+struct ReplacePassAnswerDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR ReplacePassAnswerDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~ReplacePassAnswerDefaultTypeInternal() {}
+  union {
+    ReplacePassAnswer _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 ReplacePassAnswerDefaultTypeInternal _ReplacePassAnswer_default_instance_;
 PROTOBUF_CONSTEXPR PlayCardQuery::PlayCardQuery(
     ::_pbi::ConstantInitialized): _impl_{
     /*decltype(_impl_.legal_cards_)*/{}
@@ -559,7 +631,7 @@ struct MatchEndDefaultTypeInternal {
 PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 MatchEndDefaultTypeInternal _MatchEnd_default_instance_;
 }  // namespace v1
 }  // namespace hearts
-static ::_pb::Metadata file_level_metadata_hearts_2fv1_2fgame_2eproto[33];
+static ::_pb::Metadata file_level_metadata_hearts_2fv1_2fgame_2eproto[38];
 static const ::_pb::EnumDescriptor* file_level_enum_descriptors_hearts_2fv1_2fgame_2eproto[1];
 static constexpr ::_pb::ServiceDescriptor const** file_level_service_descriptors_hearts_2fv1_2fgame_2eproto = nullptr;
 
@@ -616,6 +688,7 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.pass_split_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.pledges_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.extra_card_seats_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.queen_offer_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.domino_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.pennies_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.multi_round_),
@@ -634,19 +707,20 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   ~0u,
   ~0u,
   ~0u,
-  1,
-  ~0u,
-  ~0u,
-  ~0u,
-  ~0u,
   2,
   ~0u,
   ~0u,
   ~0u,
   ~0u,
+  3,
+  ~0u,
+  ~0u,
+  ~0u,
+  ~0u,
+  1,
   0,
   ~0u,
-  3,
+  4,
   ~0u,
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::hearts::v1::DominoSeats, _internal_metadata_),
@@ -818,6 +892,49 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   ~0u,  // no _weak_field_map_
   ~0u,  // no _inlined_string_donated_
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PledgeAnswer, _impl_.pledge_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::QueenOffer, _impl_._has_bits_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::QueenOffer, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::QueenOffer, _impl_.giver_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::QueenOffer, _impl_.receiver_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::QueenOffer, _impl_.refused_),
+  ~0u,
+  ~0u,
+  0,
+  ~0u,  // no _has_bits_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::RefuseQueenQuery, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::RefuseQueenQuery, _impl_.state_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::RefuseQueenQuery, _impl_.giver_),
+  ~0u,  // no _has_bits_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::RefuseQueenAnswer, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::RefuseQueenAnswer, _impl_.refuse_),
+  ~0u,  // no _has_bits_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::ReplacePassQuery, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::ReplacePassQuery, _impl_.state_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::ReplacePassQuery, _impl_.legal_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::ReplacePassQuery, _impl_.default_card_),
+  ~0u,  // no _has_bits_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::ReplacePassAnswer, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::ReplacePassAnswer, _impl_.card_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PlayCardQuery, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -929,37 +1046,42 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
   { 0, 10, -1, sizeof(::hearts::v1::Trick)},
   { 14, -1, -1, sizeof(::hearts::v1::Clock)},
-  { 22, 56, -1, sizeof(::hearts::v1::HandState)},
-  { 84, -1, -1, sizeof(::hearts::v1::DominoSeats)},
-  { 91, -1, -1, sizeof(::hearts::v1::DominoTable)},
-  { 101, -1, -1, sizeof(::hearts::v1::DominoTrickEnd)},
-  { 111, -1, -1, sizeof(::hearts::v1::PennyCard)},
-  { 119, 130, -1, sizeof(::hearts::v1::PennyRound)},
-  { 135, -1, -1, sizeof(::hearts::v1::PennyMove)},
-  { 143, 151, -1, sizeof(::hearts::v1::Bid)},
-  { 153, -1, -1, sizeof(::hearts::v1::PassCardsQuery)},
-  { 163, -1, -1, sizeof(::hearts::v1::PassCardsAnswer)},
-  { 170, -1, -1, sizeof(::hearts::v1::CallPassQuery)},
-  { 180, 189, -1, sizeof(::hearts::v1::CallPassAnswer)},
-  { 192, -1, -1, sizeof(::hearts::v1::BidQuery)},
-  { 201, 208, -1, sizeof(::hearts::v1::BidAnswer)},
-  { 209, -1, -1, sizeof(::hearts::v1::NameSuitQuery)},
-  { 216, -1, -1, sizeof(::hearts::v1::NameSuitAnswer)},
-  { 223, -1, -1, sizeof(::hearts::v1::MoonChoiceQuery)},
-  { 232, -1, -1, sizeof(::hearts::v1::MoonChoiceAnswer)},
-  { 239, -1, -1, sizeof(::hearts::v1::PledgeQuery)},
-  { 247, -1, -1, sizeof(::hearts::v1::PledgeAnswer)},
-  { 254, -1, -1, sizeof(::hearts::v1::PlayCardQuery)},
-  { 263, 271, -1, sizeof(::hearts::v1::PlayCardAnswer)},
-  { 273, -1, -1, sizeof(::hearts::v1::RevealCardQuery)},
-  { 280, -1, -1, sizeof(::hearts::v1::RevealCardAnswer)},
-  { 287, -1, -1, sizeof(::hearts::v1::Player)},
-  { 295, -1, -1, sizeof(::hearts::v1::MatchStart)},
-  { 307, -1, -1, sizeof(::hearts::v1::MatchStartAnswer)},
-  { 315, -1, -1, sizeof(::hearts::v1::HandStart)},
-  { 327, -1, -1, sizeof(::hearts::v1::TrickEnd)},
-  { 336, 347, -1, sizeof(::hearts::v1::HandEnd)},
-  { 352, -1, -1, sizeof(::hearts::v1::MatchEnd)},
+  { 22, 57, -1, sizeof(::hearts::v1::HandState)},
+  { 86, -1, -1, sizeof(::hearts::v1::DominoSeats)},
+  { 93, -1, -1, sizeof(::hearts::v1::DominoTable)},
+  { 103, -1, -1, sizeof(::hearts::v1::DominoTrickEnd)},
+  { 113, -1, -1, sizeof(::hearts::v1::PennyCard)},
+  { 121, 132, -1, sizeof(::hearts::v1::PennyRound)},
+  { 137, -1, -1, sizeof(::hearts::v1::PennyMove)},
+  { 145, 153, -1, sizeof(::hearts::v1::Bid)},
+  { 155, -1, -1, sizeof(::hearts::v1::PassCardsQuery)},
+  { 165, -1, -1, sizeof(::hearts::v1::PassCardsAnswer)},
+  { 172, -1, -1, sizeof(::hearts::v1::CallPassQuery)},
+  { 182, 191, -1, sizeof(::hearts::v1::CallPassAnswer)},
+  { 194, -1, -1, sizeof(::hearts::v1::BidQuery)},
+  { 203, 210, -1, sizeof(::hearts::v1::BidAnswer)},
+  { 211, -1, -1, sizeof(::hearts::v1::NameSuitQuery)},
+  { 218, -1, -1, sizeof(::hearts::v1::NameSuitAnswer)},
+  { 225, -1, -1, sizeof(::hearts::v1::MoonChoiceQuery)},
+  { 234, -1, -1, sizeof(::hearts::v1::MoonChoiceAnswer)},
+  { 241, -1, -1, sizeof(::hearts::v1::PledgeQuery)},
+  { 249, -1, -1, sizeof(::hearts::v1::PledgeAnswer)},
+  { 256, 265, -1, sizeof(::hearts::v1::QueenOffer)},
+  { 268, -1, -1, sizeof(::hearts::v1::RefuseQueenQuery)},
+  { 276, -1, -1, sizeof(::hearts::v1::RefuseQueenAnswer)},
+  { 283, -1, -1, sizeof(::hearts::v1::ReplacePassQuery)},
+  { 292, -1, -1, sizeof(::hearts::v1::ReplacePassAnswer)},
+  { 299, -1, -1, sizeof(::hearts::v1::PlayCardQuery)},
+  { 308, 316, -1, sizeof(::hearts::v1::PlayCardAnswer)},
+  { 318, -1, -1, sizeof(::hearts::v1::RevealCardQuery)},
+  { 325, -1, -1, sizeof(::hearts::v1::RevealCardAnswer)},
+  { 332, -1, -1, sizeof(::hearts::v1::Player)},
+  { 340, -1, -1, sizeof(::hearts::v1::MatchStart)},
+  { 352, -1, -1, sizeof(::hearts::v1::MatchStartAnswer)},
+  { 360, -1, -1, sizeof(::hearts::v1::HandStart)},
+  { 372, -1, -1, sizeof(::hearts::v1::TrickEnd)},
+  { 381, 392, -1, sizeof(::hearts::v1::HandEnd)},
+  { 397, -1, -1, sizeof(::hearts::v1::MatchEnd)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -985,6 +1107,11 @@ static const ::_pb::Message* const file_default_instances[] = {
   &::hearts::v1::_MoonChoiceAnswer_default_instance_._instance,
   &::hearts::v1::_PledgeQuery_default_instance_._instance,
   &::hearts::v1::_PledgeAnswer_default_instance_._instance,
+  &::hearts::v1::_QueenOffer_default_instance_._instance,
+  &::hearts::v1::_RefuseQueenQuery_default_instance_._instance,
+  &::hearts::v1::_RefuseQueenAnswer_default_instance_._instance,
+  &::hearts::v1::_ReplacePassQuery_default_instance_._instance,
+  &::hearts::v1::_ReplacePassAnswer_default_instance_._instance,
   &::hearts::v1::_PlayCardQuery_default_instance_._instance,
   &::hearts::v1::_PlayCardAnswer_default_instance_._instance,
   &::hearts::v1::_RevealCardQuery_default_instance_._instance,
@@ -1006,7 +1133,7 @@ const char descriptor_table_protodef_hearts_2fv1_2fgame_2eproto[] PROTOBUF_SECTI
   " \003(\rB\t\n\007_winner\"k\n\005Clock\022/\n\014per_decision"
   "\030\001 \001(\0132\031.google.protobuf.Duration\0221\n\016ban"
   "k_remaining\030\002 \001(\0132\031.google.protobuf.Dura"
-  "tion\"\237\006\n\tHandState\022\037\n\005rules\030\001 \001(\0132\020.hear"
+  "tion\"\340\006\n\tHandState\022\037\n\005rules\030\001 \001(\0132\020.hear"
   "ts.v1.Rules\022\014\n\004seat\030\002 \001(\r\022\023\n\013hand_number"
   "\030\003 \001(\r\022\016\n\006dealer\030\004 \001(\r\022\014\n\004hand\030\005 \003(\t\022\016\n\006"
   "scores\030\006 \003(\005\0220\n\016pass_direction\030\007 \001(\0162\030.h"
@@ -1020,77 +1147,87 @@ const char descriptor_table_protodef_hearts_2fv1_2fgame_2eproto[] PROTOBUF_SECTI
   "s\030\023 \003(\0132\016.hearts.v1.Bid\022\025\n\010declarer\030\024 \001("
   "\rH\001\210\001\001\022\r\n\005lives\030\025 \003(\r\022,\n\npass_split\030( \003("
   "\0162\030.hearts.v1.PassDirection\022\017\n\007pledges\030P"
-  " \003(\021\022\030\n\020extra_card_seats\030V \003(\r\022+\n\006domino"
-  "\030\031 \001(\0132\026.hearts.v1.DominoTableH\002\210\001\001\022&\n\007p"
-  "ennies\030# \003(\0132\025.hearts.v1.PennyRound\022\030\n\013m"
-  "ulti_round\030$ \001(\rH\003\210\001\001\022/\n\020finished_pennie"
-  "s\030% \003(\0132\025.hearts.v1.PennyRoundB\016\n\014_kitty"
-  "_takerB\013\n\t_declarerB\t\n\007_dominoB\016\n\014_multi"
-  "_round\"\034\n\013DominoSeats\022\r\n\005seats\030\001 \003(\r\"n\n\013"
-  "DominoTable\022\022\n\nstock_size\030\001 \001(\r\022\017\n\007in_pl"
-  "ay\030\002 \003(\010\022\r\n\005drawn\030\003 \003(\r\022+\n\013trick_seats\030\004"
-  " \003(\0132\026.hearts.v1.DominoSeats\"k\n\016DominoTr"
-  "ickEnd\022\023\n\013hand_number\030\001 \001(\r\022\024\n\014trick_num"
-  "ber\030\002 \001(\r\022\037\n\005trick\030\003 \001(\0132\020.hearts.v1.Tri"
-  "ck\022\r\n\005seats\030\004 \003(\r\"\'\n\tPennyCard\022\014\n\004seat\030\001"
-  " \001(\r\022\014\n\004card\030\002 \001(\t\"\225\001\n\nPennyRound\022\r\n\005pen"
-  "ny\030\001 \001(\r\022#\n\005cards\030\002 \003(\0132\024.hearts.v1.Penn"
-  "yCard\022\023\n\006leader\030\003 \001(\rH\000\210\001\001\022\023\n\006winner\030\004 \001"
-  "(\rH\001\210\001\001\022\023\n\013multi_round\030\005 \001(\rB\t\n\007_leaderB"
-  "\t\n\007_winner\"(\n\tPennyMove\022\r\n\005penny\030\001 \001(\r\022\014"
-  "\n\004card\030\002 \001(\t\"1\n\003Bid\022\014\n\004seat\030\001 \001(\r\022\022\n\005chi"
-  "ps\030\002 \001(\rH\000\210\001\001B\010\n\006_chips\"\205\001\n\016PassCardsQue"
-  "ry\022#\n\005state\030\001 \001(\0132\024.hearts.v1.HandState\022"
-  "+\n\tdirection\030\002 \001(\0162\030.hearts.v1.PassDirec"
-  "tion\022\r\n\005count\030\003 \001(\r\022\022\n\nrecipients\030\004 \003(\r\""
-  " \n\017PassCardsAnswer\022\r\n\005cards\030\001 \003(\t\"\243\001\n\rCa"
-  "llPassQuery\022#\n\005state\030\001 \001(\0132\024.hearts.v1.H"
-  "andState\022)\n\007options\030\002 \003(\0162\030.hearts.v1.Pa"
-  "ssDirection\0222\n\020split_directions\030\n \003(\0162\030."
-  "hearts.v1.PassDirection\022\016\n\006counts\030\013 \003(\r\""
-  "\204\001\n\016CallPassAnswer\022+\n\tdirection\030\001 \001(\0162\030."
-  "hearts.v1.PassDirection\022\'\n\005split\030\n \003(\0162\030"
-  ".hearts.v1.PassDirection\022\022\n\005count\030\013 \001(\rH"
-  "\000\210\001\001B\010\n\006_count\"Q\n\010BidQuery\022#\n\005state\030\001 \001("
-  "\0132\024.hearts.v1.HandState\022\017\n\007min_bid\030\002 \001(\r"
-  "\022\017\n\007max_bid\030\003 \001(\r\")\n\tBidAnswer\022\022\n\005chips\030"
-  "\001 \001(\rH\000\210\001\001B\010\n\006_chips\"4\n\rNameSuitQuery\022#\n"
-  "\005state\030\001 \001(\0132\024.hearts.v1.HandState\"\036\n\016Na"
-  "meSuitAnswer\022\014\n\004suit\030\001 \001(\t\"_\n\017MoonChoice"
-  "Query\022#\n\005state\030\001 \001(\0132\024.hearts.v1.HandSta"
-  "te\022\r\n\005worth\030\002 \001(\005\022\030\n\020default_subtract\030\003 "
-  "\001(\010\"$\n\020MoonChoiceAnswer\022\020\n\010subtract\030\001 \001("
-  "\010\"B\n\013PledgeQuery\022#\n\005state\030\001 \001(\0132\024.hearts"
-  ".v1.HandState\022\016\n\006points\030\002 \001(\r\"\036\n\014PledgeA"
-  "nswer\022\016\n\006pledge\030\001 \001(\010\"t\n\rPlayCardQuery\022#"
-  "\n\005state\030\001 \001(\0132\024.hearts.v1.HandState\022\023\n\013l"
-  "egal_cards\030\002 \003(\t\022)\n\013legal_moves\030\n \003(\0132\024."
-  "hearts.v1.PennyMove\"<\n\016PlayCardAnswer\022\014\n"
-  "\004card\030\001 \001(\t\022\022\n\005penny\030\n \001(\rH\000\210\001\001B\010\n\006_penn"
-  "y\"6\n\017RevealCardQuery\022#\n\005state\030\001 \001(\0132\024.he"
-  "arts.v1.HandState\" \n\020RevealCardAnswer\022\014\n"
-  "\004card\030\001 \001(\t\"$\n\006Player\022\014\n\004seat\030\001 \001(\r\022\014\n\004n"
-  "ame\030\002 \001(\t\"\243\001\n\nMatchStart\022\020\n\010match_id\030\001 \001"
-  "(\t\022\037\n\005rules\030\002 \001(\0132\020.hearts.v1.Rules\022\014\n\004s"
-  "eat\030\003 \001(\r\022\"\n\007players\030\004 \003(\0132\021.hearts.v1.P"
-  "layer\022\037\n\005clock\030\005 \001(\0132\020.hearts.v1.Clock\022\017"
-  "\n\007resumed\030\006 \001(\010\"@\n\020MatchStartAnswer\022\033\n\023w"
-  "ants_notifications\030\001 \001(\010\022\017\n\007answers\030\002 \003("
-  "\t\"\217\001\n\tHandStart\022\023\n\013hand_number\030\001 \001(\r\022\016\n\006"
-  "dealer\030\002 \001(\r\022\014\n\004hand\030\003 \003(\t\0220\n\016pass_direc"
-  "tion\030\004 \001(\0162\030.hearts.v1.PassDirection\022\016\n\006"
-  "scores\030\005 \003(\005\022\r\n\005kitty\030\006 \003(\t\"V\n\010TrickEnd\022"
-  "\023\n\013hand_number\030\001 \001(\r\022\024\n\014trick_number\030\002 \001"
-  "(\r\022\037\n\005trick\030\003 \001(\0132\020.hearts.v1.Trick\"~\n\007H"
-  "andEnd\022\023\n\013hand_number\030\001 \001(\r\022\023\n\013hand_scor"
-  "es\030\002 \003(\005\022\016\n\006scores\030\003 \003(\005\022\031\n\014moon_shooter"
-  "\030\004 \001(\rH\000\210\001\001\022\r\n\005kitty\030\005 \003(\tB\017\n\r_moon_shoo"
-  "ter\"[\n\010MatchEnd\022)\n\006reason\030\001 \001(\0162\031.hearts"
-  ".v1.MatchEndReason\022\016\n\006scores\030\002 \003(\005\022\024\n\014ha"
-  "nds_played\030\003 \001(\r*p\n\016MatchEndReason\022 \n\034MA"
-  "TCH_END_REASON_UNSPECIFIED\020\000\022\036\n\032MATCH_EN"
-  "D_REASON_COMPLETED\020\001\022\034\n\030MATCH_END_REASON"
-  "_ABORTED\020\002b\006proto3"
+  " \003(\021\022\030\n\020extra_card_seats\030V \003(\r\022/\n\013queen_"
+  "offer\030X \001(\0132\025.hearts.v1.QueenOfferH\002\210\001\001\022"
+  "+\n\006domino\030\031 \001(\0132\026.hearts.v1.DominoTableH"
+  "\003\210\001\001\022&\n\007pennies\030# \003(\0132\025.hearts.v1.PennyR"
+  "ound\022\030\n\013multi_round\030$ \001(\rH\004\210\001\001\022/\n\020finish"
+  "ed_pennies\030% \003(\0132\025.hearts.v1.PennyRoundB"
+  "\016\n\014_kitty_takerB\013\n\t_declarerB\016\n\014_queen_o"
+  "fferB\t\n\007_dominoB\016\n\014_multi_round\"\034\n\013Domin"
+  "oSeats\022\r\n\005seats\030\001 \003(\r\"n\n\013DominoTable\022\022\n\n"
+  "stock_size\030\001 \001(\r\022\017\n\007in_play\030\002 \003(\010\022\r\n\005dra"
+  "wn\030\003 \003(\r\022+\n\013trick_seats\030\004 \003(\0132\026.hearts.v"
+  "1.DominoSeats\"k\n\016DominoTrickEnd\022\023\n\013hand_"
+  "number\030\001 \001(\r\022\024\n\014trick_number\030\002 \001(\r\022\037\n\005tr"
+  "ick\030\003 \001(\0132\020.hearts.v1.Trick\022\r\n\005seats\030\004 \003"
+  "(\r\"\'\n\tPennyCard\022\014\n\004seat\030\001 \001(\r\022\014\n\004card\030\002 "
+  "\001(\t\"\225\001\n\nPennyRound\022\r\n\005penny\030\001 \001(\r\022#\n\005car"
+  "ds\030\002 \003(\0132\024.hearts.v1.PennyCard\022\023\n\006leader"
+  "\030\003 \001(\rH\000\210\001\001\022\023\n\006winner\030\004 \001(\rH\001\210\001\001\022\023\n\013mult"
+  "i_round\030\005 \001(\rB\t\n\007_leaderB\t\n\007_winner\"(\n\tP"
+  "ennyMove\022\r\n\005penny\030\001 \001(\r\022\014\n\004card\030\002 \001(\t\"1\n"
+  "\003Bid\022\014\n\004seat\030\001 \001(\r\022\022\n\005chips\030\002 \001(\rH\000\210\001\001B\010"
+  "\n\006_chips\"\205\001\n\016PassCardsQuery\022#\n\005state\030\001 \001"
+  "(\0132\024.hearts.v1.HandState\022+\n\tdirection\030\002 "
+  "\001(\0162\030.hearts.v1.PassDirection\022\r\n\005count\030\003"
+  " \001(\r\022\022\n\nrecipients\030\004 \003(\r\" \n\017PassCardsAns"
+  "wer\022\r\n\005cards\030\001 \003(\t\"\243\001\n\rCallPassQuery\022#\n\005"
+  "state\030\001 \001(\0132\024.hearts.v1.HandState\022)\n\007opt"
+  "ions\030\002 \003(\0162\030.hearts.v1.PassDirection\0222\n\020"
+  "split_directions\030\n \003(\0162\030.hearts.v1.PassD"
+  "irection\022\016\n\006counts\030\013 \003(\r\"\204\001\n\016CallPassAns"
+  "wer\022+\n\tdirection\030\001 \001(\0162\030.hearts.v1.PassD"
+  "irection\022\'\n\005split\030\n \003(\0162\030.hearts.v1.Pass"
+  "Direction\022\022\n\005count\030\013 \001(\rH\000\210\001\001B\010\n\006_count\""
+  "Q\n\010BidQuery\022#\n\005state\030\001 \001(\0132\024.hearts.v1.H"
+  "andState\022\017\n\007min_bid\030\002 \001(\r\022\017\n\007max_bid\030\003 \001"
+  "(\r\")\n\tBidAnswer\022\022\n\005chips\030\001 \001(\rH\000\210\001\001B\010\n\006_"
+  "chips\"4\n\rNameSuitQuery\022#\n\005state\030\001 \001(\0132\024."
+  "hearts.v1.HandState\"\036\n\016NameSuitAnswer\022\014\n"
+  "\004suit\030\001 \001(\t\"_\n\017MoonChoiceQuery\022#\n\005state\030"
+  "\001 \001(\0132\024.hearts.v1.HandState\022\r\n\005worth\030\002 \001"
+  "(\005\022\030\n\020default_subtract\030\003 \001(\010\"$\n\020MoonChoi"
+  "ceAnswer\022\020\n\010subtract\030\001 \001(\010\"B\n\013PledgeQuer"
+  "y\022#\n\005state\030\001 \001(\0132\024.hearts.v1.HandState\022\016"
+  "\n\006points\030\002 \001(\r\"\036\n\014PledgeAnswer\022\016\n\006pledge"
+  "\030\001 \001(\010\"O\n\nQueenOffer\022\r\n\005giver\030\001 \001(\r\022\020\n\010r"
+  "eceiver\030\002 \001(\r\022\024\n\007refused\030\003 \001(\010H\000\210\001\001B\n\n\010_"
+  "refused\"F\n\020RefuseQueenQuery\022#\n\005state\030\001 \001"
+  "(\0132\024.hearts.v1.HandState\022\r\n\005giver\030\002 \001(\r\""
+  "#\n\021RefuseQueenAnswer\022\016\n\006refuse\030\001 \001(\010\"\\\n\020"
+  "ReplacePassQuery\022#\n\005state\030\001 \001(\0132\024.hearts"
+  ".v1.HandState\022\r\n\005legal\030\002 \003(\t\022\024\n\014default_"
+  "card\030\003 \001(\t\"!\n\021ReplacePassAnswer\022\014\n\004card\030"
+  "\001 \001(\t\"t\n\rPlayCardQuery\022#\n\005state\030\001 \001(\0132\024."
+  "hearts.v1.HandState\022\023\n\013legal_cards\030\002 \003(\t"
+  "\022)\n\013legal_moves\030\n \003(\0132\024.hearts.v1.PennyM"
+  "ove\"<\n\016PlayCardAnswer\022\014\n\004card\030\001 \001(\t\022\022\n\005p"
+  "enny\030\n \001(\rH\000\210\001\001B\010\n\006_penny\"6\n\017RevealCardQ"
+  "uery\022#\n\005state\030\001 \001(\0132\024.hearts.v1.HandStat"
+  "e\" \n\020RevealCardAnswer\022\014\n\004card\030\001 \001(\t\"$\n\006P"
+  "layer\022\014\n\004seat\030\001 \001(\r\022\014\n\004name\030\002 \001(\t\"\243\001\n\nMa"
+  "tchStart\022\020\n\010match_id\030\001 \001(\t\022\037\n\005rules\030\002 \001("
+  "\0132\020.hearts.v1.Rules\022\014\n\004seat\030\003 \001(\r\022\"\n\007pla"
+  "yers\030\004 \003(\0132\021.hearts.v1.Player\022\037\n\005clock\030\005"
+  " \001(\0132\020.hearts.v1.Clock\022\017\n\007resumed\030\006 \001(\010\""
+  "@\n\020MatchStartAnswer\022\033\n\023wants_notificatio"
+  "ns\030\001 \001(\010\022\017\n\007answers\030\002 \003(\t\"\217\001\n\tHandStart\022"
+  "\023\n\013hand_number\030\001 \001(\r\022\016\n\006dealer\030\002 \001(\r\022\014\n\004"
+  "hand\030\003 \003(\t\0220\n\016pass_direction\030\004 \001(\0162\030.hea"
+  "rts.v1.PassDirection\022\016\n\006scores\030\005 \003(\005\022\r\n\005"
+  "kitty\030\006 \003(\t\"V\n\010TrickEnd\022\023\n\013hand_number\030\001"
+  " \001(\r\022\024\n\014trick_number\030\002 \001(\r\022\037\n\005trick\030\003 \001("
+  "\0132\020.hearts.v1.Trick\"~\n\007HandEnd\022\023\n\013hand_n"
+  "umber\030\001 \001(\r\022\023\n\013hand_scores\030\002 \003(\005\022\016\n\006scor"
+  "es\030\003 \003(\005\022\031\n\014moon_shooter\030\004 \001(\rH\000\210\001\001\022\r\n\005k"
+  "itty\030\005 \003(\tB\017\n\r_moon_shooter\"[\n\010MatchEnd\022"
+  ")\n\006reason\030\001 \001(\0162\031.hearts.v1.MatchEndReas"
+  "on\022\016\n\006scores\030\002 \003(\005\022\024\n\014hands_played\030\003 \001(\r"
+  "*p\n\016MatchEndReason\022 \n\034MATCH_END_REASON_U"
+  "NSPECIFIED\020\000\022\036\n\032MATCH_END_REASON_COMPLET"
+  "ED\020\001\022\034\n\030MATCH_END_REASON_ABORTED\020\002b\006prot"
+  "o3"
   ;
 static const ::_pbi::DescriptorTable* const descriptor_table_hearts_2fv1_2fgame_2eproto_deps[2] = {
   &::descriptor_table_google_2fprotobuf_2fduration_2eproto,
@@ -1098,9 +1235,9 @@ static const ::_pbi::DescriptorTable* const descriptor_table_hearts_2fv1_2fgame_
 };
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2fgame_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2fgame_2eproto = {
-    false, false, 3658, descriptor_table_protodef_hearts_2fv1_2fgame_2eproto,
+    false, false, 4042, descriptor_table_protodef_hearts_2fv1_2fgame_2eproto,
     "hearts/v1/game.proto",
-    &descriptor_table_hearts_2fv1_2fgame_2eproto_once, descriptor_table_hearts_2fv1_2fgame_2eproto_deps, 2, 33,
+    &descriptor_table_hearts_2fv1_2fgame_2eproto_once, descriptor_table_hearts_2fv1_2fgame_2eproto_deps, 2, 38,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2fgame_2eproto::offsets,
     file_level_metadata_hearts_2fv1_2fgame_2eproto, file_level_enum_descriptors_hearts_2fv1_2fgame_2eproto,
     file_level_service_descriptors_hearts_2fv1_2fgame_2eproto,
@@ -1692,17 +1829,21 @@ class HandState::_Internal {
   static const ::hearts::v1::Trick& current_trick(const HandState* msg);
   static const ::hearts::v1::Clock& clock(const HandState* msg);
   static void set_has_kitty_taker(HasBits* has_bits) {
-    (*has_bits)[0] |= 2u;
+    (*has_bits)[0] |= 4u;
   }
   static void set_has_declarer(HasBits* has_bits) {
-    (*has_bits)[0] |= 4u;
+    (*has_bits)[0] |= 8u;
+  }
+  static const ::hearts::v1::QueenOffer& queen_offer(const HandState* msg);
+  static void set_has_queen_offer(HasBits* has_bits) {
+    (*has_bits)[0] |= 2u;
   }
   static const ::hearts::v1::DominoTable& domino(const HandState* msg);
   static void set_has_domino(HasBits* has_bits) {
     (*has_bits)[0] |= 1u;
   }
   static void set_has_multi_round(HasBits* has_bits) {
-    (*has_bits)[0] |= 8u;
+    (*has_bits)[0] |= 16u;
   }
 };
 
@@ -1717,6 +1858,10 @@ HandState::_Internal::current_trick(const HandState* msg) {
 const ::hearts::v1::Clock&
 HandState::_Internal::clock(const HandState* msg) {
   return *msg->_impl_.clock_;
+}
+const ::hearts::v1::QueenOffer&
+HandState::_Internal::queen_offer(const HandState* msg) {
+  return *msg->_impl_.queen_offer_;
 }
 const ::hearts::v1::DominoTable&
 HandState::_Internal::domino(const HandState* msg) {
@@ -1764,6 +1909,7 @@ HandState::HandState(const HandState& from)
     , decltype(_impl_.current_trick_){nullptr}
     , decltype(_impl_.clock_){nullptr}
     , decltype(_impl_.domino_){nullptr}
+    , decltype(_impl_.queen_offer_){nullptr}
     , decltype(_impl_.seat_){}
     , decltype(_impl_.hand_number_){}
     , decltype(_impl_.dealer_){}
@@ -1794,6 +1940,9 @@ HandState::HandState(const HandState& from)
   }
   if (from._internal_has_domino()) {
     _this->_impl_.domino_ = new ::hearts::v1::DominoTable(*from._impl_.domino_);
+  }
+  if (from._internal_has_queen_offer()) {
+    _this->_impl_.queen_offer_ = new ::hearts::v1::QueenOffer(*from._impl_.queen_offer_);
   }
   ::memcpy(&_impl_.seat_, &from._impl_.seat_,
     static_cast<size_t>(reinterpret_cast<char*>(&_impl_.multi_round_) -
@@ -1832,6 +1981,7 @@ inline void HandState::SharedCtor(
     , decltype(_impl_.current_trick_){nullptr}
     , decltype(_impl_.clock_){nullptr}
     , decltype(_impl_.domino_){nullptr}
+    , decltype(_impl_.queen_offer_){nullptr}
     , decltype(_impl_.seat_){0u}
     , decltype(_impl_.hand_number_){0u}
     , decltype(_impl_.dealer_){0u}
@@ -1878,6 +2028,7 @@ inline void HandState::SharedDtor() {
   if (this != internal_default_instance()) delete _impl_.current_trick_;
   if (this != internal_default_instance()) delete _impl_.clock_;
   if (this != internal_default_instance()) delete _impl_.domino_;
+  if (this != internal_default_instance()) delete _impl_.queen_offer_;
 }
 
 void HandState::SetCachedSize(int size) const {
@@ -1918,16 +2069,22 @@ void HandState::Clear() {
   }
   _impl_.clock_ = nullptr;
   cached_has_bits = _impl_._has_bits_[0];
-  if (cached_has_bits & 0x00000001u) {
-    GOOGLE_DCHECK(_impl_.domino_ != nullptr);
-    _impl_.domino_->Clear();
+  if (cached_has_bits & 0x00000003u) {
+    if (cached_has_bits & 0x00000001u) {
+      GOOGLE_DCHECK(_impl_.domino_ != nullptr);
+      _impl_.domino_->Clear();
+    }
+    if (cached_has_bits & 0x00000002u) {
+      GOOGLE_DCHECK(_impl_.queen_offer_ != nullptr);
+      _impl_.queen_offer_->Clear();
+    }
   }
   ::memset(&_impl_.seat_, 0, static_cast<size_t>(
       reinterpret_cast<char*>(&_impl_.broken_) -
       reinterpret_cast<char*>(&_impl_.seat_)) + sizeof(_impl_.broken_));
   _impl_.kitty_taker_ = 0u;
   _impl_.pot_ = 0u;
-  if (cached_has_bits & 0x0000000cu) {
+  if (cached_has_bits & 0x00000018u) {
     ::memset(&_impl_.declarer_, 0, static_cast<size_t>(
         reinterpret_cast<char*>(&_impl_.multi_round_) -
         reinterpret_cast<char*>(&_impl_.declarer_)) + sizeof(_impl_.multi_round_));
@@ -2244,6 +2401,14 @@ const char* HandState::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx
         } else
           goto handle_unusual;
         continue;
+      // optional .hearts.v1.QueenOffer queen_offer = 88;
+      case 88:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 194)) {
+          ptr = ctx->ParseMessage(_internal_mutable_queen_offer(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
       default:
         goto handle_unusual;
     }  // switch
@@ -2494,6 +2659,13 @@ uint8_t* HandState::_InternalSerialize(
     }
   }
 
+  // optional .hearts.v1.QueenOffer queen_offer = 88;
+  if (_internal_has_queen_offer()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(88, _Internal::queen_offer(this),
+        _Internal::queen_offer(this).GetCachedSize(), target, stream);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -2679,14 +2851,23 @@ size_t HandState::ByteSizeLong() const {
         *_impl_.clock_);
   }
 
-  // optional .hearts.v1.DominoTable domino = 25;
   cached_has_bits = _impl_._has_bits_[0];
-  if (cached_has_bits & 0x00000001u) {
-    total_size += 2 +
-      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
-        *_impl_.domino_);
-  }
+  if (cached_has_bits & 0x00000003u) {
+    // optional .hearts.v1.DominoTable domino = 25;
+    if (cached_has_bits & 0x00000001u) {
+      total_size += 2 +
+        ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+          *_impl_.domino_);
+    }
 
+    // optional .hearts.v1.QueenOffer queen_offer = 88;
+    if (cached_has_bits & 0x00000002u) {
+      total_size += 2 +
+        ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+          *_impl_.queen_offer_);
+    }
+
+  }
   // uint32 seat = 2;
   if (this->_internal_seat() != 0) {
     total_size += ::_pbi::WireFormatLite::UInt32SizePlusOne(this->_internal_seat());
@@ -2714,7 +2895,7 @@ size_t HandState::ByteSizeLong() const {
   }
 
   // optional uint32 kitty_taker = 15;
-  if (cached_has_bits & 0x00000002u) {
+  if (cached_has_bits & 0x00000004u) {
     total_size += ::_pbi::WireFormatLite::UInt32SizePlusOne(this->_internal_kitty_taker());
   }
 
@@ -2725,16 +2906,16 @@ size_t HandState::ByteSizeLong() const {
         this->_internal_pot());
   }
 
-  if (cached_has_bits & 0x0000000cu) {
+  if (cached_has_bits & 0x00000018u) {
     // optional uint32 declarer = 20;
-    if (cached_has_bits & 0x00000004u) {
+    if (cached_has_bits & 0x00000008u) {
       total_size += 2 +
         ::_pbi::WireFormatLite::UInt32Size(
           this->_internal_declarer());
     }
 
     // optional uint32 multi_round = 36;
-    if (cached_has_bits & 0x00000008u) {
+    if (cached_has_bits & 0x00000010u) {
       total_size += 2 +
         ::_pbi::WireFormatLite::UInt32Size(
           this->_internal_multi_round());
@@ -2788,9 +2969,16 @@ void HandState::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROT
     _this->_internal_mutable_clock()->::hearts::v1::Clock::MergeFrom(
         from._internal_clock());
   }
-  if (from._internal_has_domino()) {
-    _this->_internal_mutable_domino()->::hearts::v1::DominoTable::MergeFrom(
-        from._internal_domino());
+  cached_has_bits = from._impl_._has_bits_[0];
+  if (cached_has_bits & 0x00000003u) {
+    if (cached_has_bits & 0x00000001u) {
+      _this->_internal_mutable_domino()->::hearts::v1::DominoTable::MergeFrom(
+          from._internal_domino());
+    }
+    if (cached_has_bits & 0x00000002u) {
+      _this->_internal_mutable_queen_offer()->::hearts::v1::QueenOffer::MergeFrom(
+          from._internal_queen_offer());
+    }
   }
   if (from._internal_seat() != 0) {
     _this->_internal_set_seat(from._internal_seat());
@@ -2807,18 +2995,17 @@ void HandState::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROT
   if (from._internal_broken() != 0) {
     _this->_internal_set_broken(from._internal_broken());
   }
-  if (from._internal_has_kitty_taker()) {
+  if (cached_has_bits & 0x00000004u) {
     _this->_internal_set_kitty_taker(from._internal_kitty_taker());
   }
   if (from._internal_pot() != 0) {
     _this->_internal_set_pot(from._internal_pot());
   }
-  cached_has_bits = from._impl_._has_bits_[0];
-  if (cached_has_bits & 0x0000000cu) {
-    if (cached_has_bits & 0x00000004u) {
+  if (cached_has_bits & 0x00000018u) {
+    if (cached_has_bits & 0x00000008u) {
       _this->_impl_.declarer_ = from._impl_.declarer_;
     }
-    if (cached_has_bits & 0x00000008u) {
+    if (cached_has_bits & 0x00000010u) {
       _this->_impl_.multi_round_ = from._impl_.multi_round_;
     }
     _this->_impl_._has_bits_[0] |= cached_has_bits;
@@ -7408,6 +7595,1143 @@ void PledgeAnswer::InternalSwap(PledgeAnswer* other) {
 
 // ===================================================================
 
+class QueenOffer::_Internal {
+ public:
+  using HasBits = decltype(std::declval<QueenOffer>()._impl_._has_bits_);
+  static void set_has_refused(HasBits* has_bits) {
+    (*has_bits)[0] |= 1u;
+  }
+};
+
+QueenOffer::QueenOffer(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                         bool is_message_owned)
+  : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
+  SharedCtor(arena, is_message_owned);
+  // @@protoc_insertion_point(arena_constructor:hearts.v1.QueenOffer)
+}
+QueenOffer::QueenOffer(const QueenOffer& from)
+  : ::PROTOBUF_NAMESPACE_ID::Message() {
+  QueenOffer* const _this = this; (void)_this;
+  new (&_impl_) Impl_{
+      decltype(_impl_._has_bits_){from._impl_._has_bits_}
+    , /*decltype(_impl_._cached_size_)*/{}
+    , decltype(_impl_.giver_){}
+    , decltype(_impl_.receiver_){}
+    , decltype(_impl_.refused_){}};
+
+  _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  ::memcpy(&_impl_.giver_, &from._impl_.giver_,
+    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.refused_) -
+    reinterpret_cast<char*>(&_impl_.giver_)) + sizeof(_impl_.refused_));
+  // @@protoc_insertion_point(copy_constructor:hearts.v1.QueenOffer)
+}
+
+inline void QueenOffer::SharedCtor(
+    ::_pb::Arena* arena, bool is_message_owned) {
+  (void)arena;
+  (void)is_message_owned;
+  new (&_impl_) Impl_{
+      decltype(_impl_._has_bits_){}
+    , /*decltype(_impl_._cached_size_)*/{}
+    , decltype(_impl_.giver_){0u}
+    , decltype(_impl_.receiver_){0u}
+    , decltype(_impl_.refused_){false}
+  };
+}
+
+QueenOffer::~QueenOffer() {
+  // @@protoc_insertion_point(destructor:hearts.v1.QueenOffer)
+  if (auto *arena = _internal_metadata_.DeleteReturnArena<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>()) {
+  (void)arena;
+    return;
+  }
+  SharedDtor();
+}
+
+inline void QueenOffer::SharedDtor() {
+  GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+}
+
+void QueenOffer::SetCachedSize(int size) const {
+  _impl_._cached_size_.Set(size);
+}
+
+void QueenOffer::Clear() {
+// @@protoc_insertion_point(message_clear_start:hearts.v1.QueenOffer)
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  ::memset(&_impl_.giver_, 0, static_cast<size_t>(
+      reinterpret_cast<char*>(&_impl_.receiver_) -
+      reinterpret_cast<char*>(&_impl_.giver_)) + sizeof(_impl_.receiver_));
+  _impl_.refused_ = false;
+  _impl_._has_bits_.Clear();
+  _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
+}
+
+const char* QueenOffer::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
+#define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  _Internal::HasBits has_bits{};
+  while (!ctx->Done(&ptr)) {
+    uint32_t tag;
+    ptr = ::_pbi::ReadTag(ptr, &tag);
+    switch (tag >> 3) {
+      // uint32 giver = 1;
+      case 1:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 8)) {
+          _impl_.giver_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // uint32 receiver = 2;
+      case 2:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 16)) {
+          _impl_.receiver_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // optional bool refused = 3;
+      case 3:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 24)) {
+          _Internal::set_has_refused(&has_bits);
+          _impl_.refused_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      default:
+        goto handle_unusual;
+    }  // switch
+  handle_unusual:
+    if ((tag == 0) || ((tag & 7) == 4)) {
+      CHK_(ptr);
+      ctx->SetLastTag(tag);
+      goto message_done;
+    }
+    ptr = UnknownFieldParse(
+        tag,
+        _internal_metadata_.mutable_unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(),
+        ptr, ctx);
+    CHK_(ptr != nullptr);
+  }  // while
+message_done:
+  _impl_._has_bits_.Or(has_bits);
+  return ptr;
+failure:
+  ptr = nullptr;
+  goto message_done;
+#undef CHK_
+}
+
+uint8_t* QueenOffer::_InternalSerialize(
+    uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const {
+  // @@protoc_insertion_point(serialize_to_array_start:hearts.v1.QueenOffer)
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  // uint32 giver = 1;
+  if (this->_internal_giver() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteUInt32ToArray(1, this->_internal_giver(), target);
+  }
+
+  // uint32 receiver = 2;
+  if (this->_internal_receiver() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteUInt32ToArray(2, this->_internal_receiver(), target);
+  }
+
+  // optional bool refused = 3;
+  if (_internal_has_refused()) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(3, this->_internal_refused(), target);
+  }
+
+  if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
+    target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
+        _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
+  }
+  // @@protoc_insertion_point(serialize_to_array_end:hearts.v1.QueenOffer)
+  return target;
+}
+
+size_t QueenOffer::ByteSizeLong() const {
+// @@protoc_insertion_point(message_byte_size_start:hearts.v1.QueenOffer)
+  size_t total_size = 0;
+
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  // uint32 giver = 1;
+  if (this->_internal_giver() != 0) {
+    total_size += ::_pbi::WireFormatLite::UInt32SizePlusOne(this->_internal_giver());
+  }
+
+  // uint32 receiver = 2;
+  if (this->_internal_receiver() != 0) {
+    total_size += ::_pbi::WireFormatLite::UInt32SizePlusOne(this->_internal_receiver());
+  }
+
+  // optional bool refused = 3;
+  cached_has_bits = _impl_._has_bits_[0];
+  if (cached_has_bits & 0x00000001u) {
+    total_size += 1 + 1;
+  }
+
+  return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
+}
+
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData QueenOffer::_class_data_ = {
+    ::PROTOBUF_NAMESPACE_ID::Message::CopyWithSourceCheck,
+    QueenOffer::MergeImpl
+};
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*QueenOffer::GetClassData() const { return &_class_data_; }
+
+
+void QueenOffer::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg) {
+  auto* const _this = static_cast<QueenOffer*>(&to_msg);
+  auto& from = static_cast<const QueenOffer&>(from_msg);
+  // @@protoc_insertion_point(class_specific_merge_from_start:hearts.v1.QueenOffer)
+  GOOGLE_DCHECK_NE(&from, _this);
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  if (from._internal_giver() != 0) {
+    _this->_internal_set_giver(from._internal_giver());
+  }
+  if (from._internal_receiver() != 0) {
+    _this->_internal_set_receiver(from._internal_receiver());
+  }
+  if (from._internal_has_refused()) {
+    _this->_internal_set_refused(from._internal_refused());
+  }
+  _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+}
+
+void QueenOffer::CopyFrom(const QueenOffer& from) {
+// @@protoc_insertion_point(class_specific_copy_from_start:hearts.v1.QueenOffer)
+  if (&from == this) return;
+  Clear();
+  MergeFrom(from);
+}
+
+bool QueenOffer::IsInitialized() const {
+  return true;
+}
+
+void QueenOffer::InternalSwap(QueenOffer* other) {
+  using std::swap;
+  _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  swap(_impl_._has_bits_[0], other->_impl_._has_bits_[0]);
+  ::PROTOBUF_NAMESPACE_ID::internal::memswap<
+      PROTOBUF_FIELD_OFFSET(QueenOffer, _impl_.refused_)
+      + sizeof(QueenOffer::_impl_.refused_)
+      - PROTOBUF_FIELD_OFFSET(QueenOffer, _impl_.giver_)>(
+          reinterpret_cast<char*>(&_impl_.giver_),
+          reinterpret_cast<char*>(&other->_impl_.giver_));
+}
+
+::PROTOBUF_NAMESPACE_ID::Metadata QueenOffer::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[22]);
+}
+
+// ===================================================================
+
+class RefuseQueenQuery::_Internal {
+ public:
+  static const ::hearts::v1::HandState& state(const RefuseQueenQuery* msg);
+};
+
+const ::hearts::v1::HandState&
+RefuseQueenQuery::_Internal::state(const RefuseQueenQuery* msg) {
+  return *msg->_impl_.state_;
+}
+RefuseQueenQuery::RefuseQueenQuery(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                         bool is_message_owned)
+  : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
+  SharedCtor(arena, is_message_owned);
+  // @@protoc_insertion_point(arena_constructor:hearts.v1.RefuseQueenQuery)
+}
+RefuseQueenQuery::RefuseQueenQuery(const RefuseQueenQuery& from)
+  : ::PROTOBUF_NAMESPACE_ID::Message() {
+  RefuseQueenQuery* const _this = this; (void)_this;
+  new (&_impl_) Impl_{
+      decltype(_impl_.state_){nullptr}
+    , decltype(_impl_.giver_){}
+    , /*decltype(_impl_._cached_size_)*/{}};
+
+  _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  if (from._internal_has_state()) {
+    _this->_impl_.state_ = new ::hearts::v1::HandState(*from._impl_.state_);
+  }
+  _this->_impl_.giver_ = from._impl_.giver_;
+  // @@protoc_insertion_point(copy_constructor:hearts.v1.RefuseQueenQuery)
+}
+
+inline void RefuseQueenQuery::SharedCtor(
+    ::_pb::Arena* arena, bool is_message_owned) {
+  (void)arena;
+  (void)is_message_owned;
+  new (&_impl_) Impl_{
+      decltype(_impl_.state_){nullptr}
+    , decltype(_impl_.giver_){0u}
+    , /*decltype(_impl_._cached_size_)*/{}
+  };
+}
+
+RefuseQueenQuery::~RefuseQueenQuery() {
+  // @@protoc_insertion_point(destructor:hearts.v1.RefuseQueenQuery)
+  if (auto *arena = _internal_metadata_.DeleteReturnArena<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>()) {
+  (void)arena;
+    return;
+  }
+  SharedDtor();
+}
+
+inline void RefuseQueenQuery::SharedDtor() {
+  GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+  if (this != internal_default_instance()) delete _impl_.state_;
+}
+
+void RefuseQueenQuery::SetCachedSize(int size) const {
+  _impl_._cached_size_.Set(size);
+}
+
+void RefuseQueenQuery::Clear() {
+// @@protoc_insertion_point(message_clear_start:hearts.v1.RefuseQueenQuery)
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  if (GetArenaForAllocation() == nullptr && _impl_.state_ != nullptr) {
+    delete _impl_.state_;
+  }
+  _impl_.state_ = nullptr;
+  _impl_.giver_ = 0u;
+  _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
+}
+
+const char* RefuseQueenQuery::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
+#define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  while (!ctx->Done(&ptr)) {
+    uint32_t tag;
+    ptr = ::_pbi::ReadTag(ptr, &tag);
+    switch (tag >> 3) {
+      // .hearts.v1.HandState state = 1;
+      case 1:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 10)) {
+          ptr = ctx->ParseMessage(_internal_mutable_state(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // uint32 giver = 2;
+      case 2:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 16)) {
+          _impl_.giver_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      default:
+        goto handle_unusual;
+    }  // switch
+  handle_unusual:
+    if ((tag == 0) || ((tag & 7) == 4)) {
+      CHK_(ptr);
+      ctx->SetLastTag(tag);
+      goto message_done;
+    }
+    ptr = UnknownFieldParse(
+        tag,
+        _internal_metadata_.mutable_unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(),
+        ptr, ctx);
+    CHK_(ptr != nullptr);
+  }  // while
+message_done:
+  return ptr;
+failure:
+  ptr = nullptr;
+  goto message_done;
+#undef CHK_
+}
+
+uint8_t* RefuseQueenQuery::_InternalSerialize(
+    uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const {
+  // @@protoc_insertion_point(serialize_to_array_start:hearts.v1.RefuseQueenQuery)
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  // .hearts.v1.HandState state = 1;
+  if (this->_internal_has_state()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(1, _Internal::state(this),
+        _Internal::state(this).GetCachedSize(), target, stream);
+  }
+
+  // uint32 giver = 2;
+  if (this->_internal_giver() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteUInt32ToArray(2, this->_internal_giver(), target);
+  }
+
+  if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
+    target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
+        _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
+  }
+  // @@protoc_insertion_point(serialize_to_array_end:hearts.v1.RefuseQueenQuery)
+  return target;
+}
+
+size_t RefuseQueenQuery::ByteSizeLong() const {
+// @@protoc_insertion_point(message_byte_size_start:hearts.v1.RefuseQueenQuery)
+  size_t total_size = 0;
+
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  // .hearts.v1.HandState state = 1;
+  if (this->_internal_has_state()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+        *_impl_.state_);
+  }
+
+  // uint32 giver = 2;
+  if (this->_internal_giver() != 0) {
+    total_size += ::_pbi::WireFormatLite::UInt32SizePlusOne(this->_internal_giver());
+  }
+
+  return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
+}
+
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData RefuseQueenQuery::_class_data_ = {
+    ::PROTOBUF_NAMESPACE_ID::Message::CopyWithSourceCheck,
+    RefuseQueenQuery::MergeImpl
+};
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*RefuseQueenQuery::GetClassData() const { return &_class_data_; }
+
+
+void RefuseQueenQuery::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg) {
+  auto* const _this = static_cast<RefuseQueenQuery*>(&to_msg);
+  auto& from = static_cast<const RefuseQueenQuery&>(from_msg);
+  // @@protoc_insertion_point(class_specific_merge_from_start:hearts.v1.RefuseQueenQuery)
+  GOOGLE_DCHECK_NE(&from, _this);
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  if (from._internal_has_state()) {
+    _this->_internal_mutable_state()->::hearts::v1::HandState::MergeFrom(
+        from._internal_state());
+  }
+  if (from._internal_giver() != 0) {
+    _this->_internal_set_giver(from._internal_giver());
+  }
+  _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+}
+
+void RefuseQueenQuery::CopyFrom(const RefuseQueenQuery& from) {
+// @@protoc_insertion_point(class_specific_copy_from_start:hearts.v1.RefuseQueenQuery)
+  if (&from == this) return;
+  Clear();
+  MergeFrom(from);
+}
+
+bool RefuseQueenQuery::IsInitialized() const {
+  return true;
+}
+
+void RefuseQueenQuery::InternalSwap(RefuseQueenQuery* other) {
+  using std::swap;
+  _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  ::PROTOBUF_NAMESPACE_ID::internal::memswap<
+      PROTOBUF_FIELD_OFFSET(RefuseQueenQuery, _impl_.giver_)
+      + sizeof(RefuseQueenQuery::_impl_.giver_)
+      - PROTOBUF_FIELD_OFFSET(RefuseQueenQuery, _impl_.state_)>(
+          reinterpret_cast<char*>(&_impl_.state_),
+          reinterpret_cast<char*>(&other->_impl_.state_));
+}
+
+::PROTOBUF_NAMESPACE_ID::Metadata RefuseQueenQuery::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[23]);
+}
+
+// ===================================================================
+
+class RefuseQueenAnswer::_Internal {
+ public:
+};
+
+RefuseQueenAnswer::RefuseQueenAnswer(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                         bool is_message_owned)
+  : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
+  SharedCtor(arena, is_message_owned);
+  // @@protoc_insertion_point(arena_constructor:hearts.v1.RefuseQueenAnswer)
+}
+RefuseQueenAnswer::RefuseQueenAnswer(const RefuseQueenAnswer& from)
+  : ::PROTOBUF_NAMESPACE_ID::Message() {
+  RefuseQueenAnswer* const _this = this; (void)_this;
+  new (&_impl_) Impl_{
+      decltype(_impl_.refuse_){}
+    , /*decltype(_impl_._cached_size_)*/{}};
+
+  _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  _this->_impl_.refuse_ = from._impl_.refuse_;
+  // @@protoc_insertion_point(copy_constructor:hearts.v1.RefuseQueenAnswer)
+}
+
+inline void RefuseQueenAnswer::SharedCtor(
+    ::_pb::Arena* arena, bool is_message_owned) {
+  (void)arena;
+  (void)is_message_owned;
+  new (&_impl_) Impl_{
+      decltype(_impl_.refuse_){false}
+    , /*decltype(_impl_._cached_size_)*/{}
+  };
+}
+
+RefuseQueenAnswer::~RefuseQueenAnswer() {
+  // @@protoc_insertion_point(destructor:hearts.v1.RefuseQueenAnswer)
+  if (auto *arena = _internal_metadata_.DeleteReturnArena<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>()) {
+  (void)arena;
+    return;
+  }
+  SharedDtor();
+}
+
+inline void RefuseQueenAnswer::SharedDtor() {
+  GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+}
+
+void RefuseQueenAnswer::SetCachedSize(int size) const {
+  _impl_._cached_size_.Set(size);
+}
+
+void RefuseQueenAnswer::Clear() {
+// @@protoc_insertion_point(message_clear_start:hearts.v1.RefuseQueenAnswer)
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  _impl_.refuse_ = false;
+  _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
+}
+
+const char* RefuseQueenAnswer::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
+#define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  while (!ctx->Done(&ptr)) {
+    uint32_t tag;
+    ptr = ::_pbi::ReadTag(ptr, &tag);
+    switch (tag >> 3) {
+      // bool refuse = 1;
+      case 1:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 8)) {
+          _impl_.refuse_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      default:
+        goto handle_unusual;
+    }  // switch
+  handle_unusual:
+    if ((tag == 0) || ((tag & 7) == 4)) {
+      CHK_(ptr);
+      ctx->SetLastTag(tag);
+      goto message_done;
+    }
+    ptr = UnknownFieldParse(
+        tag,
+        _internal_metadata_.mutable_unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(),
+        ptr, ctx);
+    CHK_(ptr != nullptr);
+  }  // while
+message_done:
+  return ptr;
+failure:
+  ptr = nullptr;
+  goto message_done;
+#undef CHK_
+}
+
+uint8_t* RefuseQueenAnswer::_InternalSerialize(
+    uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const {
+  // @@protoc_insertion_point(serialize_to_array_start:hearts.v1.RefuseQueenAnswer)
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  // bool refuse = 1;
+  if (this->_internal_refuse() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(1, this->_internal_refuse(), target);
+  }
+
+  if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
+    target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
+        _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
+  }
+  // @@protoc_insertion_point(serialize_to_array_end:hearts.v1.RefuseQueenAnswer)
+  return target;
+}
+
+size_t RefuseQueenAnswer::ByteSizeLong() const {
+// @@protoc_insertion_point(message_byte_size_start:hearts.v1.RefuseQueenAnswer)
+  size_t total_size = 0;
+
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  // bool refuse = 1;
+  if (this->_internal_refuse() != 0) {
+    total_size += 1 + 1;
+  }
+
+  return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
+}
+
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData RefuseQueenAnswer::_class_data_ = {
+    ::PROTOBUF_NAMESPACE_ID::Message::CopyWithSourceCheck,
+    RefuseQueenAnswer::MergeImpl
+};
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*RefuseQueenAnswer::GetClassData() const { return &_class_data_; }
+
+
+void RefuseQueenAnswer::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg) {
+  auto* const _this = static_cast<RefuseQueenAnswer*>(&to_msg);
+  auto& from = static_cast<const RefuseQueenAnswer&>(from_msg);
+  // @@protoc_insertion_point(class_specific_merge_from_start:hearts.v1.RefuseQueenAnswer)
+  GOOGLE_DCHECK_NE(&from, _this);
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  if (from._internal_refuse() != 0) {
+    _this->_internal_set_refuse(from._internal_refuse());
+  }
+  _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+}
+
+void RefuseQueenAnswer::CopyFrom(const RefuseQueenAnswer& from) {
+// @@protoc_insertion_point(class_specific_copy_from_start:hearts.v1.RefuseQueenAnswer)
+  if (&from == this) return;
+  Clear();
+  MergeFrom(from);
+}
+
+bool RefuseQueenAnswer::IsInitialized() const {
+  return true;
+}
+
+void RefuseQueenAnswer::InternalSwap(RefuseQueenAnswer* other) {
+  using std::swap;
+  _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  swap(_impl_.refuse_, other->_impl_.refuse_);
+}
+
+::PROTOBUF_NAMESPACE_ID::Metadata RefuseQueenAnswer::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[24]);
+}
+
+// ===================================================================
+
+class ReplacePassQuery::_Internal {
+ public:
+  static const ::hearts::v1::HandState& state(const ReplacePassQuery* msg);
+};
+
+const ::hearts::v1::HandState&
+ReplacePassQuery::_Internal::state(const ReplacePassQuery* msg) {
+  return *msg->_impl_.state_;
+}
+ReplacePassQuery::ReplacePassQuery(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                         bool is_message_owned)
+  : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
+  SharedCtor(arena, is_message_owned);
+  // @@protoc_insertion_point(arena_constructor:hearts.v1.ReplacePassQuery)
+}
+ReplacePassQuery::ReplacePassQuery(const ReplacePassQuery& from)
+  : ::PROTOBUF_NAMESPACE_ID::Message() {
+  ReplacePassQuery* const _this = this; (void)_this;
+  new (&_impl_) Impl_{
+      decltype(_impl_.legal_){from._impl_.legal_}
+    , decltype(_impl_.default_card_){}
+    , decltype(_impl_.state_){nullptr}
+    , /*decltype(_impl_._cached_size_)*/{}};
+
+  _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  _impl_.default_card_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.default_card_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_default_card().empty()) {
+    _this->_impl_.default_card_.Set(from._internal_default_card(), 
+      _this->GetArenaForAllocation());
+  }
+  if (from._internal_has_state()) {
+    _this->_impl_.state_ = new ::hearts::v1::HandState(*from._impl_.state_);
+  }
+  // @@protoc_insertion_point(copy_constructor:hearts.v1.ReplacePassQuery)
+}
+
+inline void ReplacePassQuery::SharedCtor(
+    ::_pb::Arena* arena, bool is_message_owned) {
+  (void)arena;
+  (void)is_message_owned;
+  new (&_impl_) Impl_{
+      decltype(_impl_.legal_){arena}
+    , decltype(_impl_.default_card_){}
+    , decltype(_impl_.state_){nullptr}
+    , /*decltype(_impl_._cached_size_)*/{}
+  };
+  _impl_.default_card_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.default_card_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+}
+
+ReplacePassQuery::~ReplacePassQuery() {
+  // @@protoc_insertion_point(destructor:hearts.v1.ReplacePassQuery)
+  if (auto *arena = _internal_metadata_.DeleteReturnArena<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>()) {
+  (void)arena;
+    return;
+  }
+  SharedDtor();
+}
+
+inline void ReplacePassQuery::SharedDtor() {
+  GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+  _impl_.legal_.~RepeatedPtrField();
+  _impl_.default_card_.Destroy();
+  if (this != internal_default_instance()) delete _impl_.state_;
+}
+
+void ReplacePassQuery::SetCachedSize(int size) const {
+  _impl_._cached_size_.Set(size);
+}
+
+void ReplacePassQuery::Clear() {
+// @@protoc_insertion_point(message_clear_start:hearts.v1.ReplacePassQuery)
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  _impl_.legal_.Clear();
+  _impl_.default_card_.ClearToEmpty();
+  if (GetArenaForAllocation() == nullptr && _impl_.state_ != nullptr) {
+    delete _impl_.state_;
+  }
+  _impl_.state_ = nullptr;
+  _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
+}
+
+const char* ReplacePassQuery::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
+#define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  while (!ctx->Done(&ptr)) {
+    uint32_t tag;
+    ptr = ::_pbi::ReadTag(ptr, &tag);
+    switch (tag >> 3) {
+      // .hearts.v1.HandState state = 1;
+      case 1:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 10)) {
+          ptr = ctx->ParseMessage(_internal_mutable_state(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // repeated string legal = 2;
+      case 2:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 18)) {
+          ptr -= 1;
+          do {
+            ptr += 1;
+            auto str = _internal_add_legal();
+            ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+            CHK_(ptr);
+            CHK_(::_pbi::VerifyUTF8(str, "hearts.v1.ReplacePassQuery.legal"));
+            if (!ctx->DataAvailable(ptr)) break;
+          } while (::PROTOBUF_NAMESPACE_ID::internal::ExpectTag<18>(ptr));
+        } else
+          goto handle_unusual;
+        continue;
+      // string default_card = 3;
+      case 3:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 26)) {
+          auto str = _internal_mutable_default_card();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "hearts.v1.ReplacePassQuery.default_card"));
+        } else
+          goto handle_unusual;
+        continue;
+      default:
+        goto handle_unusual;
+    }  // switch
+  handle_unusual:
+    if ((tag == 0) || ((tag & 7) == 4)) {
+      CHK_(ptr);
+      ctx->SetLastTag(tag);
+      goto message_done;
+    }
+    ptr = UnknownFieldParse(
+        tag,
+        _internal_metadata_.mutable_unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(),
+        ptr, ctx);
+    CHK_(ptr != nullptr);
+  }  // while
+message_done:
+  return ptr;
+failure:
+  ptr = nullptr;
+  goto message_done;
+#undef CHK_
+}
+
+uint8_t* ReplacePassQuery::_InternalSerialize(
+    uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const {
+  // @@protoc_insertion_point(serialize_to_array_start:hearts.v1.ReplacePassQuery)
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  // .hearts.v1.HandState state = 1;
+  if (this->_internal_has_state()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(1, _Internal::state(this),
+        _Internal::state(this).GetCachedSize(), target, stream);
+  }
+
+  // repeated string legal = 2;
+  for (int i = 0, n = this->_internal_legal_size(); i < n; i++) {
+    const auto& s = this->_internal_legal(i);
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      s.data(), static_cast<int>(s.length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "hearts.v1.ReplacePassQuery.legal");
+    target = stream->WriteString(2, s, target);
+  }
+
+  // string default_card = 3;
+  if (!this->_internal_default_card().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_default_card().data(), static_cast<int>(this->_internal_default_card().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "hearts.v1.ReplacePassQuery.default_card");
+    target = stream->WriteStringMaybeAliased(
+        3, this->_internal_default_card(), target);
+  }
+
+  if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
+    target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
+        _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
+  }
+  // @@protoc_insertion_point(serialize_to_array_end:hearts.v1.ReplacePassQuery)
+  return target;
+}
+
+size_t ReplacePassQuery::ByteSizeLong() const {
+// @@protoc_insertion_point(message_byte_size_start:hearts.v1.ReplacePassQuery)
+  size_t total_size = 0;
+
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  // repeated string legal = 2;
+  total_size += 1 *
+      ::PROTOBUF_NAMESPACE_ID::internal::FromIntSize(_impl_.legal_.size());
+  for (int i = 0, n = _impl_.legal_.size(); i < n; i++) {
+    total_size += ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+      _impl_.legal_.Get(i));
+  }
+
+  // string default_card = 3;
+  if (!this->_internal_default_card().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_default_card());
+  }
+
+  // .hearts.v1.HandState state = 1;
+  if (this->_internal_has_state()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+        *_impl_.state_);
+  }
+
+  return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
+}
+
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData ReplacePassQuery::_class_data_ = {
+    ::PROTOBUF_NAMESPACE_ID::Message::CopyWithSourceCheck,
+    ReplacePassQuery::MergeImpl
+};
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*ReplacePassQuery::GetClassData() const { return &_class_data_; }
+
+
+void ReplacePassQuery::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg) {
+  auto* const _this = static_cast<ReplacePassQuery*>(&to_msg);
+  auto& from = static_cast<const ReplacePassQuery&>(from_msg);
+  // @@protoc_insertion_point(class_specific_merge_from_start:hearts.v1.ReplacePassQuery)
+  GOOGLE_DCHECK_NE(&from, _this);
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  _this->_impl_.legal_.MergeFrom(from._impl_.legal_);
+  if (!from._internal_default_card().empty()) {
+    _this->_internal_set_default_card(from._internal_default_card());
+  }
+  if (from._internal_has_state()) {
+    _this->_internal_mutable_state()->::hearts::v1::HandState::MergeFrom(
+        from._internal_state());
+  }
+  _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+}
+
+void ReplacePassQuery::CopyFrom(const ReplacePassQuery& from) {
+// @@protoc_insertion_point(class_specific_copy_from_start:hearts.v1.ReplacePassQuery)
+  if (&from == this) return;
+  Clear();
+  MergeFrom(from);
+}
+
+bool ReplacePassQuery::IsInitialized() const {
+  return true;
+}
+
+void ReplacePassQuery::InternalSwap(ReplacePassQuery* other) {
+  using std::swap;
+  auto* lhs_arena = GetArenaForAllocation();
+  auto* rhs_arena = other->GetArenaForAllocation();
+  _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  _impl_.legal_.InternalSwap(&other->_impl_.legal_);
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.default_card_, lhs_arena,
+      &other->_impl_.default_card_, rhs_arena
+  );
+  swap(_impl_.state_, other->_impl_.state_);
+}
+
+::PROTOBUF_NAMESPACE_ID::Metadata ReplacePassQuery::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[25]);
+}
+
+// ===================================================================
+
+class ReplacePassAnswer::_Internal {
+ public:
+};
+
+ReplacePassAnswer::ReplacePassAnswer(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                         bool is_message_owned)
+  : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
+  SharedCtor(arena, is_message_owned);
+  // @@protoc_insertion_point(arena_constructor:hearts.v1.ReplacePassAnswer)
+}
+ReplacePassAnswer::ReplacePassAnswer(const ReplacePassAnswer& from)
+  : ::PROTOBUF_NAMESPACE_ID::Message() {
+  ReplacePassAnswer* const _this = this; (void)_this;
+  new (&_impl_) Impl_{
+      decltype(_impl_.card_){}
+    , /*decltype(_impl_._cached_size_)*/{}};
+
+  _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  _impl_.card_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.card_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_card().empty()) {
+    _this->_impl_.card_.Set(from._internal_card(), 
+      _this->GetArenaForAllocation());
+  }
+  // @@protoc_insertion_point(copy_constructor:hearts.v1.ReplacePassAnswer)
+}
+
+inline void ReplacePassAnswer::SharedCtor(
+    ::_pb::Arena* arena, bool is_message_owned) {
+  (void)arena;
+  (void)is_message_owned;
+  new (&_impl_) Impl_{
+      decltype(_impl_.card_){}
+    , /*decltype(_impl_._cached_size_)*/{}
+  };
+  _impl_.card_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.card_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+}
+
+ReplacePassAnswer::~ReplacePassAnswer() {
+  // @@protoc_insertion_point(destructor:hearts.v1.ReplacePassAnswer)
+  if (auto *arena = _internal_metadata_.DeleteReturnArena<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>()) {
+  (void)arena;
+    return;
+  }
+  SharedDtor();
+}
+
+inline void ReplacePassAnswer::SharedDtor() {
+  GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+  _impl_.card_.Destroy();
+}
+
+void ReplacePassAnswer::SetCachedSize(int size) const {
+  _impl_._cached_size_.Set(size);
+}
+
+void ReplacePassAnswer::Clear() {
+// @@protoc_insertion_point(message_clear_start:hearts.v1.ReplacePassAnswer)
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  _impl_.card_.ClearToEmpty();
+  _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
+}
+
+const char* ReplacePassAnswer::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
+#define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  while (!ctx->Done(&ptr)) {
+    uint32_t tag;
+    ptr = ::_pbi::ReadTag(ptr, &tag);
+    switch (tag >> 3) {
+      // string card = 1;
+      case 1:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 10)) {
+          auto str = _internal_mutable_card();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "hearts.v1.ReplacePassAnswer.card"));
+        } else
+          goto handle_unusual;
+        continue;
+      default:
+        goto handle_unusual;
+    }  // switch
+  handle_unusual:
+    if ((tag == 0) || ((tag & 7) == 4)) {
+      CHK_(ptr);
+      ctx->SetLastTag(tag);
+      goto message_done;
+    }
+    ptr = UnknownFieldParse(
+        tag,
+        _internal_metadata_.mutable_unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(),
+        ptr, ctx);
+    CHK_(ptr != nullptr);
+  }  // while
+message_done:
+  return ptr;
+failure:
+  ptr = nullptr;
+  goto message_done;
+#undef CHK_
+}
+
+uint8_t* ReplacePassAnswer::_InternalSerialize(
+    uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const {
+  // @@protoc_insertion_point(serialize_to_array_start:hearts.v1.ReplacePassAnswer)
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  // string card = 1;
+  if (!this->_internal_card().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_card().data(), static_cast<int>(this->_internal_card().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "hearts.v1.ReplacePassAnswer.card");
+    target = stream->WriteStringMaybeAliased(
+        1, this->_internal_card(), target);
+  }
+
+  if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
+    target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
+        _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
+  }
+  // @@protoc_insertion_point(serialize_to_array_end:hearts.v1.ReplacePassAnswer)
+  return target;
+}
+
+size_t ReplacePassAnswer::ByteSizeLong() const {
+// @@protoc_insertion_point(message_byte_size_start:hearts.v1.ReplacePassAnswer)
+  size_t total_size = 0;
+
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  // string card = 1;
+  if (!this->_internal_card().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_card());
+  }
+
+  return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
+}
+
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData ReplacePassAnswer::_class_data_ = {
+    ::PROTOBUF_NAMESPACE_ID::Message::CopyWithSourceCheck,
+    ReplacePassAnswer::MergeImpl
+};
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*ReplacePassAnswer::GetClassData() const { return &_class_data_; }
+
+
+void ReplacePassAnswer::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg) {
+  auto* const _this = static_cast<ReplacePassAnswer*>(&to_msg);
+  auto& from = static_cast<const ReplacePassAnswer&>(from_msg);
+  // @@protoc_insertion_point(class_specific_merge_from_start:hearts.v1.ReplacePassAnswer)
+  GOOGLE_DCHECK_NE(&from, _this);
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  if (!from._internal_card().empty()) {
+    _this->_internal_set_card(from._internal_card());
+  }
+  _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+}
+
+void ReplacePassAnswer::CopyFrom(const ReplacePassAnswer& from) {
+// @@protoc_insertion_point(class_specific_copy_from_start:hearts.v1.ReplacePassAnswer)
+  if (&from == this) return;
+  Clear();
+  MergeFrom(from);
+}
+
+bool ReplacePassAnswer::IsInitialized() const {
+  return true;
+}
+
+void ReplacePassAnswer::InternalSwap(ReplacePassAnswer* other) {
+  using std::swap;
+  auto* lhs_arena = GetArenaForAllocation();
+  auto* rhs_arena = other->GetArenaForAllocation();
+  _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.card_, lhs_arena,
+      &other->_impl_.card_, rhs_arena
+  );
+}
+
+::PROTOBUF_NAMESPACE_ID::Metadata ReplacePassAnswer::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[26]);
+}
+
+// ===================================================================
+
 class PlayCardQuery::_Internal {
  public:
   static const ::hearts::v1::HandState& state(const PlayCardQuery* msg);
@@ -7669,7 +8993,7 @@ void PlayCardQuery::InternalSwap(PlayCardQuery* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata PlayCardQuery::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[22]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[27]);
 }
 
 // ===================================================================
@@ -7911,7 +9235,7 @@ void PlayCardAnswer::InternalSwap(PlayCardAnswer* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata PlayCardAnswer::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[23]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[28]);
 }
 
 // ===================================================================
@@ -8104,7 +9428,7 @@ void RevealCardQuery::InternalSwap(RevealCardQuery* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata RevealCardQuery::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[24]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[29]);
 }
 
 // ===================================================================
@@ -8307,7 +9631,7 @@ void RevealCardAnswer::InternalSwap(RevealCardAnswer* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata RevealCardAnswer::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[25]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[30]);
 }
 
 // ===================================================================
@@ -8537,7 +9861,7 @@ void Player::InternalSwap(Player* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata Player::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[26]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[31]);
 }
 
 // ===================================================================
@@ -8922,7 +10246,7 @@ void MatchStart::InternalSwap(MatchStart* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata MatchStart::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[27]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[32]);
 }
 
 // ===================================================================
@@ -9139,7 +10463,7 @@ void MatchStartAnswer::InternalSwap(MatchStartAnswer* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata MatchStartAnswer::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[28]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[33]);
 }
 
 // ===================================================================
@@ -9497,7 +10821,7 @@ void HandStart::InternalSwap(HandStart* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata HandStart::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[29]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[34]);
 }
 
 // ===================================================================
@@ -9749,7 +11073,7 @@ void TrickEnd::InternalSwap(TrickEnd* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata TrickEnd::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[30]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[35]);
 }
 
 // ===================================================================
@@ -10094,7 +11418,7 @@ void HandEnd::InternalSwap(HandEnd* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata HandEnd::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[31]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[36]);
 }
 
 // ===================================================================
@@ -10350,7 +11674,7 @@ void MatchEnd::InternalSwap(MatchEnd* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata MatchEnd::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[32]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[37]);
 }
 
 // @@protoc_insertion_point(namespace_scope)
@@ -10444,6 +11768,26 @@ Arena::CreateMaybeMessage< ::hearts::v1::PledgeQuery >(Arena* arena) {
 template<> PROTOBUF_NOINLINE ::hearts::v1::PledgeAnswer*
 Arena::CreateMaybeMessage< ::hearts::v1::PledgeAnswer >(Arena* arena) {
   return Arena::CreateMessageInternal< ::hearts::v1::PledgeAnswer >(arena);
+}
+template<> PROTOBUF_NOINLINE ::hearts::v1::QueenOffer*
+Arena::CreateMaybeMessage< ::hearts::v1::QueenOffer >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::hearts::v1::QueenOffer >(arena);
+}
+template<> PROTOBUF_NOINLINE ::hearts::v1::RefuseQueenQuery*
+Arena::CreateMaybeMessage< ::hearts::v1::RefuseQueenQuery >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::hearts::v1::RefuseQueenQuery >(arena);
+}
+template<> PROTOBUF_NOINLINE ::hearts::v1::RefuseQueenAnswer*
+Arena::CreateMaybeMessage< ::hearts::v1::RefuseQueenAnswer >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::hearts::v1::RefuseQueenAnswer >(arena);
+}
+template<> PROTOBUF_NOINLINE ::hearts::v1::ReplacePassQuery*
+Arena::CreateMaybeMessage< ::hearts::v1::ReplacePassQuery >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::hearts::v1::ReplacePassQuery >(arena);
+}
+template<> PROTOBUF_NOINLINE ::hearts::v1::ReplacePassAnswer*
+Arena::CreateMaybeMessage< ::hearts::v1::ReplacePassAnswer >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::hearts::v1::ReplacePassAnswer >(arena);
 }
 template<> PROTOBUF_NOINLINE ::hearts::v1::PlayCardQuery*
 Arena::CreateMaybeMessage< ::hearts::v1::PlayCardQuery >(Arena* arena) {

@@ -136,6 +136,21 @@ extern PledgeAnswerDefaultTypeInternal _PledgeAnswer_default_instance_;
 class PledgeQuery;
 struct PledgeQueryDefaultTypeInternal;
 extern PledgeQueryDefaultTypeInternal _PledgeQuery_default_instance_;
+class QueenOffer;
+struct QueenOfferDefaultTypeInternal;
+extern QueenOfferDefaultTypeInternal _QueenOffer_default_instance_;
+class RefuseQueenAnswer;
+struct RefuseQueenAnswerDefaultTypeInternal;
+extern RefuseQueenAnswerDefaultTypeInternal _RefuseQueenAnswer_default_instance_;
+class RefuseQueenQuery;
+struct RefuseQueenQueryDefaultTypeInternal;
+extern RefuseQueenQueryDefaultTypeInternal _RefuseQueenQuery_default_instance_;
+class ReplacePassAnswer;
+struct ReplacePassAnswerDefaultTypeInternal;
+extern ReplacePassAnswerDefaultTypeInternal _ReplacePassAnswer_default_instance_;
+class ReplacePassQuery;
+struct ReplacePassQueryDefaultTypeInternal;
+extern ReplacePassQueryDefaultTypeInternal _ReplacePassQuery_default_instance_;
 class RevealCardAnswer;
 struct RevealCardAnswerDefaultTypeInternal;
 extern RevealCardAnswerDefaultTypeInternal _RevealCardAnswer_default_instance_;
@@ -180,6 +195,11 @@ template<> ::hearts::v1::PlayCardQuery* Arena::CreateMaybeMessage<::hearts::v1::
 template<> ::hearts::v1::Player* Arena::CreateMaybeMessage<::hearts::v1::Player>(Arena*);
 template<> ::hearts::v1::PledgeAnswer* Arena::CreateMaybeMessage<::hearts::v1::PledgeAnswer>(Arena*);
 template<> ::hearts::v1::PledgeQuery* Arena::CreateMaybeMessage<::hearts::v1::PledgeQuery>(Arena*);
+template<> ::hearts::v1::QueenOffer* Arena::CreateMaybeMessage<::hearts::v1::QueenOffer>(Arena*);
+template<> ::hearts::v1::RefuseQueenAnswer* Arena::CreateMaybeMessage<::hearts::v1::RefuseQueenAnswer>(Arena*);
+template<> ::hearts::v1::RefuseQueenQuery* Arena::CreateMaybeMessage<::hearts::v1::RefuseQueenQuery>(Arena*);
+template<> ::hearts::v1::ReplacePassAnswer* Arena::CreateMaybeMessage<::hearts::v1::ReplacePassAnswer>(Arena*);
+template<> ::hearts::v1::ReplacePassQuery* Arena::CreateMaybeMessage<::hearts::v1::ReplacePassQuery>(Arena*);
 template<> ::hearts::v1::RevealCardAnswer* Arena::CreateMaybeMessage<::hearts::v1::RevealCardAnswer>(Arena*);
 template<> ::hearts::v1::RevealCardQuery* Arena::CreateMaybeMessage<::hearts::v1::RevealCardQuery>(Arena*);
 template<> ::hearts::v1::Trick* Arena::CreateMaybeMessage<::hearts::v1::Trick>(Arena*);
@@ -748,6 +768,7 @@ class HandState final :
     kCurrentTrickFieldNumber = 11,
     kClockFieldNumber = 13,
     kDominoFieldNumber = 25,
+    kQueenOfferFieldNumber = 88,
     kSeatFieldNumber = 2,
     kHandNumberFieldNumber = 3,
     kDealerFieldNumber = 4,
@@ -1141,6 +1162,24 @@ class HandState final :
       ::hearts::v1::DominoTable* domino);
   ::hearts::v1::DominoTable* unsafe_arena_release_domino();
 
+  // optional .hearts.v1.QueenOffer queen_offer = 88;
+  bool has_queen_offer() const;
+  private:
+  bool _internal_has_queen_offer() const;
+  public:
+  void clear_queen_offer();
+  const ::hearts::v1::QueenOffer& queen_offer() const;
+  PROTOBUF_NODISCARD ::hearts::v1::QueenOffer* release_queen_offer();
+  ::hearts::v1::QueenOffer* mutable_queen_offer();
+  void set_allocated_queen_offer(::hearts::v1::QueenOffer* queen_offer);
+  private:
+  const ::hearts::v1::QueenOffer& _internal_queen_offer() const;
+  ::hearts::v1::QueenOffer* _internal_mutable_queen_offer();
+  public:
+  void unsafe_arena_set_allocated_queen_offer(
+      ::hearts::v1::QueenOffer* queen_offer);
+  ::hearts::v1::QueenOffer* unsafe_arena_release_queen_offer();
+
   // uint32 seat = 2;
   void clear_seat();
   uint32_t seat() const;
@@ -1268,6 +1307,7 @@ class HandState final :
     ::hearts::v1::Trick* current_trick_;
     ::hearts::v1::Clock* clock_;
     ::hearts::v1::DominoTable* domino_;
+    ::hearts::v1::QueenOffer* queen_offer_;
     uint32_t seat_;
     uint32_t hand_number_;
     uint32_t dealer_;
@@ -4626,6 +4666,849 @@ class PledgeAnswer final :
 };
 // -------------------------------------------------------------------
 
+class QueenOffer final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:hearts.v1.QueenOffer) */ {
+ public:
+  inline QueenOffer() : QueenOffer(nullptr) {}
+  ~QueenOffer() override;
+  explicit PROTOBUF_CONSTEXPR QueenOffer(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  QueenOffer(const QueenOffer& from);
+  QueenOffer(QueenOffer&& from) noexcept
+    : QueenOffer() {
+    *this = ::std::move(from);
+  }
+
+  inline QueenOffer& operator=(const QueenOffer& from) {
+    CopyFrom(from);
+    return *this;
+  }
+  inline QueenOffer& operator=(QueenOffer&& from) noexcept {
+    if (this == &from) return *this;
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    } else {
+      CopyFrom(from);
+    }
+    return *this;
+  }
+
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* descriptor() {
+    return GetDescriptor();
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* GetDescriptor() {
+    return default_instance().GetMetadata().descriptor;
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Reflection* GetReflection() {
+    return default_instance().GetMetadata().reflection;
+  }
+  static const QueenOffer& default_instance() {
+    return *internal_default_instance();
+  }
+  static inline const QueenOffer* internal_default_instance() {
+    return reinterpret_cast<const QueenOffer*>(
+               &_QueenOffer_default_instance_);
+  }
+  static constexpr int kIndexInFileMessages =
+    22;
+
+  friend void swap(QueenOffer& a, QueenOffer& b) {
+    a.Swap(&b);
+  }
+  inline void Swap(QueenOffer* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    } else {
+      ::PROTOBUF_NAMESPACE_ID::internal::GenericSwap(this, other);
+    }
+  }
+  void UnsafeArenaSwap(QueenOffer* other) {
+    if (other == this) return;
+    GOOGLE_DCHECK(GetOwningArena() == other->GetOwningArena());
+    InternalSwap(other);
+  }
+
+  // implements Message ----------------------------------------------
+
+  QueenOffer* New(::PROTOBUF_NAMESPACE_ID::Arena* arena = nullptr) const final {
+    return CreateMaybeMessage<QueenOffer>(arena);
+  }
+  using ::PROTOBUF_NAMESPACE_ID::Message::CopyFrom;
+  void CopyFrom(const QueenOffer& from);
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  void MergeFrom( const QueenOffer& from) {
+    QueenOffer::MergeImpl(*this, from);
+  }
+  private:
+  static void MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg);
+  public:
+  PROTOBUF_ATTRIBUTE_REINITIALIZES void Clear() final;
+  bool IsInitialized() const final;
+
+  size_t ByteSizeLong() const final;
+  const char* _InternalParse(const char* ptr, ::PROTOBUF_NAMESPACE_ID::internal::ParseContext* ctx) final;
+  uint8_t* _InternalSerialize(
+      uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const final;
+  int GetCachedSize() const final { return _impl_._cached_size_.Get(); }
+
+  private:
+  void SharedCtor(::PROTOBUF_NAMESPACE_ID::Arena* arena, bool is_message_owned);
+  void SharedDtor();
+  void SetCachedSize(int size) const final;
+  void InternalSwap(QueenOffer* other);
+
+  private:
+  friend class ::PROTOBUF_NAMESPACE_ID::internal::AnyMetadata;
+  static ::PROTOBUF_NAMESPACE_ID::StringPiece FullMessageName() {
+    return "hearts.v1.QueenOffer";
+  }
+  protected:
+  explicit QueenOffer(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                       bool is_message_owned = false);
+  public:
+
+  static const ClassData _class_data_;
+  const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GetClassData() const final;
+
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+
+  // nested types ----------------------------------------------------
+
+  // accessors -------------------------------------------------------
+
+  enum : int {
+    kGiverFieldNumber = 1,
+    kReceiverFieldNumber = 2,
+    kRefusedFieldNumber = 3,
+  };
+  // uint32 giver = 1;
+  void clear_giver();
+  uint32_t giver() const;
+  void set_giver(uint32_t value);
+  private:
+  uint32_t _internal_giver() const;
+  void _internal_set_giver(uint32_t value);
+  public:
+
+  // uint32 receiver = 2;
+  void clear_receiver();
+  uint32_t receiver() const;
+  void set_receiver(uint32_t value);
+  private:
+  uint32_t _internal_receiver() const;
+  void _internal_set_receiver(uint32_t value);
+  public:
+
+  // optional bool refused = 3;
+  bool has_refused() const;
+  private:
+  bool _internal_has_refused() const;
+  public:
+  void clear_refused();
+  bool refused() const;
+  void set_refused(bool value);
+  private:
+  bool _internal_refused() const;
+  void _internal_set_refused(bool value);
+  public:
+
+  // @@protoc_insertion_point(class_scope:hearts.v1.QueenOffer)
+ private:
+  class _Internal;
+
+  template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
+  typedef void InternalArenaConstructable_;
+  typedef void DestructorSkippable_;
+  struct Impl_ {
+    ::PROTOBUF_NAMESPACE_ID::internal::HasBits<1> _has_bits_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
+    uint32_t giver_;
+    uint32_t receiver_;
+    bool refused_;
+  };
+  union { Impl_ _impl_; };
+  friend struct ::TableStruct_hearts_2fv1_2fgame_2eproto;
+};
+// -------------------------------------------------------------------
+
+class RefuseQueenQuery final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:hearts.v1.RefuseQueenQuery) */ {
+ public:
+  inline RefuseQueenQuery() : RefuseQueenQuery(nullptr) {}
+  ~RefuseQueenQuery() override;
+  explicit PROTOBUF_CONSTEXPR RefuseQueenQuery(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  RefuseQueenQuery(const RefuseQueenQuery& from);
+  RefuseQueenQuery(RefuseQueenQuery&& from) noexcept
+    : RefuseQueenQuery() {
+    *this = ::std::move(from);
+  }
+
+  inline RefuseQueenQuery& operator=(const RefuseQueenQuery& from) {
+    CopyFrom(from);
+    return *this;
+  }
+  inline RefuseQueenQuery& operator=(RefuseQueenQuery&& from) noexcept {
+    if (this == &from) return *this;
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    } else {
+      CopyFrom(from);
+    }
+    return *this;
+  }
+
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* descriptor() {
+    return GetDescriptor();
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* GetDescriptor() {
+    return default_instance().GetMetadata().descriptor;
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Reflection* GetReflection() {
+    return default_instance().GetMetadata().reflection;
+  }
+  static const RefuseQueenQuery& default_instance() {
+    return *internal_default_instance();
+  }
+  static inline const RefuseQueenQuery* internal_default_instance() {
+    return reinterpret_cast<const RefuseQueenQuery*>(
+               &_RefuseQueenQuery_default_instance_);
+  }
+  static constexpr int kIndexInFileMessages =
+    23;
+
+  friend void swap(RefuseQueenQuery& a, RefuseQueenQuery& b) {
+    a.Swap(&b);
+  }
+  inline void Swap(RefuseQueenQuery* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    } else {
+      ::PROTOBUF_NAMESPACE_ID::internal::GenericSwap(this, other);
+    }
+  }
+  void UnsafeArenaSwap(RefuseQueenQuery* other) {
+    if (other == this) return;
+    GOOGLE_DCHECK(GetOwningArena() == other->GetOwningArena());
+    InternalSwap(other);
+  }
+
+  // implements Message ----------------------------------------------
+
+  RefuseQueenQuery* New(::PROTOBUF_NAMESPACE_ID::Arena* arena = nullptr) const final {
+    return CreateMaybeMessage<RefuseQueenQuery>(arena);
+  }
+  using ::PROTOBUF_NAMESPACE_ID::Message::CopyFrom;
+  void CopyFrom(const RefuseQueenQuery& from);
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  void MergeFrom( const RefuseQueenQuery& from) {
+    RefuseQueenQuery::MergeImpl(*this, from);
+  }
+  private:
+  static void MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg);
+  public:
+  PROTOBUF_ATTRIBUTE_REINITIALIZES void Clear() final;
+  bool IsInitialized() const final;
+
+  size_t ByteSizeLong() const final;
+  const char* _InternalParse(const char* ptr, ::PROTOBUF_NAMESPACE_ID::internal::ParseContext* ctx) final;
+  uint8_t* _InternalSerialize(
+      uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const final;
+  int GetCachedSize() const final { return _impl_._cached_size_.Get(); }
+
+  private:
+  void SharedCtor(::PROTOBUF_NAMESPACE_ID::Arena* arena, bool is_message_owned);
+  void SharedDtor();
+  void SetCachedSize(int size) const final;
+  void InternalSwap(RefuseQueenQuery* other);
+
+  private:
+  friend class ::PROTOBUF_NAMESPACE_ID::internal::AnyMetadata;
+  static ::PROTOBUF_NAMESPACE_ID::StringPiece FullMessageName() {
+    return "hearts.v1.RefuseQueenQuery";
+  }
+  protected:
+  explicit RefuseQueenQuery(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                       bool is_message_owned = false);
+  public:
+
+  static const ClassData _class_data_;
+  const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GetClassData() const final;
+
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+
+  // nested types ----------------------------------------------------
+
+  // accessors -------------------------------------------------------
+
+  enum : int {
+    kStateFieldNumber = 1,
+    kGiverFieldNumber = 2,
+  };
+  // .hearts.v1.HandState state = 1;
+  bool has_state() const;
+  private:
+  bool _internal_has_state() const;
+  public:
+  void clear_state();
+  const ::hearts::v1::HandState& state() const;
+  PROTOBUF_NODISCARD ::hearts::v1::HandState* release_state();
+  ::hearts::v1::HandState* mutable_state();
+  void set_allocated_state(::hearts::v1::HandState* state);
+  private:
+  const ::hearts::v1::HandState& _internal_state() const;
+  ::hearts::v1::HandState* _internal_mutable_state();
+  public:
+  void unsafe_arena_set_allocated_state(
+      ::hearts::v1::HandState* state);
+  ::hearts::v1::HandState* unsafe_arena_release_state();
+
+  // uint32 giver = 2;
+  void clear_giver();
+  uint32_t giver() const;
+  void set_giver(uint32_t value);
+  private:
+  uint32_t _internal_giver() const;
+  void _internal_set_giver(uint32_t value);
+  public:
+
+  // @@protoc_insertion_point(class_scope:hearts.v1.RefuseQueenQuery)
+ private:
+  class _Internal;
+
+  template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
+  typedef void InternalArenaConstructable_;
+  typedef void DestructorSkippable_;
+  struct Impl_ {
+    ::hearts::v1::HandState* state_;
+    uint32_t giver_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
+  };
+  union { Impl_ _impl_; };
+  friend struct ::TableStruct_hearts_2fv1_2fgame_2eproto;
+};
+// -------------------------------------------------------------------
+
+class RefuseQueenAnswer final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:hearts.v1.RefuseQueenAnswer) */ {
+ public:
+  inline RefuseQueenAnswer() : RefuseQueenAnswer(nullptr) {}
+  ~RefuseQueenAnswer() override;
+  explicit PROTOBUF_CONSTEXPR RefuseQueenAnswer(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  RefuseQueenAnswer(const RefuseQueenAnswer& from);
+  RefuseQueenAnswer(RefuseQueenAnswer&& from) noexcept
+    : RefuseQueenAnswer() {
+    *this = ::std::move(from);
+  }
+
+  inline RefuseQueenAnswer& operator=(const RefuseQueenAnswer& from) {
+    CopyFrom(from);
+    return *this;
+  }
+  inline RefuseQueenAnswer& operator=(RefuseQueenAnswer&& from) noexcept {
+    if (this == &from) return *this;
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    } else {
+      CopyFrom(from);
+    }
+    return *this;
+  }
+
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* descriptor() {
+    return GetDescriptor();
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* GetDescriptor() {
+    return default_instance().GetMetadata().descriptor;
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Reflection* GetReflection() {
+    return default_instance().GetMetadata().reflection;
+  }
+  static const RefuseQueenAnswer& default_instance() {
+    return *internal_default_instance();
+  }
+  static inline const RefuseQueenAnswer* internal_default_instance() {
+    return reinterpret_cast<const RefuseQueenAnswer*>(
+               &_RefuseQueenAnswer_default_instance_);
+  }
+  static constexpr int kIndexInFileMessages =
+    24;
+
+  friend void swap(RefuseQueenAnswer& a, RefuseQueenAnswer& b) {
+    a.Swap(&b);
+  }
+  inline void Swap(RefuseQueenAnswer* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    } else {
+      ::PROTOBUF_NAMESPACE_ID::internal::GenericSwap(this, other);
+    }
+  }
+  void UnsafeArenaSwap(RefuseQueenAnswer* other) {
+    if (other == this) return;
+    GOOGLE_DCHECK(GetOwningArena() == other->GetOwningArena());
+    InternalSwap(other);
+  }
+
+  // implements Message ----------------------------------------------
+
+  RefuseQueenAnswer* New(::PROTOBUF_NAMESPACE_ID::Arena* arena = nullptr) const final {
+    return CreateMaybeMessage<RefuseQueenAnswer>(arena);
+  }
+  using ::PROTOBUF_NAMESPACE_ID::Message::CopyFrom;
+  void CopyFrom(const RefuseQueenAnswer& from);
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  void MergeFrom( const RefuseQueenAnswer& from) {
+    RefuseQueenAnswer::MergeImpl(*this, from);
+  }
+  private:
+  static void MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg);
+  public:
+  PROTOBUF_ATTRIBUTE_REINITIALIZES void Clear() final;
+  bool IsInitialized() const final;
+
+  size_t ByteSizeLong() const final;
+  const char* _InternalParse(const char* ptr, ::PROTOBUF_NAMESPACE_ID::internal::ParseContext* ctx) final;
+  uint8_t* _InternalSerialize(
+      uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const final;
+  int GetCachedSize() const final { return _impl_._cached_size_.Get(); }
+
+  private:
+  void SharedCtor(::PROTOBUF_NAMESPACE_ID::Arena* arena, bool is_message_owned);
+  void SharedDtor();
+  void SetCachedSize(int size) const final;
+  void InternalSwap(RefuseQueenAnswer* other);
+
+  private:
+  friend class ::PROTOBUF_NAMESPACE_ID::internal::AnyMetadata;
+  static ::PROTOBUF_NAMESPACE_ID::StringPiece FullMessageName() {
+    return "hearts.v1.RefuseQueenAnswer";
+  }
+  protected:
+  explicit RefuseQueenAnswer(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                       bool is_message_owned = false);
+  public:
+
+  static const ClassData _class_data_;
+  const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GetClassData() const final;
+
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+
+  // nested types ----------------------------------------------------
+
+  // accessors -------------------------------------------------------
+
+  enum : int {
+    kRefuseFieldNumber = 1,
+  };
+  // bool refuse = 1;
+  void clear_refuse();
+  bool refuse() const;
+  void set_refuse(bool value);
+  private:
+  bool _internal_refuse() const;
+  void _internal_set_refuse(bool value);
+  public:
+
+  // @@protoc_insertion_point(class_scope:hearts.v1.RefuseQueenAnswer)
+ private:
+  class _Internal;
+
+  template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
+  typedef void InternalArenaConstructable_;
+  typedef void DestructorSkippable_;
+  struct Impl_ {
+    bool refuse_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
+  };
+  union { Impl_ _impl_; };
+  friend struct ::TableStruct_hearts_2fv1_2fgame_2eproto;
+};
+// -------------------------------------------------------------------
+
+class ReplacePassQuery final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:hearts.v1.ReplacePassQuery) */ {
+ public:
+  inline ReplacePassQuery() : ReplacePassQuery(nullptr) {}
+  ~ReplacePassQuery() override;
+  explicit PROTOBUF_CONSTEXPR ReplacePassQuery(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  ReplacePassQuery(const ReplacePassQuery& from);
+  ReplacePassQuery(ReplacePassQuery&& from) noexcept
+    : ReplacePassQuery() {
+    *this = ::std::move(from);
+  }
+
+  inline ReplacePassQuery& operator=(const ReplacePassQuery& from) {
+    CopyFrom(from);
+    return *this;
+  }
+  inline ReplacePassQuery& operator=(ReplacePassQuery&& from) noexcept {
+    if (this == &from) return *this;
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    } else {
+      CopyFrom(from);
+    }
+    return *this;
+  }
+
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* descriptor() {
+    return GetDescriptor();
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* GetDescriptor() {
+    return default_instance().GetMetadata().descriptor;
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Reflection* GetReflection() {
+    return default_instance().GetMetadata().reflection;
+  }
+  static const ReplacePassQuery& default_instance() {
+    return *internal_default_instance();
+  }
+  static inline const ReplacePassQuery* internal_default_instance() {
+    return reinterpret_cast<const ReplacePassQuery*>(
+               &_ReplacePassQuery_default_instance_);
+  }
+  static constexpr int kIndexInFileMessages =
+    25;
+
+  friend void swap(ReplacePassQuery& a, ReplacePassQuery& b) {
+    a.Swap(&b);
+  }
+  inline void Swap(ReplacePassQuery* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    } else {
+      ::PROTOBUF_NAMESPACE_ID::internal::GenericSwap(this, other);
+    }
+  }
+  void UnsafeArenaSwap(ReplacePassQuery* other) {
+    if (other == this) return;
+    GOOGLE_DCHECK(GetOwningArena() == other->GetOwningArena());
+    InternalSwap(other);
+  }
+
+  // implements Message ----------------------------------------------
+
+  ReplacePassQuery* New(::PROTOBUF_NAMESPACE_ID::Arena* arena = nullptr) const final {
+    return CreateMaybeMessage<ReplacePassQuery>(arena);
+  }
+  using ::PROTOBUF_NAMESPACE_ID::Message::CopyFrom;
+  void CopyFrom(const ReplacePassQuery& from);
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  void MergeFrom( const ReplacePassQuery& from) {
+    ReplacePassQuery::MergeImpl(*this, from);
+  }
+  private:
+  static void MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg);
+  public:
+  PROTOBUF_ATTRIBUTE_REINITIALIZES void Clear() final;
+  bool IsInitialized() const final;
+
+  size_t ByteSizeLong() const final;
+  const char* _InternalParse(const char* ptr, ::PROTOBUF_NAMESPACE_ID::internal::ParseContext* ctx) final;
+  uint8_t* _InternalSerialize(
+      uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const final;
+  int GetCachedSize() const final { return _impl_._cached_size_.Get(); }
+
+  private:
+  void SharedCtor(::PROTOBUF_NAMESPACE_ID::Arena* arena, bool is_message_owned);
+  void SharedDtor();
+  void SetCachedSize(int size) const final;
+  void InternalSwap(ReplacePassQuery* other);
+
+  private:
+  friend class ::PROTOBUF_NAMESPACE_ID::internal::AnyMetadata;
+  static ::PROTOBUF_NAMESPACE_ID::StringPiece FullMessageName() {
+    return "hearts.v1.ReplacePassQuery";
+  }
+  protected:
+  explicit ReplacePassQuery(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                       bool is_message_owned = false);
+  public:
+
+  static const ClassData _class_data_;
+  const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GetClassData() const final;
+
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+
+  // nested types ----------------------------------------------------
+
+  // accessors -------------------------------------------------------
+
+  enum : int {
+    kLegalFieldNumber = 2,
+    kDefaultCardFieldNumber = 3,
+    kStateFieldNumber = 1,
+  };
+  // repeated string legal = 2;
+  int legal_size() const;
+  private:
+  int _internal_legal_size() const;
+  public:
+  void clear_legal();
+  const std::string& legal(int index) const;
+  std::string* mutable_legal(int index);
+  void set_legal(int index, const std::string& value);
+  void set_legal(int index, std::string&& value);
+  void set_legal(int index, const char* value);
+  void set_legal(int index, const char* value, size_t size);
+  std::string* add_legal();
+  void add_legal(const std::string& value);
+  void add_legal(std::string&& value);
+  void add_legal(const char* value);
+  void add_legal(const char* value, size_t size);
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>& legal() const;
+  ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>* mutable_legal();
+  private:
+  const std::string& _internal_legal(int index) const;
+  std::string* _internal_add_legal();
+  public:
+
+  // string default_card = 3;
+  void clear_default_card();
+  const std::string& default_card() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_default_card(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_default_card();
+  PROTOBUF_NODISCARD std::string* release_default_card();
+  void set_allocated_default_card(std::string* default_card);
+  private:
+  const std::string& _internal_default_card() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_default_card(const std::string& value);
+  std::string* _internal_mutable_default_card();
+  public:
+
+  // .hearts.v1.HandState state = 1;
+  bool has_state() const;
+  private:
+  bool _internal_has_state() const;
+  public:
+  void clear_state();
+  const ::hearts::v1::HandState& state() const;
+  PROTOBUF_NODISCARD ::hearts::v1::HandState* release_state();
+  ::hearts::v1::HandState* mutable_state();
+  void set_allocated_state(::hearts::v1::HandState* state);
+  private:
+  const ::hearts::v1::HandState& _internal_state() const;
+  ::hearts::v1::HandState* _internal_mutable_state();
+  public:
+  void unsafe_arena_set_allocated_state(
+      ::hearts::v1::HandState* state);
+  ::hearts::v1::HandState* unsafe_arena_release_state();
+
+  // @@protoc_insertion_point(class_scope:hearts.v1.ReplacePassQuery)
+ private:
+  class _Internal;
+
+  template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
+  typedef void InternalArenaConstructable_;
+  typedef void DestructorSkippable_;
+  struct Impl_ {
+    ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string> legal_;
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr default_card_;
+    ::hearts::v1::HandState* state_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
+  };
+  union { Impl_ _impl_; };
+  friend struct ::TableStruct_hearts_2fv1_2fgame_2eproto;
+};
+// -------------------------------------------------------------------
+
+class ReplacePassAnswer final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:hearts.v1.ReplacePassAnswer) */ {
+ public:
+  inline ReplacePassAnswer() : ReplacePassAnswer(nullptr) {}
+  ~ReplacePassAnswer() override;
+  explicit PROTOBUF_CONSTEXPR ReplacePassAnswer(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  ReplacePassAnswer(const ReplacePassAnswer& from);
+  ReplacePassAnswer(ReplacePassAnswer&& from) noexcept
+    : ReplacePassAnswer() {
+    *this = ::std::move(from);
+  }
+
+  inline ReplacePassAnswer& operator=(const ReplacePassAnswer& from) {
+    CopyFrom(from);
+    return *this;
+  }
+  inline ReplacePassAnswer& operator=(ReplacePassAnswer&& from) noexcept {
+    if (this == &from) return *this;
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    } else {
+      CopyFrom(from);
+    }
+    return *this;
+  }
+
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* descriptor() {
+    return GetDescriptor();
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* GetDescriptor() {
+    return default_instance().GetMetadata().descriptor;
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Reflection* GetReflection() {
+    return default_instance().GetMetadata().reflection;
+  }
+  static const ReplacePassAnswer& default_instance() {
+    return *internal_default_instance();
+  }
+  static inline const ReplacePassAnswer* internal_default_instance() {
+    return reinterpret_cast<const ReplacePassAnswer*>(
+               &_ReplacePassAnswer_default_instance_);
+  }
+  static constexpr int kIndexInFileMessages =
+    26;
+
+  friend void swap(ReplacePassAnswer& a, ReplacePassAnswer& b) {
+    a.Swap(&b);
+  }
+  inline void Swap(ReplacePassAnswer* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    } else {
+      ::PROTOBUF_NAMESPACE_ID::internal::GenericSwap(this, other);
+    }
+  }
+  void UnsafeArenaSwap(ReplacePassAnswer* other) {
+    if (other == this) return;
+    GOOGLE_DCHECK(GetOwningArena() == other->GetOwningArena());
+    InternalSwap(other);
+  }
+
+  // implements Message ----------------------------------------------
+
+  ReplacePassAnswer* New(::PROTOBUF_NAMESPACE_ID::Arena* arena = nullptr) const final {
+    return CreateMaybeMessage<ReplacePassAnswer>(arena);
+  }
+  using ::PROTOBUF_NAMESPACE_ID::Message::CopyFrom;
+  void CopyFrom(const ReplacePassAnswer& from);
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  void MergeFrom( const ReplacePassAnswer& from) {
+    ReplacePassAnswer::MergeImpl(*this, from);
+  }
+  private:
+  static void MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg);
+  public:
+  PROTOBUF_ATTRIBUTE_REINITIALIZES void Clear() final;
+  bool IsInitialized() const final;
+
+  size_t ByteSizeLong() const final;
+  const char* _InternalParse(const char* ptr, ::PROTOBUF_NAMESPACE_ID::internal::ParseContext* ctx) final;
+  uint8_t* _InternalSerialize(
+      uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const final;
+  int GetCachedSize() const final { return _impl_._cached_size_.Get(); }
+
+  private:
+  void SharedCtor(::PROTOBUF_NAMESPACE_ID::Arena* arena, bool is_message_owned);
+  void SharedDtor();
+  void SetCachedSize(int size) const final;
+  void InternalSwap(ReplacePassAnswer* other);
+
+  private:
+  friend class ::PROTOBUF_NAMESPACE_ID::internal::AnyMetadata;
+  static ::PROTOBUF_NAMESPACE_ID::StringPiece FullMessageName() {
+    return "hearts.v1.ReplacePassAnswer";
+  }
+  protected:
+  explicit ReplacePassAnswer(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                       bool is_message_owned = false);
+  public:
+
+  static const ClassData _class_data_;
+  const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GetClassData() const final;
+
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+
+  // nested types ----------------------------------------------------
+
+  // accessors -------------------------------------------------------
+
+  enum : int {
+    kCardFieldNumber = 1,
+  };
+  // string card = 1;
+  void clear_card();
+  const std::string& card() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_card(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_card();
+  PROTOBUF_NODISCARD std::string* release_card();
+  void set_allocated_card(std::string* card);
+  private:
+  const std::string& _internal_card() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_card(const std::string& value);
+  std::string* _internal_mutable_card();
+  public:
+
+  // @@protoc_insertion_point(class_scope:hearts.v1.ReplacePassAnswer)
+ private:
+  class _Internal;
+
+  template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
+  typedef void InternalArenaConstructable_;
+  typedef void DestructorSkippable_;
+  struct Impl_ {
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr card_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
+  };
+  union { Impl_ _impl_; };
+  friend struct ::TableStruct_hearts_2fv1_2fgame_2eproto;
+};
+// -------------------------------------------------------------------
+
 class PlayCardQuery final :
     public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:hearts.v1.PlayCardQuery) */ {
  public:
@@ -4674,7 +5557,7 @@ class PlayCardQuery final :
                &_PlayCardQuery_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    22;
+    27;
 
   friend void swap(PlayCardQuery& a, PlayCardQuery& b) {
     a.Swap(&b);
@@ -4877,7 +5760,7 @@ class PlayCardAnswer final :
                &_PlayCardAnswer_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    23;
+    28;
 
   friend void swap(PlayCardAnswer& a, PlayCardAnswer& b) {
     a.Swap(&b);
@@ -5046,7 +5929,7 @@ class RevealCardQuery final :
                &_RevealCardQuery_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    24;
+    29;
 
   friend void swap(RevealCardQuery& a, RevealCardQuery& b) {
     a.Swap(&b);
@@ -5203,7 +6086,7 @@ class RevealCardAnswer final :
                &_RevealCardAnswer_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    25;
+    30;
 
   friend void swap(RevealCardAnswer& a, RevealCardAnswer& b) {
     a.Swap(&b);
@@ -5356,7 +6239,7 @@ class Player final :
                &_Player_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    26;
+    31;
 
   friend void swap(Player& a, Player& b) {
     a.Swap(&b);
@@ -5520,7 +6403,7 @@ class MatchStart final :
                &_MatchStart_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    27;
+    32;
 
   friend void swap(MatchStart& a, MatchStart& b) {
     a.Swap(&b);
@@ -5755,7 +6638,7 @@ class MatchStartAnswer final :
                &_MatchStartAnswer_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    28;
+    33;
 
   friend void swap(MatchStartAnswer& a, MatchStartAnswer& b) {
     a.Swap(&b);
@@ -5929,7 +6812,7 @@ class HandStart final :
                &_HandStart_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    29;
+    34;
 
   friend void swap(HandStart& a, HandStart& b) {
     a.Swap(&b);
@@ -6176,7 +7059,7 @@ class TrickEnd final :
                &_TrickEnd_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    30;
+    35;
 
   friend void swap(TrickEnd& a, TrickEnd& b) {
     a.Swap(&b);
@@ -6355,7 +7238,7 @@ class HandEnd final :
                &_HandEnd_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    31;
+    36;
 
   friend void swap(HandEnd& a, HandEnd& b) {
     a.Swap(&b);
@@ -6595,7 +7478,7 @@ class MatchEnd final :
                &_MatchEnd_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    32;
+    37;
 
   friend void swap(MatchEnd& a, MatchEnd& b) {
     a.Swap(&b);
@@ -7842,7 +8725,7 @@ HandState::mutable_kitty() {
 
 // optional uint32 kitty_taker = 15;
 inline bool HandState::_internal_has_kitty_taker() const {
-  bool value = (_impl_._has_bits_[0] & 0x00000002u) != 0;
+  bool value = (_impl_._has_bits_[0] & 0x00000004u) != 0;
   return value;
 }
 inline bool HandState::has_kitty_taker() const {
@@ -7850,7 +8733,7 @@ inline bool HandState::has_kitty_taker() const {
 }
 inline void HandState::clear_kitty_taker() {
   _impl_.kitty_taker_ = 0u;
-  _impl_._has_bits_[0] &= ~0x00000002u;
+  _impl_._has_bits_[0] &= ~0x00000004u;
 }
 inline uint32_t HandState::_internal_kitty_taker() const {
   return _impl_.kitty_taker_;
@@ -7860,7 +8743,7 @@ inline uint32_t HandState::kitty_taker() const {
   return _internal_kitty_taker();
 }
 inline void HandState::_internal_set_kitty_taker(uint32_t value) {
-  _impl_._has_bits_[0] |= 0x00000002u;
+  _impl_._has_bits_[0] |= 0x00000004u;
   _impl_.kitty_taker_ = value;
 }
 inline void HandState::set_kitty_taker(uint32_t value) {
@@ -8055,7 +8938,7 @@ HandState::bids() const {
 
 // optional uint32 declarer = 20;
 inline bool HandState::_internal_has_declarer() const {
-  bool value = (_impl_._has_bits_[0] & 0x00000004u) != 0;
+  bool value = (_impl_._has_bits_[0] & 0x00000008u) != 0;
   return value;
 }
 inline bool HandState::has_declarer() const {
@@ -8063,7 +8946,7 @@ inline bool HandState::has_declarer() const {
 }
 inline void HandState::clear_declarer() {
   _impl_.declarer_ = 0u;
-  _impl_._has_bits_[0] &= ~0x00000004u;
+  _impl_._has_bits_[0] &= ~0x00000008u;
 }
 inline uint32_t HandState::_internal_declarer() const {
   return _impl_.declarer_;
@@ -8073,7 +8956,7 @@ inline uint32_t HandState::declarer() const {
   return _internal_declarer();
 }
 inline void HandState::_internal_set_declarer(uint32_t value) {
-  _impl_._has_bits_[0] |= 0x00000004u;
+  _impl_._has_bits_[0] |= 0x00000008u;
   _impl_.declarer_ = value;
 }
 inline void HandState::set_declarer(uint32_t value) {
@@ -8265,6 +9148,96 @@ HandState::mutable_extra_card_seats() {
   return _internal_mutable_extra_card_seats();
 }
 
+// optional .hearts.v1.QueenOffer queen_offer = 88;
+inline bool HandState::_internal_has_queen_offer() const {
+  bool value = (_impl_._has_bits_[0] & 0x00000002u) != 0;
+  PROTOBUF_ASSUME(!value || _impl_.queen_offer_ != nullptr);
+  return value;
+}
+inline bool HandState::has_queen_offer() const {
+  return _internal_has_queen_offer();
+}
+inline void HandState::clear_queen_offer() {
+  if (_impl_.queen_offer_ != nullptr) _impl_.queen_offer_->Clear();
+  _impl_._has_bits_[0] &= ~0x00000002u;
+}
+inline const ::hearts::v1::QueenOffer& HandState::_internal_queen_offer() const {
+  const ::hearts::v1::QueenOffer* p = _impl_.queen_offer_;
+  return p != nullptr ? *p : reinterpret_cast<const ::hearts::v1::QueenOffer&>(
+      ::hearts::v1::_QueenOffer_default_instance_);
+}
+inline const ::hearts::v1::QueenOffer& HandState::queen_offer() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.HandState.queen_offer)
+  return _internal_queen_offer();
+}
+inline void HandState::unsafe_arena_set_allocated_queen_offer(
+    ::hearts::v1::QueenOffer* queen_offer) {
+  if (GetArenaForAllocation() == nullptr) {
+    delete reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(_impl_.queen_offer_);
+  }
+  _impl_.queen_offer_ = queen_offer;
+  if (queen_offer) {
+    _impl_._has_bits_[0] |= 0x00000002u;
+  } else {
+    _impl_._has_bits_[0] &= ~0x00000002u;
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.HandState.queen_offer)
+}
+inline ::hearts::v1::QueenOffer* HandState::release_queen_offer() {
+  _impl_._has_bits_[0] &= ~0x00000002u;
+  ::hearts::v1::QueenOffer* temp = _impl_.queen_offer_;
+  _impl_.queen_offer_ = nullptr;
+#ifdef PROTOBUF_FORCE_COPY_IN_RELEASE
+  auto* old =  reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(temp);
+  temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+  if (GetArenaForAllocation() == nullptr) { delete old; }
+#else  // PROTOBUF_FORCE_COPY_IN_RELEASE
+  if (GetArenaForAllocation() != nullptr) {
+    temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+  }
+#endif  // !PROTOBUF_FORCE_COPY_IN_RELEASE
+  return temp;
+}
+inline ::hearts::v1::QueenOffer* HandState::unsafe_arena_release_queen_offer() {
+  // @@protoc_insertion_point(field_release:hearts.v1.HandState.queen_offer)
+  _impl_._has_bits_[0] &= ~0x00000002u;
+  ::hearts::v1::QueenOffer* temp = _impl_.queen_offer_;
+  _impl_.queen_offer_ = nullptr;
+  return temp;
+}
+inline ::hearts::v1::QueenOffer* HandState::_internal_mutable_queen_offer() {
+  _impl_._has_bits_[0] |= 0x00000002u;
+  if (_impl_.queen_offer_ == nullptr) {
+    auto* p = CreateMaybeMessage<::hearts::v1::QueenOffer>(GetArenaForAllocation());
+    _impl_.queen_offer_ = p;
+  }
+  return _impl_.queen_offer_;
+}
+inline ::hearts::v1::QueenOffer* HandState::mutable_queen_offer() {
+  ::hearts::v1::QueenOffer* _msg = _internal_mutable_queen_offer();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.HandState.queen_offer)
+  return _msg;
+}
+inline void HandState::set_allocated_queen_offer(::hearts::v1::QueenOffer* queen_offer) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  if (message_arena == nullptr) {
+    delete _impl_.queen_offer_;
+  }
+  if (queen_offer) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+        ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(queen_offer);
+    if (message_arena != submessage_arena) {
+      queen_offer = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, queen_offer, submessage_arena);
+    }
+    _impl_._has_bits_[0] |= 0x00000002u;
+  } else {
+    _impl_._has_bits_[0] &= ~0x00000002u;
+  }
+  _impl_.queen_offer_ = queen_offer;
+  // @@protoc_insertion_point(field_set_allocated:hearts.v1.HandState.queen_offer)
+}
+
 // optional .hearts.v1.DominoTable domino = 25;
 inline bool HandState::_internal_has_domino() const {
   bool value = (_impl_._has_bits_[0] & 0x00000001u) != 0;
@@ -8397,7 +9370,7 @@ HandState::pennies() const {
 
 // optional uint32 multi_round = 36;
 inline bool HandState::_internal_has_multi_round() const {
-  bool value = (_impl_._has_bits_[0] & 0x00000008u) != 0;
+  bool value = (_impl_._has_bits_[0] & 0x00000010u) != 0;
   return value;
 }
 inline bool HandState::has_multi_round() const {
@@ -8405,7 +9378,7 @@ inline bool HandState::has_multi_round() const {
 }
 inline void HandState::clear_multi_round() {
   _impl_.multi_round_ = 0u;
-  _impl_._has_bits_[0] &= ~0x00000008u;
+  _impl_._has_bits_[0] &= ~0x00000010u;
 }
 inline uint32_t HandState::_internal_multi_round() const {
   return _impl_.multi_round_;
@@ -8415,7 +9388,7 @@ inline uint32_t HandState::multi_round() const {
   return _internal_multi_round();
 }
 inline void HandState::_internal_set_multi_round(uint32_t value) {
-  _impl_._has_bits_[0] |= 0x00000008u;
+  _impl_._has_bits_[0] |= 0x00000010u;
   _impl_.multi_round_ = value;
 }
 inline void HandState::set_multi_round(uint32_t value) {
@@ -10387,6 +11360,489 @@ inline void PledgeAnswer::set_pledge(bool value) {
 
 // -------------------------------------------------------------------
 
+// QueenOffer
+
+// uint32 giver = 1;
+inline void QueenOffer::clear_giver() {
+  _impl_.giver_ = 0u;
+}
+inline uint32_t QueenOffer::_internal_giver() const {
+  return _impl_.giver_;
+}
+inline uint32_t QueenOffer::giver() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.QueenOffer.giver)
+  return _internal_giver();
+}
+inline void QueenOffer::_internal_set_giver(uint32_t value) {
+  
+  _impl_.giver_ = value;
+}
+inline void QueenOffer::set_giver(uint32_t value) {
+  _internal_set_giver(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.QueenOffer.giver)
+}
+
+// uint32 receiver = 2;
+inline void QueenOffer::clear_receiver() {
+  _impl_.receiver_ = 0u;
+}
+inline uint32_t QueenOffer::_internal_receiver() const {
+  return _impl_.receiver_;
+}
+inline uint32_t QueenOffer::receiver() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.QueenOffer.receiver)
+  return _internal_receiver();
+}
+inline void QueenOffer::_internal_set_receiver(uint32_t value) {
+  
+  _impl_.receiver_ = value;
+}
+inline void QueenOffer::set_receiver(uint32_t value) {
+  _internal_set_receiver(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.QueenOffer.receiver)
+}
+
+// optional bool refused = 3;
+inline bool QueenOffer::_internal_has_refused() const {
+  bool value = (_impl_._has_bits_[0] & 0x00000001u) != 0;
+  return value;
+}
+inline bool QueenOffer::has_refused() const {
+  return _internal_has_refused();
+}
+inline void QueenOffer::clear_refused() {
+  _impl_.refused_ = false;
+  _impl_._has_bits_[0] &= ~0x00000001u;
+}
+inline bool QueenOffer::_internal_refused() const {
+  return _impl_.refused_;
+}
+inline bool QueenOffer::refused() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.QueenOffer.refused)
+  return _internal_refused();
+}
+inline void QueenOffer::_internal_set_refused(bool value) {
+  _impl_._has_bits_[0] |= 0x00000001u;
+  _impl_.refused_ = value;
+}
+inline void QueenOffer::set_refused(bool value) {
+  _internal_set_refused(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.QueenOffer.refused)
+}
+
+// -------------------------------------------------------------------
+
+// RefuseQueenQuery
+
+// .hearts.v1.HandState state = 1;
+inline bool RefuseQueenQuery::_internal_has_state() const {
+  return this != internal_default_instance() && _impl_.state_ != nullptr;
+}
+inline bool RefuseQueenQuery::has_state() const {
+  return _internal_has_state();
+}
+inline void RefuseQueenQuery::clear_state() {
+  if (GetArenaForAllocation() == nullptr && _impl_.state_ != nullptr) {
+    delete _impl_.state_;
+  }
+  _impl_.state_ = nullptr;
+}
+inline const ::hearts::v1::HandState& RefuseQueenQuery::_internal_state() const {
+  const ::hearts::v1::HandState* p = _impl_.state_;
+  return p != nullptr ? *p : reinterpret_cast<const ::hearts::v1::HandState&>(
+      ::hearts::v1::_HandState_default_instance_);
+}
+inline const ::hearts::v1::HandState& RefuseQueenQuery::state() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.RefuseQueenQuery.state)
+  return _internal_state();
+}
+inline void RefuseQueenQuery::unsafe_arena_set_allocated_state(
+    ::hearts::v1::HandState* state) {
+  if (GetArenaForAllocation() == nullptr) {
+    delete reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(_impl_.state_);
+  }
+  _impl_.state_ = state;
+  if (state) {
+    
+  } else {
+    
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.RefuseQueenQuery.state)
+}
+inline ::hearts::v1::HandState* RefuseQueenQuery::release_state() {
+  
+  ::hearts::v1::HandState* temp = _impl_.state_;
+  _impl_.state_ = nullptr;
+#ifdef PROTOBUF_FORCE_COPY_IN_RELEASE
+  auto* old =  reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(temp);
+  temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+  if (GetArenaForAllocation() == nullptr) { delete old; }
+#else  // PROTOBUF_FORCE_COPY_IN_RELEASE
+  if (GetArenaForAllocation() != nullptr) {
+    temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+  }
+#endif  // !PROTOBUF_FORCE_COPY_IN_RELEASE
+  return temp;
+}
+inline ::hearts::v1::HandState* RefuseQueenQuery::unsafe_arena_release_state() {
+  // @@protoc_insertion_point(field_release:hearts.v1.RefuseQueenQuery.state)
+  
+  ::hearts::v1::HandState* temp = _impl_.state_;
+  _impl_.state_ = nullptr;
+  return temp;
+}
+inline ::hearts::v1::HandState* RefuseQueenQuery::_internal_mutable_state() {
+  
+  if (_impl_.state_ == nullptr) {
+    auto* p = CreateMaybeMessage<::hearts::v1::HandState>(GetArenaForAllocation());
+    _impl_.state_ = p;
+  }
+  return _impl_.state_;
+}
+inline ::hearts::v1::HandState* RefuseQueenQuery::mutable_state() {
+  ::hearts::v1::HandState* _msg = _internal_mutable_state();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.RefuseQueenQuery.state)
+  return _msg;
+}
+inline void RefuseQueenQuery::set_allocated_state(::hearts::v1::HandState* state) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  if (message_arena == nullptr) {
+    delete _impl_.state_;
+  }
+  if (state) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+        ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(state);
+    if (message_arena != submessage_arena) {
+      state = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, state, submessage_arena);
+    }
+    
+  } else {
+    
+  }
+  _impl_.state_ = state;
+  // @@protoc_insertion_point(field_set_allocated:hearts.v1.RefuseQueenQuery.state)
+}
+
+// uint32 giver = 2;
+inline void RefuseQueenQuery::clear_giver() {
+  _impl_.giver_ = 0u;
+}
+inline uint32_t RefuseQueenQuery::_internal_giver() const {
+  return _impl_.giver_;
+}
+inline uint32_t RefuseQueenQuery::giver() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.RefuseQueenQuery.giver)
+  return _internal_giver();
+}
+inline void RefuseQueenQuery::_internal_set_giver(uint32_t value) {
+  
+  _impl_.giver_ = value;
+}
+inline void RefuseQueenQuery::set_giver(uint32_t value) {
+  _internal_set_giver(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.RefuseQueenQuery.giver)
+}
+
+// -------------------------------------------------------------------
+
+// RefuseQueenAnswer
+
+// bool refuse = 1;
+inline void RefuseQueenAnswer::clear_refuse() {
+  _impl_.refuse_ = false;
+}
+inline bool RefuseQueenAnswer::_internal_refuse() const {
+  return _impl_.refuse_;
+}
+inline bool RefuseQueenAnswer::refuse() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.RefuseQueenAnswer.refuse)
+  return _internal_refuse();
+}
+inline void RefuseQueenAnswer::_internal_set_refuse(bool value) {
+  
+  _impl_.refuse_ = value;
+}
+inline void RefuseQueenAnswer::set_refuse(bool value) {
+  _internal_set_refuse(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.RefuseQueenAnswer.refuse)
+}
+
+// -------------------------------------------------------------------
+
+// ReplacePassQuery
+
+// .hearts.v1.HandState state = 1;
+inline bool ReplacePassQuery::_internal_has_state() const {
+  return this != internal_default_instance() && _impl_.state_ != nullptr;
+}
+inline bool ReplacePassQuery::has_state() const {
+  return _internal_has_state();
+}
+inline void ReplacePassQuery::clear_state() {
+  if (GetArenaForAllocation() == nullptr && _impl_.state_ != nullptr) {
+    delete _impl_.state_;
+  }
+  _impl_.state_ = nullptr;
+}
+inline const ::hearts::v1::HandState& ReplacePassQuery::_internal_state() const {
+  const ::hearts::v1::HandState* p = _impl_.state_;
+  return p != nullptr ? *p : reinterpret_cast<const ::hearts::v1::HandState&>(
+      ::hearts::v1::_HandState_default_instance_);
+}
+inline const ::hearts::v1::HandState& ReplacePassQuery::state() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.ReplacePassQuery.state)
+  return _internal_state();
+}
+inline void ReplacePassQuery::unsafe_arena_set_allocated_state(
+    ::hearts::v1::HandState* state) {
+  if (GetArenaForAllocation() == nullptr) {
+    delete reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(_impl_.state_);
+  }
+  _impl_.state_ = state;
+  if (state) {
+    
+  } else {
+    
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.ReplacePassQuery.state)
+}
+inline ::hearts::v1::HandState* ReplacePassQuery::release_state() {
+  
+  ::hearts::v1::HandState* temp = _impl_.state_;
+  _impl_.state_ = nullptr;
+#ifdef PROTOBUF_FORCE_COPY_IN_RELEASE
+  auto* old =  reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(temp);
+  temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+  if (GetArenaForAllocation() == nullptr) { delete old; }
+#else  // PROTOBUF_FORCE_COPY_IN_RELEASE
+  if (GetArenaForAllocation() != nullptr) {
+    temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+  }
+#endif  // !PROTOBUF_FORCE_COPY_IN_RELEASE
+  return temp;
+}
+inline ::hearts::v1::HandState* ReplacePassQuery::unsafe_arena_release_state() {
+  // @@protoc_insertion_point(field_release:hearts.v1.ReplacePassQuery.state)
+  
+  ::hearts::v1::HandState* temp = _impl_.state_;
+  _impl_.state_ = nullptr;
+  return temp;
+}
+inline ::hearts::v1::HandState* ReplacePassQuery::_internal_mutable_state() {
+  
+  if (_impl_.state_ == nullptr) {
+    auto* p = CreateMaybeMessage<::hearts::v1::HandState>(GetArenaForAllocation());
+    _impl_.state_ = p;
+  }
+  return _impl_.state_;
+}
+inline ::hearts::v1::HandState* ReplacePassQuery::mutable_state() {
+  ::hearts::v1::HandState* _msg = _internal_mutable_state();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.ReplacePassQuery.state)
+  return _msg;
+}
+inline void ReplacePassQuery::set_allocated_state(::hearts::v1::HandState* state) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  if (message_arena == nullptr) {
+    delete _impl_.state_;
+  }
+  if (state) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+        ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(state);
+    if (message_arena != submessage_arena) {
+      state = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, state, submessage_arena);
+    }
+    
+  } else {
+    
+  }
+  _impl_.state_ = state;
+  // @@protoc_insertion_point(field_set_allocated:hearts.v1.ReplacePassQuery.state)
+}
+
+// repeated string legal = 2;
+inline int ReplacePassQuery::_internal_legal_size() const {
+  return _impl_.legal_.size();
+}
+inline int ReplacePassQuery::legal_size() const {
+  return _internal_legal_size();
+}
+inline void ReplacePassQuery::clear_legal() {
+  _impl_.legal_.Clear();
+}
+inline std::string* ReplacePassQuery::add_legal() {
+  std::string* _s = _internal_add_legal();
+  // @@protoc_insertion_point(field_add_mutable:hearts.v1.ReplacePassQuery.legal)
+  return _s;
+}
+inline const std::string& ReplacePassQuery::_internal_legal(int index) const {
+  return _impl_.legal_.Get(index);
+}
+inline const std::string& ReplacePassQuery::legal(int index) const {
+  // @@protoc_insertion_point(field_get:hearts.v1.ReplacePassQuery.legal)
+  return _internal_legal(index);
+}
+inline std::string* ReplacePassQuery::mutable_legal(int index) {
+  // @@protoc_insertion_point(field_mutable:hearts.v1.ReplacePassQuery.legal)
+  return _impl_.legal_.Mutable(index);
+}
+inline void ReplacePassQuery::set_legal(int index, const std::string& value) {
+  _impl_.legal_.Mutable(index)->assign(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.ReplacePassQuery.legal)
+}
+inline void ReplacePassQuery::set_legal(int index, std::string&& value) {
+  _impl_.legal_.Mutable(index)->assign(std::move(value));
+  // @@protoc_insertion_point(field_set:hearts.v1.ReplacePassQuery.legal)
+}
+inline void ReplacePassQuery::set_legal(int index, const char* value) {
+  GOOGLE_DCHECK(value != nullptr);
+  _impl_.legal_.Mutable(index)->assign(value);
+  // @@protoc_insertion_point(field_set_char:hearts.v1.ReplacePassQuery.legal)
+}
+inline void ReplacePassQuery::set_legal(int index, const char* value, size_t size) {
+  _impl_.legal_.Mutable(index)->assign(
+    reinterpret_cast<const char*>(value), size);
+  // @@protoc_insertion_point(field_set_pointer:hearts.v1.ReplacePassQuery.legal)
+}
+inline std::string* ReplacePassQuery::_internal_add_legal() {
+  return _impl_.legal_.Add();
+}
+inline void ReplacePassQuery::add_legal(const std::string& value) {
+  _impl_.legal_.Add()->assign(value);
+  // @@protoc_insertion_point(field_add:hearts.v1.ReplacePassQuery.legal)
+}
+inline void ReplacePassQuery::add_legal(std::string&& value) {
+  _impl_.legal_.Add(std::move(value));
+  // @@protoc_insertion_point(field_add:hearts.v1.ReplacePassQuery.legal)
+}
+inline void ReplacePassQuery::add_legal(const char* value) {
+  GOOGLE_DCHECK(value != nullptr);
+  _impl_.legal_.Add()->assign(value);
+  // @@protoc_insertion_point(field_add_char:hearts.v1.ReplacePassQuery.legal)
+}
+inline void ReplacePassQuery::add_legal(const char* value, size_t size) {
+  _impl_.legal_.Add()->assign(reinterpret_cast<const char*>(value), size);
+  // @@protoc_insertion_point(field_add_pointer:hearts.v1.ReplacePassQuery.legal)
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>&
+ReplacePassQuery::legal() const {
+  // @@protoc_insertion_point(field_list:hearts.v1.ReplacePassQuery.legal)
+  return _impl_.legal_;
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>*
+ReplacePassQuery::mutable_legal() {
+  // @@protoc_insertion_point(field_mutable_list:hearts.v1.ReplacePassQuery.legal)
+  return &_impl_.legal_;
+}
+
+// string default_card = 3;
+inline void ReplacePassQuery::clear_default_card() {
+  _impl_.default_card_.ClearToEmpty();
+}
+inline const std::string& ReplacePassQuery::default_card() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.ReplacePassQuery.default_card)
+  return _internal_default_card();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void ReplacePassQuery::set_default_card(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.default_card_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:hearts.v1.ReplacePassQuery.default_card)
+}
+inline std::string* ReplacePassQuery::mutable_default_card() {
+  std::string* _s = _internal_mutable_default_card();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.ReplacePassQuery.default_card)
+  return _s;
+}
+inline const std::string& ReplacePassQuery::_internal_default_card() const {
+  return _impl_.default_card_.Get();
+}
+inline void ReplacePassQuery::_internal_set_default_card(const std::string& value) {
+  
+  _impl_.default_card_.Set(value, GetArenaForAllocation());
+}
+inline std::string* ReplacePassQuery::_internal_mutable_default_card() {
+  
+  return _impl_.default_card_.Mutable(GetArenaForAllocation());
+}
+inline std::string* ReplacePassQuery::release_default_card() {
+  // @@protoc_insertion_point(field_release:hearts.v1.ReplacePassQuery.default_card)
+  return _impl_.default_card_.Release();
+}
+inline void ReplacePassQuery::set_allocated_default_card(std::string* default_card) {
+  if (default_card != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.default_card_.SetAllocated(default_card, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.default_card_.IsDefault()) {
+    _impl_.default_card_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:hearts.v1.ReplacePassQuery.default_card)
+}
+
+// -------------------------------------------------------------------
+
+// ReplacePassAnswer
+
+// string card = 1;
+inline void ReplacePassAnswer::clear_card() {
+  _impl_.card_.ClearToEmpty();
+}
+inline const std::string& ReplacePassAnswer::card() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.ReplacePassAnswer.card)
+  return _internal_card();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void ReplacePassAnswer::set_card(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.card_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:hearts.v1.ReplacePassAnswer.card)
+}
+inline std::string* ReplacePassAnswer::mutable_card() {
+  std::string* _s = _internal_mutable_card();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.ReplacePassAnswer.card)
+  return _s;
+}
+inline const std::string& ReplacePassAnswer::_internal_card() const {
+  return _impl_.card_.Get();
+}
+inline void ReplacePassAnswer::_internal_set_card(const std::string& value) {
+  
+  _impl_.card_.Set(value, GetArenaForAllocation());
+}
+inline std::string* ReplacePassAnswer::_internal_mutable_card() {
+  
+  return _impl_.card_.Mutable(GetArenaForAllocation());
+}
+inline std::string* ReplacePassAnswer::release_card() {
+  // @@protoc_insertion_point(field_release:hearts.v1.ReplacePassAnswer.card)
+  return _impl_.card_.Release();
+}
+inline void ReplacePassAnswer::set_allocated_card(std::string* card) {
+  if (card != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.card_.SetAllocated(card, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.card_.IsDefault()) {
+    _impl_.card_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:hearts.v1.ReplacePassAnswer.card)
+}
+
+// -------------------------------------------------------------------
+
 // PlayCardQuery
 
 // .hearts.v1.HandState state = 1;
@@ -12016,6 +13472,16 @@ inline void MatchEnd::set_hands_played(uint32_t value) {
 #ifdef __GNUC__
   #pragma GCC diagnostic pop
 #endif  // __GNUC__
+// -------------------------------------------------------------------
+
+// -------------------------------------------------------------------
+
+// -------------------------------------------------------------------
+
+// -------------------------------------------------------------------
+
+// -------------------------------------------------------------------
+
 // -------------------------------------------------------------------
 
 // -------------------------------------------------------------------

@@ -934,6 +934,7 @@ class Rules final :
     kMoonSubtractAfterFieldNumber = 80,
     kPledgePointsFieldNumber = 82,
     kExtraCardsFirstTrickFieldNumber = 86,
+    kQueenRefusalFieldNumber = 88,
   };
   // repeated string removed_cards = 3;
   int removed_cards_size() const;
@@ -1567,6 +1568,15 @@ class Rules final :
   void _internal_set_extra_cards_first_trick(bool value);
   public:
 
+  // bool queen_refusal = 88;
+  void clear_queen_refusal();
+  bool queen_refusal() const;
+  void set_queen_refusal(bool value);
+  private:
+  bool _internal_queen_refusal() const;
+  void _internal_set_queen_refusal(bool value);
+  public:
+
   // @@protoc_insertion_point(class_scope:hearts.v1.Rules)
  private:
   class _Internal;
@@ -1635,6 +1645,7 @@ class Rules final :
     uint32_t moon_subtract_after_;
     uint32_t pledge_points_;
     bool extra_cards_first_trick_;
+    bool queen_refusal_;
   };
   union { Impl_ _impl_; };
   friend struct ::TableStruct_hearts_2fv1_2frules_2eproto;
@@ -3309,6 +3320,26 @@ inline void Rules::_internal_set_extra_cards_first_trick(bool value) {
 inline void Rules::set_extra_cards_first_trick(bool value) {
   _internal_set_extra_cards_first_trick(value);
   // @@protoc_insertion_point(field_set:hearts.v1.Rules.extra_cards_first_trick)
+}
+
+// bool queen_refusal = 88;
+inline void Rules::clear_queen_refusal() {
+  _impl_.queen_refusal_ = false;
+}
+inline bool Rules::_internal_queen_refusal() const {
+  return _impl_.queen_refusal_;
+}
+inline bool Rules::queen_refusal() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.queen_refusal)
+  return _internal_queen_refusal();
+}
+inline void Rules::_internal_set_queen_refusal(bool value) {
+  
+  _impl_.queen_refusal_ = value;
+}
+inline void Rules::set_queen_refusal(bool value) {
+  _internal_set_queen_refusal(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.queen_refusal)
 }
 
 #ifdef __GNUC__

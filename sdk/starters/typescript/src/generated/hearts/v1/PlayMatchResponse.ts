@@ -9,6 +9,8 @@ import type { BidAnswer as _hearts_v1_BidAnswer, BidAnswer__Output as _hearts_v1
 import type { NameSuitAnswer as _hearts_v1_NameSuitAnswer, NameSuitAnswer__Output as _hearts_v1_NameSuitAnswer__Output } from '../../hearts/v1/NameSuitAnswer';
 import type { MoonChoiceAnswer as _hearts_v1_MoonChoiceAnswer, MoonChoiceAnswer__Output as _hearts_v1_MoonChoiceAnswer__Output } from '../../hearts/v1/MoonChoiceAnswer';
 import type { PledgeAnswer as _hearts_v1_PledgeAnswer, PledgeAnswer__Output as _hearts_v1_PledgeAnswer__Output } from '../../hearts/v1/PledgeAnswer';
+import type { RefuseQueenAnswer as _hearts_v1_RefuseQueenAnswer, RefuseQueenAnswer__Output as _hearts_v1_RefuseQueenAnswer__Output } from '../../hearts/v1/RefuseQueenAnswer';
+import type { ReplacePassAnswer as _hearts_v1_ReplacePassAnswer, ReplacePassAnswer__Output as _hearts_v1_ReplacePassAnswer__Output } from '../../hearts/v1/ReplacePassAnswer';
 import type { Long } from '@grpc/proto-loader';
 
 export interface PlayMatchResponse {
@@ -22,8 +24,10 @@ export interface PlayMatchResponse {
   'name_suit'?: (_hearts_v1_NameSuitAnswer | null);
   'moon_choice'?: (_hearts_v1_MoonChoiceAnswer | null);
   'pledge'?: (_hearts_v1_PledgeAnswer | null);
+  'refuse_queen'?: (_hearts_v1_RefuseQueenAnswer | null);
+  'replace_pass'?: (_hearts_v1_ReplacePassAnswer | null);
   'note'?: (string);
-  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge";
+  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge"|"refuse_queen"|"replace_pass";
 }
 
 export interface PlayMatchResponse__Output {
@@ -37,6 +41,8 @@ export interface PlayMatchResponse__Output {
   'name_suit'?: (_hearts_v1_NameSuitAnswer__Output | null);
   'moon_choice'?: (_hearts_v1_MoonChoiceAnswer__Output | null);
   'pledge'?: (_hearts_v1_PledgeAnswer__Output | null);
+  'refuse_queen'?: (_hearts_v1_RefuseQueenAnswer__Output | null);
+  'replace_pass'?: (_hearts_v1_ReplacePassAnswer__Output | null);
   'note': (string);
-  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge";
+  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge"|"refuse_queen"|"replace_pass";
 }
