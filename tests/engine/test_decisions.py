@@ -31,7 +31,7 @@ def _deal(name: str, seed: int) -> Hand:
     )
 
 
-def _random_answer(decision: Decision, rng: random.Random) -> object:
+def random_answer(decision: Decision, rng: random.Random) -> object:
     """A legal answer other than the default where there is a choice."""
     kind, legal = decision.kind, decision.legal
     if kind in (DecisionKind.PLAY, DecisionKind.REVEAL):
@@ -52,7 +52,7 @@ def test_every_preset_is_played_by_one_loop_and_its_history_replays_it(name: str
     while (decision := hand.pending()) is not None:
         kinds.add(decision.kind)
         assert decision.kind not in ENGINE_KINDS
-        hand.apply(Action(decision.kind, decision.seat, _random_answer(decision, rng)))
+        hand.apply(Action(decision.kind, decision.seat, random_answer(decision, rng)))
     assert hand.is_over
     again = _deal(name, 11)
     for action in hand.history:

@@ -12,47 +12,27 @@ import pytest
 from hearts_bot.convert import play_view_from_proto
 
 from arena.engine import Game, KittyVisibility, preset
-from arena.engine.decisions import DecisionKind
+from arena.engine.decisions import Action, DecisionKind
 from arena.match import protocol
 from arena.match.protocol import regular_tricks
 from arena.match.seats import DecisionContext
+from tests.engine.test_decisions import random_answer
 
 
 def play_games(rules, seed, on_play, hands=6):
-    """Deal and play `hands` hands with random legal cards; `on_play(hand, seat, number,
-    scores)` is called before every play."""
+    """Deal and play `hands` hands by the one loop (`Hand.pending`), every decision
+    answered at random among its legal answers (`random_answer`); `on_play(hand, seat,
+    number, scores)` is called before every play."""
     rng = random.Random(seed)
     game = Game(rules, seed)
     for _ in range(hands):
         if game.is_over:
             break
         hand = game.hand
-        if hand.calls_pending:  # the dealer calls a pass at random
-            hand.apply_call(rng.choice(hand.call_options))
-        count = rules.pass_size(hand.pass_direction)
-        for passer in hand.passes_pending:
-            hand.apply_pass(passer, rng.sample(list(hand.passable(passer)), count))
-        while (due := hand.queen_pending) is not None:  # Rickety Kate: refuse half the time
-            if due[0] is DecisionKind.REFUSE_QUEEN:
-                hand.apply_queen_refusal(due[1], rng.random() < 0.5)
-            else:
-                decision = hand.pending()
-                assert decision is not None
-                hand.apply_replacement(due[1], rng.choice(list(decision.legal)))
-        for revealer in hand.reveals_pending:  # Heartless: a random face-down card
-            hand.apply_reveal(revealer, rng.choice(list(hand.hand_of(revealer))))
-        while hand.bids_pending:  # Auction Hearts: a pass or the least bid allowed
-            auction = hand.auction
-            assert auction is not None
-            low = auction.lowest_bid
-            bid = rng.choice([None, low if low <= hand.rules.max_bid else None])
-            hand.apply_bid(hand.bids_pending[0], bid)
-        for declarer in hand.names_pending:
-            hand.apply_naming(declarer, rng.choice("CDSH"))
-        while not hand.is_over:
-            seat = hand.to_play
-            on_play(hand, seat, game.hand_number, tuple(game.totals))
-            hand.play(rng.choice(list(hand.legal_plays())), seat=seat)
+        while (decision := hand.pending()) is not None:
+            if decision.kind is DecisionKind.PLAY:
+                on_play(hand, decision.seat, game.hand_number, tuple(game.totals))
+            hand.apply(Action(decision.kind, decision.seat, random_answer(decision, rng)))
         game.finish_hand()
 
 

@@ -53,6 +53,9 @@ def _outcome(convert, query):
         ("cancellation", 8),  # two packs: the full path
         ("cancellation_four", 4),
         ("rickety_kate", 4),  # a refused or accepted QS (HandState.queen_offer): the full path
+        ("pledge", 4),  # the no-hearts pledges (HandState.pledges): the full path
+        ("extra_cards", 3),  # 002's extra cards on the first trick: the full path
+        ("extra_cards", 5),
     ],
 )
 def test_every_play_query_of_whole_games_reads_as_the_plain_conversion(name, players):
