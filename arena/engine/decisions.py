@@ -64,6 +64,11 @@ class DecisionKind(StrEnum):
     PLEDGE = "pledge"
     """004 'Scoring variants': after the pass, before the first card, each seat from the
     dealer's left pledges to take no hearts (True) or not (False); the default is False."""
+    EXPOSE = "expose"
+    """Gong Zhu (Pagat): "There are four cards which may be exposed by their holders before
+    the start of play": after the pass (Gong Zhu has none), each seat from the dealer's left
+    exposes any of the AH, QS, JD and TC it holds (a tuple of `Card`, possibly empty: the
+    default)."""
 
 
 ENGINE_KINDS = frozenset({DecisionKind.DRAW, DecisionKind.PICKUP})

@@ -39,6 +39,7 @@ from .options import FAMILY_READERS, family_of
 from .royal import royal_points
 from .rules import (
     _PASS_KINDS,
+    EXPOSABLE,
     KittyVisibility,
     MoonRule,
     Opening,
@@ -114,6 +115,15 @@ class IllegalPledgeError(ValueError):
         self.seat = seat
 
 
+class IllegalExposureError(ValueError):
+    """An exposure (Gong Zhu) that may not be made: none is due, out of turn, or a card the
+    seat may not expose (not one of the AH, QS, JD and TC, or not held)."""
+
+    def __init__(self, message: str, *, seat: int) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
 class IllegalMoonChoiceError(ValueError):
     """A shooter's choice (004 'Shooting the moon') that may not be made: none is due, a
     seat that did not shoot, or neither 'add' nor 'subtract'."""
@@ -140,6 +150,9 @@ class Phase(StrEnum):
     # 004 'Scoring variants': "A player may declare before the first card is played that he
     # or she will not take any hearts" (rules with no_hearts_pledge only).
     PLEDGING = "pledging"
+    # Gong Zhu (Pagat): "There are four cards which may be exposed by their holders before
+    # the start of play" (rules with exposures only).
+    EXPOSING = "exposing"
     PLAYING = "playing"
     OVER = "over"
 
@@ -218,6 +231,9 @@ class SeatView:
     pledges: tuple[bool | None, ...] = ()
     """The no-hearts pledge (004 'Scoring variants'): per seat True (pledged), False
     (declined) or None (not asked yet); () without the pledge."""
+    exposed: tuple[CardSet | None, ...] = ()
+    """Gong Zhu's exposed cards (`Rules.exposures`): per seat the cards it exposed (face up,
+    so every seat sees them), None while it has not answered; () without exposures."""
     moon_choice: str | None = None
     """The shooter's choice once made ("add" or "subtract", 004 'Shooting the moon')."""
     extra_card_seats: tuple[int, ...] = ()
@@ -296,6 +312,8 @@ class Hand:
         "_base_rules",
         "_called_count",
         "_calling",
+        "_exposing",
+        "_exposures",
         "_history",
         "_moon_choice",
         "_pass_record",
@@ -423,6 +441,8 @@ class Hand:
         self._called_count: int | None = None
         self._pledges: list[bool | None] = [None] * self.players
         self._pledging = False
+        self._exposures: list[CardSet | None] = [None] * self.players
+        self._exposing = False
 
     def _watch_pass(self) -> None:
         """Under REVEALED rules the end of the pass starts the reveal phase (at once on a
@@ -436,6 +456,131 @@ class Hand:
             self.try_pass_indices = self._try_pass_then_pledge
             if self._state.phase == core_config.PHASE_PLAYING:
                 self._begin_pledge()
+        elif self.rules.exposures:
+            self.try_pass_indices = self._try_pass_then_expose
+            if self._state.phase == core_config.PHASE_PLAYING:
+                self._begin_expose()
+
+    # -- Gong Zhu's exposed cards (Pagat, https://www.pagat.com/reverse/gongzhu.html) ----
+
+    def _try_pass_then_expose(self, seat: int, cards: tuple[int, ...]) -> int:
+        """`try_pass_indices` under exposures: the pass that completes the exchange starts
+        the exposures (Gong Zhu has no pass: they start at once)."""
+        code: int = self._state.apply_pass(seat, cards)
+        if not code and self._state.phase == core_config.PHASE_PLAYING:
+            self._begin_expose()
+        return code
+
+    def _begin_expose(self) -> None:
+        """Enter the exposures: nobody may play until every seat has said which of its
+        exposable cards it shows ("before the start of play")."""
+        self._exposing = True
+        self.legal_mask = _nothing_legal
+        self.try_play_index = _refuse_play
+        self.push_index = _refuse_push
+
+    @property
+    def exposures_pending(self) -> tuple[int, ...]:
+        """(seat,) for the seat whose exposure is due; () otherwise. The seats answer in
+        turn from the dealer's left (our choice: Pagat says only "before the start of
+        play"; the turn is the play's own direction), each seeing the earlier exposures,
+        which are face up."""
+        if not self._exposing:
+            return ()
+        n = self.players
+        for step in range(1, n + 1):
+            seat = (self.dealer + step) % n
+            if self._exposures[seat] is None:
+                return (seat,)
+        return ()
+
+    @property
+    def exposures(self) -> tuple[CardSet | None, ...]:
+        """Per seat, the cards it exposed (None before it answered, or without exposures)."""
+        return tuple(self._exposures)
+
+    @property
+    def exposed_cards(self) -> CardSet:
+        """Every card exposed in this hand so far."""
+        return CardSet(card for shown in self._exposures if shown for card in shown)
+
+    def exposable(self, seat: int) -> CardSet:
+        """The cards `seat` may expose: those of Pagat's four ("ace of hearts, queen of
+        spades, jack of diamonds, ten of clubs") it holds; empty without exposures."""
+        if not self.rules.exposures:
+            return _NO_CARDS
+        return self.hand_of(seat) & CardSet(EXPOSABLE)
+
+    def apply_exposure(self, seat: int, cards: Iterable[CardLike] | str) -> None:
+        """`seat` exposes `cards` (any of its exposable cards, possibly none), in turn from
+        the dealer's left. When the last seat has answered, play starts under
+        `Rules.for_exposures` and the play rule of exposed cards. Raises
+        IllegalExposureError when no exposure is due from `seat` or a card is not one it
+        may expose."""
+        due = self.exposures_pending
+        if not due:
+            reason = (
+                "these rules have no exposures"
+                if not self.rules.exposures
+                else "the hand is " + self.phase.value
+            )
+            raise IllegalExposureError(f"no exposure is due now: {reason}", seat=seat)
+        if seat != due[0]:
+            raise IllegalExposureError(
+                f"seat {seat} cannot expose: it is seat {due[0]}'s turn", seat=seat
+            )
+        if isinstance(cards, str):
+            cards = cards.split()
+        try:
+            chosen = [to_card(card) for card in cards]
+        except (TypeError, ValueError) as error:
+            raise IllegalExposureError(f"seat {seat} cannot expose: {error}", seat=seat) from None
+        shown = CardSet(chosen)
+        if len(shown) != len(chosen):
+            raise IllegalExposureError(f"seat {seat} names a card twice", seat=seat)
+        allowed = self.exposable(seat)
+        if shown - allowed:
+            wrong = " ".join(str(card) for card in shown - allowed)
+            raise IllegalExposureError(
+                f"seat {seat} cannot expose {wrong}: only the AH, QS, JD and TC it holds may be "
+                "exposed (Gong Zhu)",
+                seat=seat,
+            )
+        self._exposures[seat] = shown
+        if None not in self._exposures:
+            self._finish_expose()
+
+    def _finish_expose(self) -> None:
+        """Start play with the exposures applied: a new backend state from the hands as they
+        are, as a hold hand (the pass record kept, as after Heartless' reveal), under
+        `rules.for_exposures(shown)` with the core's `exposed` mask (the play rule) and
+        `doubler_exposed` (the TC quadruples)."""
+        shown = self.exposed_cards
+        self._exposing = False
+        if not shown:
+            self._bind_fast_path()
+            return
+        rules = self.rules.for_exposures(shown)
+        config = rules.core_config()._replace(
+            exposed=shown.mask, doubler_exposed=int(EXPOSABLE[3] in shown)
+        )
+        old, n = self._state, self.players
+        if self._pass_record is None:
+            self._pass_record = (
+                tuple(old.passed(s) for s in range(n)),
+                tuple(old.received(s) for s in range(n)),
+            )
+        self._state = core.HandState(
+            config,
+            tuple(old.hand(s) for s in range(n)),
+            old.kitty,
+            self.dealer,
+            core_config.PASS_HOLD,
+            self.seed & 0xFFFFFFFFFFFFFFFF,
+        )
+        self.rules = rules
+        self._history = ((), (), (0,) * n)
+        self._bind_fast_path()
 
     # -- the no-hearts pledge (004 'Scoring variants') ---------------------------------
 
@@ -828,6 +973,8 @@ class Hand:
             return Phase.REVEALING
         if self._pledging:
             return Phase.PLEDGING
+        if self._exposing:
+            return Phase.EXPOSING
         return _PHASES[self._state.phase]
 
     @property
@@ -839,7 +986,9 @@ class Hand:
     def to_play(self) -> int | None:
         """The seat to play, or None while passing or revealing and when the hand is over."""
         seat: int = self._state.to_play
-        waiting = self._revealing or self._calling or self._auctioning or self._pledging
+        waiting = (
+            self._revealing or self._calling or self._auctioning or self._pledging or self._exposing
+        )
         return None if seat < 0 or waiting else seat
 
     @property
@@ -859,7 +1008,9 @@ class Hand:
         a card of it, because the last trick held the nine of the suit led; None otherwise
         (and once the hand is over). It stays set while the trick is played."""
         suit = int(self._state.booster)
-        waiting = self._revealing or self._calling or self._auctioning or self._pledging
+        waiting = (
+            self._revealing or self._calling or self._auctioning or self._pledging or self._exposing
+        )
         return None if suit < 0 or waiting else Suit(suit)
 
     @property
@@ -867,7 +1018,11 @@ class Hand:
         """The seat that led (or is to lead) the current trick; -1 while passing or revealing."""
         return (
             -1
-            if self._revealing or self._calling or self._auctioning or self._pledging
+            if self._revealing
+            or self._calling
+            or self._auctioning
+            or self._pledging
+            or self._exposing
             else int(self._state.leader)
         )
 
@@ -1242,7 +1397,7 @@ class Hand:
         return str(self._play_error(code, card)) if code else None
 
     def _check_play(self, card: Card) -> int:
-        if self._revealing or self._calling or self._auctioning or self._pledging:
+        if self._revealing or self._calling or self._auctioning or self._pledging or self._exposing:
             return core_config.ERR_PASSING
         code: int = self._state.check_play(card.index)
         return code
@@ -1254,7 +1409,7 @@ class Hand:
         """
         if card.__class__ is not Card:
             card = to_card(card)
-        if self._revealing or self._calling or self._auctioning or self._pledging:
+        if self._revealing or self._calling or self._auctioning or self._pledging or self._exposing:
             raise self._play_error(core_config.ERR_PASSING, card)
         state = self._state
         if seat is not None and seat != state.to_play:
@@ -1287,7 +1442,13 @@ class Hand:
         if (  # the common case first, without the `phase` property: every trick's plays
             self._PLAIN_PHASES
             and self._state.phase == _STATE_PLAYING
-            and not (self._calling or self._auctioning or self._revealing or self._pledging)
+            and not (
+                self._calling
+                or self._auctioning
+                or self._revealing
+                or self._pledging
+                or self._exposing
+            )
         ):
             return self._pending_play()
         phase = self.phase
@@ -1298,6 +1459,9 @@ class Hand:
         if phase is Phase.PLEDGING:
             seat = self.pledges_pending[0]
             return Decision(DecisionKind.PLEDGE, seat, (False, True), False)
+        if phase is Phase.EXPOSING:
+            seat = self.exposures_pending[0]
+            return Decision(DecisionKind.EXPOSE, seat, self.exposable(seat), ())
         if phase is Phase.PASSING:
             seat = self.passes_pending[0]
             passable = self.passable(seat)
@@ -1366,6 +1530,8 @@ class Hand:
             self.apply_naming(seat, value)
         elif kind is DecisionKind.PLEDGE:
             self.apply_pledge(seat, value)
+        elif kind is DecisionKind.EXPOSE:
+            self.apply_exposure(seat, value)
         elif kind is DecisionKind.MOON_CHOICE:
             self.apply_moon_choice(seat, value)
         else:
@@ -1475,6 +1641,7 @@ class Hand:
             booster_suit=self.booster_suit,
             pass_split=self.pass_split,
             pledges=tuple(self._pledges) if self.rules.no_hearts_pledge else (),
+            exposed=tuple(self._exposures) if self.rules.exposures else (),
             moon_choice=self._moon_choice,
             extra_card_seats=self.extra_card_seats,
         )
@@ -1526,6 +1693,14 @@ class Hand:
                 seat=seat,
                 code=code,
             )
+        if code == core_config.ERR_PASSING and self._exposing:
+            return OutOfTurnError(
+                f"cannot play {card}: seat {self.exposures_pending[0]} has still to say which "
+                'cards it exposes (Gong Zhu: "before the start of play")',
+                card=card,
+                seat=seat,
+                code=code,
+            )
         if code == core_config.ERR_PASSING and self._revealing:
             pending = ", ".join(str(s) for s in self.reveals_pending)
             return OutOfTurnError(
@@ -1567,6 +1742,10 @@ class Hand:
             "first trick its holder legitimately can (001 'VARIATION 1: BLACK MARIAH': \"by "
             "playing it as the first discard in a voided suit, or by playing it when an "
             'opponent leads A of spades or K of spades")',
+            core_config.ERR_EXPOSED_CARD: f"{card} was exposed: it may not be played the first "
+            "time its suit is led, the lead included, unless it is its holder's only card of "
+            'the suit (Gong Zhu, Wikipedia: "An exposed card may not be played the first time '
+            'its suit is led, including the lead itself, unless it is a singleton")',
             core_config.ERR_NOT_BROKEN: "hearts have not been broken"
             if self.rules.lead_rule.value == "hearts_broken"
             else "points have not been broken",
