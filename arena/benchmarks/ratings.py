@@ -26,7 +26,7 @@ from typing import Final
 
 from arena.bots import HeuristicBot, RandomBot
 from arena.demo import play_game
-from arena.engine import Card, PassDirection, Rules, SeatView, Suit, preset
+from arena.engine import Card, CardSet, PassDirection, Rules, SeatView, Suit, preset
 from arena.engine.decisions import CountedCall
 from arena.ratings.correlation import spearman
 from arena.ratings.elo import (
@@ -95,6 +95,11 @@ class HandicappedBot:
         """The heuristic no-hearts pledge (004 'Scoring variants'), or a random one."""
         bot = self._good if self._rng.random() < self.strength else self._random
         return bot.pledge(view)
+
+    def expose(self, view: SeatView, exposable: CardSet) -> tuple[Card, ...]:
+        """The heuristic exposures (Gong Zhu), or random ones."""
+        bot = self._good if self._rng.random() < self.strength else self._random
+        return bot.expose(view, exposable)
 
 
 @dataclasses.dataclass(frozen=True)

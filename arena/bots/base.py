@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from arena.engine import Card, PassDirection, SeatView, Suit
+from arena.engine import Card, CardSet, PassDirection, SeatView, Suit
 from arena.engine.decisions import CountedCall
 
 
@@ -63,4 +63,9 @@ class HouseBot(Protocol):
 
     def pledge(self, view: SeatView) -> bool:
         """004 'Scoring variants', after the pass: True to pledge to take no hearts."""
+        ...
+
+    def expose(self, view: SeatView, exposable: CardSet) -> Iterable[Card]:
+        """Gong Zhu, before play: the cards of `exposable` (the AH, QS, JD and TC held) to
+        expose, doubling their value; none is always allowed."""
         ...

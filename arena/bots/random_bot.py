@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from arena.engine import Card, PassDirection, SeatView, Suit
+from arena.engine import Card, CardSet, PassDirection, SeatView, Suit
 from arena.engine.decisions import CountedCall
 
 
@@ -50,6 +50,10 @@ class RandomBot:
     def pledge(self, view: SeatView) -> bool:
         """A pledge one time in four."""
         return self._rng.random() < 0.25
+
+    def expose(self, view: SeatView, exposable: CardSet) -> tuple[Card, ...]:
+        """Each exposable card (Gong Zhu) one time in four."""
+        return tuple(card for card in exposable if self._rng.random() < 0.25)
 
     def reveal_card(self, view: SeatView) -> Card:
         """Any card held."""

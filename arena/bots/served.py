@@ -129,6 +129,7 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
         multi_round=view.multi_round,
         pickups=pickups,
         pledges=view.pledges,
+        exposed=tuple(None if cards is None else CardSet(_cards(cards)) for cards in view.exposed),
         extra_card_seats=view.extra_card_seats,
     )
 
@@ -197,6 +198,10 @@ class ServedHouseBot(Bot):
 
     def pledge(self, view: views.PledgeView) -> bool:
         return self.house.pledge(seat_view(view, Phase.PLEDGING))
+
+    def expose(self, view: views.ExposeView) -> list[str]:
+        shown = self.house.expose(seat_view(view, Phase.EXPOSING), CardSet(_cards(view.exposable)))
+        return [str(card) for card in shown]
 
 
 class Random(ServedHouseBot):

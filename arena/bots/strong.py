@@ -20,7 +20,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from arena.engine import CARDS, Card, PassDirection, SeatView, Suit
+from arena.engine import CARDS, Card, CardSet, PassDirection, SeatView, Suit
 from arena.engine.backend import core
 from arena.engine.rules import PennyPlay
 
@@ -143,6 +143,11 @@ class StrongBot:
         """As the heuristic bot pledges (the search starts with the first card)."""
         return self._fallback.pledge(view)
 
+    def expose(self, view: SeatView, exposable: CardSet) -> tuple[Card, ...]:
+        """As the heuristic bot exposes (the search starts with the first card, and its
+        deals keep every exposed card in its holder's hand: `Belief`)."""
+        return self._fallback.expose(view, exposable)
+
     def reveal_card(self, view: SeatView) -> Card:
         """Steer the scoring suit as the heuristic bot does (`arena.bots.reveal`); the
         search starts once the suit, and so the hand's values, are known."""
@@ -194,7 +199,7 @@ class StrongBot:
         times (n - 1) minus the others' points: lower is better."""
         rng = self._rng(view)
         rules = view.rules
-        cfg = rules.core_config()
+        cfg = view.play_config()  # Gong Zhu's exposed cards included
         n, me, dealer = rules.players, view.seat, view.dealer
         if view.declarer is not None:
             # Auction Hearts: the declarer led the first trick; the backend's

@@ -269,6 +269,18 @@ class SeatView:
     trick in `tricks` has winner -1); () in other games. The cards were all played face up,
     so every seat knows them."""
 
+    def play_config(self) -> core_config.CoreConfig:
+        """The core configuration this seat's hand plays by: `rules`', with Gong Zhu's
+        exposed cards once every seat has answered (their play rule, an exposed TC's
+        quadrupling; `rules` already holds the doubled values). A search or a belief
+        built from the view reads this, not `rules.core_config()`."""
+        if not self.exposed or None in self.exposed:
+            return self.rules.core_config()
+        shown = CardSet(card for cards in self.exposed if cards for card in cards)
+        if not shown:
+            return self.rules.core_config()
+        return exposed_config(self.rules, shown)
+
     @property
     def core_pass_kind(self) -> int | tuple[int, ...]:
         """The backend's pass kind of this hand's pass (a tuple of offsets for a split), for
@@ -561,9 +573,7 @@ class Hand:
             self._bind_fast_path()
             return
         rules = self.rules.for_exposures(shown)
-        config = rules.core_config()._replace(
-            exposed=shown.mask, doubler_exposed=int(EXPOSABLE[3] in shown)
-        )
+        config = exposed_config(rules, shown)
         old, n = self._state, self.players
         if self._pass_record is None:
             self._pass_record = (
@@ -1796,6 +1806,15 @@ class Hand:
             f"<Hand {self.rules.name} dealer={self.dealer} pass={self.pass_direction.value} "
             f"phase={self.phase.value} trick={self.trick_number}>"
         )
+
+
+def exposed_config(rules: Rules, shown: CardSet) -> core_config.CoreConfig:
+    """The core configuration of a hand whose seats exposed `shown` (Gong Zhu): the rules'
+    (`Rules.for_exposures(shown)`, the values doubled, for `rules` as dealt) with the
+    `exposed` mask (the play rule) and `doubler_exposed` (the TC quadruples)."""
+    return rules.core_config()._replace(
+        exposed=shown.mask, doubler_exposed=int(EXPOSABLE[3] in shown)
+    )
 
 
 def _suit_name(suit: Suit) -> str:

@@ -155,6 +155,7 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
     _set_auction(state, view)
     state.pass_split[:] = [_PASS_PB[d] for d in view.pass_split]
     state.pledges[:] = _pledge_numbers(view)
+    _set_exposures(state, view)
     _set_domino(state, view)
     _set_pennies(state, view)
     return state
@@ -183,6 +184,20 @@ def current_trick_message(view: SeatView) -> game_pb2.Trick:
 def _pledge_numbers(view: SeatView) -> list[int]:
     """004 'Scoring variants': the pledges as the protocol sends them (1, 0, -1 unasked)."""
     return [-1 if pledged is None else int(pledged) for pledged in view.pledges]
+
+
+def _set_exposures(state: game_pb2.HandState, view: SeatView) -> None:
+    """Gong Zhu's exposed cards: one entry per seat that has answered, in answering order
+    (from the dealer's left); nothing without exposures."""
+    del state.exposures[:]
+    if not view.exposed:
+        return
+    n = len(view.exposed)
+    for step in range(1, n + 1):
+        seat = (view.dealer + step) % n
+        shown = view.exposed[seat]
+        if shown is not None:
+            state.exposures.add(seat=seat, cards=_set_texts(shown))
 
 
 def _set_domino(state: game_pb2.HandState, view: SeatView) -> None:
@@ -304,6 +319,16 @@ def pledge_query(view: SeatView, context: DecisionContext) -> game_pb2.PledgeQue
     return game_pb2.PledgeQuery(state=hand_state(view, context), points=view.rules.pledge_points)
 
 
+def expose_query(
+    view: SeatView, decision: Decision, context: DecisionContext
+) -> game_pb2.ExposeQuery:
+    """An ExposeQuery (Gong Zhu): the hand before play, the cards this seat may expose, the
+    exposures made so far (in `state.exposures`)."""
+    return game_pb2.ExposeQuery(
+        state=hand_state(view, context), exposable=_set_texts(decision.legal)
+    )
+
+
 def call_pass_query(view: SeatView, context: DecisionContext) -> game_pb2.CallPassQuery:
     """A CallPassQuery: the dealer's hand as dealt, the passes it may call, and the
     directions a split's cards may take."""
@@ -377,6 +402,7 @@ class PlayRequests:
             view.declarer,
             view.pass_split,
             view.pledges,
+            view.exposed,
         )
         if reveals != self._reveals:
             self._reveals = reveals
@@ -384,6 +410,7 @@ class PlayRequests:
             _set_auction(state, view)
             state.pass_split[:] = [_PASS_PB[d] for d in view.pass_split]
             state.pledges[:] = _pledge_numbers(view)
+            _set_exposures(state, view)
         state.seat = view.seat
         state.hand_number = context.hand_number
         state.dealer = view.dealer
@@ -588,6 +615,9 @@ EXCHANGES: dict[DecisionKind, Exchange] = {
     ),
     DecisionKind.PLEDGE: Exchange(
         "pledge", lambda v, d, c: pledge_query(v, c), lambda a: bool(a.pledge)
+    ),
+    DecisionKind.EXPOSE: Exchange(
+        "expose", expose_query, lambda a: [_read_card(text) for text in a.cards]
     ),
 }
 """Every decision kind the engine asks a seat (not DRAW nor PICKUP, the engine's own):

@@ -294,6 +294,8 @@ def _recorded_text(kind: str, record: dict[str, Any]) -> str:
         return str(record["suit"])
     if kind == "pledge":
         return "pledge" if record["value"] else "no pledge"
+    if kind == "expose":  # Gong Zhu
+        return "expose " + " ".join(record["value"]) if record["value"] else "expose none"
     if kind == "moon_choice":
         return str(record["value"])
     return str(record["card"])  # reveal
@@ -320,6 +322,8 @@ def _answer_text(kind: str, answer: Any, view: SeatView) -> str:
         return "pass" if not answer else str(answer)
     if kind == "pledge":
         return "pledge" if answer is True else "no pledge" if answer is False else str(answer)
+    if kind == "expose" and isinstance(answer, (list, tuple)):  # Gong Zhu
+        return "expose " + " ".join(map(str, answer)) if answer else "expose none"
     return str(answer)
 
 
@@ -401,6 +405,8 @@ class _Recorded:
             return record["suit"]
         if kind in ("pledge", "moon_choice"):  # filed under v1's `decisions`
             return record["value"]
+        if kind == "expose":  # Gong Zhu, filed under v1's `decisions`
+            return tuple(Card.from_str(card) for card in record["value"])
         return Card.from_str(record["card"])
 
     async def answer(self, kind: str, view: SeatView, ask: _Ask, query: _Query) -> Any:

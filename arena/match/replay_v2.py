@@ -36,7 +36,8 @@ class ActionRecord:
     a call with its count ["left", 2]; chips or null; a suit "C"; a penny play
     [penny, "QS"]; a drawn card "QS"; the cards taken up ["7C", …], Enfle's pickup), the time
     the bot took, and its fault, its note, or `auto` when the platform answered for a
-    disqualified bot. A shooter's choice is "add" or "subtract"; a pledge true or false."""
+    disqualified bot. A shooter's choice is "add" or "subtract"; a pledge true or false;
+    Gong Zhu's exposed cards a list of cards (possibly empty)."""
 
     kind: str
     seat: int
@@ -214,7 +215,7 @@ def schema() -> dict[str, Any]:
 
 def to_json(kind: DecisionKind, value: Any) -> Any:
     """An action's value as the document keeps it."""
-    if kind is DecisionKind.PASS or kind is DecisionKind.PICKUP:
+    if kind in (DecisionKind.PASS, DecisionKind.PICKUP, DecisionKind.EXPOSE):
         return [str(c) for c in value]
     if kind is DecisionKind.PENNY_PLAY:
         return [value[0], str(value[1])]
@@ -234,7 +235,7 @@ def from_json(kind: DecisionKind, value: Any) -> Any:
         return penny, Card.from_str(card)
     if kind in (DecisionKind.PLAY, DecisionKind.REVEAL, DecisionKind.DRAW):
         return Card.from_str(value)
-    if kind is DecisionKind.PICKUP:
+    if kind is DecisionKind.PICKUP or kind is DecisionKind.EXPOSE:
         return tuple(Card.from_str(card) for card in value)
     if kind is DecisionKind.CALL and _is_counted(value):
         return CountedCall(value[0], value[1])

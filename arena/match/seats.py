@@ -14,7 +14,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from arena.bots import HouseBot
-from arena.engine import Card, PassDirection, Rules, SeatView, Trick
+from arena.engine import Card, CardSet, PassDirection, Rules, SeatView, Trick
 from arena.engine.decisions import CountedCall, Decision, DecisionKind
 from arena.engine.variants.penny import PennyMove
 
@@ -47,11 +47,14 @@ class DecisionContext(NamedTuple):
     lives: tuple[int, ...] = ()  # Danger Hearts: each seat's lives left before this hand
 
 
-LATER_KINDS: frozenset[DecisionKind] = frozenset({DecisionKind.MOON_CHOICE, DecisionKind.PLEDGE})
+LATER_KINDS: frozenset[DecisionKind] = frozenset(
+    {DecisionKind.MOON_CHOICE, DecisionKind.PLEDGE, DecisionKind.EXPOSE}
+)
 """The decisions whose queries came after hearts.v1's first release (issue 23): a seat is
 asked them only when it `answers` them; otherwise the runner applies the default itself,
 recorded as the platform's answer, never a fault (a bot built on an older SDK would refuse
-a query it cannot read and lose the match)."""
+a query it cannot read and lose the match). Gong Zhu's exposures came later still: an older
+bot exposes nothing."""
 
 
 class Seat(Protocol):
@@ -182,6 +185,12 @@ class InProcessSeat:
         """Ask the bot (004 'Scoring variants')."""
         return self.bot.pledge(view)
 
+    async def choose_exposure(
+        self, view: SeatView, exposable: CardSet, context: DecisionContext, timeout: float
+    ) -> tuple[Card, ...]:
+        """Ask the bot (Gong Zhu's exposed cards)."""
+        return tuple(self.bot.expose(view, exposable))
+
     async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
         """House bots decide from the view alone."""
 
@@ -225,6 +234,7 @@ _CHOOSERS: dict[DecisionKind, _Chooser] = {
     DecisionKind.REVEAL: lambda s, d, v, c, t: s.choose_reveal(v, c, t),
     DecisionKind.MOON_CHOICE: lambda s, d, v, c, t: s.choose_moon(v, d.default, c, t),
     DecisionKind.PLEDGE: lambda s, d, v, c, t: s.choose_pledge(v, c, t),
+    DecisionKind.EXPOSE: lambda s, d, v, c, t: s.choose_exposure(v, d.legal, c, t),
 }
 """A decision kind's house-bot method (DRAW and PICKUP are the engine's own, never asked)."""
 

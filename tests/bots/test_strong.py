@@ -13,7 +13,7 @@ import pytest
 
 from arena.bots import HOUSE_BOTS, HeuristicBot, HouseBot, RandomBot, StrongBot
 from arena.bots.passing import candidate_passes, danger_order
-from arena.engine import Card, Hand, PassDirection, SeatView, Suit, preset
+from arena.engine import Card, CardSet, Hand, PassDirection, SeatView, Suit, preset
 from arena.engine.decisions import CountedCall
 from arena.match.runner import Entrant, MatchRunner
 from arena.match.seats import InProcessSeat
@@ -115,6 +115,9 @@ def test_strong_bot_respects_its_time_per_move():
 
         def pledge(self, view: SeatView) -> bool:
             return bot.pledge(view)
+
+        def expose(self, view: SeatView, exposable: CardSet) -> tuple[Card, ...]:
+            return bot.expose(view, exposable)
 
     play_hand(rules, 5, [Timed(), HeuristicBot(1), HeuristicBot(2), HeuristicBot(3)])
     assert max(cpus) < 3 * budget, f"a decision worked for {max(cpus):.3f} s"

@@ -134,7 +134,7 @@ def test_gong_zhu_seats_expose_in_turn_from_the_dealers_left_and_see_each_other(
     hand.apply(Action(DecisionKind.EXPOSE, 0, ("QS",)))
     assert hand.pending() == (DecisionKind.EXPOSE, 1, CardSet.parse("AH"), (), 0, None)
     hand.apply(Action(DecisionKind.EXPOSE, 1, ()))
-    assert hand.phase is Phase.PLAYING and hand.to_play == 0
+    assert hand.phase.value == "playing" and hand.to_play == 0
     every = (CardSet.parse("QS"), CardSet(), CardSet.parse("TC"), CardSet())
     assert all(hand.view(seat).exposed == every for seat in range(4))
     assert hand.view(2).rules.value_of("QS") == 200

@@ -22,6 +22,7 @@ from .rules import PassDirection
 from .views import (
     BidView,
     CallPassView,
+    ExposeView,
     HandEnded,
     HandStarted,
     MatchEnded,
@@ -108,6 +109,13 @@ class Bot(abc.ABC):
         hand (`view.points` off if kept, on if broken). By default False: no pledge, so a
         bot written before the pledge scores as it always did."""
         return False
+
+    def expose(self, view: ExposeView) -> Sequence[Card]:
+        """Gong Zhu, before the first card: the cards of `view.exposable` (the AH, QS, JD
+        and TC held) to expose, doubling their value; an exposed card may not be played
+        the first time its suit is led unless it is your only card of that suit. By
+        default none, so a bot written before exposures plays as it always did."""
+        return ()
 
     def name_suit(self, view: NameSuitView) -> str:
         """Auction Hearts, as the highest bidder: the suit to avoid, "C", "D", "S" or "H".

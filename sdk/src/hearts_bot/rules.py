@@ -290,6 +290,12 @@ class RulesView:
     who each play that card to the first trick after the round, in play order from the
     leader. The first trick then holds more cards than seats (`Trick.plays` says who
     played each)."""
+    exposures: bool = False
+    """Gong Zhu: before the first card each seat, from the dealer's left, may expose the AH,
+    QS, JD and TC it holds (`Bot.expose`), doubling their value (the AH doubles every
+    heart; an exposed TC quadruples). An exposed card may not be played the first time its
+    suit is led, the lead included, unless it is its holder's only card of that suit; the
+    hand's `rules` then hold the doubled values (`HandView.exposed` the cards)."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))

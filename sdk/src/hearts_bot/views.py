@@ -139,6 +139,10 @@ class HandView:
     pledges: tuple[bool | None, ...] = ()
     """The no-hearts pledge (`rules.no_hearts_pledge`): by seat, True pledged, False
     declined, None not asked yet; empty without the pledge."""
+    exposed: tuple[tuple[Card, ...] | None, ...] = ()
+    """Gong Zhu's exposed cards (`rules.exposures`): by seat, the cards it exposed (face
+    up: every seat sees them; () if none), None while it has not answered; empty without
+    exposures."""
     stock_size: int | None = None
     """Domino Hearts: the cards left in the face-down stock; None in other games."""
     in_play: tuple[bool, ...] = ()
@@ -283,6 +287,18 @@ class MoonChoiceView(HandView):
     """What the moon (or the sun) is worth."""
     default: str
     """The engine's pick, applied when the bot faults: "add" or "subtract"."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ExposeView(HandView):
+    """Gong Zhu, before the first card: return the cards of `exposable` to expose (any of
+    them, or none). Exposing doubles a card's value (the AH every heart's; the TC
+    quadruples instead of doubling), and an exposed card may not be played the first time
+    its suit is led, the lead included, unless it is your only card of that suit."""
+
+    exposable: tuple[Card, ...]
+    """The cards this seat may expose: those of the AH, QS, JD and TC it holds; `exposed`
+    holds the answers so far."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

@@ -6,7 +6,7 @@ answer those for it, never ask them."""
 import hearts_bot.session
 from hearts_bot import Bot
 from hearts_bot.cards import by_rank
-from hearts_bot.views import MoonChoiceView, PassView, PlayView, PledgeView
+from hearts_bot.views import ExposeView, MoonChoiceView, PassView, PlayView, PledgeView
 
 hearts_bot.session.LATER_QUERIES = ()  # what a match_start answer from before them lists
 
@@ -23,3 +23,6 @@ class OlderSdkBot(Bot):
 
     def choose_moon(self, view: MoonChoiceView) -> str:
         raise RuntimeError("an SDK from before issue 23 cannot read a moon_choice query")
+
+    def expose(self, view: ExposeView) -> list[str]:
+        raise RuntimeError("an SDK from before exposures cannot read an expose query")

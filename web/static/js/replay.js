@@ -366,10 +366,13 @@
     return Array.isArray(value) ? value.join(" ") : value === null ? "none" : String(value);
   }
 
-  // What a seat did, in words where the kind has some: 004's no-hearts pledge and the
-  // shooter's choice; any other kind as its name and value.
+  // What a seat did, in words where the kind has some: 004's no-hearts pledge, Gong Zhu's
+  // exposed cards and the shooter's choice; any other kind as its name and value.
   function otherText(other) {
     if (other.kind === "pledge") return other.value ? "pledges to take no hearts" : "makes no pledge";
+    if (other.kind === "expose") {
+      return other.value && other.value.length ? `exposes ${valueText(other.value)}` : "exposes nothing";
+    }
     if (other.kind === "moon_choice") {
       return other.value === "add" ? "shot the moon: adds it to the others" : "shot the moon: subtracts it from his own score";
     }

@@ -67,6 +67,10 @@ void decide_moon(const v1::MoonChoiceQuery& query, v1::MoonChoiceAnswer* answer)
 // 004 'Scoring variants': no pledge to take no hearts.
 void decide_pledge(const v1::PledgeQuery&, v1::PledgeAnswer* answer) { answer->set_pledge(false); }
 
+// Gong Zhu's exposed cards: expose none (an exposed card doubles its value, and waits for
+// the second time its suit is led unless it is a singleton).
+void decide_expose(const v1::ExposeQuery&, v1::ExposeAnswer* answer) { answer->clear_cards(); }
+
 // -- the protocol ---------------------------------------------------------------------
 
 grpc::Status invalid(const std::string& message) {
@@ -121,6 +125,7 @@ class Service final : public v1::BotService::Service {
           // The later queries this kit answers (MatchStartAnswer.answers).
           response.mutable_match_start()->add_answers("moon_choice");
           response.mutable_match_start()->add_answers("pledge");
+          response.mutable_match_start()->add_answers("expose");
           break;
         case Kind::kPassCards: {
           const auto& query = request.pass_cards();
@@ -162,6 +167,9 @@ class Service final : public v1::BotService::Service {
           break;
         case Kind::kPledge:
           decide_pledge(request.pledge(), response.mutable_pledge());
+          break;
+        case Kind::kExpose:
+          decide_expose(request.expose(), response.mutable_expose());
           break;
         case Kind::kMatchEnd:
           ended = true;

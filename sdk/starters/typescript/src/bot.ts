@@ -93,7 +93,7 @@ class Match {
     switch (kind) {
       case "match_start":
         this.started = true;
-        return { request_id, match_start: { wants_notifications: false, answers: ["moon_choice", "pledge"] } };
+        return { request_id, match_start: { wants_notifications: false, answers: ["moon_choice", "pledge", "expose"] } };
       case "pass_cards": {
         const query = request.pass_cards!;
         const state = requireState("pass_cards", query.state);
@@ -121,6 +121,8 @@ class Match {
         return { request_id, moon_choice: { subtract: request.moon_choice!.default_subtract } };
       case "pledge": // 004 'Scoring variants': no pledge
         return { request_id, pledge: { pledge: false } };
+      case "expose": // Gong Zhu's exposed cards: expose none
+        return { request_id, expose: { cards: [] } };
       case "match_end":
         this.ended = true;
         return null;
