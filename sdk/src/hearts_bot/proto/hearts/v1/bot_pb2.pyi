@@ -81,6 +81,7 @@ class PlayMatchRequest(_message.Message):
     NAME_SUIT_FIELD_NUMBER: _builtins.int
     MOON_CHOICE_FIELD_NUMBER: _builtins.int
     PLEDGE_FIELD_NUMBER: _builtins.int
+    EXPOSE_FIELD_NUMBER: _builtins.int
     HAND_START_FIELD_NUMBER: _builtins.int
     TRICK_END_FIELD_NUMBER: _builtins.int
     HAND_END_FIELD_NUMBER: _builtins.int
@@ -140,6 +141,12 @@ class PlayMatchRequest(_message.Message):
         """
 
     @_builtins.property
+    def expose(self) -> _game_pb2.ExposeQuery:
+        """Gong Zhu: before play, which of the AH, QS, JD and TC held to expose (rules with
+        exposures). Query: answer with expose.
+        """
+
+    @_builtins.property
     def hand_start(self) -> _game_pb2.HandStart:
         """A hand was dealt. Notification (only if the bot asked for notifications)."""
 
@@ -172,17 +179,18 @@ class PlayMatchRequest(_message.Message):
         name_suit: _game_pb2.NameSuitQuery | None = ...,
         moon_choice: _game_pb2.MoonChoiceQuery | None = ...,
         pledge: _game_pb2.PledgeQuery | None = ...,
+        expose: _game_pb2.ExposeQuery | None = ...,
         hand_start: _game_pb2.HandStart | None = ...,
         trick_end: _game_pb2.TrickEnd | None = ...,
         hand_end: _game_pb2.HandEnd | None = ...,
         match_end: _game_pb2.MatchEnd | None = ...,
         domino_trick_end: _game_pb2.DominoTrickEnd | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "expose", b"expose", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "request_id", b"request_id", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "expose", b"expose", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "request_id", b"request_id", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "moon_choice", "pledge", "hand_start", "trick_end", "hand_end", "match_end", "domino_trick_end"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "moon_choice", "pledge", "expose", "hand_start", "trick_end", "hand_end", "match_end", "domino_trick_end"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -204,6 +212,7 @@ class PlayMatchResponse(_message.Message):
     NAME_SUIT_FIELD_NUMBER: _builtins.int
     MOON_CHOICE_FIELD_NUMBER: _builtins.int
     PLEDGE_FIELD_NUMBER: _builtins.int
+    EXPOSE_FIELD_NUMBER: _builtins.int
     NOTE_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
     """The request_id of the query this answers."""
@@ -251,6 +260,10 @@ class PlayMatchResponse(_message.Message):
     def pledge(self) -> _game_pb2.PledgeAnswer:
         """The answer to pledge."""
 
+    @_builtins.property
+    def expose(self) -> _game_pb2.ExposeAnswer:
+        """The answer to expose."""
+
     def __init__(
         self,
         *,
@@ -264,13 +277,14 @@ class PlayMatchResponse(_message.Message):
         name_suit: _game_pb2.NameSuitAnswer | None = ...,
         moon_choice: _game_pb2.MoonChoiceAnswer | None = ...,
         pledge: _game_pb2.PledgeAnswer | None = ...,
+        expose: _game_pb2.ExposeAnswer | None = ...,
         note: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "reveal_card", b"reveal_card"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "expose", b"expose", "kind", b"kind", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "reveal_card", b"reveal_card"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "note", b"note", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "request_id", b"request_id", "reveal_card", b"reveal_card"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "expose", b"expose", "kind", b"kind", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "note", b"note", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "request_id", b"request_id", "reveal_card", b"reveal_card"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "moon_choice", "pledge"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "moon_choice", "pledge", "expose"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

@@ -120,6 +120,7 @@ const uint32_t TableStruct_hearts_2fv1_2fbot_2eproto::offsets[] PROTOBUF_SECTION
   ::_pbi::kInvalidFieldOffsetTag,
   ::_pbi::kInvalidFieldOffsetTag,
   ::_pbi::kInvalidFieldOffsetTag,
+  ::_pbi::kInvalidFieldOffsetTag,
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PlayMatchRequest, _impl_.kind_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PlayMatchResponse, _internal_metadata_),
@@ -137,6 +138,7 @@ const uint32_t TableStruct_hearts_2fv1_2fbot_2eproto::offsets[] PROTOBUF_SECTION
   ::_pbi::kInvalidFieldOffsetTag,
   ::_pbi::kInvalidFieldOffsetTag,
   ::_pbi::kInvalidFieldOffsetTag,
+  ::_pbi::kInvalidFieldOffsetTag,
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PlayMatchResponse, _impl_.note_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PlayMatchResponse, _impl_.kind_),
 };
@@ -144,7 +146,7 @@ static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protode
   { 0, -1, -1, sizeof(::hearts::v1::ReadyRequest)},
   { 6, -1, -1, sizeof(::hearts::v1::ReadyResponse)},
   { 14, -1, -1, sizeof(::hearts::v1::PlayMatchRequest)},
-  { 36, -1, -1, sizeof(::hearts::v1::PlayMatchResponse)},
+  { 37, -1, -1, sizeof(::hearts::v1::PlayMatchResponse)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -158,7 +160,7 @@ const char descriptor_table_protodef_hearts_2fv1_2fbot_2eproto[] PROTOBUF_SECTIO
   "\n\023hearts/v1/bot.proto\022\thearts.v1\032\024hearts"
   "/v1/game.proto\"\016\n\014ReadyRequest\"6\n\rReadyR"
   "esponse\022\020\n\010bot_name\030\001 \001(\t\022\023\n\013sdk_version"
-  "\030\002 \001(\t\"\255\005\n\020PlayMatchRequest\022\022\n\nrequest_i"
+  "\030\002 \001(\t\"\327\005\n\020PlayMatchRequest\022\022\n\nrequest_i"
   "d\030\001 \001(\004\022,\n\013match_start\030\002 \001(\0132\025.hearts.v1"
   ".MatchStartH\000\022/\n\npass_cards\030\003 \001(\0132\031.hear"
   "ts.v1.PassCardsQueryH\000\022-\n\tplay_card\030\004 \001("
@@ -169,36 +171,38 @@ const char descriptor_table_protodef_hearts_2fv1_2fbot_2eproto[] PROTOBUF_SECTIO
   "yH\000\022-\n\tname_suit\030\014 \001(\0132\030.hearts.v1.NameS"
   "uitQueryH\000\0221\n\013moon_choice\030\r \001(\0132\032.hearts"
   ".v1.MoonChoiceQueryH\000\022(\n\006pledge\030\016 \001(\0132\026."
-  "hearts.v1.PledgeQueryH\000\022*\n\nhand_start\030\005 "
-  "\001(\0132\024.hearts.v1.HandStartH\000\022(\n\ttrick_end"
-  "\030\006 \001(\0132\023.hearts.v1.TrickEndH\000\022&\n\010hand_en"
-  "d\030\007 \001(\0132\022.hearts.v1.HandEndH\000\022(\n\tmatch_e"
-  "nd\030\010 \001(\0132\023.hearts.v1.MatchEndH\000\0225\n\020domin"
-  "o_trick_end\030\024 \001(\0132\031.hearts.v1.DominoTric"
-  "kEndH\000B\006\n\004kind\"\353\003\n\021PlayMatchResponse\022\022\n\n"
-  "request_id\030\001 \001(\004\0222\n\013match_start\030\002 \001(\0132\033."
-  "hearts.v1.MatchStartAnswerH\000\0220\n\npass_car"
-  "ds\030\003 \001(\0132\032.hearts.v1.PassCardsAnswerH\000\022."
-  "\n\tplay_card\030\004 \001(\0132\031.hearts.v1.PlayCardAn"
-  "swerH\000\0222\n\013reveal_card\030\005 \001(\0132\033.hearts.v1."
-  "RevealCardAnswerH\000\022.\n\tcall_pass\030\006 \001(\0132\031."
-  "hearts.v1.CallPassAnswerH\000\022#\n\003bid\030\007 \001(\0132"
-  "\024.hearts.v1.BidAnswerH\000\022.\n\tname_suit\030\010 \001"
-  "(\0132\031.hearts.v1.NameSuitAnswerH\000\0222\n\013moon_"
-  "choice\030\t \001(\0132\033.hearts.v1.MoonChoiceAnswe"
-  "rH\000\022)\n\006pledge\030\n \001(\0132\027.hearts.v1.PledgeAn"
-  "swerH\000\022\014\n\004note\030\017 \001(\tB\006\n\004kind2\224\001\n\nBotServ"
-  "ice\022:\n\005Ready\022\027.hearts.v1.ReadyRequest\032\030."
-  "hearts.v1.ReadyResponse\022J\n\tPlayMatch\022\033.h"
-  "earts.v1.PlayMatchRequest\032\034.hearts.v1.Pl"
-  "ayMatchResponse(\0010\001b\006proto3"
+  "hearts.v1.PledgeQueryH\000\022(\n\006expose\030\017 \001(\0132"
+  "\026.hearts.v1.ExposeQueryH\000\022*\n\nhand_start\030"
+  "\005 \001(\0132\024.hearts.v1.HandStartH\000\022(\n\ttrick_e"
+  "nd\030\006 \001(\0132\023.hearts.v1.TrickEndH\000\022&\n\010hand_"
+  "end\030\007 \001(\0132\022.hearts.v1.HandEndH\000\022(\n\tmatch"
+  "_end\030\010 \001(\0132\023.hearts.v1.MatchEndH\000\0225\n\020dom"
+  "ino_trick_end\030\024 \001(\0132\031.hearts.v1.DominoTr"
+  "ickEndH\000B\006\n\004kind\"\226\004\n\021PlayMatchResponse\022\022"
+  "\n\nrequest_id\030\001 \001(\004\0222\n\013match_start\030\002 \001(\0132"
+  "\033.hearts.v1.MatchStartAnswerH\000\0220\n\npass_c"
+  "ards\030\003 \001(\0132\032.hearts.v1.PassCardsAnswerH\000"
+  "\022.\n\tplay_card\030\004 \001(\0132\031.hearts.v1.PlayCard"
+  "AnswerH\000\0222\n\013reveal_card\030\005 \001(\0132\033.hearts.v"
+  "1.RevealCardAnswerH\000\022.\n\tcall_pass\030\006 \001(\0132"
+  "\031.hearts.v1.CallPassAnswerH\000\022#\n\003bid\030\007 \001("
+  "\0132\024.hearts.v1.BidAnswerH\000\022.\n\tname_suit\030\010"
+  " \001(\0132\031.hearts.v1.NameSuitAnswerH\000\0222\n\013moo"
+  "n_choice\030\t \001(\0132\033.hearts.v1.MoonChoiceAns"
+  "werH\000\022)\n\006pledge\030\n \001(\0132\027.hearts.v1.Pledge"
+  "AnswerH\000\022)\n\006expose\030\013 \001(\0132\027.hearts.v1.Exp"
+  "oseAnswerH\000\022\014\n\004note\030\017 \001(\tB\006\n\004kind2\224\001\n\nBo"
+  "tService\022:\n\005Ready\022\027.hearts.v1.ReadyReque"
+  "st\032\030.hearts.v1.ReadyResponse\022J\n\tPlayMatc"
+  "h\022\033.hearts.v1.PlayMatchRequest\032\034.hearts."
+  "v1.PlayMatchResponse(\0010\001b\006proto3"
   ;
 static const ::_pbi::DescriptorTable* const descriptor_table_hearts_2fv1_2fbot_2eproto_deps[1] = {
   &::descriptor_table_hearts_2fv1_2fgame_2eproto,
 };
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2fbot_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2fbot_2eproto = {
-    false, false, 1467, descriptor_table_protodef_hearts_2fv1_2fbot_2eproto,
+    false, false, 1552, descriptor_table_protodef_hearts_2fv1_2fbot_2eproto,
     "hearts/v1/bot.proto",
     &descriptor_table_hearts_2fv1_2fbot_2eproto_once, descriptor_table_hearts_2fv1_2fbot_2eproto_deps, 1, 4,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2fbot_2eproto::offsets,
@@ -520,6 +524,7 @@ class PlayMatchRequest::_Internal {
   static const ::hearts::v1::NameSuitQuery& name_suit(const PlayMatchRequest* msg);
   static const ::hearts::v1::MoonChoiceQuery& moon_choice(const PlayMatchRequest* msg);
   static const ::hearts::v1::PledgeQuery& pledge(const PlayMatchRequest* msg);
+  static const ::hearts::v1::ExposeQuery& expose(const PlayMatchRequest* msg);
   static const ::hearts::v1::HandStart& hand_start(const PlayMatchRequest* msg);
   static const ::hearts::v1::TrickEnd& trick_end(const PlayMatchRequest* msg);
   static const ::hearts::v1::HandEnd& hand_end(const PlayMatchRequest* msg);
@@ -562,6 +567,10 @@ PlayMatchRequest::_Internal::moon_choice(const PlayMatchRequest* msg) {
 const ::hearts::v1::PledgeQuery&
 PlayMatchRequest::_Internal::pledge(const PlayMatchRequest* msg) {
   return *msg->_impl_.kind_.pledge_;
+}
+const ::hearts::v1::ExposeQuery&
+PlayMatchRequest::_Internal::expose(const PlayMatchRequest* msg) {
+  return *msg->_impl_.kind_.expose_;
 }
 const ::hearts::v1::HandStart&
 PlayMatchRequest::_Internal::hand_start(const PlayMatchRequest* msg) {
@@ -799,6 +808,30 @@ void PlayMatchRequest::clear_pledge() {
     clear_has_kind();
   }
 }
+void PlayMatchRequest::set_allocated_expose(::hearts::v1::ExposeQuery* expose) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  clear_kind();
+  if (expose) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+        ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(
+                reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(expose));
+    if (message_arena != submessage_arena) {
+      expose = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, expose, submessage_arena);
+    }
+    set_has_expose();
+    _impl_.kind_.expose_ = expose;
+  }
+  // @@protoc_insertion_point(field_set_allocated:hearts.v1.PlayMatchRequest.expose)
+}
+void PlayMatchRequest::clear_expose() {
+  if (_internal_has_expose()) {
+    if (GetArenaForAllocation() == nullptr) {
+      delete _impl_.kind_.expose_;
+    }
+    clear_has_kind();
+  }
+}
 void PlayMatchRequest::set_allocated_hand_start(::hearts::v1::HandStart* hand_start) {
   ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
   clear_kind();
@@ -983,6 +1016,11 @@ PlayMatchRequest::PlayMatchRequest(const PlayMatchRequest& from)
           from._internal_pledge());
       break;
     }
+    case kExpose: {
+      _this->_internal_mutable_expose()->::hearts::v1::ExposeQuery::MergeFrom(
+          from._internal_expose());
+      break;
+    }
     case kHandStart: {
       _this->_internal_mutable_hand_start()->::hearts::v1::HandStart::MergeFrom(
           from._internal_hand_start());
@@ -1102,6 +1140,12 @@ void PlayMatchRequest::clear_kind() {
     case kPledge: {
       if (GetArenaForAllocation() == nullptr) {
         delete _impl_.kind_.pledge_;
+      }
+      break;
+    }
+    case kExpose: {
+      if (GetArenaForAllocation() == nullptr) {
+        delete _impl_.kind_.expose_;
       }
       break;
     }
@@ -1272,6 +1316,14 @@ const char* PlayMatchRequest::_InternalParse(const char* ptr, ::_pbi::ParseConte
         } else
           goto handle_unusual;
         continue;
+      // .hearts.v1.ExposeQuery expose = 15;
+      case 15:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 122)) {
+          ptr = ctx->ParseMessage(_internal_mutable_expose(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
       // .hearts.v1.DominoTrickEnd domino_trick_end = 20;
       case 20:
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 162)) {
@@ -1406,6 +1458,13 @@ uint8_t* PlayMatchRequest::_InternalSerialize(
         _Internal::pledge(this).GetCachedSize(), target, stream);
   }
 
+  // .hearts.v1.ExposeQuery expose = 15;
+  if (_internal_has_expose()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(15, _Internal::expose(this),
+        _Internal::expose(this).GetCachedSize(), target, stream);
+  }
+
   // .hearts.v1.DominoTrickEnd domino_trick_end = 20;
   if (_internal_has_domino_trick_end()) {
     target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
@@ -1496,6 +1555,13 @@ size_t PlayMatchRequest::ByteSizeLong() const {
       total_size += 1 +
         ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
           *_impl_.kind_.pledge_);
+      break;
+    }
+    // .hearts.v1.ExposeQuery expose = 15;
+    case kExpose: {
+      total_size += 1 +
+        ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+          *_impl_.kind_.expose_);
       break;
     }
     // .hearts.v1.HandStart hand_start = 5;
@@ -1604,6 +1670,11 @@ void PlayMatchRequest::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const
           from._internal_pledge());
       break;
     }
+    case kExpose: {
+      _this->_internal_mutable_expose()->::hearts::v1::ExposeQuery::MergeFrom(
+          from._internal_expose());
+      break;
+    }
     case kHandStart: {
       _this->_internal_mutable_hand_start()->::hearts::v1::HandStart::MergeFrom(
           from._internal_hand_start());
@@ -1674,6 +1745,7 @@ class PlayMatchResponse::_Internal {
   static const ::hearts::v1::NameSuitAnswer& name_suit(const PlayMatchResponse* msg);
   static const ::hearts::v1::MoonChoiceAnswer& moon_choice(const PlayMatchResponse* msg);
   static const ::hearts::v1::PledgeAnswer& pledge(const PlayMatchResponse* msg);
+  static const ::hearts::v1::ExposeAnswer& expose(const PlayMatchResponse* msg);
 };
 
 const ::hearts::v1::MatchStartAnswer&
@@ -1711,6 +1783,10 @@ PlayMatchResponse::_Internal::moon_choice(const PlayMatchResponse* msg) {
 const ::hearts::v1::PledgeAnswer&
 PlayMatchResponse::_Internal::pledge(const PlayMatchResponse* msg) {
   return *msg->_impl_.kind_.pledge_;
+}
+const ::hearts::v1::ExposeAnswer&
+PlayMatchResponse::_Internal::expose(const PlayMatchResponse* msg) {
+  return *msg->_impl_.kind_.expose_;
 }
 void PlayMatchResponse::set_allocated_match_start(::hearts::v1::MatchStartAnswer* match_start) {
   ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
@@ -1928,6 +2004,30 @@ void PlayMatchResponse::clear_pledge() {
     clear_has_kind();
   }
 }
+void PlayMatchResponse::set_allocated_expose(::hearts::v1::ExposeAnswer* expose) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  clear_kind();
+  if (expose) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+        ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(
+                reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(expose));
+    if (message_arena != submessage_arena) {
+      expose = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, expose, submessage_arena);
+    }
+    set_has_expose();
+    _impl_.kind_.expose_ = expose;
+  }
+  // @@protoc_insertion_point(field_set_allocated:hearts.v1.PlayMatchResponse.expose)
+}
+void PlayMatchResponse::clear_expose() {
+  if (_internal_has_expose()) {
+    if (GetArenaForAllocation() == nullptr) {
+      delete _impl_.kind_.expose_;
+    }
+    clear_has_kind();
+  }
+}
 PlayMatchResponse::PlayMatchResponse(::PROTOBUF_NAMESPACE_ID::Arena* arena,
                          bool is_message_owned)
   : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
@@ -1999,6 +2099,11 @@ PlayMatchResponse::PlayMatchResponse(const PlayMatchResponse& from)
     case kPledge: {
       _this->_internal_mutable_pledge()->::hearts::v1::PledgeAnswer::MergeFrom(
           from._internal_pledge());
+      break;
+    }
+    case kExpose: {
+      _this->_internal_mutable_expose()->::hearts::v1::ExposeAnswer::MergeFrom(
+          from._internal_expose());
       break;
     }
     case KIND_NOT_SET: {
@@ -2104,6 +2209,12 @@ void PlayMatchResponse::clear_kind() {
       }
       break;
     }
+    case kExpose: {
+      if (GetArenaForAllocation() == nullptr) {
+        delete _impl_.kind_.expose_;
+      }
+      break;
+    }
     case KIND_NOT_SET: {
       break;
     }
@@ -2206,6 +2317,14 @@ const char* PlayMatchResponse::_InternalParse(const char* ptr, ::_pbi::ParseCont
       case 10:
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 82)) {
           ptr = ctx->ParseMessage(_internal_mutable_pledge(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // .hearts.v1.ExposeAnswer expose = 11;
+      case 11:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 90)) {
+          ptr = ctx->ParseMessage(_internal_mutable_expose(), ptr);
           CHK_(ptr);
         } else
           goto handle_unusual;
@@ -2318,6 +2437,13 @@ uint8_t* PlayMatchResponse::_InternalSerialize(
         _Internal::pledge(this).GetCachedSize(), target, stream);
   }
 
+  // .hearts.v1.ExposeAnswer expose = 11;
+  if (_internal_has_expose()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(11, _Internal::expose(this),
+        _Internal::expose(this).GetCachedSize(), target, stream);
+  }
+
   // string note = 15;
   if (!this->_internal_note().empty()) {
     ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
@@ -2420,6 +2546,13 @@ size_t PlayMatchResponse::ByteSizeLong() const {
           *_impl_.kind_.pledge_);
       break;
     }
+    // .hearts.v1.ExposeAnswer expose = 11;
+    case kExpose: {
+      total_size += 1 +
+        ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+          *_impl_.kind_.expose_);
+      break;
+    }
     case KIND_NOT_SET: {
       break;
     }
@@ -2492,6 +2625,11 @@ void PlayMatchResponse::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, cons
     case kPledge: {
       _this->_internal_mutable_pledge()->::hearts::v1::PledgeAnswer::MergeFrom(
           from._internal_pledge());
+      break;
+    }
+    case kExpose: {
+      _this->_internal_mutable_expose()->::hearts::v1::ExposeAnswer::MergeFrom(
+          from._internal_expose());
       break;
     }
     case KIND_NOT_SET: {

@@ -413,6 +413,7 @@ class PlayMatchRequest final :
     kNameSuit = 12,
     kMoonChoice = 13,
     kPledge = 14,
+    kExpose = 15,
     kHandStart = 5,
     kTrickEnd = 6,
     kHandEnd = 7,
@@ -509,6 +510,7 @@ class PlayMatchRequest final :
     kNameSuitFieldNumber = 12,
     kMoonChoiceFieldNumber = 13,
     kPledgeFieldNumber = 14,
+    kExposeFieldNumber = 15,
     kHandStartFieldNumber = 5,
     kTrickEndFieldNumber = 6,
     kHandEndFieldNumber = 7,
@@ -686,6 +688,24 @@ class PlayMatchRequest final :
       ::hearts::v1::PledgeQuery* pledge);
   ::hearts::v1::PledgeQuery* unsafe_arena_release_pledge();
 
+  // .hearts.v1.ExposeQuery expose = 15;
+  bool has_expose() const;
+  private:
+  bool _internal_has_expose() const;
+  public:
+  void clear_expose();
+  const ::hearts::v1::ExposeQuery& expose() const;
+  PROTOBUF_NODISCARD ::hearts::v1::ExposeQuery* release_expose();
+  ::hearts::v1::ExposeQuery* mutable_expose();
+  void set_allocated_expose(::hearts::v1::ExposeQuery* expose);
+  private:
+  const ::hearts::v1::ExposeQuery& _internal_expose() const;
+  ::hearts::v1::ExposeQuery* _internal_mutable_expose();
+  public:
+  void unsafe_arena_set_allocated_expose(
+      ::hearts::v1::ExposeQuery* expose);
+  ::hearts::v1::ExposeQuery* unsafe_arena_release_expose();
+
   // .hearts.v1.HandStart hand_start = 5;
   bool has_hand_start() const;
   private:
@@ -790,6 +810,7 @@ class PlayMatchRequest final :
   void set_has_name_suit();
   void set_has_moon_choice();
   void set_has_pledge();
+  void set_has_expose();
   void set_has_hand_start();
   void set_has_trick_end();
   void set_has_hand_end();
@@ -816,6 +837,7 @@ class PlayMatchRequest final :
       ::hearts::v1::NameSuitQuery* name_suit_;
       ::hearts::v1::MoonChoiceQuery* moon_choice_;
       ::hearts::v1::PledgeQuery* pledge_;
+      ::hearts::v1::ExposeQuery* expose_;
       ::hearts::v1::HandStart* hand_start_;
       ::hearts::v1::TrickEnd* trick_end_;
       ::hearts::v1::HandEnd* hand_end_;
@@ -884,6 +906,7 @@ class PlayMatchResponse final :
     kNameSuit = 8,
     kMoonChoice = 9,
     kPledge = 10,
+    kExpose = 11,
     KIND_NOT_SET = 0,
   };
 
@@ -976,6 +999,7 @@ class PlayMatchResponse final :
     kNameSuitFieldNumber = 8,
     kMoonChoiceFieldNumber = 9,
     kPledgeFieldNumber = 10,
+    kExposeFieldNumber = 11,
   };
   // string note = 15;
   void clear_note();
@@ -1162,6 +1186,24 @@ class PlayMatchResponse final :
       ::hearts::v1::PledgeAnswer* pledge);
   ::hearts::v1::PledgeAnswer* unsafe_arena_release_pledge();
 
+  // .hearts.v1.ExposeAnswer expose = 11;
+  bool has_expose() const;
+  private:
+  bool _internal_has_expose() const;
+  public:
+  void clear_expose();
+  const ::hearts::v1::ExposeAnswer& expose() const;
+  PROTOBUF_NODISCARD ::hearts::v1::ExposeAnswer* release_expose();
+  ::hearts::v1::ExposeAnswer* mutable_expose();
+  void set_allocated_expose(::hearts::v1::ExposeAnswer* expose);
+  private:
+  const ::hearts::v1::ExposeAnswer& _internal_expose() const;
+  ::hearts::v1::ExposeAnswer* _internal_mutable_expose();
+  public:
+  void unsafe_arena_set_allocated_expose(
+      ::hearts::v1::ExposeAnswer* expose);
+  ::hearts::v1::ExposeAnswer* unsafe_arena_release_expose();
+
   void clear_kind();
   KindCase kind_case() const;
   // @@protoc_insertion_point(class_scope:hearts.v1.PlayMatchResponse)
@@ -1176,6 +1218,7 @@ class PlayMatchResponse final :
   void set_has_name_suit();
   void set_has_moon_choice();
   void set_has_pledge();
+  void set_has_expose();
 
   inline bool has_kind() const;
   inline void clear_has_kind();
@@ -1198,6 +1241,7 @@ class PlayMatchResponse final :
       ::hearts::v1::NameSuitAnswer* name_suit_;
       ::hearts::v1::MoonChoiceAnswer* moon_choice_;
       ::hearts::v1::PledgeAnswer* pledge_;
+      ::hearts::v1::ExposeAnswer* expose_;
     } kind_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
     uint32_t _oneof_case_[1];
@@ -1936,6 +1980,72 @@ inline ::hearts::v1::PledgeQuery* PlayMatchRequest::_internal_mutable_pledge() {
 inline ::hearts::v1::PledgeQuery* PlayMatchRequest::mutable_pledge() {
   ::hearts::v1::PledgeQuery* _msg = _internal_mutable_pledge();
   // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchRequest.pledge)
+  return _msg;
+}
+
+// .hearts.v1.ExposeQuery expose = 15;
+inline bool PlayMatchRequest::_internal_has_expose() const {
+  return kind_case() == kExpose;
+}
+inline bool PlayMatchRequest::has_expose() const {
+  return _internal_has_expose();
+}
+inline void PlayMatchRequest::set_has_expose() {
+  _impl_._oneof_case_[0] = kExpose;
+}
+inline ::hearts::v1::ExposeQuery* PlayMatchRequest::release_expose() {
+  // @@protoc_insertion_point(field_release:hearts.v1.PlayMatchRequest.expose)
+  if (_internal_has_expose()) {
+    clear_has_kind();
+    ::hearts::v1::ExposeQuery* temp = _impl_.kind_.expose_;
+    if (GetArenaForAllocation() != nullptr) {
+      temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+    }
+    _impl_.kind_.expose_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline const ::hearts::v1::ExposeQuery& PlayMatchRequest::_internal_expose() const {
+  return _internal_has_expose()
+      ? *_impl_.kind_.expose_
+      : reinterpret_cast< ::hearts::v1::ExposeQuery&>(::hearts::v1::_ExposeQuery_default_instance_);
+}
+inline const ::hearts::v1::ExposeQuery& PlayMatchRequest::expose() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.PlayMatchRequest.expose)
+  return _internal_expose();
+}
+inline ::hearts::v1::ExposeQuery* PlayMatchRequest::unsafe_arena_release_expose() {
+  // @@protoc_insertion_point(field_unsafe_arena_release:hearts.v1.PlayMatchRequest.expose)
+  if (_internal_has_expose()) {
+    clear_has_kind();
+    ::hearts::v1::ExposeQuery* temp = _impl_.kind_.expose_;
+    _impl_.kind_.expose_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline void PlayMatchRequest::unsafe_arena_set_allocated_expose(::hearts::v1::ExposeQuery* expose) {
+  clear_kind();
+  if (expose) {
+    set_has_expose();
+    _impl_.kind_.expose_ = expose;
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.PlayMatchRequest.expose)
+}
+inline ::hearts::v1::ExposeQuery* PlayMatchRequest::_internal_mutable_expose() {
+  if (!_internal_has_expose()) {
+    clear_kind();
+    set_has_expose();
+    _impl_.kind_.expose_ = CreateMaybeMessage< ::hearts::v1::ExposeQuery >(GetArenaForAllocation());
+  }
+  return _impl_.kind_.expose_;
+}
+inline ::hearts::v1::ExposeQuery* PlayMatchRequest::mutable_expose() {
+  ::hearts::v1::ExposeQuery* _msg = _internal_mutable_expose();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchRequest.expose)
   return _msg;
 }
 
@@ -2893,6 +3003,72 @@ inline ::hearts::v1::PledgeAnswer* PlayMatchResponse::_internal_mutable_pledge()
 inline ::hearts::v1::PledgeAnswer* PlayMatchResponse::mutable_pledge() {
   ::hearts::v1::PledgeAnswer* _msg = _internal_mutable_pledge();
   // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchResponse.pledge)
+  return _msg;
+}
+
+// .hearts.v1.ExposeAnswer expose = 11;
+inline bool PlayMatchResponse::_internal_has_expose() const {
+  return kind_case() == kExpose;
+}
+inline bool PlayMatchResponse::has_expose() const {
+  return _internal_has_expose();
+}
+inline void PlayMatchResponse::set_has_expose() {
+  _impl_._oneof_case_[0] = kExpose;
+}
+inline ::hearts::v1::ExposeAnswer* PlayMatchResponse::release_expose() {
+  // @@protoc_insertion_point(field_release:hearts.v1.PlayMatchResponse.expose)
+  if (_internal_has_expose()) {
+    clear_has_kind();
+    ::hearts::v1::ExposeAnswer* temp = _impl_.kind_.expose_;
+    if (GetArenaForAllocation() != nullptr) {
+      temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+    }
+    _impl_.kind_.expose_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline const ::hearts::v1::ExposeAnswer& PlayMatchResponse::_internal_expose() const {
+  return _internal_has_expose()
+      ? *_impl_.kind_.expose_
+      : reinterpret_cast< ::hearts::v1::ExposeAnswer&>(::hearts::v1::_ExposeAnswer_default_instance_);
+}
+inline const ::hearts::v1::ExposeAnswer& PlayMatchResponse::expose() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.PlayMatchResponse.expose)
+  return _internal_expose();
+}
+inline ::hearts::v1::ExposeAnswer* PlayMatchResponse::unsafe_arena_release_expose() {
+  // @@protoc_insertion_point(field_unsafe_arena_release:hearts.v1.PlayMatchResponse.expose)
+  if (_internal_has_expose()) {
+    clear_has_kind();
+    ::hearts::v1::ExposeAnswer* temp = _impl_.kind_.expose_;
+    _impl_.kind_.expose_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline void PlayMatchResponse::unsafe_arena_set_allocated_expose(::hearts::v1::ExposeAnswer* expose) {
+  clear_kind();
+  if (expose) {
+    set_has_expose();
+    _impl_.kind_.expose_ = expose;
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.PlayMatchResponse.expose)
+}
+inline ::hearts::v1::ExposeAnswer* PlayMatchResponse::_internal_mutable_expose() {
+  if (!_internal_has_expose()) {
+    clear_kind();
+    set_has_expose();
+    _impl_.kind_.expose_ = CreateMaybeMessage< ::hearts::v1::ExposeAnswer >(GetArenaForAllocation());
+  }
+  return _impl_.kind_.expose_;
+}
+inline ::hearts::v1::ExposeAnswer* PlayMatchResponse::mutable_expose() {
+  ::hearts::v1::ExposeAnswer* _msg = _internal_mutable_expose();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchResponse.expose)
   return _msg;
 }
 

@@ -111,7 +111,8 @@ PROTOBUF_CONSTEXPR Rules::Rules(
   , /*decltype(_impl_.no_hearts_pledge_)*/false
   , /*decltype(_impl_.moon_subtract_after_)*/0u
   , /*decltype(_impl_.pledge_points_)*/0u
-  , /*decltype(_impl_.extra_cards_first_trick_)*/false} {}
+  , /*decltype(_impl_.extra_cards_first_trick_)*/false
+  , /*decltype(_impl_.exposures_)*/false} {}
 struct RulesDefaultTypeInternal {
   PROTOBUF_CONSTEXPR RulesDefaultTypeInternal()
       : _instance(::_pbi::ConstantInitialized{}) {}
@@ -205,6 +206,7 @@ const uint32_t TableStruct_hearts_2fv1_2frules_2eproto::offsets[] PROTOBUF_SECTI
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.pledge_points_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.pass_call_counts_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.extra_cards_first_trick_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.exposures_),
   ~0u,
   ~0u,
   ~0u,
@@ -260,11 +262,12 @@ const uint32_t TableStruct_hearts_2fv1_2frules_2eproto::offsets[] PROTOBUF_SECTI
   4,
   ~0u,
   ~0u,
+  ~0u,
 };
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
   { 0, -1, -1, sizeof(::hearts::v1::CardValue)},
   { 8, -1, -1, sizeof(::hearts::v1::ScoreAdjustment)},
-  { 16, 77, -1, sizeof(::hearts::v1::Rules)},
+  { 16, 78, -1, sizeof(::hearts::v1::Rules)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -277,7 +280,7 @@ const char descriptor_table_protodef_hearts_2fv1_2frules_2eproto[] PROTOBUF_SECT
   "\n\025hearts/v1/rules.proto\022\thearts.v1\")\n\tCa"
   "rdValue\022\014\n\004card\030\001 \001(\t\022\016\n\006points\030\002 \001(\005\"7\n"
   "\017ScoreAdjustment\022\022\n\nfrom_score\030\001 \001(\005\022\020\n\010"
-  "to_score\030\002 \001(\005\"\355\r\n\005Rules\022\014\n\004name\030\001 \001(\t\022\017"
+  "to_score\030\002 \001(\005\"\200\016\n\005Rules\022\014\n\004name\030\001 \001(\t\022\017"
   "\n\007players\030\002 \001(\r\022\025\n\rremoved_cards\030\003 \003(\t\022\022"
   "\n\nkitty_size\030\004 \001(\r\022*\n\013kitty_taker\030\005 \001(\0162"
   "\025.hearts.v1.KittyTaker\0224\n\020kitty_visibili"
@@ -319,66 +322,66 @@ const char descriptor_table_protodef_hearts_2fv1_2frules_2eproto[] PROTOBUF_SECT
   "queen\030M \001(\010\022\033\n\023moon_subtract_after\030P \001(\r"
   "\022\030\n\020no_hearts_pledge\030Q \001(\010\022\032\n\rpledge_poi"
   "nts\030R \001(\rH\004\210\001\001\022\030\n\020pass_call_counts\030S \003(\r"
-  "\022\037\n\027extra_cards_first_trick\030V \001(\010B\n\n\010_do"
-  "ublerB\016\n\014_moon_pointsB\017\n\r_target_scoreB\014"
-  "\n\n_max_handsB\020\n\016_pledge_points*\326\002\n\rPassD"
-  "irection\022\036\n\032PASS_DIRECTION_UNSPECIFIED\020\000"
-  "\022\027\n\023PASS_DIRECTION_LEFT\020\001\022\030\n\024PASS_DIRECT"
-  "ION_RIGHT\020\002\022\031\n\025PASS_DIRECTION_ACROSS\020\003\022\030"
-  "\n\024PASS_DIRECTION_LEFT2\020\004\022\031\n\025PASS_DIRECTI"
-  "ON_RIGHT2\020\005\022\027\n\023PASS_DIRECTION_HOLD\020\006\022\032\n\026"
-  "PASS_DIRECTION_SCATTER\020\007\022\031\n\025PASS_DIRECTI"
-  "ON_CENTER\020\010\022\027\n\023PASS_DIRECTION_STAR\020\t\022\037\n\033"
-  "PASS_DIRECTION_DEALER_CALLS\020\n\022\030\n\024PASS_DI"
-  "RECTION_SPLIT\020\013*\207\001\n\007Opening\022\027\n\023OPENING_U"
-  "NSPECIFIED\020\000\022\027\n\023OPENING_LOWEST_CLUB\020\001\022\024\n"
-  "\020OPENING_ANY_CLUB\020\002\022\032\n\026OPENING_LEFT_OF_D"
-  "EALER\020\003\022\030\n\024OPENING_LOWEST_SPADE\020\004*\200\001\n\nFi"
-  "rstTrick\022\033\n\027FIRST_TRICK_UNSPECIFIED\020\000\022\023\n"
-  "\017FIRST_TRICK_ANY\020\001\022 \n\034FIRST_TRICK_NO_PEN"
-  "ALTY_CARDS\020\002\022\036\n\032FIRST_TRICK_NO_POINT_CAR"
-  "DS\020\003*r\n\010LeadRule\022\031\n\025LEAD_RULE_UNSPECIFIE"
-  "D\020\000\022\021\n\rLEAD_RULE_ANY\020\001\022\033\n\027LEAD_RULE_HEAR"
-  "TS_BROKEN\020\002\022\033\n\027LEAD_RULE_POINTS_BROKEN\020\003"
-  "*u\n\010BrokenBy\022\031\n\025BROKEN_BY_UNSPECIFIED\020\000\022"
-  "\024\n\020BROKEN_BY_HEARTS\020\001\022\035\n\031BROKEN_BY_HEART"
-  "S_OR_QUEEN\020\002\022\031\n\025BROKEN_BY_POINT_CARDS\020\003*"
-  "\303\001\n\010MoonRule\022\031\n\025MOON_RULE_UNSPECIFIED\020\000\022"
-  "\022\n\016MOON_RULE_NONE\020\001\022\021\n\rMOON_RULE_OLD\020\002\022\021"
-  "\n\rMOON_RULE_NEW\020\003\022\035\n\031MOON_RULE_SHOOTERS_"
-  "CHOICE\020\004\022\037\n\033MOON_RULE_ADD_UNLESS_LOSING\020"
-  "\005\022\"\n\036MOON_RULE_SUBTRACT_AFTER_SCORE\020\006*\235\001"
-  "\n\nKittyTaker\022\033\n\027KITTY_TAKER_UNSPECIFIED\020"
-  "\000\022\033\n\027KITTY_TAKER_FIRST_TRICK\020\001\022\034\n\030KITTY_"
-  "TAKER_FIRST_POINTS\020\002\022\033\n\027KITTY_TAKER_FIRS"
-  "T_HEART\020\003\022\032\n\026KITTY_TAKER_EACH_TRICK\020\004*\267\001"
-  "\n\017KittyVisibility\022 \n\034KITTY_VISIBILITY_UN"
-  "SPECIFIED\020\000\022\033\n\027KITTY_VISIBILITY_HIDDEN\020\001"
-  "\022\034\n\030KITTY_VISIBILITY_FACE_UP\020\002\022&\n\"KITTY_"
-  "VISIBILITY_AFTER_FIRST_TRICK\020\003\022\037\n\033KITTY_"
-  "VISIBILITY_TAKER_ONLY\020\004*\300\001\n\nSettlement\022\032"
-  "\n\026SETTLEMENT_UNSPECIFIED\020\000\022\025\n\021SETTLEMENT"
-  "_POINTS\020\001\022\025\n\021SETTLEMENT_HOWELL\020\002\022\031\n\025SETT"
-  "LEMENT_POT_LOWEST\020\003\022\032\n\026SETTLEMENT_SWEEPS"
-  "TAKES\020\004\022\031\n\025SETTLEMENT_POOL_CLEAN\020\005\022\026\n\022SE"
-  "TTLEMENT_AUCTION\020\006*\232\001\n\021ScoringSuitChoice"
-  "\022#\n\037SCORING_SUIT_CHOICE_UNSPECIFIED\020\000\022\035\n"
-  "\031SCORING_SUIT_CHOICE_FIXED\020\001\022 \n\034SCORING_"
-  "SUIT_CHOICE_REVEALED\020\002\022\037\n\033SCORING_SUIT_C"
-  "HOICE_AUCTION\020\003*\225\001\n\nDealerRule\022\033\n\027DEALER"
-  "_RULE_UNSPECIFIED\020\000\022\026\n\022DEALER_RULE_ROTAT"
-  "E\020\001\022%\n!DEALER_RULE_QUEEN_OF_SPADES_TAKER"
-  "\020\002\022+\n\'DEALER_RULE_QUEEN_OF_SPADES_TAKER_"
-  "LEADS\020\003*W\n\tJokerKind\022\032\n\026JOKER_KIND_UNSPE"
-  "CIFIED\020\000\022\023\n\017JOKER_KIND_WILD\020\001\022\031\n\025JOKER_K"
-  "IND_HEART_1911\020\002*l\n\tPennyPlay\022\032\n\026PENNY_P"
-  "LAY_UNSPECIFIED\020\000\022\023\n\017PENNY_PLAY_NONE\020\001\022\025"
-  "\n\021PENNY_PLAY_SIMPLE\020\002\022\027\n\023PENNY_PLAY_ADVA"
-  "NCED\020\003b\006proto3"
+  "\022\037\n\027extra_cards_first_trick\030V \001(\010\022\021\n\texp"
+  "osures\030W \001(\010B\n\n\010_doublerB\016\n\014_moon_points"
+  "B\017\n\r_target_scoreB\014\n\n_max_handsB\020\n\016_pled"
+  "ge_points*\326\002\n\rPassDirection\022\036\n\032PASS_DIRE"
+  "CTION_UNSPECIFIED\020\000\022\027\n\023PASS_DIRECTION_LE"
+  "FT\020\001\022\030\n\024PASS_DIRECTION_RIGHT\020\002\022\031\n\025PASS_D"
+  "IRECTION_ACROSS\020\003\022\030\n\024PASS_DIRECTION_LEFT"
+  "2\020\004\022\031\n\025PASS_DIRECTION_RIGHT2\020\005\022\027\n\023PASS_D"
+  "IRECTION_HOLD\020\006\022\032\n\026PASS_DIRECTION_SCATTE"
+  "R\020\007\022\031\n\025PASS_DIRECTION_CENTER\020\010\022\027\n\023PASS_D"
+  "IRECTION_STAR\020\t\022\037\n\033PASS_DIRECTION_DEALER"
+  "_CALLS\020\n\022\030\n\024PASS_DIRECTION_SPLIT\020\013*\207\001\n\007O"
+  "pening\022\027\n\023OPENING_UNSPECIFIED\020\000\022\027\n\023OPENI"
+  "NG_LOWEST_CLUB\020\001\022\024\n\020OPENING_ANY_CLUB\020\002\022\032"
+  "\n\026OPENING_LEFT_OF_DEALER\020\003\022\030\n\024OPENING_LO"
+  "WEST_SPADE\020\004*\200\001\n\nFirstTrick\022\033\n\027FIRST_TRI"
+  "CK_UNSPECIFIED\020\000\022\023\n\017FIRST_TRICK_ANY\020\001\022 \n"
+  "\034FIRST_TRICK_NO_PENALTY_CARDS\020\002\022\036\n\032FIRST"
+  "_TRICK_NO_POINT_CARDS\020\003*r\n\010LeadRule\022\031\n\025L"
+  "EAD_RULE_UNSPECIFIED\020\000\022\021\n\rLEAD_RULE_ANY\020"
+  "\001\022\033\n\027LEAD_RULE_HEARTS_BROKEN\020\002\022\033\n\027LEAD_R"
+  "ULE_POINTS_BROKEN\020\003*u\n\010BrokenBy\022\031\n\025BROKE"
+  "N_BY_UNSPECIFIED\020\000\022\024\n\020BROKEN_BY_HEARTS\020\001"
+  "\022\035\n\031BROKEN_BY_HEARTS_OR_QUEEN\020\002\022\031\n\025BROKE"
+  "N_BY_POINT_CARDS\020\003*\303\001\n\010MoonRule\022\031\n\025MOON_"
+  "RULE_UNSPECIFIED\020\000\022\022\n\016MOON_RULE_NONE\020\001\022\021"
+  "\n\rMOON_RULE_OLD\020\002\022\021\n\rMOON_RULE_NEW\020\003\022\035\n\031"
+  "MOON_RULE_SHOOTERS_CHOICE\020\004\022\037\n\033MOON_RULE"
+  "_ADD_UNLESS_LOSING\020\005\022\"\n\036MOON_RULE_SUBTRA"
+  "CT_AFTER_SCORE\020\006*\235\001\n\nKittyTaker\022\033\n\027KITTY"
+  "_TAKER_UNSPECIFIED\020\000\022\033\n\027KITTY_TAKER_FIRS"
+  "T_TRICK\020\001\022\034\n\030KITTY_TAKER_FIRST_POINTS\020\002\022"
+  "\033\n\027KITTY_TAKER_FIRST_HEART\020\003\022\032\n\026KITTY_TA"
+  "KER_EACH_TRICK\020\004*\267\001\n\017KittyVisibility\022 \n\034"
+  "KITTY_VISIBILITY_UNSPECIFIED\020\000\022\033\n\027KITTY_"
+  "VISIBILITY_HIDDEN\020\001\022\034\n\030KITTY_VISIBILITY_"
+  "FACE_UP\020\002\022&\n\"KITTY_VISIBILITY_AFTER_FIRS"
+  "T_TRICK\020\003\022\037\n\033KITTY_VISIBILITY_TAKER_ONLY"
+  "\020\004*\300\001\n\nSettlement\022\032\n\026SETTLEMENT_UNSPECIF"
+  "IED\020\000\022\025\n\021SETTLEMENT_POINTS\020\001\022\025\n\021SETTLEME"
+  "NT_HOWELL\020\002\022\031\n\025SETTLEMENT_POT_LOWEST\020\003\022\032"
+  "\n\026SETTLEMENT_SWEEPSTAKES\020\004\022\031\n\025SETTLEMENT"
+  "_POOL_CLEAN\020\005\022\026\n\022SETTLEMENT_AUCTION\020\006*\232\001"
+  "\n\021ScoringSuitChoice\022#\n\037SCORING_SUIT_CHOI"
+  "CE_UNSPECIFIED\020\000\022\035\n\031SCORING_SUIT_CHOICE_"
+  "FIXED\020\001\022 \n\034SCORING_SUIT_CHOICE_REVEALED\020"
+  "\002\022\037\n\033SCORING_SUIT_CHOICE_AUCTION\020\003*\225\001\n\nD"
+  "ealerRule\022\033\n\027DEALER_RULE_UNSPECIFIED\020\000\022\026"
+  "\n\022DEALER_RULE_ROTATE\020\001\022%\n!DEALER_RULE_QU"
+  "EEN_OF_SPADES_TAKER\020\002\022+\n\'DEALER_RULE_QUE"
+  "EN_OF_SPADES_TAKER_LEADS\020\003*W\n\tJokerKind\022"
+  "\032\n\026JOKER_KIND_UNSPECIFIED\020\000\022\023\n\017JOKER_KIN"
+  "D_WILD\020\001\022\031\n\025JOKER_KIND_HEART_1911\020\002*l\n\tP"
+  "ennyPlay\022\032\n\026PENNY_PLAY_UNSPECIFIED\020\000\022\023\n\017"
+  "PENNY_PLAY_NONE\020\001\022\025\n\021PENNY_PLAY_SIMPLE\020\002"
+  "\022\027\n\023PENNY_PLAY_ADVANCED\020\003b\006proto3"
   ;
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2frules_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2frules_2eproto = {
-    false, false, 4014, descriptor_table_protodef_hearts_2fv1_2frules_2eproto,
+    false, false, 4033, descriptor_table_protodef_hearts_2fv1_2frules_2eproto,
     "hearts/v1/rules.proto",
     &descriptor_table_hearts_2fv1_2frules_2eproto_once, nullptr, 0, 3,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2frules_2eproto::offsets,
@@ -1150,7 +1153,8 @@ Rules::Rules(const Rules& from)
     , decltype(_impl_.no_hearts_pledge_){}
     , decltype(_impl_.moon_subtract_after_){}
     , decltype(_impl_.pledge_points_){}
-    , decltype(_impl_.extra_cards_first_trick_){}};
+    , decltype(_impl_.extra_cards_first_trick_){}
+    , decltype(_impl_.exposures_){}};
 
   _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
   _impl_.name_.InitDefault();
@@ -1170,8 +1174,8 @@ Rules::Rules(const Rules& from)
       _this->GetArenaForAllocation());
   }
   ::memcpy(&_impl_.players_, &from._impl_.players_,
-    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.extra_cards_first_trick_) -
-    reinterpret_cast<char*>(&_impl_.players_)) + sizeof(_impl_.extra_cards_first_trick_));
+    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.exposures_) -
+    reinterpret_cast<char*>(&_impl_.players_)) + sizeof(_impl_.exposures_));
   // @@protoc_insertion_point(copy_constructor:hearts.v1.Rules)
 }
 
@@ -1240,6 +1244,7 @@ inline void Rules::SharedCtor(
     , decltype(_impl_.moon_subtract_after_){0u}
     , decltype(_impl_.pledge_points_){0u}
     , decltype(_impl_.extra_cards_first_trick_){false}
+    , decltype(_impl_.exposures_){false}
   };
   _impl_.name_.InitDefault();
   #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
@@ -1315,7 +1320,9 @@ void Rules::Clear() {
       reinterpret_cast<char*>(&_impl_.moon_subtract_after_) -
       reinterpret_cast<char*>(&_impl_.settlement_)) + sizeof(_impl_.moon_subtract_after_));
   _impl_.pledge_points_ = 0u;
-  _impl_.extra_cards_first_trick_ = false;
+  ::memset(&_impl_.extra_cards_first_trick_, 0, static_cast<size_t>(
+      reinterpret_cast<char*>(&_impl_.exposures_) -
+      reinterpret_cast<char*>(&_impl_.extra_cards_first_trick_)) + sizeof(_impl_.exposures_));
   _impl_._has_bits_.Clear();
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
@@ -1836,6 +1843,14 @@ const char* Rules::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
         } else
           goto handle_unusual;
         continue;
+      // bool exposures = 87;
+      case 87:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 184)) {
+          _impl_.exposures_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
       default:
         goto handle_unusual;
     }  // switch
@@ -2245,6 +2260,12 @@ uint8_t* Rules::_InternalSerialize(
     target = ::_pbi::WireFormatLite::WriteBoolToArray(86, this->_internal_extra_cards_first_trick(), target);
   }
 
+  // bool exposures = 87;
+  if (this->_internal_exposures() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(87, this->_internal_exposures(), target);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -2636,6 +2657,11 @@ size_t Rules::ByteSizeLong() const {
     total_size += 2 + 1;
   }
 
+  // bool exposures = 87;
+  if (this->_internal_exposures() != 0) {
+    total_size += 2 + 1;
+  }
+
   return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
 }
 
@@ -2805,6 +2831,9 @@ void Rules::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF
   if (from._internal_extra_cards_first_trick() != 0) {
     _this->_internal_set_extra_cards_first_trick(from._internal_extra_cards_first_trick());
   }
+  if (from._internal_exposures() != 0) {
+    _this->_internal_set_exposures(from._internal_exposures());
+  }
   _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
 }
 
@@ -2843,8 +2872,8 @@ void Rules::InternalSwap(Rules* other) {
       &other->_impl_.doubler_, rhs_arena
   );
   ::PROTOBUF_NAMESPACE_ID::internal::memswap<
-      PROTOBUF_FIELD_OFFSET(Rules, _impl_.extra_cards_first_trick_)
-      + sizeof(Rules::_impl_.extra_cards_first_trick_)
+      PROTOBUF_FIELD_OFFSET(Rules, _impl_.exposures_)
+      + sizeof(Rules::_impl_.exposures_)
       - PROTOBUF_FIELD_OFFSET(Rules, _impl_.players_)>(
           reinterpret_cast<char*>(&_impl_.players_),
           reinterpret_cast<char*>(&other->_impl_.players_));

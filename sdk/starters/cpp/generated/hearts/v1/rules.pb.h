@@ -934,6 +934,7 @@ class Rules final :
     kMoonSubtractAfterFieldNumber = 80,
     kPledgePointsFieldNumber = 82,
     kExtraCardsFirstTrickFieldNumber = 86,
+    kExposuresFieldNumber = 87,
   };
   // repeated string removed_cards = 3;
   int removed_cards_size() const;
@@ -1567,6 +1568,15 @@ class Rules final :
   void _internal_set_extra_cards_first_trick(bool value);
   public:
 
+  // bool exposures = 87;
+  void clear_exposures();
+  bool exposures() const;
+  void set_exposures(bool value);
+  private:
+  bool _internal_exposures() const;
+  void _internal_set_exposures(bool value);
+  public:
+
   // @@protoc_insertion_point(class_scope:hearts.v1.Rules)
  private:
   class _Internal;
@@ -1635,6 +1645,7 @@ class Rules final :
     uint32_t moon_subtract_after_;
     uint32_t pledge_points_;
     bool extra_cards_first_trick_;
+    bool exposures_;
   };
   union { Impl_ _impl_; };
   friend struct ::TableStruct_hearts_2fv1_2frules_2eproto;
@@ -3309,6 +3320,26 @@ inline void Rules::_internal_set_extra_cards_first_trick(bool value) {
 inline void Rules::set_extra_cards_first_trick(bool value) {
   _internal_set_extra_cards_first_trick(value);
   // @@protoc_insertion_point(field_set:hearts.v1.Rules.extra_cards_first_trick)
+}
+
+// bool exposures = 87;
+inline void Rules::clear_exposures() {
+  _impl_.exposures_ = false;
+}
+inline bool Rules::_internal_exposures() const {
+  return _impl_.exposures_;
+}
+inline bool Rules::exposures() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.exposures)
+  return _internal_exposures();
+}
+inline void Rules::_internal_set_exposures(bool value) {
+  
+  _impl_.exposures_ = value;
+}
+inline void Rules::set_exposures(bool value) {
+  _internal_set_exposures(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.exposures)
 }
 
 #ifdef __GNUC__

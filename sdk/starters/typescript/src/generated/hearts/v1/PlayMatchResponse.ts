@@ -9,6 +9,7 @@ import type { BidAnswer as _hearts_v1_BidAnswer, BidAnswer__Output as _hearts_v1
 import type { NameSuitAnswer as _hearts_v1_NameSuitAnswer, NameSuitAnswer__Output as _hearts_v1_NameSuitAnswer__Output } from '../../hearts/v1/NameSuitAnswer';
 import type { MoonChoiceAnswer as _hearts_v1_MoonChoiceAnswer, MoonChoiceAnswer__Output as _hearts_v1_MoonChoiceAnswer__Output } from '../../hearts/v1/MoonChoiceAnswer';
 import type { PledgeAnswer as _hearts_v1_PledgeAnswer, PledgeAnswer__Output as _hearts_v1_PledgeAnswer__Output } from '../../hearts/v1/PledgeAnswer';
+import type { ExposeAnswer as _hearts_v1_ExposeAnswer, ExposeAnswer__Output as _hearts_v1_ExposeAnswer__Output } from '../../hearts/v1/ExposeAnswer';
 import type { Long } from '@grpc/proto-loader';
 
 export interface PlayMatchResponse {
@@ -22,8 +23,9 @@ export interface PlayMatchResponse {
   'name_suit'?: (_hearts_v1_NameSuitAnswer | null);
   'moon_choice'?: (_hearts_v1_MoonChoiceAnswer | null);
   'pledge'?: (_hearts_v1_PledgeAnswer | null);
+  'expose'?: (_hearts_v1_ExposeAnswer | null);
   'note'?: (string);
-  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge";
+  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge"|"expose";
 }
 
 export interface PlayMatchResponse__Output {
@@ -37,6 +39,7 @@ export interface PlayMatchResponse__Output {
   'name_suit'?: (_hearts_v1_NameSuitAnswer__Output | null);
   'moon_choice'?: (_hearts_v1_MoonChoiceAnswer__Output | null);
   'pledge'?: (_hearts_v1_PledgeAnswer__Output | null);
+  'expose'?: (_hearts_v1_ExposeAnswer__Output | null);
   'note': (string);
-  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge";
+  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge"|"expose";
 }
