@@ -8,11 +8,15 @@ from arena.engine import Card, CardSet, Hand, Rules, preset
 
 
 def small(rules: Rules, deal: list[str]) -> Hand:
-    """A hand of `rules` on the cards of `deal` only (dealer 0)."""
+    """A hand of `rules` on the cards of `deal` only (dealer 0); under Gong Zhu's
+    exposures nobody exposes a card (tests/engine/test_gong_zhu_exposures.py does)."""
     held = CardSet.parse(" ".join(deal))
     values = {card: value for card, value in rules.card_values.items() if card in held}
     cut = rules.replace(removed_cards=rules.deck - held, card_values=values)
-    return Hand.from_cards(cut, deal, dealer=0)
+    hand = Hand.from_cards(cut, deal, dealer=0)
+    while hand.exposures_pending:
+        hand.apply_exposure(hand.exposures_pending[0], ())
+    return hand
 
 
 # The small deals hold no QS: no pig to reverse, nor to lead the next hand.
