@@ -2,7 +2,7 @@
 holders before the start of play") in real matches: bot processes answer the ExposeQuery
 over gRPC, a bot from an SDK before it is answered for (never asked), the replays verify
 by their actions and in v1's layout, and `arena match run` / `arena replay verify` /
-`arena replay show` carry them."""
+`arena replay show` / `arena replay ask` carry them."""
 
 from __future__ import annotations
 
@@ -62,3 +62,5 @@ def test_the_cli_runs_verifies_and_shows_the_exposures(tmp_path: Path) -> None:
     assert "every score confirmed" in arena("replay", "verify", out).stdout
     shown = arena("replay", "show", out).stdout
     assert "exposes" in shown, shown
+    done = arena("replay", "ask", out, DECIDING_BOT, "--seat", 0, "--all", "--no-sandbox")
+    assert "same: all" in done.stdout, done.stdout
