@@ -414,6 +414,17 @@ def describe(rules: Rules) -> list[tuple[str, str]]:
                 "passes another card of his hand in its place.",
             )
         )
+    if rules.exposures:  # Gong Zhu (Pagat; Wikipedia)
+        lines.append(
+            (
+                "Exposed cards",
+                "Before the first card, each player in turn from the dealer's left may expose "
+                "the ace of hearts, queen of spades, jack of diamonds or ten of clubs: an "
+                "exposed card counts double (the ace doubles every heart; the ten of clubs "
+                "quadruples instead of doubling), and may not be played the first time its "
+                "suit is led, unless it is its holder's only card of that suit.",
+            )
+        )
     if rules.sun_points:
         lines.append(("Shooting the sun", f"Taking every trick is worth {rules.sun_points}."))
     if rules.no_trick_bonus:

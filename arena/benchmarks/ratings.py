@@ -106,6 +106,11 @@ class HandicappedBot:
         bot = self._good if self._rng.random() < self.strength else self._random
         return bot.replace_pass(view, legal)
 
+    def expose(self, view: SeatView, exposable: CardSet) -> tuple[Card, ...]:
+        """The heuristic exposures (Gong Zhu), or random ones."""
+        bot = self._good if self._rng.random() < self.strength else self._random
+        return bot.expose(view, exposable)
+
 
 @dataclasses.dataclass(frozen=True)
 class SeasonRun:

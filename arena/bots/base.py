@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from arena.engine import Card, CardSet, Hand, PassDirection, SeatView, Suit
@@ -103,4 +103,9 @@ class HouseBot(Protocol):
     def replace_pass(self, view: SeatView, legal: CardSet) -> Card:
         """Rickety Kate, as the giver of a refused QS: the card (one of `legal`) passed in
         its place."""
+        ...
+
+    def expose(self, view: SeatView, exposable: CardSet) -> Iterable[Card]:
+        """Gong Zhu, before play: the cards of `exposable` (the AH, QS, JD and TC held) to
+        expose, doubling their value; none is always allowed."""
         ...

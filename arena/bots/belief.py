@@ -107,6 +107,9 @@ class RuleMasks:
     queen_discard: int = 0
     """000 'The Play' (`broken_by` 'hearts_or_queen_discarded'): the QS, which breaks only
     when played to a trick whose suit is not spades (0 under the other rules)."""
+    exposed: int = 0
+    """Gong Zhu's exposed cards (`CoreConfig.exposed`): one played to the first trick of
+    its suit (led or followed) was its holder's only card of that suit."""
 
     @classmethod
     def of(cls, cfg: CoreConfig) -> RuleMasks:
@@ -158,6 +161,7 @@ class RuleMasks:
             bool(cfg.booster_nines),
             bool(cfg.queen_at_first_chance),
             queen if cfg.broken_by == BROKEN_BY_HEARTS_OR_QUEEN_DISCARDED else 0,
+            cfg.exposed,
         )
 
 
@@ -192,8 +196,7 @@ class Belief:
     @classmethod
     def from_view(cls, view: SeatView) -> Belief:
         """Everything `view` reveals about the other hands (and a hidden kitty)."""
-        rules = view.rules
-        cfg = rules.core_config()
+        cfg = view.play_config()  # Gong Zhu's exposed cards included
         masks = RuleMasks.of(cfg)
         n, me, deck = cfg.players, view.seat, cfg.deck
         plays: list[tuple[int, int]] = []
@@ -221,6 +224,7 @@ class Belief:
         _infer_from_passes(view, n, played_all, known, allowed)
         _infer_from_refusal(view, n, played_all, known, allowed)
         _infer_from_reveals(view, n, played_all, known, allowed)
+        _infer_from_exposures(view, n, played_all, known, allowed)
         _infer_opener(view, masks, played_all | known[me], known)
         _infer_from_play(plays, n, masks, allowed, n + len(extra))
         unseen = deck & ~played_all
@@ -444,6 +448,21 @@ def _infer_from_passes(
                     allowed[holder] &= ~card.mask
 
 
+def _infer_from_exposures(
+    view: SeatView, n: int, played_all: int, known: list[int], allowed: list[int]
+) -> None:
+    """Gong Zhu: an exposed card lies face up in its holder's hand ("exposed by their
+    holders before the start of play") until played."""
+    for holder, cards in enumerate(view.exposed):
+        if not cards or holder == view.seat:
+            continue
+        shown = cards.mask & ~played_all
+        known[holder] |= shown
+        for other in range(n + 1):
+            if other != holder:
+                allowed[other] &= ~shown
+
+
 def _infer_opener(view: SeatView, masks: RuleMasks, seen: int, known: list[int]) -> None:
     """Before the opening lead, the seat to play holds the lowest club in any hand (the
     lowest spade under opening 'lowest_spade': 003 'HEARTLESS', Gong Zhu's 2S).
@@ -487,6 +506,7 @@ def _infer_from_play(
     broken = False
     led = in_trick = obliged = 0
     led_suit = -1
+    done = 0  # Gong Zhu's exposed cards: the suits of the finished tricks
     # The suits as the rules see them: the 1911 joker is a heart (004 'Joker Hearts').
     suits = list(SUIT_MASKS)
     if masks.heart_joker:
@@ -500,6 +520,8 @@ def _infer_from_play(
         first = trick == 0
         bit = 1 << card
         if position == 0:
+            if led_suit >= 0:
+                done |= 1 << led_suit
             # Booster Nines (004 'Other Variations'): the last trick's nine of its led suit
             # obliged this leader to lead that suit if he held one.
             nine = 1 << (13 * led_suit + 7) if led_suit >= 0 else 0
@@ -546,6 +568,14 @@ def _infer_from_play(
                 allowed[seat] &= masks.first_ban  # nothing else was legal
         elif first and bit & masks.first_ban:
             allowed[seat] &= ~(led & ~masks.first_ban)
+        suit = card // 13
+        # Gong Zhu (Wikipedia): "An exposed card may not be played the first time its suit
+        # is led, including the lead itself, unless it is a singleton" (where no other
+        # filter could have barred the seat's other cards of the suit).
+        first_of_suit = not done >> suit & 1 and (position == 0 or suit == led_suit)
+        plain = not (masks.lead_ban or masks.first_ban or obliged)
+        if bit & masks.exposed and first_of_suit and plain:
+            allowed[seat] &= ~SUIT_MASKS[suit]
         if masks.queen_first and position and not bit & _QS:
             # 001 'VARIATION 1: BLACK MARIAH': the QS goes at the first chance (a discard,
             # or a spade trick holding the AS or KS), unless the first-trick rule barred it

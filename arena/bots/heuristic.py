@@ -129,6 +129,27 @@ class HeuristicBot:
         given next (the most dangerous of `legal`)."""
         return max(legal, key=lambda c: _danger(c, view))
 
+    def expose(self, view: SeatView, exposable: CardSet) -> tuple[Card, ...]:
+        """Gong Zhu: expose a card only where doubling it is safe (Pagat: "The effect of
+        exposing a card is basically to double its value"). The QS with five spades or
+        more: the pig can wait under the spade leads and its exposure doubles what the
+        others risk. The JD with the AD or KD and four diamonds or more: the sheep's
+        trick is likely ours, and doubled it is worth -200 to us. Never the AH (every
+        heart doubles, and its holder is the likeliest to take some) nor the TC (it would
+        quadruple whatever its taker holds, good or bad)."""
+        hand = view.hand
+        spades = hand.of_suit(Suit.SPADES)
+        diamonds = hand.of_suit(Suit.DIAMONDS)
+        shown = []
+        for card in exposable:
+            if (str(card) == "QS" and len(spades) >= 5) or (
+                str(card) == "JD"
+                and len(diamonds) >= 4
+                and any(str(c) in ("AD", "KD") for c in diamonds)
+            ):
+                shown.append(card)
+        return tuple(shown)
+
     def reveal_card(self, view: SeatView) -> Card:
         """Steer the scoring suit to the one this hand can best avoid (`arena.bots.reveal`)."""
         return steer_reveal(view)

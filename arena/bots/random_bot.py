@@ -59,6 +59,10 @@ class RandomBot:
         """Rickety Kate: any card that may replace the refused QS."""
         return legal.nth(self._rng.randrange(len(legal)))
 
+    def expose(self, view: SeatView, exposable: CardSet) -> tuple[Card, ...]:
+        """Each exposable card (Gong Zhu) one time in four."""
+        return tuple(card for card in exposable if self._rng.random() < 0.25)
+
     def reveal_card(self, view: SeatView) -> Card:
         """Any card held."""
         return view.hand.nth(self._rng.randrange(len(view.hand)))

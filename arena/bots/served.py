@@ -131,6 +131,7 @@ def seat_view(view: views.HandView, phase: Phase) -> SeatView:
         pledges=view.pledges,
         queen_offer=view.queen_offer,
         queen_refused=view.queen_refused,
+        exposed=tuple(None if cards is None else CardSet(_cards(cards)) for cards in view.exposed),
         extra_card_seats=view.extra_card_seats,
     )
 
@@ -206,6 +207,10 @@ class ServedHouseBot(Bot):
     def replace_pass(self, view: views.ReplacePassView) -> str:
         legal = CardSet(_cards(view.legal))
         return str(self.house.replace_pass(seat_view(view, Phase.PASSING), legal))
+
+    def expose(self, view: views.ExposeView) -> list[str]:
+        shown = self.house.expose(seat_view(view, Phase.EXPOSING), CardSet(_cards(view.exposable)))
+        return [str(card) for card in shown]
 
 
 class Random(ServedHouseBot):

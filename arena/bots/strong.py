@@ -152,6 +152,11 @@ class StrongBot:
         """Rickety Kate: as the heuristic bot, the card its pass would have given next."""
         return self._fallback.replace_pass(view, legal)
 
+    def expose(self, view: SeatView, exposable: CardSet) -> tuple[Card, ...]:
+        """As the heuristic bot exposes (the search starts with the first card, and its
+        deals keep every exposed card in its holder's hand: `Belief`)."""
+        return self._fallback.expose(view, exposable)
+
     def reveal_card(self, view: SeatView) -> Card:
         """Steer the scoring suit as the heuristic bot does (`arena.bots.reveal`); the
         search starts once the suit, and so the hand's values, are known."""
@@ -203,7 +208,7 @@ class StrongBot:
         times (n - 1) minus the others' points: lower is better."""
         rng = self._rng(view)
         rules = view.rules
-        cfg = rules.core_config()
+        cfg = view.play_config()  # Gong Zhu's exposed cards included
         n, me, dealer = rules.players, view.seat, view.dealer
         if view.declarer is not None:
             # Auction Hearts: the declarer led the first trick; the backend's

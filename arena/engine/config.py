@@ -122,6 +122,11 @@ ERR_QUEEN_FIRST_CHANCE = 19
 """001 'VARIATION 1: BLACK MARIAH' (`CoreConfig.queen_at_first_chance`): the seat holds
 the QS, may play it, and is discarding or sees the AS or KS in a spade trick: "a player
 holding the Q of spades must get rid of it on the first trick they legitimately can"."""
+ERR_EXPOSED_CARD = 20
+"""Gong Zhu's exposed cards (`CoreConfig.exposed`; Wikipedia 'Gong Zhu': "An exposed card
+may not be played the first time its suit is led, including the lead itself, unless it is
+a singleton"): a card of `exposed` led, or played to the first trick led in its suit,
+while the seat holds another card of that suit (checked last)."""
 ERR_PASS_COPIES = 21
 """Cancellation Hearts (000; 003): a pass names a card more times than the seat holds it
 (with two packs a card may be passed twice by a seat holding both copies)."""
@@ -198,9 +203,20 @@ class CoreConfig(NamedTuple):
     table, one more to each of the first seats from the dealer's left, and those seats play
     that extra card to the first trick after the whole table has played to it once, in
     play order from the leader. The first trick then holds players + extra cards."""
+    exposed: int = 0
+    """Mask of the cards exposed before play (Gong Zhu, Pagat: "There are four cards which
+    may be exposed by their holders before the start of play"; the hand sets it once every
+    seat has answered): such a card may not be led, nor played to the first trick led in
+    its suit, while its holder has another card of that suit (error 20, checked last;
+    Wikipedia 'Gong Zhu'). 0, the default, changes nothing."""
+    doubler_exposed: int = 0
+    """1: the doubler was exposed (Gong Zhu: "The effect of exposing a card is basically to
+    double its value"): it quadruples the other scoring cards of its taker instead of
+    doubling them (its lone value is doubled in `doubler_alone_points` by the hand's
+    rules). 0, the default, changes nothing."""
 
 
-CONFIG_MASKS: Final = frozenset({"deck", "moon_extra", "pass_forbidden"})
+CONFIG_MASKS: Final = frozenset({"deck", "moon_extra", "pass_forbidden", "exposed"})
 """`CoreConfig` fields that are card masks (``uint64_t`` in C); the others are ints."""
 CONFIG_FLAGS: Final = frozenset(
     {
@@ -211,6 +227,7 @@ CONFIG_FLAGS: Final = frozenset(
         "all_hearts_reversed",
         "all_hearts_reverse_queen",
         "extra_cards_first_trick",
+        "doubler_exposed",
     }
 )
 """`CoreConfig` fields that are 0/1 switches: the C core refuses any other value
@@ -272,4 +289,6 @@ def standard_config(players: int = 4) -> CoreConfig:
         all_hearts_reverse_queen=0,
         moon_subtract_after=0,
         extra_cards_first_trick=0,
+        exposed=0,
+        doubler_exposed=0,
     )

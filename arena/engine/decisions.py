@@ -73,6 +73,11 @@ class DecisionKind(StrEnum):
     """Rickety Kate: after a refusal, "another card must be passed in its place": the giver
     names one card (a `Card`) of its hand, not in its pass; the default is its lowest such
     card by rank, then by suit (clubs, diamonds, spades, hearts)."""
+    EXPOSE = "expose"
+    """Gong Zhu (Pagat): "There are four cards which may be exposed by their holders before
+    the start of play": after the pass (Gong Zhu has none), each seat from the dealer's left
+    exposes any of the AH, QS, JD and TC it holds (a tuple of `Card`, possibly empty: the
+    default)."""
 
 
 ENGINE_KINDS = frozenset({DecisionKind.DRAW, DecisionKind.PICKUP})

@@ -39,6 +39,7 @@ from .options import FAMILY_READERS, family_of
 from .royal import royal_points
 from .rules import (
     _PASS_KINDS,
+    EXPOSABLE,
     KittyVisibility,
     MoonRule,
     Opening,
@@ -125,6 +126,15 @@ class IllegalQueenRefusalError(ValueError):
         self.seat = seat
 
 
+class IllegalExposureError(ValueError):
+    """An exposure (Gong Zhu) that may not be made: none is due, out of turn, or a card the
+    seat may not expose (not one of the AH, QS, JD and TC, or not held)."""
+
+    def __init__(self, message: str, *, seat: int) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
 class IllegalMoonChoiceError(ValueError):
     """A shooter's choice (004 'Shooting the moon') that may not be made: none is due, a
     seat that did not shoot, or neither 'add' nor 'subtract'."""
@@ -151,6 +161,9 @@ class Phase(StrEnum):
     # 004 'Scoring variants': "A player may declare before the first card is played that he
     # or she will not take any hearts" (rules with no_hearts_pledge only).
     PLEDGING = "pledging"
+    # Gong Zhu (Pagat): "There are four cards which may be exposed by their holders before
+    # the start of play" (rules with exposures only).
+    EXPOSING = "exposing"
     PLAYING = "playing"
     OVER = "over"
 
@@ -238,6 +251,9 @@ class SeatView:
     pledges: tuple[bool | None, ...] = ()
     """The no-hearts pledge (004 'Scoring variants'): per seat True (pledged), False
     (declined) or None (not asked yet); () without the pledge."""
+    exposed: tuple[CardSet | None, ...] = ()
+    """Gong Zhu's exposed cards (`Rules.exposures`): per seat the cards it exposed (face up,
+    so every seat sees them), None while it has not answered; () without exposures."""
     moon_choice: str | None = None
     """The shooter's choice once made ("add" or "subtract", 004 'Shooting the moon')."""
     extra_card_seats: tuple[int, ...] = ()
@@ -279,6 +295,18 @@ class SeatView:
     order): a seat that cannot follow takes up the tricks won and the trick in progress (its
     trick in `tricks` has winner -1); () in other games. The cards were all played face up,
     so every seat knows them."""
+
+    def play_config(self) -> core_config.CoreConfig:
+        """The core configuration this seat's hand plays by: `rules`', with Gong Zhu's
+        exposed cards once every seat has answered (their play rule, an exposed TC's
+        quadrupling; `rules` already holds the doubled values). A search or a belief
+        built from the view reads this, not `rules.core_config()`."""
+        if not self.exposed or None in self.exposed:
+            return self.rules.core_config()
+        shown = CardSet(card for cards in self.exposed if cards for card in cards)
+        if not shown:
+            return self.rules.core_config()
+        return exposed_config(self.rules, shown)
 
     @property
     def core_pass_kind(self) -> int | tuple[int, ...]:
@@ -323,6 +351,8 @@ class Hand:
         "_base_rules",
         "_called_count",
         "_calling",
+        "_exposing",
+        "_exposures",
         "_forward_pass",
         "_held_pass",
         "_history",
@@ -457,11 +487,14 @@ class Hand:
         self._held_pass: tuple[int, tuple[int, ...]] | None = None
         self._queen_offer: tuple[int, int] | None = None
         self._queen_refused: bool | None = None
+        self._exposures: list[CardSet | None] = [None] * self.players
+        self._exposing = False
 
     def _watch_pass(self) -> None:
         """Under REVEALED rules the end of the pass starts the reveal phase (at once on a
-        hold hand), and under the no-hearts pledge the pledges, so the pass entry point is
-        wrapped."""
+        hold hand), under the no-hearts pledge the pledges and under Gong Zhu's exposures
+        the exposures, so the pass entry point is wrapped; under Rickety Kate's refusal a
+        pass holding the QS is held before it reaches that entry point."""
         if self.rules.scoring_suit_choice is ScoringSuitChoice.REVEALED:
             self.try_pass_indices = self._try_pass_then_reveal
             if self._state.phase == core_config.PHASE_PLAYING:
@@ -470,6 +503,10 @@ class Hand:
             self.try_pass_indices = self._try_pass_then_pledge
             if self._state.phase == core_config.PHASE_PLAYING:
                 self._begin_pledge()
+        elif self.rules.exposures:
+            self.try_pass_indices = self._try_pass_then_expose
+            if self._state.phase == core_config.PHASE_PLAYING:
+                self._begin_expose()
         if self.rules.queen_refusal and self._state.phase == core_config.PHASE_PASSING:
             self._forward_pass = self.try_pass_indices
             self.try_pass_indices = self._try_pass_holding_queen
@@ -608,6 +645,125 @@ class Hand:
         self._held_pass = None
         code = self._forward_pass(held[0], cards)
         assert not code, f"the held pass was checked, yet the backend refused it ({code})"
+
+    # -- Gong Zhu's exposed cards (Pagat, https://www.pagat.com/reverse/gongzhu.html) ----
+
+    def _try_pass_then_expose(self, seat: int, cards: tuple[int, ...]) -> int:
+        """`try_pass_indices` under exposures: the pass that completes the exchange starts
+        the exposures (Gong Zhu has no pass: they start at once)."""
+        code: int = self._state.apply_pass(seat, cards)
+        if not code and self._state.phase == core_config.PHASE_PLAYING:
+            self._begin_expose()
+        return code
+
+    def _begin_expose(self) -> None:
+        """Enter the exposures: nobody may play until every seat has said which of its
+        exposable cards it shows ("before the start of play")."""
+        self._exposing = True
+        self.legal_mask = _nothing_legal
+        self.try_play_index = _refuse_play
+        self.push_index = _refuse_push
+
+    @property
+    def exposures_pending(self) -> tuple[int, ...]:
+        """(seat,) for the seat whose exposure is due; () otherwise. The seats answer in
+        turn from the dealer's left (our choice: Pagat says only "before the start of
+        play"; the turn is the play's own direction), each seeing the earlier exposures,
+        which are face up."""
+        if not self._exposing:
+            return ()
+        n = self.players
+        for step in range(1, n + 1):
+            seat = (self.dealer + step) % n
+            if self._exposures[seat] is None:
+                return (seat,)
+        return ()
+
+    @property
+    def exposures(self) -> tuple[CardSet | None, ...]:
+        """Per seat, the cards it exposed (None before it answered, or without exposures)."""
+        return tuple(self._exposures)
+
+    @property
+    def exposed_cards(self) -> CardSet:
+        """Every card exposed in this hand so far."""
+        return CardSet(card for shown in self._exposures if shown for card in shown)
+
+    def exposable(self, seat: int) -> CardSet:
+        """The cards `seat` may expose: those of Pagat's four ("ace of hearts, queen of
+        spades, jack of diamonds, ten of clubs") it holds; empty without exposures."""
+        if not self.rules.exposures:
+            return _NO_CARDS
+        return self.hand_of(seat) & CardSet(EXPOSABLE)
+
+    def apply_exposure(self, seat: int, cards: Iterable[CardLike] | str) -> None:
+        """`seat` exposes `cards` (any of its exposable cards, possibly none), in turn from
+        the dealer's left. When the last seat has answered, play starts under
+        `Rules.for_exposures` and the play rule of exposed cards. Raises
+        IllegalExposureError when no exposure is due from `seat` or a card is not one it
+        may expose."""
+        due = self.exposures_pending
+        if not due:
+            reason = (
+                "these rules have no exposures"
+                if not self.rules.exposures
+                else "the hand is " + self.phase.value
+            )
+            raise IllegalExposureError(f"no exposure is due now: {reason}", seat=seat)
+        if seat != due[0]:
+            raise IllegalExposureError(
+                f"seat {seat} cannot expose: it is seat {due[0]}'s turn", seat=seat
+            )
+        if isinstance(cards, str):
+            cards = cards.split()
+        try:
+            chosen = [to_card(card) for card in cards]
+        except (TypeError, ValueError) as error:
+            raise IllegalExposureError(f"seat {seat} cannot expose: {error}", seat=seat) from None
+        shown = CardSet(chosen)
+        if len(shown) != len(chosen):
+            raise IllegalExposureError(f"seat {seat} names a card twice", seat=seat)
+        allowed = self.exposable(seat)
+        if shown - allowed:
+            wrong = " ".join(str(card) for card in shown - allowed)
+            raise IllegalExposureError(
+                f"seat {seat} cannot expose {wrong}: only the AH, QS, JD and TC it holds may be "
+                "exposed (Gong Zhu)",
+                seat=seat,
+            )
+        self._exposures[seat] = shown
+        if None not in self._exposures:
+            self._finish_expose()
+
+    def _finish_expose(self) -> None:
+        """Start play with the exposures applied: a new backend state from the hands as they
+        are, as a hold hand (the pass record kept, as after Heartless' reveal), under
+        `rules.for_exposures(shown)` with the core's `exposed` mask (the play rule) and
+        `doubler_exposed` (the TC quadruples)."""
+        shown = self.exposed_cards
+        self._exposing = False
+        if not shown:
+            self._bind_fast_path()
+            return
+        rules = self.rules.for_exposures(shown)
+        config = exposed_config(rules, shown)
+        old, n = self._state, self.players
+        if self._pass_record is None:
+            self._pass_record = (
+                tuple(old.passed(s) for s in range(n)),
+                tuple(old.received(s) for s in range(n)),
+            )
+        self._state = core.HandState(
+            config,
+            tuple(old.hand(s) for s in range(n)),
+            old.kitty,
+            self.dealer,
+            core_config.PASS_HOLD,
+            self.seed & 0xFFFFFFFFFFFFFFFF,
+        )
+        self.rules = rules
+        self._history = ((), (), (0,) * n)
+        self._bind_fast_path()
 
     # -- the no-hearts pledge (004 'Scoring variants') ---------------------------------
 
@@ -1000,6 +1156,8 @@ class Hand:
             return Phase.REVEALING
         if self._pledging:
             return Phase.PLEDGING
+        if self._exposing:
+            return Phase.EXPOSING
         return _PHASES[self._state.phase]
 
     @property
@@ -1011,7 +1169,9 @@ class Hand:
     def to_play(self) -> int | None:
         """The seat to play, or None while passing or revealing and when the hand is over."""
         seat: int = self._state.to_play
-        waiting = self._revealing or self._calling or self._auctioning or self._pledging
+        waiting = (
+            self._revealing or self._calling or self._auctioning or self._pledging or self._exposing
+        )
         return None if seat < 0 or waiting else seat
 
     @property
@@ -1031,7 +1191,9 @@ class Hand:
         a card of it, because the last trick held the nine of the suit led; None otherwise
         (and once the hand is over). It stays set while the trick is played."""
         suit = int(self._state.booster)
-        waiting = self._revealing or self._calling or self._auctioning or self._pledging
+        waiting = (
+            self._revealing or self._calling or self._auctioning or self._pledging or self._exposing
+        )
         return None if suit < 0 or waiting else Suit(suit)
 
     @property
@@ -1039,7 +1201,11 @@ class Hand:
         """The seat that led (or is to lead) the current trick; -1 while passing or revealing."""
         return (
             -1
-            if self._revealing or self._calling or self._auctioning or self._pledging
+            if self._revealing
+            or self._calling
+            or self._auctioning
+            or self._pledging
+            or self._exposing
             else int(self._state.leader)
         )
 
@@ -1419,7 +1585,7 @@ class Hand:
         return str(self._play_error(code, card)) if code else None
 
     def _check_play(self, card: Card) -> int:
-        if self._revealing or self._calling or self._auctioning or self._pledging:
+        if self._revealing or self._calling or self._auctioning or self._pledging or self._exposing:
             return core_config.ERR_PASSING
         code: int = self._state.check_play(card.index)
         return code
@@ -1431,7 +1597,7 @@ class Hand:
         """
         if card.__class__ is not Card:
             card = to_card(card)
-        if self._revealing or self._calling or self._auctioning or self._pledging:
+        if self._revealing or self._calling or self._auctioning or self._pledging or self._exposing:
             raise self._play_error(core_config.ERR_PASSING, card)
         state = self._state
         if seat is not None and seat != state.to_play:
@@ -1464,7 +1630,13 @@ class Hand:
         if (  # the common case first, without the `phase` property: every trick's plays
             self._PLAIN_PHASES
             and self._state.phase == _STATE_PLAYING
-            and not (self._calling or self._auctioning or self._revealing or self._pledging)
+            and not (
+                self._calling
+                or self._auctioning
+                or self._revealing
+                or self._pledging
+                or self._exposing
+            )
         ):
             return self._pending_play()
         phase = self.phase
@@ -1475,6 +1647,9 @@ class Hand:
         if phase is Phase.PLEDGING:
             seat = self.pledges_pending[0]
             return Decision(DecisionKind.PLEDGE, seat, (False, True), False)
+        if phase is Phase.EXPOSING:
+            seat = self.exposures_pending[0]
+            return Decision(DecisionKind.EXPOSE, seat, self.exposable(seat), ())
         if phase is Phase.PASSING:
             if self._held_pass is not None and (due := self.queen_pending) is not None:
                 return self._pending_queen(*due)
@@ -1561,6 +1736,8 @@ class Hand:
             self.apply_queen_refusal(seat, value)
         elif kind is DecisionKind.REPLACE_PASS:
             self.apply_replacement(seat, value)
+        elif kind is DecisionKind.EXPOSE:
+            self.apply_exposure(seat, value)
         elif kind is DecisionKind.MOON_CHOICE:
             self.apply_moon_choice(seat, value)
         else:
@@ -1670,6 +1847,7 @@ class Hand:
             booster_suit=self.booster_suit,
             pass_split=self.pass_split,
             pledges=tuple(self._pledges) if self.rules.no_hearts_pledge else (),
+            exposed=tuple(self._exposures) if self.rules.exposures else (),
             moon_choice=self._moon_choice,
             extra_card_seats=self.extra_card_seats,
             **self._visible_queen_offer(seat),
@@ -1732,6 +1910,14 @@ class Hand:
                 seat=seat,
                 code=code,
             )
+        if code == core_config.ERR_PASSING and self._exposing:
+            return OutOfTurnError(
+                f"cannot play {card}: seat {self.exposures_pending[0]} has still to say which "
+                'cards it exposes (Gong Zhu: "before the start of play")',
+                card=card,
+                seat=seat,
+                code=code,
+            )
         if code == core_config.ERR_PASSING and self._revealing:
             pending = ", ".join(str(s) for s in self.reveals_pending)
             return OutOfTurnError(
@@ -1773,6 +1959,10 @@ class Hand:
             "first trick its holder legitimately can (001 'VARIATION 1: BLACK MARIAH': \"by "
             "playing it as the first discard in a voided suit, or by playing it when an "
             'opponent leads A of spades or K of spades")',
+            core_config.ERR_EXPOSED_CARD: f"{card} was exposed: it may not be played the first "
+            "time its suit is led, the lead included, unless it is its holder's only card of "
+            'the suit (Gong Zhu, Wikipedia: "An exposed card may not be played the first time '
+            'its suit is led, including the lead itself, unless it is a singleton")',
             core_config.ERR_NOT_BROKEN: "hearts have not been broken"
             if self.rules.lead_rule.value == "hearts_broken"
             else "points have not been broken",
@@ -1823,6 +2013,15 @@ class Hand:
             f"<Hand {self.rules.name} dealer={self.dealer} pass={self.pass_direction.value} "
             f"phase={self.phase.value} trick={self.trick_number}>"
         )
+
+
+def exposed_config(rules: Rules, shown: CardSet) -> core_config.CoreConfig:
+    """The core configuration of a hand whose seats exposed `shown` (Gong Zhu): the rules'
+    (`Rules.for_exposures(shown)`, the values doubled, for `rules` as dealt) with the
+    `exposed` mask (the play rule) and `doubler_exposed` (the TC quadruples)."""
+    return rules.core_config()._replace(
+        exposed=shown.mask, doubler_exposed=int(EXPOSABLE[3] in shown)
+    )
 
 
 def _suit_name(suit: Suit) -> str:

@@ -528,6 +528,16 @@ OPTIONS: tuple[RuleOption, ...] = (
         "hand",
     ),
     RuleOption(
+        "exposures",
+        "bool",
+        False,
+        (
+            "Pagat's Gong Zhu, cited by 004 'Other Variations' (\"There are four cards which "
+            'may be exposed by their holders before the start of play")'
+        ),
+        "hand",
+    ),
+    RuleOption(
         "name",
         "str",
         "custom",

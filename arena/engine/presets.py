@@ -1021,8 +1021,9 @@ def gong_zhu(players: int = 4) -> Rules:
     is no passing of cards"), any lead; "In the first hand the holder of the two of spades
     leads to the first trick; in subsequent hands, the player who took the pig" (any card:
     `DealerRule.QUEEN_OF_SPADES_TAKER_LEADS`); 4 players (5 without the 2C and 2D). The
-    game ends past -1000 (a total above 1000 here). Not played: exposing cards (a decision
-    the engine does not ask): docs/rules.md.
+    game ends past -1000 (a total above 1000 here). Before play each seat may expose its
+    AH, QS, JD or TC, doubling its value, and an exposed card waits for the second time its
+    suit is led unless it is a singleton (`Rules.exposures`, Pagat and Wikipedia).
 
     >>> rules = gong_zhu()
     >>> rules.value_of("QS"), rules.value_of("JD"), rules.value_of("AH"), str(rules.doubler)
@@ -1048,6 +1049,7 @@ def gong_zhu(players: int = 4) -> Rules:
         moon=MoonRule.NONE,
         target_score=1001,
         dealer_rule=DealerRule.QUEEN_OF_SPADES_TAKER_LEADS,
+        exposures=True,
     )
 
 

@@ -27,6 +27,7 @@ from arena.engine.config import (
     ERR_BAD_CARD,
     ERR_BAD_SEAT,
     ERR_BOOSTER_SUIT,
+    ERR_EXPOSED_CARD,
     ERR_FIRST_TRICK_POINTS,
     ERR_HAND_OVER,
     ERR_JOKER_HELD,
@@ -823,7 +824,29 @@ class HandState:
             chance = self._led_suit() != SPADE_SUIT or mask_of(self._trick) & HIGH_SPADES
             if chance:
                 steps.append((ERR_QUEEN_FIRST_CHANCE, queen))
+        if cfg.exposed and steps[-1][1] & cfg.exposed:
+            steps.append((ERR_EXPOSED_CARD, self._exposed_filter(hand, steps[-1][1])))
         return steps
+
+    def _exposed_filter(self, hand: int, allowed: int) -> int:
+        """Gong Zhu's exposed cards (Wikipedia 'Gong Zhu': "An exposed card may not be
+        played the first time its suit is led, including the lead itself, unless it is a
+        singleton"): a card of `exposed` whose suit no finished trick of this hand was of
+        may not be led, nor followed to the trick of its suit, while the seat holds another
+        card of that suit; a discard is free, and nothing is barred if nothing is left."""
+        led_before = set()
+        for _, cards, _ in self._history:
+            suit = next((s for s in map(self._suit_of, cards) if s >= 0), -1)
+            led_before.add(suit)
+        current = self._led_suit() if self._trick else -1
+        barred = 0
+        for card in cards_of(allowed & self._cfg.exposed):
+            suit = card // RANKS
+            if suit in led_before or (self._trick and suit != current):
+                continue
+            if hand & self._derived.suits[suit] & ~(1 << card):
+                barred |= 1 << card
+        return allowed & ~barred or allowed
 
     def _suit_of(self, card: int) -> int:
         """A card's suit; the 1911 joker is a heart, a wild joker has none (-1)."""
@@ -1208,7 +1231,8 @@ class HandState:
             scoring |= self._derived.hearts
         if cfg.doubler_alone_points and not taken & scoring & ~(1 << cfg.doubler):
             return score + cfg.doubler_alone_points
-        return score * 2
+        # Gong Zhu: "The effect of exposing a card is basically to double its value"
+        return score * (4 if cfg.doubler_exposed else 2)
 
     def _royal_score(self, taken: int) -> int:
         """004 'Royal Hearts' before the doubler and the floor: the hearts' values, doubled

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from functools import cached_property
 from types import MappingProxyType
@@ -132,6 +132,10 @@ class BrokenBy(StrEnum):
 PLEDGE_POINTS: Final = 10
 """004 'Scoring variants': the no-hearts pledge's worth ("subtract 10 penalty points ...
 assessed 10 additional penalty points"), `Rules.pledge_points`' default."""
+
+EXPOSABLE: Final = tuple(to_card(text) for text in ("AH", "QS", "JD", "TC"))
+"""Gong Zhu's cards that may be exposed (Pagat: "ace of hearts, queen of spades, jack of
+diamonds, ten of clubs"), in that order (`Rules.exposures`)."""
 
 
 class MoonRule(StrEnum):
@@ -500,6 +504,15 @@ class Rules:
     it refuses it (`DecisionKind.REFUSE_QUEEN`); if it does, the giver names another card
     of its hand (`DecisionKind.REPLACE_PASS`) that goes in the QS's place. Needs the one QS
     in play and a pass with one receiver per seat (directional or hold)."""
+    exposures: bool = False
+    """Gong Zhu (Pagat, https://www.pagat.com/reverse/gongzhu.html): "There are four cards
+    which may be exposed by their holders before the start of play: ace of hearts, queen of
+    spades, jack of diamonds, ten of clubs. The effect of exposing a card is basically to
+    double its value." After the pass (Gong Zhu has none) each seat from the dealer's left
+    says which of those it holds it exposes (`DecisionKind.EXPOSE`); the hand then plays
+    by `for_exposures(cards)`, and an exposed card may not be played the first time its
+    suit is led, unless it is a singleton (Wikipedia 'Gong Zhu'). Needs Gong Zhu's cards:
+    the ♣10 as the doubler and the ♠Q, ♦J and ♥A worth something."""
     name: str = "custom"
 
     def __post_init__(self) -> None:
@@ -894,6 +907,7 @@ class Rules:
         self._validate_queen_refusal()
         self._validate_trick_scoring()
         self._validate_pig_leads()
+        self._validate_exposures()
         if self.extra_cards_first_trick and (
             self.cancellation or self.domino or self.enfle or self.penny_play is not PennyPlay.NONE
         ):
@@ -1148,6 +1162,61 @@ class Rules:
                 f"{what} needs a fixed scoring suit and the plain game: no cancellation, "
                 "domino, Enfle or penny play"
             )
+
+    def _validate_exposures(self) -> None:
+        """Gong Zhu's exposed cards: the four cards Pagat names keep their powers (the ♣10
+        the doubler; the ♠Q, ♦J and ♥A, those in play, worth something), in the plain
+        game (no variant family, a fixed scoring suit: the doubled values are these
+        cards'), with no jokers (the play rule reads a trick's suit from its lead) and
+        no pledge nor Rickety Kate's refusal of a passed QS (one decision between the deal
+        and the first card at a time: ours, Gong Zhu has neither)."""
+        if not self.exposures:
+            return
+        what = 'exposures (Gong Zhu, Pagat: "four cards which may be exposed")'
+        if self.doubler != EXPOSABLE[3]:
+            raise RulesError(f"{what} needs Gong Zhu's cards: the TC as the doubler")
+        worthless = [
+            str(card) for card in EXPOSABLE[:3] if card in self.deck and not self.value_of(card)
+        ]
+        if worthless:
+            raise RulesError(
+                f"{what} needs Gong Zhu's cards: {' '.join(worthless)} worth points (exposing "
+                "doubles a card's value)"
+            )
+        if (
+            self.scoring_suit_choice is not ScoringSuitChoice.FIXED
+            or self.cancellation
+            or self.domino
+            or self.enfle
+            or self.penny_play is not PennyPlay.NONE
+            or self.jokers
+            or self.no_hearts_pledge
+            or self.queen_refusal
+            or self.royal_queens
+        ):
+            raise RulesError(
+                f"{what} needs Gong Zhu's plain game: a fixed scoring suit, no variant family, "
+                "no jokers, no royal queens, no pledge and no refusal of a passed QS"
+            )
+
+    def for_exposures(self, cards: Iterable[CardLike]) -> Rules:
+        """The rules a hand plays once `cards` (of `EXPOSABLE`) are exposed (Pagat: "The
+        effect of exposing a card is basically to double its value"): the ♥A doubles
+        every heart ("all hearts are worth double"), the ♠Q and ♦J their own value, the
+        ♣10 its lone value (`doubler_alone_points`; its quadrupling is the core's
+        `doubler_exposed`, set by the hand). The result keeps `exposures` and is
+        validated like any rules."""
+        shown = CardSet(cards)
+        values = dict(self.card_values)
+        if EXPOSABLE[0] in shown:  # the ♥A: "all hearts are worth double"
+            values = {c: v * 2 if c.suit is Suit.HEARTS else v for c, v in values.items()}
+        for card in EXPOSABLE[1:3]:
+            if card in shown:
+                values[card] = values[card] * 2
+        alone = self.doubler_alone_points * (2 if EXPOSABLE[3] in shown else 1)
+        if not shown:
+            return self
+        return self.replace(card_values=values, doubler_alone_points=alone)
 
     def _validate_queen_first_chance(self) -> None:
         """001's Black Mariah rule is about the one QS of a one-pack game whose tricks

@@ -253,6 +253,35 @@ def judge_replacement(
     return card, None
 
 
+def judge_expose(
+    answer: object, held: CardSet, exposable: CardSet, seat: int
+) -> tuple[tuple[Card, ...] | None, SeatFault | None]:
+    """Gong Zhu's exposed cards: distinct cards of `exposable` (of the AH, QS, JD and TC,
+    those the seat holds), possibly none, in card order; or the fault."""
+    if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
+        return None, SeatFault(
+            FaultKind.MALFORMED, f"an exposure is a list of cards, not {type(answer).__name__}"
+        )
+    try:
+        cards = tuple(to_card(c) for c in answer)
+    except CardParseError as error:
+        return None, SeatFault(FaultKind.MALFORMED, str(error))
+    if len(set(cards)) != len(cards):
+        return None, SeatFault(FaultKind.ILLEGAL, "exposed the same card twice")
+    missing = [str(c) for c in cards if c not in held]
+    if missing:
+        return None, SeatFault(
+            FaultKind.NOT_HELD, f"exposed {' '.join(missing)}, not held by seat {seat}"
+        )
+    wrong = [str(c) for c in cards if c not in exposable]
+    if wrong:
+        return None, SeatFault(
+            FaultKind.ILLEGAL,
+            f"exposed {' '.join(wrong)}: only the AH, QS, JD and TC may be exposed (Gong Zhu)",
+        )
+    return tuple(sorted(cards)), None
+
+
 _Judge = Callable[[object, Decision, Hand], tuple[Any, "SeatFault | None"]]
 JUDGES: dict[DecisionKind, _Judge] = {
     DecisionKind.PLAY: lambda a, d, h: (
@@ -270,6 +299,7 @@ JUDGES: dict[DecisionKind, _Judge] = {
     DecisionKind.PLEDGE: lambda a, d, h: judge_pledge(a),
     DecisionKind.REFUSE_QUEEN: lambda a, d, h: judge_queen_refusal(a),
     DecisionKind.REPLACE_PASS: lambda a, d, h: judge_replacement(a, d.legal, d.seat),
+    DecisionKind.EXPOSE: lambda a, d, h: judge_expose(a, h.hand_of(d.seat), d.legal, d.seat),
 }
 """A decision kind's judge: (the answer in the engine's form for `Action.value`, None) or
 (None, the fault). DRAW and PICKUP are the engine's own and never judged."""

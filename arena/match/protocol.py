@@ -156,6 +156,7 @@ def hand_state(view: SeatView, context: DecisionContext) -> game_pb2.HandState:
     state.pass_split[:] = [_PASS_PB[d] for d in view.pass_split]
     state.pledges[:] = _pledge_numbers(view)
     _set_queen_offer(state, view)
+    _set_exposures(state, view)
     _set_domino(state, view)
     _set_pennies(state, view)
     return state
@@ -198,6 +199,20 @@ def _set_queen_offer(state: game_pb2.HandState, view: SeatView) -> None:
         state.queen_offer.ClearField("refused")
     else:
         state.queen_offer.refused = view.queen_refused
+
+
+def _set_exposures(state: game_pb2.HandState, view: SeatView) -> None:
+    """Gong Zhu's exposed cards: one entry per seat that has answered, in answering order
+    (from the dealer's left); nothing without exposures."""
+    del state.exposures[:]
+    if not view.exposed:
+        return
+    n = len(view.exposed)
+    for step in range(1, n + 1):
+        seat = (view.dealer + step) % n
+        shown = view.exposed[seat]
+        if shown is not None:
+            state.exposures.add(seat=seat, cards=_set_texts(shown))
 
 
 def _set_domino(state: game_pb2.HandState, view: SeatView) -> None:
@@ -339,6 +354,16 @@ def replace_pass_query(
     )
 
 
+def expose_query(
+    view: SeatView, decision: Decision, context: DecisionContext
+) -> game_pb2.ExposeQuery:
+    """An ExposeQuery (Gong Zhu): the hand before play, the cards this seat may expose, the
+    exposures made so far (in `state.exposures`)."""
+    return game_pb2.ExposeQuery(
+        state=hand_state(view, context), exposable=_set_texts(decision.legal)
+    )
+
+
 def call_pass_query(view: SeatView, context: DecisionContext) -> game_pb2.CallPassQuery:
     """A CallPassQuery: the dealer's hand as dealt, the passes it may call, and the
     directions a split's cards may take."""
@@ -414,6 +439,7 @@ class PlayRequests:
             view.pledges,
             view.queen_offer,
             view.queen_refused,
+            view.exposed,
         )
         if reveals != self._reveals:
             self._reveals = reveals
@@ -422,6 +448,7 @@ class PlayRequests:
             state.pass_split[:] = [_PASS_PB[d] for d in view.pass_split]
             state.pledges[:] = _pledge_numbers(view)
             _set_queen_offer(state, view)
+            _set_exposures(state, view)
         state.seat = view.seat
         state.hand_number = context.hand_number
         state.dealer = view.dealer
@@ -632,6 +659,9 @@ EXCHANGES: dict[DecisionKind, Exchange] = {
     ),
     DecisionKind.REPLACE_PASS: Exchange(
         "replace_pass", replace_pass_query, lambda a: _read_card(a.card)
+    ),
+    DecisionKind.EXPOSE: Exchange(
+        "expose", expose_query, lambda a: [_read_card(text) for text in a.cards]
     ),
 }
 """Every decision kind the engine asks a seat (not DRAW nor PICKUP, the engine's own):

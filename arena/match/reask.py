@@ -296,6 +296,8 @@ def _recorded_text(kind: str, record: dict[str, Any]) -> str:
         return "pledge" if record["value"] else "no pledge"
     if kind == "refuse_queen":  # Rickety Kate
         return "refuse" if record["value"] else "accept"
+    if kind == "expose":  # Gong Zhu
+        return "expose " + " ".join(record["value"]) if record["value"] else "expose none"
     if kind in ("moon_choice", "replace_pass"):
         return str(record["value"])
     return str(record["card"])  # reveal
@@ -324,6 +326,8 @@ def _answer_text(kind: str, answer: Any, view: SeatView) -> str:
         return "pledge" if answer is True else "no pledge" if answer is False else str(answer)
     if kind == "refuse_queen":
         return "refuse" if answer is True else "accept" if answer is False else str(answer)
+    if kind == "expose" and isinstance(answer, (list, tuple)):  # Gong Zhu
+        return "expose " + " ".join(map(str, answer)) if answer else "expose none"
     return str(answer)
 
 
@@ -407,6 +411,8 @@ class _Recorded:
             return record["value"]
         if kind == "replace_pass":  # Rickety Kate: a card, filed under `decisions` too
             return Card.from_str(record["value"])
+        if kind == "expose":  # Gong Zhu, filed under v1's `decisions`
+            return tuple(Card.from_str(card) for card in record["value"])
         return Card.from_str(record["card"])
 
     async def answer(self, kind: str, view: SeatView, ask: _Ask, query: _Query) -> Any:

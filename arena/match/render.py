@@ -191,8 +191,8 @@ def _multi_round_lines(number: int, multi: dict[str, Any], show: Any) -> Iterato
 
 
 def _other_lines(other: dict[str, Any], noted: Any) -> Iterator[str]:
-    """A decision v1 files under `decisions`: its words where it has some (the pledge, the
-    shooter's choice), else its kind and value."""
+    """A decision v1 files under `decisions`: its words where it has some (the pledge, Gong
+    Zhu's exposures, the shooter's choice), else its kind and value."""
     note = f" [{other['fault']}]" if other.get("fault") else ""
     value = other.get("value")
     if other["kind"] == "pledge":  # 004 'Scoring variants'
@@ -203,6 +203,9 @@ def _other_lines(other: dict[str, Any], noted: Any) -> Iterator[str]:
         yield f"    seat {other['seat']} {said}{note}"
     elif other["kind"] == "replace_pass":
         yield f"    seat {other['seat']} passes {value} in the refused QS's place{note}"
+    elif other["kind"] == "expose":  # Gong Zhu
+        said = "exposes " + " ".join(value) if value else "exposes nothing"
+        yield f"    seat {other['seat']} {said}{note}"
     elif other["kind"] == "moon_choice":  # 004 'Shooting the moon'
         said = "adds it to the others" if value == "add" else "subtracts it from his own score"
         yield f"    seat {other['seat']} shot the moon and {said}{note}"

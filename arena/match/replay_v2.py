@@ -37,7 +37,8 @@ class ActionRecord:
     [penny, "QS"]; a drawn card "QS"; the cards taken up ["7C", …], Enfle's pickup), the time
     the bot took, and its fault, its note, or `auto` when the platform answered for a
     disqualified bot. A shooter's choice is "add" or "subtract"; a pledge true or false;
-    a refusal of the QS (Rickety Kate) true or false, its replacement a card."""
+    a refusal of the QS (Rickety Kate) true or false, its replacement a card; Gong Zhu's
+    exposed cards a list of cards (possibly empty)."""
 
     kind: str
     seat: int
@@ -215,7 +216,7 @@ def schema() -> dict[str, Any]:
 
 def to_json(kind: DecisionKind, value: Any) -> Any:
     """An action's value as the document keeps it."""
-    if kind is DecisionKind.PASS or kind is DecisionKind.PICKUP:
+    if kind in (DecisionKind.PASS, DecisionKind.PICKUP, DecisionKind.EXPOSE):
         return [str(c) for c in value]
     if kind is DecisionKind.PENNY_PLAY:
         return [value[0], str(value[1])]
@@ -240,7 +241,7 @@ def from_json(kind: DecisionKind, value: Any) -> Any:
         DecisionKind.REPLACE_PASS,
     ):
         return Card.from_str(value)
-    if kind is DecisionKind.PICKUP:
+    if kind is DecisionKind.PICKUP or kind is DecisionKind.EXPOSE:
         return tuple(Card.from_str(card) for card in value)
     if kind is DecisionKind.CALL and _is_counted(value):
         return CountedCall(value[0], value[1])

@@ -53,12 +53,14 @@ LATER_KINDS: frozenset[DecisionKind] = frozenset(
         DecisionKind.PLEDGE,
         DecisionKind.REFUSE_QUEEN,
         DecisionKind.REPLACE_PASS,
+        DecisionKind.EXPOSE,
     }
 )
 """The decisions whose queries came after hearts.v1's first release (issue 23): a seat is
 asked them only when it `answers` them; otherwise the runner applies the default itself,
 recorded as the platform's answer, never a fault (a bot built on an older SDK would refuse
-a query it cannot read and lose the match)."""
+a query it cannot read and lose the match). Gong Zhu's exposures came later still: an older
+bot exposes nothing."""
 
 
 class Seat(Protocol):
@@ -201,6 +203,12 @@ class InProcessSeat:
         """Ask the bot (Rickety Kate: the card in the refused QS's place)."""
         return self.bot.replace_pass(view, legal)
 
+    async def choose_exposure(
+        self, view: SeatView, exposable: CardSet, context: DecisionContext, timeout: float
+    ) -> tuple[Card, ...]:
+        """Ask the bot (Gong Zhu's exposed cards)."""
+        return tuple(self.bot.expose(view, exposable))
+
     async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
         """House bots decide from the view alone."""
 
@@ -246,6 +254,7 @@ _CHOOSERS: dict[DecisionKind, _Chooser] = {
     DecisionKind.PLEDGE: lambda s, d, v, c, t: s.choose_pledge(v, c, t),
     DecisionKind.REFUSE_QUEEN: lambda s, d, v, c, t: s.choose_queen_refusal(v, c, t),
     DecisionKind.REPLACE_PASS: lambda s, d, v, c, t: s.choose_replacement(v, d.legal, c, t),
+    DecisionKind.EXPOSE: lambda s, d, v, c, t: s.choose_exposure(v, d.legal, c, t),
 }
 """A decision kind's house-bot method (DRAW and PICKUP are the engine's own, never asked)."""
 

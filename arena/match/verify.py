@@ -135,6 +135,7 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
         )
     decisions += _verify_reveals(hand, record, at)
     decisions += _verify_later(hand, later, DecisionKind.PLEDGE, at)
+    decisions += _verify_later(hand, later, DecisionKind.EXPOSE, at)  # Gong Zhu
     drawn = 0  # Domino Hearts: the draws checked so far
     for t, trick in enumerate(_get(record, "tricks", at)):
         where = f"{at}.tricks[{t}]"
@@ -197,7 +198,8 @@ def _verify_pickup(hand: Hand, trick: dict[str, Any], number: int, where: str) -
 
 def _verify_later(hand: Hand, later: list[dict[str, Any]], kind: DecisionKind, at: str) -> int:
     """The decisions of `kind` the hand asks now that v1 files under `decisions` (the
-    no-hearts pledges before the first card, the shooter's choice after the last trick),
+    no-hearts pledges and Gong Zhu's exposures before the first card, the shooter's choice
+    after the last trick),
     re-applied in order and taken off `later` (the default where faulted). A shooter's
     choice a replay written before it was asked does not hold is the engine's pick."""
     done = 0
@@ -212,11 +214,11 @@ def _verify_later(hand: Hand, later: list[dict[str, Any]], kind: DecisionKind, a
         _expect(f"{where}.seat", _get(entry, "seat", where), decision.seat)
         if entry.get("fault") or entry.get("auto"):
             default = decision.default
-            _expect(
-                f"{where}.value (default)",
-                value,
-                str(default) if isinstance(default, Card) else default,
-            )
+            if isinstance(default, tuple):  # cards (Gong Zhu's exposures): their texts
+                default = [str(card) for card in default]
+            elif isinstance(default, Card):  # a card (Rickety Kate's replacement): its text
+                default = str(default)
+            _expect(f"{where}.value (default)", value, default)
         try:
             hand.apply(Action(kind, decision.seat, value))
         except ValueError as error:

@@ -28,6 +28,9 @@ def play_hand(
     for giver in hand.passes_pending:
         hand.apply_pass(giver, bots[giver].pass_cards(hand.view(giver), count))
     settle_queen_refusal(hand, bots)  # Rickety Kate
+    while hand.exposures_pending:  # Gong Zhu's exposed cards
+        shower = hand.exposures_pending[0]
+        hand.apply_exposure(shower, bots[shower].expose(hand.view(shower), hand.exposable(shower)))
     while not hand.is_over:
         seat = hand.to_play
         assert seat is not None

@@ -135,6 +135,9 @@ def check_samples(hand: Hand, seat: int, rng: random.Random) -> None:
         # The whole history replays legally on the imagined deal.
         starts = [deal[s] | belief.played[s] for s in range(n)]
         imagined = Hand(rules, starts, deal[n], dealer=view.dealer, pass_direction="hold", seed=0)
+        while imagined.exposures_pending:  # Gong Zhu: the same cards exposed (face up)
+            shown = imagined.exposures_pending[0]
+            imagined.apply_exposure(shown, view.exposed[shown] or ())
         for index in belief.history:
             imagined.play(CARDS[index])
         # Who opens tells where the lowest club is, except that a hidden kitty may hold it

@@ -12,6 +12,7 @@ from hearts_bot import HandView
 from hearts_bot.convert import (
     bid_view_from_proto,
     call_pass_view_from_proto,
+    expose_view_from_proto,
     name_suit_view_from_proto,
     pass_view_from_proto,
     play_view_from_proto,
@@ -62,6 +63,10 @@ def _check(
         sdk = bid_view_from_proto(protocol.bid_query(view, context))
     elif phase is Phase.PLEDGING:  # 004 'Scoring variants'
         sdk = pledge_view_from_proto(protocol.pledge_query(view, context))
+    elif phase is Phase.EXPOSING:  # Gong Zhu
+        decision = hand.pending()
+        assert decision is not None
+        sdk = expose_view_from_proto(protocol.expose_query(view, decision, context))
     else:
         sdk = name_suit_view_from_proto(protocol.name_suit_query(view, context))
     # The protocol sends the cards received in card order (the engine keeps the order
@@ -105,6 +110,10 @@ def _play_checked(rules, seed: int, hands: int = 2) -> int:
         while hand.pledges_pending:
             pledger = hand.pledges_pending[0]
             hand.apply_pledge(pledger, bots[pledger].pledge(_check(hand, game, pledger, checked)))
+        while hand.exposures_pending:
+            shower = hand.exposures_pending[0]
+            shown = bots[shower].expose(_check(hand, game, shower, checked), hand.exposable(shower))
+            hand.apply_exposure(shower, shown)
         while not hand.is_over:
             turn = hand.to_play
             assert turn is not None

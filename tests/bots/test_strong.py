@@ -122,6 +122,9 @@ def test_strong_bot_respects_its_time_per_move():
         def replace_pass(self, view: SeatView, legal: CardSet) -> Card:
             return bot.replace_pass(view, legal)
 
+        def expose(self, view: SeatView, exposable: CardSet) -> tuple[Card, ...]:
+            return bot.expose(view, exposable)
+
     play_hand(rules, 5, [Timed(), HeuristicBot(1), HeuristicBot(2), HeuristicBot(3)])
     assert max(cpus) < 3 * budget, f"a decision worked for {max(cpus):.3f} s"
     assert statistics.median(walls) < 3 * budget

@@ -228,8 +228,26 @@ def random_config(rng: random.Random) -> CoreConfig:
     cfg = _random_deal_rules(rng, cfg)
     # 004 'Slobberhannes' and Gong Zhu's scoring, drawn after all the rest likewise.
     cfg = _random_trick_scoring(rng, cfg)
-    # 002's extra cards on the first trick, drawn last likewise.
-    return _random_extra_cards(rng, cfg)
+    # 002's extra cards on the first trick, drawn after the rest likewise.
+    cfg = _random_extra_cards(rng, cfg)
+    # Gong Zhu's exposed cards, drawn last likewise.
+    return _random_exposed(rng, cfg)
+
+
+def _random_exposed(rng: random.Random, cfg: CoreConfig) -> CoreConfig:
+    """Sometimes Gong Zhu's exposed cards (the play rule: not led nor followed to the first
+    trick of their suit unless a singleton) and an exposed, quadrupling doubler: a few
+    cards of the deck, Pagat's four or any (without jokers, as `Rules` requires)."""
+    if rng.random() < 0.25 and not cfg.deck >> 52:
+        pool = [i for i in range(52) if cfg.deck >> i & 1]
+        chosen = rng.sample(pool, min(len(pool), rng.randint(1, 6)))
+        if rng.random() < 0.5:
+            chosen = [card(c) for c in ("AH", "QS", "JD", "TC") if cfg.deck >> card(c) & 1]
+        cfg = cfg._replace(
+            exposed=sum(1 << i for i in set(chosen)),
+            doubler_exposed=int(cfg.doubler >= 0 and rng.random() < 0.5),
+        )
+    return cfg
 
 
 def extra_cards(cfg: CoreConfig) -> int:

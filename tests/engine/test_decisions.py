@@ -41,6 +41,8 @@ def random_answer(decision: Decision, rng: random.Random) -> object:
     if kind is DecisionKind.BID:
         low, high = legal
         return rng.choice([None, low, high]) if low <= high else None
+    if kind is DecisionKind.EXPOSE:  # Gong Zhu: any subset of the exposable cards
+        return tuple(card for card in legal if rng.random() < 0.5)
     return rng.choice(list(legal))
 
 
@@ -75,6 +77,7 @@ def test_every_preset_is_played_by_one_loop_and_its_history_replays_it(name: str
         ("domino", DecisionKind.DRAW),
         ("enfle", DecisionKind.PICKUP),
         ("cancellation", DecisionKind.PLAY),
+        ("gong_zhu", DecisionKind.EXPOSE),
     ],
 )
 def test_each_decision_kind_appears_where_its_rules_ask_it(name: str, kind: DecisionKind) -> None:

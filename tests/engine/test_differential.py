@@ -710,6 +710,37 @@ def test_c_matches_reference_on_trick_and_reversal_scoring(name):
     compare_rule_set(name, cfg, kinds, SCORING_HANDS, batches=8, most=60)
 
 
+# Gong Zhu's exposed cards (Pagat; Wikipedia 'Gong Zhu'): the core's `exposed` mask (an
+# exposed card waits for the second time its suit is led unless it is a singleton) and
+# `doubler_exposed` (the TC quadruples), with the values the hand's rules double; each
+# table, one card at a time and all four, and the play rule on the standard game.
+EXPOSED_HANDS = 300
+
+
+def exposure_configs() -> dict[str, CoreConfig]:
+    configs = {}
+    for players in (4, 5):
+        rules = preset("gong_zhu", players)
+        for shown in ("AH", "QS", "JD", "TC", "AH QS JD TC"):
+            cards = CardSet.parse(shown)
+            configs[f"gong_zhu {players} {shown}"] = (
+                rules.for_exposures(cards)
+                .core_config()
+                ._replace(exposed=cards.mask, doubler_exposed=int("TC" in shown))
+            )
+    configs["standard exposed"] = (
+        preset("standard").core_config()._replace(exposed=CardSet.parse("QS AH 2C JD").mask)
+    )
+    return configs
+
+
+@pytest.mark.parametrize("name", list(exposure_configs()))
+def test_c_matches_reference_on_exposed_cards(name):
+    cfg = exposure_configs()[name]
+    kinds = (0,) if name.startswith("gong_zhu") else (1, 3, 2, 0)
+    compare_rule_set(name, cfg, kinds, EXPOSED_HANDS, batches=8, most=60)
+
+
 # The shooter's choice (004 'Shooting the moon'): `points(totals, target, choice)` and
 # `shooter()` under every moon rule that may ask the shooter, on deals where seat 3 takes
 # every card (a moon and a sun), for many game totals, targets and choices; then random

@@ -13,11 +13,21 @@ from arena.engine.rules import RulesError
 
 
 def play(hand: Hand, cards: str) -> None:
+    expose_none(hand)
     for card in cards.split():
         hand.play(card)
 
 
+def expose_none(hand: Hand) -> None:
+    """Gong Zhu asks every seat which cards it exposes before play: these tests expose none
+    (tests/engine/test_gong_zhu_exposures.py exposes them)."""
+    for _ in range(hand.players):
+        for seat in hand.exposures_pending:
+            hand.apply_exposure(seat, ())
+
+
 def play_out(hand: Hand) -> None:
+    expose_none(hand)
     while not hand.is_over:
         hand.play(hand.legal_plays().first())
 
@@ -168,6 +178,7 @@ def test_gong_zhu_five_players_take_out_the_two_of_clubs_and_of_diamonds():
 def test_gong_zhu_the_two_of_spades_leads_and_any_card_may_be_led_after():
     hand = Hand.deal(preset("gong_zhu"), seed=4, pass_direction="hold")
     assert hand.pass_direction.value == "hold"
+    expose_none(hand)
     assert hand.to_play == hand.seat_holding("2S")
     assert hand.legal_plays() == CardSet.parse("2S")
 
@@ -300,12 +311,14 @@ def test_rickety_kate_the_kitty_goes_with_the_first_trick_and_counts():
 def test_gong_zhu_the_pigs_taker_leads_any_card_to_the_next_hand():
     game = Game(preset("gong_zhu"), seed=21)
     first = game.hand
+    expose_none(first)
     assert first.rules.opening.value == "lowest_spade"
     assert first.to_play == first.seat_holding("2S")
     play_out(first)
     taker = next(seat for seat in range(4) if "QS" in {str(c) for c in first.taken(seat)})
     game.finish_hand()
     second = game.hand
+    expose_none(second)
     assert second.dealer == (taker - 1) % 4
     assert second.to_play == taker
     assert second.rules.opening.value == "left_of_dealer"

@@ -126,6 +126,8 @@ def test_taking_every_card_scores_by_the_presets_moon_rule(name):
         hand.apply_naming(hand.names_pending[0], Suit.HEARTS)
     while hand.pledges_pending:  # 004 'Scoring variants': everyone pledges
         hand.apply_pledge(hand.pledges_pending[0], True)
+    while hand.exposures_pending:  # Gong Zhu: nobody exposes (tests/engine/test_gong_zhu_exposures)
+        hand.apply_exposure(hand.exposures_pending[0], ())
     while not hand.is_over:
         legal = hand.legal_plays()
         hand.play(legal.nth(rng.randrange(len(legal))))
@@ -153,9 +155,10 @@ def test_classic_left_of_dealer_leads_any_card():
     assert hand.legal_plays() == CardSet.parse(ONE_SUIT_EACH[1])  # hearts lead allowed
 
 
-def _raw_points(rules, taken, won=(False, False)):
+def _raw_points(rules, taken, won=(False, False), doubler_exposed=False):
     """A seat's score without a moon; `won` says whether it won the first and the last
-    trick (004 'Slobberhannes'; Gong Zhu's reversal and lone transformer, Pagat)."""
+    trick (004 'Slobberhannes'; Gong Zhu's reversal and lone transformer, Pagat; an exposed
+    transformer quadruples, the hand's rules holding the other exposed values doubled)."""
     if rules.royal_queens:
         return max(_royal_points(rules, taken), 0)
     raw = sum(rules.value_of(card) for card in taken)
@@ -177,7 +180,7 @@ def _raw_points(rules, taken, won=(False, False)):
         ]
         if rules.doubler_alone_points and not scoring:
             return raw + rules.doubler_alone_points
-        raw *= 2
+        raw *= 4 if doubler_exposed else 2
     return raw
 
 
@@ -248,6 +251,9 @@ def _play_random_hand(rules, seed):
         hand.apply_naming(seat, rng.choice(list(Suit)))
     while hand.pledges_pending:  # 004 'Scoring variants': a random pledge
         hand.apply_pledge(hand.pledges_pending[0], rng.random() < 0.5)
+    while hand.exposures_pending:  # Gong Zhu: a random choice of the exposable cards
+        seat = hand.exposures_pending[0]
+        hand.apply_exposure(seat, [c for c in hand.exposable(seat) if rng.random() < 0.5])
     while not hand.is_over:
         legal = hand.legal_plays()
         assert legal, "a seat to play always has a legal card"
@@ -308,7 +314,12 @@ def test_random_play_invariants(name, players):
         if not shooter or rules.moon.value == "none":
             tricks = hand.tricks()
             assert list(points) == [
-                _raw_points(rules, taken[s], (tricks[0].winner == s, tricks[-1].winner == s))
+                _raw_points(
+                    rules,
+                    taken[s],
+                    (tricks[0].winner == s, tricks[-1].winner == s),
+                    rules.doubler is not None and rules.doubler in hand.exposed_cards,
+                )
                 + (rules.no_trick_bonus if hand.tricks_won(s) == 0 else 0)
                 + _pledged(hand, s)
                 for s in range(players)

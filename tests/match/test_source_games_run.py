@@ -25,7 +25,7 @@ SOURCE_GAMES: dict[str, str | None] = {
     "black_maria_purist": None,
     "slobberhannes": None,
     "four_jacks": None,
-    "gong_zhu": None,
+    "gong_zhu": "expose",  # Gong Zhu: every seat is asked which cards it exposes
     # Rickety Kate: a QS passed, refused, and another card passed in its place.
     "rickety_kate": "replace_pass",
     "first_heart_kitty": "pass",

@@ -6,7 +6,7 @@
 #ifndef HC_CONFIG_FIELDS_H
 #define HC_CONFIG_FIELDS_H
 
-#define HC_CONFIG_NFIELDS 32
+#define HC_CONFIG_NFIELDS 34
 
 #define HC_CONFIG_FIELDS(INT, MASK, FLAG, VALUES) \
     INT(players) \
@@ -41,5 +41,7 @@
     FLAG(all_hearts_reverse_queen) \
     INT(moon_subtract_after) \
     FLAG(extra_cards_first_trick) \
+    MASK(exposed) \
+    FLAG(doubler_exposed) \
 
 #endif

@@ -587,7 +587,7 @@ static int raw_scores(const hc_config *c, const uint64_t taken[], const uint8_t 
             if (c->doubler_alone_points && !(taken[s] & scoring & ~BIT(c->doubler)))
                 raw += c->doubler_alone_points;
             else
-                raw *= 2;
+                raw *= c->doubler_exposed ? 4 : 2; /* Gong Zhu: exposed, it quadruples */
         }
         out[s] = raw;
         if (c->moon_required && (taken[s] & c->moon_required) == c->moon_required)
@@ -958,6 +958,29 @@ static uint64_t legal_for(const hc_hand *h, int card, int *code)
             *code = HC_ERR_QUEEN_FIRST_CHANCE;
         legal = BIT(HC_QS);
     }
+    /* Gong Zhu (Wikipedia): "An exposed card may not be played the first time its suit
+     * is led, including the lead itself, unless it is a singleton": an exposed card of
+     * a suit not led yet in this hand may not be led, nor played to the first trick led
+     * in its suit, while the seat holds another card of that suit. A discard is free. */
+    if (HC_UNLIKELY(c->exposed) && (legal & c->exposed)) {
+        uint64_t barred = 0;
+        int lead_suit = !d->trick ? -1 : c->joker_kind ? d->led : (int)(d->best / 13);
+        for (uint64_t x = legal & c->exposed; x; x &= x - 1) {
+            int e = lowest(x), k = e / 13;
+            if (d->suits_led & (1u << k))
+                continue; /* a trick of its suit has been finished already */
+            if (d->trick && k != lead_suit)
+                continue; /* a discard */
+            if (hand & c->suits[k] & ~BIT(e))
+                barred |= BIT(e);
+        }
+        uint64_t x = legal & ~barred;
+        if (barred && x) {
+            if (b && !*code && !(x & b))
+                *code = HC_ERR_EXPOSED_CARD;
+            legal = x;
+        }
+    }
     return legal;
 }
 
@@ -1106,6 +1129,12 @@ static void do_play(hc_hand *h, int card)
         /* 002: the first trick; 001: the first point card; 004 'Deal': the first heart */
         d->kitty_owner = (int8_t)w;
         d->taken[w] |= h->kitty;
+    }
+    /* Gong Zhu's exposed cards: the suit of each finished trick has been led */
+    if (HC_UNLIKELY(c->exposed)) {
+        int led = c->joker_kind ? d->led : d->best / 13;
+        if (led >= 0)
+            d->suits_led |= (uint8_t)(1u << led);
     }
     /* Booster Nines: the nine of the suit led (rank 7) in this trick */
     d->booster = -1;
@@ -1694,7 +1723,8 @@ int hc_play_random_hands_with(int variant, const hc_config *c, uint64_t seed, ui
     if (variant < HC_BATCH_GENERIC || variant > HC_BATCH_BMI2)
         return -2;
     if (HC_UNLIKELY(c->booster_nines || c->joker_kind || c->queen_at_first_chance ||
-                    c->queen_discard || c->kitty_taker >= 2 || trick_scoring(c) || c->extra))
+                    c->queen_discard || c->kitty_taker >= 2 || trick_scoring(c) || c->extra ||
+                    c->exposed || c->doubler_exposed))
         return batch_hands(c, seed, start, count, schedule, nsched, digest, sums);
     value_tables tables, *vt = &tables;
     build_value_tables(c, vt);

@@ -101,8 +101,11 @@ enum {
                                  * suit of the nine played to the last trick */
     HC_ERR_JOKER_HELD = 18,     /* 004 (1911) 'Joker Hearts': the joker may not be
                                  * played now (checked after 8) */
-    HC_ERR_QUEEN_FIRST_CHANCE = 19 /* 001 'VARIATION 1: BLACK MARIAH': the ♠Q must be
-                                    * played now (cfg->queen_at_first_chance; last) */
+    HC_ERR_QUEEN_FIRST_CHANCE = 19, /* 001 'VARIATION 1: BLACK MARIAH': the ♠Q must be
+                                     * played now (cfg->queen_at_first_chance) */
+    HC_ERR_EXPOSED_CARD = 20 /* Gong Zhu: an exposed card (cfg->exposed) may not be led
+                              * nor played to the first trick of its suit unless it is
+                              * the holder's only card of that suit (last) */
 };
 
 /* Why hc_config_init rejected a configuration (see hc_config_strerror). */
@@ -204,6 +207,8 @@ typedef struct hc_dyn {
     int8_t booster;           /* Booster Nines: the suit the leader must lead, or -1 */
     int8_t led;               /* the trick's suit, -1 until a suited card is played (only
                                * kept with jokers; else the suit of `best`) */
+    uint8_t suits_led;        /* bit k: a finished trick of this hand was of suit k (kept
+                               * for cfg->exposed, Gong Zhu's exposed cards) */
 } hc_dyn;
 
 typedef struct hc_hand {

@@ -22,6 +22,7 @@ from .rules import PassDirection
 from .views import (
     BidView,
     CallPassView,
+    ExposeView,
     HandEnded,
     HandStarted,
     MatchEnded,
@@ -126,6 +127,13 @@ class Bot(abc.ABC):
         """Rickety Kate: the card passed in the refused QS's place, one of `view.legal`.
         By default `view.default`: the lowest card by rank, then suit."""
         return view.default
+
+    def expose(self, view: ExposeView) -> Sequence[Card]:
+        """Gong Zhu, before the first card: the cards of `view.exposable` (the AH, QS, JD
+        and TC held) to expose, doubling their value; an exposed card may not be played
+        the first time its suit is led unless it is your only card of that suit. By
+        default none, so a bot written before exposures plays as it always did."""
+        return ()
 
     def name_suit(self, view: NameSuitView) -> str:
         """Auction Hearts, as the highest bidder: the suit to avoid, "C", "D", "S" or "H".

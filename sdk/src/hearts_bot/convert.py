@@ -41,6 +41,7 @@ from .views import (
     BidView,
     CallPassView,
     Clock,
+    ExposeView,
     HandEnded,
     HandStarted,
     MatchEnded,
@@ -658,6 +659,7 @@ def _hand_fields(state: game_pb2.HandState, where: str) -> dict[str, Any]:
         **_split_fields(state, where),
         **_pledge_fields(state, players, where),
         **_queen_offer_fields(state, players, where),
+        **_exposure_fields(state, players, rules.exposures, where),
         **_domino_fields(state, players, where),
         **_penny_fields(state, players, where),
     }
@@ -731,6 +733,24 @@ def replace_pass_view_from_proto(
     if default not in legal:
         raise ProtocolError(f"{where}.default_card {default} is not in legal")
     return ReplacePassView(legal=legal, default=default, **fields)
+
+
+def _exposure_fields(
+    state: game_pb2.HandState, players: int, exposures: bool, where: str
+) -> dict[str, Any]:
+    """Gong Zhu's exposed cards: an entry per seat that has answered (each seat once); a
+    seat not named has not answered yet (None)."""
+    if not exposures:
+        if state.exposures:
+            raise ProtocolError(f"{where}.exposures is set, but rules.exposures is not")
+        return {}
+    exposed: list[tuple[Card, ...] | None] = [None] * players
+    for i, entry in enumerate(state.exposures):
+        seat = _seat(entry.seat, players, f"{where}.exposures[{i}].seat")
+        if exposed[seat] is not None:
+            raise ProtocolError(f"{where}.exposures names seat {seat} twice")
+        exposed[seat] = _cards(entry.cards, f"{where}.exposures[{i}].cards")
+    return {"exposed": tuple(exposed)}
 
 
 def _penny_round(message: game_pb2.PennyRound, players: int, where: str) -> Trick:
@@ -930,6 +950,18 @@ def pledge_view_from_proto(query: game_pb2.PledgeQuery, where: str = "pledge") -
     fields = _hand_fields(query.state, f"{where}.state")
     _check_distinct(fields, None, f"{where}.state")
     return PledgeView(points=query.points, **fields)
+
+
+def expose_view_from_proto(query: game_pb2.ExposeQuery, where: str = "expose") -> ExposeView:
+    """The validated `ExposeView` of an ExposeQuery; raises ProtocolError."""
+    if not query.HasField("state"):
+        raise ProtocolError(f"{where}.state is missing")
+    fields = _hand_fields(query.state, f"{where}.state")
+    _check_distinct(fields, None, f"{where}.state")
+    exposable = _cards(query.exposable, f"{where}.exposable")
+    if set(exposable) - set(fields["hand"]):
+        raise ProtocolError(f"{where}.exposable holds cards not in state.hand")
+    return ExposeView(exposable=exposable, **fields)
 
 
 def reveal_view_from_proto(

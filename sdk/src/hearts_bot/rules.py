@@ -295,6 +295,12 @@ class RulesView:
     Spades, in which case another card must be passed in its place": once every seat has
     passed, the seat the QS is passed to is asked `Bot.refuse_queen`, and on a refusal
     its giver `Bot.replace_pass` (`HandView.queen_offer`)."""
+    exposures: bool = False
+    """Gong Zhu: before the first card each seat, from the dealer's left, may expose the AH,
+    QS, JD and TC it holds (`Bot.expose`), doubling their value (the AH doubles every
+    heart; an exposed TC quadruples). An exposed card may not be played the first time its
+    suit is led, the lead included, unless it is its holder's only card of that suit; the
+    hand's `rules` then hold the doubled values (`HandView.exposed` the cards)."""
 
     def __hash__(self) -> int:
         return hash((self.name, self.players, tuple(self.card_values.items())))

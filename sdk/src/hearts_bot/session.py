@@ -22,6 +22,7 @@ from .convert import (
     bid_view_from_proto,
     call_pass_view_from_proto,
     domino_trick_ended_from_proto,
+    expose_view_from_proto,
     hand_ended_from_proto,
     hand_started_from_proto,
     match_ended_from_proto,
@@ -57,10 +58,11 @@ _DECISIONS = frozenset(
         "pledge",
         "refuse_queen",
         "replace_pass",
+        "expose",
     }
 )
 """The bot's methods that decide an answer; the answer carries their note (`Bot.note`)."""
-LATER_QUERIES: tuple[str, ...] = ("moon_choice", "pledge", "refuse_queen", "replace_pass")
+LATER_QUERIES: tuple[str, ...] = ("moon_choice", "pledge", "refuse_queen", "replace_pass", "expose")
 """The queries added after hearts.v1's first release that this SDK dispatches, listed in
 the match_start answer (`MatchStartAnswer.answers`): the arena asks them of a bot only when
 listed, so one built on an older SDK is answered for instead of sent what it cannot read."""
@@ -228,6 +230,8 @@ class MatchSession:
             return self._refuse_queen(request)
         if kind == "replace_pass":
             return self._replace_pass(request)
+        if kind == "expose":
+            return self._expose(request)
         if kind == "reveal_card":
             rview = reveal_view_from_proto(request.reveal_card)
             self._check_seat(rview.seat)
@@ -365,6 +369,21 @@ class MatchSession:
             self._warn(f"replace_pass returned {card}, which is not in view.legal")
         response = bot_pb2.PlayMatchResponse(request_id=request.request_id)
         response.replace_pass.card = card
+        return response
+
+    def _expose(self, request: bot_pb2.PlayMatchRequest) -> bot_pb2.PlayMatchResponse:
+        """Gong Zhu's exposed cards: any of `view.exposable`, sent as card texts."""
+        view = expose_view_from_proto(request.expose)
+        self._check_seat(view.seat)
+        chosen = self._call(lambda: self.bot.expose(view), "expose")
+        if isinstance(chosen, (str, bytes)):
+            chosen = [chosen]
+        cards = [self._card(card) for card in chosen]
+        wrong = [card for card in cards if card not in view.exposable]
+        if wrong:
+            self._warn(f"expose returned {' '.join(wrong)}, not in view.exposable")
+        response = bot_pb2.PlayMatchResponse(request_id=request.request_id)
+        response.expose.cards[:] = cards
         return response
 
     def _name_suit(self, request: bot_pb2.PlayMatchRequest) -> bot_pb2.PlayMatchResponse:

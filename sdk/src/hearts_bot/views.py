@@ -145,6 +145,10 @@ class HandView:
     otherwise."""
     queen_refused: bool | None = None
     """With `queen_offer`: True refused, False accepted, None not answered yet."""
+    exposed: tuple[tuple[Card, ...] | None, ...] = ()
+    """Gong Zhu's exposed cards (`rules.exposures`): by seat, the cards it exposed (face
+    up: every seat sees them; () if none), None while it has not answered; empty without
+    exposures."""
     stock_size: int | None = None
     """Domino Hearts: the cards left in the face-down stock; None in other games."""
     in_play: tuple[bool, ...] = ()
@@ -289,6 +293,18 @@ class MoonChoiceView(HandView):
     """What the moon (or the sun) is worth."""
     default: str
     """The engine's pick, applied when the bot faults: "add" or "subtract"."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ExposeView(HandView):
+    """Gong Zhu, before the first card: return the cards of `exposable` to expose (any of
+    them, or none). Exposing doubles a card's value (the AH every heart's; the TC
+    quadruples instead of doubling), and an exposed card may not be played the first time
+    its suit is led, the lead included, unless it is your only card of that suit."""
+
+    exposable: tuple[Card, ...]
+    """The cards this seat may expose: those of the AH, QS, JD and TC it holds; `exposed`
+    holds the answers so far."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

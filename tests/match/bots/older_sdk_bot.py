@@ -7,6 +7,7 @@ import hearts_bot.session
 from hearts_bot import Bot
 from hearts_bot.cards import by_rank
 from hearts_bot.views import (
+    ExposeView,
     MoonChoiceView,
     PassView,
     PlayView,
@@ -36,3 +37,6 @@ class OlderSdkBot(Bot):
 
     def replace_pass(self, view: ReplacePassView) -> str:
         raise RuntimeError("an older SDK cannot read a replace_pass query")
+
+    def expose(self, view: ExposeView) -> list[str]:
+        raise RuntimeError("an SDK from before exposures cannot read an expose query")

@@ -547,3 +547,41 @@ def test_rickety_kates_refused_queen_and_its_replacement_show_at_the_pass(browse
     screenshot(tab, "replay-rickety-kate-refused-queen")
     context.close()
     assert not problems, problems
+
+
+def test_gong_zhus_exposures_show_before_the_first_trick(browser, tmp_path):
+    """Gong Zhu's exposed cards (filed under a hand's `decisions` in v1's layout) are worded
+    before play: "exposes QS JD" or "exposes nothing", one line per seat. The replay is a
+    real match of house bots, the random ones exposing now and then."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from arena.bots import HOUSE_BOTS
+    from arena.match.runner import Entrant, MatchRunner
+    from arena.match.seats import InProcessSeat
+    from arena.match.viewer import render_page
+
+    rules = preset("gong_zhu").replace(max_hands=1, target_score=None)
+    seats = [InProcessSeat(HOUSE_BOTS["random"](seat)) for seat in range(4)]
+    runner = MatchRunner(rules, [Entrant(f"r{s}", seat) for s, seat in enumerate(seats)], 5)
+    with ThreadPoolExecutor(1) as pool:  # Playwright's own event loop runs in this thread
+        outcome = pool.submit(runner.run).result()
+    hand = outcome.v1["games"][0]["hands"][0]
+    exposed = [d for d in hand["decisions"] if d["kind"] == "expose"]
+    assert len(exposed) == 4 and any(d["value"] for d in exposed)
+    out = tmp_path / "gong_zhu.html"
+    out.write_text(render_page(outcome.v1), encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    tab = context.new_page()
+    tab.on("pageerror", lambda error: problems.append(str(error)))
+    tab.goto(out.resolve().as_uri() + "#g=1&h=1&t=0&c=1")  # the step before the first trick
+    tab.wait_for_selector('#viewer[data-ready="true"]')
+    lines = tab.locator('.decisions [data-kind="expose"]')
+    lines.first.wait_for()
+    assert lines.count() == 4
+    for i, decision in enumerate(exposed):
+        said = f"exposes {' '.join(decision['value'])}" if decision["value"] else "exposes nothing"
+        assert lines.nth(i).inner_text() == f"seat {decision['seat']} {said}"
+    screenshot(tab, "replay-gong-zhu-exposures")
+    context.close()
+    assert not problems, problems

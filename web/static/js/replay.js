@@ -379,14 +379,17 @@
   }
 
   // What a seat did, in words where the kind has some: 004's no-hearts pledge, Rickety
-  // Kate's refusal of a passed Q♠ and its replacement, and the shooter's choice; any other
-  // kind as its name and value.
+  // Kate's refusal of a passed Q♠ and its replacement, Gong Zhu's exposed cards and the
+  // shooter's choice; any other kind as its name and value.
   function otherText(other) {
     if (other.kind === "pledge") return other.value ? "pledges to take no hearts" : "makes no pledge";
     if (other.kind === "refuse_queen") {
       return other.value ? "refuses the Q♠ passed to it" : "accepts the Q♠ passed to it";
     }
     if (other.kind === "replace_pass") return `passes ${valueText(other.value)} in the refused Q♠'s place`;
+    if (other.kind === "expose") {
+      return other.value && other.value.length ? `exposes ${valueText(other.value)}` : "exposes nothing";
+    }
     if (other.kind === "moon_choice") {
       return other.value === "add" ? "shot the moon: adds it to the others" : "shot the moon: subtracts it from his own score";
     }
@@ -526,7 +529,9 @@
       const dir = call ? `${called} (the dealer's call)` : state.hand.pass_direction;
       const exchanged = hasPass(state.hand)
         ? `Pass ${dir}: cards exchanged`
-        : state.hand.auction ? "The auction" : "Cards laid face down";
+        : state.hand.auction ? "The auction"
+        : state.hand.reveals ? "Cards laid face down"
+        : "Before the first trick"; // the pledges, Gong Zhu's exposures
       centre.append(el("div", { class: "caption" }, step.c === 0 ? `Deal · pass ${dir}` : exchanged));
       if (state.hand.kitty && state.hand.kitty.length) {
         const widow = replay.rules && replay.rules.cancellation; // 000: "a widow"
@@ -664,8 +669,9 @@
   function positionText(step) {
     const games = replay.games.length > 1 ? `Game ${step.g + 1} · ` : "";
     const hands = replay.games[step.g].hands.length;
-    const before = replay.games[step.g].hands[step.h].auction ? "auction" : "pass";
     const hand = replay.games[step.g].hands[step.h];
+    // A hand without a pass (Gong Zhu's exposures, a hold hand's reveals) is "before play".
+    const before = hand.auction ? "auction" : hasPass(hand) ? "pass" : "before play";
     const multi = step.t > hand.tricks.length;
     const where = step.t === 0 ? (step.c === 0 ? "deal" : before) : multi ? `multi-round ${step.t - hand.tricks.length} · card ${step.c}` : `trick ${step.t} · card ${step.c}`;
     return `${games}Hand ${step.h + 1}/${hands} · ${where}`;

@@ -74,6 +74,9 @@ void decide_refuse_queen(const v1::RefuseQueenQuery&, v1::RefuseQueenAnswer* ans
 void decide_replace_pass(const v1::ReplacePassQuery& query, v1::ReplacePassAnswer* answer) {
   answer->set_card(query.default_card());
 }
+// Gong Zhu's exposed cards: expose none (an exposed card doubles its value, and waits for
+// the second time its suit is led unless it is a singleton).
+void decide_expose(const v1::ExposeQuery&, v1::ExposeAnswer* answer) { answer->clear_cards(); }
 
 // -- the protocol ---------------------------------------------------------------------
 
@@ -131,6 +134,7 @@ class Service final : public v1::BotService::Service {
           response.mutable_match_start()->add_answers("pledge");
           response.mutable_match_start()->add_answers("refuse_queen");
           response.mutable_match_start()->add_answers("replace_pass");
+          response.mutable_match_start()->add_answers("expose");
           break;
         case Kind::kPassCards: {
           const auto& query = request.pass_cards();
@@ -178,6 +182,9 @@ class Service final : public v1::BotService::Service {
           break;
         case Kind::kReplacePass:
           decide_replace_pass(request.replace_pass(), response.mutable_replace_pass());
+          break;
+        case Kind::kExpose:
+          decide_expose(request.expose(), response.mutable_expose());
           break;
         case Kind::kMatchEnd:
           ended = true;

@@ -93,7 +93,7 @@ class Match {
     switch (kind) {
       case "match_start":
         this.started = true;
-        return { request_id, match_start: { wants_notifications: false, answers: ["moon_choice", "pledge", "refuse_queen", "replace_pass"] } };
+        return { request_id, match_start: { wants_notifications: false, answers: ["moon_choice", "pledge", "refuse_queen", "replace_pass", "expose"] } };
       case "pass_cards": {
         const query = request.pass_cards!;
         const state = requireState("pass_cards", query.state);
@@ -125,6 +125,8 @@ class Match {
         return { request_id, refuse_queen: { refuse: false } };
       case "replace_pass": // Rickety Kate: the default card in the refused QS's place
         return { request_id, replace_pass: { card: request.replace_pass!.default_card } };
+      case "expose": // Gong Zhu's exposed cards: expose none
+        return { request_id, expose: { cards: [] } };
       case "match_end":
         this.ended = true;
         return null;

@@ -28,6 +28,9 @@ export interface ProtoGrpcType {
       DominoSeats: MessageTypeDefinition
       DominoTable: MessageTypeDefinition
       DominoTrickEnd: MessageTypeDefinition
+      ExposeAnswer: MessageTypeDefinition
+      ExposeQuery: MessageTypeDefinition
+      Exposure: MessageTypeDefinition
       FirstTrick: EnumTypeDefinition
       HandEnd: MessageTypeDefinition
       HandStart: MessageTypeDefinition

@@ -83,6 +83,7 @@ class PlayMatchRequest(_message.Message):
     PLEDGE_FIELD_NUMBER: _builtins.int
     REFUSE_QUEEN_FIELD_NUMBER: _builtins.int
     REPLACE_PASS_FIELD_NUMBER: _builtins.int
+    EXPOSE_FIELD_NUMBER: _builtins.int
     HAND_START_FIELD_NUMBER: _builtins.int
     TRICK_END_FIELD_NUMBER: _builtins.int
     HAND_END_FIELD_NUMBER: _builtins.int
@@ -155,6 +156,12 @@ class PlayMatchRequest(_message.Message):
         """
 
     @_builtins.property
+    def expose(self) -> _game_pb2.ExposeQuery:
+        """Gong Zhu: before play, which of the AH, QS, JD and TC held to expose (rules with
+        exposures). Query: answer with expose.
+        """
+
+    @_builtins.property
     def hand_start(self) -> _game_pb2.HandStart:
         """A hand was dealt. Notification (only if the bot asked for notifications)."""
 
@@ -189,17 +196,18 @@ class PlayMatchRequest(_message.Message):
         pledge: _game_pb2.PledgeQuery | None = ...,
         refuse_queen: _game_pb2.RefuseQueenQuery | None = ...,
         replace_pass: _game_pb2.ReplacePassQuery | None = ...,
+        expose: _game_pb2.ExposeQuery | None = ...,
         hand_start: _game_pb2.HandStart | None = ...,
         trick_end: _game_pb2.TrickEnd | None = ...,
         hand_end: _game_pb2.HandEnd | None = ...,
         match_end: _game_pb2.MatchEnd | None = ...,
         domino_trick_end: _game_pb2.DominoTrickEnd | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "refuse_queen", b"refuse_queen", "replace_pass", b"replace_pass", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "expose", b"expose", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "refuse_queen", b"refuse_queen", "replace_pass", b"replace_pass", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "refuse_queen", b"refuse_queen", "replace_pass", b"replace_pass", "request_id", b"request_id", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "domino_trick_end", b"domino_trick_end", "expose", b"expose", "hand_end", b"hand_end", "hand_start", b"hand_start", "kind", b"kind", "match_end", b"match_end", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "refuse_queen", b"refuse_queen", "replace_pass", b"replace_pass", "request_id", b"request_id", "reveal_card", b"reveal_card", "trick_end", b"trick_end"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "moon_choice", "pledge", "refuse_queen", "replace_pass", "hand_start", "trick_end", "hand_end", "match_end", "domino_trick_end"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "moon_choice", "pledge", "refuse_queen", "replace_pass", "expose", "hand_start", "trick_end", "hand_end", "match_end", "domino_trick_end"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
@@ -223,6 +231,7 @@ class PlayMatchResponse(_message.Message):
     PLEDGE_FIELD_NUMBER: _builtins.int
     REFUSE_QUEEN_FIELD_NUMBER: _builtins.int
     REPLACE_PASS_FIELD_NUMBER: _builtins.int
+    EXPOSE_FIELD_NUMBER: _builtins.int
     NOTE_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
     """The request_id of the query this answers."""
@@ -278,6 +287,10 @@ class PlayMatchResponse(_message.Message):
     def replace_pass(self) -> _game_pb2.ReplacePassAnswer:
         """The answer to replace_pass."""
 
+    @_builtins.property
+    def expose(self) -> _game_pb2.ExposeAnswer:
+        """The answer to expose."""
+
     def __init__(
         self,
         *,
@@ -293,13 +306,14 @@ class PlayMatchResponse(_message.Message):
         pledge: _game_pb2.PledgeAnswer | None = ...,
         refuse_queen: _game_pb2.RefuseQueenAnswer | None = ...,
         replace_pass: _game_pb2.ReplacePassAnswer | None = ...,
+        expose: _game_pb2.ExposeAnswer | None = ...,
         note: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "refuse_queen", b"refuse_queen", "replace_pass", b"replace_pass", "reveal_card", b"reveal_card"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "expose", b"expose", "kind", b"kind", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "refuse_queen", b"refuse_queen", "replace_pass", b"replace_pass", "reveal_card", b"reveal_card"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "kind", b"kind", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "note", b"note", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "refuse_queen", b"refuse_queen", "replace_pass", b"replace_pass", "request_id", b"request_id", "reveal_card", b"reveal_card"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "call_pass", b"call_pass", "expose", b"expose", "kind", b"kind", "match_start", b"match_start", "moon_choice", b"moon_choice", "name_suit", b"name_suit", "note", b"note", "pass_cards", b"pass_cards", "play_card", b"play_card", "pledge", b"pledge", "refuse_queen", b"refuse_queen", "replace_pass", b"replace_pass", "request_id", b"request_id", "reveal_card", b"reveal_card"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "moon_choice", "pledge", "refuse_queen", "replace_pass"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["match_start", "pass_cards", "play_card", "reveal_card", "call_pass", "bid", "name_suit", "moon_choice", "pledge", "refuse_queen", "replace_pass", "expose"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

@@ -167,6 +167,7 @@ class HandState(_message.Message):
     PLEDGES_FIELD_NUMBER: _builtins.int
     EXTRA_CARD_SEATS_FIELD_NUMBER: _builtins.int
     QUEEN_OFFER_FIELD_NUMBER: _builtins.int
+    EXPOSURES_FIELD_NUMBER: _builtins.int
     DOMINO_FIELD_NUMBER: _builtins.int
     PENNIES_FIELD_NUMBER: _builtins.int
     MULTI_ROUND_FIELD_NUMBER: _builtins.int
@@ -281,6 +282,13 @@ class HandState(_message.Message):
         """
 
     @_builtins.property
+    def exposures(self) -> _containers.RepeatedCompositeFieldContainer[Global___Exposure]:
+        """Gong Zhu's exposed cards (rules.exposures): one entry per seat that has answered its
+        ExposeQuery, in answering order, with the cards it exposed (face up: every seat sees
+        them; possibly none). Empty without exposures. (Numbered 87, with its Rules field.)
+        """
+
+    @_builtins.property
     def domino(self) -> Global___DominoTable:
         """Domino Hearts (rules.domino): the stock, who is still in, the draws, and who played
         each trick (a trick holds one card per seat still in, so Trick's "cards[i] was played
@@ -332,6 +340,7 @@ class HandState(_message.Message):
         pledges: _abc.Iterable[_builtins.int] | None = ...,
         extra_card_seats: _abc.Iterable[_builtins.int] | None = ...,
         queen_offer: Global___QueenOffer | None = ...,
+        exposures: _abc.Iterable[Global___Exposure] | None = ...,
         domino: Global___DominoTable | None = ...,
         pennies: _abc.Iterable[Global___PennyRound] | None = ...,
         multi_round: _builtins.int | None = ...,
@@ -339,7 +348,7 @@ class HandState(_message.Message):
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "_queen_offer", b"_queen_offer", "clock", b"clock", "current_trick", b"current_trick", "declarer", b"declarer", "domino", b"domino", "kitty_taker", b"kitty_taker", "multi_round", b"multi_round", "queen_offer", b"queen_offer", "rules", b"rules"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "_queen_offer", b"_queen_offer", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "domino", b"domino", "extra_card_seats", b"extra_card_seats", "finished_pennies", b"finished_pennies", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "multi_round", b"multi_round", "pass_direction", b"pass_direction", "pass_split", b"pass_split", "passed", b"passed", "pennies", b"pennies", "pledges", b"pledges", "pot", b"pot", "queen_offer", b"queen_offer", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_domino", b"_domino", "_kitty_taker", b"_kitty_taker", "_multi_round", b"_multi_round", "_queen_offer", b"_queen_offer", "bids", b"bids", "broken", b"broken", "clock", b"clock", "current_trick", b"current_trick", "dealer", b"dealer", "declarer", b"declarer", "domino", b"domino", "exposures", b"exposures", "extra_card_seats", b"extra_card_seats", "finished_pennies", b"finished_pennies", "hand", b"hand", "hand_number", b"hand_number", "kitty", b"kitty", "kitty_taker", b"kitty_taker", "lives", b"lives", "multi_round", b"multi_round", "pass_direction", b"pass_direction", "pass_split", b"pass_split", "passed", b"passed", "pennies", b"pennies", "pledges", b"pledges", "pot", b"pot", "queen_offer", b"queen_offer", "received", b"received", "reveals", b"reveals", "rules", b"rules", "scores", b"scores", "scoring_suit", b"scoring_suit", "seat", b"seat", "tricks", b"tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__declarer: _TypeAlias = _typing.Literal["declarer"]  # noqa: Y015
     _WhichOneofArgType__declarer: _TypeAlias = _typing.Literal["_declarer", b"_declarer"]  # noqa: Y015
@@ -945,6 +954,97 @@ class PledgeQuery(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___PledgeQuery: _TypeAlias = PledgeQuery  # noqa: Y015
+
+@_typing.final
+class Exposure(_message.Message):
+    """The cards one seat exposed (Gong Zhu, HandState.exposures)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat that answered."""
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Cards in canonical text form; empty when the seat exposed none."""
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Exposure: _TypeAlias = Exposure  # noqa: Y015
+
+@_typing.final
+class ExposeQuery(_message.Message):
+    """The arena asks a seat which of its exposable cards it exposes (Gong Zhu, Pagat: "There
+    are four cards which may be exposed by their holders before the start of play: ace of
+    hearts, queen of spades, jack of diamonds, ten of clubs. The effect of exposing a card
+    is basically to double its value"), after the pass (Gong Zhu has none) and before the
+    first card, in turn from the dealer's left. An exposed card may not be played the first
+    time its suit is led, the lead included, unless it is its holder's only card of that
+    suit.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    EXPOSABLE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def state(self) -> Global___HandState:
+        """The hand as this seat sees it; state.exposures holds the answers so far."""
+
+    @_builtins.property
+    def exposable(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The cards this seat may expose (those of the four it holds): any subset may be
+        answered.
+        """
+
+    def __init__(
+        self,
+        *,
+        state: Global___HandState | None = ...,
+        exposable: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["exposable", b"exposable", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ExposeQuery: _TypeAlias = ExposeQuery  # noqa: Y015
+
+@_typing.final
+class ExposeAnswer(_message.Message):
+    """A seat's exposed cards."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """A subset of ExposeQuery.exposable; empty (the default): expose nothing."""
+
+    def __init__(
+        self,
+        *,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ExposeAnswer: _TypeAlias = ExposeAnswer  # noqa: Y015
 
 @_typing.final
 class PledgeAnswer(_message.Message):

@@ -651,6 +651,7 @@ class Rules(_message.Message):
     PASS_CALL_COUNTS_FIELD_NUMBER: _builtins.int
     EXTRA_CARDS_FIRST_TRICK_FIELD_NUMBER: _builtins.int
     QUEEN_REFUSAL_FIELD_NUMBER: _builtins.int
+    EXPOSURES_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The variant's name, such as "standard" or "omnibus" (informative only: the other
     fields are the rules; "custom" for a hand-built variant).
@@ -832,6 +833,16 @@ class Rules(_message.Message):
     refusal the giver is asked replace_pass (HandState.queen_offer). Unset (false) in
     every other game.
     """
+    exposures: _builtins.bool
+    """Gong Zhu (Pagat): "There are four cards which may be exposed by their holders before
+    the start of play: ace of hearts, queen of spades, jack of diamonds, ten of clubs.
+    The effect of exposing a card is basically to double its value." Before the first
+    card each seat from the dealer's left answers an ExposeQuery; the hand's rules then
+    hold the exposed values doubled (the AH doubles every heart; an exposed TC
+    quadruples instead of doubling, and alone counts doubler_alone_points twice), and an
+    exposed card may not be played the first time its suit is led, the lead included,
+    unless it is a singleton (Wikipedia 'Gong Zhu'). Unset (false) in every other game.
+    """
     @_builtins.property
     def removed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Cards taken out of the 52-card pack before the deal so it deals evenly."""
@@ -932,10 +943,11 @@ class Rules(_message.Message):
         pass_call_counts: _abc.Iterable[_builtins.int] | None = ...,
         extra_cards_first_trick: _builtins.bool = ...,
         queen_refusal: _builtins.bool = ...,
+        exposures: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_pledge_points", b"_pledge_points", "_target_score", b"_target_score", "doubler", b"doubler", "max_hands", b"max_hands", "moon_points", b"moon_points", "pledge_points", b"pledge_points", "target_score", b"target_score"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_pledge_points", b"_pledge_points", "_target_score", b"_target_score", "all_hearts_reverse_queen", b"all_hearts_reverse_queen", "all_hearts_reversed", b"all_hearts_reversed", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "doubler_alone_points", b"doubler_alone_points", "enfle", b"enfle", "every_penalty_extra", b"every_penalty_extra", "exact_score_adjustments", b"exact_score_adjustments", "extra_cards_first_trick", b"extra_cards_first_trick", "first_trick", b"first_trick", "first_trick_points", b"first_trick_points", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "last_trick_points", b"last_trick_points", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "moon_subtract_after", b"moon_subtract_after", "name", b"name", "no_hearts_pledge", b"no_hearts_pledge", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_counts", b"pass_call_counts", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "pledge_points", b"pledge_points", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "queen_at_first_chance", b"queen_at_first_chance", "queen_breaks_only_discarded", b"queen_breaks_only_discarded", "queen_refusal", b"queen_refusal", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_doubler", b"_doubler", "_max_hands", b"_max_hands", "_moon_points", b"_moon_points", "_pledge_points", b"_pledge_points", "_target_score", b"_target_score", "all_hearts_reverse_queen", b"all_hearts_reverse_queen", "all_hearts_reversed", b"all_hearts_reversed", "booster_nines", b"booster_nines", "broken_by", b"broken_by", "cancellation", b"cancellation", "card_values", b"card_values", "danger_points", b"danger_points", "dealer_rule", b"dealer_rule", "domino", b"domino", "doubler", b"doubler", "doubler_alone_points", b"doubler_alone_points", "enfle", b"enfle", "every_penalty_extra", b"every_penalty_extra", "exact_score_adjustments", b"exact_score_adjustments", "exposures", b"exposures", "extra_cards_first_trick", b"extra_cards_first_trick", "first_trick", b"first_trick", "first_trick_points", b"first_trick_points", "joker_kind", b"joker_kind", "jokers", b"jokers", "kitty_size", b"kitty_size", "kitty_taker", b"kitty_taker", "kitty_visibility", b"kitty_visibility", "last_trick_points", b"last_trick_points", "lead_rule", b"lead_rule", "lives", b"lives", "max_bid", b"max_bid", "max_hands", b"max_hands", "moon", b"moon", "moon_points", b"moon_points", "moon_requires", b"moon_requires", "moon_subtract_after", b"moon_subtract_after", "name", b"name", "no_hearts_pledge", b"no_hearts_pledge", "no_trick_bonus", b"no_trick_bonus", "opening", b"opening", "pass_call_counts", b"pass_call_counts", "pass_call_options", b"pass_call_options", "pass_call_split", b"pass_call_split", "pass_count", b"pass_count", "pass_forbidden", b"pass_forbidden", "pass_schedule", b"pass_schedule", "penny_openings", b"penny_openings", "penny_play", b"penny_play", "players", b"players", "pledge_points", b"pledge_points", "queen_and_hearts_may_lead_heart", b"queen_and_hearts_may_lead_heart", "queen_at_first_chance", b"queen_at_first_chance", "queen_breaks_only_discarded", b"queen_breaks_only_discarded", "queen_refusal", b"queen_refusal", "removed_cards", b"removed_cards", "royal_queens", b"royal_queens", "scoring_suit_choice", b"scoring_suit_choice", "second_pack_removed", b"second_pack_removed", "settlement", b"settlement", "sun_points", b"sun_points", "target_score", b"target_score"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__doubler: _TypeAlias = _typing.Literal["doubler"]  # noqa: Y015
     _WhichOneofArgType__doubler: _TypeAlias = _typing.Literal["_doubler", b"_doubler"]  # noqa: Y015

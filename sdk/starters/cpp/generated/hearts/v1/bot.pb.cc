@@ -122,6 +122,7 @@ const uint32_t TableStruct_hearts_2fv1_2fbot_2eproto::offsets[] PROTOBUF_SECTION
   ::_pbi::kInvalidFieldOffsetTag,
   ::_pbi::kInvalidFieldOffsetTag,
   ::_pbi::kInvalidFieldOffsetTag,
+  ::_pbi::kInvalidFieldOffsetTag,
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PlayMatchRequest, _impl_.kind_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PlayMatchResponse, _internal_metadata_),
@@ -141,6 +142,7 @@ const uint32_t TableStruct_hearts_2fv1_2fbot_2eproto::offsets[] PROTOBUF_SECTION
   ::_pbi::kInvalidFieldOffsetTag,
   ::_pbi::kInvalidFieldOffsetTag,
   ::_pbi::kInvalidFieldOffsetTag,
+  ::_pbi::kInvalidFieldOffsetTag,
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PlayMatchResponse, _impl_.note_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PlayMatchResponse, _impl_.kind_),
 };
@@ -148,7 +150,7 @@ static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protode
   { 0, -1, -1, sizeof(::hearts::v1::ReadyRequest)},
   { 6, -1, -1, sizeof(::hearts::v1::ReadyResponse)},
   { 14, -1, -1, sizeof(::hearts::v1::PlayMatchRequest)},
-  { 38, -1, -1, sizeof(::hearts::v1::PlayMatchResponse)},
+  { 39, -1, -1, sizeof(::hearts::v1::PlayMatchResponse)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -162,7 +164,7 @@ const char descriptor_table_protodef_hearts_2fv1_2fbot_2eproto[] PROTOBUF_SECTIO
   "\n\023hearts/v1/bot.proto\022\thearts.v1\032\024hearts"
   "/v1/game.proto\"\016\n\014ReadyRequest\"6\n\rReadyR"
   "esponse\022\020\n\010bot_name\030\001 \001(\t\022\023\n\013sdk_version"
-  "\030\002 \001(\t\"\227\006\n\020PlayMatchRequest\022\022\n\nrequest_i"
+  "\030\002 \001(\t\"\301\006\n\020PlayMatchRequest\022\022\n\nrequest_i"
   "d\030\001 \001(\004\022,\n\013match_start\030\002 \001(\0132\025.hearts.v1"
   ".MatchStartH\000\022/\n\npass_cards\030\003 \001(\0132\031.hear"
   "ts.v1.PassCardsQueryH\000\022-\n\tplay_card\030\004 \001("
@@ -176,39 +178,41 @@ const char descriptor_table_protodef_hearts_2fv1_2fbot_2eproto[] PROTOBUF_SECTIO
   "hearts.v1.PledgeQueryH\000\0223\n\014refuse_queen\030"
   "\020 \001(\0132\033.hearts.v1.RefuseQueenQueryH\000\0223\n\014"
   "replace_pass\030\021 \001(\0132\033.hearts.v1.ReplacePa"
-  "ssQueryH\000\022*\n\nhand_start\030\005 \001(\0132\024.hearts.v"
-  "1.HandStartH\000\022(\n\ttrick_end\030\006 \001(\0132\023.heart"
-  "s.v1.TrickEndH\000\022&\n\010hand_end\030\007 \001(\0132\022.hear"
-  "ts.v1.HandEndH\000\022(\n\tmatch_end\030\010 \001(\0132\023.hea"
-  "rts.v1.MatchEndH\000\0225\n\020domino_trick_end\030\024 "
-  "\001(\0132\031.hearts.v1.DominoTrickEndH\000B\006\n\004kind"
-  "\"\327\004\n\021PlayMatchResponse\022\022\n\nrequest_id\030\001 \001"
-  "(\004\0222\n\013match_start\030\002 \001(\0132\033.hearts.v1.Matc"
-  "hStartAnswerH\000\0220\n\npass_cards\030\003 \001(\0132\032.hea"
-  "rts.v1.PassCardsAnswerH\000\022.\n\tplay_card\030\004 "
-  "\001(\0132\031.hearts.v1.PlayCardAnswerH\000\0222\n\013reve"
-  "al_card\030\005 \001(\0132\033.hearts.v1.RevealCardAnsw"
-  "erH\000\022.\n\tcall_pass\030\006 \001(\0132\031.hearts.v1.Call"
-  "PassAnswerH\000\022#\n\003bid\030\007 \001(\0132\024.hearts.v1.Bi"
-  "dAnswerH\000\022.\n\tname_suit\030\010 \001(\0132\031.hearts.v1"
-  ".NameSuitAnswerH\000\0222\n\013moon_choice\030\t \001(\0132\033"
-  ".hearts.v1.MoonChoiceAnswerH\000\022)\n\006pledge\030"
-  "\n \001(\0132\027.hearts.v1.PledgeAnswerH\000\0224\n\014refu"
-  "se_queen\030\014 \001(\0132\034.hearts.v1.RefuseQueenAn"
-  "swerH\000\0224\n\014replace_pass\030\r \001(\0132\034.hearts.v1"
-  ".ReplacePassAnswerH\000\022\014\n\004note\030\017 \001(\tB\006\n\004ki"
-  "nd2\224\001\n\nBotService\022:\n\005Ready\022\027.hearts.v1.R"
-  "eadyRequest\032\030.hearts.v1.ReadyResponse\022J\n"
-  "\tPlayMatch\022\033.hearts.v1.PlayMatchRequest\032"
-  "\034.hearts.v1.PlayMatchResponse(\0010\001b\006proto"
-  "3"
+  "ssQueryH\000\022(\n\006expose\030\017 \001(\0132\026.hearts.v1.Ex"
+  "poseQueryH\000\022*\n\nhand_start\030\005 \001(\0132\024.hearts"
+  ".v1.HandStartH\000\022(\n\ttrick_end\030\006 \001(\0132\023.hea"
+  "rts.v1.TrickEndH\000\022&\n\010hand_end\030\007 \001(\0132\022.he"
+  "arts.v1.HandEndH\000\022(\n\tmatch_end\030\010 \001(\0132\023.h"
+  "earts.v1.MatchEndH\000\0225\n\020domino_trick_end\030"
+  "\024 \001(\0132\031.hearts.v1.DominoTrickEndH\000B\006\n\004ki"
+  "nd\"\202\005\n\021PlayMatchResponse\022\022\n\nrequest_id\030\001"
+  " \001(\004\0222\n\013match_start\030\002 \001(\0132\033.hearts.v1.Ma"
+  "tchStartAnswerH\000\0220\n\npass_cards\030\003 \001(\0132\032.h"
+  "earts.v1.PassCardsAnswerH\000\022.\n\tplay_card\030"
+  "\004 \001(\0132\031.hearts.v1.PlayCardAnswerH\000\0222\n\013re"
+  "veal_card\030\005 \001(\0132\033.hearts.v1.RevealCardAn"
+  "swerH\000\022.\n\tcall_pass\030\006 \001(\0132\031.hearts.v1.Ca"
+  "llPassAnswerH\000\022#\n\003bid\030\007 \001(\0132\024.hearts.v1."
+  "BidAnswerH\000\022.\n\tname_suit\030\010 \001(\0132\031.hearts."
+  "v1.NameSuitAnswerH\000\0222\n\013moon_choice\030\t \001(\013"
+  "2\033.hearts.v1.MoonChoiceAnswerH\000\022)\n\006pledg"
+  "e\030\n \001(\0132\027.hearts.v1.PledgeAnswerH\000\0224\n\014re"
+  "fuse_queen\030\014 \001(\0132\034.hearts.v1.RefuseQueen"
+  "AnswerH\000\0224\n\014replace_pass\030\r \001(\0132\034.hearts."
+  "v1.ReplacePassAnswerH\000\022)\n\006expose\030\013 \001(\0132\027"
+  ".hearts.v1.ExposeAnswerH\000\022\014\n\004note\030\017 \001(\tB"
+  "\006\n\004kind2\224\001\n\nBotService\022:\n\005Ready\022\027.hearts"
+  ".v1.ReadyRequest\032\030.hearts.v1.ReadyRespon"
+  "se\022J\n\tPlayMatch\022\033.hearts.v1.PlayMatchReq"
+  "uest\032\034.hearts.v1.PlayMatchResponse(\0010\001b\006"
+  "proto3"
   ;
 static const ::_pbi::DescriptorTable* const descriptor_table_hearts_2fv1_2fbot_2eproto_deps[1] = {
   &::descriptor_table_hearts_2fv1_2fgame_2eproto,
 };
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2fbot_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2fbot_2eproto = {
-    false, false, 1681, descriptor_table_protodef_hearts_2fv1_2fbot_2eproto,
+    false, false, 1766, descriptor_table_protodef_hearts_2fv1_2fbot_2eproto,
     "hearts/v1/bot.proto",
     &descriptor_table_hearts_2fv1_2fbot_2eproto_once, descriptor_table_hearts_2fv1_2fbot_2eproto_deps, 1, 4,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2fbot_2eproto::offsets,
@@ -532,6 +536,7 @@ class PlayMatchRequest::_Internal {
   static const ::hearts::v1::PledgeQuery& pledge(const PlayMatchRequest* msg);
   static const ::hearts::v1::RefuseQueenQuery& refuse_queen(const PlayMatchRequest* msg);
   static const ::hearts::v1::ReplacePassQuery& replace_pass(const PlayMatchRequest* msg);
+  static const ::hearts::v1::ExposeQuery& expose(const PlayMatchRequest* msg);
   static const ::hearts::v1::HandStart& hand_start(const PlayMatchRequest* msg);
   static const ::hearts::v1::TrickEnd& trick_end(const PlayMatchRequest* msg);
   static const ::hearts::v1::HandEnd& hand_end(const PlayMatchRequest* msg);
@@ -582,6 +587,10 @@ PlayMatchRequest::_Internal::refuse_queen(const PlayMatchRequest* msg) {
 const ::hearts::v1::ReplacePassQuery&
 PlayMatchRequest::_Internal::replace_pass(const PlayMatchRequest* msg) {
   return *msg->_impl_.kind_.replace_pass_;
+}
+const ::hearts::v1::ExposeQuery&
+PlayMatchRequest::_Internal::expose(const PlayMatchRequest* msg) {
+  return *msg->_impl_.kind_.expose_;
 }
 const ::hearts::v1::HandStart&
 PlayMatchRequest::_Internal::hand_start(const PlayMatchRequest* msg) {
@@ -867,6 +876,30 @@ void PlayMatchRequest::clear_replace_pass() {
     clear_has_kind();
   }
 }
+void PlayMatchRequest::set_allocated_expose(::hearts::v1::ExposeQuery* expose) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  clear_kind();
+  if (expose) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+        ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(
+                reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(expose));
+    if (message_arena != submessage_arena) {
+      expose = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, expose, submessage_arena);
+    }
+    set_has_expose();
+    _impl_.kind_.expose_ = expose;
+  }
+  // @@protoc_insertion_point(field_set_allocated:hearts.v1.PlayMatchRequest.expose)
+}
+void PlayMatchRequest::clear_expose() {
+  if (_internal_has_expose()) {
+    if (GetArenaForAllocation() == nullptr) {
+      delete _impl_.kind_.expose_;
+    }
+    clear_has_kind();
+  }
+}
 void PlayMatchRequest::set_allocated_hand_start(::hearts::v1::HandStart* hand_start) {
   ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
   clear_kind();
@@ -1061,6 +1094,11 @@ PlayMatchRequest::PlayMatchRequest(const PlayMatchRequest& from)
           from._internal_replace_pass());
       break;
     }
+    case kExpose: {
+      _this->_internal_mutable_expose()->::hearts::v1::ExposeQuery::MergeFrom(
+          from._internal_expose());
+      break;
+    }
     case kHandStart: {
       _this->_internal_mutable_hand_start()->::hearts::v1::HandStart::MergeFrom(
           from._internal_hand_start());
@@ -1192,6 +1230,12 @@ void PlayMatchRequest::clear_kind() {
     case kReplacePass: {
       if (GetArenaForAllocation() == nullptr) {
         delete _impl_.kind_.replace_pass_;
+      }
+      break;
+    }
+    case kExpose: {
+      if (GetArenaForAllocation() == nullptr) {
+        delete _impl_.kind_.expose_;
       }
       break;
     }
@@ -1362,6 +1406,14 @@ const char* PlayMatchRequest::_InternalParse(const char* ptr, ::_pbi::ParseConte
         } else
           goto handle_unusual;
         continue;
+      // .hearts.v1.ExposeQuery expose = 15;
+      case 15:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 122)) {
+          ptr = ctx->ParseMessage(_internal_mutable_expose(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
       // .hearts.v1.RefuseQueenQuery refuse_queen = 16;
       case 16:
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 130)) {
@@ -1512,6 +1564,13 @@ uint8_t* PlayMatchRequest::_InternalSerialize(
         _Internal::pledge(this).GetCachedSize(), target, stream);
   }
 
+  // .hearts.v1.ExposeQuery expose = 15;
+  if (_internal_has_expose()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(15, _Internal::expose(this),
+        _Internal::expose(this).GetCachedSize(), target, stream);
+  }
+
   // .hearts.v1.RefuseQueenQuery refuse_queen = 16;
   if (_internal_has_refuse_queen()) {
     target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
@@ -1632,6 +1691,13 @@ size_t PlayMatchRequest::ByteSizeLong() const {
           *_impl_.kind_.replace_pass_);
       break;
     }
+    // .hearts.v1.ExposeQuery expose = 15;
+    case kExpose: {
+      total_size += 1 +
+        ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+          *_impl_.kind_.expose_);
+      break;
+    }
     // .hearts.v1.HandStart hand_start = 5;
     case kHandStart: {
       total_size += 1 +
@@ -1748,6 +1814,11 @@ void PlayMatchRequest::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const
           from._internal_replace_pass());
       break;
     }
+    case kExpose: {
+      _this->_internal_mutable_expose()->::hearts::v1::ExposeQuery::MergeFrom(
+          from._internal_expose());
+      break;
+    }
     case kHandStart: {
       _this->_internal_mutable_hand_start()->::hearts::v1::HandStart::MergeFrom(
           from._internal_hand_start());
@@ -1820,6 +1891,7 @@ class PlayMatchResponse::_Internal {
   static const ::hearts::v1::PledgeAnswer& pledge(const PlayMatchResponse* msg);
   static const ::hearts::v1::RefuseQueenAnswer& refuse_queen(const PlayMatchResponse* msg);
   static const ::hearts::v1::ReplacePassAnswer& replace_pass(const PlayMatchResponse* msg);
+  static const ::hearts::v1::ExposeAnswer& expose(const PlayMatchResponse* msg);
 };
 
 const ::hearts::v1::MatchStartAnswer&
@@ -1865,6 +1937,10 @@ PlayMatchResponse::_Internal::refuse_queen(const PlayMatchResponse* msg) {
 const ::hearts::v1::ReplacePassAnswer&
 PlayMatchResponse::_Internal::replace_pass(const PlayMatchResponse* msg) {
   return *msg->_impl_.kind_.replace_pass_;
+}
+const ::hearts::v1::ExposeAnswer&
+PlayMatchResponse::_Internal::expose(const PlayMatchResponse* msg) {
+  return *msg->_impl_.kind_.expose_;
 }
 void PlayMatchResponse::set_allocated_match_start(::hearts::v1::MatchStartAnswer* match_start) {
   ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
@@ -2130,6 +2206,30 @@ void PlayMatchResponse::clear_replace_pass() {
     clear_has_kind();
   }
 }
+void PlayMatchResponse::set_allocated_expose(::hearts::v1::ExposeAnswer* expose) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  clear_kind();
+  if (expose) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+        ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(
+                reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(expose));
+    if (message_arena != submessage_arena) {
+      expose = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, expose, submessage_arena);
+    }
+    set_has_expose();
+    _impl_.kind_.expose_ = expose;
+  }
+  // @@protoc_insertion_point(field_set_allocated:hearts.v1.PlayMatchResponse.expose)
+}
+void PlayMatchResponse::clear_expose() {
+  if (_internal_has_expose()) {
+    if (GetArenaForAllocation() == nullptr) {
+      delete _impl_.kind_.expose_;
+    }
+    clear_has_kind();
+  }
+}
 PlayMatchResponse::PlayMatchResponse(::PROTOBUF_NAMESPACE_ID::Arena* arena,
                          bool is_message_owned)
   : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
@@ -2211,6 +2311,11 @@ PlayMatchResponse::PlayMatchResponse(const PlayMatchResponse& from)
     case kReplacePass: {
       _this->_internal_mutable_replace_pass()->::hearts::v1::ReplacePassAnswer::MergeFrom(
           from._internal_replace_pass());
+      break;
+    }
+    case kExpose: {
+      _this->_internal_mutable_expose()->::hearts::v1::ExposeAnswer::MergeFrom(
+          from._internal_expose());
       break;
     }
     case KIND_NOT_SET: {
@@ -2328,6 +2433,12 @@ void PlayMatchResponse::clear_kind() {
       }
       break;
     }
+    case kExpose: {
+      if (GetArenaForAllocation() == nullptr) {
+        delete _impl_.kind_.expose_;
+      }
+      break;
+    }
     case KIND_NOT_SET: {
       break;
     }
@@ -2430,6 +2541,14 @@ const char* PlayMatchResponse::_InternalParse(const char* ptr, ::_pbi::ParseCont
       case 10:
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 82)) {
           ptr = ctx->ParseMessage(_internal_mutable_pledge(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // .hearts.v1.ExposeAnswer expose = 11;
+      case 11:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 90)) {
+          ptr = ctx->ParseMessage(_internal_mutable_expose(), ptr);
           CHK_(ptr);
         } else
           goto handle_unusual;
@@ -2556,6 +2675,13 @@ uint8_t* PlayMatchResponse::_InternalSerialize(
     target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
       InternalWriteMessage(10, _Internal::pledge(this),
         _Internal::pledge(this).GetCachedSize(), target, stream);
+  }
+
+  // .hearts.v1.ExposeAnswer expose = 11;
+  if (_internal_has_expose()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(11, _Internal::expose(this),
+        _Internal::expose(this).GetCachedSize(), target, stream);
   }
 
   // .hearts.v1.RefuseQueenAnswer refuse_queen = 12;
@@ -2688,6 +2814,13 @@ size_t PlayMatchResponse::ByteSizeLong() const {
           *_impl_.kind_.replace_pass_);
       break;
     }
+    // .hearts.v1.ExposeAnswer expose = 11;
+    case kExpose: {
+      total_size += 1 +
+        ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+          *_impl_.kind_.expose_);
+      break;
+    }
     case KIND_NOT_SET: {
       break;
     }
@@ -2770,6 +2903,11 @@ void PlayMatchResponse::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, cons
     case kReplacePass: {
       _this->_internal_mutable_replace_pass()->::hearts::v1::ReplacePassAnswer::MergeFrom(
           from._internal_replace_pass());
+      break;
+    }
+    case kExpose: {
+      _this->_internal_mutable_expose()->::hearts::v1::ExposeAnswer::MergeFrom(
+          from._internal_expose());
       break;
     }
     case KIND_NOT_SET: {

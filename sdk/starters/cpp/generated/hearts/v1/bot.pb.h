@@ -415,6 +415,7 @@ class PlayMatchRequest final :
     kPledge = 14,
     kRefuseQueen = 16,
     kReplacePass = 17,
+    kExpose = 15,
     kHandStart = 5,
     kTrickEnd = 6,
     kHandEnd = 7,
@@ -513,6 +514,7 @@ class PlayMatchRequest final :
     kPledgeFieldNumber = 14,
     kRefuseQueenFieldNumber = 16,
     kReplacePassFieldNumber = 17,
+    kExposeFieldNumber = 15,
     kHandStartFieldNumber = 5,
     kTrickEndFieldNumber = 6,
     kHandEndFieldNumber = 7,
@@ -726,6 +728,24 @@ class PlayMatchRequest final :
       ::hearts::v1::ReplacePassQuery* replace_pass);
   ::hearts::v1::ReplacePassQuery* unsafe_arena_release_replace_pass();
 
+  // .hearts.v1.ExposeQuery expose = 15;
+  bool has_expose() const;
+  private:
+  bool _internal_has_expose() const;
+  public:
+  void clear_expose();
+  const ::hearts::v1::ExposeQuery& expose() const;
+  PROTOBUF_NODISCARD ::hearts::v1::ExposeQuery* release_expose();
+  ::hearts::v1::ExposeQuery* mutable_expose();
+  void set_allocated_expose(::hearts::v1::ExposeQuery* expose);
+  private:
+  const ::hearts::v1::ExposeQuery& _internal_expose() const;
+  ::hearts::v1::ExposeQuery* _internal_mutable_expose();
+  public:
+  void unsafe_arena_set_allocated_expose(
+      ::hearts::v1::ExposeQuery* expose);
+  ::hearts::v1::ExposeQuery* unsafe_arena_release_expose();
+
   // .hearts.v1.HandStart hand_start = 5;
   bool has_hand_start() const;
   private:
@@ -832,6 +852,7 @@ class PlayMatchRequest final :
   void set_has_pledge();
   void set_has_refuse_queen();
   void set_has_replace_pass();
+  void set_has_expose();
   void set_has_hand_start();
   void set_has_trick_end();
   void set_has_hand_end();
@@ -860,6 +881,7 @@ class PlayMatchRequest final :
       ::hearts::v1::PledgeQuery* pledge_;
       ::hearts::v1::RefuseQueenQuery* refuse_queen_;
       ::hearts::v1::ReplacePassQuery* replace_pass_;
+      ::hearts::v1::ExposeQuery* expose_;
       ::hearts::v1::HandStart* hand_start_;
       ::hearts::v1::TrickEnd* trick_end_;
       ::hearts::v1::HandEnd* hand_end_;
@@ -930,6 +952,7 @@ class PlayMatchResponse final :
     kPledge = 10,
     kRefuseQueen = 12,
     kReplacePass = 13,
+    kExpose = 11,
     KIND_NOT_SET = 0,
   };
 
@@ -1024,6 +1047,7 @@ class PlayMatchResponse final :
     kPledgeFieldNumber = 10,
     kRefuseQueenFieldNumber = 12,
     kReplacePassFieldNumber = 13,
+    kExposeFieldNumber = 11,
   };
   // string note = 15;
   void clear_note();
@@ -1246,6 +1270,24 @@ class PlayMatchResponse final :
       ::hearts::v1::ReplacePassAnswer* replace_pass);
   ::hearts::v1::ReplacePassAnswer* unsafe_arena_release_replace_pass();
 
+  // .hearts.v1.ExposeAnswer expose = 11;
+  bool has_expose() const;
+  private:
+  bool _internal_has_expose() const;
+  public:
+  void clear_expose();
+  const ::hearts::v1::ExposeAnswer& expose() const;
+  PROTOBUF_NODISCARD ::hearts::v1::ExposeAnswer* release_expose();
+  ::hearts::v1::ExposeAnswer* mutable_expose();
+  void set_allocated_expose(::hearts::v1::ExposeAnswer* expose);
+  private:
+  const ::hearts::v1::ExposeAnswer& _internal_expose() const;
+  ::hearts::v1::ExposeAnswer* _internal_mutable_expose();
+  public:
+  void unsafe_arena_set_allocated_expose(
+      ::hearts::v1::ExposeAnswer* expose);
+  ::hearts::v1::ExposeAnswer* unsafe_arena_release_expose();
+
   void clear_kind();
   KindCase kind_case() const;
   // @@protoc_insertion_point(class_scope:hearts.v1.PlayMatchResponse)
@@ -1262,6 +1304,7 @@ class PlayMatchResponse final :
   void set_has_pledge();
   void set_has_refuse_queen();
   void set_has_replace_pass();
+  void set_has_expose();
 
   inline bool has_kind() const;
   inline void clear_has_kind();
@@ -1286,6 +1329,7 @@ class PlayMatchResponse final :
       ::hearts::v1::PledgeAnswer* pledge_;
       ::hearts::v1::RefuseQueenAnswer* refuse_queen_;
       ::hearts::v1::ReplacePassAnswer* replace_pass_;
+      ::hearts::v1::ExposeAnswer* expose_;
     } kind_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
     uint32_t _oneof_case_[1];
@@ -2156,6 +2200,72 @@ inline ::hearts::v1::ReplacePassQuery* PlayMatchRequest::_internal_mutable_repla
 inline ::hearts::v1::ReplacePassQuery* PlayMatchRequest::mutable_replace_pass() {
   ::hearts::v1::ReplacePassQuery* _msg = _internal_mutable_replace_pass();
   // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchRequest.replace_pass)
+  return _msg;
+}
+
+// .hearts.v1.ExposeQuery expose = 15;
+inline bool PlayMatchRequest::_internal_has_expose() const {
+  return kind_case() == kExpose;
+}
+inline bool PlayMatchRequest::has_expose() const {
+  return _internal_has_expose();
+}
+inline void PlayMatchRequest::set_has_expose() {
+  _impl_._oneof_case_[0] = kExpose;
+}
+inline ::hearts::v1::ExposeQuery* PlayMatchRequest::release_expose() {
+  // @@protoc_insertion_point(field_release:hearts.v1.PlayMatchRequest.expose)
+  if (_internal_has_expose()) {
+    clear_has_kind();
+    ::hearts::v1::ExposeQuery* temp = _impl_.kind_.expose_;
+    if (GetArenaForAllocation() != nullptr) {
+      temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+    }
+    _impl_.kind_.expose_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline const ::hearts::v1::ExposeQuery& PlayMatchRequest::_internal_expose() const {
+  return _internal_has_expose()
+      ? *_impl_.kind_.expose_
+      : reinterpret_cast< ::hearts::v1::ExposeQuery&>(::hearts::v1::_ExposeQuery_default_instance_);
+}
+inline const ::hearts::v1::ExposeQuery& PlayMatchRequest::expose() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.PlayMatchRequest.expose)
+  return _internal_expose();
+}
+inline ::hearts::v1::ExposeQuery* PlayMatchRequest::unsafe_arena_release_expose() {
+  // @@protoc_insertion_point(field_unsafe_arena_release:hearts.v1.PlayMatchRequest.expose)
+  if (_internal_has_expose()) {
+    clear_has_kind();
+    ::hearts::v1::ExposeQuery* temp = _impl_.kind_.expose_;
+    _impl_.kind_.expose_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline void PlayMatchRequest::unsafe_arena_set_allocated_expose(::hearts::v1::ExposeQuery* expose) {
+  clear_kind();
+  if (expose) {
+    set_has_expose();
+    _impl_.kind_.expose_ = expose;
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.PlayMatchRequest.expose)
+}
+inline ::hearts::v1::ExposeQuery* PlayMatchRequest::_internal_mutable_expose() {
+  if (!_internal_has_expose()) {
+    clear_kind();
+    set_has_expose();
+    _impl_.kind_.expose_ = CreateMaybeMessage< ::hearts::v1::ExposeQuery >(GetArenaForAllocation());
+  }
+  return _impl_.kind_.expose_;
+}
+inline ::hearts::v1::ExposeQuery* PlayMatchRequest::mutable_expose() {
+  ::hearts::v1::ExposeQuery* _msg = _internal_mutable_expose();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchRequest.expose)
   return _msg;
 }
 
@@ -3245,6 +3355,72 @@ inline ::hearts::v1::ReplacePassAnswer* PlayMatchResponse::_internal_mutable_rep
 inline ::hearts::v1::ReplacePassAnswer* PlayMatchResponse::mutable_replace_pass() {
   ::hearts::v1::ReplacePassAnswer* _msg = _internal_mutable_replace_pass();
   // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchResponse.replace_pass)
+  return _msg;
+}
+
+// .hearts.v1.ExposeAnswer expose = 11;
+inline bool PlayMatchResponse::_internal_has_expose() const {
+  return kind_case() == kExpose;
+}
+inline bool PlayMatchResponse::has_expose() const {
+  return _internal_has_expose();
+}
+inline void PlayMatchResponse::set_has_expose() {
+  _impl_._oneof_case_[0] = kExpose;
+}
+inline ::hearts::v1::ExposeAnswer* PlayMatchResponse::release_expose() {
+  // @@protoc_insertion_point(field_release:hearts.v1.PlayMatchResponse.expose)
+  if (_internal_has_expose()) {
+    clear_has_kind();
+    ::hearts::v1::ExposeAnswer* temp = _impl_.kind_.expose_;
+    if (GetArenaForAllocation() != nullptr) {
+      temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+    }
+    _impl_.kind_.expose_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline const ::hearts::v1::ExposeAnswer& PlayMatchResponse::_internal_expose() const {
+  return _internal_has_expose()
+      ? *_impl_.kind_.expose_
+      : reinterpret_cast< ::hearts::v1::ExposeAnswer&>(::hearts::v1::_ExposeAnswer_default_instance_);
+}
+inline const ::hearts::v1::ExposeAnswer& PlayMatchResponse::expose() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.PlayMatchResponse.expose)
+  return _internal_expose();
+}
+inline ::hearts::v1::ExposeAnswer* PlayMatchResponse::unsafe_arena_release_expose() {
+  // @@protoc_insertion_point(field_unsafe_arena_release:hearts.v1.PlayMatchResponse.expose)
+  if (_internal_has_expose()) {
+    clear_has_kind();
+    ::hearts::v1::ExposeAnswer* temp = _impl_.kind_.expose_;
+    _impl_.kind_.expose_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline void PlayMatchResponse::unsafe_arena_set_allocated_expose(::hearts::v1::ExposeAnswer* expose) {
+  clear_kind();
+  if (expose) {
+    set_has_expose();
+    _impl_.kind_.expose_ = expose;
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.PlayMatchResponse.expose)
+}
+inline ::hearts::v1::ExposeAnswer* PlayMatchResponse::_internal_mutable_expose() {
+  if (!_internal_has_expose()) {
+    clear_kind();
+    set_has_expose();
+    _impl_.kind_.expose_ = CreateMaybeMessage< ::hearts::v1::ExposeAnswer >(GetArenaForAllocation());
+  }
+  return _impl_.kind_.expose_;
+}
+inline ::hearts::v1::ExposeAnswer* PlayMatchResponse::mutable_expose() {
+  ::hearts::v1::ExposeAnswer* _msg = _internal_mutable_expose();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.PlayMatchResponse.expose)
   return _msg;
 }
 

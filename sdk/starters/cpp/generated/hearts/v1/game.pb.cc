@@ -77,6 +77,7 @@ PROTOBUF_CONSTEXPR HandState::HandState(
   , /*decltype(_impl_._pledges_cached_byte_size_)*/{0}
   , /*decltype(_impl_.extra_card_seats_)*/{}
   , /*decltype(_impl_._extra_card_seats_cached_byte_size_)*/{0}
+  , /*decltype(_impl_.exposures_)*/{}
   , /*decltype(_impl_.scoring_suit_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.rules_)*/nullptr
   , /*decltype(_impl_.current_trick_)*/nullptr
@@ -373,6 +374,47 @@ struct PledgeQueryDefaultTypeInternal {
   };
 };
 PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 PledgeQueryDefaultTypeInternal _PledgeQuery_default_instance_;
+PROTOBUF_CONSTEXPR Exposure::Exposure(
+    ::_pbi::ConstantInitialized): _impl_{
+    /*decltype(_impl_.cards_)*/{}
+  , /*decltype(_impl_.seat_)*/0u
+  , /*decltype(_impl_._cached_size_)*/{}} {}
+struct ExposureDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR ExposureDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~ExposureDefaultTypeInternal() {}
+  union {
+    Exposure _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 ExposureDefaultTypeInternal _Exposure_default_instance_;
+PROTOBUF_CONSTEXPR ExposeQuery::ExposeQuery(
+    ::_pbi::ConstantInitialized): _impl_{
+    /*decltype(_impl_.exposable_)*/{}
+  , /*decltype(_impl_.state_)*/nullptr
+  , /*decltype(_impl_._cached_size_)*/{}} {}
+struct ExposeQueryDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR ExposeQueryDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~ExposeQueryDefaultTypeInternal() {}
+  union {
+    ExposeQuery _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 ExposeQueryDefaultTypeInternal _ExposeQuery_default_instance_;
+PROTOBUF_CONSTEXPR ExposeAnswer::ExposeAnswer(
+    ::_pbi::ConstantInitialized): _impl_{
+    /*decltype(_impl_.cards_)*/{}
+  , /*decltype(_impl_._cached_size_)*/{}} {}
+struct ExposeAnswerDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR ExposeAnswerDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~ExposeAnswerDefaultTypeInternal() {}
+  union {
+    ExposeAnswer _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 ExposeAnswerDefaultTypeInternal _ExposeAnswer_default_instance_;
 PROTOBUF_CONSTEXPR PledgeAnswer::PledgeAnswer(
     ::_pbi::ConstantInitialized): _impl_{
     /*decltype(_impl_.pledge_)*/false
@@ -631,7 +673,7 @@ struct MatchEndDefaultTypeInternal {
 PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 MatchEndDefaultTypeInternal _MatchEnd_default_instance_;
 }  // namespace v1
 }  // namespace hearts
-static ::_pb::Metadata file_level_metadata_hearts_2fv1_2fgame_2eproto[38];
+static ::_pb::Metadata file_level_metadata_hearts_2fv1_2fgame_2eproto[41];
 static const ::_pb::EnumDescriptor* file_level_enum_descriptors_hearts_2fv1_2fgame_2eproto[1];
 static constexpr ::_pb::ServiceDescriptor const** file_level_service_descriptors_hearts_2fv1_2fgame_2eproto = nullptr;
 
@@ -689,6 +731,7 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.pledges_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.extra_card_seats_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.queen_offer_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.exposures_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.domino_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.pennies_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandState, _impl_.multi_round_),
@@ -718,6 +761,7 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   ~0u,
   ~0u,
   1,
+  ~0u,
   0,
   ~0u,
   4,
@@ -886,6 +930,29 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PledgeQuery, _impl_.state_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PledgeQuery, _impl_.points_),
   ~0u,  // no _has_bits_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Exposure, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Exposure, _impl_.seat_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Exposure, _impl_.cards_),
+  ~0u,  // no _has_bits_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::ExposeQuery, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::ExposeQuery, _impl_.state_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::ExposeQuery, _impl_.exposable_),
+  ~0u,  // no _has_bits_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::ExposeAnswer, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::ExposeAnswer, _impl_.cards_),
+  ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::hearts::v1::PledgeAnswer, _internal_metadata_),
   ~0u,  // no _extensions_
   ~0u,  // no _oneof_case_
@@ -1046,42 +1113,45 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
   { 0, 10, -1, sizeof(::hearts::v1::Trick)},
   { 14, -1, -1, sizeof(::hearts::v1::Clock)},
-  { 22, 57, -1, sizeof(::hearts::v1::HandState)},
-  { 86, -1, -1, sizeof(::hearts::v1::DominoSeats)},
-  { 93, -1, -1, sizeof(::hearts::v1::DominoTable)},
-  { 103, -1, -1, sizeof(::hearts::v1::DominoTrickEnd)},
-  { 113, -1, -1, sizeof(::hearts::v1::PennyCard)},
-  { 121, 132, -1, sizeof(::hearts::v1::PennyRound)},
-  { 137, -1, -1, sizeof(::hearts::v1::PennyMove)},
-  { 145, 153, -1, sizeof(::hearts::v1::Bid)},
-  { 155, -1, -1, sizeof(::hearts::v1::PassCardsQuery)},
-  { 165, -1, -1, sizeof(::hearts::v1::PassCardsAnswer)},
-  { 172, -1, -1, sizeof(::hearts::v1::CallPassQuery)},
-  { 182, 191, -1, sizeof(::hearts::v1::CallPassAnswer)},
-  { 194, -1, -1, sizeof(::hearts::v1::BidQuery)},
-  { 203, 210, -1, sizeof(::hearts::v1::BidAnswer)},
-  { 211, -1, -1, sizeof(::hearts::v1::NameSuitQuery)},
-  { 218, -1, -1, sizeof(::hearts::v1::NameSuitAnswer)},
-  { 225, -1, -1, sizeof(::hearts::v1::MoonChoiceQuery)},
-  { 234, -1, -1, sizeof(::hearts::v1::MoonChoiceAnswer)},
-  { 241, -1, -1, sizeof(::hearts::v1::PledgeQuery)},
-  { 249, -1, -1, sizeof(::hearts::v1::PledgeAnswer)},
-  { 256, 265, -1, sizeof(::hearts::v1::QueenOffer)},
-  { 268, -1, -1, sizeof(::hearts::v1::RefuseQueenQuery)},
-  { 276, -1, -1, sizeof(::hearts::v1::RefuseQueenAnswer)},
-  { 283, -1, -1, sizeof(::hearts::v1::ReplacePassQuery)},
-  { 292, -1, -1, sizeof(::hearts::v1::ReplacePassAnswer)},
-  { 299, -1, -1, sizeof(::hearts::v1::PlayCardQuery)},
-  { 308, 316, -1, sizeof(::hearts::v1::PlayCardAnswer)},
-  { 318, -1, -1, sizeof(::hearts::v1::RevealCardQuery)},
-  { 325, -1, -1, sizeof(::hearts::v1::RevealCardAnswer)},
-  { 332, -1, -1, sizeof(::hearts::v1::Player)},
-  { 340, -1, -1, sizeof(::hearts::v1::MatchStart)},
-  { 352, -1, -1, sizeof(::hearts::v1::MatchStartAnswer)},
-  { 360, -1, -1, sizeof(::hearts::v1::HandStart)},
-  { 372, -1, -1, sizeof(::hearts::v1::TrickEnd)},
-  { 381, 392, -1, sizeof(::hearts::v1::HandEnd)},
-  { 397, -1, -1, sizeof(::hearts::v1::MatchEnd)},
+  { 22, 58, -1, sizeof(::hearts::v1::HandState)},
+  { 88, -1, -1, sizeof(::hearts::v1::DominoSeats)},
+  { 95, -1, -1, sizeof(::hearts::v1::DominoTable)},
+  { 105, -1, -1, sizeof(::hearts::v1::DominoTrickEnd)},
+  { 115, -1, -1, sizeof(::hearts::v1::PennyCard)},
+  { 123, 134, -1, sizeof(::hearts::v1::PennyRound)},
+  { 139, -1, -1, sizeof(::hearts::v1::PennyMove)},
+  { 147, 155, -1, sizeof(::hearts::v1::Bid)},
+  { 157, -1, -1, sizeof(::hearts::v1::PassCardsQuery)},
+  { 167, -1, -1, sizeof(::hearts::v1::PassCardsAnswer)},
+  { 174, -1, -1, sizeof(::hearts::v1::CallPassQuery)},
+  { 184, 193, -1, sizeof(::hearts::v1::CallPassAnswer)},
+  { 196, -1, -1, sizeof(::hearts::v1::BidQuery)},
+  { 205, 212, -1, sizeof(::hearts::v1::BidAnswer)},
+  { 213, -1, -1, sizeof(::hearts::v1::NameSuitQuery)},
+  { 220, -1, -1, sizeof(::hearts::v1::NameSuitAnswer)},
+  { 227, -1, -1, sizeof(::hearts::v1::MoonChoiceQuery)},
+  { 236, -1, -1, sizeof(::hearts::v1::MoonChoiceAnswer)},
+  { 243, -1, -1, sizeof(::hearts::v1::PledgeQuery)},
+  { 251, -1, -1, sizeof(::hearts::v1::Exposure)},
+  { 259, -1, -1, sizeof(::hearts::v1::ExposeQuery)},
+  { 267, -1, -1, sizeof(::hearts::v1::ExposeAnswer)},
+  { 274, -1, -1, sizeof(::hearts::v1::PledgeAnswer)},
+  { 281, 290, -1, sizeof(::hearts::v1::QueenOffer)},
+  { 293, -1, -1, sizeof(::hearts::v1::RefuseQueenQuery)},
+  { 301, -1, -1, sizeof(::hearts::v1::RefuseQueenAnswer)},
+  { 308, -1, -1, sizeof(::hearts::v1::ReplacePassQuery)},
+  { 317, -1, -1, sizeof(::hearts::v1::ReplacePassAnswer)},
+  { 324, -1, -1, sizeof(::hearts::v1::PlayCardQuery)},
+  { 333, 341, -1, sizeof(::hearts::v1::PlayCardAnswer)},
+  { 343, -1, -1, sizeof(::hearts::v1::RevealCardQuery)},
+  { 350, -1, -1, sizeof(::hearts::v1::RevealCardAnswer)},
+  { 357, -1, -1, sizeof(::hearts::v1::Player)},
+  { 365, -1, -1, sizeof(::hearts::v1::MatchStart)},
+  { 377, -1, -1, sizeof(::hearts::v1::MatchStartAnswer)},
+  { 385, -1, -1, sizeof(::hearts::v1::HandStart)},
+  { 397, -1, -1, sizeof(::hearts::v1::TrickEnd)},
+  { 406, 417, -1, sizeof(::hearts::v1::HandEnd)},
+  { 422, -1, -1, sizeof(::hearts::v1::MatchEnd)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -1106,6 +1176,9 @@ static const ::_pb::Message* const file_default_instances[] = {
   &::hearts::v1::_MoonChoiceQuery_default_instance_._instance,
   &::hearts::v1::_MoonChoiceAnswer_default_instance_._instance,
   &::hearts::v1::_PledgeQuery_default_instance_._instance,
+  &::hearts::v1::_Exposure_default_instance_._instance,
+  &::hearts::v1::_ExposeQuery_default_instance_._instance,
+  &::hearts::v1::_ExposeAnswer_default_instance_._instance,
   &::hearts::v1::_PledgeAnswer_default_instance_._instance,
   &::hearts::v1::_QueenOffer_default_instance_._instance,
   &::hearts::v1::_RefuseQueenQuery_default_instance_._instance,
@@ -1133,7 +1206,7 @@ const char descriptor_table_protodef_hearts_2fv1_2fgame_2eproto[] PROTOBUF_SECTI
   " \003(\rB\t\n\007_winner\"k\n\005Clock\022/\n\014per_decision"
   "\030\001 \001(\0132\031.google.protobuf.Duration\0221\n\016ban"
   "k_remaining\030\002 \001(\0132\031.google.protobuf.Dura"
-  "tion\"\340\006\n\tHandState\022\037\n\005rules\030\001 \001(\0132\020.hear"
+  "tion\"\210\007\n\tHandState\022\037\n\005rules\030\001 \001(\0132\020.hear"
   "ts.v1.Rules\022\014\n\004seat\030\002 \001(\r\022\023\n\013hand_number"
   "\030\003 \001(\r\022\016\n\006dealer\030\004 \001(\r\022\014\n\004hand\030\005 \003(\t\022\016\n\006"
   "scores\030\006 \003(\005\0220\n\016pass_direction\030\007 \001(\0162\030.h"
@@ -1149,6 +1222,7 @@ const char descriptor_table_protodef_hearts_2fv1_2fgame_2eproto[] PROTOBUF_SECTI
   "\0162\030.hearts.v1.PassDirection\022\017\n\007pledges\030P"
   " \003(\021\022\030\n\020extra_card_seats\030V \003(\r\022/\n\013queen_"
   "offer\030X \001(\0132\025.hearts.v1.QueenOfferH\002\210\001\001\022"
+  "&\n\texposures\030W \003(\0132\023.hearts.v1.Exposure\022"
   "+\n\006domino\030\031 \001(\0132\026.hearts.v1.DominoTableH"
   "\003\210\001\001\022&\n\007pennies\030# \003(\0132\025.hearts.v1.PennyR"
   "ound\022\030\n\013multi_round\030$ \001(\rH\004\210\001\001\022/\n\020finish"
@@ -1190,44 +1264,47 @@ const char descriptor_table_protodef_hearts_2fv1_2fgame_2eproto[] PROTOBUF_SECTI
   "(\005\022\030\n\020default_subtract\030\003 \001(\010\"$\n\020MoonChoi"
   "ceAnswer\022\020\n\010subtract\030\001 \001(\010\"B\n\013PledgeQuer"
   "y\022#\n\005state\030\001 \001(\0132\024.hearts.v1.HandState\022\016"
-  "\n\006points\030\002 \001(\r\"\036\n\014PledgeAnswer\022\016\n\006pledge"
-  "\030\001 \001(\010\"O\n\nQueenOffer\022\r\n\005giver\030\001 \001(\r\022\020\n\010r"
-  "eceiver\030\002 \001(\r\022\024\n\007refused\030\003 \001(\010H\000\210\001\001B\n\n\010_"
-  "refused\"F\n\020RefuseQueenQuery\022#\n\005state\030\001 \001"
-  "(\0132\024.hearts.v1.HandState\022\r\n\005giver\030\002 \001(\r\""
-  "#\n\021RefuseQueenAnswer\022\016\n\006refuse\030\001 \001(\010\"\\\n\020"
-  "ReplacePassQuery\022#\n\005state\030\001 \001(\0132\024.hearts"
-  ".v1.HandState\022\r\n\005legal\030\002 \003(\t\022\024\n\014default_"
-  "card\030\003 \001(\t\"!\n\021ReplacePassAnswer\022\014\n\004card\030"
-  "\001 \001(\t\"t\n\rPlayCardQuery\022#\n\005state\030\001 \001(\0132\024."
-  "hearts.v1.HandState\022\023\n\013legal_cards\030\002 \003(\t"
-  "\022)\n\013legal_moves\030\n \003(\0132\024.hearts.v1.PennyM"
-  "ove\"<\n\016PlayCardAnswer\022\014\n\004card\030\001 \001(\t\022\022\n\005p"
-  "enny\030\n \001(\rH\000\210\001\001B\010\n\006_penny\"6\n\017RevealCardQ"
-  "uery\022#\n\005state\030\001 \001(\0132\024.hearts.v1.HandStat"
-  "e\" \n\020RevealCardAnswer\022\014\n\004card\030\001 \001(\t\"$\n\006P"
-  "layer\022\014\n\004seat\030\001 \001(\r\022\014\n\004name\030\002 \001(\t\"\243\001\n\nMa"
-  "tchStart\022\020\n\010match_id\030\001 \001(\t\022\037\n\005rules\030\002 \001("
-  "\0132\020.hearts.v1.Rules\022\014\n\004seat\030\003 \001(\r\022\"\n\007pla"
-  "yers\030\004 \003(\0132\021.hearts.v1.Player\022\037\n\005clock\030\005"
-  " \001(\0132\020.hearts.v1.Clock\022\017\n\007resumed\030\006 \001(\010\""
-  "@\n\020MatchStartAnswer\022\033\n\023wants_notificatio"
-  "ns\030\001 \001(\010\022\017\n\007answers\030\002 \003(\t\"\217\001\n\tHandStart\022"
-  "\023\n\013hand_number\030\001 \001(\r\022\016\n\006dealer\030\002 \001(\r\022\014\n\004"
-  "hand\030\003 \003(\t\0220\n\016pass_direction\030\004 \001(\0162\030.hea"
-  "rts.v1.PassDirection\022\016\n\006scores\030\005 \003(\005\022\r\n\005"
-  "kitty\030\006 \003(\t\"V\n\010TrickEnd\022\023\n\013hand_number\030\001"
-  " \001(\r\022\024\n\014trick_number\030\002 \001(\r\022\037\n\005trick\030\003 \001("
-  "\0132\020.hearts.v1.Trick\"~\n\007HandEnd\022\023\n\013hand_n"
-  "umber\030\001 \001(\r\022\023\n\013hand_scores\030\002 \003(\005\022\016\n\006scor"
-  "es\030\003 \003(\005\022\031\n\014moon_shooter\030\004 \001(\rH\000\210\001\001\022\r\n\005k"
-  "itty\030\005 \003(\tB\017\n\r_moon_shooter\"[\n\010MatchEnd\022"
-  ")\n\006reason\030\001 \001(\0162\031.hearts.v1.MatchEndReas"
-  "on\022\016\n\006scores\030\002 \003(\005\022\024\n\014hands_played\030\003 \001(\r"
-  "*p\n\016MatchEndReason\022 \n\034MATCH_END_REASON_U"
-  "NSPECIFIED\020\000\022\036\n\032MATCH_END_REASON_COMPLET"
-  "ED\020\001\022\034\n\030MATCH_END_REASON_ABORTED\020\002b\006prot"
-  "o3"
+  "\n\006points\030\002 \001(\r\"\'\n\010Exposure\022\014\n\004seat\030\001 \001(\r"
+  "\022\r\n\005cards\030\002 \003(\t\"E\n\013ExposeQuery\022#\n\005state\030"
+  "\001 \001(\0132\024.hearts.v1.HandState\022\021\n\texposable"
+  "\030\002 \003(\t\"\035\n\014ExposeAnswer\022\r\n\005cards\030\001 \003(\t\"\036\n"
+  "\014PledgeAnswer\022\016\n\006pledge\030\001 \001(\010\"O\n\nQueenOf"
+  "fer\022\r\n\005giver\030\001 \001(\r\022\020\n\010receiver\030\002 \001(\r\022\024\n\007"
+  "refused\030\003 \001(\010H\000\210\001\001B\n\n\010_refused\"F\n\020Refuse"
+  "QueenQuery\022#\n\005state\030\001 \001(\0132\024.hearts.v1.Ha"
+  "ndState\022\r\n\005giver\030\002 \001(\r\"#\n\021RefuseQueenAns"
+  "wer\022\016\n\006refuse\030\001 \001(\010\"\\\n\020ReplacePassQuery\022"
+  "#\n\005state\030\001 \001(\0132\024.hearts.v1.HandState\022\r\n\005"
+  "legal\030\002 \003(\t\022\024\n\014default_card\030\003 \001(\t\"!\n\021Rep"
+  "lacePassAnswer\022\014\n\004card\030\001 \001(\t\"t\n\rPlayCard"
+  "Query\022#\n\005state\030\001 \001(\0132\024.hearts.v1.HandSta"
+  "te\022\023\n\013legal_cards\030\002 \003(\t\022)\n\013legal_moves\030\n"
+  " \003(\0132\024.hearts.v1.PennyMove\"<\n\016PlayCardAn"
+  "swer\022\014\n\004card\030\001 \001(\t\022\022\n\005penny\030\n \001(\rH\000\210\001\001B\010"
+  "\n\006_penny\"6\n\017RevealCardQuery\022#\n\005state\030\001 \001"
+  "(\0132\024.hearts.v1.HandState\" \n\020RevealCardAn"
+  "swer\022\014\n\004card\030\001 \001(\t\"$\n\006Player\022\014\n\004seat\030\001 \001"
+  "(\r\022\014\n\004name\030\002 \001(\t\"\243\001\n\nMatchStart\022\020\n\010match"
+  "_id\030\001 \001(\t\022\037\n\005rules\030\002 \001(\0132\020.hearts.v1.Rul"
+  "es\022\014\n\004seat\030\003 \001(\r\022\"\n\007players\030\004 \003(\0132\021.hear"
+  "ts.v1.Player\022\037\n\005clock\030\005 \001(\0132\020.hearts.v1."
+  "Clock\022\017\n\007resumed\030\006 \001(\010\"@\n\020MatchStartAnsw"
+  "er\022\033\n\023wants_notifications\030\001 \001(\010\022\017\n\007answe"
+  "rs\030\002 \003(\t\"\217\001\n\tHandStart\022\023\n\013hand_number\030\001 "
+  "\001(\r\022\016\n\006dealer\030\002 \001(\r\022\014\n\004hand\030\003 \003(\t\0220\n\016pas"
+  "s_direction\030\004 \001(\0162\030.hearts.v1.PassDirect"
+  "ion\022\016\n\006scores\030\005 \003(\005\022\r\n\005kitty\030\006 \003(\t\"V\n\010Tr"
+  "ickEnd\022\023\n\013hand_number\030\001 \001(\r\022\024\n\014trick_num"
+  "ber\030\002 \001(\r\022\037\n\005trick\030\003 \001(\0132\020.hearts.v1.Tri"
+  "ck\"~\n\007HandEnd\022\023\n\013hand_number\030\001 \001(\r\022\023\n\013ha"
+  "nd_scores\030\002 \003(\005\022\016\n\006scores\030\003 \003(\005\022\031\n\014moon_"
+  "shooter\030\004 \001(\rH\000\210\001\001\022\r\n\005kitty\030\005 \003(\tB\017\n\r_mo"
+  "on_shooter\"[\n\010MatchEnd\022)\n\006reason\030\001 \001(\0162\031"
+  ".hearts.v1.MatchEndReason\022\016\n\006scores\030\002 \003("
+  "\005\022\024\n\014hands_played\030\003 \001(\r*p\n\016MatchEndReaso"
+  "n\022 \n\034MATCH_END_REASON_UNSPECIFIED\020\000\022\036\n\032M"
+  "ATCH_END_REASON_COMPLETED\020\001\022\034\n\030MATCH_END"
+  "_REASON_ABORTED\020\002b\006proto3"
   ;
 static const ::_pbi::DescriptorTable* const descriptor_table_hearts_2fv1_2fgame_2eproto_deps[2] = {
   &::descriptor_table_google_2fprotobuf_2fduration_2eproto,
@@ -1235,9 +1312,9 @@ static const ::_pbi::DescriptorTable* const descriptor_table_hearts_2fv1_2fgame_
 };
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2fgame_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2fgame_2eproto = {
-    false, false, 4042, descriptor_table_protodef_hearts_2fv1_2fgame_2eproto,
+    false, false, 4225, descriptor_table_protodef_hearts_2fv1_2fgame_2eproto,
     "hearts/v1/game.proto",
-    &descriptor_table_hearts_2fv1_2fgame_2eproto_once, descriptor_table_hearts_2fv1_2fgame_2eproto_deps, 2, 38,
+    &descriptor_table_hearts_2fv1_2fgame_2eproto_once, descriptor_table_hearts_2fv1_2fgame_2eproto_deps, 2, 41,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2fgame_2eproto::offsets,
     file_level_metadata_hearts_2fv1_2fgame_2eproto, file_level_enum_descriptors_hearts_2fv1_2fgame_2eproto,
     file_level_service_descriptors_hearts_2fv1_2fgame_2eproto,
@@ -1904,6 +1981,7 @@ HandState::HandState(const HandState& from)
     , /*decltype(_impl_._pledges_cached_byte_size_)*/{0}
     , decltype(_impl_.extra_card_seats_){from._impl_.extra_card_seats_}
     , /*decltype(_impl_._extra_card_seats_cached_byte_size_)*/{0}
+    , decltype(_impl_.exposures_){from._impl_.exposures_}
     , decltype(_impl_.scoring_suit_){}
     , decltype(_impl_.rules_){nullptr}
     , decltype(_impl_.current_trick_){nullptr}
@@ -1976,6 +2054,7 @@ inline void HandState::SharedCtor(
     , /*decltype(_impl_._pledges_cached_byte_size_)*/{0}
     , decltype(_impl_.extra_card_seats_){arena}
     , /*decltype(_impl_._extra_card_seats_cached_byte_size_)*/{0}
+    , decltype(_impl_.exposures_){arena}
     , decltype(_impl_.scoring_suit_){}
     , decltype(_impl_.rules_){nullptr}
     , decltype(_impl_.current_trick_){nullptr}
@@ -2023,6 +2102,7 @@ inline void HandState::SharedDtor() {
   _impl_.pass_split_.~RepeatedField();
   _impl_.pledges_.~RepeatedField();
   _impl_.extra_card_seats_.~RepeatedField();
+  _impl_.exposures_.~RepeatedPtrField();
   _impl_.scoring_suit_.Destroy();
   if (this != internal_default_instance()) delete _impl_.rules_;
   if (this != internal_default_instance()) delete _impl_.current_trick_;
@@ -2055,6 +2135,7 @@ void HandState::Clear() {
   _impl_.pass_split_.Clear();
   _impl_.pledges_.Clear();
   _impl_.extra_card_seats_.Clear();
+  _impl_.exposures_.Clear();
   _impl_.scoring_suit_.ClearToEmpty();
   if (GetArenaForAllocation() == nullptr && _impl_.rules_ != nullptr) {
     delete _impl_.rules_;
@@ -2401,6 +2482,19 @@ const char* HandState::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx
         } else
           goto handle_unusual;
         continue;
+      // repeated .hearts.v1.Exposure exposures = 87;
+      case 87:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 186)) {
+          ptr -= 2;
+          do {
+            ptr += 2;
+            ptr = ctx->ParseMessage(_internal_add_exposures(), ptr);
+            CHK_(ptr);
+            if (!ctx->DataAvailable(ptr)) break;
+          } while (::PROTOBUF_NAMESPACE_ID::internal::ExpectTag<698>(ptr));
+        } else
+          goto handle_unusual;
+        continue;
       // optional .hearts.v1.QueenOffer queen_offer = 88;
       case 88:
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 194)) {
@@ -2659,6 +2753,14 @@ uint8_t* HandState::_InternalSerialize(
     }
   }
 
+  // repeated .hearts.v1.Exposure exposures = 87;
+  for (unsigned i = 0,
+      n = static_cast<unsigned>(this->_internal_exposures_size()); i < n; i++) {
+    const auto& repfield = this->_internal_exposures(i);
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+        InternalWriteMessage(87, repfield, repfield.GetCachedSize(), target, stream);
+  }
+
   // optional .hearts.v1.QueenOffer queen_offer = 88;
   if (_internal_has_queen_offer()) {
     target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
@@ -2823,6 +2925,13 @@ size_t HandState::ByteSizeLong() const {
     total_size += data_size;
   }
 
+  // repeated .hearts.v1.Exposure exposures = 87;
+  total_size += 2UL * this->_internal_exposures_size();
+  for (const auto& msg : this->_impl_.exposures_) {
+    total_size +=
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(msg);
+  }
+
   // string scoring_suit = 18;
   if (!this->_internal_scoring_suit().empty()) {
     total_size += 2 +
@@ -2954,6 +3063,7 @@ void HandState::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROT
   _this->_impl_.pass_split_.MergeFrom(from._impl_.pass_split_);
   _this->_impl_.pledges_.MergeFrom(from._impl_.pledges_);
   _this->_impl_.extra_card_seats_.MergeFrom(from._impl_.extra_card_seats_);
+  _this->_impl_.exposures_.MergeFrom(from._impl_.exposures_);
   if (!from._internal_scoring_suit().empty()) {
     _this->_internal_set_scoring_suit(from._internal_scoring_suit());
   }
@@ -3044,6 +3154,7 @@ void HandState::InternalSwap(HandState* other) {
   _impl_.pass_split_.InternalSwap(&other->_impl_.pass_split_);
   _impl_.pledges_.InternalSwap(&other->_impl_.pledges_);
   _impl_.extra_card_seats_.InternalSwap(&other->_impl_.extra_card_seats_);
+  _impl_.exposures_.InternalSwap(&other->_impl_.exposures_);
   ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
       &_impl_.scoring_suit_, lhs_arena,
       &other->_impl_.scoring_suit_, rhs_arena
@@ -7417,6 +7528,645 @@ void PledgeQuery::InternalSwap(PledgeQuery* other) {
 
 // ===================================================================
 
+class Exposure::_Internal {
+ public:
+};
+
+Exposure::Exposure(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                         bool is_message_owned)
+  : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
+  SharedCtor(arena, is_message_owned);
+  // @@protoc_insertion_point(arena_constructor:hearts.v1.Exposure)
+}
+Exposure::Exposure(const Exposure& from)
+  : ::PROTOBUF_NAMESPACE_ID::Message() {
+  Exposure* const _this = this; (void)_this;
+  new (&_impl_) Impl_{
+      decltype(_impl_.cards_){from._impl_.cards_}
+    , decltype(_impl_.seat_){}
+    , /*decltype(_impl_._cached_size_)*/{}};
+
+  _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  _this->_impl_.seat_ = from._impl_.seat_;
+  // @@protoc_insertion_point(copy_constructor:hearts.v1.Exposure)
+}
+
+inline void Exposure::SharedCtor(
+    ::_pb::Arena* arena, bool is_message_owned) {
+  (void)arena;
+  (void)is_message_owned;
+  new (&_impl_) Impl_{
+      decltype(_impl_.cards_){arena}
+    , decltype(_impl_.seat_){0u}
+    , /*decltype(_impl_._cached_size_)*/{}
+  };
+}
+
+Exposure::~Exposure() {
+  // @@protoc_insertion_point(destructor:hearts.v1.Exposure)
+  if (auto *arena = _internal_metadata_.DeleteReturnArena<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>()) {
+  (void)arena;
+    return;
+  }
+  SharedDtor();
+}
+
+inline void Exposure::SharedDtor() {
+  GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+  _impl_.cards_.~RepeatedPtrField();
+}
+
+void Exposure::SetCachedSize(int size) const {
+  _impl_._cached_size_.Set(size);
+}
+
+void Exposure::Clear() {
+// @@protoc_insertion_point(message_clear_start:hearts.v1.Exposure)
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  _impl_.cards_.Clear();
+  _impl_.seat_ = 0u;
+  _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
+}
+
+const char* Exposure::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
+#define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  while (!ctx->Done(&ptr)) {
+    uint32_t tag;
+    ptr = ::_pbi::ReadTag(ptr, &tag);
+    switch (tag >> 3) {
+      // uint32 seat = 1;
+      case 1:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 8)) {
+          _impl_.seat_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // repeated string cards = 2;
+      case 2:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 18)) {
+          ptr -= 1;
+          do {
+            ptr += 1;
+            auto str = _internal_add_cards();
+            ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+            CHK_(ptr);
+            CHK_(::_pbi::VerifyUTF8(str, "hearts.v1.Exposure.cards"));
+            if (!ctx->DataAvailable(ptr)) break;
+          } while (::PROTOBUF_NAMESPACE_ID::internal::ExpectTag<18>(ptr));
+        } else
+          goto handle_unusual;
+        continue;
+      default:
+        goto handle_unusual;
+    }  // switch
+  handle_unusual:
+    if ((tag == 0) || ((tag & 7) == 4)) {
+      CHK_(ptr);
+      ctx->SetLastTag(tag);
+      goto message_done;
+    }
+    ptr = UnknownFieldParse(
+        tag,
+        _internal_metadata_.mutable_unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(),
+        ptr, ctx);
+    CHK_(ptr != nullptr);
+  }  // while
+message_done:
+  return ptr;
+failure:
+  ptr = nullptr;
+  goto message_done;
+#undef CHK_
+}
+
+uint8_t* Exposure::_InternalSerialize(
+    uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const {
+  // @@protoc_insertion_point(serialize_to_array_start:hearts.v1.Exposure)
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  // uint32 seat = 1;
+  if (this->_internal_seat() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteUInt32ToArray(1, this->_internal_seat(), target);
+  }
+
+  // repeated string cards = 2;
+  for (int i = 0, n = this->_internal_cards_size(); i < n; i++) {
+    const auto& s = this->_internal_cards(i);
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      s.data(), static_cast<int>(s.length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "hearts.v1.Exposure.cards");
+    target = stream->WriteString(2, s, target);
+  }
+
+  if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
+    target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
+        _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
+  }
+  // @@protoc_insertion_point(serialize_to_array_end:hearts.v1.Exposure)
+  return target;
+}
+
+size_t Exposure::ByteSizeLong() const {
+// @@protoc_insertion_point(message_byte_size_start:hearts.v1.Exposure)
+  size_t total_size = 0;
+
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  // repeated string cards = 2;
+  total_size += 1 *
+      ::PROTOBUF_NAMESPACE_ID::internal::FromIntSize(_impl_.cards_.size());
+  for (int i = 0, n = _impl_.cards_.size(); i < n; i++) {
+    total_size += ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+      _impl_.cards_.Get(i));
+  }
+
+  // uint32 seat = 1;
+  if (this->_internal_seat() != 0) {
+    total_size += ::_pbi::WireFormatLite::UInt32SizePlusOne(this->_internal_seat());
+  }
+
+  return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
+}
+
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData Exposure::_class_data_ = {
+    ::PROTOBUF_NAMESPACE_ID::Message::CopyWithSourceCheck,
+    Exposure::MergeImpl
+};
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*Exposure::GetClassData() const { return &_class_data_; }
+
+
+void Exposure::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg) {
+  auto* const _this = static_cast<Exposure*>(&to_msg);
+  auto& from = static_cast<const Exposure&>(from_msg);
+  // @@protoc_insertion_point(class_specific_merge_from_start:hearts.v1.Exposure)
+  GOOGLE_DCHECK_NE(&from, _this);
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  _this->_impl_.cards_.MergeFrom(from._impl_.cards_);
+  if (from._internal_seat() != 0) {
+    _this->_internal_set_seat(from._internal_seat());
+  }
+  _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+}
+
+void Exposure::CopyFrom(const Exposure& from) {
+// @@protoc_insertion_point(class_specific_copy_from_start:hearts.v1.Exposure)
+  if (&from == this) return;
+  Clear();
+  MergeFrom(from);
+}
+
+bool Exposure::IsInitialized() const {
+  return true;
+}
+
+void Exposure::InternalSwap(Exposure* other) {
+  using std::swap;
+  _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  _impl_.cards_.InternalSwap(&other->_impl_.cards_);
+  swap(_impl_.seat_, other->_impl_.seat_);
+}
+
+::PROTOBUF_NAMESPACE_ID::Metadata Exposure::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[21]);
+}
+
+// ===================================================================
+
+class ExposeQuery::_Internal {
+ public:
+  static const ::hearts::v1::HandState& state(const ExposeQuery* msg);
+};
+
+const ::hearts::v1::HandState&
+ExposeQuery::_Internal::state(const ExposeQuery* msg) {
+  return *msg->_impl_.state_;
+}
+ExposeQuery::ExposeQuery(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                         bool is_message_owned)
+  : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
+  SharedCtor(arena, is_message_owned);
+  // @@protoc_insertion_point(arena_constructor:hearts.v1.ExposeQuery)
+}
+ExposeQuery::ExposeQuery(const ExposeQuery& from)
+  : ::PROTOBUF_NAMESPACE_ID::Message() {
+  ExposeQuery* const _this = this; (void)_this;
+  new (&_impl_) Impl_{
+      decltype(_impl_.exposable_){from._impl_.exposable_}
+    , decltype(_impl_.state_){nullptr}
+    , /*decltype(_impl_._cached_size_)*/{}};
+
+  _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  if (from._internal_has_state()) {
+    _this->_impl_.state_ = new ::hearts::v1::HandState(*from._impl_.state_);
+  }
+  // @@protoc_insertion_point(copy_constructor:hearts.v1.ExposeQuery)
+}
+
+inline void ExposeQuery::SharedCtor(
+    ::_pb::Arena* arena, bool is_message_owned) {
+  (void)arena;
+  (void)is_message_owned;
+  new (&_impl_) Impl_{
+      decltype(_impl_.exposable_){arena}
+    , decltype(_impl_.state_){nullptr}
+    , /*decltype(_impl_._cached_size_)*/{}
+  };
+}
+
+ExposeQuery::~ExposeQuery() {
+  // @@protoc_insertion_point(destructor:hearts.v1.ExposeQuery)
+  if (auto *arena = _internal_metadata_.DeleteReturnArena<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>()) {
+  (void)arena;
+    return;
+  }
+  SharedDtor();
+}
+
+inline void ExposeQuery::SharedDtor() {
+  GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+  _impl_.exposable_.~RepeatedPtrField();
+  if (this != internal_default_instance()) delete _impl_.state_;
+}
+
+void ExposeQuery::SetCachedSize(int size) const {
+  _impl_._cached_size_.Set(size);
+}
+
+void ExposeQuery::Clear() {
+// @@protoc_insertion_point(message_clear_start:hearts.v1.ExposeQuery)
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  _impl_.exposable_.Clear();
+  if (GetArenaForAllocation() == nullptr && _impl_.state_ != nullptr) {
+    delete _impl_.state_;
+  }
+  _impl_.state_ = nullptr;
+  _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
+}
+
+const char* ExposeQuery::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
+#define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  while (!ctx->Done(&ptr)) {
+    uint32_t tag;
+    ptr = ::_pbi::ReadTag(ptr, &tag);
+    switch (tag >> 3) {
+      // .hearts.v1.HandState state = 1;
+      case 1:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 10)) {
+          ptr = ctx->ParseMessage(_internal_mutable_state(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // repeated string exposable = 2;
+      case 2:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 18)) {
+          ptr -= 1;
+          do {
+            ptr += 1;
+            auto str = _internal_add_exposable();
+            ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+            CHK_(ptr);
+            CHK_(::_pbi::VerifyUTF8(str, "hearts.v1.ExposeQuery.exposable"));
+            if (!ctx->DataAvailable(ptr)) break;
+          } while (::PROTOBUF_NAMESPACE_ID::internal::ExpectTag<18>(ptr));
+        } else
+          goto handle_unusual;
+        continue;
+      default:
+        goto handle_unusual;
+    }  // switch
+  handle_unusual:
+    if ((tag == 0) || ((tag & 7) == 4)) {
+      CHK_(ptr);
+      ctx->SetLastTag(tag);
+      goto message_done;
+    }
+    ptr = UnknownFieldParse(
+        tag,
+        _internal_metadata_.mutable_unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(),
+        ptr, ctx);
+    CHK_(ptr != nullptr);
+  }  // while
+message_done:
+  return ptr;
+failure:
+  ptr = nullptr;
+  goto message_done;
+#undef CHK_
+}
+
+uint8_t* ExposeQuery::_InternalSerialize(
+    uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const {
+  // @@protoc_insertion_point(serialize_to_array_start:hearts.v1.ExposeQuery)
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  // .hearts.v1.HandState state = 1;
+  if (this->_internal_has_state()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(1, _Internal::state(this),
+        _Internal::state(this).GetCachedSize(), target, stream);
+  }
+
+  // repeated string exposable = 2;
+  for (int i = 0, n = this->_internal_exposable_size(); i < n; i++) {
+    const auto& s = this->_internal_exposable(i);
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      s.data(), static_cast<int>(s.length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "hearts.v1.ExposeQuery.exposable");
+    target = stream->WriteString(2, s, target);
+  }
+
+  if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
+    target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
+        _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
+  }
+  // @@protoc_insertion_point(serialize_to_array_end:hearts.v1.ExposeQuery)
+  return target;
+}
+
+size_t ExposeQuery::ByteSizeLong() const {
+// @@protoc_insertion_point(message_byte_size_start:hearts.v1.ExposeQuery)
+  size_t total_size = 0;
+
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  // repeated string exposable = 2;
+  total_size += 1 *
+      ::PROTOBUF_NAMESPACE_ID::internal::FromIntSize(_impl_.exposable_.size());
+  for (int i = 0, n = _impl_.exposable_.size(); i < n; i++) {
+    total_size += ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+      _impl_.exposable_.Get(i));
+  }
+
+  // .hearts.v1.HandState state = 1;
+  if (this->_internal_has_state()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+        *_impl_.state_);
+  }
+
+  return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
+}
+
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData ExposeQuery::_class_data_ = {
+    ::PROTOBUF_NAMESPACE_ID::Message::CopyWithSourceCheck,
+    ExposeQuery::MergeImpl
+};
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*ExposeQuery::GetClassData() const { return &_class_data_; }
+
+
+void ExposeQuery::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg) {
+  auto* const _this = static_cast<ExposeQuery*>(&to_msg);
+  auto& from = static_cast<const ExposeQuery&>(from_msg);
+  // @@protoc_insertion_point(class_specific_merge_from_start:hearts.v1.ExposeQuery)
+  GOOGLE_DCHECK_NE(&from, _this);
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  _this->_impl_.exposable_.MergeFrom(from._impl_.exposable_);
+  if (from._internal_has_state()) {
+    _this->_internal_mutable_state()->::hearts::v1::HandState::MergeFrom(
+        from._internal_state());
+  }
+  _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+}
+
+void ExposeQuery::CopyFrom(const ExposeQuery& from) {
+// @@protoc_insertion_point(class_specific_copy_from_start:hearts.v1.ExposeQuery)
+  if (&from == this) return;
+  Clear();
+  MergeFrom(from);
+}
+
+bool ExposeQuery::IsInitialized() const {
+  return true;
+}
+
+void ExposeQuery::InternalSwap(ExposeQuery* other) {
+  using std::swap;
+  _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  _impl_.exposable_.InternalSwap(&other->_impl_.exposable_);
+  swap(_impl_.state_, other->_impl_.state_);
+}
+
+::PROTOBUF_NAMESPACE_ID::Metadata ExposeQuery::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[22]);
+}
+
+// ===================================================================
+
+class ExposeAnswer::_Internal {
+ public:
+};
+
+ExposeAnswer::ExposeAnswer(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                         bool is_message_owned)
+  : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
+  SharedCtor(arena, is_message_owned);
+  // @@protoc_insertion_point(arena_constructor:hearts.v1.ExposeAnswer)
+}
+ExposeAnswer::ExposeAnswer(const ExposeAnswer& from)
+  : ::PROTOBUF_NAMESPACE_ID::Message() {
+  ExposeAnswer* const _this = this; (void)_this;
+  new (&_impl_) Impl_{
+      decltype(_impl_.cards_){from._impl_.cards_}
+    , /*decltype(_impl_._cached_size_)*/{}};
+
+  _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  // @@protoc_insertion_point(copy_constructor:hearts.v1.ExposeAnswer)
+}
+
+inline void ExposeAnswer::SharedCtor(
+    ::_pb::Arena* arena, bool is_message_owned) {
+  (void)arena;
+  (void)is_message_owned;
+  new (&_impl_) Impl_{
+      decltype(_impl_.cards_){arena}
+    , /*decltype(_impl_._cached_size_)*/{}
+  };
+}
+
+ExposeAnswer::~ExposeAnswer() {
+  // @@protoc_insertion_point(destructor:hearts.v1.ExposeAnswer)
+  if (auto *arena = _internal_metadata_.DeleteReturnArena<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>()) {
+  (void)arena;
+    return;
+  }
+  SharedDtor();
+}
+
+inline void ExposeAnswer::SharedDtor() {
+  GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+  _impl_.cards_.~RepeatedPtrField();
+}
+
+void ExposeAnswer::SetCachedSize(int size) const {
+  _impl_._cached_size_.Set(size);
+}
+
+void ExposeAnswer::Clear() {
+// @@protoc_insertion_point(message_clear_start:hearts.v1.ExposeAnswer)
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  _impl_.cards_.Clear();
+  _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
+}
+
+const char* ExposeAnswer::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
+#define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  while (!ctx->Done(&ptr)) {
+    uint32_t tag;
+    ptr = ::_pbi::ReadTag(ptr, &tag);
+    switch (tag >> 3) {
+      // repeated string cards = 1;
+      case 1:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 10)) {
+          ptr -= 1;
+          do {
+            ptr += 1;
+            auto str = _internal_add_cards();
+            ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+            CHK_(ptr);
+            CHK_(::_pbi::VerifyUTF8(str, "hearts.v1.ExposeAnswer.cards"));
+            if (!ctx->DataAvailable(ptr)) break;
+          } while (::PROTOBUF_NAMESPACE_ID::internal::ExpectTag<10>(ptr));
+        } else
+          goto handle_unusual;
+        continue;
+      default:
+        goto handle_unusual;
+    }  // switch
+  handle_unusual:
+    if ((tag == 0) || ((tag & 7) == 4)) {
+      CHK_(ptr);
+      ctx->SetLastTag(tag);
+      goto message_done;
+    }
+    ptr = UnknownFieldParse(
+        tag,
+        _internal_metadata_.mutable_unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(),
+        ptr, ctx);
+    CHK_(ptr != nullptr);
+  }  // while
+message_done:
+  return ptr;
+failure:
+  ptr = nullptr;
+  goto message_done;
+#undef CHK_
+}
+
+uint8_t* ExposeAnswer::_InternalSerialize(
+    uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const {
+  // @@protoc_insertion_point(serialize_to_array_start:hearts.v1.ExposeAnswer)
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  // repeated string cards = 1;
+  for (int i = 0, n = this->_internal_cards_size(); i < n; i++) {
+    const auto& s = this->_internal_cards(i);
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      s.data(), static_cast<int>(s.length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "hearts.v1.ExposeAnswer.cards");
+    target = stream->WriteString(1, s, target);
+  }
+
+  if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
+    target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
+        _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
+  }
+  // @@protoc_insertion_point(serialize_to_array_end:hearts.v1.ExposeAnswer)
+  return target;
+}
+
+size_t ExposeAnswer::ByteSizeLong() const {
+// @@protoc_insertion_point(message_byte_size_start:hearts.v1.ExposeAnswer)
+  size_t total_size = 0;
+
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  // repeated string cards = 1;
+  total_size += 1 *
+      ::PROTOBUF_NAMESPACE_ID::internal::FromIntSize(_impl_.cards_.size());
+  for (int i = 0, n = _impl_.cards_.size(); i < n; i++) {
+    total_size += ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+      _impl_.cards_.Get(i));
+  }
+
+  return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
+}
+
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData ExposeAnswer::_class_data_ = {
+    ::PROTOBUF_NAMESPACE_ID::Message::CopyWithSourceCheck,
+    ExposeAnswer::MergeImpl
+};
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*ExposeAnswer::GetClassData() const { return &_class_data_; }
+
+
+void ExposeAnswer::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg) {
+  auto* const _this = static_cast<ExposeAnswer*>(&to_msg);
+  auto& from = static_cast<const ExposeAnswer&>(from_msg);
+  // @@protoc_insertion_point(class_specific_merge_from_start:hearts.v1.ExposeAnswer)
+  GOOGLE_DCHECK_NE(&from, _this);
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  _this->_impl_.cards_.MergeFrom(from._impl_.cards_);
+  _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+}
+
+void ExposeAnswer::CopyFrom(const ExposeAnswer& from) {
+// @@protoc_insertion_point(class_specific_copy_from_start:hearts.v1.ExposeAnswer)
+  if (&from == this) return;
+  Clear();
+  MergeFrom(from);
+}
+
+bool ExposeAnswer::IsInitialized() const {
+  return true;
+}
+
+void ExposeAnswer::InternalSwap(ExposeAnswer* other) {
+  using std::swap;
+  _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  _impl_.cards_.InternalSwap(&other->_impl_.cards_);
+}
+
+::PROTOBUF_NAMESPACE_ID::Metadata ExposeAnswer::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[23]);
+}
+
+// ===================================================================
+
 class PledgeAnswer::_Internal {
  public:
 };
@@ -7590,7 +8340,7 @@ void PledgeAnswer::InternalSwap(PledgeAnswer* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata PledgeAnswer::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[21]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[24]);
 }
 
 // ===================================================================
@@ -7838,7 +8588,7 @@ void QueenOffer::InternalSwap(QueenOffer* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata QueenOffer::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[22]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[25]);
 }
 
 // ===================================================================
@@ -8062,7 +8812,7 @@ void RefuseQueenQuery::InternalSwap(RefuseQueenQuery* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata RefuseQueenQuery::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[23]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[26]);
 }
 
 // ===================================================================
@@ -8240,7 +8990,7 @@ void RefuseQueenAnswer::InternalSwap(RefuseQueenAnswer* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata RefuseQueenAnswer::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[24]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[27]);
 }
 
 // ===================================================================
@@ -8524,7 +9274,7 @@ void ReplacePassQuery::InternalSwap(ReplacePassQuery* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata ReplacePassQuery::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[25]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[28]);
 }
 
 // ===================================================================
@@ -8727,7 +9477,7 @@ void ReplacePassAnswer::InternalSwap(ReplacePassAnswer* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata ReplacePassAnswer::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[26]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[29]);
 }
 
 // ===================================================================
@@ -8993,7 +9743,7 @@ void PlayCardQuery::InternalSwap(PlayCardQuery* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata PlayCardQuery::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[27]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[30]);
 }
 
 // ===================================================================
@@ -9235,7 +9985,7 @@ void PlayCardAnswer::InternalSwap(PlayCardAnswer* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata PlayCardAnswer::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[28]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[31]);
 }
 
 // ===================================================================
@@ -9428,7 +10178,7 @@ void RevealCardQuery::InternalSwap(RevealCardQuery* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata RevealCardQuery::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[29]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[32]);
 }
 
 // ===================================================================
@@ -9631,7 +10381,7 @@ void RevealCardAnswer::InternalSwap(RevealCardAnswer* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata RevealCardAnswer::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[30]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[33]);
 }
 
 // ===================================================================
@@ -9861,7 +10611,7 @@ void Player::InternalSwap(Player* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata Player::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[31]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[34]);
 }
 
 // ===================================================================
@@ -10246,7 +10996,7 @@ void MatchStart::InternalSwap(MatchStart* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata MatchStart::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[32]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[35]);
 }
 
 // ===================================================================
@@ -10463,7 +11213,7 @@ void MatchStartAnswer::InternalSwap(MatchStartAnswer* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata MatchStartAnswer::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[33]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[36]);
 }
 
 // ===================================================================
@@ -10821,7 +11571,7 @@ void HandStart::InternalSwap(HandStart* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata HandStart::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[34]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[37]);
 }
 
 // ===================================================================
@@ -11073,7 +11823,7 @@ void TrickEnd::InternalSwap(TrickEnd* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata TrickEnd::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[35]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[38]);
 }
 
 // ===================================================================
@@ -11418,7 +12168,7 @@ void HandEnd::InternalSwap(HandEnd* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata HandEnd::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[36]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[39]);
 }
 
 // ===================================================================
@@ -11674,7 +12424,7 @@ void MatchEnd::InternalSwap(MatchEnd* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata MatchEnd::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_hearts_2fv1_2fgame_2eproto_getter, &descriptor_table_hearts_2fv1_2fgame_2eproto_once,
-      file_level_metadata_hearts_2fv1_2fgame_2eproto[37]);
+      file_level_metadata_hearts_2fv1_2fgame_2eproto[40]);
 }
 
 // @@protoc_insertion_point(namespace_scope)
@@ -11764,6 +12514,18 @@ Arena::CreateMaybeMessage< ::hearts::v1::MoonChoiceAnswer >(Arena* arena) {
 template<> PROTOBUF_NOINLINE ::hearts::v1::PledgeQuery*
 Arena::CreateMaybeMessage< ::hearts::v1::PledgeQuery >(Arena* arena) {
   return Arena::CreateMessageInternal< ::hearts::v1::PledgeQuery >(arena);
+}
+template<> PROTOBUF_NOINLINE ::hearts::v1::Exposure*
+Arena::CreateMaybeMessage< ::hearts::v1::Exposure >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::hearts::v1::Exposure >(arena);
+}
+template<> PROTOBUF_NOINLINE ::hearts::v1::ExposeQuery*
+Arena::CreateMaybeMessage< ::hearts::v1::ExposeQuery >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::hearts::v1::ExposeQuery >(arena);
+}
+template<> PROTOBUF_NOINLINE ::hearts::v1::ExposeAnswer*
+Arena::CreateMaybeMessage< ::hearts::v1::ExposeAnswer >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::hearts::v1::ExposeAnswer >(arena);
 }
 template<> PROTOBUF_NOINLINE ::hearts::v1::PledgeAnswer*
 Arena::CreateMaybeMessage< ::hearts::v1::PledgeAnswer >(Arena* arena) {

@@ -76,6 +76,15 @@ extern DominoTableDefaultTypeInternal _DominoTable_default_instance_;
 class DominoTrickEnd;
 struct DominoTrickEndDefaultTypeInternal;
 extern DominoTrickEndDefaultTypeInternal _DominoTrickEnd_default_instance_;
+class ExposeAnswer;
+struct ExposeAnswerDefaultTypeInternal;
+extern ExposeAnswerDefaultTypeInternal _ExposeAnswer_default_instance_;
+class ExposeQuery;
+struct ExposeQueryDefaultTypeInternal;
+extern ExposeQueryDefaultTypeInternal _ExposeQuery_default_instance_;
+class Exposure;
+struct ExposureDefaultTypeInternal;
+extern ExposureDefaultTypeInternal _Exposure_default_instance_;
 class HandEnd;
 struct HandEndDefaultTypeInternal;
 extern HandEndDefaultTypeInternal _HandEnd_default_instance_;
@@ -175,6 +184,9 @@ template<> ::hearts::v1::Clock* Arena::CreateMaybeMessage<::hearts::v1::Clock>(A
 template<> ::hearts::v1::DominoSeats* Arena::CreateMaybeMessage<::hearts::v1::DominoSeats>(Arena*);
 template<> ::hearts::v1::DominoTable* Arena::CreateMaybeMessage<::hearts::v1::DominoTable>(Arena*);
 template<> ::hearts::v1::DominoTrickEnd* Arena::CreateMaybeMessage<::hearts::v1::DominoTrickEnd>(Arena*);
+template<> ::hearts::v1::ExposeAnswer* Arena::CreateMaybeMessage<::hearts::v1::ExposeAnswer>(Arena*);
+template<> ::hearts::v1::ExposeQuery* Arena::CreateMaybeMessage<::hearts::v1::ExposeQuery>(Arena*);
+template<> ::hearts::v1::Exposure* Arena::CreateMaybeMessage<::hearts::v1::Exposure>(Arena*);
 template<> ::hearts::v1::HandEnd* Arena::CreateMaybeMessage<::hearts::v1::HandEnd>(Arena*);
 template<> ::hearts::v1::HandStart* Arena::CreateMaybeMessage<::hearts::v1::HandStart>(Arena*);
 template<> ::hearts::v1::HandState* Arena::CreateMaybeMessage<::hearts::v1::HandState>(Arena*);
@@ -763,6 +775,7 @@ class HandState final :
     kPassSplitFieldNumber = 40,
     kPledgesFieldNumber = 80,
     kExtraCardSeatsFieldNumber = 86,
+    kExposuresFieldNumber = 87,
     kScoringSuitFieldNumber = 18,
     kRulesFieldNumber = 1,
     kCurrentTrickFieldNumber = 11,
@@ -1076,6 +1089,24 @@ class HandState final :
   ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t >*
       mutable_extra_card_seats();
 
+  // repeated .hearts.v1.Exposure exposures = 87;
+  int exposures_size() const;
+  private:
+  int _internal_exposures_size() const;
+  public:
+  void clear_exposures();
+  ::hearts::v1::Exposure* mutable_exposures(int index);
+  ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::hearts::v1::Exposure >*
+      mutable_exposures();
+  private:
+  const ::hearts::v1::Exposure& _internal_exposures(int index) const;
+  ::hearts::v1::Exposure* _internal_add_exposures();
+  public:
+  const ::hearts::v1::Exposure& exposures(int index) const;
+  ::hearts::v1::Exposure* add_exposures();
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::hearts::v1::Exposure >&
+      exposures() const;
+
   // string scoring_suit = 18;
   void clear_scoring_suit();
   const std::string& scoring_suit() const;
@@ -1302,6 +1333,7 @@ class HandState final :
     mutable std::atomic<int> _pledges_cached_byte_size_;
     ::PROTOBUF_NAMESPACE_ID::RepeatedField< uint32_t > extra_card_seats_;
     mutable std::atomic<int> _extra_card_seats_cached_byte_size_;
+    ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::hearts::v1::Exposure > exposures_;
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr scoring_suit_;
     ::hearts::v1::Rules* rules_;
     ::hearts::v1::Trick* current_trick_;
@@ -4518,6 +4550,526 @@ class PledgeQuery final :
 };
 // -------------------------------------------------------------------
 
+class Exposure final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:hearts.v1.Exposure) */ {
+ public:
+  inline Exposure() : Exposure(nullptr) {}
+  ~Exposure() override;
+  explicit PROTOBUF_CONSTEXPR Exposure(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  Exposure(const Exposure& from);
+  Exposure(Exposure&& from) noexcept
+    : Exposure() {
+    *this = ::std::move(from);
+  }
+
+  inline Exposure& operator=(const Exposure& from) {
+    CopyFrom(from);
+    return *this;
+  }
+  inline Exposure& operator=(Exposure&& from) noexcept {
+    if (this == &from) return *this;
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    } else {
+      CopyFrom(from);
+    }
+    return *this;
+  }
+
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* descriptor() {
+    return GetDescriptor();
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* GetDescriptor() {
+    return default_instance().GetMetadata().descriptor;
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Reflection* GetReflection() {
+    return default_instance().GetMetadata().reflection;
+  }
+  static const Exposure& default_instance() {
+    return *internal_default_instance();
+  }
+  static inline const Exposure* internal_default_instance() {
+    return reinterpret_cast<const Exposure*>(
+               &_Exposure_default_instance_);
+  }
+  static constexpr int kIndexInFileMessages =
+    21;
+
+  friend void swap(Exposure& a, Exposure& b) {
+    a.Swap(&b);
+  }
+  inline void Swap(Exposure* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    } else {
+      ::PROTOBUF_NAMESPACE_ID::internal::GenericSwap(this, other);
+    }
+  }
+  void UnsafeArenaSwap(Exposure* other) {
+    if (other == this) return;
+    GOOGLE_DCHECK(GetOwningArena() == other->GetOwningArena());
+    InternalSwap(other);
+  }
+
+  // implements Message ----------------------------------------------
+
+  Exposure* New(::PROTOBUF_NAMESPACE_ID::Arena* arena = nullptr) const final {
+    return CreateMaybeMessage<Exposure>(arena);
+  }
+  using ::PROTOBUF_NAMESPACE_ID::Message::CopyFrom;
+  void CopyFrom(const Exposure& from);
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  void MergeFrom( const Exposure& from) {
+    Exposure::MergeImpl(*this, from);
+  }
+  private:
+  static void MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg);
+  public:
+  PROTOBUF_ATTRIBUTE_REINITIALIZES void Clear() final;
+  bool IsInitialized() const final;
+
+  size_t ByteSizeLong() const final;
+  const char* _InternalParse(const char* ptr, ::PROTOBUF_NAMESPACE_ID::internal::ParseContext* ctx) final;
+  uint8_t* _InternalSerialize(
+      uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const final;
+  int GetCachedSize() const final { return _impl_._cached_size_.Get(); }
+
+  private:
+  void SharedCtor(::PROTOBUF_NAMESPACE_ID::Arena* arena, bool is_message_owned);
+  void SharedDtor();
+  void SetCachedSize(int size) const final;
+  void InternalSwap(Exposure* other);
+
+  private:
+  friend class ::PROTOBUF_NAMESPACE_ID::internal::AnyMetadata;
+  static ::PROTOBUF_NAMESPACE_ID::StringPiece FullMessageName() {
+    return "hearts.v1.Exposure";
+  }
+  protected:
+  explicit Exposure(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                       bool is_message_owned = false);
+  public:
+
+  static const ClassData _class_data_;
+  const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GetClassData() const final;
+
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+
+  // nested types ----------------------------------------------------
+
+  // accessors -------------------------------------------------------
+
+  enum : int {
+    kCardsFieldNumber = 2,
+    kSeatFieldNumber = 1,
+  };
+  // repeated string cards = 2;
+  int cards_size() const;
+  private:
+  int _internal_cards_size() const;
+  public:
+  void clear_cards();
+  const std::string& cards(int index) const;
+  std::string* mutable_cards(int index);
+  void set_cards(int index, const std::string& value);
+  void set_cards(int index, std::string&& value);
+  void set_cards(int index, const char* value);
+  void set_cards(int index, const char* value, size_t size);
+  std::string* add_cards();
+  void add_cards(const std::string& value);
+  void add_cards(std::string&& value);
+  void add_cards(const char* value);
+  void add_cards(const char* value, size_t size);
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>& cards() const;
+  ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>* mutable_cards();
+  private:
+  const std::string& _internal_cards(int index) const;
+  std::string* _internal_add_cards();
+  public:
+
+  // uint32 seat = 1;
+  void clear_seat();
+  uint32_t seat() const;
+  void set_seat(uint32_t value);
+  private:
+  uint32_t _internal_seat() const;
+  void _internal_set_seat(uint32_t value);
+  public:
+
+  // @@protoc_insertion_point(class_scope:hearts.v1.Exposure)
+ private:
+  class _Internal;
+
+  template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
+  typedef void InternalArenaConstructable_;
+  typedef void DestructorSkippable_;
+  struct Impl_ {
+    ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string> cards_;
+    uint32_t seat_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
+  };
+  union { Impl_ _impl_; };
+  friend struct ::TableStruct_hearts_2fv1_2fgame_2eproto;
+};
+// -------------------------------------------------------------------
+
+class ExposeQuery final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:hearts.v1.ExposeQuery) */ {
+ public:
+  inline ExposeQuery() : ExposeQuery(nullptr) {}
+  ~ExposeQuery() override;
+  explicit PROTOBUF_CONSTEXPR ExposeQuery(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  ExposeQuery(const ExposeQuery& from);
+  ExposeQuery(ExposeQuery&& from) noexcept
+    : ExposeQuery() {
+    *this = ::std::move(from);
+  }
+
+  inline ExposeQuery& operator=(const ExposeQuery& from) {
+    CopyFrom(from);
+    return *this;
+  }
+  inline ExposeQuery& operator=(ExposeQuery&& from) noexcept {
+    if (this == &from) return *this;
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    } else {
+      CopyFrom(from);
+    }
+    return *this;
+  }
+
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* descriptor() {
+    return GetDescriptor();
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* GetDescriptor() {
+    return default_instance().GetMetadata().descriptor;
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Reflection* GetReflection() {
+    return default_instance().GetMetadata().reflection;
+  }
+  static const ExposeQuery& default_instance() {
+    return *internal_default_instance();
+  }
+  static inline const ExposeQuery* internal_default_instance() {
+    return reinterpret_cast<const ExposeQuery*>(
+               &_ExposeQuery_default_instance_);
+  }
+  static constexpr int kIndexInFileMessages =
+    22;
+
+  friend void swap(ExposeQuery& a, ExposeQuery& b) {
+    a.Swap(&b);
+  }
+  inline void Swap(ExposeQuery* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    } else {
+      ::PROTOBUF_NAMESPACE_ID::internal::GenericSwap(this, other);
+    }
+  }
+  void UnsafeArenaSwap(ExposeQuery* other) {
+    if (other == this) return;
+    GOOGLE_DCHECK(GetOwningArena() == other->GetOwningArena());
+    InternalSwap(other);
+  }
+
+  // implements Message ----------------------------------------------
+
+  ExposeQuery* New(::PROTOBUF_NAMESPACE_ID::Arena* arena = nullptr) const final {
+    return CreateMaybeMessage<ExposeQuery>(arena);
+  }
+  using ::PROTOBUF_NAMESPACE_ID::Message::CopyFrom;
+  void CopyFrom(const ExposeQuery& from);
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  void MergeFrom( const ExposeQuery& from) {
+    ExposeQuery::MergeImpl(*this, from);
+  }
+  private:
+  static void MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg);
+  public:
+  PROTOBUF_ATTRIBUTE_REINITIALIZES void Clear() final;
+  bool IsInitialized() const final;
+
+  size_t ByteSizeLong() const final;
+  const char* _InternalParse(const char* ptr, ::PROTOBUF_NAMESPACE_ID::internal::ParseContext* ctx) final;
+  uint8_t* _InternalSerialize(
+      uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const final;
+  int GetCachedSize() const final { return _impl_._cached_size_.Get(); }
+
+  private:
+  void SharedCtor(::PROTOBUF_NAMESPACE_ID::Arena* arena, bool is_message_owned);
+  void SharedDtor();
+  void SetCachedSize(int size) const final;
+  void InternalSwap(ExposeQuery* other);
+
+  private:
+  friend class ::PROTOBUF_NAMESPACE_ID::internal::AnyMetadata;
+  static ::PROTOBUF_NAMESPACE_ID::StringPiece FullMessageName() {
+    return "hearts.v1.ExposeQuery";
+  }
+  protected:
+  explicit ExposeQuery(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                       bool is_message_owned = false);
+  public:
+
+  static const ClassData _class_data_;
+  const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GetClassData() const final;
+
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+
+  // nested types ----------------------------------------------------
+
+  // accessors -------------------------------------------------------
+
+  enum : int {
+    kExposableFieldNumber = 2,
+    kStateFieldNumber = 1,
+  };
+  // repeated string exposable = 2;
+  int exposable_size() const;
+  private:
+  int _internal_exposable_size() const;
+  public:
+  void clear_exposable();
+  const std::string& exposable(int index) const;
+  std::string* mutable_exposable(int index);
+  void set_exposable(int index, const std::string& value);
+  void set_exposable(int index, std::string&& value);
+  void set_exposable(int index, const char* value);
+  void set_exposable(int index, const char* value, size_t size);
+  std::string* add_exposable();
+  void add_exposable(const std::string& value);
+  void add_exposable(std::string&& value);
+  void add_exposable(const char* value);
+  void add_exposable(const char* value, size_t size);
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>& exposable() const;
+  ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>* mutable_exposable();
+  private:
+  const std::string& _internal_exposable(int index) const;
+  std::string* _internal_add_exposable();
+  public:
+
+  // .hearts.v1.HandState state = 1;
+  bool has_state() const;
+  private:
+  bool _internal_has_state() const;
+  public:
+  void clear_state();
+  const ::hearts::v1::HandState& state() const;
+  PROTOBUF_NODISCARD ::hearts::v1::HandState* release_state();
+  ::hearts::v1::HandState* mutable_state();
+  void set_allocated_state(::hearts::v1::HandState* state);
+  private:
+  const ::hearts::v1::HandState& _internal_state() const;
+  ::hearts::v1::HandState* _internal_mutable_state();
+  public:
+  void unsafe_arena_set_allocated_state(
+      ::hearts::v1::HandState* state);
+  ::hearts::v1::HandState* unsafe_arena_release_state();
+
+  // @@protoc_insertion_point(class_scope:hearts.v1.ExposeQuery)
+ private:
+  class _Internal;
+
+  template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
+  typedef void InternalArenaConstructable_;
+  typedef void DestructorSkippable_;
+  struct Impl_ {
+    ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string> exposable_;
+    ::hearts::v1::HandState* state_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
+  };
+  union { Impl_ _impl_; };
+  friend struct ::TableStruct_hearts_2fv1_2fgame_2eproto;
+};
+// -------------------------------------------------------------------
+
+class ExposeAnswer final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:hearts.v1.ExposeAnswer) */ {
+ public:
+  inline ExposeAnswer() : ExposeAnswer(nullptr) {}
+  ~ExposeAnswer() override;
+  explicit PROTOBUF_CONSTEXPR ExposeAnswer(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  ExposeAnswer(const ExposeAnswer& from);
+  ExposeAnswer(ExposeAnswer&& from) noexcept
+    : ExposeAnswer() {
+    *this = ::std::move(from);
+  }
+
+  inline ExposeAnswer& operator=(const ExposeAnswer& from) {
+    CopyFrom(from);
+    return *this;
+  }
+  inline ExposeAnswer& operator=(ExposeAnswer&& from) noexcept {
+    if (this == &from) return *this;
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    } else {
+      CopyFrom(from);
+    }
+    return *this;
+  }
+
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* descriptor() {
+    return GetDescriptor();
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* GetDescriptor() {
+    return default_instance().GetMetadata().descriptor;
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Reflection* GetReflection() {
+    return default_instance().GetMetadata().reflection;
+  }
+  static const ExposeAnswer& default_instance() {
+    return *internal_default_instance();
+  }
+  static inline const ExposeAnswer* internal_default_instance() {
+    return reinterpret_cast<const ExposeAnswer*>(
+               &_ExposeAnswer_default_instance_);
+  }
+  static constexpr int kIndexInFileMessages =
+    23;
+
+  friend void swap(ExposeAnswer& a, ExposeAnswer& b) {
+    a.Swap(&b);
+  }
+  inline void Swap(ExposeAnswer* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    } else {
+      ::PROTOBUF_NAMESPACE_ID::internal::GenericSwap(this, other);
+    }
+  }
+  void UnsafeArenaSwap(ExposeAnswer* other) {
+    if (other == this) return;
+    GOOGLE_DCHECK(GetOwningArena() == other->GetOwningArena());
+    InternalSwap(other);
+  }
+
+  // implements Message ----------------------------------------------
+
+  ExposeAnswer* New(::PROTOBUF_NAMESPACE_ID::Arena* arena = nullptr) const final {
+    return CreateMaybeMessage<ExposeAnswer>(arena);
+  }
+  using ::PROTOBUF_NAMESPACE_ID::Message::CopyFrom;
+  void CopyFrom(const ExposeAnswer& from);
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  void MergeFrom( const ExposeAnswer& from) {
+    ExposeAnswer::MergeImpl(*this, from);
+  }
+  private:
+  static void MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg);
+  public:
+  PROTOBUF_ATTRIBUTE_REINITIALIZES void Clear() final;
+  bool IsInitialized() const final;
+
+  size_t ByteSizeLong() const final;
+  const char* _InternalParse(const char* ptr, ::PROTOBUF_NAMESPACE_ID::internal::ParseContext* ctx) final;
+  uint8_t* _InternalSerialize(
+      uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const final;
+  int GetCachedSize() const final { return _impl_._cached_size_.Get(); }
+
+  private:
+  void SharedCtor(::PROTOBUF_NAMESPACE_ID::Arena* arena, bool is_message_owned);
+  void SharedDtor();
+  void SetCachedSize(int size) const final;
+  void InternalSwap(ExposeAnswer* other);
+
+  private:
+  friend class ::PROTOBUF_NAMESPACE_ID::internal::AnyMetadata;
+  static ::PROTOBUF_NAMESPACE_ID::StringPiece FullMessageName() {
+    return "hearts.v1.ExposeAnswer";
+  }
+  protected:
+  explicit ExposeAnswer(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                       bool is_message_owned = false);
+  public:
+
+  static const ClassData _class_data_;
+  const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GetClassData() const final;
+
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+
+  // nested types ----------------------------------------------------
+
+  // accessors -------------------------------------------------------
+
+  enum : int {
+    kCardsFieldNumber = 1,
+  };
+  // repeated string cards = 1;
+  int cards_size() const;
+  private:
+  int _internal_cards_size() const;
+  public:
+  void clear_cards();
+  const std::string& cards(int index) const;
+  std::string* mutable_cards(int index);
+  void set_cards(int index, const std::string& value);
+  void set_cards(int index, std::string&& value);
+  void set_cards(int index, const char* value);
+  void set_cards(int index, const char* value, size_t size);
+  std::string* add_cards();
+  void add_cards(const std::string& value);
+  void add_cards(std::string&& value);
+  void add_cards(const char* value);
+  void add_cards(const char* value, size_t size);
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>& cards() const;
+  ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>* mutable_cards();
+  private:
+  const std::string& _internal_cards(int index) const;
+  std::string* _internal_add_cards();
+  public:
+
+  // @@protoc_insertion_point(class_scope:hearts.v1.ExposeAnswer)
+ private:
+  class _Internal;
+
+  template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
+  typedef void InternalArenaConstructable_;
+  typedef void DestructorSkippable_;
+  struct Impl_ {
+    ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string> cards_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
+  };
+  union { Impl_ _impl_; };
+  friend struct ::TableStruct_hearts_2fv1_2fgame_2eproto;
+};
+// -------------------------------------------------------------------
+
 class PledgeAnswer final :
     public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:hearts.v1.PledgeAnswer) */ {
  public:
@@ -4566,7 +5118,7 @@ class PledgeAnswer final :
                &_PledgeAnswer_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    21;
+    24;
 
   friend void swap(PledgeAnswer& a, PledgeAnswer& b) {
     a.Swap(&b);
@@ -4714,7 +5266,7 @@ class QueenOffer final :
                &_QueenOffer_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    22;
+    25;
 
   friend void swap(QueenOffer& a, QueenOffer& b) {
     a.Swap(&b);
@@ -4889,7 +5441,7 @@ class RefuseQueenQuery final :
                &_RefuseQueenQuery_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    23;
+    26;
 
   friend void swap(RefuseQueenQuery& a, RefuseQueenQuery& b) {
     a.Swap(&b);
@@ -5057,7 +5609,7 @@ class RefuseQueenAnswer final :
                &_RefuseQueenAnswer_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    24;
+    27;
 
   friend void swap(RefuseQueenAnswer& a, RefuseQueenAnswer& b) {
     a.Swap(&b);
@@ -5205,7 +5757,7 @@ class ReplacePassQuery final :
                &_ReplacePassQuery_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    25;
+    28;
 
   friend void swap(ReplacePassQuery& a, ReplacePassQuery& b) {
     a.Swap(&b);
@@ -5404,7 +5956,7 @@ class ReplacePassAnswer final :
                &_ReplacePassAnswer_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    26;
+    29;
 
   friend void swap(ReplacePassAnswer& a, ReplacePassAnswer& b) {
     a.Swap(&b);
@@ -5557,7 +6109,7 @@ class PlayCardQuery final :
                &_PlayCardQuery_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    27;
+    30;
 
   friend void swap(PlayCardQuery& a, PlayCardQuery& b) {
     a.Swap(&b);
@@ -5760,7 +6312,7 @@ class PlayCardAnswer final :
                &_PlayCardAnswer_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    28;
+    31;
 
   friend void swap(PlayCardAnswer& a, PlayCardAnswer& b) {
     a.Swap(&b);
@@ -5929,7 +6481,7 @@ class RevealCardQuery final :
                &_RevealCardQuery_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    29;
+    32;
 
   friend void swap(RevealCardQuery& a, RevealCardQuery& b) {
     a.Swap(&b);
@@ -6086,7 +6638,7 @@ class RevealCardAnswer final :
                &_RevealCardAnswer_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    30;
+    33;
 
   friend void swap(RevealCardAnswer& a, RevealCardAnswer& b) {
     a.Swap(&b);
@@ -6239,7 +6791,7 @@ class Player final :
                &_Player_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    31;
+    34;
 
   friend void swap(Player& a, Player& b) {
     a.Swap(&b);
@@ -6403,7 +6955,7 @@ class MatchStart final :
                &_MatchStart_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    32;
+    35;
 
   friend void swap(MatchStart& a, MatchStart& b) {
     a.Swap(&b);
@@ -6638,7 +7190,7 @@ class MatchStartAnswer final :
                &_MatchStartAnswer_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    33;
+    36;
 
   friend void swap(MatchStartAnswer& a, MatchStartAnswer& b) {
     a.Swap(&b);
@@ -6812,7 +7364,7 @@ class HandStart final :
                &_HandStart_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    34;
+    37;
 
   friend void swap(HandStart& a, HandStart& b) {
     a.Swap(&b);
@@ -7059,7 +7611,7 @@ class TrickEnd final :
                &_TrickEnd_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    35;
+    38;
 
   friend void swap(TrickEnd& a, TrickEnd& b) {
     a.Swap(&b);
@@ -7238,7 +7790,7 @@ class HandEnd final :
                &_HandEnd_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    36;
+    39;
 
   friend void swap(HandEnd& a, HandEnd& b) {
     a.Swap(&b);
@@ -7478,7 +8030,7 @@ class MatchEnd final :
                &_MatchEnd_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    37;
+    40;
 
   friend void swap(MatchEnd& a, MatchEnd& b) {
     a.Swap(&b);
@@ -9236,6 +9788,46 @@ inline void HandState::set_allocated_queen_offer(::hearts::v1::QueenOffer* queen
   }
   _impl_.queen_offer_ = queen_offer;
   // @@protoc_insertion_point(field_set_allocated:hearts.v1.HandState.queen_offer)
+}
+
+// repeated .hearts.v1.Exposure exposures = 87;
+inline int HandState::_internal_exposures_size() const {
+  return _impl_.exposures_.size();
+}
+inline int HandState::exposures_size() const {
+  return _internal_exposures_size();
+}
+inline void HandState::clear_exposures() {
+  _impl_.exposures_.Clear();
+}
+inline ::hearts::v1::Exposure* HandState::mutable_exposures(int index) {
+  // @@protoc_insertion_point(field_mutable:hearts.v1.HandState.exposures)
+  return _impl_.exposures_.Mutable(index);
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::hearts::v1::Exposure >*
+HandState::mutable_exposures() {
+  // @@protoc_insertion_point(field_mutable_list:hearts.v1.HandState.exposures)
+  return &_impl_.exposures_;
+}
+inline const ::hearts::v1::Exposure& HandState::_internal_exposures(int index) const {
+  return _impl_.exposures_.Get(index);
+}
+inline const ::hearts::v1::Exposure& HandState::exposures(int index) const {
+  // @@protoc_insertion_point(field_get:hearts.v1.HandState.exposures)
+  return _internal_exposures(index);
+}
+inline ::hearts::v1::Exposure* HandState::_internal_add_exposures() {
+  return _impl_.exposures_.Add();
+}
+inline ::hearts::v1::Exposure* HandState::add_exposures() {
+  ::hearts::v1::Exposure* _add = _internal_add_exposures();
+  // @@protoc_insertion_point(field_add:hearts.v1.HandState.exposures)
+  return _add;
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::hearts::v1::Exposure >&
+HandState::exposures() const {
+  // @@protoc_insertion_point(field_list:hearts.v1.HandState.exposures)
+  return _impl_.exposures_;
 }
 
 // optional .hearts.v1.DominoTable domino = 25;
@@ -11332,6 +11924,353 @@ inline void PledgeQuery::_internal_set_points(uint32_t value) {
 inline void PledgeQuery::set_points(uint32_t value) {
   _internal_set_points(value);
   // @@protoc_insertion_point(field_set:hearts.v1.PledgeQuery.points)
+}
+
+// -------------------------------------------------------------------
+
+// Exposure
+
+// uint32 seat = 1;
+inline void Exposure::clear_seat() {
+  _impl_.seat_ = 0u;
+}
+inline uint32_t Exposure::_internal_seat() const {
+  return _impl_.seat_;
+}
+inline uint32_t Exposure::seat() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Exposure.seat)
+  return _internal_seat();
+}
+inline void Exposure::_internal_set_seat(uint32_t value) {
+  
+  _impl_.seat_ = value;
+}
+inline void Exposure::set_seat(uint32_t value) {
+  _internal_set_seat(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Exposure.seat)
+}
+
+// repeated string cards = 2;
+inline int Exposure::_internal_cards_size() const {
+  return _impl_.cards_.size();
+}
+inline int Exposure::cards_size() const {
+  return _internal_cards_size();
+}
+inline void Exposure::clear_cards() {
+  _impl_.cards_.Clear();
+}
+inline std::string* Exposure::add_cards() {
+  std::string* _s = _internal_add_cards();
+  // @@protoc_insertion_point(field_add_mutable:hearts.v1.Exposure.cards)
+  return _s;
+}
+inline const std::string& Exposure::_internal_cards(int index) const {
+  return _impl_.cards_.Get(index);
+}
+inline const std::string& Exposure::cards(int index) const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Exposure.cards)
+  return _internal_cards(index);
+}
+inline std::string* Exposure::mutable_cards(int index) {
+  // @@protoc_insertion_point(field_mutable:hearts.v1.Exposure.cards)
+  return _impl_.cards_.Mutable(index);
+}
+inline void Exposure::set_cards(int index, const std::string& value) {
+  _impl_.cards_.Mutable(index)->assign(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Exposure.cards)
+}
+inline void Exposure::set_cards(int index, std::string&& value) {
+  _impl_.cards_.Mutable(index)->assign(std::move(value));
+  // @@protoc_insertion_point(field_set:hearts.v1.Exposure.cards)
+}
+inline void Exposure::set_cards(int index, const char* value) {
+  GOOGLE_DCHECK(value != nullptr);
+  _impl_.cards_.Mutable(index)->assign(value);
+  // @@protoc_insertion_point(field_set_char:hearts.v1.Exposure.cards)
+}
+inline void Exposure::set_cards(int index, const char* value, size_t size) {
+  _impl_.cards_.Mutable(index)->assign(
+    reinterpret_cast<const char*>(value), size);
+  // @@protoc_insertion_point(field_set_pointer:hearts.v1.Exposure.cards)
+}
+inline std::string* Exposure::_internal_add_cards() {
+  return _impl_.cards_.Add();
+}
+inline void Exposure::add_cards(const std::string& value) {
+  _impl_.cards_.Add()->assign(value);
+  // @@protoc_insertion_point(field_add:hearts.v1.Exposure.cards)
+}
+inline void Exposure::add_cards(std::string&& value) {
+  _impl_.cards_.Add(std::move(value));
+  // @@protoc_insertion_point(field_add:hearts.v1.Exposure.cards)
+}
+inline void Exposure::add_cards(const char* value) {
+  GOOGLE_DCHECK(value != nullptr);
+  _impl_.cards_.Add()->assign(value);
+  // @@protoc_insertion_point(field_add_char:hearts.v1.Exposure.cards)
+}
+inline void Exposure::add_cards(const char* value, size_t size) {
+  _impl_.cards_.Add()->assign(reinterpret_cast<const char*>(value), size);
+  // @@protoc_insertion_point(field_add_pointer:hearts.v1.Exposure.cards)
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>&
+Exposure::cards() const {
+  // @@protoc_insertion_point(field_list:hearts.v1.Exposure.cards)
+  return _impl_.cards_;
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>*
+Exposure::mutable_cards() {
+  // @@protoc_insertion_point(field_mutable_list:hearts.v1.Exposure.cards)
+  return &_impl_.cards_;
+}
+
+// -------------------------------------------------------------------
+
+// ExposeQuery
+
+// .hearts.v1.HandState state = 1;
+inline bool ExposeQuery::_internal_has_state() const {
+  return this != internal_default_instance() && _impl_.state_ != nullptr;
+}
+inline bool ExposeQuery::has_state() const {
+  return _internal_has_state();
+}
+inline void ExposeQuery::clear_state() {
+  if (GetArenaForAllocation() == nullptr && _impl_.state_ != nullptr) {
+    delete _impl_.state_;
+  }
+  _impl_.state_ = nullptr;
+}
+inline const ::hearts::v1::HandState& ExposeQuery::_internal_state() const {
+  const ::hearts::v1::HandState* p = _impl_.state_;
+  return p != nullptr ? *p : reinterpret_cast<const ::hearts::v1::HandState&>(
+      ::hearts::v1::_HandState_default_instance_);
+}
+inline const ::hearts::v1::HandState& ExposeQuery::state() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.ExposeQuery.state)
+  return _internal_state();
+}
+inline void ExposeQuery::unsafe_arena_set_allocated_state(
+    ::hearts::v1::HandState* state) {
+  if (GetArenaForAllocation() == nullptr) {
+    delete reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(_impl_.state_);
+  }
+  _impl_.state_ = state;
+  if (state) {
+    
+  } else {
+    
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:hearts.v1.ExposeQuery.state)
+}
+inline ::hearts::v1::HandState* ExposeQuery::release_state() {
+  
+  ::hearts::v1::HandState* temp = _impl_.state_;
+  _impl_.state_ = nullptr;
+#ifdef PROTOBUF_FORCE_COPY_IN_RELEASE
+  auto* old =  reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(temp);
+  temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+  if (GetArenaForAllocation() == nullptr) { delete old; }
+#else  // PROTOBUF_FORCE_COPY_IN_RELEASE
+  if (GetArenaForAllocation() != nullptr) {
+    temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+  }
+#endif  // !PROTOBUF_FORCE_COPY_IN_RELEASE
+  return temp;
+}
+inline ::hearts::v1::HandState* ExposeQuery::unsafe_arena_release_state() {
+  // @@protoc_insertion_point(field_release:hearts.v1.ExposeQuery.state)
+  
+  ::hearts::v1::HandState* temp = _impl_.state_;
+  _impl_.state_ = nullptr;
+  return temp;
+}
+inline ::hearts::v1::HandState* ExposeQuery::_internal_mutable_state() {
+  
+  if (_impl_.state_ == nullptr) {
+    auto* p = CreateMaybeMessage<::hearts::v1::HandState>(GetArenaForAllocation());
+    _impl_.state_ = p;
+  }
+  return _impl_.state_;
+}
+inline ::hearts::v1::HandState* ExposeQuery::mutable_state() {
+  ::hearts::v1::HandState* _msg = _internal_mutable_state();
+  // @@protoc_insertion_point(field_mutable:hearts.v1.ExposeQuery.state)
+  return _msg;
+}
+inline void ExposeQuery::set_allocated_state(::hearts::v1::HandState* state) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  if (message_arena == nullptr) {
+    delete _impl_.state_;
+  }
+  if (state) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+        ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(state);
+    if (message_arena != submessage_arena) {
+      state = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, state, submessage_arena);
+    }
+    
+  } else {
+    
+  }
+  _impl_.state_ = state;
+  // @@protoc_insertion_point(field_set_allocated:hearts.v1.ExposeQuery.state)
+}
+
+// repeated string exposable = 2;
+inline int ExposeQuery::_internal_exposable_size() const {
+  return _impl_.exposable_.size();
+}
+inline int ExposeQuery::exposable_size() const {
+  return _internal_exposable_size();
+}
+inline void ExposeQuery::clear_exposable() {
+  _impl_.exposable_.Clear();
+}
+inline std::string* ExposeQuery::add_exposable() {
+  std::string* _s = _internal_add_exposable();
+  // @@protoc_insertion_point(field_add_mutable:hearts.v1.ExposeQuery.exposable)
+  return _s;
+}
+inline const std::string& ExposeQuery::_internal_exposable(int index) const {
+  return _impl_.exposable_.Get(index);
+}
+inline const std::string& ExposeQuery::exposable(int index) const {
+  // @@protoc_insertion_point(field_get:hearts.v1.ExposeQuery.exposable)
+  return _internal_exposable(index);
+}
+inline std::string* ExposeQuery::mutable_exposable(int index) {
+  // @@protoc_insertion_point(field_mutable:hearts.v1.ExposeQuery.exposable)
+  return _impl_.exposable_.Mutable(index);
+}
+inline void ExposeQuery::set_exposable(int index, const std::string& value) {
+  _impl_.exposable_.Mutable(index)->assign(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.ExposeQuery.exposable)
+}
+inline void ExposeQuery::set_exposable(int index, std::string&& value) {
+  _impl_.exposable_.Mutable(index)->assign(std::move(value));
+  // @@protoc_insertion_point(field_set:hearts.v1.ExposeQuery.exposable)
+}
+inline void ExposeQuery::set_exposable(int index, const char* value) {
+  GOOGLE_DCHECK(value != nullptr);
+  _impl_.exposable_.Mutable(index)->assign(value);
+  // @@protoc_insertion_point(field_set_char:hearts.v1.ExposeQuery.exposable)
+}
+inline void ExposeQuery::set_exposable(int index, const char* value, size_t size) {
+  _impl_.exposable_.Mutable(index)->assign(
+    reinterpret_cast<const char*>(value), size);
+  // @@protoc_insertion_point(field_set_pointer:hearts.v1.ExposeQuery.exposable)
+}
+inline std::string* ExposeQuery::_internal_add_exposable() {
+  return _impl_.exposable_.Add();
+}
+inline void ExposeQuery::add_exposable(const std::string& value) {
+  _impl_.exposable_.Add()->assign(value);
+  // @@protoc_insertion_point(field_add:hearts.v1.ExposeQuery.exposable)
+}
+inline void ExposeQuery::add_exposable(std::string&& value) {
+  _impl_.exposable_.Add(std::move(value));
+  // @@protoc_insertion_point(field_add:hearts.v1.ExposeQuery.exposable)
+}
+inline void ExposeQuery::add_exposable(const char* value) {
+  GOOGLE_DCHECK(value != nullptr);
+  _impl_.exposable_.Add()->assign(value);
+  // @@protoc_insertion_point(field_add_char:hearts.v1.ExposeQuery.exposable)
+}
+inline void ExposeQuery::add_exposable(const char* value, size_t size) {
+  _impl_.exposable_.Add()->assign(reinterpret_cast<const char*>(value), size);
+  // @@protoc_insertion_point(field_add_pointer:hearts.v1.ExposeQuery.exposable)
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>&
+ExposeQuery::exposable() const {
+  // @@protoc_insertion_point(field_list:hearts.v1.ExposeQuery.exposable)
+  return _impl_.exposable_;
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>*
+ExposeQuery::mutable_exposable() {
+  // @@protoc_insertion_point(field_mutable_list:hearts.v1.ExposeQuery.exposable)
+  return &_impl_.exposable_;
+}
+
+// -------------------------------------------------------------------
+
+// ExposeAnswer
+
+// repeated string cards = 1;
+inline int ExposeAnswer::_internal_cards_size() const {
+  return _impl_.cards_.size();
+}
+inline int ExposeAnswer::cards_size() const {
+  return _internal_cards_size();
+}
+inline void ExposeAnswer::clear_cards() {
+  _impl_.cards_.Clear();
+}
+inline std::string* ExposeAnswer::add_cards() {
+  std::string* _s = _internal_add_cards();
+  // @@protoc_insertion_point(field_add_mutable:hearts.v1.ExposeAnswer.cards)
+  return _s;
+}
+inline const std::string& ExposeAnswer::_internal_cards(int index) const {
+  return _impl_.cards_.Get(index);
+}
+inline const std::string& ExposeAnswer::cards(int index) const {
+  // @@protoc_insertion_point(field_get:hearts.v1.ExposeAnswer.cards)
+  return _internal_cards(index);
+}
+inline std::string* ExposeAnswer::mutable_cards(int index) {
+  // @@protoc_insertion_point(field_mutable:hearts.v1.ExposeAnswer.cards)
+  return _impl_.cards_.Mutable(index);
+}
+inline void ExposeAnswer::set_cards(int index, const std::string& value) {
+  _impl_.cards_.Mutable(index)->assign(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.ExposeAnswer.cards)
+}
+inline void ExposeAnswer::set_cards(int index, std::string&& value) {
+  _impl_.cards_.Mutable(index)->assign(std::move(value));
+  // @@protoc_insertion_point(field_set:hearts.v1.ExposeAnswer.cards)
+}
+inline void ExposeAnswer::set_cards(int index, const char* value) {
+  GOOGLE_DCHECK(value != nullptr);
+  _impl_.cards_.Mutable(index)->assign(value);
+  // @@protoc_insertion_point(field_set_char:hearts.v1.ExposeAnswer.cards)
+}
+inline void ExposeAnswer::set_cards(int index, const char* value, size_t size) {
+  _impl_.cards_.Mutable(index)->assign(
+    reinterpret_cast<const char*>(value), size);
+  // @@protoc_insertion_point(field_set_pointer:hearts.v1.ExposeAnswer.cards)
+}
+inline std::string* ExposeAnswer::_internal_add_cards() {
+  return _impl_.cards_.Add();
+}
+inline void ExposeAnswer::add_cards(const std::string& value) {
+  _impl_.cards_.Add()->assign(value);
+  // @@protoc_insertion_point(field_add:hearts.v1.ExposeAnswer.cards)
+}
+inline void ExposeAnswer::add_cards(std::string&& value) {
+  _impl_.cards_.Add(std::move(value));
+  // @@protoc_insertion_point(field_add:hearts.v1.ExposeAnswer.cards)
+}
+inline void ExposeAnswer::add_cards(const char* value) {
+  GOOGLE_DCHECK(value != nullptr);
+  _impl_.cards_.Add()->assign(value);
+  // @@protoc_insertion_point(field_add_char:hearts.v1.ExposeAnswer.cards)
+}
+inline void ExposeAnswer::add_cards(const char* value, size_t size) {
+  _impl_.cards_.Add()->assign(reinterpret_cast<const char*>(value), size);
+  // @@protoc_insertion_point(field_add_pointer:hearts.v1.ExposeAnswer.cards)
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>&
+ExposeAnswer::cards() const {
+  // @@protoc_insertion_point(field_list:hearts.v1.ExposeAnswer.cards)
+  return _impl_.cards_;
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>*
+ExposeAnswer::mutable_cards() {
+  // @@protoc_insertion_point(field_mutable_list:hearts.v1.ExposeAnswer.cards)
+  return &_impl_.cards_;
 }
 
 // -------------------------------------------------------------------
@@ -13472,6 +14411,12 @@ inline void MatchEnd::set_hands_played(uint32_t value) {
 #ifdef __GNUC__
   #pragma GCC diagnostic pop
 #endif  // __GNUC__
+// -------------------------------------------------------------------
+
+// -------------------------------------------------------------------
+
+// -------------------------------------------------------------------
+
 // -------------------------------------------------------------------
 
 // -------------------------------------------------------------------

@@ -112,7 +112,8 @@ PROTOBUF_CONSTEXPR Rules::Rules(
   , /*decltype(_impl_.moon_subtract_after_)*/0u
   , /*decltype(_impl_.pledge_points_)*/0u
   , /*decltype(_impl_.extra_cards_first_trick_)*/false
-  , /*decltype(_impl_.queen_refusal_)*/false} {}
+  , /*decltype(_impl_.queen_refusal_)*/false
+  , /*decltype(_impl_.exposures_)*/false} {}
 struct RulesDefaultTypeInternal {
   PROTOBUF_CONSTEXPR RulesDefaultTypeInternal()
       : _instance(::_pbi::ConstantInitialized{}) {}
@@ -207,6 +208,7 @@ const uint32_t TableStruct_hearts_2fv1_2frules_2eproto::offsets[] PROTOBUF_SECTI
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.pass_call_counts_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.extra_cards_first_trick_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.queen_refusal_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::Rules, _impl_.exposures_),
   ~0u,
   ~0u,
   ~0u,
@@ -263,11 +265,12 @@ const uint32_t TableStruct_hearts_2fv1_2frules_2eproto::offsets[] PROTOBUF_SECTI
   ~0u,
   ~0u,
   ~0u,
+  ~0u,
 };
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
   { 0, -1, -1, sizeof(::hearts::v1::CardValue)},
   { 8, -1, -1, sizeof(::hearts::v1::ScoreAdjustment)},
-  { 16, 78, -1, sizeof(::hearts::v1::Rules)},
+  { 16, 79, -1, sizeof(::hearts::v1::Rules)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -280,7 +283,7 @@ const char descriptor_table_protodef_hearts_2fv1_2frules_2eproto[] PROTOBUF_SECT
   "\n\025hearts/v1/rules.proto\022\thearts.v1\")\n\tCa"
   "rdValue\022\014\n\004card\030\001 \001(\t\022\016\n\006points\030\002 \001(\005\"7\n"
   "\017ScoreAdjustment\022\022\n\nfrom_score\030\001 \001(\005\022\020\n\010"
-  "to_score\030\002 \001(\005\"\204\016\n\005Rules\022\014\n\004name\030\001 \001(\t\022\017"
+  "to_score\030\002 \001(\005\"\227\016\n\005Rules\022\014\n\004name\030\001 \001(\t\022\017"
   "\n\007players\030\002 \001(\r\022\025\n\rremoved_cards\030\003 \003(\t\022\022"
   "\n\nkitty_size\030\004 \001(\r\022*\n\013kitty_taker\030\005 \001(\0162"
   "\025.hearts.v1.KittyTaker\0224\n\020kitty_visibili"
@@ -323,65 +326,66 @@ const char descriptor_table_protodef_hearts_2fv1_2frules_2eproto[] PROTOBUF_SECT
   "\022\030\n\020no_hearts_pledge\030Q \001(\010\022\032\n\rpledge_poi"
   "nts\030R \001(\rH\004\210\001\001\022\030\n\020pass_call_counts\030S \003(\r"
   "\022\037\n\027extra_cards_first_trick\030V \001(\010\022\025\n\rque"
-  "en_refusal\030X \001(\010B\n\n\010_doublerB\016\n\014_moon_po"
-  "intsB\017\n\r_target_scoreB\014\n\n_max_handsB\020\n\016_"
-  "pledge_points*\326\002\n\rPassDirection\022\036\n\032PASS_"
-  "DIRECTION_UNSPECIFIED\020\000\022\027\n\023PASS_DIRECTIO"
-  "N_LEFT\020\001\022\030\n\024PASS_DIRECTION_RIGHT\020\002\022\031\n\025PA"
-  "SS_DIRECTION_ACROSS\020\003\022\030\n\024PASS_DIRECTION_"
-  "LEFT2\020\004\022\031\n\025PASS_DIRECTION_RIGHT2\020\005\022\027\n\023PA"
-  "SS_DIRECTION_HOLD\020\006\022\032\n\026PASS_DIRECTION_SC"
-  "ATTER\020\007\022\031\n\025PASS_DIRECTION_CENTER\020\010\022\027\n\023PA"
-  "SS_DIRECTION_STAR\020\t\022\037\n\033PASS_DIRECTION_DE"
-  "ALER_CALLS\020\n\022\030\n\024PASS_DIRECTION_SPLIT\020\013*\207"
-  "\001\n\007Opening\022\027\n\023OPENING_UNSPECIFIED\020\000\022\027\n\023O"
-  "PENING_LOWEST_CLUB\020\001\022\024\n\020OPENING_ANY_CLUB"
-  "\020\002\022\032\n\026OPENING_LEFT_OF_DEALER\020\003\022\030\n\024OPENIN"
-  "G_LOWEST_SPADE\020\004*\200\001\n\nFirstTrick\022\033\n\027FIRST"
-  "_TRICK_UNSPECIFIED\020\000\022\023\n\017FIRST_TRICK_ANY\020"
-  "\001\022 \n\034FIRST_TRICK_NO_PENALTY_CARDS\020\002\022\036\n\032F"
-  "IRST_TRICK_NO_POINT_CARDS\020\003*r\n\010LeadRule\022"
-  "\031\n\025LEAD_RULE_UNSPECIFIED\020\000\022\021\n\rLEAD_RULE_"
-  "ANY\020\001\022\033\n\027LEAD_RULE_HEARTS_BROKEN\020\002\022\033\n\027LE"
-  "AD_RULE_POINTS_BROKEN\020\003*u\n\010BrokenBy\022\031\n\025B"
-  "ROKEN_BY_UNSPECIFIED\020\000\022\024\n\020BROKEN_BY_HEAR"
-  "TS\020\001\022\035\n\031BROKEN_BY_HEARTS_OR_QUEEN\020\002\022\031\n\025B"
-  "ROKEN_BY_POINT_CARDS\020\003*\303\001\n\010MoonRule\022\031\n\025M"
-  "OON_RULE_UNSPECIFIED\020\000\022\022\n\016MOON_RULE_NONE"
-  "\020\001\022\021\n\rMOON_RULE_OLD\020\002\022\021\n\rMOON_RULE_NEW\020\003"
-  "\022\035\n\031MOON_RULE_SHOOTERS_CHOICE\020\004\022\037\n\033MOON_"
-  "RULE_ADD_UNLESS_LOSING\020\005\022\"\n\036MOON_RULE_SU"
-  "BTRACT_AFTER_SCORE\020\006*\235\001\n\nKittyTaker\022\033\n\027K"
-  "ITTY_TAKER_UNSPECIFIED\020\000\022\033\n\027KITTY_TAKER_"
-  "FIRST_TRICK\020\001\022\034\n\030KITTY_TAKER_FIRST_POINT"
-  "S\020\002\022\033\n\027KITTY_TAKER_FIRST_HEART\020\003\022\032\n\026KITT"
-  "Y_TAKER_EACH_TRICK\020\004*\267\001\n\017KittyVisibility"
-  "\022 \n\034KITTY_VISIBILITY_UNSPECIFIED\020\000\022\033\n\027KI"
-  "TTY_VISIBILITY_HIDDEN\020\001\022\034\n\030KITTY_VISIBIL"
-  "ITY_FACE_UP\020\002\022&\n\"KITTY_VISIBILITY_AFTER_"
-  "FIRST_TRICK\020\003\022\037\n\033KITTY_VISIBILITY_TAKER_"
-  "ONLY\020\004*\300\001\n\nSettlement\022\032\n\026SETTLEMENT_UNSP"
-  "ECIFIED\020\000\022\025\n\021SETTLEMENT_POINTS\020\001\022\025\n\021SETT"
-  "LEMENT_HOWELL\020\002\022\031\n\025SETTLEMENT_POT_LOWEST"
-  "\020\003\022\032\n\026SETTLEMENT_SWEEPSTAKES\020\004\022\031\n\025SETTLE"
-  "MENT_POOL_CLEAN\020\005\022\026\n\022SETTLEMENT_AUCTION\020"
-  "\006*\232\001\n\021ScoringSuitChoice\022#\n\037SCORING_SUIT_"
-  "CHOICE_UNSPECIFIED\020\000\022\035\n\031SCORING_SUIT_CHO"
-  "ICE_FIXED\020\001\022 \n\034SCORING_SUIT_CHOICE_REVEA"
-  "LED\020\002\022\037\n\033SCORING_SUIT_CHOICE_AUCTION\020\003*\225"
-  "\001\n\nDealerRule\022\033\n\027DEALER_RULE_UNSPECIFIED"
-  "\020\000\022\026\n\022DEALER_RULE_ROTATE\020\001\022%\n!DEALER_RUL"
-  "E_QUEEN_OF_SPADES_TAKER\020\002\022+\n\'DEALER_RULE"
-  "_QUEEN_OF_SPADES_TAKER_LEADS\020\003*W\n\tJokerK"
-  "ind\022\032\n\026JOKER_KIND_UNSPECIFIED\020\000\022\023\n\017JOKER"
-  "_KIND_WILD\020\001\022\031\n\025JOKER_KIND_HEART_1911\020\002*"
-  "l\n\tPennyPlay\022\032\n\026PENNY_PLAY_UNSPECIFIED\020\000"
-  "\022\023\n\017PENNY_PLAY_NONE\020\001\022\025\n\021PENNY_PLAY_SIMP"
-  "LE\020\002\022\027\n\023PENNY_PLAY_ADVANCED\020\003b\006proto3"
+  "en_refusal\030X \001(\010\022\021\n\texposures\030W \001(\010B\n\n\010_"
+  "doublerB\016\n\014_moon_pointsB\017\n\r_target_score"
+  "B\014\n\n_max_handsB\020\n\016_pledge_points*\326\002\n\rPas"
+  "sDirection\022\036\n\032PASS_DIRECTION_UNSPECIFIED"
+  "\020\000\022\027\n\023PASS_DIRECTION_LEFT\020\001\022\030\n\024PASS_DIRE"
+  "CTION_RIGHT\020\002\022\031\n\025PASS_DIRECTION_ACROSS\020\003"
+  "\022\030\n\024PASS_DIRECTION_LEFT2\020\004\022\031\n\025PASS_DIREC"
+  "TION_RIGHT2\020\005\022\027\n\023PASS_DIRECTION_HOLD\020\006\022\032"
+  "\n\026PASS_DIRECTION_SCATTER\020\007\022\031\n\025PASS_DIREC"
+  "TION_CENTER\020\010\022\027\n\023PASS_DIRECTION_STAR\020\t\022\037"
+  "\n\033PASS_DIRECTION_DEALER_CALLS\020\n\022\030\n\024PASS_"
+  "DIRECTION_SPLIT\020\013*\207\001\n\007Opening\022\027\n\023OPENING"
+  "_UNSPECIFIED\020\000\022\027\n\023OPENING_LOWEST_CLUB\020\001\022"
+  "\024\n\020OPENING_ANY_CLUB\020\002\022\032\n\026OPENING_LEFT_OF"
+  "_DEALER\020\003\022\030\n\024OPENING_LOWEST_SPADE\020\004*\200\001\n\n"
+  "FirstTrick\022\033\n\027FIRST_TRICK_UNSPECIFIED\020\000\022"
+  "\023\n\017FIRST_TRICK_ANY\020\001\022 \n\034FIRST_TRICK_NO_P"
+  "ENALTY_CARDS\020\002\022\036\n\032FIRST_TRICK_NO_POINT_C"
+  "ARDS\020\003*r\n\010LeadRule\022\031\n\025LEAD_RULE_UNSPECIF"
+  "IED\020\000\022\021\n\rLEAD_RULE_ANY\020\001\022\033\n\027LEAD_RULE_HE"
+  "ARTS_BROKEN\020\002\022\033\n\027LEAD_RULE_POINTS_BROKEN"
+  "\020\003*u\n\010BrokenBy\022\031\n\025BROKEN_BY_UNSPECIFIED\020"
+  "\000\022\024\n\020BROKEN_BY_HEARTS\020\001\022\035\n\031BROKEN_BY_HEA"
+  "RTS_OR_QUEEN\020\002\022\031\n\025BROKEN_BY_POINT_CARDS\020"
+  "\003*\303\001\n\010MoonRule\022\031\n\025MOON_RULE_UNSPECIFIED\020"
+  "\000\022\022\n\016MOON_RULE_NONE\020\001\022\021\n\rMOON_RULE_OLD\020\002"
+  "\022\021\n\rMOON_RULE_NEW\020\003\022\035\n\031MOON_RULE_SHOOTER"
+  "S_CHOICE\020\004\022\037\n\033MOON_RULE_ADD_UNLESS_LOSIN"
+  "G\020\005\022\"\n\036MOON_RULE_SUBTRACT_AFTER_SCORE\020\006*"
+  "\235\001\n\nKittyTaker\022\033\n\027KITTY_TAKER_UNSPECIFIE"
+  "D\020\000\022\033\n\027KITTY_TAKER_FIRST_TRICK\020\001\022\034\n\030KITT"
+  "Y_TAKER_FIRST_POINTS\020\002\022\033\n\027KITTY_TAKER_FI"
+  "RST_HEART\020\003\022\032\n\026KITTY_TAKER_EACH_TRICK\020\004*"
+  "\267\001\n\017KittyVisibility\022 \n\034KITTY_VISIBILITY_"
+  "UNSPECIFIED\020\000\022\033\n\027KITTY_VISIBILITY_HIDDEN"
+  "\020\001\022\034\n\030KITTY_VISIBILITY_FACE_UP\020\002\022&\n\"KITT"
+  "Y_VISIBILITY_AFTER_FIRST_TRICK\020\003\022\037\n\033KITT"
+  "Y_VISIBILITY_TAKER_ONLY\020\004*\300\001\n\nSettlement"
+  "\022\032\n\026SETTLEMENT_UNSPECIFIED\020\000\022\025\n\021SETTLEME"
+  "NT_POINTS\020\001\022\025\n\021SETTLEMENT_HOWELL\020\002\022\031\n\025SE"
+  "TTLEMENT_POT_LOWEST\020\003\022\032\n\026SETTLEMENT_SWEE"
+  "PSTAKES\020\004\022\031\n\025SETTLEMENT_POOL_CLEAN\020\005\022\026\n\022"
+  "SETTLEMENT_AUCTION\020\006*\232\001\n\021ScoringSuitChoi"
+  "ce\022#\n\037SCORING_SUIT_CHOICE_UNSPECIFIED\020\000\022"
+  "\035\n\031SCORING_SUIT_CHOICE_FIXED\020\001\022 \n\034SCORIN"
+  "G_SUIT_CHOICE_REVEALED\020\002\022\037\n\033SCORING_SUIT"
+  "_CHOICE_AUCTION\020\003*\225\001\n\nDealerRule\022\033\n\027DEAL"
+  "ER_RULE_UNSPECIFIED\020\000\022\026\n\022DEALER_RULE_ROT"
+  "ATE\020\001\022%\n!DEALER_RULE_QUEEN_OF_SPADES_TAK"
+  "ER\020\002\022+\n\'DEALER_RULE_QUEEN_OF_SPADES_TAKE"
+  "R_LEADS\020\003*W\n\tJokerKind\022\032\n\026JOKER_KIND_UNS"
+  "PECIFIED\020\000\022\023\n\017JOKER_KIND_WILD\020\001\022\031\n\025JOKER"
+  "_KIND_HEART_1911\020\002*l\n\tPennyPlay\022\032\n\026PENNY"
+  "_PLAY_UNSPECIFIED\020\000\022\023\n\017PENNY_PLAY_NONE\020\001"
+  "\022\025\n\021PENNY_PLAY_SIMPLE\020\002\022\027\n\023PENNY_PLAY_AD"
+  "VANCED\020\003b\006proto3"
   ;
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2frules_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2frules_2eproto = {
-    false, false, 4037, descriptor_table_protodef_hearts_2fv1_2frules_2eproto,
+    false, false, 4056, descriptor_table_protodef_hearts_2fv1_2frules_2eproto,
     "hearts/v1/rules.proto",
     &descriptor_table_hearts_2fv1_2frules_2eproto_once, nullptr, 0, 3,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2frules_2eproto::offsets,
@@ -1154,7 +1158,8 @@ Rules::Rules(const Rules& from)
     , decltype(_impl_.moon_subtract_after_){}
     , decltype(_impl_.pledge_points_){}
     , decltype(_impl_.extra_cards_first_trick_){}
-    , decltype(_impl_.queen_refusal_){}};
+    , decltype(_impl_.queen_refusal_){}
+    , decltype(_impl_.exposures_){}};
 
   _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
   _impl_.name_.InitDefault();
@@ -1174,8 +1179,8 @@ Rules::Rules(const Rules& from)
       _this->GetArenaForAllocation());
   }
   ::memcpy(&_impl_.players_, &from._impl_.players_,
-    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.queen_refusal_) -
-    reinterpret_cast<char*>(&_impl_.players_)) + sizeof(_impl_.queen_refusal_));
+    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.exposures_) -
+    reinterpret_cast<char*>(&_impl_.players_)) + sizeof(_impl_.exposures_));
   // @@protoc_insertion_point(copy_constructor:hearts.v1.Rules)
 }
 
@@ -1245,6 +1250,7 @@ inline void Rules::SharedCtor(
     , decltype(_impl_.pledge_points_){0u}
     , decltype(_impl_.extra_cards_first_trick_){false}
     , decltype(_impl_.queen_refusal_){false}
+    , decltype(_impl_.exposures_){false}
   };
   _impl_.name_.InitDefault();
   #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
@@ -1321,8 +1327,8 @@ void Rules::Clear() {
       reinterpret_cast<char*>(&_impl_.settlement_)) + sizeof(_impl_.moon_subtract_after_));
   _impl_.pledge_points_ = 0u;
   ::memset(&_impl_.extra_cards_first_trick_, 0, static_cast<size_t>(
-      reinterpret_cast<char*>(&_impl_.queen_refusal_) -
-      reinterpret_cast<char*>(&_impl_.extra_cards_first_trick_)) + sizeof(_impl_.queen_refusal_));
+      reinterpret_cast<char*>(&_impl_.exposures_) -
+      reinterpret_cast<char*>(&_impl_.extra_cards_first_trick_)) + sizeof(_impl_.exposures_));
   _impl_._has_bits_.Clear();
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
@@ -1843,6 +1849,14 @@ const char* Rules::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
         } else
           goto handle_unusual;
         continue;
+      // bool exposures = 87;
+      case 87:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 184)) {
+          _impl_.exposures_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
       // bool queen_refusal = 88;
       case 88:
         if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 192)) {
@@ -2260,6 +2274,12 @@ uint8_t* Rules::_InternalSerialize(
     target = ::_pbi::WireFormatLite::WriteBoolToArray(86, this->_internal_extra_cards_first_trick(), target);
   }
 
+  // bool exposures = 87;
+  if (this->_internal_exposures() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(87, this->_internal_exposures(), target);
+  }
+
   // bool queen_refusal = 88;
   if (this->_internal_queen_refusal() != 0) {
     target = stream->EnsureSpace(target);
@@ -2662,6 +2682,11 @@ size_t Rules::ByteSizeLong() const {
     total_size += 2 + 1;
   }
 
+  // bool exposures = 87;
+  if (this->_internal_exposures() != 0) {
+    total_size += 2 + 1;
+  }
+
   return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
 }
 
@@ -2834,6 +2859,9 @@ void Rules::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF
   if (from._internal_queen_refusal() != 0) {
     _this->_internal_set_queen_refusal(from._internal_queen_refusal());
   }
+  if (from._internal_exposures() != 0) {
+    _this->_internal_set_exposures(from._internal_exposures());
+  }
   _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
 }
 
@@ -2872,8 +2900,8 @@ void Rules::InternalSwap(Rules* other) {
       &other->_impl_.doubler_, rhs_arena
   );
   ::PROTOBUF_NAMESPACE_ID::internal::memswap<
-      PROTOBUF_FIELD_OFFSET(Rules, _impl_.queen_refusal_)
-      + sizeof(Rules::_impl_.queen_refusal_)
+      PROTOBUF_FIELD_OFFSET(Rules, _impl_.exposures_)
+      + sizeof(Rules::_impl_.exposures_)
       - PROTOBUF_FIELD_OFFSET(Rules, _impl_.players_)>(
           reinterpret_cast<char*>(&_impl_.players_),
           reinterpret_cast<char*>(&other->_impl_.players_));

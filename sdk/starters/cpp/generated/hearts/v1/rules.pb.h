@@ -935,6 +935,7 @@ class Rules final :
     kPledgePointsFieldNumber = 82,
     kExtraCardsFirstTrickFieldNumber = 86,
     kQueenRefusalFieldNumber = 88,
+    kExposuresFieldNumber = 87,
   };
   // repeated string removed_cards = 3;
   int removed_cards_size() const;
@@ -1577,6 +1578,15 @@ class Rules final :
   void _internal_set_queen_refusal(bool value);
   public:
 
+  // bool exposures = 87;
+  void clear_exposures();
+  bool exposures() const;
+  void set_exposures(bool value);
+  private:
+  bool _internal_exposures() const;
+  void _internal_set_exposures(bool value);
+  public:
+
   // @@protoc_insertion_point(class_scope:hearts.v1.Rules)
  private:
   class _Internal;
@@ -1646,6 +1656,7 @@ class Rules final :
     uint32_t pledge_points_;
     bool extra_cards_first_trick_;
     bool queen_refusal_;
+    bool exposures_;
   };
   union { Impl_ _impl_; };
   friend struct ::TableStruct_hearts_2fv1_2frules_2eproto;
@@ -3340,6 +3351,26 @@ inline void Rules::_internal_set_queen_refusal(bool value) {
 inline void Rules::set_queen_refusal(bool value) {
   _internal_set_queen_refusal(value);
   // @@protoc_insertion_point(field_set:hearts.v1.Rules.queen_refusal)
+}
+
+// bool exposures = 87;
+inline void Rules::clear_exposures() {
+  _impl_.exposures_ = false;
+}
+inline bool Rules::_internal_exposures() const {
+  return _impl_.exposures_;
+}
+inline bool Rules::exposures() const {
+  // @@protoc_insertion_point(field_get:hearts.v1.Rules.exposures)
+  return _internal_exposures();
+}
+inline void Rules::_internal_set_exposures(bool value) {
+  
+  _impl_.exposures_ = value;
+}
+inline void Rules::set_exposures(bool value) {
+  _internal_set_exposures(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.Rules.exposures)
 }
 
 #ifdef __GNUC__

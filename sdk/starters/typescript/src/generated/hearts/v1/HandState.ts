@@ -7,6 +7,7 @@ import type { Clock as _hearts_v1_Clock, Clock__Output as _hearts_v1_Clock__Outp
 import type { Bid as _hearts_v1_Bid, Bid__Output as _hearts_v1_Bid__Output } from '../../hearts/v1/Bid';
 import type { DominoTable as _hearts_v1_DominoTable, DominoTable__Output as _hearts_v1_DominoTable__Output } from '../../hearts/v1/DominoTable';
 import type { PennyRound as _hearts_v1_PennyRound, PennyRound__Output as _hearts_v1_PennyRound__Output } from '../../hearts/v1/PennyRound';
+import type { Exposure as _hearts_v1_Exposure, Exposure__Output as _hearts_v1_Exposure__Output } from '../../hearts/v1/Exposure';
 import type { QueenOffer as _hearts_v1_QueenOffer, QueenOffer__Output as _hearts_v1_QueenOffer__Output } from '../../hearts/v1/QueenOffer';
 
 export interface HandState {
@@ -38,6 +39,7 @@ export interface HandState {
   'pass_split'?: (_hearts_v1_PassDirection)[];
   'pledges'?: (number)[];
   'extra_card_seats'?: (number)[];
+  'exposures'?: (_hearts_v1_Exposure)[];
   'queen_offer'?: (_hearts_v1_QueenOffer | null);
   '_kitty_taker'?: "kitty_taker";
   '_declarer'?: "declarer";
@@ -75,6 +77,7 @@ export interface HandState__Output {
   'pass_split': (_hearts_v1_PassDirection__Output)[];
   'pledges': (number)[];
   'extra_card_seats': (number)[];
+  'exposures': (_hearts_v1_Exposure__Output)[];
   'queen_offer'?: (_hearts_v1_QueenOffer__Output | null);
   '_kitty_taker'?: "kitty_taker";
   '_declarer'?: "declarer";

@@ -13,6 +13,7 @@ import type { BidQuery as _hearts_v1_BidQuery, BidQuery__Output as _hearts_v1_Bi
 import type { NameSuitQuery as _hearts_v1_NameSuitQuery, NameSuitQuery__Output as _hearts_v1_NameSuitQuery__Output } from '../../hearts/v1/NameSuitQuery';
 import type { MoonChoiceQuery as _hearts_v1_MoonChoiceQuery, MoonChoiceQuery__Output as _hearts_v1_MoonChoiceQuery__Output } from '../../hearts/v1/MoonChoiceQuery';
 import type { PledgeQuery as _hearts_v1_PledgeQuery, PledgeQuery__Output as _hearts_v1_PledgeQuery__Output } from '../../hearts/v1/PledgeQuery';
+import type { ExposeQuery as _hearts_v1_ExposeQuery, ExposeQuery__Output as _hearts_v1_ExposeQuery__Output } from '../../hearts/v1/ExposeQuery';
 import type { RefuseQueenQuery as _hearts_v1_RefuseQueenQuery, RefuseQueenQuery__Output as _hearts_v1_RefuseQueenQuery__Output } from '../../hearts/v1/RefuseQueenQuery';
 import type { ReplacePassQuery as _hearts_v1_ReplacePassQuery, ReplacePassQuery__Output as _hearts_v1_ReplacePassQuery__Output } from '../../hearts/v1/ReplacePassQuery';
 import type { DominoTrickEnd as _hearts_v1_DominoTrickEnd, DominoTrickEnd__Output as _hearts_v1_DominoTrickEnd__Output } from '../../hearts/v1/DominoTrickEnd';
@@ -33,10 +34,11 @@ export interface PlayMatchRequest {
   'name_suit'?: (_hearts_v1_NameSuitQuery | null);
   'moon_choice'?: (_hearts_v1_MoonChoiceQuery | null);
   'pledge'?: (_hearts_v1_PledgeQuery | null);
+  'expose'?: (_hearts_v1_ExposeQuery | null);
   'refuse_queen'?: (_hearts_v1_RefuseQueenQuery | null);
   'replace_pass'?: (_hearts_v1_ReplacePassQuery | null);
   'domino_trick_end'?: (_hearts_v1_DominoTrickEnd | null);
-  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge"|"refuse_queen"|"replace_pass"|"hand_start"|"trick_end"|"hand_end"|"match_end"|"domino_trick_end";
+  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge"|"refuse_queen"|"replace_pass"|"expose"|"hand_start"|"trick_end"|"hand_end"|"match_end"|"domino_trick_end";
 }
 
 export interface PlayMatchRequest__Output {
@@ -54,8 +56,9 @@ export interface PlayMatchRequest__Output {
   'name_suit'?: (_hearts_v1_NameSuitQuery__Output | null);
   'moon_choice'?: (_hearts_v1_MoonChoiceQuery__Output | null);
   'pledge'?: (_hearts_v1_PledgeQuery__Output | null);
+  'expose'?: (_hearts_v1_ExposeQuery__Output | null);
   'refuse_queen'?: (_hearts_v1_RefuseQueenQuery__Output | null);
   'replace_pass'?: (_hearts_v1_ReplacePassQuery__Output | null);
   'domino_trick_end'?: (_hearts_v1_DominoTrickEnd__Output | null);
-  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge"|"refuse_queen"|"replace_pass"|"hand_start"|"trick_end"|"hand_end"|"match_end"|"domino_trick_end";
+  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge"|"refuse_queen"|"replace_pass"|"expose"|"hand_start"|"trick_end"|"hand_end"|"match_end"|"domino_trick_end";
 }

@@ -9,6 +9,7 @@ import type { BidAnswer as _hearts_v1_BidAnswer, BidAnswer__Output as _hearts_v1
 import type { NameSuitAnswer as _hearts_v1_NameSuitAnswer, NameSuitAnswer__Output as _hearts_v1_NameSuitAnswer__Output } from '../../hearts/v1/NameSuitAnswer';
 import type { MoonChoiceAnswer as _hearts_v1_MoonChoiceAnswer, MoonChoiceAnswer__Output as _hearts_v1_MoonChoiceAnswer__Output } from '../../hearts/v1/MoonChoiceAnswer';
 import type { PledgeAnswer as _hearts_v1_PledgeAnswer, PledgeAnswer__Output as _hearts_v1_PledgeAnswer__Output } from '../../hearts/v1/PledgeAnswer';
+import type { ExposeAnswer as _hearts_v1_ExposeAnswer, ExposeAnswer__Output as _hearts_v1_ExposeAnswer__Output } from '../../hearts/v1/ExposeAnswer';
 import type { RefuseQueenAnswer as _hearts_v1_RefuseQueenAnswer, RefuseQueenAnswer__Output as _hearts_v1_RefuseQueenAnswer__Output } from '../../hearts/v1/RefuseQueenAnswer';
 import type { ReplacePassAnswer as _hearts_v1_ReplacePassAnswer, ReplacePassAnswer__Output as _hearts_v1_ReplacePassAnswer__Output } from '../../hearts/v1/ReplacePassAnswer';
 import type { Long } from '@grpc/proto-loader';
@@ -24,10 +25,11 @@ export interface PlayMatchResponse {
   'name_suit'?: (_hearts_v1_NameSuitAnswer | null);
   'moon_choice'?: (_hearts_v1_MoonChoiceAnswer | null);
   'pledge'?: (_hearts_v1_PledgeAnswer | null);
+  'expose'?: (_hearts_v1_ExposeAnswer | null);
   'refuse_queen'?: (_hearts_v1_RefuseQueenAnswer | null);
   'replace_pass'?: (_hearts_v1_ReplacePassAnswer | null);
   'note'?: (string);
-  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge"|"refuse_queen"|"replace_pass";
+  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge"|"refuse_queen"|"replace_pass"|"expose";
 }
 
 export interface PlayMatchResponse__Output {
@@ -41,8 +43,9 @@ export interface PlayMatchResponse__Output {
   'name_suit'?: (_hearts_v1_NameSuitAnswer__Output | null);
   'moon_choice'?: (_hearts_v1_MoonChoiceAnswer__Output | null);
   'pledge'?: (_hearts_v1_PledgeAnswer__Output | null);
+  'expose'?: (_hearts_v1_ExposeAnswer__Output | null);
   'refuse_queen'?: (_hearts_v1_RefuseQueenAnswer__Output | null);
   'replace_pass'?: (_hearts_v1_ReplacePassAnswer__Output | null);
   'note': (string);
-  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge"|"refuse_queen"|"replace_pass";
+  'kind'?: "match_start"|"pass_cards"|"play_card"|"reveal_card"|"call_pass"|"bid"|"name_suit"|"moon_choice"|"pledge"|"refuse_queen"|"replace_pass"|"expose";
 }

@@ -72,6 +72,7 @@ export interface Rules {
   'pass_call_counts'?: (number)[];
   'enfle'?: (boolean);
   'extra_cards_first_trick'?: (boolean);
+  'exposures'?: (boolean);
   'queen_refusal'?: (boolean);
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
@@ -136,6 +137,7 @@ export interface Rules__Output {
   'pass_call_counts': (number)[];
   'enfle': (boolean);
   'extra_cards_first_trick': (boolean);
+  'exposures': (boolean);
   'queen_refusal': (boolean);
   '_doubler'?: "doubler";
   '_moon_points'?: "moon_points";
