@@ -23,8 +23,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from arena.bots import HOUSE_BOTS, HouseBot, StrongBot
-from arena.bots.base import settle_queen_refusal
+from arena.demo import answer
 from arena.engine import Hand, Rules, preset
+from arena.engine.decisions import Action
+from arena.match.seats import DecisionContext, InProcessSeat
 
 Z_95 = 1.959963984540054
 LIMIT = 0.1
@@ -237,22 +239,17 @@ def play_table(
     direction = rules.pass_schedule[index % len(rules.pass_schedule)]
     hand = Hand.deal(rules, deal_seed(seed, index), dealer=index % n, pass_direction=direction)
     timings = [Timing() for _ in range(n)]
-    count = rules.pass_size(direction)
-    for seat in hand.passes_pending:
-        view = hand.view(seat)
+    seats = [InProcessSeat(bot) for bot in bots]
+    context = DecisionContext(index, (0,) * n, 0.0, 0.0)
+    # The one loop, as the runner and `arena demo` (`arena.demo.answer`): every decision
+    # the rules ask, each timed against the seat that answers it.
+    while (decision := hand.pending()) is not None:
+        seat = decision.seat
+        view = hand.view(seat)  # built outside the timing, as before: the bot's time only
         started, cpu = time.perf_counter(), time.process_time()
-        cards = bots[seat].pass_cards(view, count)
+        value = answer(seats[seat], decision, hand, context, view)
         timings[seat].add(time.perf_counter() - started, time.process_time() - cpu)
-        hand.apply_pass(seat, cards)
-    settle_queen_refusal(hand, bots)  # Rickety Kate (untimed: one answer a hand at most)
-    while not hand.is_over:
-        turn = hand.to_play
-        assert turn is not None  # a hand in play always has a seat to play
-        view = hand.view(turn)
-        started, cpu = time.perf_counter(), time.process_time()
-        card = bots[turn].play_card(view)
-        timings[turn].add(time.perf_counter() - started, time.process_time() - cpu)
-        hand.play(card, seat=turn)
+        hand.apply(Action(decision.kind, seat, value))
     return hand.points(), timings
 
 

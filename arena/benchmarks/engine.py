@@ -12,8 +12,10 @@ import random
 import time
 from collections.abc import Callable
 
-from arena.engine import Hand, Rules, reference
+from arena.engine import Hand, PassDirection, Rules, reference
 from arena.engine.backend import BACKEND_NAME, core
+from arena.engine.cards import CARDS
+from arena.engine.decisions import Action, DecisionKind
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,7 +33,13 @@ class Figure:
 
 
 def _schedule(rules: Rules) -> tuple[int, ...]:
-    return tuple(d.core_kind(rules.players) for d in rules.pass_schedule)
+    """The batch's pass kinds: the schedule's, a dealer's call played as its default pass
+    (`pass_count` to the left: the batch entry has no one to call it)."""
+    left = PassDirection.LEFT.core_kind(rules.players)
+    return tuple(
+        left if d is PassDirection.DEALER_CALLS else d.core_kind(rules.players)
+        for d in rules.pass_schedule
+    )
 
 
 def _timed_batches(run: Callable[[int], object], batch: int, seconds: float) -> Figure:
@@ -81,11 +89,18 @@ def _random_indices(mask: int, count: int, uniform: Callable[[], float]) -> tupl
     return tuple(chosen)
 
 
-def _accept_queen(hand: Hand) -> None:
-    """Rickety Kate: a passed QS is accepted (the default), so the hand goes on to its
-    play; nothing is asked under other rules."""
-    if (due := hand.queen_pending) is not None:
-        hand.apply_queen_refusal(due[1], False)
+def _until_play(hand: Hand, uniform: Callable[[], float]) -> None:
+    """Answer what the rules ask before the plays through the one loop (`Hand.pending`):
+    random passes (as before), every other decision its default (the dealer's call, a
+    pledge, an exposure, a refused QS...), so any preset reaches its play; the plays
+    themselves then go through the fast path being measured."""
+    while (decision := hand.pending()) is not None and decision.kind is not DecisionKind.PLAY:
+        if decision.kind is DecisionKind.PASS:
+            mask = decision.legal.mask
+            value: object = tuple(CARDS[i] for i in _random_indices(mask, decision.size, uniform))
+        else:
+            value = decision.default
+        hand.apply(Action(decision.kind, decision.seat, value))
 
 
 def play_hand_from_python(rules: Rules, seed: int, rng: random.Random) -> tuple[int, ...]:
@@ -94,11 +109,8 @@ def play_hand_from_python(rules: Rules, seed: int, rng: random.Random) -> tuple[
     hand = Hand.deal(
         rules, seed, dealer=seed % rules.players, pass_direction=rules.pass_direction(seed)
     )
-    size = rules.pass_size(hand.pass_direction)
     uniform = rng.random
-    for seat in hand.passes_pending:
-        hand.try_pass_indices(seat, _random_indices(hand.hand_of(seat).mask, size, uniform))
-    _accept_queen(hand)
+    _until_play(hand, uniform)
     legal_mask, play = hand.legal_mask, hand.try_play_index
     while mask := legal_mask():
         skip = int(uniform() * mask.bit_count())  # a uniformly random legal card
@@ -114,10 +126,7 @@ def play_hand_with_cards(rules: Rules, seed: int, rng: random.Random) -> tuple[i
     hand = Hand.deal(
         rules, seed, dealer=seed % rules.players, pass_direction=rules.pass_direction(seed)
     )
-    size = rules.pass_size(hand.pass_direction)
-    for seat in hand.passes_pending:
-        hand.apply_pass(seat, rng.sample(tuple(hand.hand_of(seat)), size))
-    _accept_queen(hand)
+    _until_play(hand, rng.random)
     while not hand.is_over:
         legal = hand.legal_plays()
         hand.play(legal.nth(int(rng.random() * len(legal))))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from arena.engine import Card, CardSet, Hand, PassDirection, SeatView, Suit
-from arena.engine.decisions import CountedCall, DecisionKind
+from arena.engine import Card, CardSet, PassDirection, SeatView, Suit
+from arena.engine.decisions import CountedCall
 
 
 def trick_size(view: SeatView) -> int:
@@ -33,21 +33,6 @@ def refuses_queen(view: SeatView) -> bool:
     kept = view.hand - CardSet(view.passed)
     guards = sum(1 for card in kept if card.suit is Suit.SPADES and card.rank < _QUEEN_RANK)
     return guards < QUEEN_GUARDS
-
-
-def settle_queen_refusal(hand: Hand, bots: Sequence[HouseBot]) -> None:
-    """Rickety Kate, for the loops that drive a hand pass by pass and card by card (the
-    demo, the benchmarks): once the passes are given, ask the receiver of a passed QS
-    whether it refuses it and, if so, its giver for the card in its place (nothing is
-    asked under other rules)."""
-    while (due := hand.queen_pending) is not None:
-        kind, seat = due
-        if kind is DecisionKind.REFUSE_QUEEN:
-            hand.apply_queen_refusal(seat, bots[seat].refuse_queen(hand.view(seat)))
-        else:
-            decision = hand.pending()
-            assert decision is not None
-            hand.apply_replacement(seat, bots[seat].replace_pass(hand.view(seat), decision.legal))
 
 
 def plays_last(view: SeatView) -> bool:

@@ -35,13 +35,14 @@ def bench_engine(rules_name: str, players: int | None, seconds: float, as_json: 
 
     rules = rules_from_option(rules_name, players)
     figures = []
-    # Domino Hearts and Enfle have their own cores, with no batch entry.
-    batches = not rules.domino and not rules.enfle
+    # Cancellation Hearts, Domino Hearts and Enfle play on their own cores, and the main
+    # core's batch entry cannot play them.
+    batches = not rules.domino and not rules.enfle and not rules.cancellation
     if not batches:
-        family = "domino" if rules.domino else "enfle"
+        family = "domino" if rules.domino else "enfle" if rules.enfle else "cancellation"
         console.print(
             f"[yellow]{rules.name} plays on its own core (arena.engine.variants.{family}), "
-            "which has no batch entry: measuring hands driven from Python only[/yellow]"
+            "whose batch this command does not measure: hands driven from Python only[/yellow]"
         )
     elif BACKEND_NAME == "c":
         figures.append(bench_mod.bench_c_batch(rules, seconds))

@@ -15,15 +15,20 @@ from .common import console, rules_from_option, rules_option
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deal.")
 @click.option(
     "--bots",
-    default="heuristic,random,heuristic,random",
-    show_default=True,
-    help="Comma-separated house bots, one per seat.",
+    default=None,
+    help=(
+        "Comma-separated house bots, one per seat. [default: heuristic and random in turn, "
+        "one per seat of the preset's own table]"
+    ),
 )
-def demo(rules_name: str, seed: int, bots: str) -> None:
+def demo(rules_name: str, seed: int, bots: str | None) -> None:
     """Play one game of house bots in-process and print the score sheet."""
     from arena.bots import HOUSE_BOTS
     from arena.demo import play_game
 
+    if bots is None:  # the preset's own table size (three for extra_cards, eight for cancellation)
+        seats = rules_from_option(rules_name, None).players
+        bots = ",".join("heuristic" if seat % 2 == 0 else "random" for seat in range(seats))
     names = [name.strip() for name in bots.split(",") if name.strip()]
     unknown = [name for name in names if name not in HOUSE_BOTS]
     if unknown:

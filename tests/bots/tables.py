@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from arena.bots import HouseBot
-from arena.bots.base import settle_queen_refusal
+from arena.demo import answer
 from arena.engine import Hand, Rules
+from arena.engine.decisions import Action, DecisionKind
+from arena.match.seats import DecisionContext, InProcessSeat
 
 Hook = Callable[[Hand, int], None]
 
@@ -24,17 +26,12 @@ def play_hand(
     seat)` runs before every play."""
     direction = rules.pass_schedule[index % len(rules.pass_schedule)]
     hand = Hand.deal(rules, seed, dealer=index % rules.players, pass_direction=direction)
-    count = rules.pass_size(direction)
-    for giver in hand.passes_pending:
-        hand.apply_pass(giver, bots[giver].pass_cards(hand.view(giver), count))
-    settle_queen_refusal(hand, bots)  # Rickety Kate
-    while hand.exposures_pending:  # Gong Zhu's exposed cards
-        shower = hand.exposures_pending[0]
-        hand.apply_exposure(shower, bots[shower].expose(hand.view(shower), hand.exposable(shower)))
-    while not hand.is_over:
-        seat = hand.to_play
-        assert seat is not None
-        if on_decision is not None:
-            on_decision(hand, seat)
-        hand.play(bots[seat].play_card(hand.view(seat)), seat=seat)
+    seats = [InProcessSeat(bot) for bot in bots]
+    context = DecisionContext(index, (0,) * rules.players, 0.0, 0.0)
+    # The one loop, as the runner: every decision the rules ask (`arena.demo.answer`).
+    while (decision := hand.pending()) is not None:
+        if on_decision is not None and decision.kind is DecisionKind.PLAY:
+            on_decision(hand, decision.seat)
+        value = answer(seats[decision.seat], decision, hand, context)
+        hand.apply(Action(decision.kind, decision.seat, value))
     return hand
