@@ -54,6 +54,7 @@ def _outcome(convert, query):
         ("cancellation_four", 4),
         ("rickety_kate", 4),  # a refused or accepted QS (HandState.queen_offer): the full path
         ("pledge", 4),  # the no-hearts pledges (HandState.pledges): the full path
+        ("gong_zhu", 4),  # the exposed cards (HandState.exposures): the full path
         ("extra_cards", 3),  # 002's extra cards on the first trick: the full path
         ("extra_cards", 5),
     ],

@@ -74,6 +74,8 @@ class QueryCache:
             return None  # Rickety Kate's refused or accepted QS: the full path checks it
         if state.pledges:
             return None  # the no-hearts pledges (004 'Scoring variants'): the full path reads them
+        if state.exposures:
+            return None  # Gong Zhu's exposed cards: the full path reads them
         if state.HasField("multi_round") or state.finished_pennies or query.legal_moves:
             return None  # Four-Penny Hearts: the full path reads the pennies
         rules = rules_view_from_proto(state.rules, "play_card.state.rules")  # cached
