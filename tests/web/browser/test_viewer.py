@@ -499,6 +499,12 @@ def test_the_pledges_show_at_the_pass_and_the_shooters_choice_after_the_last_tri
     assert not problems, problems
 
 
+def _card_text(code: str) -> str:
+    """A card as the viewer writes it in a line of text: "TH" is "10♥"."""
+    rank = "10" if code[0] == "T" else code[0]
+    return rank + {"C": "♣", "D": "♦", "S": "♠", "H": "♥"}[code[1]]
+
+
 def test_rickety_kates_refused_queen_and_its_replacement_show_at_the_pass(browser, tmp_path):
     """Rickety Kate: the receiver's refusal of a passed QS and the card its giver passed in
     its place (filed under a hand's `decisions` in v1's layout) are worded at the pass, and
@@ -539,7 +545,8 @@ def test_rickety_kates_refused_queen_and_its_replacement_show_at_the_pass(browse
     assert refused.inner_text() == f"seat {refusal['seat']} refuses the Q♠ passed to it"
     replaced = tab.locator('.decisions [data-kind="replace_pass"]')
     assert replaced.inner_text() == (
-        f"seat {replacement['seat']} passes {replacement['value']} in the refused Q♠'s place"
+        f"seat {replacement['seat']} passes {_card_text(replacement['value'])} in the refused "
+        "Q♠'s place"
     )
     # The pass went with the replacement in the QS's place: the giver keeps the QS.
     giver_line = tab.locator(".passes div", has_text=f"{replacement['seat']} → ")
@@ -580,7 +587,8 @@ def test_gong_zhus_exposures_show_before_the_first_trick(browser, tmp_path):
     lines.first.wait_for()
     assert lines.count() == 4
     for i, decision in enumerate(exposed):
-        said = f"exposes {' '.join(decision['value'])}" if decision["value"] else "exposes nothing"
+        shown = " ".join(_card_text(card) for card in decision["value"])
+        said = f"exposes {shown}" if decision["value"] else "exposes nothing"
         assert lines.nth(i).inner_text() == f"seat {decision['seat']} {said}"
     screenshot(tab, "replay-gong-zhu-exposures")
     context.close()

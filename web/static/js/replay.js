@@ -84,6 +84,13 @@
     return rank && suit ? `${rank} of ${suit[1]}` : code;
   }
 
+  // A card in a line of text, as the table draws it: "10♥", "Q♠" (a joker by its name).
+  function cardText(code) {
+    if (isJoker(code)) return cardName(code);
+    const suit = SUITS[code[1]];
+    return suit ? `${code[0] === "T" ? "10" : code[0]}${suit[0]}` : code;
+  }
+
   function card(code, extra) {
     if (code === HIDDEN) return back();
     if (isJoker(code)) {
@@ -386,9 +393,9 @@
     if (other.kind === "refuse_queen") {
       return other.value ? "refuses the Q♠ passed to it" : "accepts the Q♠ passed to it";
     }
-    if (other.kind === "replace_pass") return `passes ${valueText(other.value)} in the refused Q♠'s place`;
+    if (other.kind === "replace_pass") return `passes ${cardText(String(other.value))} in the refused Q♠'s place`;
     if (other.kind === "expose") {
-      return other.value && other.value.length ? `exposes ${valueText(other.value)}` : "exposes nothing";
+      return other.value && other.value.length ? `exposes ${other.value.map(cardText).join(" ")}` : "exposes nothing";
     }
     if (other.kind === "moon_choice") {
       return other.value === "add" ? "shot the moon: adds it to the others" : "shot the moon: subtracts it from his own score";
