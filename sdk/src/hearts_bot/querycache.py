@@ -34,6 +34,39 @@ from .proto.hearts.v1 import game_pb2
 from .views import Clock, PlayView, Trick
 
 _CARDS = frozenset(DECK)
+_FAST_FIELDS = frozenset(
+    {
+        "rules",
+        "seat",
+        "hand_number",
+        "dealer",
+        "hand",
+        "scores",
+        "pass_direction",
+        "passed",
+        "received",
+        "tricks",
+        "current_trick",
+        "broken",
+        "clock",
+        "kitty",
+        "kitty_taker",
+        "pot",
+        "lives",
+    }
+)
+"""The HandState fields the fast path reads. A query holding any other (Heartless's
+reveals, an auction, a split pass, the pledges, the extra cards, the refused QS, the
+exposures, Domino's table, the pennies, a field added later) goes to the full conversion:
+new fields cannot be dropped here by omission, as the pledges and the exposures once were."""
+_OTHER_FIELDS = [
+    field for field in game_pb2.HandState.DESCRIPTOR.fields if field.name not in _FAST_FIELDS
+]
+# Every other HandState field, from the message's own descriptor, split by how its being
+# set is seen: HasField for the fields with presence (messages, `optional`), a non-empty
+# value for the others (repeated fields, plain scalars).
+_OTHER_PRESENT = tuple(field.name for field in _OTHER_FIELDS if field.has_presence)
+_OTHER_SET = tuple(field.name for field in _OTHER_FIELDS if not field.has_presence)
 _MAX_ENTRIES = 1024  # a match has at most a few hundred distinct tricks; a safety cap
 
 
@@ -60,28 +93,17 @@ class QueryCache:
         state = query.state
         if not state.HasField("rules") or not state.HasField("current_trick"):
             return None
-        if (
-            state.reveals
-            or state.scoring_suit
-            or state.bids
-            or state.HasField("declarer")
-            or state.pass_split
+        has: Any = state.HasField  # field names read from the descriptor, not literals
+        if any(has(name) for name in _OTHER_PRESENT) or any(
+            getattr(state, name) for name in _OTHER_SET
         ):
-            return None  # Heartless, Auction Hearts, a split pass: the full path checks them
-        if state.HasField("domino"):
-            return None  # Domino Hearts: short tricks and their seats, on the full path
-        if state.HasField("queen_offer"):
-            return None  # Rickety Kate's refused or accepted QS: the full path checks it
-        if state.pledges:
-            return None  # the no-hearts pledges (004 'Scoring variants'): the full path reads them
-        if state.exposures:
-            return None  # Gong Zhu's exposed cards: the full path reads them
-        if state.HasField("multi_round") or state.finished_pennies or query.legal_moves:
+            return None  # a field this path does not read: the full path reads and checks it
+        if query.legal_moves:
             return None  # Four-Penny Hearts: the full path reads the pennies
         rules = rules_view_from_proto(state.rules, "play_card.state.rules")  # cached
         if rules.cancellation:
             return None  # two packs: cards twice, tricks nobody won; the full path checks them
-        if rules.extra_cards_first_trick or state.extra_card_seats:
+        if rules.extra_cards_first_trick:
             return None  # 002's extra cards: the full path checks their seats and the first trick
         players = rules.players
         seat = state.seat
