@@ -706,14 +706,22 @@ def _queen_offer_fields(state: game_pb2.HandState, players: int, where: str) -> 
     return {"queen_offer": (giver, receiver), "queen_refused": refused}
 
 
-def refuse_queen_view_from_proto(
-    query: game_pb2.RefuseQueenQuery, where: str = "refuse_queen"
-) -> RefuseQueenView:
-    """The validated `RefuseQueenView` of a RefuseQueenQuery; raises ProtocolError."""
+def _query_fields(query: Any, where: str) -> dict[str, Any]:
+    """The checked HandState fields of a query asked outside the play (a pledge, an
+    exposure, the shooter's choice, a refusal of the QS and its replacement): the state
+    present, its fields valid, no card held or played twice."""
     if not query.HasField("state"):
         raise ProtocolError(f"{where}.state is missing")
     fields = _hand_fields(query.state, f"{where}.state")
     _check_distinct(fields, None, f"{where}.state")
+    return fields
+
+
+def refuse_queen_view_from_proto(
+    query: game_pb2.RefuseQueenQuery, where: str = "refuse_queen"
+) -> RefuseQueenView:
+    """The validated `RefuseQueenView` of a RefuseQueenQuery; raises ProtocolError."""
+    fields = _query_fields(query, where)
     giver = _seat(query.giver, fields["rules"].players, f"{where}.giver")
     return RefuseQueenView(giver=giver, **fields)
 
@@ -722,10 +730,7 @@ def replace_pass_view_from_proto(
     query: game_pb2.ReplacePassQuery, where: str = "replace_pass"
 ) -> ReplacePassView:
     """The validated `ReplacePassView` of a ReplacePassQuery; raises ProtocolError."""
-    if not query.HasField("state"):
-        raise ProtocolError(f"{where}.state is missing")
-    fields = _hand_fields(query.state, f"{where}.state")
-    _check_distinct(fields, None, f"{where}.state")
+    fields = _query_fields(query, where)
     legal = _cards(query.legal, f"{where}.legal")
     if not legal:
         raise ProtocolError(f"{where}.legal is empty")
@@ -934,10 +939,7 @@ def moon_choice_view_from_proto(
     query: game_pb2.MoonChoiceQuery, where: str = "moon_choice"
 ) -> MoonChoiceView:
     """The validated `MoonChoiceView` of a MoonChoiceQuery; raises ProtocolError."""
-    if not query.HasField("state"):
-        raise ProtocolError(f"{where}.state is missing")
-    fields = _hand_fields(query.state, f"{where}.state")
-    _check_distinct(fields, None, f"{where}.state")
+    fields = _query_fields(query, where)
     return MoonChoiceView(
         worth=query.worth, default="subtract" if query.default_subtract else "add", **fields
     )
@@ -945,19 +947,13 @@ def moon_choice_view_from_proto(
 
 def pledge_view_from_proto(query: game_pb2.PledgeQuery, where: str = "pledge") -> PledgeView:
     """The validated `PledgeView` of a PledgeQuery; raises ProtocolError."""
-    if not query.HasField("state"):
-        raise ProtocolError(f"{where}.state is missing")
-    fields = _hand_fields(query.state, f"{where}.state")
-    _check_distinct(fields, None, f"{where}.state")
+    fields = _query_fields(query, where)
     return PledgeView(points=query.points, **fields)
 
 
 def expose_view_from_proto(query: game_pb2.ExposeQuery, where: str = "expose") -> ExposeView:
     """The validated `ExposeView` of an ExposeQuery; raises ProtocolError."""
-    if not query.HasField("state"):
-        raise ProtocolError(f"{where}.state is missing")
-    fields = _hand_fields(query.state, f"{where}.state")
-    _check_distinct(fields, None, f"{where}.state")
+    fields = _query_fields(query, where)
     exposable = _cards(query.exposable, f"{where}.exposable")
     if set(exposable) - set(fields["hand"]):
         raise ProtocolError(f"{where}.exposable holds cards not in state.hand")

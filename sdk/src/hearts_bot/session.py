@@ -338,11 +338,7 @@ class MatchSession:
         """The no-hearts pledge (004 'Scoring variants'): True or False."""
         view = pledge_view_from_proto(request.pledge)
         self._check_seat(view.seat)
-        pledged = self._call(lambda: self.bot.pledge(view), "pledge")
-        if not isinstance(pledged, bool):
-            raise StreamError(
-                grpc.StatusCode.INTERNAL, f"pledge returned {pledged!r}, not True or False"
-            )
+        pledged = _true_or_false(self._call(lambda: self.bot.pledge(view), "pledge"), "pledge")
         response = bot_pb2.PlayMatchResponse(request_id=request.request_id)
         response.pledge.pledge = pledged
         return response
@@ -351,11 +347,9 @@ class MatchSession:
         """Rickety Kate's refusal of the passed QS: True or False."""
         view = refuse_queen_view_from_proto(request.refuse_queen)
         self._check_seat(view.seat)
-        refused = self._call(lambda: self.bot.refuse_queen(view), "refuse_queen")
-        if not isinstance(refused, bool):
-            raise StreamError(
-                grpc.StatusCode.INTERNAL, f"refuse_queen returned {refused!r}, not True or False"
-            )
+        refused = _true_or_false(
+            self._call(lambda: self.bot.refuse_queen(view), "refuse_queen"), "refuse_queen"
+        )
         response = bot_pb2.PlayMatchResponse(request_id=request.request_id)
         response.refuse_queen.refuse = refused
         return response
@@ -468,3 +462,13 @@ def _passable(cards: Sequence[str], count: int, hand: Sequence[str], two_packs: 
     if not two_packs:
         return len(set(cards)) == count and set(cards) <= set(hand)
     return all(cards.count(card) <= hand.count(card) for card in cards)
+
+
+def _true_or_false(answer: object, method: str) -> bool:
+    """A yes-or-no answer (`Bot.pledge`, `Bot.refuse_queen`) as the bool it must be; a bot
+    error otherwise (INTERNAL, naming the method and what it returned)."""
+    if not isinstance(answer, bool):
+        raise StreamError(
+            grpc.StatusCode.INTERNAL, f"{method} returned {answer!r}, not True or False"
+        )
+    return answer
