@@ -1599,6 +1599,12 @@ class Hand:
             card = to_card(card)
         if self._revealing or self._calling or self._auctioning or self._pledging or self._exposing:
             raise self._play_error(core_config.ERR_PASSING, card)
+        self._play_as(card, seat)
+
+    def _play_as(self, card: Card, seat: int | None) -> None:
+        """Play `card` on the backend state, for `seat` if given (the seat to play
+        otherwise): the turn, the hand's end and the rules' codes turned into their errors.
+        The variant families play through it too, each with its own backend state."""
         state = self._state
         if seat is not None and seat != state.to_play:
             if state.phase == core_config.PHASE_OVER:
@@ -1610,7 +1616,8 @@ class Hand:
                 )
             raise OutOfTurnError(
                 f"seat {seat} cannot play {card}: it is "
-                + ("the passing phase" if state.to_play < 0 else f"seat {state.to_play}'s turn"),
+                + ("the passing phase" if state.to_play < 0 else f"seat {state.to_play}'s turn")
+                + self._out_of_turn_why(seat),
                 card=card,
                 seat=seat,
                 code=0,
@@ -1618,6 +1625,11 @@ class Hand:
         code = state.play(card.index)
         if code:
             raise self._play_error(code, card)
+
+    def _out_of_turn_why(self, seat: int) -> str:
+        """Said after "it is seat N's turn" when `seat` tries to play out of turn (a family
+        whose seats can be out of play, Domino Hearts, says why)."""
+        return ""
 
     # -- decisions as data (docs/decisions/0006) ------------------------------------
 

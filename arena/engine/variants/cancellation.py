@@ -351,26 +351,7 @@ class CancellationHand(Hand):
 
         Raises IllegalPlayError (OutOfTurnError, HandOverError) saying which rule forbids it.
         """
-        card = to_card(card)
-        state = self._state
-        if seat is not None and seat != state.to_play:
-            if state.phase == core_config.PHASE_OVER:
-                raise HandOverError(
-                    f"cannot play {card}: the hand is over",
-                    card=card,
-                    seat=seat,
-                    code=core_config.ERR_HAND_OVER,
-                )
-            raise OutOfTurnError(
-                f"seat {seat} cannot play {card}: it is "
-                + ("the passing phase" if state.to_play < 0 else f"seat {state.to_play}'s turn"),
-                card=card,
-                seat=seat,
-                code=0,
-            )
-        code = state.play(card.index)
-        if code:
-            raise self._play_error(code, card)
+        self._play_as(to_card(card), seat)
 
     def push(self, card: CardLike) -> None:
         """Play without checking (for search); undo with `pop`."""

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..cards import CARDS, Card, CardLike, CardSet, Suit, to_card
-from ..config import ERR_HAND_OVER, ERR_NOT_PASSING
-from ..hand import Hand, HandOverError, IllegalPassError, OutOfTurnError, _check_seat
+from ..config import ERR_NOT_PASSING
+from ..hand import Hand, IllegalPassError, _check_seat
 
 __all__ = ["OwnStateHand"]
 
@@ -59,33 +59,10 @@ class OwnStateHand(Hand):
         _check_seat(self.rules, seat, "seat")
         return ()
 
-    def _out_of_turn_why(self, seat: int) -> str:
-        """Said after "it is seat N's turn" when `seat` tries to play out of turn."""
-        return ""
-
     def play(self, card: CardLike, seat: int | None = None) -> None:
         """Play `card` for the seat to play (checked against `seat` when given). Raises
         IllegalPlayError (OutOfTurnError, HandOverError) saying which rule forbids it."""
-        card = to_card(card)
-        state = self._state
-        if seat is not None and seat != state.to_play:
-            if state.phase == 2:
-                raise HandOverError(
-                    f"cannot play {card}: the hand is over",
-                    card=card,
-                    seat=seat,
-                    code=ERR_HAND_OVER,
-                )
-            raise OutOfTurnError(
-                f"seat {seat} cannot play {card}: it is seat {state.to_play}'s turn"
-                + self._out_of_turn_why(seat),
-                card=card,
-                seat=seat,
-                code=0,
-            )
-        code = state.play(card.index)
-        if code:
-            raise self._play_error(code, card)
+        self._play_as(to_card(card), seat)
 
     def _check_play(self, card: Card) -> int:
         code: int = self._state.check_play(card.index)
