@@ -1166,13 +1166,19 @@ class Hand:
         return bool(self._state.phase == core_config.PHASE_OVER)
 
     @property
+    def _waiting(self) -> bool:
+        """True while a decision before the plays is due (the dealer's call, the auction,
+        the reveals, the pledges, the exposures): nobody may play yet, though the backend
+        state may already be in its play phase."""
+        return (
+            self._revealing or self._calling or self._auctioning or self._pledging or self._exposing
+        )
+
+    @property
     def to_play(self) -> int | None:
         """The seat to play, or None while passing or revealing and when the hand is over."""
         seat: int = self._state.to_play
-        waiting = (
-            self._revealing or self._calling or self._auctioning or self._pledging or self._exposing
-        )
-        return None if seat < 0 or waiting else seat
+        return None if seat < 0 or self._waiting else seat
 
     @property
     def trick_number(self) -> int:
@@ -1191,23 +1197,12 @@ class Hand:
         a card of it, because the last trick held the nine of the suit led; None otherwise
         (and once the hand is over). It stays set while the trick is played."""
         suit = int(self._state.booster)
-        waiting = (
-            self._revealing or self._calling or self._auctioning or self._pledging or self._exposing
-        )
-        return None if suit < 0 or waiting else Suit(suit)
+        return None if suit < 0 or self._waiting else Suit(suit)
 
     @property
     def leader(self) -> int:
         """The seat that led (or is to lead) the current trick; -1 while passing or revealing."""
-        return (
-            -1
-            if self._revealing
-            or self._calling
-            or self._auctioning
-            or self._pledging
-            or self._exposing
-            else int(self._state.leader)
-        )
+        return -1 if self._waiting else int(self._state.leader)
 
     @property
     def current_trick(self) -> tuple[tuple[int, Card], ...]:
@@ -1585,7 +1580,7 @@ class Hand:
         return str(self._play_error(code, card)) if code else None
 
     def _check_play(self, card: Card) -> int:
-        if self._revealing or self._calling or self._auctioning or self._pledging or self._exposing:
+        if self._waiting:
             return core_config.ERR_PASSING
         code: int = self._state.check_play(card.index)
         return code
@@ -1597,7 +1592,7 @@ class Hand:
         """
         if card.__class__ is not Card:
             card = to_card(card)
-        if self._revealing or self._calling or self._auctioning or self._pledging or self._exposing:
+        if self._waiting:
             raise self._play_error(core_config.ERR_PASSING, card)
         self._play_as(card, seat)
 
@@ -1640,15 +1635,7 @@ class Hand:
         legal mask for a play). The order is the rules' own: the dealer's call, the passes
         in seat order, the bids and the naming, the reveals, then the plays."""
         if (  # the common case first, without the `phase` property: every trick's plays
-            self._PLAIN_PHASES
-            and self._state.phase == _STATE_PLAYING
-            and not (
-                self._calling
-                or self._auctioning
-                or self._revealing
-                or self._pledging
-                or self._exposing
-            )
+            self._PLAIN_PHASES and self._state.phase == _STATE_PLAYING and not self._waiting
         ):
             return self._pending_play()
         phase = self.phase
