@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.sandbox.conftest import MakeEnv
-from workers.sandbox import BotEnvironment, Sandbox
+from workers.sandbox import BotEnvironment, Sandbox, SandboxPolicy
 from workers.sandbox.accounting import RUNGS, _ProbeSandbox, measure_startup
 
 pytestmark = pytest.mark.timeout(180)
@@ -44,24 +44,32 @@ def test_a_started_bot_reports_its_trees_cpu(sandbox: Sandbox, make_env: MakeEnv
     assert bot.cpu_at_stop is not None and bot.cpu_at_stop >= bot.cpu_at_ready
 
 
+VERBOSE_LOG_BYTES = 16 * 1024 * 1024
+"""Room for all of ``python -v``'s lines: a bot's usual 64 KiB cap keeps a head and a
+tail, and a path cut at the head's end would read as a module compiled from source."""
+IMPORTS_DONE = "HEARTS-BOT IMPORTS DONE"
+
+
 def _verbose_imports(env: BotEnvironment) -> str:
-    """What ``python -v`` says while the serving imports load inside the sandbox."""
+    """All that ``python -v`` says while the serving imports load inside the sandbox."""
     sandbox = _ProbeSandbox()
     sandbox.probe = [
         str(env.python),
         "-B",
         "-v",
         "-c",
-        "import hearts_bot.cli; print('HEARTS-BOT READY', flush=True); "
+        "import hearts_bot.cli, sys; print('HEARTS-BOT READY', flush=True); "
+        f"print({IMPORTS_DONE!r}, file=sys.stderr, flush=True); "
         "import signal; signal.pause()",
     ]
-    bot = sandbox.start(env, seat=0)
+    bot = sandbox.start(env, seat=0, policy=SandboxPolicy(log_bytes=VERBOSE_LOG_BYTES))
     try:
         deadline = time.monotonic() + 60
-        while "HEARTS-BOT READY" not in bot.stdout.text():
+        # The marker follows every import's lines on stderr: once it is read, so are they.
+        while IMPORTS_DONE not in bot.stderr.text() or "READY" not in bot.stdout.text():
             assert bot.alive() and time.monotonic() < deadline, bot.log_excerpt()
             time.sleep(0.01)
-        time.sleep(0.2)  # the rest of stderr
+        assert not bot.stderr.truncated, f"{bot.stderr.total} bytes of stderr"
         return bot.stderr.text()
     finally:
         bot.stop()
