@@ -53,5 +53,19 @@ def test_waitress_sends_each_message_while_the_match_is_still_running(app, db, w
         _read_until(response, "event: end")
         connection.close()
     finally:
-        server.close()
+        _stop(server)
         thread.join(timeout=10)
+        assert not thread.is_alive()
+
+
+def _stop(server: waitress.server.BaseWSGIServer) -> None:
+    """End `server.run()` from its own thread: closing the sockets from here while its
+    loop waits in select() ends that thread on EBADF. The loop runs while its map holds
+    a channel, so each is closed there, and then the task threads."""
+
+    def close_every_channel() -> None:
+        for channel in list(server._map.values()):
+            channel.handle_close()
+
+    server.trigger.pull_trigger(close_every_channel)
+    server.task_dispatcher.shutdown()
