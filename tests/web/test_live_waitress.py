@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import threading
+from typing import Any
 
 import waitress.server
 from sqlalchemy import update
@@ -63,9 +64,11 @@ def _stop(server: waitress.server.BaseWSGIServer) -> None:
     loop waits in select() ends that thread on EBADF. The loop runs while its map holds
     a channel, so each is closed there, and then the task threads."""
 
+    loop: Any = server  # waitress declares neither its channel map nor its trigger
+
     def close_every_channel() -> None:
-        for channel in list(server._map.values()):
+        for channel in list(loop._map.values()):
             channel.handle_close()
 
-    server.trigger.pull_trigger(close_every_channel)
+    loop.trigger.pull_trigger(close_every_channel)
     server.task_dispatcher.shutdown()
