@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from arena.engine import Card, CardSet, PassDirection, SeatView, Suit
+from arena.engine import CARDS, Card, CardSet, PassDirection, SeatView, Suit
 from arena.engine.decisions import CountedCall
 
 
@@ -24,15 +24,26 @@ QUEEN_GUARDS = 4
 _QUEEN_RANK = 10  # the QS's rank index (2 is 0 ... A is 12)
 
 
+_BELOW_QUEEN = sum(
+    1 << card.index for card in CARDS if card.suit is Suit.SPADES and card.rank < _QUEEN_RANK
+)
+"""The spades below the QS, as a mask of card indices."""
+
+
+def guards_queen(kept: int) -> bool:
+    """Whether a seat keeping the cards of mask `kept` (its hand less its own pass) holds
+    `QUEEN_GUARDS` spades or more below the QS: the house bots' test for accepting a
+    passed QS (`refuses_queen`), on masks for the pass search (`arena.bots.passing`)."""
+    return (kept & _BELOW_QUEEN).bit_count() >= QUEEN_GUARDS
+
+
 def refuses_queen(view: SeatView) -> bool:
     """Rickety Kate's refusal of a passed QS, the house bots' rule: refuse unless this seat
     keeps (after its own pass) `QUEEN_GUARDS` spades or more below the QS. With that many
     low spades it can follow every spade lead low until the AS and KS (10 points each) are
     gone and never has to play the QS (13 of the hand's 46) on a trick it wins; with fewer,
     a spade lead can force it out."""
-    kept = view.hand - CardSet(view.passed)
-    guards = sum(1 for card in kept if card.suit is Suit.SPADES and card.rank < _QUEEN_RANK)
-    return guards < QUEEN_GUARDS
+    return not guards_queen((view.hand - CardSet(view.passed)).mask)
 
 
 def plays_last(view: SeatView) -> bool:

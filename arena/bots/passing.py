@@ -3,9 +3,11 @@
 Before the pass a seat knows only its own cards (and a face-up kitty). For each sampled
 deal of the rest, the other seats are assumed to pass their most dangerous cards
 (`danger_order`, the habits of the heuristic bot), every candidate pass is applied in the
-engine together with theirs (so scatter and center passes exchange exactly as in play),
-and the hand is played out with the engine's playout policy. Every candidate sees the same
-deals, so their differences are measured, not drowned in the deals' own variance.
+engine together with theirs (so scatter and center passes exchange exactly as in play,
+and under Rickety Kate's refusal a passed QS is refused or accepted as the house bots
+would: `settle_queen_offers`), and the hand is played out with the engine's playout
+policy. Every candidate sees the same deals, so their differences are measured, not
+drowned in the deals' own variance.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from arena.engine import CARDS, Card, SeatView
 from arena.engine.backend import core
 from arena.engine.config import CoreConfig
 
+from .base import guards_queen
 from .belief import SUIT_MASKS, bits
 
 _EXTRA_CANDIDATES = 3
@@ -72,6 +75,42 @@ def candidate_passes(hand: int, count: int, cfg: CoreConfig) -> list[tuple[int, 
     return [tuple(sorted(c, key=rank.__getitem__)) for c in candidates]
 
 
+_QUEEN_OF_SPADES = Card.from_str("QS").index
+
+
+def _mask(cards: tuple[int, ...]) -> int:
+    return sum(1 << card for card in cards)
+
+
+def settle_queen_offers(
+    passes: dict[int, tuple[int, ...]],
+    dealt: tuple[int, ...],
+    offset: int,
+    forbidden: int,
+    cfg: CoreConfig,
+) -> dict[int, tuple[int, ...]]:
+    """The passes as they are given under Rickety Kate's refusal (M. Kerwin: "The
+    receiving player has the right to refuse the Queen of Spades, in which case another
+    card must be passed in its place"), every seat settling as the house bots do: a
+    receiver refuses a QS unless it keeps enough low spades beside it (`base.guards_queen`),
+    and the giver then passes its next most dangerous card (`danger_order`) instead,
+    keeping the QS. A giver with no card to spare passes the QS on, as `Hand` does.
+    `offset` is the pass's (receiver = giver + offset); a pass without the QS is unchanged.
+    """
+    settled = dict(passes)
+    n = len(dealt)
+    for giver, cards in passes.items():
+        if _QUEEN_OF_SPADES not in cards:
+            continue
+        receiver = (giver + offset) % n
+        if guards_queen(dealt[receiver] & ~_mask(passes[receiver])):
+            continue
+        spare = danger_order(dealt[giver] & ~_mask(cards) & ~forbidden, cfg)
+        if spare:
+            settled[giver] = tuple(spare[0] if c == _QUEEN_OF_SPADES else c for c in cards)
+    return settled
+
+
 def search_pass(
     view: SeatView,
     count: int,
@@ -103,6 +142,8 @@ def search_pass(
     unseen = bits(cfg.deck & ~hand & ~kitty)
     hidden_kitty = cfg.kitty_size - kitty.bit_count()
     others = [s for s in range(n) if s != me]
+    # Rickety Kate: a passed QS may be refused and come back (`settle_queen_offers`).
+    refusal_offset = view.pass_direction.offset(n) if rules.queen_refusal else None
     totals = [0] * len(candidates)
     samples = 0
     while samples < max_samples:
@@ -125,9 +166,12 @@ def search_pass(
         }
         seed = rng.getrandbits(64)
         for i, candidate in enumerate(candidates):
+            given = {**passes, me: candidate}
+            if refusal_offset is not None:
+                given = settle_queen_offers(given, hands, refusal_offset, forbidden, cfg)
             state = core.HandState(cfg, hands, deal_kitty, dealer, kind, seed)
             for seat in range(n):
-                state.apply_pass(seat, candidate if seat == me else passes[seat])
+                state.apply_pass(seat, given[seat])
             points = state.playout(seed, policy)
             mine = points[me]
             totals[i] += mine * (n - 1) - (sum(points) - mine)

@@ -29,7 +29,7 @@ from .cancellation import search_play
 from .domino_search import search_domino
 from .enfle_search import search_enfle
 from .heuristic import HeuristicBot
-from .passing import search_pass
+from .passing import danger_order, search_pass
 from .reveal import steer_reveal
 
 POLICIES = {"random": 0, "greedy": 1, "mixed": 2}
@@ -149,8 +149,9 @@ class StrongBot:
         return self._fallback.refuse_queen(view)
 
     def replace_pass(self, view: SeatView, legal: CardSet) -> Card:
-        """Rickety Kate: as the heuristic bot, the card its pass would have given next."""
-        return self._fallback.replace_pass(view, legal)
+        """Rickety Kate: the most dangerous card of `legal` by `danger_order`, the card its
+        pass search assumed would go in a refused QS's place (`settle_queen_offers`)."""
+        return CARDS[danger_order(legal.mask, view.rules.core_config())[0]]
 
     def expose(self, view: SeatView, exposable: CardSet) -> tuple[Card, ...]:
         """As the heuristic bot exposes (the search starts with the first card, and its
