@@ -25,6 +25,7 @@ class FaultKind(StrEnum):
     NOT_HELD = "not_held"  # a card the bot does not hold
     NOT_READY = "not_ready"  # the bot never became ready
     ERROR = "error"  # the bot's own code raised (reported by the SDK as INTERNAL)
+    UNSUPPORTED_RULES = "unsupported_rules"  # the bot does not read the state these rules send
 
 
 _EXIT_FAULTS = {"memory": FaultKind.OUT_OF_MEMORY, "cpu_time": FaultKind.CPU_LIMIT}

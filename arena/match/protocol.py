@@ -557,6 +557,37 @@ def match_start(info: GameInfo, names: Sequence[str]) -> game_pb2.MatchStart:
     )
 
 
+STATE_SHAPING_RULES: dict[str, str] = {
+    "extra_cards_first_trick": "002's extra cards, a first trick of more cards than "
+    "players, Trick.seats",
+}
+"""The rules added after hearts.v1's first release that change the shape of the state a
+bot is sent, by Rules field name, with what changes. A bot reads one only if its match_start
+answer lists it (`MatchStartAnswer.reads`); unlike a later query, its state cannot be
+answered for."""
+
+
+def unread_rules(rules: Rules, reads: Sequence[str]) -> list[str]:
+    """The rules of `STATE_SHAPING_RULES` that `rules` plays and `reads` does not list.
+
+    >>> from arena.engine import preset
+    >>> unread_rules(preset("extra_cards"), []), unread_rules(preset("extra_cards"), [
+    ...     "extra_cards_first_trick"]), unread_rules(preset("standard"), [])
+    (['extra_cards_first_trick'], [], [])
+    """
+    return [name for name in STATE_SHAPING_RULES if getattr(rules, name) and name not in reads]
+
+
+def unread_rules_detail(missing: Sequence[str]) -> str:
+    """The `unsupported_rules` fault's words: what the bot does not read, and the way out."""
+    named = "; ".join(f"{name} ({STATE_SHAPING_RULES[name]})" for name in missing)
+    return (
+        f"the bot does not read the state these rules send: {named}. Its match_start answer "
+        "does not list them in `reads` (an SDK from before them): rebuild the bot on the "
+        "current hearts-bot-sdk, or list them once the bot reads them (docs/protocol.md)"
+    )
+
+
 def hand_start(view: SeatView, context: DecisionContext) -> game_pb2.HandStart:
     """Notification: the deal, before passing."""
     message = game_pb2.HandStart(

@@ -182,6 +182,9 @@ class GrpcSeat:
         self._wants_notifications = answer.match_start.wants_notifications
         self._later_answered = frozenset(answer.match_start.answers)
         self._note = ""  # a note on match_start belongs to no decision: ignored
+        missing = protocol.unread_rules(self._info.rules, answer.match_start.reads)
+        if missing:  # out before its first card, not failing on a state it refuses
+            raise SeatFault(FaultKind.UNSUPPORTED_RULES, protocol.unread_rules_detail(missing))
 
     @staticmethod
     async def _read(call: Any, answers: Inbox[Any]) -> None:

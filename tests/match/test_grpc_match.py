@@ -86,6 +86,31 @@ def test_sdk_bots_play_the_first_tricks_extra_cards_over_grpc(players):
     )
 
 
+def test_a_bot_that_does_not_read_extra_cards_is_out_before_its_first_card():
+    """MatchStartAnswer.reads: a bot whose SDK predates 002's extra cards (its match_start
+    answer does not list `extra_cards_first_trick`) would refuse the first trick's state.
+    It is out of the match at the start, with one `unsupported_rules` fault that names the
+    rule and the way out; it is never sent that state, every one of its decisions is the
+    platform's default, and the others play the match, which verifies."""
+    rules = preset("extra_cards", 3).replace(target_score=None, max_hands=2)
+    outcome = play(
+        [BOTS / "older_sdk_bot.py", LOW_BOT, HEURISTIC_BOT],
+        rules=rules,
+        time_policy=TimePolicy(1.0, 10.0, 15.0),
+    )
+    faults = outcome.v1["faults"]
+    assert [(f["entrant"], f["kind"], f["hand"], f["trick"]) for f in faults] == [
+        (0, "unsupported_rules", 0, None)
+    ]
+    detail = faults[0]["detail"]
+    assert "extra_cards_first_trick" in detail and "hearts-bot-sdk" in detail, detail
+    assert outcome.results[0].disqualified and outcome.results[0].rank == 3
+    assert all(r.hands == 2 for r in outcome.results)
+    actions = [a for g in outcome.document.games for h in g.hands for a in h.actions]
+    assert {a.auto for a in actions if a.seat == 0} == {True}
+    assert not any(a.auto for a in actions if a.seat != 0)
+
+
 def test_a_slow_bot_times_out_near_the_deadline_and_the_match_goes_on():
     policy = TimePolicy(per_decision=0.1, bank=0.0, ready_timeout=15.0)
     outcome = play(

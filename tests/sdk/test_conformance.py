@@ -59,6 +59,15 @@ def test_a_match_answers_every_query_in_order_with_its_request_id(random_bot):
     assert [r.request_id for r in result.responses] == [10, 11, 12]
     assert start.WhichOneof("kind") == "match_start"
     assert start.match_start.wants_notifications is False  # the random bot has no hooks
+    # What the SDK answers and reads beyond hearts.v1's first release (docs/protocol.md).
+    assert list(start.match_start.answers) == [
+        "moon_choice",
+        "pledge",
+        "refuse_queen",
+        "replace_pass",
+        "expose",
+    ]
+    assert list(start.match_start.reads) == ["extra_cards_first_trick"]
     assert len(set(passed.pass_cards.cards)) == 3 and set(passed.pass_cards.cards) <= set(HAND)
     assert played.play_card.card in ("3C", "7C", "QC")
 

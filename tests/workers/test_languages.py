@@ -115,6 +115,12 @@ def test_the_kit_passes_the_conformance_check(built_kits: dict[str, Path], kit: 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "passed" in result.stdout
     assert "malformed and out-of-order requests refused" in result.stdout
+    # 002's extra cards: the kit lists the rule in MatchStartAnswer.reads and plays a first
+    # trick of more cards than players (an SDK that does not list it is kept out).
+    extra = ["hearts-bot", "check", "--command", COMMANDS[kit], "--rules", "extra_cards"]
+    result = _run(extra, built_kits[kit])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "passed" in result.stdout
 
 
 def _api(client: Any, method: str, path: str, token: str, **kwargs: Any) -> Any:

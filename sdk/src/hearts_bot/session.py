@@ -66,6 +66,12 @@ LATER_QUERIES: tuple[str, ...] = ("moon_choice", "pledge", "refuse_queen", "repl
 """The queries added after hearts.v1's first release that this SDK dispatches, listed in
 the match_start answer (`MatchStartAnswer.answers`): the arena asks them of a bot only when
 listed, so one built on an older SDK is answered for instead of sent what it cannot read."""
+READS: tuple[str, ...] = ("extra_cards_first_trick",)
+"""The rules added after hearts.v1's first release that change the shape of the state sent
+(by their Rules field names) and that this SDK's views read: a first trick of more cards
+than players (`views.play_order`). Listed in the match_start answer
+(`MatchStartAnswer.reads`): the arena keeps a bot that does not list a rule out of the
+matches that play it, before its first card, rather than send it a state it refuses."""
 
 
 class StreamError(Exception):
@@ -150,7 +156,9 @@ class MatchSession:
             self._call(lambda: self.bot.on_match_start(match), "on_match_start")
             self.match = match
             answer = game_pb2.MatchStartAnswer(
-                wants_notifications=self.bot.wants_notifications, answers=LATER_QUERIES
+                wants_notifications=self.bot.wants_notifications,
+                answers=LATER_QUERIES,
+                reads=READS,
             )
             return bot_pb2.PlayMatchResponse(request_id=request_id, match_start=answer)
         assert self.match is not None

@@ -1,5 +1,6 @@
 """A bot as an SDK from before issue 23 serves it: its match_start answer lists no later
-query (`MatchStartAnswer.answers` empty), and it cannot answer the pledge or the shooter's
+query (`MatchStartAnswer.answers` empty) and no rule whose state it reads
+(`MatchStartAnswer.reads` empty), and it cannot answer the pledge or the shooter's
 choice (it raises, as an old SDK refuses a query kind it cannot read). The arena must
 answer those for it, never ask them."""
 
@@ -17,6 +18,7 @@ from hearts_bot.views import (
 )
 
 hearts_bot.session.LATER_QUERIES = ()  # what a match_start answer from before them lists
+hearts_bot.session.READS = ()  # nor did it read a first trick of more cards than players
 
 
 class OlderSdkBot(Bot):

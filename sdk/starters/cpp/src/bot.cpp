@@ -135,6 +135,10 @@ class Service final : public v1::BotService::Service {
           response.mutable_match_start()->add_answers("refuse_queen");
           response.mutable_match_start()->add_answers("replace_pass");
           response.mutable_match_start()->add_answers("expose");
+          // The rules whose state shape this kit reads (MatchStartAnswer.reads): it plays
+          // from legal_cards and never reads a trick, so a first trick of more cards than
+          // players is no problem. Drop it if your code assumes one card per player.
+          response.mutable_match_start()->add_reads("extra_cards_first_trick");
           break;
         case Kind::kPassCards: {
           const auto& query = request.pass_cards();

@@ -93,7 +93,17 @@ class Match {
     switch (kind) {
       case "match_start":
         this.started = true;
-        return { request_id, match_start: { wants_notifications: false, answers: ["moon_choice", "pledge", "refuse_queen", "replace_pass", "expose"] } };
+        // `reads`: the rules whose state shape this kit reads (MatchStartAnswer.reads). It
+        // plays from legal_cards and never reads a trick, so a first trick of more cards
+        // than players is no problem; drop it if your code assumes one card per player.
+        return {
+          request_id,
+          match_start: {
+            wants_notifications: false,
+            answers: ["moon_choice", "pledge", "refuse_queen", "replace_pass", "expose"],
+            reads: ["extra_cards_first_trick"],
+          },
+        };
       case "pass_cards": {
         const query = request.pass_cards!;
         const state = requireState("pass_cards", query.state);

@@ -1420,6 +1420,7 @@ class MatchStartAnswer(_message.Message):
 
     WANTS_NOTIFICATIONS_FIELD_NUMBER: _builtins.int
     ANSWERS_FIELD_NUMBER: _builtins.int
+    READS_FIELD_NUMBER: _builtins.int
     wants_notifications: _builtins.bool
     """Whether the bot wants the HandStart, TrickEnd and HandEnd notifications (MatchEnd is
     always sent). A stateless bot says false and saves the arena the messages.
@@ -1434,15 +1435,27 @@ class MatchStartAnswer(_message.Message):
         ask it. The SDKs list every query they dispatch.
         """
 
+    @_builtins.property
+    def reads(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The rules added after hearts.v1's first release that change the shape of the state a
+        bot is sent, and that this bot reads, by their Rules field names
+        ("extra_cards_first_trick": a first trick of more cards than players, Trick.seats).
+        Unlike a later query, such a state cannot be answered for: a bot whose list lacks a
+        rule the match plays is out of the match before its first card, with an
+        `unsupported_rules` fault naming the rule, instead of failing mid-hand on a state its
+        SDK refuses. The SDKs list what they read.
+        """
+
     def __init__(
         self,
         *,
         wants_notifications: _builtins.bool = ...,
         answers: _abc.Iterable[_builtins.str] | None = ...,
+        reads: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["answers", b"answers", "wants_notifications", b"wants_notifications"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answers", b"answers", "reads", b"reads", "wants_notifications", b"wants_notifications"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -590,6 +590,7 @@ PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORIT
 PROTOBUF_CONSTEXPR MatchStartAnswer::MatchStartAnswer(
     ::_pbi::ConstantInitialized): _impl_{
     /*decltype(_impl_.answers_)*/{}
+  , /*decltype(_impl_.reads_)*/{}
   , /*decltype(_impl_.wants_notifications_)*/false
   , /*decltype(_impl_._cached_size_)*/{}} {}
 struct MatchStartAnswerDefaultTypeInternal {
@@ -1063,6 +1064,7 @@ const uint32_t TableStruct_hearts_2fv1_2fgame_2eproto::offsets[] PROTOBUF_SECTIO
   ~0u,  // no _inlined_string_donated_
   PROTOBUF_FIELD_OFFSET(::hearts::v1::MatchStartAnswer, _impl_.wants_notifications_),
   PROTOBUF_FIELD_OFFSET(::hearts::v1::MatchStartAnswer, _impl_.answers_),
+  PROTOBUF_FIELD_OFFSET(::hearts::v1::MatchStartAnswer, _impl_.reads_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::hearts::v1::HandStart, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -1148,10 +1150,10 @@ static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protode
   { 357, -1, -1, sizeof(::hearts::v1::Player)},
   { 365, -1, -1, sizeof(::hearts::v1::MatchStart)},
   { 377, -1, -1, sizeof(::hearts::v1::MatchStartAnswer)},
-  { 385, -1, -1, sizeof(::hearts::v1::HandStart)},
-  { 397, -1, -1, sizeof(::hearts::v1::TrickEnd)},
-  { 406, 417, -1, sizeof(::hearts::v1::HandEnd)},
-  { 422, -1, -1, sizeof(::hearts::v1::MatchEnd)},
+  { 386, -1, -1, sizeof(::hearts::v1::HandStart)},
+  { 398, -1, -1, sizeof(::hearts::v1::TrickEnd)},
+  { 407, 418, -1, sizeof(::hearts::v1::HandEnd)},
+  { 423, -1, -1, sizeof(::hearts::v1::MatchEnd)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -1288,23 +1290,23 @@ const char descriptor_table_protodef_hearts_2fv1_2fgame_2eproto[] PROTOBUF_SECTI
   "_id\030\001 \001(\t\022\037\n\005rules\030\002 \001(\0132\020.hearts.v1.Rul"
   "es\022\014\n\004seat\030\003 \001(\r\022\"\n\007players\030\004 \003(\0132\021.hear"
   "ts.v1.Player\022\037\n\005clock\030\005 \001(\0132\020.hearts.v1."
-  "Clock\022\017\n\007resumed\030\006 \001(\010\"@\n\020MatchStartAnsw"
+  "Clock\022\017\n\007resumed\030\006 \001(\010\"O\n\020MatchStartAnsw"
   "er\022\033\n\023wants_notifications\030\001 \001(\010\022\017\n\007answe"
-  "rs\030\002 \003(\t\"\217\001\n\tHandStart\022\023\n\013hand_number\030\001 "
-  "\001(\r\022\016\n\006dealer\030\002 \001(\r\022\014\n\004hand\030\003 \003(\t\0220\n\016pas"
-  "s_direction\030\004 \001(\0162\030.hearts.v1.PassDirect"
-  "ion\022\016\n\006scores\030\005 \003(\005\022\r\n\005kitty\030\006 \003(\t\"V\n\010Tr"
-  "ickEnd\022\023\n\013hand_number\030\001 \001(\r\022\024\n\014trick_num"
-  "ber\030\002 \001(\r\022\037\n\005trick\030\003 \001(\0132\020.hearts.v1.Tri"
-  "ck\"~\n\007HandEnd\022\023\n\013hand_number\030\001 \001(\r\022\023\n\013ha"
-  "nd_scores\030\002 \003(\005\022\016\n\006scores\030\003 \003(\005\022\031\n\014moon_"
-  "shooter\030\004 \001(\rH\000\210\001\001\022\r\n\005kitty\030\005 \003(\tB\017\n\r_mo"
-  "on_shooter\"[\n\010MatchEnd\022)\n\006reason\030\001 \001(\0162\031"
-  ".hearts.v1.MatchEndReason\022\016\n\006scores\030\002 \003("
-  "\005\022\024\n\014hands_played\030\003 \001(\r*p\n\016MatchEndReaso"
-  "n\022 \n\034MATCH_END_REASON_UNSPECIFIED\020\000\022\036\n\032M"
-  "ATCH_END_REASON_COMPLETED\020\001\022\034\n\030MATCH_END"
-  "_REASON_ABORTED\020\002b\006proto3"
+  "rs\030\002 \003(\t\022\r\n\005reads\030\003 \003(\t\"\217\001\n\tHandStart\022\023\n"
+  "\013hand_number\030\001 \001(\r\022\016\n\006dealer\030\002 \001(\r\022\014\n\004ha"
+  "nd\030\003 \003(\t\0220\n\016pass_direction\030\004 \001(\0162\030.heart"
+  "s.v1.PassDirection\022\016\n\006scores\030\005 \003(\005\022\r\n\005ki"
+  "tty\030\006 \003(\t\"V\n\010TrickEnd\022\023\n\013hand_number\030\001 \001"
+  "(\r\022\024\n\014trick_number\030\002 \001(\r\022\037\n\005trick\030\003 \001(\0132"
+  "\020.hearts.v1.Trick\"~\n\007HandEnd\022\023\n\013hand_num"
+  "ber\030\001 \001(\r\022\023\n\013hand_scores\030\002 \003(\005\022\016\n\006scores"
+  "\030\003 \003(\005\022\031\n\014moon_shooter\030\004 \001(\rH\000\210\001\001\022\r\n\005kit"
+  "ty\030\005 \003(\tB\017\n\r_moon_shooter\"[\n\010MatchEnd\022)\n"
+  "\006reason\030\001 \001(\0162\031.hearts.v1.MatchEndReason"
+  "\022\016\n\006scores\030\002 \003(\005\022\024\n\014hands_played\030\003 \001(\r*p"
+  "\n\016MatchEndReason\022 \n\034MATCH_END_REASON_UNS"
+  "PECIFIED\020\000\022\036\n\032MATCH_END_REASON_COMPLETED"
+  "\020\001\022\034\n\030MATCH_END_REASON_ABORTED\020\002b\006proto3"
   ;
 static const ::_pbi::DescriptorTable* const descriptor_table_hearts_2fv1_2fgame_2eproto_deps[2] = {
   &::descriptor_table_google_2fprotobuf_2fduration_2eproto,
@@ -1312,7 +1314,7 @@ static const ::_pbi::DescriptorTable* const descriptor_table_hearts_2fv1_2fgame_
 };
 static ::_pbi::once_flag descriptor_table_hearts_2fv1_2fgame_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_hearts_2fv1_2fgame_2eproto = {
-    false, false, 4225, descriptor_table_protodef_hearts_2fv1_2fgame_2eproto,
+    false, false, 4240, descriptor_table_protodef_hearts_2fv1_2fgame_2eproto,
     "hearts/v1/game.proto",
     &descriptor_table_hearts_2fv1_2fgame_2eproto_once, descriptor_table_hearts_2fv1_2fgame_2eproto_deps, 2, 41,
     schemas, file_default_instances, TableStruct_hearts_2fv1_2fgame_2eproto::offsets,
@@ -11016,6 +11018,7 @@ MatchStartAnswer::MatchStartAnswer(const MatchStartAnswer& from)
   MatchStartAnswer* const _this = this; (void)_this;
   new (&_impl_) Impl_{
       decltype(_impl_.answers_){from._impl_.answers_}
+    , decltype(_impl_.reads_){from._impl_.reads_}
     , decltype(_impl_.wants_notifications_){}
     , /*decltype(_impl_._cached_size_)*/{}};
 
@@ -11030,6 +11033,7 @@ inline void MatchStartAnswer::SharedCtor(
   (void)is_message_owned;
   new (&_impl_) Impl_{
       decltype(_impl_.answers_){arena}
+    , decltype(_impl_.reads_){arena}
     , decltype(_impl_.wants_notifications_){false}
     , /*decltype(_impl_._cached_size_)*/{}
   };
@@ -11047,6 +11051,7 @@ MatchStartAnswer::~MatchStartAnswer() {
 inline void MatchStartAnswer::SharedDtor() {
   GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
   _impl_.answers_.~RepeatedPtrField();
+  _impl_.reads_.~RepeatedPtrField();
 }
 
 void MatchStartAnswer::SetCachedSize(int size) const {
@@ -11060,6 +11065,7 @@ void MatchStartAnswer::Clear() {
   (void) cached_has_bits;
 
   _impl_.answers_.Clear();
+  _impl_.reads_.Clear();
   _impl_.wants_notifications_ = false;
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
@@ -11090,6 +11096,21 @@ const char* MatchStartAnswer::_InternalParse(const char* ptr, ::_pbi::ParseConte
             CHK_(::_pbi::VerifyUTF8(str, "hearts.v1.MatchStartAnswer.answers"));
             if (!ctx->DataAvailable(ptr)) break;
           } while (::PROTOBUF_NAMESPACE_ID::internal::ExpectTag<18>(ptr));
+        } else
+          goto handle_unusual;
+        continue;
+      // repeated string reads = 3;
+      case 3:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 26)) {
+          ptr -= 1;
+          do {
+            ptr += 1;
+            auto str = _internal_add_reads();
+            ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+            CHK_(ptr);
+            CHK_(::_pbi::VerifyUTF8(str, "hearts.v1.MatchStartAnswer.reads"));
+            if (!ctx->DataAvailable(ptr)) break;
+          } while (::PROTOBUF_NAMESPACE_ID::internal::ExpectTag<26>(ptr));
         } else
           goto handle_unusual;
         continue;
@@ -11138,6 +11159,16 @@ uint8_t* MatchStartAnswer::_InternalSerialize(
     target = stream->WriteString(2, s, target);
   }
 
+  // repeated string reads = 3;
+  for (int i = 0, n = this->_internal_reads_size(); i < n; i++) {
+    const auto& s = this->_internal_reads(i);
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      s.data(), static_cast<int>(s.length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "hearts.v1.MatchStartAnswer.reads");
+    target = stream->WriteString(3, s, target);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -11160,6 +11191,14 @@ size_t MatchStartAnswer::ByteSizeLong() const {
   for (int i = 0, n = _impl_.answers_.size(); i < n; i++) {
     total_size += ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
       _impl_.answers_.Get(i));
+  }
+
+  // repeated string reads = 3;
+  total_size += 1 *
+      ::PROTOBUF_NAMESPACE_ID::internal::FromIntSize(_impl_.reads_.size());
+  for (int i = 0, n = _impl_.reads_.size(); i < n; i++) {
+    total_size += ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+      _impl_.reads_.Get(i));
   }
 
   // bool wants_notifications = 1;
@@ -11186,6 +11225,7 @@ void MatchStartAnswer::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const
   (void) cached_has_bits;
 
   _this->_impl_.answers_.MergeFrom(from._impl_.answers_);
+  _this->_impl_.reads_.MergeFrom(from._impl_.reads_);
   if (from._internal_wants_notifications() != 0) {
     _this->_internal_set_wants_notifications(from._internal_wants_notifications());
   }
@@ -11207,6 +11247,7 @@ void MatchStartAnswer::InternalSwap(MatchStartAnswer* other) {
   using std::swap;
   _internal_metadata_.InternalSwap(&other->_internal_metadata_);
   _impl_.answers_.InternalSwap(&other->_impl_.answers_);
+  _impl_.reads_.InternalSwap(&other->_impl_.reads_);
   swap(_impl_.wants_notifications_, other->_impl_.wants_notifications_);
 }
 

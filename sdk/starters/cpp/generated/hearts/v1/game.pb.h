@@ -7264,6 +7264,7 @@ class MatchStartAnswer final :
 
   enum : int {
     kAnswersFieldNumber = 2,
+    kReadsFieldNumber = 3,
     kWantsNotificationsFieldNumber = 1,
   };
   // repeated string answers = 2;
@@ -7290,6 +7291,30 @@ class MatchStartAnswer final :
   std::string* _internal_add_answers();
   public:
 
+  // repeated string reads = 3;
+  int reads_size() const;
+  private:
+  int _internal_reads_size() const;
+  public:
+  void clear_reads();
+  const std::string& reads(int index) const;
+  std::string* mutable_reads(int index);
+  void set_reads(int index, const std::string& value);
+  void set_reads(int index, std::string&& value);
+  void set_reads(int index, const char* value);
+  void set_reads(int index, const char* value, size_t size);
+  std::string* add_reads();
+  void add_reads(const std::string& value);
+  void add_reads(std::string&& value);
+  void add_reads(const char* value);
+  void add_reads(const char* value, size_t size);
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>& reads() const;
+  ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>* mutable_reads();
+  private:
+  const std::string& _internal_reads(int index) const;
+  std::string* _internal_add_reads();
+  public:
+
   // bool wants_notifications = 1;
   void clear_wants_notifications();
   bool wants_notifications() const;
@@ -7308,6 +7333,7 @@ class MatchStartAnswer final :
   typedef void DestructorSkippable_;
   struct Impl_ {
     ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string> answers_;
+    ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string> reads_;
     bool wants_notifications_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
   };
@@ -13699,6 +13725,81 @@ inline ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>*
 MatchStartAnswer::mutable_answers() {
   // @@protoc_insertion_point(field_mutable_list:hearts.v1.MatchStartAnswer.answers)
   return &_impl_.answers_;
+}
+
+// repeated string reads = 3;
+inline int MatchStartAnswer::_internal_reads_size() const {
+  return _impl_.reads_.size();
+}
+inline int MatchStartAnswer::reads_size() const {
+  return _internal_reads_size();
+}
+inline void MatchStartAnswer::clear_reads() {
+  _impl_.reads_.Clear();
+}
+inline std::string* MatchStartAnswer::add_reads() {
+  std::string* _s = _internal_add_reads();
+  // @@protoc_insertion_point(field_add_mutable:hearts.v1.MatchStartAnswer.reads)
+  return _s;
+}
+inline const std::string& MatchStartAnswer::_internal_reads(int index) const {
+  return _impl_.reads_.Get(index);
+}
+inline const std::string& MatchStartAnswer::reads(int index) const {
+  // @@protoc_insertion_point(field_get:hearts.v1.MatchStartAnswer.reads)
+  return _internal_reads(index);
+}
+inline std::string* MatchStartAnswer::mutable_reads(int index) {
+  // @@protoc_insertion_point(field_mutable:hearts.v1.MatchStartAnswer.reads)
+  return _impl_.reads_.Mutable(index);
+}
+inline void MatchStartAnswer::set_reads(int index, const std::string& value) {
+  _impl_.reads_.Mutable(index)->assign(value);
+  // @@protoc_insertion_point(field_set:hearts.v1.MatchStartAnswer.reads)
+}
+inline void MatchStartAnswer::set_reads(int index, std::string&& value) {
+  _impl_.reads_.Mutable(index)->assign(std::move(value));
+  // @@protoc_insertion_point(field_set:hearts.v1.MatchStartAnswer.reads)
+}
+inline void MatchStartAnswer::set_reads(int index, const char* value) {
+  GOOGLE_DCHECK(value != nullptr);
+  _impl_.reads_.Mutable(index)->assign(value);
+  // @@protoc_insertion_point(field_set_char:hearts.v1.MatchStartAnswer.reads)
+}
+inline void MatchStartAnswer::set_reads(int index, const char* value, size_t size) {
+  _impl_.reads_.Mutable(index)->assign(
+    reinterpret_cast<const char*>(value), size);
+  // @@protoc_insertion_point(field_set_pointer:hearts.v1.MatchStartAnswer.reads)
+}
+inline std::string* MatchStartAnswer::_internal_add_reads() {
+  return _impl_.reads_.Add();
+}
+inline void MatchStartAnswer::add_reads(const std::string& value) {
+  _impl_.reads_.Add()->assign(value);
+  // @@protoc_insertion_point(field_add:hearts.v1.MatchStartAnswer.reads)
+}
+inline void MatchStartAnswer::add_reads(std::string&& value) {
+  _impl_.reads_.Add(std::move(value));
+  // @@protoc_insertion_point(field_add:hearts.v1.MatchStartAnswer.reads)
+}
+inline void MatchStartAnswer::add_reads(const char* value) {
+  GOOGLE_DCHECK(value != nullptr);
+  _impl_.reads_.Add()->assign(value);
+  // @@protoc_insertion_point(field_add_char:hearts.v1.MatchStartAnswer.reads)
+}
+inline void MatchStartAnswer::add_reads(const char* value, size_t size) {
+  _impl_.reads_.Add()->assign(reinterpret_cast<const char*>(value), size);
+  // @@protoc_insertion_point(field_add_pointer:hearts.v1.MatchStartAnswer.reads)
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>&
+MatchStartAnswer::reads() const {
+  // @@protoc_insertion_point(field_list:hearts.v1.MatchStartAnswer.reads)
+  return _impl_.reads_;
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField<std::string>*
+MatchStartAnswer::mutable_reads() {
+  // @@protoc_insertion_point(field_mutable_list:hearts.v1.MatchStartAnswer.reads)
+  return &_impl_.reads_;
 }
 
 // -------------------------------------------------------------------

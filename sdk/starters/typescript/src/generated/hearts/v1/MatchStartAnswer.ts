@@ -4,9 +4,11 @@
 export interface MatchStartAnswer {
   'wants_notifications'?: (boolean);
   'answers'?: (string)[];
+  'reads'?: (string)[];
 }
 
 export interface MatchStartAnswer__Output {
   'wants_notifications': (boolean);
   'answers': (string)[];
+  'reads': (string)[];
 }
