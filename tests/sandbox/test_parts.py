@@ -190,8 +190,9 @@ def test_a_real_socket_is_pinned_and_dialled_through_proc(folder: Path) -> None:
 def test_a_symlink_to_a_socket_is_refused(folder: Path) -> None:
     server = listen(folder / "elsewhere.sock")
     os.symlink(folder / "elsewhere.sock", folder / "run" / "bot" / "bot.sock")
-    with pytest.raises(SocketRefusedError, match="is a symbolic link, not a socket"):
+    with pytest.raises(SocketRefusedError, match="is a symbolic link, not a socket") as refused:
         pin(folder)
+    assert refused.value.final  # no honest server puts it there: no waiting for a change
     server.close()
 
 
@@ -200,21 +201,25 @@ def test_a_symlinked_folder_on_the_way_is_refused(tmp_path: Path) -> None:
     server = listen(tmp_path / "real" / "bot.sock")
     (tmp_path / "run").mkdir()
     os.symlink(tmp_path / "real", tmp_path / "run" / "bot")
-    with pytest.raises(SocketRefusedError, match=r"/run/bot is not a plain directory"):
+    with pytest.raises(SocketRefusedError, match=r"/run/bot is not a plain directory") as refused:
         pin(tmp_path)
+    assert refused.value.final
     server.close()
 
 
 def test_a_plain_file_a_missing_socket_and_a_stranger_socket_are_refused(folder: Path) -> None:
-    with pytest.raises(SocketRefusedError, match=r"no socket at /run/bot/bot\.sock"):
+    with pytest.raises(SocketRefusedError, match=r"no socket at /run/bot/bot\.sock") as refused:
         pin(folder)
+    assert not refused.value.final  # a server may say it is ready just before it binds
     (folder / "run" / "bot" / "bot.sock").write_text("")
-    with pytest.raises(SocketRefusedError, match="a regular file, not a socket"):
+    with pytest.raises(SocketRefusedError, match="a regular file, not a socket") as refused:
         pin(folder)
+    assert refused.value.final
     (folder / "run" / "bot" / "bot.sock").unlink()
     server = listen(folder / "run" / "bot" / "bot.sock")
-    with pytest.raises(SocketRefusedError, match="owned by uid"):
+    with pytest.raises(SocketRefusedError, match="owned by uid") as refused:
         pin(folder, owner=os.getuid() + 12345)
+    assert refused.value.final
     server.close()
 
 

@@ -20,7 +20,17 @@ _FILE_FLAGS = os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 class SocketRefusedError(Exception):
-    """The bot's socket path is not a socket of the bot's own (the bot's fault)."""
+    """The bot's socket path is not a socket of the bot's own (the bot's fault).
+
+    `final` when what stands there can only be the bot's doing (a link, a file, a socket
+    of another owner, a path that is not a plain directory): no honest server leaves it
+    there on its way to listening, so waiting for it to change would only hold the match
+    up. A missing socket is not final: a server may say it is ready a moment before its
+    socket exists."""
+
+    def __init__(self, message: str, *, final: bool = False) -> None:
+        super().__init__(message)
+        self.final = final
 
 
 def _kind(mode: int) -> str:
@@ -70,7 +80,7 @@ def open_socket(root_fd: int, relative: str, owner: int) -> BotSocket:
                 raise SocketRefusedError(f"{where} does not exist") from None
             except OSError as error:
                 raise SocketRefusedError(
-                    f"{where} is not a plain directory ({error.strerror})"
+                    f"{where} is not a plain directory ({error.strerror})", final=True
                 ) from None
             fds.append(current)
         where += "/" + parts[-1]
@@ -84,9 +94,11 @@ def open_socket(root_fd: int, relative: str, owner: int) -> BotSocket:
         if not stat.S_ISSOCK(info.st_mode) or info.st_uid != owner:
             os.close(fd)
             if not stat.S_ISSOCK(info.st_mode):
-                raise SocketRefusedError(f"{where} is {_kind(info.st_mode)}, not a socket")
+                raise SocketRefusedError(
+                    f"{where} is {_kind(info.st_mode)}, not a socket", final=True
+                )
             raise SocketRefusedError(
-                f"{where} is owned by uid {info.st_uid}, not the bot's {owner}"
+                f"{where} is owned by uid {info.st_uid}, not the bot's {owner}", final=True
             )
         return BotSocket(fd)
     finally:

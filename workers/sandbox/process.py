@@ -229,6 +229,9 @@ class BotProcess:
                 break
             except SocketRefusedError as error:
                 refusal = str(error)
+                if error.final:  # only the bot could have put it there: no waiting
+                    self._fail_ready(f"never ready: it said it was, but {refusal}")
+                    return False
             except ProcessLookupError as error:
                 refusal = str(error)
             if self._popen.poll() is not None or time.monotonic() > deadline:
