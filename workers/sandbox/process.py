@@ -235,7 +235,9 @@ class BotProcess:
             except ProcessLookupError as error:
                 refusal = str(error)
             if self._popen.poll() is not None or time.monotonic() > deadline:
-                self._fail_ready(f"never ready: it said it was, but {refusal}")
+                self._fail_ready(
+                    f"never ready: it said it was, but {refusal} (still so after {waited:g} s)"
+                )
                 return False
             time.sleep(0.01)
         if self._popen.poll() is not None:
