@@ -20,6 +20,7 @@ import time
 from arena.engine import CARDS, Card, SeatView
 from arena.engine.backend import core
 from arena.engine.config import CoreConfig
+from arena.engine.reference import mask_of
 
 from .base import guards_queen
 from .belief import SUIT_MASKS, bits
@@ -78,10 +79,6 @@ def candidate_passes(hand: int, count: int, cfg: CoreConfig) -> list[tuple[int, 
 _QUEEN_OF_SPADES = Card.from_str("QS").index
 
 
-def _mask(cards: tuple[int, ...]) -> int:
-    return sum(1 << card for card in cards)
-
-
 def settle_queen_offers(
     passes: dict[int, tuple[int, ...]],
     dealt: tuple[int, ...],
@@ -103,9 +100,9 @@ def settle_queen_offers(
         if _QUEEN_OF_SPADES not in cards:
             continue
         receiver = (giver + offset) % n
-        if guards_queen(dealt[receiver] & ~_mask(passes[receiver])):
+        if guards_queen(dealt[receiver] & ~mask_of(passes[receiver])):
             continue
-        spare = danger_order(dealt[giver] & ~_mask(cards) & ~forbidden, cfg)
+        spare = danger_order(dealt[giver] & ~mask_of(cards) & ~forbidden, cfg)
         if spare:
             settled[giver] = tuple(spare[0] if c == _QUEEN_OF_SPADES else c for c in cards)
     return settled
