@@ -110,15 +110,15 @@ class _RecordingCore:
         return SimpleNamespace(apply_pass=apply_pass, playout=state.playout)
 
 
-def _giver_view() -> Any:
-    hand = Hand.from_cards(
+def _giver_hand() -> Hand:
+    """The deal before the pass: seat 0 holds the QS, seat 1 three spades below it."""
+    return Hand.from_cards(
         RULES,
         [GIVER, "2S 3S 4S 7C 8C 9C TC JC QC KC AC QD", OTHERS[2], OTHERS[3]],
         dealer=3,
         kitty="2D 5S KD AD",
         pass_direction="left",
     )
-    return hand
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -126,7 +126,7 @@ def test_the_search_plays_each_sampled_deal_with_the_queen_settled(monkeypatch, 
     recording = _RecordingCore()
     monkeypatch.setattr(passing_module, "core", recording)
     bot = StrongBot(seed, time_per_move=None, max_samples=24)
-    chosen = bot.pass_cards(_giver_view().view(0), 2)
+    chosen = bot.pass_cards(_giver_hand().view(0), 2)
     assert len(chosen) == 2 and bot.last_samples == 24
     refused = accepted = 0
     for hands, applied in recording.played:
@@ -142,7 +142,7 @@ def test_the_search_plays_each_sampled_deal_with_the_queen_settled(monkeypatch, 
 
 
 def test_the_strong_bots_replacement_is_the_card_its_search_assumed():
-    hand = _giver_view()
+    hand = _giver_hand()
     hand.apply(Action(DecisionKind.PASS, 0, ("QS", "AS")))
     for seat, given in ((1, "QD AC"), (2, "KS 6H"), (3, "AH KH")):
         hand.apply(Action(DecisionKind.PASS, seat, tuple(given.split())))
