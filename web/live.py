@@ -7,7 +7,8 @@ replay. The stream polls the table (every `LIVE_POLL_SECONDS`) and lasts at most
 `LIVE_STREAM_SECONDS`: the browser's EventSource reconnects by itself, sending the last id
 it saw (`Last-Event-ID`), and the stream resumes after it. A bounded stream matters with
 waitress: each open stream holds one of its threads, so at most `LIVE_MAX_STREAMS` are
-open at once (others get 503 and a Retry-After), and none for long.
+open at once (others get 503 and a Retry-After), and none for long. Every request that
+takes one of those places gives it back however it ends (`StreamSlot`).
 
 What a watcher sees is cut here, per watcher, as the replay is on the match page: no
 card of another owner's seat before it is played (their hands, passes, what they were
@@ -237,13 +238,52 @@ def stream_events(
         time.sleep(poll)
 
 
-def _counted(app: Flask, chunks: Iterator[str]) -> Iterator[str]:
-    """`chunks`, counted among the open streams until it ends or the watcher leaves."""
+class StreamSlot:
+    """One of the `LIVE_MAX_STREAMS` places a stream holds, given back exactly once.
+
+    Why a slot of its own and not a `finally` in the stream's generator: a generator that
+    never starts never runs its `finally`. A HEAD request (the server sends no body), a
+    watcher gone before the first byte, an error between taking the place and the first
+    chunk: each left its place taken for good, and four anonymous HEADs shut every live
+    stream of the site until a restart. The response gives the slot back when the server
+    closes it (PEP 3333 `close()`, whatever the method or the end), the stream when it
+    ends, and `live_response` when it fails before there is a response.
+    """
+
+    def __init__(self, app: Flask) -> None:
+        self._app = app
+        self._held = True
+
+    @classmethod
+    def take(cls, app: Flask, limit: int) -> StreamSlot | None:
+        """A slot, or None when `limit` streams are open already."""
+        with _lock(app):
+            open_now = int(app.extensions.get(_OPEN, 0))
+            if open_now >= limit:
+                return None
+            app.extensions[_OPEN] = open_now + 1
+        return cls(app)
+
+    def release(self) -> None:
+        """Give the place back (once: later calls do nothing)."""
+        with _lock(self._app):
+            if self._held:
+                self._held = False
+                self._app.extensions[_OPEN] -= 1
+
+
+def open_streams(app: Flask) -> int:
+    """How many live streams hold a slot now."""
+    with _lock(app):
+        return int(app.extensions.get(_OPEN, 0))
+
+
+def _counted(slot: StreamSlot, chunks: Iterator[str]) -> Iterator[str]:
+    """`chunks`, holding `slot` until it ends or the watcher leaves."""
     try:
         yield from chunks
     finally:
-        with _lock(app):
-            app.extensions[_OPEN] -= 1
+        slot.release()
 
 
 def _lock(app: Flask) -> threading.Lock:
@@ -263,26 +303,29 @@ def live_response(match: Match) -> Response:
     after = _after()
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     config = app.config
-    with _lock(app):
-        open_now = app.extensions.get(_OPEN, 0)
-        if open_now >= config.get("LIVE_MAX_STREAMS", MAX_STREAMS):
-            response = Response(
-                "Too many people are watching live right now; try again shortly.\n",
-                status=503,
-                mimetype="text/plain",
-            )
-            response.headers["Retry-After"] = "5"
-            return response
-        app.extensions[_OPEN] = open_now + 1
-    chunks = stream_events(
-        database.sessions(app),
-        match.id,
-        readable,
-        after,
-        poll=config.get("LIVE_POLL_SECONDS", POLL_SECONDS),
-        duration=config.get("LIVE_STREAM_SECONDS", STREAM_SECONDS),
-    )
-    response = Response(_counted(app, chunks), mimetype="text/event-stream")
+    slot = StreamSlot.take(app, int(config.get("LIVE_MAX_STREAMS", MAX_STREAMS)))
+    if slot is None:
+        response = Response(
+            "Too many people are watching live right now; try again shortly.\n",
+            status=503,
+            mimetype="text/plain",
+        )
+        response.headers["Retry-After"] = "5"
+        return response
+    try:
+        chunks = stream_events(
+            database.sessions(app),
+            match.id,
+            readable,
+            after,
+            poll=config.get("LIVE_POLL_SECONDS", POLL_SECONDS),
+            duration=config.get("LIVE_STREAM_SECONDS", STREAM_SECONDS),
+        )
+        response = Response(_counted(slot, chunks), mimetype="text/event-stream")
+        response.call_on_close(slot.release)  # also when the body is never iterated
+    except BaseException:
+        slot.release()
+        raise
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not buffer it
     return response
