@@ -3,11 +3,16 @@ head-to-head results, per-seat figures; the owner's logs (owner and admins only)
 
 The owner also decides where the bot plays: enter it in a season, withdraw it, or pin the
 version that plays for it (`arena.seasons.entries`); every version says what happens next.
+
+A version's status reason can hold the bot's own words (a rejection quotes its exception,
+up to 4,000 characters, whatever they hold): the owner and admins read it whole, anyone
+else only the kind of failure (`public_reason`), as with the bot's other logs.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, Final
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
@@ -23,6 +28,7 @@ from arena.seasons import (
 )
 from arena.seasons.entries import entered_seasons
 from arena.store.bots import archive_content
+from arena.store.dispatch import REQUEUED
 from arena.store.models import (
     Bot,
     BotVersion,
@@ -51,6 +57,57 @@ from .replays import replay_document
 bp = Blueprint("bots", __name__)
 
 SETTLED_STATUSES = frozenset({VersionStatus.READY, VersionStatus.REJECTED, VersionStatus.DISABLED})
+
+PLATFORM_FAILURES: Final = (
+    "the platform failed to validate it twice",
+    "the platform could not finish validating this version twice",
+    "this platform cannot run uploaded bots",
+)
+"""How the reasons of versions our side could not validate start (arena.store.dispatch,
+workers.validation): the public reads that much of them."""
+REFUSED_PUBLICLY: Final = "refused before it could play (its owner sees why)"
+"""A rejection's public reason when the reason is not one of the known forms (an archive
+or requirements refused by the worker, or words we do not know)."""
+_KIND: Final = re.compile(r"[a-z][a-z_ -]{0,47}")
+_CLAUSE: Final = re.compile(r" — |: | \(|; ")
+
+
+def public_reason(status: VersionStatus, reason: str | None) -> str | None:
+    """What anyone may read of a version's status reason: its kind, never the bot's words.
+
+    A ready version's reason is the platform's own and is shown whole; a check's failure
+    ("failed: <kind> — <the bot's words>") and a version put back in the queue show their
+    kind; the platform's own failures their first clause; anything else a fixed sentence.
+
+    >>> public_reason(VersionStatus.REJECTED, "failed: error — ValueError: \u202eboom")
+    'failed: error'
+    >>> public_reason(VersionStatus.REJECTED, "failed: protocol: on Play the stream ended")
+    'failed: protocol'
+    >>> public_reason(VersionStatus.PENDING, "requeued: platform error: KeyError: 'x'")
+    'requeued: platform error'
+    >>> public_reason(VersionStatus.REJECTED, "'evil\\u202e.py' is a symbolic link")
+    'refused before it could play (its owner sees why)'
+    >>> public_reason(VersionStatus.READY, "passed: ready, then 2 hands")
+    'passed: ready, then 2 hands'
+    """
+    if reason is None or status is VersionStatus.READY:
+        return reason
+    for prefix in ("failed: ", f"{REQUEUED}: "):
+        if reason.startswith(prefix):
+            kind = _CLAUSE.split(reason.removeprefix(prefix), maxsplit=1)[0]
+            return prefix + kind if _KIND.fullmatch(kind) else prefix.removesuffix(": ")
+    for failure in PLATFORM_FAILURES:
+        if reason.startswith(failure):
+            return failure
+    return REFUSED_PUBLICLY
+
+
+def shown_reason(version: BotVersion) -> str | None:
+    """The version's status reason as the signed-in user may read it: whole for the bot's
+    owner and admins, its kind for anyone else (`public_reason`)."""
+    if may_see_logs(version.bot):
+        return version.status_reason
+    return public_reason(version.status, version.status_reason)
 
 
 def _versions(bot_id: int) -> list[BotVersion]:
@@ -107,6 +164,7 @@ def show(bot_id: int) -> str:
         rivals=head_to_head(db, bot.id),
         seats=seat_stats(db, bot.id),
         owner_view=owner_view,
+        reasons={v.id: shown_reason(v) for v in versions},
         entered=entered,
         playing=playing,
         next_step=next_step(db, versions[0]) if versions else None,
@@ -216,7 +274,8 @@ def pin(bot_id: int) -> Response:
 
 
 def version_status(version: BotVersion) -> dict[str, Any]:
-    """A version's status as the live page and the API show it (the log for its owner)."""
+    """A version's status as the live page and the API show it (the log and the whole
+    reason for its owner and admins)."""
     bot = version.bot
     data: dict[str, Any] = {
         "id": version.id,
@@ -224,7 +283,7 @@ def version_status(version: BotVersion) -> dict[str, Any]:
         "bot": bot.name,
         "number": version.number,
         "status": version.status.value,
-        "reason": version.status_reason,
+        "reason": shown_reason(version),
         "settled": version.status in SETTLED_STATUSES,
         "created_at": version.created_at.isoformat(),
         "status_changed_at": version.status_changed_at.isoformat(),
