@@ -14,32 +14,30 @@ validation and exits 0 when the version is ready, 1 when it is rejected. It prin
 the site says happens next ("ready — it plays in Demo season 1 from the next round");
 `--no-enter` keeps a first bot out of the default season it would join once ready.
 
-Standard library HTTP only: the command needs nothing beyond the `arena` package.
+The requests go through `arena.commands.client`: the token never follows a redirect to
+another site, and an answer that is not the API's is a message and exit status 1.
 """
 
 from __future__ import annotations
 
 import io
-import json
 import secrets
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 import zipfile
 from pathlib import Path
 from typing import Any, Final
 
 import click
 
+from .client import call
 from .login import DEFAULT_URL, resolve
 
 SETTLED: Final = frozenset({"ready", "rejected", "disabled"})
 SKIPPED_PARTS: Final = frozenset({"__pycache__", ".git", ".venv", "venv", ".mypy_cache"})
-
-
-class ApiError(click.ClickException):
-    """The site refused the request; the message is the site's own."""
+VERSION_FIELDS: Final = ("id", "number", "status")
+"""What every version answer holds (docs/openapi.yaml, Version): without them the answer
+is not the site's (`arena.commands.client.ApiError`)."""
 
 
 def pack_folder(folder: Path) -> bytes:
@@ -78,33 +76,14 @@ def multipart(field: str, filename: str, content: bytes) -> tuple[bytes, str]:
     return body, f"multipart/form-data; boundary={boundary}"
 
 
-def call(
-    url: str, token: str, *, data: bytes | None = None, content_type: str | None = None
-) -> tuple[int, dict[str, Any]]:
-    """One API request: (status, JSON body). Raises ApiError for an error answer or no answer."""
-    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
-    if content_type:
-        headers["Content-Type"] = content_type
-    request = urllib.request.Request(url, data=data, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, json.loads(response.read() or b"{}")
-    except urllib.error.HTTPError as error:
-        try:
-            message = json.loads(error.read())["error"]["message"]
-        except (ValueError, KeyError, TypeError):
-            message = error.reason
-        raise ApiError(f"{error.code}: {message}") from None
-    except urllib.error.URLError as error:
-        raise ApiError(f"cannot reach {url}: {error.reason}") from None
-
-
 def wait_for(base: str, token: str, version_id: int, timeout: float) -> dict[str, Any]:
     """Poll the version until its validation is over (or `timeout` seconds pass)."""
     deadline = time.monotonic() + timeout
     delay = 1.0
     while True:
-        _status, version = call(f"{base}/api/v1/versions/{version_id}", token)
+        _status, version = call(
+            f"{base}/api/v1/versions/{version_id}", token, fields=VERSION_FIELDS
+        )
         if version["status"] in SETTLED or time.monotonic() > deadline:
             return version
         time.sleep(delay)
@@ -158,6 +137,7 @@ def upload(
         token,
         data=body,
         content_type=content_type,
+        fields=VERSION_FIELDS,
     )
     state = "uploaded" if status == 201 else "unchanged (the newest version has these bytes)"
     click.echo(f"{chosen} v{version['number']}: {state}; status {version['status']}")

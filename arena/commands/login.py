@@ -6,7 +6,8 @@
 The site and token are kept in one file only its owner can read
 (`$XDG_CONFIG_HOME/hearts-arena/login.json`, or `~/.config/…`; `$ARENA_CONFIG` names
 another). A stored token is only ever sent to the site it was stored for: `--url` or
-`$ARENA_URL` naming another site needs its own `--token` or `$ARENA_TOKEN`.
+`$ARENA_URL` naming another site needs its own `--token` or `$ARENA_TOKEN`, and a
+redirect to another site is refused (`arena.commands.client`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from pathlib import Path
 from typing import Final
 
 import click
+
+from .client import call
 
 DEFAULT_URL: Final = "http://127.0.0.1:8000"
 """Where `make run` (`arena platform`) serves the site."""
@@ -121,10 +124,8 @@ def resolve(url: str | None, token: str | None) -> Login:
 )
 def login(url: str, token: str) -> None:
     """Check TOKEN against the site at URL and remember both for `arena bot upload`."""
-    from .bot_upload import call
-
     site = normalise_url(url)
-    _status, me = call(f"{site}/api/v1/me", token.strip())
+    _status, me = call(f"{site}/api/v1/me", token.strip(), fields=("username",))
     path = save_login(Login(site, token.strip()))
     click.echo(f"signed in to {site} as {me.get('username')}; kept in {path}")
 
