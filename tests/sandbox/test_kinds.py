@@ -135,6 +135,7 @@ def _attempted(run: Any) -> set[str]:
 @pytest.mark.slow
 def test_a_hostile_native_binary_is_contained(arena: KindArena, native_attack: Path) -> None:
     run = arena.attack_kind("native", "bot", {"bot": native_attack})
+    assert not run.bot.warm and run.bot.cold_reason == "a native bot has no template"
     assert_all_blocked(run)
     assert _attempted(run) >= EXPECTED, run.stderr[-2000:]
     assert run.reason.kind is ExitKind.STOPPED, run.reason
@@ -144,6 +145,7 @@ def test_a_hostile_native_binary_is_contained(arena: KindArena, native_attack: P
 def test_a_hostile_node_program_is_contained(arena: KindArena) -> None:
     node_or_skip()
     run = arena.attack_kind("node", "attack.js", {"attack.js": HOSTILE / "attack.js"})
+    assert not run.bot.warm and run.bot.cold_reason == "a node bot has no template"
     assert_all_blocked(run)
     assert _attempted(run) >= EXPECTED, run.stderr[-2000:]
     assert run.reason.kind is ExitKind.STOPPED, run.reason

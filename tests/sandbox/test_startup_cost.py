@@ -32,6 +32,10 @@ def test_the_start_up_parts_add_up_to_the_whole(sandbox: Sandbox, make_env: Make
     assert figures.rungs["imports"] > figures.rungs["interpreter start"]
     assert figures.worker > 0
     assert figures.total == pytest.approx(figures.bot_total + figures.worker)
+    # The warm starts measured beside the rungs were warm, and accounted.
+    assert figures.warm_problem is None
+    assert figures.warm is not None and figures.warm > 0
+    assert figures.warm_worker is not None and figures.warm_worker > 0
 
 
 def test_a_started_bot_reports_its_trees_cpu(sandbox: Sandbox, make_env: MakeEnv):
@@ -52,7 +56,7 @@ IMPORTS_DONE = "HEARTS-BOT IMPORTS DONE"
 
 def _verbose_imports(env: BotEnvironment) -> str:
     """All that ``python -v`` says while the serving imports load inside the sandbox."""
-    sandbox = _ProbeSandbox()
+    sandbox = _ProbeSandbox(warm=False)  # the probe runs in place of a cold start's server
     sandbox.probe = [
         str(env.python),
         "-B",

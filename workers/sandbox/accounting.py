@@ -18,6 +18,10 @@ imports                ... then ``import hearts_bot.cli`` (grpc, asyncio, protob
 serving                the real bot: its file loaded, the gRPC server started, ready
 =====================  =====================================================================
 
+**A warm start** (`StartupParts.warm`), interleaved with the rungs: the same bot forked
+from the template (`warm.py`) into the same kind of sandbox, its tree's CPU at readiness
+plus what the template and its child spent outside the tree (`BotProcess.cpu_at_ready`).
+
 A whole match's cost, sandboxed against in-process, is `workers.match_cost`'s.
 """
 
@@ -57,6 +61,18 @@ class StartupParts:
     worker: float
     """The worker's own CPU per start (spawning, the cgroup, waiting for readiness)."""
     starts: int
+    warm: float | None = None
+    """A warm start's CPU to readiness: the bot's tree, the template and its child (None
+    where no template could start: the reason is `warm_problem`)."""
+    warm_worker: float | None = None
+    """The worker's own CPU per warm start."""
+    warm_problem: str | None = None
+    """Why the warm starts were cold, if they were."""
+
+    @property
+    def warm_share(self) -> float | None:
+        """A warm start's CPU over a cold one's (the bot's side of each)."""
+        return None if self.warm is None else self.warm / self.bot_total
 
     @property
     def bot_total(self) -> float:
@@ -133,29 +149,60 @@ def _serving_worker_cpu(sandbox: _ProbeSandbox, env: BotEnvironment) -> float:
         bot.stop()
 
 
+def _warm_cpu(sandbox: Sandbox, env: BotEnvironment) -> tuple[float, float, str | None]:
+    """A warm start's CPU to readiness, the worker's, and why it was cold if it was."""
+    before = self_cpu_seconds()
+    bot = sandbox.start(env, seat=0)
+    try:
+        if not bot.wait_ready(PROBE_TIMEOUT) or bot.cpu_at_ready is None:
+            raise RuntimeError(f"the warm bot did not start: {bot.exit_reason()}")
+        return bot.cpu_at_ready, self_cpu_seconds() - before, bot.cold_reason
+    finally:
+        bot.stop()
+
+
 def measure_startup(env: BotEnvironment, starts: int = 10) -> StartupParts:
-    """Start `env`'s bot `starts` times per rung (rungs interleaved, after one warm-up
-    each) and split its start-to-ready CPU into RUNGS' parts.
+    """Start `env`'s bot `starts` times per rung and warm (all interleaved, after one
+    warm-up each) and split its cold start-to-ready CPU into RUNGS' parts.
 
     Raises SandboxUnavailableError when this machine cannot sandbox, RuntimeError when a
     probe does not reach its line (or no cgroup accounts for the bot's CPU).
     """
-    sandbox = _ProbeSandbox()
+    sandbox = _ProbeSandbox(warm=False)  # the rungs are a cold start's
+    warm_sandbox = Sandbox(warm=True)
     probes = _probe_commands(env)
     samples: dict[str, list[float]] = {rung: [] for rung in RUNGS}
     worker: list[float] = []
-    for index in range(starts + 1):
-        for rung in RUNGS:
-            value = _rung_cpu(sandbox, env, probes[rung])
+    warm: list[float] = []
+    warm_worker: list[float] = []
+    problem: str | None = None
+    try:
+        for index in range(starts + 1):
+            for rung in RUNGS:
+                value = _rung_cpu(sandbox, env, probes[rung])
+                if index:
+                    samples[rung].append(value)
+            value = _serving_worker_cpu(sandbox, env)
             if index:
-                samples[rung].append(value)
-        value = _serving_worker_cpu(sandbox, env)
-        if index:
-            worker.append(value)
+                worker.append(value)
+            cpu, own, problem = _warm_cpu(warm_sandbox, env)
+            if index:
+                warm.append(cpu)
+                warm_worker.append(own)
+    finally:
+        warm_sandbox.close()
     rungs = {rung: statistics.median(values) for rung, values in samples.items()}
     parts: dict[str, float] = {}
     previous = 0.0
     for rung in RUNGS:
         parts[rung] = rungs[rung] - previous
         previous = rungs[rung]
-    return StartupParts(parts, rungs, statistics.median(worker), starts)
+    return StartupParts(
+        parts,
+        rungs,
+        statistics.median(worker),
+        starts,
+        warm=None if problem else statistics.median(warm),
+        warm_worker=None if problem else statistics.median(warm_worker),
+        warm_problem=problem,
+    )

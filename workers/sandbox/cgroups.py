@@ -323,6 +323,11 @@ class BotCgroup:
             found |= node.roles & set(LIMITED)
         return frozenset(found)
 
+    def procs_files(self) -> list[Path]:
+        """The ``cgroup.procs`` file of the group in every hierarchy (writing a pid to each
+        is `attach`: the warm start's child does it from the descriptors it is given)."""
+        return [node.path / "cgroup.procs" for node in self.nodes]
+
     def attach(self, pid: int) -> None:
         """Move process `pid` into the group in every hierarchy (raises OSError)."""
         for node in self.nodes:

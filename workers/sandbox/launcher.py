@@ -27,7 +27,9 @@ import secrets
 import select
 import shlex
 import shutil
+import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -35,13 +37,15 @@ from pathlib import Path
 from typing import TypeVar
 
 from .cgroups import BotCgroup, CgroupDriver, CgroupLimits
+from .environment import BotEnvironment
 from .errors import SandboxError, SandboxUnavailableError
 from .kinds import AnyEnvironment, KindEnvironment
 from .policy import SandboxPolicy
-from .process import BotProcess
+from .process import BotProcess, ProcessHandle
 from .procfs import cover_args, synthetic_files
 from .seccomp import build_filter
 from .uids import DEFAULT_BASE, DEFAULT_COUNT, Uid, UidPool
+from .warm import Template, TemplateError, Templates, WarmChild, shadowed
 
 log = logging.getLogger(__name__)
 
@@ -204,34 +208,52 @@ def _mirror(paths: Sequence[Path]) -> list[str]:
     return args
 
 
-def rlimit_args(policy: SandboxPolicy, *, with_cgroup: bool) -> list[str]:
-    """prlimit's options for `policy`."""
+def rlimits(policy: SandboxPolicy, *, with_cgroup: bool) -> dict[str, tuple[int, int]]:
+    """The rlimits of a bot under `policy`, by prlimit's name: (soft, hard)."""
     cpu = int(policy.cpu_seconds) + 1 + (1 if with_cgroup else 0)  # the watchdog acts first
     data = policy.data_limit(with_cgroup=with_cgroup)
+    return {
+        "data": (data, data),
+        "nproc": (policy.max_processes, policy.max_processes),
+        "cpu": (cpu, cpu + 1),
+        "fsize": (policy.file_size_bytes, policy.file_size_bytes),
+        "nofile": (policy.open_files, policy.open_files),
+        "core": (0, 0),
+        "memlock": (0, 0),
+        "msgqueue": (0, 0),
+    }
+
+
+RESOURCE_NAMES = {
+    "data": "RLIMIT_DATA",
+    "nproc": "RLIMIT_NPROC",
+    "cpu": "RLIMIT_CPU",
+    "fsize": "RLIMIT_FSIZE",
+    "nofile": "RLIMIT_NOFILE",
+    "core": "RLIMIT_CORE",
+    "memlock": "RLIMIT_MEMLOCK",
+    "msgqueue": "RLIMIT_MSGQUEUE",
+}
+"""prlimit's names of the limits, as the `resource` module names them (the warm start
+sets them itself)."""
+
+
+def rlimit_args(policy: SandboxPolicy, *, with_cgroup: bool) -> list[str]:
+    """prlimit's options for `policy`."""
     return [
-        f"--data={data}:{data}",
-        f"--nproc={policy.max_processes}:{policy.max_processes}",
-        f"--cpu={cpu}:{cpu + 1}",
-        f"--fsize={policy.file_size_bytes}:{policy.file_size_bytes}",
-        f"--nofile={policy.open_files}:{policy.open_files}",
-        "--core=0:0",
-        "--memlock=0:0",
-        "--msgqueue=0:0",
+        f"--{name}={soft}:{hard}"
+        for name, (soft, hard) in rlimits(policy, with_cgroup=with_cgroup).items()
     ]
+
+
+def serve_args(bot_file: str, socket_path: str) -> list[str]:
+    """The arguments of ``hearts-bot`` that serve `bot_file` (cold and warm alike)."""
+    return ["serve", bot_file, "--address", f"unix:{socket_path}"]
 
 
 def serve_command(python: Path | str, bot_file: str, socket_path: str) -> list[str]:
     """The SDK's serving command (the same sandboxed and not)."""
-    return [
-        str(python),
-        "-B",
-        "-m",
-        "hearts_bot",
-        "serve",
-        bot_file,
-        "--address",
-        f"unix:{socket_path}",
-    ]
+    return [str(python), "-B", "-m", "hearts_bot", *serve_args(bot_file, socket_path)]
 
 
 def _serve_argv(env: AnyEnvironment) -> list[str]:
@@ -258,6 +280,7 @@ class Sandbox:
         uid_base: int = DEFAULT_BASE,
         uid_count: int = DEFAULT_COUNT,
         cgroups: CgroupDriver | None = None,
+        warm: bool | None = None,
     ) -> None:
         self.bwrap = check_available(bwrap)
         self.setpriv = find_tool("setpriv", "util-linux")
@@ -269,6 +292,15 @@ class Sandbox:
         self._filter = build_filter()
         self._counter = 0
         self._lock = threading.Lock()
+        if warm is None:
+            warm = os.environ.get(WARM_ENV, "1") != "0"
+        self.templates: Templates | None = Templates() if warm else None
+        """The warm templates of Python bots (None: every start is cold)."""
+
+    def close(self) -> None:
+        """Stop the warm templates (running bots are not affected)."""
+        if self.templates is not None:
+            self.templates.close()
 
     def start(
         self, env: AnyEnvironment, *, seat: int, policy: SandboxPolicy | None = None
@@ -288,15 +320,53 @@ class Sandbox:
         cgroup: BotCgroup | None = None
         try:
             cgroup = self._make_cgroup(name, policy)
-            return spawn(
-                lambda: self._launch(env, seat, policy, uid, cgroup=cgroup, started=started)
-            )
+            return spawn(lambda: self._start(env, seat, policy, uid, cgroup, started))
         except BaseException:
             if cgroup is not None:
                 cgroup.kill()
                 cgroup.remove()
             uid.release()
             raise
+
+    def _start(
+        self,
+        env: AnyEnvironment,
+        seat: int,
+        policy: SandboxPolicy,
+        uid: Uid,
+        cgroup: BotCgroup | None,
+        started: float,
+    ) -> BotProcess:
+        """Warm when a template can start `env`'s bot, cold otherwise (with the reason)."""
+        reason = self._cold_reason(env)
+        if reason is None:
+            assert self.templates is not None
+            assert isinstance(env, BotEnvironment)
+            try:
+                template = self.templates.get(env.runtime)
+                shadows = shadowed(env, template.modules)
+                if shadows:
+                    reason = f"its venv ships its own {', '.join(shadows)}"
+                else:
+                    return self._launch(
+                        env, seat, policy, uid, cgroup=cgroup, started=started, warm=template
+                    )
+            except TemplateError as error:
+                reason = str(error)
+                log.warning("seat %s starts cold: %s", seat, reason)
+                if cgroup is not None:
+                    cgroup.kill()  # the placeholder of the warm attempt, if it got that far
+        bot = self._launch(env, seat, policy, uid, cgroup=cgroup, started=started, warm=None)
+        bot.cold_reason = reason
+        return bot
+
+    def _cold_reason(self, env: AnyEnvironment) -> str | None:
+        """Why `env`'s bot cannot start warm, or None if it can try."""
+        if self.templates is None:
+            return f"warm starts are off ({WARM_ENV}=0)"
+        if not isinstance(env, BotEnvironment):
+            return f"a {env.kind} bot has no template"
+        return None
 
     def _make_cgroup(self, name: str, policy: SandboxPolicy) -> BotCgroup | None:
         problem = "; ".join(self.cgroups.problems) or "no cgroup hierarchy is mounted"
@@ -328,6 +398,7 @@ class Sandbox:
         seccomp_fd: int,
         proc_fds: Sequence[int] = (),
         launch_fd: int | None = None,
+        as_pid_1: bool = False,
     ) -> list[str]:
         """The full command line (see the module's docstring). `proc_fds` hold the
         contents of `procfs.synthetic_files`, in order (without them, the global /proc
@@ -347,6 +418,7 @@ class Sandbox:
             "--",
             self.bwrap,
             *_NAMESPACES,
+            *(["--as-pid-1"] if as_pid_1 else []),
             "--hostname",
             "bot",
             "--cap-drop",
@@ -413,8 +485,8 @@ class Sandbox:
             *inner,
         ]
 
-    def inner_command(self, env: AnyEnvironment, uid: int) -> list[str]:
-        """What bwrap runs: setpriv dropping to `uid`, then the SDK's server."""
+    def _dropped(self, uid: int, argv: Sequence[str]) -> list[str]:
+        """`argv` under setpriv dropping to `uid` with no capability left."""
         return [
             self.setpriv,
             f"--reuid={uid}",
@@ -423,12 +495,35 @@ class Sandbox:
             "--bounding-set=-all",
             "--inh-caps=-all",
             "--",
-            *_serve_argv(env),
+            *argv,
         ]
+
+    def inner_command(self, env: AnyEnvironment, uid: int) -> list[str]:
+        """What bwrap runs: setpriv dropping to `uid`, then the SDK's server."""
+        return self._dropped(uid, _serve_argv(env))
 
     def launch_script(self, env: AnyEnvironment, uid: int) -> bytes:
         """The script bwrap runs (at LAUNCH_PATH, read-only): exec of `inner_command`."""
         return f"exec {shlex.join(self.inner_command(env, uid))}\n".encode()
+
+    def placeholder_script(self) -> bytes:
+        """The script of a warm start's sandbox: it says the sandbox is built, then holds
+        it (it is the pid namespace's init: ``--as-pid-1``) while the template's child
+        brings the bot in and for as long as the bot runs. So the bot sees what a cold
+        start shows it: an init it cannot signal, and itself. The placeholder keeps uid
+        0 with every capability gone (an empty bounding set, under the same filter and
+        no_new_privs): another uid than the bot's, so the bot can neither signal it nor
+        read its /proc entries. Unlike bubblewrap's init it reaps no orphan: a process
+        the bot orphans stays a zombie, in its process count, until the bot stops."""
+        argv = [
+            self.setpriv,
+            "--clear-groups",
+            "--bounding-set=-all",
+            "--inh-caps=-all",
+            "--",
+            *PLACEHOLDER_ARGV,
+        ]
+        return f"exec {shlex.join(argv)}\n".encode()
 
     def _launch(
         self,
@@ -439,7 +534,11 @@ class Sandbox:
         *,
         cgroup: BotCgroup | None,
         started: float,
+        warm: Template | None,
     ) -> BotProcess:
+        """Build the sandbox and start the bot in it: bwrap runs the bot's server (cold),
+        or a placeholder while `warm`'s child brings the bot in (raises TemplateError if
+        that fails, with everything it started stopped)."""
         uid_value = uid.value
         ours: list[int] = []  # descriptors to close whatever happens
         theirs: list[int] = []  # the child's ends, closed once it has them
@@ -456,7 +555,14 @@ class Sandbox:
             ours.remove(seccomp_w)
             proc_fds = [_data_fd(content) for _, content in synthetic_files(policy)]
             theirs += proc_fds
-            launch_fd = _data_fd(self.launch_script(env, uid_value))
+            if warm is None:
+                launch_fd = _data_fd(self.launch_script(env, uid_value))
+                shell_out = out_w
+            else:  # bwrap's stdout says when the placeholder runs; the bot's is out_w
+                launch_fd = _data_fd(self.placeholder_script())
+                up_r, shell_out = os.pipe2(os.O_CLOEXEC)
+                ours.append(up_r)
+                theirs.append(shell_out)
             theirs.append(launch_fd)
             command = self.command(
                 env,
@@ -468,6 +574,7 @@ class Sandbox:
                 seccomp_fd=seccomp_r,
                 proc_fds=proc_fds,
                 launch_fd=launch_fd,
+                as_pid_1=warm is not None,
             )
             # The sandbox's pid 1 is bwrap: its /proc/1/cmdline would show every host path
             # bound in. Its options go in through a descriptor, the command (the launch
@@ -480,16 +587,18 @@ class Sandbox:
             popen = subprocess.Popen(
                 [*command[:start], "--args", str(args_fd), *command[end:]],
                 stdin=subprocess.DEVNULL,
-                stdout=out_w,
+                stdout=shell_out,
                 stderr=err_w,
                 env={},
                 pass_fds=(info_w, block_r, seccomp_r, args_fd, launch_fd, *proc_fds),
                 start_new_session=True,
                 cwd="/",
             )
+            bot_streams = [out_w, err_w]
             for fd in theirs:
-                os.close(fd)
-            theirs.clear()
+                if warm is None or fd not in bot_streams:  # the template's child needs them
+                    os.close(fd)
+            theirs = [fd for fd in theirs if fd in bot_streams] if warm is not None else []
             try:
                 init_pid = _read_child_pid(info_r, popen, err_r)
                 init_pidfd = os.pidfd_open(init_pid)
@@ -511,10 +620,34 @@ class Sandbox:
             os.close(block_w)
             os.close(info_r)
             ours = [fd for fd in ours if fd not in (block_w, info_r)]
+            process: ProcessHandle = popen
+            cleanup = None
+            if warm is not None:
+                try:
+                    process = self._bring_in(
+                        env,
+                        policy,
+                        uid_value,
+                        warm,
+                        popen,
+                        init_pid,
+                        init_pidfd,
+                        up_r,
+                        cgroup=cgroup,
+                        streams=(out_w, err_w),
+                    )
+                except BaseException:
+                    with contextlib.suppress(ProcessLookupError, OSError):
+                        signal.pidfd_send_signal(init_pidfd, signal.SIGKILL)
+                    os.close(init_pidfd)
+                    popen.kill()
+                    popen.wait()
+                    raise
+                cleanup = _reaper(popen)
             bot = BotProcess(
                 seat=seat,
                 policy=policy,
-                popen=popen,
+                popen=process,
                 stdout_fd=out_r,
                 stderr_fd=err_r,
                 root=_sandbox_root(init_pid, init_pidfd),
@@ -525,6 +658,7 @@ class Sandbox:
                 init_pid=init_pid,
                 cgroup=cgroup,
                 uid=uid,
+                cleanup=cleanup,
                 started=started,
             )
             ours.clear()  # the BotProcess owns out_r and err_r now
@@ -533,6 +667,101 @@ class Sandbox:
             for fd in ours + theirs:
                 with contextlib.suppress(OSError):
                     os.close(fd)
+
+    def _bring_in(
+        self,
+        env: AnyEnvironment,
+        policy: SandboxPolicy,
+        uid: int,
+        template: Template,
+        shell: subprocess.Popen[bytes],
+        init_pid: int,
+        init_pidfd: int,
+        up_fd: int,
+        *,
+        cgroup: BotCgroup | None,
+        streams: tuple[int, int],
+    ) -> WarmChild:
+        """Once the placeholder says the sandbox is built, have the template's child join
+        it and start the bot there. Raises TemplateError (the template is discarded when
+        it is at fault) or SandboxError (bubblewrap could not build the sandbox)."""
+        assert isinstance(env, BotEnvironment)
+        line = _read_line(up_fd, SETUP_TIMEOUT)
+        if line != PLACEHOLDER_LINE:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                shell.wait(1.0)
+            raise SandboxError(
+                f"bubblewrap failed to set up the sandbox (status {shell.poll()})"
+                + (f": the placeholder said {line!r}" if line else "")
+            )
+        opened: list[int] = []
+        try:
+            opened.append(os.open("/dev/null", os.O_RDONLY | os.O_CLOEXEC))
+            for path in cgroup.procs_files() if cgroup is not None else []:
+                opened.append(os.open(path, os.O_WRONLY | os.O_CLOEXEC))
+            version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+            request = {
+                "init_pid": init_pid,
+                "uid": uid,
+                "rlimits": {
+                    RESOURCE_NAMES[name]: limits
+                    for name, limits in rlimits(policy, with_cgroup=cgroup is not None).items()
+                },
+                "seccomp": self._filter.hex(),
+                "cwd": BOT_DIR,
+                "environ": WARM_ENVIRON,
+                "venv": str(env.venv),
+                "site": [str(env.venv / "lib" / version / "site-packages")],
+                "argv": serve_args(f"{BOT_DIR}/{env.entry}", f"{SOCKET_DIR}/{SOCKET_NAME}"),
+            }
+            fds = [init_pidfd, opened[0], *streams, *opened[1:]]
+            try:
+                return template.spawn(request, fds)
+            except TemplateError as error:
+                if self.templates is not None:
+                    self.templates.discard(template, str(error))
+                raise
+        finally:
+            for fd in opened:
+                os.close(fd)
+
+
+PLACEHOLDER_LINE = "sandbox built"
+PLACEHOLDER_ARGV = ("/bin/sh", "-c", f"echo '{PLACEHOLDER_LINE}' && exec sleep infinity")
+"""What a warm start's sandbox runs until the bot is in (see `Sandbox.placeholder_script`)."""
+WARM_ENV = "ARENA_WARM_STARTS"
+"""Set to 0 to start every bot cold (a fresh interpreter in its sandbox)."""
+WARM_ENVIRON = {"PWD": BOT_DIR, "LC_CTYPE": "C.UTF-8"}
+"""A cold-started bot's environment: bwrap's --chdir sets PWD, Python's locale coercion
+LC_CTYPE; the warm bot is given the same."""
+
+
+def _read_line(fd: int, timeout: float) -> str:
+    """The first line written on `fd` within `timeout` seconds ('' at its end or none)."""
+    data = b""
+    deadline = time.monotonic() + timeout
+    while b"\n" not in data and len(data) < 4096:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            break
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            break
+        data += chunk
+    return data.partition(b"\n")[0].decode("utf-8", "replace")
+
+
+def _reaper(shell: subprocess.Popen[bytes]) -> Callable[[], None]:
+    """Reaps a warm start's bubblewrap once its sandbox was killed with the bot."""
+
+    def reap() -> None:
+        try:
+            shell.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            shell.kill()
+            shell.wait(timeout=5)
+
+    return reap
 
 
 def _data_fd(content: bytes) -> int:

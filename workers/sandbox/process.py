@@ -24,6 +24,7 @@ import weakref
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
+from typing import Protocol
 
 from .cgroups import BotCgroup
 from .endpoint import BotSocket, SocketRefusedError, open_socket
@@ -114,6 +115,23 @@ def _stop_all() -> None:
             bot.stop()
 
 
+class ProcessHandle(Protocol):
+    """The started process a `BotProcess` watches: the `subprocess.Popen` of a cold start
+    (bubblewrap, or the bot itself unsandboxed), or a warm start's `warm.WarmChild`."""
+
+    @property
+    def pid(self) -> int: ...
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    def poll(self) -> int | None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
+
+    def kill(self) -> None: ...
+
+
 class BotProcess:
     """A started bot (sandboxed or not); made by `Sandbox.start` / `start_unsandboxed`."""
 
@@ -122,7 +140,7 @@ class BotProcess:
         *,
         seat: int,
         policy: SandboxPolicy,
-        popen: subprocess.Popen[bytes],
+        popen: ProcessHandle,
         stdout_fd: int,
         stderr_fd: int,
         root: Callable[[], int],
@@ -143,13 +161,22 @@ class BotProcess:
         self.uid = owner_uid
         """The uid the bot runs as."""
         self.started = started if started is not None else time.perf_counter()
+        self.warm = not isinstance(popen, subprocess.Popen)
+        """Whether the bot was forked from a warm template (else started cold)."""
+        self.cold_reason: str | None = None
+        """Why a sandboxed bot started cold (no template for its kind, warm starts off, a
+        template that failed: said by `Sandbox.start`); None when warm."""
+        self.setup_cpu_outside: float = getattr(popen, "setup_cpu", 0.0)
+        """CPU seconds its start cost outside its cgroup (a warm start's forking child)."""
         self.ready_at: float | None = None
         """perf_counter() when the bot was seen ready."""
         self.cpu_at_ready: float | None = None
         """CPU seconds the whole tree had used when it was seen ready (its cgroup's
-        ``cpu.stat``: bubblewrap, the interpreter, the imports; None without a cgroup)."""
+        ``cpu.stat``: bubblewrap, the interpreter, the imports; a warm start's fork by
+        the template too, `setup_cpu_outside`; None without a cgroup)."""
         self.cpu_at_stop: float | None = None
-        """CPU seconds the whole tree used from start to `stop` (None without a cgroup)."""
+        """CPU seconds the whole tree used from start to `stop`, counted as `cpu_at_ready`
+        is (None without a cgroup)."""
         self.init_pid = init_pid
         """The host pid of the sandbox's pid 1 (None unsandboxed)."""
         self._popen = popen
@@ -195,7 +222,8 @@ class BotProcess:
 
     @property
     def pid(self) -> int:
-        """The pid of the process we started (bubblewrap's, when sandboxed)."""
+        """The pid of the process we started (bubblewrap's when sandboxed cold, the bot's
+        own when warm)."""
         return self._popen.pid
 
     def wait_ready(self, timeout: float | None = None) -> bool:
@@ -244,7 +272,7 @@ class BotProcess:
             self.stop()
             return False
         self.ready_at = time.perf_counter()
-        self.cpu_at_ready = self.cpu_seconds()
+        self.cpu_at_ready = self._start_and_tree_cpu()
         return True
 
     def _fail_ready(self, message: str) -> None:
@@ -310,6 +338,12 @@ class BotProcess:
     def cpu_seconds(self) -> float | None:
         """CPU time of the whole tree so far (None without a cgroup)."""
         return None if self._cgroup is None else self._cgroup.cpu_seconds()
+
+    def _start_and_tree_cpu(self) -> float | None:
+        """`cpu_seconds`, plus what the start cost outside the tree (the accounting's
+        figures: a warm start's fork is paid by the template, not the bot's cgroup)."""
+        used = self.cpu_seconds()
+        return None if used is None else used + self.setup_cpu_outside
 
     def memory_bytes(self) -> int | None:
         """Memory the whole tree holds now (None without a memory cgroup)."""
@@ -398,7 +432,7 @@ class BotProcess:
                 self._stop_requested = True
             self._set_frozen(False)  # a v1-style freezer would hold SIGKILL back
             self._kill_tree()
-            self.cpu_at_stop = self.cpu_seconds()  # before the group is removed
+            self.cpu_at_stop = self._start_and_tree_cpu()  # before the group is removed
             self._reason = self._classify()
             self._finished = True
             self._release()
