@@ -4,6 +4,10 @@ under the seat's clock, every failure turned into a `SeatFault`.
 A background task reads the stream into a queue, so a timed-out query leaves the stream
 intact: the late answer arrives with an older request id and is dropped. A broken stream
 is reopened once per decision with `MatchStart.resumed`; a dead process is a crash.
+A stream that fails (an answer over the receive cap, one that does not parse, any error
+status) takes its connection with it at once: grpc's core reads a connection for as long
+as it is open, so a bot that announced a huge answer could otherwise make the runner read
+junk for the rest of its turn; the next stream dials a new connection.
 Play queries are one message per game, patched in place (`protocol.PlayRequests`): the
 runner's time per decision is mostly gRPC's, and this keeps the rest small.
 """
@@ -13,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, cast
@@ -33,7 +38,49 @@ log = logging.getLogger(__name__)
 _STREAM_END = object()
 _EOF: Any = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the grpc stubs
 _EXCHANGES = protocol.EXCHANGES
-CHANNEL_OPTIONS = (("grpc.max_receive_message_length", 256 * 1024), ("grpc.enable_retries", 0))
+MAX_ANSWER_BYTES = 256 * 1024
+"""The largest answer the runner takes (gRPC's receive cap); a larger one is refused."""
+CHANNEL_OPTIONS = (
+    ("grpc.max_receive_message_length", MAX_ANSWER_BYTES),
+    ("grpc.enable_retries", 0),
+    # Each channel its own connection: one dialled after a hang-up never gets the old one.
+    ("grpc.use_local_subchannel_pool", 1),
+)
+_TOO_LARGE = re.compile(r"larger than max \((\d+) vs\. (\d+)\)")
+
+
+class _UnreadableAnswerError(ValueError):
+    """An answer that does not parse as a PlayMatchResponse (grpc hands on None)."""
+
+
+def _refused(item: object) -> SeatFault | None:
+    """The fault of an answer the bot sent that the runner cannot take (over the receive
+    cap, not a PlayMatchResponse) or of its own error status (INTERNAL: its code raised,
+    or grpc refused what it sent); None for a stream that broke or ended otherwise.
+
+    >>> _refused(_UnreadableAnswerError("no PlayMatchResponse")).detail
+    'unreadable answer: no PlayMatchResponse; the connection was closed'
+    >>> _refused(None) is None  # the stream's end: no answer refused
+    True
+    """
+    closed = "the connection was closed"
+    if isinstance(item, _UnreadableAnswerError):
+        return SeatFault(FaultKind.MALFORMED, f"unreadable answer: {item}; {closed}")
+    if not isinstance(item, grpc.aio.AioRpcError):
+        return None
+    code, details = item.code(), item.details() or ""
+    if code is grpc.StatusCode.RESOURCE_EXHAUSTED:
+        size = _TOO_LARGE.search(details)
+        if size is not None:
+            announced, limit = size.groups()
+            return SeatFault(
+                FaultKind.MALFORMED,
+                f"the answer announced {announced} bytes, over the {limit}-byte limit; {closed}",
+            )
+        return SeatFault(FaultKind.MALFORMED, f"the answer was refused: {details}; {closed}")
+    if code is grpc.StatusCode.INTERNAL:
+        return SeatFault(FaultKind.ERROR, f"the bot failed: {details}")
+    return None
 
 
 class BotHost(Protocol):
@@ -133,8 +180,7 @@ class GrpcSeat:
                         exit_fault_kind(reason), f"the bot {reason} before it was ready"
                     )
                 raise SeatFault(FaultKind.NOT_READY, f"the bot was not ready within {timeout:g} s")
-        self._channel = self._connect(self.address)
-        self._stub = bot_pb2_grpc.BotServiceStub(self._channel)
+        self._dial()
         last = "no answer"
         while True:
             remaining = deadline - loop.time()
@@ -153,6 +199,11 @@ class GrpcSeat:
                     raise crashed from None
                 await asyncio.sleep(0.02)
 
+    def _dial(self) -> None:
+        """A new channel (its connection is made on first use) and its stub."""
+        self._channel = self._connect(self.address)
+        self._stub = bot_pb2_grpc.BotServiceStub(self._channel)
+
     def _crash_fault(self) -> SeatFault | None:
         """The fault of a bot whose process ended (its kind typed by the host's exit:
         out of memory, CPU limit, else a crash); None while it runs."""
@@ -166,6 +217,8 @@ class GrpcSeat:
     async def _open_stream(self, resumed: bool) -> None:
         assert self._info is not None
         await self._drop_stream()
+        if self._channel is None:  # hung up after a failed stream
+            self._dial()
         self._call = self._stub.PlayMatch()
         self._answers = Inbox()
         self._reader = asyncio.create_task(self._read(self._call, self._answers))
@@ -186,20 +239,46 @@ class GrpcSeat:
         if missing:  # out before its first card, not failing on a state it refuses
             raise SeatFault(FaultKind.UNSUPPORTED_RULES, protocol.unread_rules_detail(missing))
 
-    @staticmethod
-    async def _read(call: Any, answers: Inbox[Any]) -> None:
+    async def _read(self, call: Any, answers: Inbox[Any]) -> None:
+        """Hand the stream's answers to `answers`, then what ended it. A failure (an error
+        status, such as the receive cap's RESOURCE_EXHAUSTED, or an answer that does not
+        parse) hangs the connection up before it is handed on."""
+        failure: Exception | None = None
         try:
             while (response := await call.read()) is not _EOF:
                 if response is None:  # grpc logs a failed parse and hands on None
-                    raise ValueError("the answer does not parse as a PlayMatchResponse")
+                    failure = _UnreadableAnswerError(
+                        "the answer does not parse as a PlayMatchResponse"
+                    )
+                    break
                 answers.put(response)
-        except grpc.aio.AioRpcError as error:
-            answers.put(error)
         except asyncio.CancelledError:
             raise
-        except Exception as error:  # a response that does not parse
-            answers.put(error)
+        except Exception as error:  # an error status (AioRpcError), or a read grpc refused
+            failure = error.with_traceback(None)  # its frames hold the call (see _hang_up)
+        ours = call is self._call  # not a stream the seat has already dropped
+        del call  # the seat's reference is then the call's last (see _hang_up)
+        if failure is not None:
+            if ours:
+                await self._hang_up()
+            answers.put(failure)
         answers.put(_STREAM_END)
+
+    async def _hang_up(self) -> None:
+        """Close the connection now: cancel the call, drop every reference to it and close
+        the channel. grpc's core keeps reading a connection while a call on it lives (a
+        cancelled call too), so a bot streaming junk after a refused answer would cost
+        the runner CPU for as long as its turn lasts; with the call gone and the channel
+        closed the socket is closed and the bot's next write fails (EPIPE). The next
+        stream dials a new channel (`_open_stream`)."""
+        call, channel = self._call, self._channel
+        self._call = self._channel = self._stub = None
+        if call is not None:
+            call.cancel()
+            del call
+        if channel is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(channel.close(None))
 
     async def _drop_stream(self) -> None:
         if self._call is not None:
@@ -214,6 +293,9 @@ class GrpcSeat:
     # -- one query -------------------------------------------------------------------
 
     async def _stream_fault(self, item: object) -> SeatFault:
+        refused = _refused(item)
+        if refused is not None:  # the bot's answer, not its death: no waiting for one
+            return self._crash_fault() or refused
         # A dying process closes its sockets before it can be reaped: give it a moment,
         # so a crash is reported as a crash and not as a dropped connection.
         crashed = self._crash_fault()
@@ -226,8 +308,6 @@ class GrpcSeat:
             return crashed
         if isinstance(item, grpc.aio.AioRpcError):
             code, details = item.code(), item.details() or ""
-            if code is grpc.StatusCode.INTERNAL:
-                return SeatFault(FaultKind.ERROR, f"the bot failed: {details}")
             if code in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION):
                 return SeatFault(
                     FaultKind.DISCONNECT, f"the bot rejected the request ({code.name}): {details}"
@@ -259,7 +339,7 @@ class GrpcSeat:
                     asyncio.InvalidStateError,
                 ) as error:
                     self._broken = str(error)
-                    raise await self._stream_fault(error) from None
+                    raise await self._stream_fault(await self._failure(error)) from None
                 writing = False
                 item = await self._answer(request_id)
         except TimeoutError:
@@ -280,6 +360,17 @@ class GrpcSeat:
             )
         self._note = item.note
         return item
+
+    async def _failure(self, otherwise: object) -> object:
+        """What ended the stream as its reader hands it on (an answer refused, say: a
+        write on the ended call only says that it is over), or `otherwise` if the reader
+        says nothing but the end within a second."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(1.0):
+                item = await self._answer(self._next_id + 1)
+                if isinstance(item, Exception):
+                    return item
+        return otherwise
 
     @staticmethod
     def _timeout_fault(timeout: float) -> SeatFault:
@@ -306,6 +397,11 @@ class GrpcSeat:
         raise self._timeout_fault(timeout)
 
     async def _query(self, timeout: float, expected: str, request: Any) -> Any:
+        if self._broken is None and self._call is None:
+            # Its reader hung up since the last decision (a late answer refused, say):
+            # that failure is this decision's fault.
+            self._broken = "hung up"
+            raise await self._stream_fault(await self._failure(_STREAM_END))
         if self._broken is not None:
             crashed = self._crash_fault()
             if crashed:

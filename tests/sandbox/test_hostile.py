@@ -17,7 +17,12 @@ from typing import Any
 
 import pytest
 
+from arena.engine import preset
 from arena.match.faults import FaultKind, exit_fault_kind
+from arena.match.remote import GrpcSeat
+from arena.match.runner import Entrant, MatchRunner
+from arena.match.spec import house_seat, parse_bot_spec
+from arena.match.verify import verify
 from tests.sandbox.client import BotClient, BotFaultError
 from tests.sandbox.conftest import HostTraps, MakeEnv, processes_of
 from workers.sandbox import BotProcess, ExitKind, ExitReason, Sandbox, SandboxPolicy
@@ -106,9 +111,10 @@ class Arena:
         self.env_root = env_root
         self.started: list[BotProcess] = []
 
-    def start(self, name: str, policy: SandboxPolicy = TIGHT) -> BotProcess:
+    def start(self, name: str, policy: SandboxPolicy = TIGHT, **extra: Any) -> BotProcess:
+        """Start `name` at seat 1; `extra` goes to its params.json beside the targets."""
         honest_env = next((self.env_root / "versions").glob("honest-*"))
-        env = self.make_env(name, params(self.honest, self.traps, honest_env))
+        env = self.make_env(name, params(self.honest, self.traps, honest_env) | extra)
         bot = self.sandbox.start(env, seat=1, policy=policy)
         self.started.append(bot)
         return bot
@@ -383,6 +389,83 @@ def test_bad_replies_become_faults(arena: Arena, name: str) -> None:
     client.close()
     arena.honest_answers()
     arena.finish(bot)
+
+
+ANNOUNCED_BOUND = 64 * MIB
+"""What huge_announce may write on one connection once it has announced 2 GiB: its
+STREAMING report's step. Hung up at once, it writes what the runner's windows had granted
+(1 MiB here); before, the runner read on for the rest of the bot's turn (over 0.8 GiB)."""
+
+
+def announce_reports(run: Run, outcome: str) -> dict[int, dict[str, str]]:
+    """huge_announce's `outcome` reports (``key=value ...``), by connection number."""
+    found = {}
+    for said, text in run.reports:
+        if said == outcome:
+            fields = dict(field.split("=", 1) for field in text.split())
+            found[int(fields["connection"])] = fields
+    return found
+
+
+@pytest.mark.parametrize("attacks", [1, 3])
+def test_a_huge_announced_answer_ends_the_connection_and_the_turn(
+    arena: Arena, attacks: int
+) -> None:
+    """Issue 30: a bot announces a 2 GiB answer on its first play (of each of its first
+    `attacks` connections) and streams junk into it. The runner's receive cap refuses it;
+    the seat must hang up that connection at once (the bot's next write fails), fault the
+    decision as malformed, and answer its later decisions by the fault policy: a fresh
+    connection that plays on (1 attack), or disqualification at the third fault (3)."""
+    bot = arena.start("huge_announce", attacks=attacks)
+    host = SandboxHost(bot)
+    entrants = [Entrant("announcer", GrpcSeat(bot.address, "announcer", host=host))] + [
+        Entrant(f"house {i}", house_seat(parse_bot_spec("house:random"), i)) for i in (1, 2, 3)
+    ]
+    rules = preset("standard").replace(target_score=None, max_hands=1)
+    try:
+        outcome = MatchRunner(rules, entrants, 7).run()  # the production clock
+    finally:
+        run = arena.finish(bot)
+    assert not outcome.void, outcome.void_reason
+    verify(outcome.v1)
+    faults = [f for f in outcome.v1["faults"] if f["entrant"] == 0]
+    assert [f["kind"] for f in faults] == ["malformed"] * attacks, faults
+    for fault in faults:
+        assert fault["detail"] == (
+            "the answer announced 2147483647 bytes, over the 262144-byte limit; "
+            "the connection was closed"
+        )
+    plays = [
+        play
+        for trick in outcome.v1["games"][0]["hands"][0]["tricks"]
+        for play in trick["plays"]
+        if play["seat"] == 0
+    ]
+    faulted = [i for i, play in enumerate(plays) if "fault" in play]
+    assert faulted == list(range(attacks))  # its first plays: one per attacked connection
+    connections = announce_reports(run, "CONNECTED")
+    if attacks < 3:  # reconnected: a new connection, whose every answer is its own
+        assert not outcome.results[0].disqualified
+        assert not any("fault" in play or "auto" in play for play in plays[attacks:])
+        assert sorted(connections) == list(range(1, attacks + 2)), run.stderr[-3000:]
+    else:  # disqualified at its third fault: the defaults from then on
+        assert outcome.results[0].disqualified
+        assert all(play.get("auto") for play in plays[attacks:])
+        assert sorted(connections) == list(range(1, attacks + 1)), run.stderr[-3000:]
+    # Each attacked connection was closed before the runner dialled again (the bot looks
+    # at its socket as the next one arrives) and the bot's next write on it failed, far
+    # below what it wrote while the runner kept reading. (The last one's report may be
+    # missing: a disqualified bot is stopped while frozen, before it writes again.)
+    assert all(c["attacked_still_open"] == "" for c in connections.values()), connections
+    ends = announce_reports(run, "WROTE")
+    attacked = set(range(1, attacks + 1))
+    if outcome.results[0].disqualified:
+        attacked.discard(attacks)
+    assert attacked <= set(ends), run.stderr[-3000:]
+    for end in ends.values():
+        assert end["ended"] in ("BrokenPipeError", "ConnectionResetError"), ends
+        assert int(end["bytes"]) < ANNOUNCED_BOUND, ends
+    assert not any(said == "STREAMING" for said, _ in run.reports), run.stderr[-3000:]
 
 
 def test_the_battery_has_enough_distinct_attacks() -> None:
