@@ -5,19 +5,27 @@ The program is assembled here (no libseccomp) and handed to bubblewrap with
 
 1. a call made through another ABI than x86_64 (i386 ``int 0x80``, x32) kills the process;
 2. ``socket``/``socketpair`` are allowed for ``AF_UNIX`` only (anything else fails with
-   ``EAFNOSUPPORT``); ``clone`` is refused (``EPERM``) when it asks for a new namespace;
-   ``clone3``, whose flags the filter cannot read, fails with ``ENOSYS`` so the C library
-   falls back to ``clone``; ``ioctl`` may not push input into a terminal (``TIOCSTI``);
-   ``fcntl`` may not lock, lease or watch a file, ``madvise`` may not push pages out,
-   ``preadv2``/``pwritev2`` may not ask ``RWF_NOWAIT`` (which tells whether a page is
-   cached): each would be a channel between two bots through the files they share;
-3. an allow list of the ordinary calls of a Python process: files, memory, threads,
+   ``EAFNOSUPPORT``); ``clone`` is refused (``EPERM``) when it asks for a new namespace
+   or a pidfd (``CLONE_PIDFD``); ``ioctl`` may not push input into a terminal
+   (``TIOCSTI``); ``fcntl`` may not lock, lease or watch a file, ``madvise`` may not push
+   pages out, ``preadv2``/``pwritev2`` may not ask ``RWF_NOWAIT`` (which tells whether a
+   page is cached): each would be a channel between two bots through the files they
+   share; ``getsockopt``/``setsockopt`` may not ask a socket for a pidfd of its peer or
+   of a message's sender, nor for its cookie (``SO_PEERPIDFD``, ``SO_PASSPIDFD``,
+   ``SO_COOKIE``: ``ENOPROTOOPT``, what a kernel without them answers), each a reading
+   of a machine-wide counter that another bot can move;
+3. calls answered ``ENOSYS`` as if the kernel were older than they are (``ABSENT``), so
+   that callers take the path they take there: ``clone3`` (whose flags the filter cannot
+   read; glibc falls back to ``clone``) and ``pidfd_open``. A pidfd's inode number
+   (``fstat``) is a machine-wide count of the processes and threads made so far, which
+   one bot can set and another read, so every way to a pidfd is closed;
+4. an allow list of the ordinary calls of a Python process: files, memory, threads,
    signals, time, polling, pipes and Unix sockets;
-4. a deny list answered with ``EPERM``, named so that what is refused is readable here:
+5. a deny list answered with ``EPERM``, named so that what is refused is readable here:
    tracing, keyrings, io_uring, mounting, namespaces, BPF, perf, kernel modules, and the
    calls that observe or change state shared between bots (``flock``, inotify,
    fanotify, ``fadvise64``, ``readahead``, ``mincore``);
-5. anything else (including calls newer than this table) fails with ``ENOSYS``.
+6. anything else (including calls newer than this table) fails with ``ENOSYS``.
 
 Allowed calls whose verdict does not depend on their arguments are cached by the kernel
 (Linux >= 5.11), so the filter costs nothing on a gRPC server's hot path.
@@ -26,6 +34,7 @@ Allowed calls whose verdict does not depend on their arguments are cached by the
 from __future__ import annotations
 
 import errno
+import itertools
 import platform
 import struct
 from collections.abc import Iterable
@@ -87,6 +96,18 @@ NAMESPACE_CLONE_FLAGS = (
     | 0x20000000  # CLONE_NEWPID
     | 0x40000000  # CLONE_NEWNET
 )
+CLONE_PIDFD = 0x00001000
+"""clone: put a pidfd of the child in the parent (its inode number is the pidfs count)."""
+SOL_SOCKET = 1
+COUNTER_SOCKET_OPTIONS = (
+    57,  # SO_COOKIE: the socket's number in a machine-wide count of sockets asked for one
+    76,  # SO_PASSPIDFD: every message received carries a pidfd of its sender (SCM_PIDFD)
+    77,  # SO_PEERPIDFD: a pidfd of the process at the other end
+)
+"""SOL_SOCKET options that read a machine-wide counter which another bot can move: a pidfd
+(Linux >= 6.5) of a fresh process (a child at the other end of a Unix socket) has the
+pidfs count as its inode number, and a new socket's cookie is the next of the socket
+cookies (docs/sandbox.md, "Shared kernel objects"). Nothing a bot needs asks for them."""
 
 
 def _names(text: str) -> frozenset[str]:
@@ -111,15 +132,15 @@ ALLOWED: frozenset[str] = _names(
     pipe pipe2 poll ppoll select pselect6 epoll_create epoll_create1 epoll_ctl epoll_wait
     epoll_pwait epoll_pwait2 eventfd eventfd2 signalfd signalfd4 timerfd_create
     timerfd_settime timerfd_gettime
-    connect accept accept4 bind listen shutdown getsockname getpeername setsockopt
-    getsockopt sendto recvfrom sendmsg recvmsg sendmmsg recvmmsg
+    connect accept accept4 bind listen shutdown getsockname getpeername
+    sendto recvfrom sendmsg recvmsg sendmmsg recvmmsg
     fork vfork execve execveat exit exit_group wait4 waitid set_tid_address
     set_robust_list get_robust_list rseq futex futex_waitv futex_wake futex_wait
     futex_requeue arch_prctl prctl seccomp landlock_create_ruleset landlock_add_rule
     landlock_restrict_self
     kill tkill tgkill rt_sigaction rt_sigprocmask rt_sigreturn rt_sigpending
     rt_sigtimedwait rt_sigqueueinfo rt_tgsigqueueinfo rt_sigsuspend sigaltstack pause
-    restart_syscall pidfd_open pidfd_send_signal
+    restart_syscall pidfd_send_signal
     getpid getppid gettid getuid geteuid getgid getegid getresuid getresgid getgroups
     getpgid getpgrp getsid setpgid setsid capget getcpu uname sysinfo times getrusage
     getrlimit setrlimit prlimit64 getpriority setpriority
@@ -161,8 +182,27 @@ DENIED: frozenset[str] = _names(
 )
 """Calls refused with EPERM: what a bot must not do, named (everything unnamed gets ENOSYS)."""
 
+ABSENT: frozenset[str] = _names("clone3 pidfd_open")
+"""Calls answered ENOSYS, as by a kernel older than they are, so that callers take the path
+they were written to take there: glibc's posix_spawn and pthread_create fall back from
+clone3 to clone; Python 3.12's asyncio (can_use_pidfd) and psutil (wait_pid) probe
+pidfd_open and wait for children without it when it fails. clone3 because the filter
+cannot read its flags (they are in memory), pidfd_open because a pidfd's inode number is
+the machine-wide pidfs count (a covert channel between bots)."""
+
 _ARG_CHECKED = frozenset(
-    {"socket", "socketpair", "clone", "clone3", "ioctl", "fcntl", "madvise", "preadv2", "pwritev2"}
+    {
+        "socket",
+        "socketpair",
+        "clone",
+        "ioctl",
+        "fcntl",
+        "madvise",
+        "preadv2",
+        "pwritev2",
+        "getsockopt",
+        "setsockopt",
+    }
 )
 
 
@@ -229,6 +269,16 @@ def _refuse_arg_values(
     return body
 
 
+def _refuse_option(
+    level: int, names: Iterable[int], refusal: int
+) -> list[tuple[int, int, int, int]]:
+    """getsockopt/setsockopt: refuse when args[1] (the level) is `level` and args[2] (the
+    option) one of `names`, else allow."""
+    by_name = _refuse_arg_values(2, names, refusal)
+    # Another level jumps over the option's load and comparisons to their allow.
+    return [(_LD_W_ABS, 0, 0, _arg_low(1)), (_JEQ_K, 0, len(by_name) - 2, level), *by_name]
+
+
 def build_filter(table: dict[str, int] | None = None) -> bytes:
     """The filter as bytes of ``struct sock_filter`` (what ``bwrap --seccomp`` reads).
 
@@ -241,11 +291,19 @@ def build_filter(table: dict[str, int] | None = None) -> bytes:
                 f"the seccomp filter has no system call table for {machine} (only x86_64)"
             )
         table = X86_64
-    unknown = (ALLOWED | DENIED | _ARG_CHECKED) - set(table)
+    unknown = (ALLOWED | DENIED | ABSENT | _ARG_CHECKED) - set(table)
     if unknown:
         raise ValueError(f"system calls missing from the table: {sorted(unknown)}")
-    if ALLOWED & DENIED:
-        raise ValueError(f"calls both allowed and denied: {sorted(ALLOWED & DENIED)}")
+    lists = {
+        "allowed": ALLOWED,
+        "denied": DENIED,
+        "absent": ABSENT,
+        "argument-checked": _ARG_CHECKED,
+    }
+    for first, second in itertools.combinations(lists, 2):
+        if lists[first] & lists[second]:
+            both = sorted(lists[first] & lists[second])
+            raise ValueError(f"calls both {first} and {second}: {both}")
     program = _Program()
     program.load(_ARCH)
     program.emit(_JEQ_K, 1, 0, AUDIT_ARCH_X86_64)
@@ -257,14 +315,18 @@ def build_filter(table: dict[str, int] | None = None) -> bytes:
     eperm = _errno(errno.EPERM)
     program.when_nr(table["socket"], _only_arg_equal(0, AF_UNIX, _errno(errno.EAFNOSUPPORT)))
     program.when_nr(table["socketpair"], _only_arg_equal(0, AF_UNIX, _errno(errno.EAFNOSUPPORT)))
-    program.when_nr(table["clone"], _refuse_arg_bits(0, NAMESPACE_CLONE_FLAGS, eperm))
-    program.when_nr(table["clone3"], [(_RET_K, 0, 0, _errno(errno.ENOSYS))])
+    program.when_nr(table["clone"], _refuse_arg_bits(0, NAMESPACE_CLONE_FLAGS | CLONE_PIDFD, eperm))
     program.when_nr(table["ioctl"], _refuse_arg_values(1, (TIOCSTI, TIOCLINUX), eperm))
     # Channels between bots through objects they all see (docs/sandbox.md, "covert channels").
     program.when_nr(table["fcntl"], _refuse_arg_values(1, SHARED_OBJECT_FCNTLS, eperm))
     program.when_nr(table["madvise"], _refuse_arg_values(2, EVICTING_MADVICES, eperm))
     for name in ("preadv2", "pwritev2"):
         program.when_nr(table[name], _refuse_arg_bits(5, RWF_NOWAIT, eperm))
+    no_option = _errno(errno.ENOPROTOOPT)
+    for name in ("getsockopt", "setsockopt"):
+        program.when_nr(table[name], _refuse_option(SOL_SOCKET, COUNTER_SOCKET_OPTIONS, no_option))
+    for name in sorted(ABSENT, key=table.__getitem__):
+        program.when_nr(table[name], [(_RET_K, 0, 0, _errno(errno.ENOSYS))])
     for name in sorted(ALLOWED, key=table.__getitem__):
         program.when_nr(table[name], [(_RET_K, 0, 0, RET_ALLOW)])
     for name in sorted(DENIED, key=table.__getitem__):
