@@ -3,7 +3,8 @@
 The session cookie holds only the user's id and session version (signed, HttpOnly,
 SameSite=Lax; `web.sessions`). Signing out is a POST with a CSRF token, so another site
 cannot sign anyone out, and it ends the session on the server too. Failed sign-ins are
-rate-limited per address and per account (`web.limits`).
+rate-limited per address and per account and address, and slow an account that fails
+from many addresses for a while (`web.limits`).
 """
 
 from __future__ import annotations
