@@ -48,6 +48,12 @@ from arena.match.manifest import MANIFEST_NAME, ManifestError, check_entry, pars
 
 BOT_MODULE: Final = "bot.py"
 REQUIREMENTS: Final = "requirements.txt"
+MANIFEST_TOO_DEEP: Final = (
+    f"{MANIFEST_NAME} nests arrays or tables too deeply to be read: it holds three strings, "
+    "kind, entry and protocol (docs/languages.md)"
+)
+"""Why a manifest nested hundreds of levels deep is refused (the parser ran out of stack:
+a 500 on the site and an error in the workers, where it is now the owner's message)."""
 
 
 class UploadError(ValueError):
@@ -382,6 +388,8 @@ def inspect_upload(filename: str, data: bytes, limits: Limits = DEFAULT_LIMITS) 
             check_entry(manifest, files.get(manifest.entry))
         except ManifestError as error:
             raise UploadError("not_a_bot", str(error)) from None
+        except RecursionError:  # tomllib reads nested arrays and tables by recursion
+            raise UploadError("not_a_bot", MANIFEST_TOO_DEEP) from None
         if manifest.kind != "python":
             return BotPackage(kind, manifest.entry, files, (), manifest.kind)
         module = manifest.entry

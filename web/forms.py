@@ -58,7 +58,7 @@ def add_error(field: Any, message: str) -> None:
     field.errors = [*field.errors, message]
 
 
-NAME_PATTERN: Final = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+NAME_PATTERN: Final = r"^[A-Za-z0-9][A-Za-z0-9_.-]*\Z"  # \Z: "$" admits a last "\n"
 NAME_MESSAGE: Final = "letters, digits, '_', '.' and '-', starting with a letter or digit"
 
 

@@ -36,6 +36,15 @@ _ELFCLASS64: Final = 2
 _ELFDATA2LSB: Final = 1
 _EM_X86_64: Final = 62
 _ET_EXEC, _ET_DYN = 2, 3
+_LINUX_ABIS: Final = {0: "System V", 3: "GNU/Linux"}  # EI_OSABI values Linux runs
+_OTHER_ABIS: Final = {
+    1: "HP-UX",
+    2: "NetBSD",
+    6: "Solaris",
+    9: "FreeBSD",
+    12: "OpenBSD",
+    255: "standalone",
+}
 MANIFEST_MAX_BYTES: Final = 4096
 
 
@@ -97,9 +106,9 @@ def parse_manifest(content: bytes) -> Manifest:
 def check_entry(manifest: Manifest, content: bytes | None) -> None:
     """Check the entry file's bytes (None: not in the archive) against its kind.
 
-    A native entry must be an ELF executable for Linux x86-64 (64-bit, little-endian,
-    machine x86-64, an executable or position-independent executable). Raises
-    ManifestError.
+    A native entry must be an ELF executable for Linux x86-64 (64-bit, little-endian, OS
+    ABI System V or GNU/Linux, machine x86-64, an executable or position-independent
+    executable). Raises ManifestError.
 
     >>> check_entry(Manifest("native", "bot", "hearts.v1"), b"#!/bin/sh\\n")
     ... # doctest: +ELLIPSIS
@@ -118,6 +127,12 @@ def check_entry(manifest: Manifest, content: bytes | None) -> None:
         )
     if content[4] != _ELFCLASS64 or content[5] != _ELFDATA2LSB:
         raise ManifestError(f"{manifest.entry} is not a 64-bit little-endian ELF executable")
+    if content[7] not in _LINUX_ABIS:
+        system = _OTHER_ABIS.get(content[7], "not Linux")
+        raise ManifestError(
+            f"{manifest.entry} is built for OS ABI {content[7]} ({system}), not Linux "
+            "(System V 0 or GNU/Linux 3)"
+        )
     kind = int.from_bytes(content[16:18], "little")
     machine = int.from_bytes(content[18:20], "little")
     if machine != _EM_X86_64:

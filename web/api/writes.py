@@ -74,7 +74,7 @@ def _flag(text: str, name: str) -> bool:
         return True
     if value in ("false", "0", "no", "off"):
         return False
-    abort(400, f"'{name}' must be true or false, not {text!r}.")
+    abort(400, f"'{name}' must be true or false, not {quoted(text)}.")
 
 
 def _json_body() -> dict[str, Any]:
