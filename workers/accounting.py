@@ -32,6 +32,7 @@ class Accounted(Protocol):
 
     cpu_at_ready: float | None
     cpu_at_stop: float | None
+    warm: bool
 
 
 @dataclasses.dataclass
@@ -50,11 +51,14 @@ class MatchAccount:
     """The worker recording the result (seats, replay, ratings) and clearing live events."""
     sandboxed: int = 0
     """How many seats ran in the sandbox."""
+    warm: int = 0
+    """How many of those were forked from a warm template (the rest started cold)."""
 
     def add_bots(self, bots: Iterable[Accounted]) -> None:
         """Add the trees of `bots` (stopped: their figures are final)."""
         for bot in bots:
             self.sandboxed += 1
+            self.warm += 1 if bot.warm else 0
             ready = bot.cpu_at_ready or 0.0
             stopped = bot.cpu_at_stop if bot.cpu_at_stop is not None else ready
             self.bots_start += ready
@@ -70,4 +74,5 @@ class MatchAccount:
         figures = {part: round(getattr(self, part), 6) for part in PARTS}
         figures["total"] = round(self.total, 6)
         figures["sandboxed"] = self.sandboxed
+        figures["warm"] = self.warm
         return figures

@@ -125,6 +125,7 @@ def test_the_environment_it_sets_is_the_one_our_configuration_reads() -> None:
 # (tests/deploy/test_stack.py; docs/operations.md, "What each container may do").
 WORKER_CAPABILITIES = {
     "SYS_ADMIN",  # bubblewrap: new namespaces, mounts, pivot_root; the cgroup remount
+    "SYS_CHROOT",  # a warm start: the template's child joins the bot's mount namespace
     "NET_ADMIN",  # bubblewrap: bring up the loopback of each bot's network namespace
     "SETUID",  # setpriv: each bot's own uid
     "SETGID",

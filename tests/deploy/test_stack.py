@@ -317,6 +317,15 @@ def test_a_worker_container_killed_mid_match_loses_nothing_and_counts_nothing_tw
     timed("recovery (kill to the match recorded)", started)
     assert not stack.running(holder), "the killed worker came back: who played it is unknown"
     assert match_id in recorded_matches(stack, survivor)
+    # The sandboxed bot was forked from the container's warm template, not started cold.
+    (cpu,) = [
+        entry["cpu"]
+        for entry in stack.log_entries(survivor)
+        if entry.get("logger") == "workers.matches"
+        and "recorded" in entry.get("msg", "")
+        and entry.get("match_id") == match_id
+    ]
+    assert cpu["sandboxed"] == cpu["warm"] == 1, cpu
     with sessions() as session:
         match = session.get(Match, match_id)
         assert match is not None and match.rating_seq == 1
