@@ -55,11 +55,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """The application, configured from `test_config` when given, else the environment.
 
     Settings: `DATABASE_URL` (default `$ARENA_DATABASE_URL`, else the store's SQLite
-    default), `SECRET_KEY` (default `$ARENA_SECRET_KEY` or a kept file), `UPLOAD_MAX_BYTES`.
+    default), `SECRET_KEY` (default `$ARENA_SECRET_KEY` or a kept file), `SITE_URL` (default
+    `$ARENA_SITE_URL`: the address people reach the site at, for the account page's login
+    line), `UPLOAD_MAX_BYTES`. Raises ValueError for a `SITE_URL` that is not http(s).
     """
     app = Flask(__name__)
     app.config.from_mapping(
         DATABASE_URL=os.environ.get("ARENA_DATABASE_URL"),
+        SITE_URL=os.environ.get("ARENA_SITE_URL") or None,
         UPLOAD_MAX_BYTES=UPLOAD_MAX_BYTES,
         MAX_CONTENT_LENGTH=UPLOAD_MAX_BYTES + 64 * 1024,  # the file plus the form around it
         SESSION_COOKIE_SAMESITE="Lax",
@@ -75,6 +78,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
+    site = app.config.get("SITE_URL")
+    if site and not str(site).startswith(("http://", "https://")):
+        raise ValueError(
+            f"ARENA_SITE_URL (SITE_URL) must start with http:// or https://, not {str(site)[:80]!r}"
+        )
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key()
 

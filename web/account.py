@@ -1,12 +1,14 @@
 """A user's account: their bots, and their API tokens (made, listed, revoked).
 
 A token's text is shown once, in the answer to the request that made it; only its
-SHA-256 is kept (`arena.store.accounts`).
+SHA-256 is kept (`arena.store.accounts`). It comes with the line that signs the command
+line in to this site (`site_url`): the configured address, never the request's `Host`
+header, which whoever sends the request writes.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -19,6 +21,26 @@ from .forms import ActionForm, PasswordForm, TokenForm, add_error
 from .passwords import check_password, hash_password
 
 bp = Blueprint("account", __name__)
+
+DEFAULT_PORTS = {"http": "80", "https": "443"}
+
+
+def site_url() -> str:
+    """The site's address for `arena login`: `SITE_URL` (`$ARENA_SITE_URL`) when set, else
+    the address the server listens on (the WSGI server's own `SERVER_NAME` and
+    `SERVER_PORT`). Never the request's `Host` header: the client writes that one, and a
+    token's login line must not send the token wherever it says."""
+    configured = current_app.config.get("SITE_URL")
+    if configured:
+        return str(configured).rstrip("/")
+    environ = request.environ
+    scheme = str(environ.get("wsgi.url_scheme", "http"))
+    host = str(environ.get("SERVER_NAME", "localhost"))
+    if ":" in host and not host.startswith("["):  # an IPv6 address
+        host = f"[{host}]"
+    port = str(environ.get("SERVER_PORT", ""))
+    shown_port = "" if port in ("", DEFAULT_PORTS.get(scheme)) else f":{port}"
+    return f"{scheme}://{host}{shown_port}{request.script_root}"
 
 
 def _page(
@@ -40,6 +62,7 @@ def _page(
         tokens=tokens,
         bots=bots,
         new_token=new_token,
+        site_url=site_url(),
         revoke=ActionForm(),
         password=password or PasswordForm(formdata=None),
     )

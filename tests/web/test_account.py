@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
-from tests.web.conftest import csrf_token
+import pytest
+
+from tests.web.conftest import CSRF, AuthActions, csrf_token, make_app
+from web.database import dispose
 
 
 def make_token(client, auth, name="laptop"):
@@ -38,6 +41,54 @@ def test_the_new_token_comes_with_the_lines_that_use_it(client, auth, world):
     assert new and new.group(1) != token
     assert f'id="login-command">arena login http://localhost --token {new.group(1)}<' in shown
     assert f"export ARENA_URL=http://localhost ARENA_TOKEN={new.group(1)}" in shown
+
+
+def _login_line(client, **kwargs) -> str:
+    """The login line shown with a new token, every request sent with `kwargs`."""
+    form = CSRF.search(client.get("/account", **kwargs).get_data(as_text=True))
+    assert form
+    shown = client.post(
+        "/account/tokens",
+        data={"name": "ci", "csrf_token": form.group(1) or form.group(2)},
+        **kwargs,
+    ).get_data(as_text=True)
+    found = re.search(r'id="login-command">([^<]+)<', shown)
+    assert found, shown
+    return found.group(1)
+
+
+def _signed_in_at(client, host: str) -> dict[str, dict[str, str]]:
+    """The client's session cookie sent to `host` too; the request options naming it."""
+    for cookie in list(client._cookies.values()):
+        client.set_cookie(cookie.key, cookie.value, domain=host)
+    return {"headers": {"Host": host}}
+
+
+def test_the_login_line_ignores_the_requests_host_header(client, auth, world):
+    """A request naming another host (a proxy passing it on, a poisoned cache) must not
+    make the page tell the owner to send their token there."""
+    auth.login()
+    forged = _signed_in_at(client, "evil.example")
+    assert client.get("/account", **forged).status_code == 200
+    line = _login_line(client, **forged)
+    assert line.startswith("arena login http://localhost --token ha_")
+    assert "evil" not in client.get("/account", **forged).get_data(as_text=True)
+
+
+def test_the_login_line_uses_the_configured_site_url(database, world):
+    application = make_app(database, SITE_URL="https://arena.example.org/")
+    try:
+        client = application.test_client()
+        AuthActions(client).login()
+        line = _login_line(client, **_signed_in_at(client, "evil.example"))
+        assert line.startswith("arena login https://arena.example.org --token ha_")
+    finally:
+        dispose(application)
+
+
+def test_a_site_url_that_is_not_http_is_refused_at_start(database):
+    with pytest.raises(ValueError, match="must start with http"):
+        make_app(database, SITE_URL="javascript:alert(1)")
 
 
 def test_a_revoked_token_stops_working(client, auth, world, db):
