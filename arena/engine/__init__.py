@@ -6,7 +6,7 @@ the C core when it is built, or in the pure-Python reference (``ARENA_PUREPYTHON
 
 from . import options, variants  # noqa: F401 - OPTIONS checks Rules; the families register
 from .auction import Auction, IllegalBidError
-from .backend import BACKEND_NAME
+from .backend import BACKEND_NAME, batch_path
 from .cards import CARDS, JOKERS, Card, CardParseError, CardSet, Suit
 from .game import Game, GameOverError
 from .hand import (
@@ -87,6 +87,7 @@ __all__ = [
     "SeatView",
     "Suit",
     "Trick",
+    "batch_path",
     "preset",
     "scoring_suit_of",
 ]

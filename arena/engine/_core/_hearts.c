@@ -934,10 +934,33 @@ fail:
     return NULL;
 }
 
+PyDoc_STRVAR(batch_path_doc,
+             "batch_path(cfg) -> 'fast' or 'hand_state': the path play_random_hands takes for "
+             "cfg (the straight-line loop, or the hand state for the jokers, the extra cards "
+             "on the first trick and exposed cards)");
+
+static PyObject *hearts_batch_path(PyObject *module, PyObject *cfg_obj)
+{
+    (void)module;
+    hc_config cfg;
+    if (parse_config(cfg_obj, &cfg) < 0)
+        return NULL;
+    switch (hc_batch_path(&cfg)) {
+    case HC_BATCH_PATH_FAST:
+        return PyUnicode_FromString("fast");
+    case HC_BATCH_PATH_HAND_STATE:
+        return PyUnicode_FromString("hand_state");
+    default: /* unreachable: parse_config initialised it */
+        PyErr_SetString(PyExc_ValueError, "batch_path rejected its configuration");
+        return NULL;
+    }
+}
+
 static PyMethodDef hearts_methods[] = {
     {"deal", (PyCFunction)(void (*)(void))hearts_deal, METH_VARARGS | METH_KEYWORDS, deal_doc},
     {"play_random_hands", (PyCFunction)(void (*)(void))hearts_play_random_hands,
      METH_VARARGS | METH_KEYWORDS, play_random_hands_doc},
+    {"batch_path", hearts_batch_path, METH_O, batch_path_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -43,7 +43,11 @@
  *  - The random batch is a separate straight-line loop over local masks (no
  *    undo, no logs), instantiated for three CPU levels (generic, popcnt,
  *    popcnt+BMI2 pdep) and dispatched at run time, so the library needs no
- *    -march flags.  All three give identical results.
+ *    -march flags.  All three give identical results.  The few rules the loop
+ *    does not play (fast_batch_plays: jokers, extra cards, exposed cards) batch
+ *    through the hand state with the same results; hc_batch_path says which
+ *    path a config takes, and a test pins it for every preset, since only the
+ *    speed would show it.
  */
 #include "hearts.h"
 
@@ -1384,13 +1388,14 @@ static const uint64_t suit_of[HC_CARDS] = {
 };
 
 /* Plays one trick whose lead set is `lead`; `order` lists the seats from the
- * leader on; `ban` is the first-trick ban (a constant 0 after trick 0).
- * Returns the winner and stores the trick mask.  Branch-free apart from the
- * loop over the followers. */
+ * leader on; `ban` is the first-trick ban (a constant 0 after trick 0); `queen` is
+ * the ♠Q when it must go at the first chance (cfg->queen_at_first_chance), else 0.
+ * Returns the winner and stores the trick mask and the led suit's mask.  Branch-free
+ * apart from the loop over the followers. */
 static HC_ALWAYS_INLINE int batch_trick(uint64_t *hand, uint8_t *seat_of, const uint8_t *order,
-                                        int n, uint64_t lead, uint64_t ban, uint64_t *policy,
-                                        uint64_t *digest, uint64_t *trick, const int popc,
-                                        const int pdep)
+                                        int n, uint64_t lead, uint64_t ban, uint64_t queen,
+                                        uint64_t *policy, uint64_t *digest, uint64_t *trick,
+                                        uint64_t *led, const int popc, const int pdep)
 {
     if (ban) {
         uint64_t x = lead & ~ban;
@@ -1410,6 +1415,10 @@ static HC_ALWAYS_INLINE int batch_trick(uint64_t *hand, uint8_t *seat_of, const 
             uint64_t x = f & ~ban;
             f = x ? x : f;
         }
+        /* 001 'BLACK MARIAH' (as legal_for): a legal ♠Q goes on a discard, or on a
+         * spade trick holding the ♠K or ♠A */
+        if (HC_UNLIKELY(f & queen) && (!(suit & queen) || (tm & (BIT(HC_KS) | BIT(HC_AS)))))
+            f = queen;
         card = choose(f, policy, digest, popc, pdep);
         b = BIT(card);
         hand[p] = hp ^ b;
@@ -1417,6 +1426,7 @@ static HC_ALWAYS_INLINE int batch_trick(uint64_t *hand, uint8_t *seat_of, const 
         seat_of[card] = (uint8_t)p;
     }
     *trick = tm;
+    *led = suit;
     return seat_of[highest(tm & suit)];
 }
 
@@ -1429,10 +1439,22 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
     const int dealt = n * hs, pass_count = (int)c->pass_count, opening = (int)c->opening;
     const uint64_t ban = c->first_ban, lead_ban = c->lead_ban, breaking = c->breaking;
     const uint64_t queen_ok = c->queen_lead_ok, point = c->point, clubs = c->clubs;
-    const int kitty_first = c->kitty_taker == 0;
+    /* broken_by 3: the ♠Q breaks when the trick's suit is not spades */
+    const uint64_t queen_discard = c->queen_discard;
+    const uint64_t queen = c->queen_at_first_chance ? c->deck & BIT(HC_QS) : 0;
+    /* the kitty goes whole to the winner of the first trick holding a card of
+     * `kitty_trigger` (any card, a point card, a heart; the last trick's winner if
+     * none), or a card a trick with kitty_taker 3 (`drip`) */
+    const int drip = c->kitty_taker == 3;
+    const uint64_t kitty_trigger = c->kitty_taker == 0   ? ~0ULL
+                                   : c->kitty_taker == 1 ? point
+                                   : c->kitty_taker == 2 ? c->hearts
+                                                         : 0;
+    const int booster = c->booster_nines != 0;
     const uint64_t doubler = c->doubler >= 0 ? BIT(c->doubler) : 0, moon_req = c->moon_required;
     const uint64_t unpassable = c->pass_forbidden;
-    const int royal = c->royal_queens != 0;
+    /* Royal Hearts and the trick and reversal options score through score_hand */
+    const int full_score = c->royal_queens || trick_scoring(c) || c->doubler_exposed;
     uint8_t seat_at[HC_CARDS + 2 * HC_MAX_PLAYERS]; /* seat_at[j] = j % n */
     for (int j = 0; j < (int)sizeof seat_at; j++)
         seat_at[j] = (uint8_t)(j % n);
@@ -1544,14 +1566,20 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
                     leader = s;
             lead = opening == 1 ? hand[leader] & clubs : low;
         }
-        uint64_t taken[HC_MAX_PLAYERS] = {0}, tm;
+        uint64_t taken[HC_MAX_PLAYERS] = {0}, tm, suit, rest = kitty;
         uint8_t won[HC_MAX_PLAYERS] = {0}, seat_of[64];
-        int win = batch_trick(hand, seat_of, seat_at + leader, n, lead, ban, &policy, &digest,
-                              &tm, popc, pdep);
+        int win = batch_trick(hand, seat_of, seat_at + leader, n, lead, ban, queen, &policy,
+                              &digest, &tm, &suit, popc, pdep);
         taken[win] |= tm;
         won[win]++;
-        int broken = (tm & breaking) != 0;
-        int owner = kitty_first || (tm & point) ? win : -1;
+        const int first = win;
+        int broken = (tm & (breaking | (queen_discard & ~suit))) != 0;
+        int owner = (tm & kitty_trigger) ? win : -1;
+        if (HC_UNLIKELY(drip)) {
+            const uint64_t got = hs == 1 ? rest : rest & (0 - rest);
+            taken[win] |= got;
+            rest ^= got;
+        }
         for (int t = 1; t < hs; t++) {
             /* the lead rule, branch-free: R applies until broken, unless the
              * queen-and-hearts exception covers the whole hand */
@@ -1559,38 +1587,44 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
             const uint64_t r = broken ? 0 : lead_ban;
             const uint64_t x = hl & ~r;
             const int all_queen_ok = !(hl & ~queen_ok);
-            const uint64_t l = x && !all_queen_ok ? x : hl;
-            const int w = batch_trick(hand, seat_of, seat_at + win, n, l, 0, &policy, &digest,
-                                      &tm, popc, pdep);
+            uint64_t l = x && !all_queen_ok ? x : hl;
+            /* Booster Nines: the nine of the suit led to the last trick makes its winner
+             * lead that suit when he holds it, whatever the lead rule */
+            if (HC_UNLIKELY(booster) && (tm & suit & (RANK_MASK << HC_NINE)) && (hl & suit))
+                l = hl & suit;
+            const int w = batch_trick(hand, seat_of, seat_at + win, n, l, 0, queen, &policy,
+                                      &digest, &tm, &suit, popc, pdep);
             taken[w] |= tm;
             won[w]++;
-            broken |= (tm & breaking) != 0;
-            owner = owner < 0 && (tm & point) ? w : owner;
+            broken |= (tm & (breaking | (queen_discard & ~suit))) != 0;
+            owner = owner < 0 && (tm & kitty_trigger) ? w : owner;
+            if (HC_UNLIKELY(drip)) {
+                const uint64_t got = t + 1 == hs ? rest : rest & (0 - rest);
+                taken[w] |= got;
+                rest ^= got;
+            }
             win = w;
         }
-        if (owner < 0)
-            owner = win;
-        taken[owner] |= kitty;
+        if (!drip)
+            taken[owner < 0 ? win : owner] |= kitty;
 
         int64_t out[HC_MAX_PLAYERS];
-        int shooter = -1;
-        for (int s = 0; s < n; s++) {
-            const uint64_t tk = taken[s];
-            int64_t raw = 0;
-            if (HC_UNLIKELY(royal)) {
-                raw = royal_raw(c, tk);
-            } else {
+        if (HC_UNLIKELY(full_score)) {
+            score_hand(c, taken, won, first, win, zero_totals, 0, HC_MOON_CHOICE_ENGINE, out);
+        } else {
+            int shooter = -1;
+            for (int s = 0; s < n; s++) {
+                const uint64_t tk = taken[s];
+                int64_t raw = 0;
                 for (int k = 0; k < vt->nbytes; k++)
                     raw += vt->sum[k][(tk >> vt->shift[k]) & 0xFF];
+                out[s] = (tk & doubler) ? 2 * raw : raw;
+                shooter = moon_req && (tk & moon_req) == moon_req ? s : shooter;
             }
-            out[s] = (tk & doubler) ? 2 * raw : raw;
-            shooter = moon_req && (tk & moon_req) == moon_req ? s : shooter;
+            int64_t m = c->moon_points;
+            shooter = sun_shooter(c, won, shooter, &m);
+            finish_score(c, won, zero_totals, 0, shooter, m, HC_MOON_CHOICE_ENGINE, out);
         }
-        int64_t m = c->moon_points;
-        if (HC_UNLIKELY(royal))
-            royal_floor(c, shooter, &m, out);
-        shooter = sun_shooter(c, won, shooter, &m);
-        finish_score(c, won, zero_totals, 0, shooter, m, HC_MOON_CHOICE_ENGINE, out);
         for (int s = 0; s < n; s++)
             sums[s] += out[s];
 
@@ -1603,9 +1637,26 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
     return 0;
 }
 
-/* The random batch for the rules the straight-line loop above does not know (Booster
- * Nines' lead obligation, jokers, the ♠Q at the first chance, the trick and reversal
- * scoring options, 002's extra cards on the first trick): the same contract, played through the hand state. */
+/* 1 if the straight-line loop above plays `c`'s rules: all but the jokers (a trick's
+ * suit and winner no longer follow from its first card), 002's extra cards on the first
+ * trick (a trick of more cards than seats, longer hands) and Gong Zhu's exposed cards (a
+ * per-card filter that remembers the suits led).  The ♠Q discarded (broken_by 3), the ♠Q
+ * at the first chance, Booster Nines, every kitty taker and every scoring option are
+ * the loop's own. */
+static int fast_batch_plays(const hc_config *c)
+{
+    return !c->joker_kind && !c->extra && !c->exposed;
+}
+
+int hc_batch_path(const hc_config *c)
+{
+    if (!config_sane(c))
+        return -1;
+    return fast_batch_plays(c) ? HC_BATCH_PATH_FAST : HC_BATCH_PATH_HAND_STATE;
+}
+
+/* The random batch for the rules the straight-line loop above does not play
+ * (fast_batch_plays): the same contract, played through the hand state. */
 static int batch_hands(const hc_config *c, uint64_t seed, uint64_t start, uint64_t count,
                        const int64_t *schedule, int nsched, uint64_t *digest_io, int64_t *sums)
 {
@@ -1720,11 +1771,9 @@ int hc_play_random_hands_with(int variant, const hc_config *c, uint64_t seed, ui
     if (variant == HC_BATCH_AUTO)
         variant = HC_BATCH_GENERIC;
 #endif
-    if (variant < HC_BATCH_GENERIC || variant > HC_BATCH_BMI2)
+    if (variant < HC_BATCH_GENERIC || variant > HC_BATCH_HAND_STATE)
         return -2;
-    if (HC_UNLIKELY(c->booster_nines || c->joker_kind || c->queen_at_first_chance ||
-                    c->queen_discard || c->kitty_taker >= 2 || trick_scoring(c) || c->extra ||
-                    c->exposed || c->doubler_exposed))
+    if (variant == HC_BATCH_HAND_STATE || HC_UNLIKELY(!fast_batch_plays(c)))
         return batch_hands(c, seed, start, count, schedule, nsched, digest, sums);
     value_tables tables, *vt = &tables;
     build_value_tables(c, vt);

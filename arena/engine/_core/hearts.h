@@ -357,12 +357,29 @@ int hc_play_random_hands(const hc_config *cfg, uint64_t seed, uint64_t start, ui
                          int64_t sums[]);
 
 /* The same with a chosen implementation (for tests and benchmarks): they give
- * identical results; a variant the CPU lacks returns -2. */
-enum { HC_BATCH_AUTO = 0, HC_BATCH_GENERIC, HC_BATCH_POPCNT, HC_BATCH_BMI2 };
+ * identical results; a variant the CPU lacks returns -2.  GENERIC, POPCNT and BMI2
+ * are the fast straight-line loop built for three CPU levels (AUTO picks one); a
+ * config that loop cannot play (hc_batch_path) runs through the hand state whichever
+ * of them is asked.  HAND_STATE plays any config through the hand state (hc_hand_init,
+ * hc_apply_pass, hc_play), the reference the fast loop is tested against. */
+enum {
+    HC_BATCH_AUTO = 0,
+    HC_BATCH_GENERIC,
+    HC_BATCH_POPCNT,
+    HC_BATCH_BMI2,
+    HC_BATCH_HAND_STATE
+};
 int hc_play_random_hands_with(int variant, const hc_config *cfg, uint64_t seed, uint64_t start,
                               uint64_t count, const int64_t schedule[], int nschedule,
                               uint64_t *digest, int64_t sums[]);
 
+/* Which path hc_play_random_hands takes for an initialised config: FAST, the
+ * straight-line loop over local masks, for every rule but the jokers, 002's extra
+ * cards on the first trick and exposed cards (cfg->exposed), which play through the
+ * hand state (HAND_STATE, several times slower); -1 for a config hc_config_init
+ * would not leave as it is. */
+enum { HC_BATCH_PATH_FAST = 0, HC_BATCH_PATH_HAND_STATE = 1 };
+int hc_batch_path(const hc_config *cfg);
 #ifdef __cplusplus
 }
 #endif

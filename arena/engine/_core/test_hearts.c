@@ -2130,7 +2130,7 @@ static void test_random_play_invariants_and_batch_agreement(void)
         uint64_t d1;
         int64_t s1[HC_MAX_PLAYERS];
         replay_batch(&c, seed, count, sched, ns, &d1, s1, &ok);
-        for (int v = HC_BATCH_AUTO; v <= HC_BATCH_BMI2; v++) {
+        for (int v = HC_BATCH_AUTO; v <= HC_BATCH_HAND_STATE; v++) {
             uint64_t d2 = HC_FNV_OFFSET;
             int64_t s2[HC_MAX_PLAYERS] = {0};
             int rc = hc_play_random_hands_with(v, &c, seed, 0, count, sched, ns, &d2, s2);
@@ -2487,7 +2487,7 @@ static void test_extra_cards_random_play_and_batch_agreement(void)
         uint64_t d1;
         int64_t s1[HC_MAX_PLAYERS];
         replay_batch(&c, seed, count, sched, ns, &d1, s1, &ok);
-        for (int v = HC_BATCH_AUTO; v <= HC_BATCH_BMI2; v++) {
+        for (int v = HC_BATCH_AUTO; v <= HC_BATCH_HAND_STATE; v++) {
             uint64_t d2 = HC_FNV_OFFSET;
             int64_t s2[HC_MAX_PLAYERS] = {0};
             int rc = hc_play_random_hands_with(v, &c, seed, 0, count, sched, ns, &d2, s2);
@@ -2536,6 +2536,187 @@ static void test_extra_cards_random_play_and_batch_agreement(void)
     CHECK(ok);
     CHECK(agree);
     CHECK(lens);
+}
+
+/* The two batch paths (issue 30) --------------------------------------------------
+ * The fast straight-line loop and the hand state must give one digest and the same
+ * sums for every config the fast loop plays, and hc_batch_path says which one a
+ * config takes: the `standard` preset (the QS breaks hearts only when discarded) had
+ * fallen to the hand-state path, three times slower, and nothing said so. */
+
+/* 1 if every fast variant the CPU has gives the digest and the sums of
+ * HC_BATCH_HAND_STATE on `count` hands of `c`, and the config takes the fast path. */
+static int fast_batch_matches_hand_state(const hc_config *c, uint64_t seed, uint64_t count,
+                                         const int64_t *sched, int ns)
+{
+    uint64_t d0 = HC_FNV_OFFSET;
+    int64_t s0[HC_MAX_PLAYERS] = {0};
+    int ok = hc_batch_path(c) == HC_BATCH_PATH_FAST &&
+             hc_play_random_hands_with(HC_BATCH_HAND_STATE, c, seed, 0, count, sched, ns, &d0,
+                                       s0) == 0;
+    int tried = 0;
+    for (int v = HC_BATCH_AUTO; v <= HC_BATCH_BMI2; v++) {
+        uint64_t d = HC_FNV_OFFSET;
+        int64_t s[HC_MAX_PLAYERS] = {0};
+        int rc = hc_play_random_hands_with(v, c, seed, 0, count, sched, ns, &d, s);
+        if (rc == -2)
+            continue; /* the CPU lacks this variant */
+        tried++;
+        ok &= rc == 0 && d == d0 && memcmp(s, s0, sizeof(int64_t) * (size_t)c->players) == 0;
+    }
+    return ok && tried >= 2;
+}
+
+/* 000 'The Play': "until a heart or the queen of spades has been discarded" (broken_by
+ * 3), the rest as standard(): the `standard` preset's config. */
+static hc_config queen_discarded(int players)
+{
+    hc_config c = standard(players);
+    c.broken_by = 3;
+    return c;
+}
+
+static void test_batch_paths_agree_on_the_rules_the_fast_loop_plays(void)
+{
+    int64_t four[4] = {1, 3, 2, 0}, odd[3] = {1, 2, 0}, hold[1] = {0};
+    /* the standard preset */
+    hc_config c = init_ok(queen_discarded(4));
+    CHECK(fast_batch_matches_hand_state(&c, 2026, 3000, four, 4));
+    /* with Booster Nines (the booster_nines preset) */
+    c = queen_discarded(4);
+    c.booster_nines = 1;
+    c = init_ok(c);
+    CHECK(fast_batch_matches_hand_state(&c, 9, 2000, four, 4));
+    /* 001 'BLACK MARIAH' purist: the QS at the first chance, points on the first trick
+     * barred, the kitty-free pack, any point card breaks */
+    c = standard(4);
+    c.first_trick = 2;
+    c.lead_rule = 2;
+    c.broken_by = 2;
+    c.kitty_taker = 1;
+    c.queen_at_first_chance = 1;
+    c = init_ok(c);
+    CHECK(fast_batch_matches_hand_state(&c, 13, 2000, four, 4));
+    /* ... and free first tricks with any lead, so the QS may go on the first trick */
+    c.first_trick = 0;
+    c.opening = 2;
+    c.lead_rule = 0;
+    c = init_ok(c);
+    CHECK(fast_batch_matches_hand_state(&c, 14, 2000, hold, 1));
+    /* 004 'Deal': the kitty to the first heart (3 players), and a card a trick (7) */
+    c = queen_discarded(3);
+    c.kitty_taker = 2;
+    c = init_ok(c);
+    CHECK(fast_batch_matches_hand_state(&c, 3, 2000, odd, 3));
+    c = queen_discarded(7);
+    c.kitty_taker = 3;
+    c = init_ok(c);
+    CHECK_EQ(c.kitty_size, 3);
+    CHECK(fast_batch_matches_hand_state(&c, 7, 2000, odd, 3));
+    /* 004 'Slobberhannes': the first and last tricks and all three */
+    c = standard(4);
+    for (int i = 0; i < HC_CARDS; i++)
+        c.values[i] = 0;
+    c.values[card("QC")] = 1;
+    c.moon = 0;
+    c.opening = 2;
+    c.first_trick_points = 1;
+    c.last_trick_points = 1;
+    c.every_penalty_extra = 1;
+    c = init_ok(c);
+    CHECK(fast_batch_matches_hand_state(&c, 4, 2000, hold, 1));
+    /* Gong Zhu's scores: the TC alone -50, all the hearts reversed with the pig, and
+     * the exposed TC quadrupling */
+    c = standard(4);
+    for (int i = 0; i < HC_CARDS; i++)
+        c.values[i] = i >= 42 ? 10 * (i - 41) : 0;
+    c.values[HC_QS] = 100;
+    c.values[card("JD")] = -100;
+    c.doubler = card("TC");
+    c.doubler_alone_points = -50;
+    c.all_hearts_reversed = 1;
+    c.all_hearts_reverse_queen = 1;
+    c.moon = 0;
+    c.opening = 3;
+    c.first_trick = 0;
+    c.lead_rule = 0;
+    c = init_ok(c);
+    CHECK(fast_batch_matches_hand_state(&c, 5, 2000, hold, 1));
+    c.doubler_exposed = 1;
+    c = init_ok(c);
+    CHECK(fast_batch_matches_hand_state(&c, 6, 2000, hold, 1));
+    /* 004 'Royal Hearts' with the QS discarded */
+    c = queen_discarded(4);
+    c.royal_queens = 1;
+    c.values[card("QD")] = -10;
+    c = init_ok(c);
+    CHECK(fast_batch_matches_hand_state(&c, 8, 2000, four, 4));
+}
+
+/* Random configs (no jokers) with the options only the hand state played before. */
+static void test_batch_paths_agree_on_random_configs(void)
+{
+    int ok = 1, configs = 0;
+    while (configs < 200) {
+        hc_config c = random_config();
+        if (c.joker_kind)
+            continue;
+        c.queen_at_first_chance = rnd(0, 2) == 0;
+        c.booster_nines = rnd(0, 2) == 0;
+        if (rnd(0, 2) == 0) {
+            c.first_trick_points = rnd(-3, 3);
+            c.last_trick_points = rnd(-3, 3);
+            c.every_penalty_extra = rnd(-3, 3);
+        }
+        if (rnd(0, 2) == 0) {
+            c.all_hearts_reversed = 1;
+            c.all_hearts_reverse_queen = rnd(0, 1);
+        }
+        if (c.doubler >= 0 && rnd(0, 1)) {
+            c.doubler_alone_points = rnd(0, 1) ? rnd(-60, 60) : 0;
+            c.doubler_exposed = rnd(0, 1);
+        }
+        c = init_ok(c);
+        int64_t sched[4];
+        int ns = (int)rnd(1, 4);
+        for (int i = 0; i < ns; i++)
+            sched[i] = random_kind(&c);
+        ok &= fast_batch_matches_hand_state(&c, hc_splitmix_next(&test_rng), (uint64_t)rnd(1, 40),
+                                            sched, ns);
+        configs++;
+    }
+    CHECK(ok);
+}
+
+/* hc_batch_path: the fast loop for all but the jokers, the extra cards and the
+ * exposed cards; -1 for a config that was never initialised. */
+static void test_batch_path_names_the_hand_state_rules(void)
+{
+    hc_config c = init_ok(queen_discarded(4));
+    CHECK_EQ(hc_batch_path(&c), HC_BATCH_PATH_FAST);
+    c = standard(3);
+    c.deck |= 1ULL << HC_JOKER0;
+    c.kitty_size = 2;
+    c.joker_kind = HC_JOKER_WILD;
+    c = init_ok(c);
+    CHECK_EQ(hc_batch_path(&c), HC_BATCH_PATH_HAND_STATE);
+    c = extra_config(3);
+    CHECK_EQ(hc_batch_path(&c), HC_BATCH_PATH_HAND_STATE);
+    c = standard(4);
+    c.exposed = cards("QS AH");
+    c = init_ok(c);
+    CHECK_EQ(hc_batch_path(&c), HC_BATCH_PATH_HAND_STATE);
+    hc_config raw = queen_discarded(4);
+    CHECK_EQ(hc_batch_path(&raw), -1);
+    /* an unknown variant is refused; HAND_STATE plays a fast config too */
+    int64_t good[1] = {1}, s1[4] = {0}, s2[4] = {0};
+    uint64_t d1 = HC_FNV_OFFSET, d2 = HC_FNV_OFFSET;
+    c = init_ok(queen_discarded(4));
+    CHECK_EQ(hc_play_random_hands_with(HC_BATCH_HAND_STATE + 1, &c, 1, 0, 1, good, 1, &d1, s1),
+             -2);
+    CHECK_EQ(hc_play_random_hands_with(HC_BATCH_HAND_STATE, &c, 1, 0, 50, good, 1, &d1, s1), 0);
+    CHECK_EQ(hc_play_random_hands(&c, 1, 0, 50, good, 1, &d2, s2), 0);
+    CHECK(d1 == d2 && memcmp(s1, s2, sizeof s1) == 0);
 }
 
 int main(void)
@@ -2594,6 +2775,9 @@ int main(void)
     test_extra_cards_five_players_holders_play_in_order_from_the_leader();
     test_extra_cards_greedy_last_to_play_is_the_tricks_last_card();
     test_extra_cards_random_play_and_batch_agreement();
+    test_batch_paths_agree_on_the_rules_the_fast_loop_plays();
+    test_batch_paths_agree_on_random_configs();
+    test_batch_path_names_the_hand_state_rules();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
