@@ -262,8 +262,9 @@ def ladder_page(
 
 def elo_tie_groups(session: Session, season_id: int) -> list[tuple[int, int]]:
     """Every Elo rank's tie group (first, last rank), from the 95 % Elo intervals of the
-    whole ladder: a group can reach past a page, so two numbers per row are read for all
-    active entries (one pass over the `(season_id, elo, bot_version_id)` index)."""
+    whole ladder: a group can reach past a page, so two numbers per row are read for every
+    ladder line (`_ranked`: house fillers are rated but take no rank, so they neither
+    stretch a group nor shift the ranks it is counted in)."""
     rows = session.execute(
         select(Rating.elo, Rating.sigma)
         .join(
@@ -271,7 +272,9 @@ def elo_tie_groups(session: Session, season_id: int) -> list[tuple[int, int]]:
             (SeasonEntry.season_id == Rating.season_id)
             & (SeasonEntry.bot_version_id == Rating.bot_version_id),
         )
-        .where(Rating.season_id == season_id, SeasonEntry.active.is_(True))
+        .join(BotVersion, BotVersion.id == Rating.bot_version_id)
+        .join(Bot, Bot.id == BotVersion.bot_id)
+        .where(*_ranked(season_id))
         .order_by(Rating.elo.desc(), Rating.bot_version_id.desc())
     ).all()
     return tie_groups([elo_interval(elo, sigma_as_elo(sigma)) for elo, sigma in rows])

@@ -132,3 +132,18 @@ def test_an_organiser_turns_on_active_table_choice(client, auth, world, db):
     assert season.matchmaking["active_choice"] is True
     assert season.matchmaking["duplicate_sets"] is False
     assert "active table choice" in client.get(f"/seasons/{season.id}").get_data(as_text=True)
+
+
+def test_tie_groups_count_ranked_entrants_only(client, world, db):
+    """House fillers are rated but take no rank: a tie group never reaches past the last
+    ranked line (two ranked bots and their fillers said "ranks 1–4")."""
+    play_some(db, world, 3)
+    body = client.get(f"/api/v1/seasons/{world.season_id}/ladder").get_json()
+    assert body["house"], "the season's house fillers are rated"
+    ranked = len(body["items"])
+    assert ranked == 2
+    for line in body["items"]:
+        first, last = line["tie_group"]
+        assert 1 <= first <= line["rank"] <= last <= ranked, line
+    page = client.get(f"/seasons/{world.season_id}/ladder").get_data(as_text=True)
+    assert "ranks 1–2" in page and f"ranks 1–{ranked + 1}" not in page
