@@ -14,15 +14,17 @@ from workers.match_cost import measure_match_cost
 
 
 class _Stopped:
-    def __init__(self, ready: float | None, stop: float | None) -> None:
+    def __init__(self, ready: float | None, stop: float | None, warm: bool = False) -> None:
         self.cpu_at_ready = ready
         self.cpu_at_stop = stop
+        self.warm = warm
 
 
 def test_an_account_adds_its_parts_and_its_bots():
     account = MatchAccount(seats=0.01, runner=0.2, recording=0.03)
-    account.add_bots([_Stopped(0.12, 0.2), _Stopped(0.1, None), _Stopped(None, None)])
+    account.add_bots([_Stopped(0.12, 0.2, True), _Stopped(0.1, None), _Stopped(None, None)])
     assert account.sandboxed == 3
+    assert account.warm == 1
     assert account.bots_start == pytest.approx(0.22)
     assert account.bots_play == pytest.approx(0.08)  # a bot without a stop figure: none
     figures = account.to_dict()
@@ -36,6 +38,7 @@ def test_a_sandboxed_match_costs_its_bots_and_an_in_process_one_does_not():
     cost = measure_match_cost(hands=1, repeats=1)
     parts = cost.sandboxed_parts
     assert parts["sandboxed"] == 4
+    assert parts["warm"] == 4  # the starter bots are forked from the warm template
     assert all(parts[part] > 0 for part in PARTS)
     assert parts["total"] == pytest.approx(sum(parts[part] for part in PARTS), rel=1e-6)
     assert cost.in_process > 0
