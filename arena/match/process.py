@@ -93,6 +93,7 @@ class BotProcess:
         self.stdout = CappedLog()
         self.stderr = CappedLog()
         self._ready = threading.Event()
+        self._settled = threading.Event()  # the readiness line, or the process's exit
         env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "PYTHONUNBUFFERED": "1",
@@ -121,6 +122,7 @@ class BotProcess:
             threading.Thread(
                 target=self._pump, args=(self._process.stderr, self.stderr, False), daemon=True
             ),
+            threading.Thread(target=self._watch_exit, daemon=True),
         ]
         for thread in self._threads:
             thread.start()
@@ -129,8 +131,17 @@ class BotProcess:
         for line in iter(stream.readline, b""):
             if watch_ready and not self._ready.is_set() and line.startswith(READY_PREFIX.encode()):
                 self._ready.set()
+                self._settled.set()
             log.write(line)
         stream.close()
+
+    def _watch_exit(self) -> None:
+        """Settle the readiness wait when the process exits, without reaping it (`poll`
+        does): a bot that dies before its readiness line ends the wait at once, even when a
+        process it left behind still holds its stdout open."""
+        with contextlib.suppress(ChildProcessError, OSError):  # already reaped: it exited
+            os.waitid(os.P_PID, self._process.pid, os.WEXITED | os.WNOWAIT)
+        self._settled.set()
 
     @property
     def pid(self) -> int:
@@ -138,9 +149,14 @@ class BotProcess:
         return self._process.pid
 
     def wait_ready(self, timeout: float) -> bool:
-        """True once the server printed its readiness line; False on timeout or exit."""
-        finished = self._ready.wait(timeout)
-        return finished and self._process.poll() is None
+        """True once the server printed its readiness line; False after `timeout` seconds,
+        or as soon as the process exits (`exit_reason` then says how)."""
+        self._settled.wait(timeout)
+        if self._ready.is_set():
+            return self._process.poll() is None
+        if self._settled.is_set():  # it exited: reap it, so that exit_reason says how
+            self._process.wait()
+        return False
 
     @property
     def returncode(self) -> int | None:
@@ -148,9 +164,12 @@ class BotProcess:
         return self._process.poll()
 
     def exit_reason(self) -> str | None:
-        """Why the process ended, or None while it runs."""
+        """How the process ended, and whether before its readiness line ('exited with
+        status 2 before it was ready'), or None while it runs."""
         code = self.returncode
-        return None if code is None else describe_exit(code)
+        if code is None:
+            return None
+        return describe_exit(code) + ("" if self._ready.is_set() else " before it was ready")
 
     def log_excerpt(self) -> str:
         """stderr then stdout, each capped."""

@@ -93,9 +93,10 @@ class BotHost(Protocol):
         ...
 
     def exit_reason(self) -> object | None:
-        """Why the bot's process ended (its text says it; a `kind` attribute, such as the
-        sandbox's ExitReason's "memory" or "cpu_time", types the fault), or None while
-        it runs."""
+        """Why the bot's process ended (its text says it, and says "before it was ready"
+        of a bot that ended before its readiness line: the seat adds nothing; a `kind`
+        attribute, such as the sandbox's ExitReason's "memory" or "cpu_time", types the
+        fault), or None while it runs."""
         ...
 
     def log_excerpt(self) -> str:
@@ -175,10 +176,8 @@ class GrpcSeat:
             ready = await asyncio.to_thread(self.host.wait_ready, timeout)
             if not ready:
                 reason = self.host.exit_reason()
-                if reason is not None:
-                    raise SeatFault(
-                        exit_fault_kind(reason), f"the bot {reason} before it was ready"
-                    )
+                if reason is not None:  # its words say it was before readiness
+                    raise SeatFault(exit_fault_kind(reason), f"the bot {reason}")
                 raise SeatFault(FaultKind.NOT_READY, f"the bot was not ready within {timeout:g} s")
         self._dial()
         last = "no answer"
