@@ -148,9 +148,18 @@ def challenge() -> Response | tuple[str, int]:
         else:
             flash("Challenge queued: the match runs as soon as a worker is free.", "success")
             return redirect(url_for("matches.show", match_id=match.id))
-    house = database.session().scalars(
-        select(Bot.name).where(Bot.is_house.is_(True)).order_by(Bot.name)
+    db = database.session()
+    house = db.scalars(select(Bot.name).where(Bot.is_house.is_(True)).order_by(Bot.name))
+    demo = db.execute(
+        select(User.username, Bot.name)
+        .join(User, User.id == Bot.owner_id)
+        .where(Bot.trusted.is_(True), Bot.is_house.is_(False))
+        .order_by(Bot.name)
     )
-    return render_template("submissions/challenge.html", form=form, house=list(house)), (
-        400 if form.errors else 200
+    page = render_template(
+        "submissions/challenge.html",
+        form=form,
+        house=list(house),
+        demo=[f"{owner}/{name}" for owner, name in demo],
     )
+    return page, (400 if form.errors else 200)

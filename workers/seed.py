@@ -4,9 +4,11 @@ The demo season is the platform's *default season*: a contestant's first ready b
 it unless they opt out at upload (`arena.seasons.entries`).
 
 Idempotent: run again, it finds what it made and carries on (a demo season that has
-ended is followed by the next, with the same players). The demo players are versions of
-the house user (so they run in-process, as trusted code) that play as ordinary entrants:
-house bots only fill empty seats, so a season of house bots alone would never play.
+ended is followed by the next, with the same players). The demo players are the
+platform's own code (trusted house manifests, run in-process) owned by their own account,
+`demo`, and play and rank as ordinary entrants; the `house` account's bots only fill empty
+seats and never take a rank, so a season of house bots alone would never play. Two owners
+keep the two words apart on every page and in the API (`is_house`, `is_demo`).
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from sqlalchemy.orm import Session
 
 from arena.engine import Rules, preset
 from arena.seasons import MatchmakingSettings, create_next_season, create_season, enter_season
+from arena.store.accounts import UNUSABLE_PASSWORD, create_user
 from arena.store.bots import (
-    HOUSE_USERNAME,
+    DEMO_USERNAME,
     add_version,
     create_bot,
     ensure_house_bots,
@@ -45,14 +48,14 @@ def ensure_demo_players(
     `players`: (house bot, how many) pairs.
     """
     ensure_house_bots(session)
-    house = session.scalars(select(User).where(User.username == HOUSE_USERNAME)).one()
+    demo = demo_account(session)
     versions = []
     for kind, count in players:
         for index in range(1, count + 1):
             name = f"demo-{kind}-{index}"
             bot = session.scalars(
-                select(Bot).where(Bot.owner_id == house.id, Bot.name == name)
-            ).one_or_none() or create_bot(session, house, name, trusted=True)
+                select(Bot).where(Bot.owner_id == demo.id, Bot.name == name)
+            ).one_or_none() or create_bot(session, demo, name, trusted=True)
             version = session.scalars(
                 select(BotVersion).where(BotVersion.bot_id == bot.id, BotVersion.number == 1)
             ).one_or_none()
@@ -62,6 +65,21 @@ def ensure_demo_players(
                 set_version_status(session, version, VersionStatus.READY, reason="demo player")
             versions.append(version)
     return versions
+
+
+def demo_account(session: Session) -> User:
+    """The `demo` account that owns the demo players, made if missing (no one can sign in
+    to it). Raises RuntimeError when a person already holds the name: the platform's bots
+    are not given to them."""
+    demo = session.scalars(select(User).where(User.username == DEMO_USERNAME)).one_or_none()
+    if demo is None:
+        return create_user(session, DEMO_USERNAME, None)
+    if demo.password_hash != UNUSABLE_PASSWORD:
+        raise RuntimeError(
+            f"the account {DEMO_USERNAME!r} belongs to a person (it has a password), so the"
+            " demo players cannot be seeded under it; rename that account first"
+        )
+    return demo
 
 
 def ensure_demo_season(

@@ -25,7 +25,6 @@ from sqlalchemy.orm import Session
 from arena.ratings.batch import elo_interval
 from arena.ratings.elo import DEFAULT_ELO
 from arena.ratings.uncertainty import sigma_as_elo
-from arena.store.bots import HOUSE_USERNAME
 from arena.store.bulk import insert_rows
 from arena.store.database import write_transaction
 from arena.store.models import (
@@ -40,7 +39,6 @@ from arena.store.models import (
     Season,
     SeasonEntry,
     SeasonStatus,
-    User,
     VersionStatus,
 )
 from arena.store.types import utc_now
@@ -150,10 +148,9 @@ def load_players(
     """
     rows = session.execute(
         select(SeasonEntry.bot_version_id, Bot.is_house, Rating.elo, Rating.games)
-        .add_columns(Bot.owner_id, Rating.sigma, User.username)
+        .add_columns(Bot.owner_id, Rating.sigma, Bot.trusted)
         .join(BotVersion, BotVersion.id == SeasonEntry.bot_version_id)
         .join(Bot, Bot.id == BotVersion.bot_id)
-        .join(User, User.id == Bot.owner_id)
         .outerjoin(
             Rating,
             (Rating.season_id == SeasonEntry.season_id)
@@ -174,7 +171,7 @@ def load_players(
         ).all()
     )
     players, house = [], []
-    for version_id, is_house, elo, games, owner, sigma, username in rows:
+    for version_id, is_house, elo, games, owner, sigma, trusted in rows:
         busy = in_flight.get(version_id, 0)
         rating = DEFAULT_ELO if elo is None else elo
         interval = None if sigma is None else elo_interval(rating, sigma_as_elo(sigma))
@@ -183,7 +180,7 @@ def load_players(
             rating,
             (games or 0) + busy,
             # the platform's own bots (house fillers, demo players) collude with no one
-            owner=None if is_house or username == HOUSE_USERNAME else owner,
+            owner=None if is_house or trusted else owner,
             interval=interval,
         )
         if is_house:

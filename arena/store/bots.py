@@ -29,6 +29,9 @@ from .models import Archive, Bot, BotVersion, User, VersionStatus
 from .types import utc_now
 
 HOUSE_USERNAME: Final = "house"
+DEMO_USERNAME: Final = "demo"
+"""The owner of the demo players (workers.seed): the platform's own bots entered as ranked
+contestants, apart from the house bots, which only fill seats and never take a rank."""
 HOUSE_MANIFEST_FORMAT: Final = "arena-house-bot/1"
 
 TRANSITIONS: Final[Mapping[VersionStatus, frozenset[VersionStatus]]] = {

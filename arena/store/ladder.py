@@ -42,6 +42,7 @@ class LadderRow:
     mu: float
     sigma: float
     settled: bool
+    is_demo: bool = False  # a demo player: the platform's own bot, ranked like a contestant
 
     @property
     def elo_error(self) -> float:
@@ -62,6 +63,7 @@ def ladder(
     first = max(offset - 1, 0)  # one row above the page, to judge the first row's place
     statement = (
         select(Rating, BotVersion.number, Bot.id, Bot.name, Bot.is_house, User.username)
+        .add_columns(Bot.trusted)
         .join(BotVersion, BotVersion.id == Rating.bot_version_id)
         .join(Bot, Bot.id == BotVersion.bot_id)
         .join(User, User.id == Bot.owner_id)
@@ -82,7 +84,7 @@ def ladder(
         rank = first + index + 1
         if not offset < rank <= offset + limit:
             continue
-        rating, number, bot_id, bot_name, is_house, owner = row
+        rating, number, bot_id, bot_name, is_house, owner, trusted = row
         page.append(
             LadderRow(
                 rank=rank,
@@ -98,6 +100,7 @@ def ladder(
                 mu=rating.mu,
                 sigma=rating.sigma,
                 settled=is_settled,
+                is_demo=trusted and not is_house,
             )
         )
     return page

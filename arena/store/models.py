@@ -178,6 +178,12 @@ class Bot(Base):
         back_populates="bot", order_by="BotVersion.number"
     )
 
+    @property
+    def is_demo(self) -> bool:
+        """A demo player: the platform's own code entered as a ranked contestant (the demo
+        season's), unlike a house bot, which only fills seats."""
+        return self.trusted and not self.is_house
+
 
 class Archive(Base):
     """An uploaded archive, content-addressed: its key is the SHA-256 of its bytes."""

@@ -94,6 +94,7 @@ class LadderLine:
     provisional: bool
     settled: bool | None  # None when the page is not in Elo order (it needs the neighbours)
     stats: PlayStats
+    is_demo: bool = False  # a demo player: the platform's own bot, ranked like a contestant
     tie_first: int | None = None  # the Elo ranks this line cannot be told apart from
     tie_last: int | None = None
 
@@ -121,8 +122,8 @@ def _line(
     settled: bool | None = None,
 ) -> LadderLine:
     """A ladder line from a version's rating, its Elo rank, and (version number, bot id, bot
-    name, is_house, owner), the columns every ladder query joins in."""
-    number, bot_id, bot_name, is_house, owner = names
+    name, is_house, owner, trusted), the columns every ladder query joins in."""
+    number, bot_id, bot_name, is_house, owner, trusted = names
     return LadderLine(
         rank=rank,
         bot_version_id=rating.bot_version_id,
@@ -137,6 +138,7 @@ def _line(
         provisional=rating.provisional,
         settled=settled,
         stats=stats,
+        is_demo=trusted and not is_house,
     )
 
 
@@ -318,6 +320,7 @@ def _ladder_page(
                 provisional=row.provisional,
                 settled=row.settled,
                 stats=stats.get(row.bot_version_id, PlayStats()),
+                is_demo=row.is_demo,
             )
             for row in rows
         )
@@ -355,7 +358,7 @@ def _sorted_lines(
     rated = aliased(Rating, ranked)
     statement = (
         select(rated, ranked.c.position, BotVersion.number, Bot.id, Bot.name, Bot.is_house)
-        .add_columns(User.username)
+        .add_columns(User.username, Bot.trusted)
         .join(BotVersion, BotVersion.id == rated.bot_version_id)
         .join(Bot, Bot.id == BotVersion.bot_id)
         .join(User, User.id == Bot.owner_id)
@@ -425,6 +428,7 @@ def _lines_by_play(
         rating.bot_version_id: (rating, tuple(names))
         for rating, *names in session.execute(
             select(Rating, BotVersion.number, Bot.id, Bot.name, Bot.is_house, User.username)
+            .add_columns(Bot.trusted)
             .join(BotVersion, BotVersion.id == Rating.bot_version_id)
             .join(Bot, Bot.id == BotVersion.bot_id)
             .join(User, User.id == Bot.owner_id)
@@ -652,6 +656,7 @@ class FinalLine:
     high: float | None = None
     tie_first: int | None = None
     tie_last: int | None = None
+    is_demo: bool = False  # a demo player: the platform's own bot, ranked like a contestant
 
     @property
     def tie_label(self) -> str | None:
@@ -665,6 +670,7 @@ def final_results(
     """The frozen final places of a finished season (ranked entries, best first)."""
     statement = (
         select(SeasonEntry, BotVersion.number, Bot.id, Bot.name, Bot.is_house, User.username)
+        .add_columns(Bot.trusted)
         .join(BotVersion, BotVersion.id == SeasonEntry.bot_version_id)
         .join(Bot, Bot.id == BotVersion.bot_id)
         .join(User, User.id == Bot.owner_id)
@@ -689,8 +695,9 @@ def final_results(
             high=entry.final_high,
             tie_first=entry.final_tie_first,
             tie_last=entry.final_tie_last,
+            is_demo=trusted and not is_house,
         )
-        for entry, number, bot_id, name, is_house, owner in session.execute(statement)
+        for entry, number, bot_id, name, is_house, owner, trusted in session.execute(statement)
     ]
 
 

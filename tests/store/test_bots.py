@@ -7,7 +7,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from arena.bots import HOUSE_BOTS
+from arena.store.accounts import create_user
 from arena.store.bots import (
+    DEMO_USERNAME,
     HOUSE_USERNAME,
     BotError,
     add_version,
@@ -107,3 +109,25 @@ def test_the_demo_players_are_trusted_entrants_not_seat_fillers(session: Session
         content = archive_content(session, version.archive_sha256)
         assert version.bot.trusted and not version.bot.is_house
         assert trusted_house_bot(version.bot, content) == read_house_manifest(content)
+
+
+def test_the_demo_players_have_their_own_owner_apart_from_the_house(session: Session) -> None:
+    """ "House" means the seat-fillers only: the demo players belong to the `demo` account
+    (no one signs in to it), and they are told apart by `is_demo`."""
+    from workers.seed import ensure_demo_players
+
+    versions = ensure_demo_players(session, players=(("heuristic", 1),))
+    (player,) = (version.bot for version in versions)
+    assert player.owner.username == DEMO_USERNAME
+    assert player.owner.password_hash == "!"
+    assert player.is_demo and not player.is_house
+    house = session.scalars(select(Bot).where(Bot.is_house.is_(True))).first()
+    assert house is not None and not house.is_demo and house.owner.username == HOUSE_USERNAME
+
+
+def test_the_demo_players_are_never_given_to_a_person_named_demo(session: Session) -> None:
+    from workers.seed import ensure_demo_players
+
+    create_user(session, DEMO_USERNAME, "a password of theirs")
+    with pytest.raises(RuntimeError, match="belongs to a person"):
+        ensure_demo_players(session, players=(("heuristic", 1),))

@@ -197,3 +197,60 @@ def test_0007_trusts_the_house_accounts_bots_only(empty_url: URL) -> None:
         "mine": False,
         "other": False,
     }
+
+
+def test_0008_gives_the_demo_players_their_own_account(empty_url: URL) -> None:
+    """The house account's demo players (trusted, not house bots) move to a new `demo`
+    account no one can sign in to; the house bots, and anyone else's bots, stay."""
+    from sqlalchemy import text
+
+    migrate.upgrade(empty_url, "0007")
+    engine = make_engine(empty_url)
+    users = [(1, "house", "!"), (2, "alice", "hash")]
+    bots = [
+        (1, 1, "heuristic-1", True, True),  # a house bot
+        (2, 1, "demo-random-1", False, True),  # a demo player of the house account
+        (3, 2, "mine", False, False),
+    ]
+    try:
+        with engine.begin() as connection:
+            for user_id, name, password in users:
+                connection.execute(
+                    text(
+                        "INSERT INTO users (id, username, password_hash, is_admin, created_at,"
+                        " session_version) VALUES (:id, :name, :password, FALSE,"
+                        " CURRENT_TIMESTAMP, 0)"
+                    ),
+                    {"id": user_id, "name": name, "password": password},
+                )
+            for bot_id, owner, name, is_house, trusted in bots:
+                connection.execute(
+                    text(
+                        "INSERT INTO bots (id, owner_id, name, is_house, trusted, created_at)"
+                        " VALUES (:id, :owner, :name, :house, :trusted, CURRENT_TIMESTAMP)"
+                    ),
+                    {"id": bot_id, "owner": owner, "name": name, "house": is_house,
+                     "trusted": trusted},
+                )  # fmt: skip
+        migrate.upgrade(empty_url)
+        with engine.connect() as connection:
+            owners = dict(
+                connection.execute(
+                    text("SELECT b.name, u.username FROM bots b JOIN users u ON u.id = b.owner_id")
+                ).all()
+            )
+            demo = connection.execute(
+                text("SELECT password_hash FROM users WHERE username = 'demo'")
+            ).scalar_one()
+        migrate.downgrade(empty_url, "0007")
+        with engine.connect() as connection:
+            back = connection.execute(
+                text(
+                    "SELECT u.username FROM bots b JOIN users u ON u.id = b.owner_id WHERE b.id = 2"
+                )
+            ).scalar_one()
+    finally:
+        engine.dispose()
+    assert owners == {"heuristic-1": "house", "demo-random-1": "demo", "mine": "alice"}
+    assert demo == "!"  # no one signs in to it
+    assert back == "house"

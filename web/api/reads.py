@@ -78,6 +78,7 @@ def bot_json(bot: Bot) -> dict[str, Any]:
         "name": bot.name,
         "owner": bot.owner.username,
         "is_house": bot.is_house,
+        "is_demo": bot.is_demo,
         "created_at": bot.created_at.isoformat(),
     }
 
@@ -93,6 +94,7 @@ def line_json(line: LadderLine) -> dict[str, Any]:
         "version_id": line.bot_version_id,
         "version": line.version,
         "is_house": line.is_house,
+        "is_demo": line.is_demo,
         "elo": round(line.elo, 1),
         "elo_error": round(line.elo_error, 1),
         "provisional": line.provisional,
@@ -262,6 +264,7 @@ def final_json(line: FinalLine) -> dict[str, Any]:
         "version_id": line.bot_version_id,
         "version": line.version,
         "is_house": line.is_house,
+        "is_demo": line.is_demo,
         "points_vs_field": rounded(line.points),
         "interval": None
         if line.low is None or line.high is None
