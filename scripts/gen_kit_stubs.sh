@@ -3,6 +3,8 @@
 #
 #   sdk/starters/cpp/generated/          protoc --cpp_out + grpc_cpp_plugin (Debian 12's
 #                                        protobuf-compiler 3.21.12, protobuf-compiler-grpc 1.51)
+#   sdk/starters/cpp/proto/              a copy of proto/ (the kit's `make stubs` reads it,
+#                                        so the kit regenerates its stubs outside the repository)
 #   sdk/starters/typescript/proto/       a copy of proto/ (loaded at run time by proto-loader)
 #   sdk/starters/typescript/src/generated/  proto-loader-gen-types (the kit's package-lock
 #                                        pins it; run `npm ci` in the kit first)
@@ -21,7 +23,7 @@ TS="$ROOT/sdk/starters/typescript"
 
 die() { echo "gen_kit_stubs: $*" >&2; exit 2; }
 
-generate() {  # generate OUT: OUT/cpp, OUT/ts-proto, OUT/ts-generated
+generate() {  # generate OUT: OUT/cpp, OUT/cpp-proto, OUT/ts-proto, OUT/ts-generated
   local out="$1"
   command -v protoc >/dev/null || die "protoc is required (apt-get install protobuf-compiler-grpc)"
   command -v grpc_cpp_plugin >/dev/null || die "grpc_cpp_plugin is required (apt-get install protobuf-compiler-grpc)"
@@ -29,9 +31,10 @@ generate() {  # generate OUT: OUT/cpp, OUT/ts-proto, OUT/ts-generated
     || die "$PROTOC_VERSION is required (found: $(protoc --version)); Debian 12's protobuf-compiler"
   local gen_types="$TS/node_modules/.bin/proto-loader-gen-types"
   [[ -x "$gen_types" ]] || die "run 'npm ci' in sdk/starters/typescript first (for proto-loader-gen-types)"
-  mkdir -p "$out/cpp" "$out/ts-proto" "$out/ts-generated"
+  mkdir -p "$out/cpp" "$out/cpp-proto" "$out/ts-proto" "$out/ts-generated"
   protoc -I "$PROTO" --cpp_out="$out/cpp" --grpc_out="$out/cpp" \
     --plugin=protoc-gen-grpc="$(command -v grpc_cpp_plugin)" "$PROTO"/hearts/v1/*.proto
+  cp -r "$PROTO/hearts" "$out/cpp-proto/"
   cp -r "$PROTO/hearts" "$out/ts-proto/"
   (cd "$TS" && "$gen_types" hearts/v1/bot.proto --includeDirs="$out/ts-proto" \
       --outDir="$out/ts-generated" --grpcLib=@grpc/grpc-js --longs=String --enums=String \
@@ -47,6 +50,7 @@ case "${1:-}" in
   --check)
     status=0
     diff -r "$tmp/cpp" "$CPP/generated" >/dev/null || { (diff -r "$tmp/cpp" "$CPP/generated" || true) | head -20; status=1; }
+    diff -r "$tmp/cpp-proto" "$CPP/proto" || status=1
     diff -r "$tmp/ts-proto" "$TS/proto" || status=1
     diff -r "$tmp/ts-generated" "$TS/src/generated" || status=1
     if [[ $status -ne 0 ]]; then
@@ -56,8 +60,9 @@ case "${1:-}" in
     echo "gen_kit_stubs: the starter kits' stubs are up to date"
     ;;
   "")
-    rm -rf "$CPP/generated" "$TS/proto" "$TS/src/generated"
+    rm -rf "$CPP/generated" "$CPP/proto" "$TS/proto" "$TS/src/generated"
     cp -r "$tmp/cpp" "$CPP/generated"
+    cp -r "$tmp/cpp-proto" "$CPP/proto"
     cp -r "$tmp/ts-proto" "$TS/proto"
     cp -r "$tmp/ts-generated" "$TS/src/generated"
     echo "gen_kit_stubs: wrote the stubs of sdk/starters/cpp and sdk/starters/typescript"

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import shlex
-
 import click
 
 from arena.match.check import CHECK_HANDS, check
-from arena.match.process import BotProcess
-from arena.match.remote import GrpcSeat
 from arena.match.seats import Seat
 from arena.match.spec import BotSpecError, parse_bot_spec
 
@@ -53,17 +49,12 @@ def check_command(
                     "--command runs your own program here, never in the sandbox: "
                     "drop --sandbox (the platform sandboxes it once uploaded)"
                 )
-            argv = shlex.split(command)
-            if not argv:
-                raise click.BadParameter("the command is empty", param_hint="--command")
-            name = argv[-1]
             try:
-                host = BotProcess(name, command=argv)
-            except OSError as error:
-                raise click.BadParameter(
-                    f"cannot run {argv[0]!r}: {error.strerror or error}", param_hint="--command"
-                ) from None
-            seat = GrpcSeat(host.address, name, host=host)
+                parsed = parse_bot_spec(f"command:{command}")
+            except BotSpecError as error:
+                raise click.BadParameter(str(error), param_hint="--command") from None
+            name = parsed.name  # the program's file name, not the command's last word
+            seat = factory.seat(parsed, 1)
         else:
             try:
                 parsed = parse_bot_spec(spec or "")

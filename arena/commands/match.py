@@ -32,7 +32,9 @@ def match() -> None:
     "bots",
     multiple=True,
     required=True,
-    help="A bot per seat, in seat order: house:NAME, a bot .py file, unix:/path or host:port.",
+    help="A bot per seat, in seat order: house:NAME, a bot .py file, package.module:Class, "
+    "command:CMD (a bot in any language: CMD is run here with --address unix:PATH appended, "
+    "e.g. 'command:./bot' or 'command:node dist/bot.js'), unix:/path or host:port.",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals.")
 @click.option(
@@ -74,10 +76,10 @@ def match() -> None:
 )
 @click.option(
     "--sandbox/--no-sandbox",
-    default=True,
-    show_default=True,
-    help="Run bot files inside the sandbox; --no-sandbox runs them as plain local "
-    "processes (only for your own code).",
+    default=None,
+    help="Run bot files inside the sandbox (the default); --no-sandbox runs them as plain "
+    "local processes (only for your own code). A command:CMD bot always runs here, never "
+    "in the sandbox (upload it for that).",
 )
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def run_command(
@@ -90,7 +92,7 @@ def run_command(
     bank_ms: int,
     max_faults: int,
     hands: int | None,
-    sandbox: bool,
+    sandbox: bool | None,
     quiet: bool,
 ) -> None:
     """Run one match and print the score table."""
@@ -108,9 +110,14 @@ def run_command(
         specs = [parse_bot_spec(text) for text in bots]
     except BotSpecError as error:
         raise click.BadParameter(str(error), param_hint="--bot") from None
+    if sandbox and any(spec.kind == "command" for spec in specs):
+        raise click.UsageError(
+            "a command:CMD bot runs your own program here, never in the sandbox: drop "
+            "--sandbox (the platform sandboxes it once uploaded)"
+        )
     time_policy = TimePolicy(per_decision=decision_ms / 1000, bank=bank_ms / 1000)
     names = tuple(spec.name for spec in specs)
-    with SeatFactory(sandbox=sandbox, time_policy=time_policy) as factory:
+    with SeatFactory(sandbox=sandbox is not False, time_policy=time_policy) as factory:
         try:
             entrants = [
                 Entrant(spec.name, factory.seat(spec, seed + i, names))

@@ -6,6 +6,8 @@ import contextlib
 from pathlib import Path
 from types import TracebackType
 
+import click
+
 from arena.match.clock import TimePolicy
 from arena.match.process import BotProcess
 from arena.match.remote import BotHost, GrpcSeat
@@ -21,7 +23,8 @@ class SeatFactory(contextlib.AbstractContextManager["SeatFactory"]):
     """Builds seats; closing it stops every process it started, whatever happened.
 
     Bot files run in the sandbox unless `sandbox=False` is asked for explicitly (a
-    developer's own code on their own machine).
+    developer's own code on their own machine). A command bot (``command:./bot``, a
+    program in any language) is always a plain local process: it is the developer's own.
     """
 
     def __init__(self, *, sandbox: bool = True, time_policy: TimePolicy | None = None) -> None:
@@ -35,8 +38,25 @@ class SeatFactory(contextlib.AbstractContextManager["SeatFactory"]):
             return house_seat(spec, seed)
         if spec.kind == "address":
             return GrpcSeat(spec.value, spec.name, names=names)
-        host = self._start_file(Path(spec.value), len(self._hosts))
+        if spec.kind == "command":
+            host = self._start_command(spec)
+        else:
+            host = self._start_file(Path(spec.value), len(self._hosts))
         return GrpcSeat(host.address, spec.name, host=host, names=names)
+
+    def _start_command(self, spec: BotSpec) -> BotHost:
+        """Run a command bot here (`arena.match.process.BotProcess`); a command that
+        cannot be run at all is a usage error naming it."""
+        argv = spec.argv
+        try:
+            host = BotProcess(spec.name, command=argv)
+        except OSError as error:
+            raise click.UsageError(
+                f"cannot run {argv[0]!r} (from the command {spec.value!r}): "
+                f"{error.strerror or error}"
+            ) from None
+        self._hosts.append(host)
+        return host
 
     def _start_file(self, path: Path, index: int) -> BotHost:
         host: BotHost

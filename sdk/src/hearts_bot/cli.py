@@ -101,7 +101,7 @@ def opponent_spec(entry: str) -> str:
 
 
 def match_command(
-    bot: str,
+    bot: str | None,
     *,
     vs: str,
     players: int,
@@ -110,35 +110,54 @@ def match_command(
     seed: int | None,
     sandbox: bool = False,
     out: str | None = None,
+    command: str | None = None,
 ) -> list[str]:
     """The ``arena match run`` arguments for ``hearts-bot play`` (without the executable).
 
     The opponents in `vs` are repeated in turn to fill the other ``players - 1`` seats;
     the bot sits in seat 0. Your own bot runs as a plain local process unless `sandbox`
-    (the platform always sandboxes uploads).
+    (the platform always sandboxes uploads). With `command` instead of `bot`, a bot in
+    any language: that command is run here (``--address unix:PATH`` appended), never
+    sandboxed.
 
     >>> match_command("me.py", vs="random,heuristic", players=4, rules="standard",
     ...               hands=5, seed=7)  # doctest: +NORMALIZE_WHITESPACE
     ['match', 'run', '--rules', 'standard', '--bot', 'me.py', '--bot', 'house:random',
      '--bot', 'house:heuristic', '--bot', 'house:random', '--seed', '7', '--hands', '5',
      '--no-sandbox']
+    >>> match_command(None, command="node dist/bot.js", vs="heuristic", players=4,
+    ...               rules="standard", hands=None, seed=None)  # doctest: +NORMALIZE_WHITESPACE
+    ['match', 'run', '--rules', 'standard', '--bot', 'command:node dist/bot.js',
+     '--bot', 'house:heuristic', '--bot', 'house:heuristic', '--bot', 'house:heuristic',
+     '--no-sandbox']
     """
+    if (bot is None) == (command is None):
+        raise CommandError("give a bot file or --command, one of them")
+    if command is not None:
+        if sandbox:
+            raise CommandError(
+                "--command runs your own program here, never in the sandbox (the platform "
+                "sandboxes it once uploaded): drop --sandbox"
+            )
+        if not command.strip():
+            raise CommandError("--command is empty: give the command that serves your bot")
     opponents = [opponent_spec(entry) for entry in vs.split(",")]
     if players < 2:  # 2 for Domino Hearts only; the arena refuses it for other rules
         raise CommandError(f"--players must be at least 2, not {players}")
     if len(opponents) > players - 1:
         raise CommandError(f"--vs names {len(opponents)} opponents for {players - 1} other seats")
-    command = ["match", "run", "--rules", rules, "--bot", bot]
+    first = f"command:{command}" if command is not None else (bot or "")
+    command_line = ["match", "run", "--rules", rules, "--bot", first]
     for seat in range(players - 1):
-        command += ["--bot", opponents[seat % len(opponents)]]
+        command_line += ["--bot", opponents[seat % len(opponents)]]
     if seed is not None:
-        command += ["--seed", str(seed)]
+        command_line += ["--seed", str(seed)]
     if hands is not None:
-        command += ["--hands", str(hands)]
+        command_line += ["--hands", str(hands)]
     if out is not None:
-        command += ["--out", out]
-    command.append("--sandbox" if sandbox else "--no-sandbox")
-    return command
+        command_line += ["--out", out]
+    command_line.append("--sandbox" if sandbox else "--no-sandbox")
+    return command_line
 
 
 def check_command(
@@ -243,9 +262,11 @@ def command_play(args: argparse.Namespace) -> int:
         seed=args.seed,
         sandbox=args.sandbox,
         out=args.out,
+        command=args.command,
     )
     arena = find_arena(args.arena)
-    _check_bot_argument(args.bot)
+    if args.bot is not None:
+        _check_bot_argument(args.bot)
     return _run_arena(arena, arguments)
 
 
@@ -312,8 +333,19 @@ def build_parser() -> argparse.ArgumentParser:
         "run your bot inside the platform's sandbox (needs bubblewrap); by default it runs "
         "as a plain local process, which is fine for your own code on your own machine"
     )
-    play = commands.add_parser("play", help="play local matches against house bots")
-    play.add_argument("bot", help=bot_help)
+    command_help = (
+        "a bot in any language: the command that serves it, e.g. './bot' or "
+        "'node dist/bot.js' (--address unix:PATH is appended; run here, never sandboxed)"
+    )
+    play = commands.add_parser(
+        "play",
+        help="play local matches against house bots",
+        description="Play a local match of your bot against house bots (or other bots), "
+        "with the platform's engine and match runner. A bot in any language: --command "
+        "'./bot' (docs/languages.md).",
+    )
+    play.add_argument("bot", nargs="?", help=bot_help + " (or give --command)")
+    play.add_argument("--command", help=command_help)
     play.add_argument(
         "--vs",
         default=DEFAULT_OPPONENTS,
@@ -347,11 +379,7 @@ def build_parser() -> argparse.ArgumentParser:
         "A bot in any language: --command './bot' (docs/languages.md).",
     )
     check.add_argument("bot", nargs="?", help=bot_help + " (or give --command)")
-    check.add_argument(
-        "--command",
-        help="a bot in any language: the command that serves it, e.g. './bot' or "
-        "'node dist/bot.js' (--address unix:PATH is appended)",
-    )
+    check.add_argument("--command", help=command_help)
     check.add_argument("--rules", help="rules preset (default: standard)")
     check.add_argument("--arena", help=f"the arena executable (default: ${ARENA_ENV} or arena)")
     check.add_argument("--sandbox", action="store_true", help=sandbox_help)
