@@ -111,8 +111,9 @@ class BotHost(Protocol):
 class TurnHost(Protocol):
     """A `BotHost` that can stop its bot between turns (the sandbox's, with a cgroup).
 
-    The seat thaws the bot before each request and each notification and freezes it once
-    the answer is in (or the notification written), so a bot runs on its own time only.
+    The seat thaws the bot before each request and freezes it once the answer is in, so a
+    bot runs on its own time only; notifications are written to it frozen (they wait in its
+    socket until its next turn), and it is thawed at a game's end to read to the end.
     """
 
     def thaw(self) -> None:
@@ -453,10 +454,15 @@ class GrpcSeat:
         return exchange.read(getattr(answer, field))
 
     async def _notify(self, **kind: Any) -> None:
+        """Write a notification with the bot as it is (frozen off-turn): it waits in the
+        bot's socket, and the bot, reading its stream in order, handles it on its next
+        turn, on its own clock. Not thawing for it saves two freezer writes and the wake-up
+        of every thread of the bot per notification (docs/decisions/0004); what can pile up
+        between two turns is a few tricks' worth, far within the socket's buffer and the
+        stream's flow-control window."""
         if self._broken is not None or self._call is None:
             return
         self._next_id += 1
-        self._thaw_to_deliver()
         try:
             async with asyncio.timeout(1.0):  # not wait_for: no task per notification
                 await self._call.write(bot_pb2.PlayMatchRequest(request_id=self._next_id, **kind))
@@ -467,18 +473,15 @@ class GrpcSeat:
             asyncio.InvalidStateError,
         ) as error:
             self._broken = f"notification failed: {error}"
-        finally:
-            self._freeze_after_delivery()
 
     def _thaw_to_deliver(self) -> None:
-        """A notification is written with the bot thawed (it reads its socket, so nothing
-        piles up however many notifications come between its turns)."""
+        """Thawed at the game's end, so that it reads what is waiting in its stream (its
+        notifications and MatchEnd) to the end and closes it."""
         if self._turns is not None:
             self._turns.thaw()
 
     def _freeze_after_delivery(self) -> None:
-        """Frozen again once it is written: the bot handles it on its next turn, on its own
-        clock, since it reads its stream in order."""
+        """Frozen again once the game's stream is closed, until the next game's start."""
         if self._turns is not None:
             self._turns.freeze()
 

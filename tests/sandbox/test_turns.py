@@ -84,12 +84,14 @@ def test_a_sandboxed_seat_is_frozen_between_its_turns_and_gets_its_notifications
     turns = turn_host(host)
     assert turns is not None
     states: list[bool] = []  # at each of the seat's calls: was it frozen after a freeze?
+    thaws: list[bool] = []
 
     class Watched:
         def __getattr__(self, name: str) -> object:
             return getattr(host, name)
 
         def thaw(self) -> None:
+            thaws.append(True)
             host.thaw()
 
         def freeze(self) -> None:
@@ -109,5 +111,12 @@ def test_a_sandboxed_seat_is_frozen_between_its_turns_and_gets_its_notifications
         host.stop()
     assert not outcome.void, outcome.void_reason
     assert outcome.replay["faults"] == []
-    assert len(states) > 26  # frozen after each decision and each notification
+    assert len(states) > 26  # frozen after each decision
+    # Thawed only for what it answers (MatchStart, then each of its decisions) and once at
+    # the game's end to read to the end: never for a notification, which waits in its
+    # socket while it is frozen...
+    [game] = outcome.replay["games"]
+    decisions = [a for hand in game["hands"] for a in hand["actions"] if a["seat"] == 0]
+    assert len(thaws) == 1 + len(decisions) + 1
+    # ...and is still handled, every one of them, on its next turn.
     assert "NOTIFIED tricks=26 hands=2" in host.log_excerpt()
