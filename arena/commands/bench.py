@@ -203,6 +203,7 @@ def bench_sandbox(
     console.print(frozen)
     note = "" if turns.freezable else " (no cgroup v2 freezer here: nothing was frozen)"
     console.print(f"freezing costs {turns.cost:+.1%} per decision{note}")
+    console.print(turns.describe_split())
     parts = Table(
         title=f"a sandboxed bot's start-to-ready CPU by part (median of {startup.starts} "
         "starts each; its cgroup's cpu.stat, and the worker's getrusage)"

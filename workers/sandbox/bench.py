@@ -12,7 +12,9 @@ Three figures per mode, in one run:
   its turn alternating with another sandboxed seat's, once thawed for its request and
   frozen on its answer (what the runner does), once left running; the two kinds of
   round alternate, and each gives a median per decision, so the figures come as a
-  median with the range over rounds.
+  median with the range over rounds. The difference is split: the two freezer writes'
+  own time, and the CPU per decision of the asking thread and of the bot's tree (its
+  cgroup), frozen against left running: what the round trip's time does not show.
 
 The sandbox lives in ``workers.sandbox``, imported here lazily: the benchmark belongs to
 the ``arena bench`` family, but only this function reaches into the workers' package.
@@ -61,7 +63,8 @@ class SandboxFigures:
 @dataclasses.dataclass(frozen=True)
 class FreezeFigures:
     """A decision's round trip at a table, frozen off-turn or not (seconds per decision,
-    each the median over rounds, with the lowest and highest round)."""
+    each the median over rounds, with the lowest and highest round), and where the
+    difference goes: the two freezer writes, and the CPU of both sides."""
 
     frozen: float
     frozen_range: tuple[float, float]
@@ -70,11 +73,51 @@ class FreezeFigures:
     calls: int
     freezable: bool
     """False where the bot could not be frozen (no cgroup v2): both figures unfrozen."""
+    thaw_write: float = 0.0
+    """The thaw's write to ``cgroup.freeze`` (it returns once every task is woken)."""
+    freeze_write: float = 0.0
+    """The freeze's write (it returns once every task is told to stop)."""
+    runner_cpu: tuple[float, float] = (0.0, 0.0)
+    """CPU seconds of the asking thread per decision, (frozen, left running): its side of
+    the round trip, with the two writes when frozen (`time.thread_time`)."""
+    bot_cpu: tuple[float, float] = (0.0, 0.0)
+    """CPU seconds of the bot's whole tree per decision, (frozen, left running), from its
+    cgroup: its answer, with its threads' wake-ups into and out of the freezer."""
 
     @property
     def cost(self) -> float:
         """What freezing adds to a decision, as a fraction of the unfrozen round trip."""
         return self.frozen / self.unfrozen - 1
+
+    @property
+    def cpu_cost(self) -> float:
+        """What freezing adds to a decision's CPU (the asking thread's and the bot's), as a
+        fraction of the unfrozen decision's."""
+        running = self.runner_cpu[1] + self.bot_cpu[1]
+        return (self.runner_cpu[0] + self.bot_cpu[0]) / running - 1 if running else 0.0
+
+    def describe_split(self) -> str:
+        """One line: the writes and the CPU per decision, frozen against left running."""
+        us = 1e6
+        return (
+            f"thaw write {self.thaw_write * us:.0f} µs, freeze write "
+            f"{self.freeze_write * us:.0f} µs; CPU per decision, frozen / left running: "
+            f"asking thread {self.runner_cpu[0] * us:.0f} / {self.runner_cpu[1] * us:.0f} µs, "
+            f"bot {self.bot_cpu[0] * us:.0f} / {self.bot_cpu[1] * us:.0f} µs "
+            f"({self.cpu_cost:+.1%} CPU)"
+        )
+
+
+@dataclasses.dataclass
+class _Round:
+    """One round of `_turns`: per-decision means of what it measured."""
+
+    freezing: bool
+    wall: float
+    runner_cpu: float
+    bot_cpu: float
+    thaw_write: float
+    freeze_write: float
 
 
 def _pss(pids: set[int]) -> int:
@@ -140,18 +183,17 @@ async def _round_trips(addresses: dict[str, str], calls: int, rounds: int) -> di
             await stream.close()
 
 
-async def _turns(
-    bot: Any, other_address: str, calls: int, rounds: int
-) -> tuple[list[float], list[float]]:
-    """Seconds per decision of `bot` (a BotProcess) in rounds that alternate frozen and
-    unfrozen: each of its decisions is followed by one of the other seat's (its off-turn),
-    as at a table; only `bot`'s decision (with the thaw and the freeze) is timed."""
+async def _turns(bot: Any, other_address: str, calls: int, rounds: int) -> list[_Round]:
+    """Rounds of decisions of `bot` (a BotProcess) that alternate frozen and unfrozen: each
+    of its decisions is followed by one of the other seat's (its off-turn), as at a table;
+    only `bot`'s decision (with the thaw and the freeze) is timed, and its tree's CPU is
+    read from its cgroup over the round (frozen, it uses none on the other seat's turns)."""
     from arena.benchmarks.protocol import BotStream, match_start_message
 
     mine, other = BotStream(bot.address), BotStream(other_address)
     query, other_query = _query(2), _query(3)
-    frozen: list[float] = []
-    unfrozen: list[float] = []
+    found: list[_Round] = []
+    clock, cpu = time.perf_counter, time.thread_time
     try:
         await mine.start(match_start_message(2))
         await other.start(match_start_message(3))
@@ -159,20 +201,36 @@ async def _turns(
             freezing = index % 2 == 0
             if not freezing:
                 bot.thaw()  # left running all round
-            spent = 0.0
+            wall = runner = thawing = freezing_write = 0.0
+            bot_before = bot.cpu_seconds() or 0.0
             for _ in range(calls):
-                start = time.perf_counter()
+                start, start_cpu = clock(), cpu()
                 if freezing:
                     bot.thaw()
+                    thawed = clock()
+                    thawing += thawed - start
                 await mine({"play_card": query})
                 if freezing:
+                    answered = clock()
                     bot.freeze()
-                spent += time.perf_counter() - start
+                    freezing_write += clock() - answered
+                wall += clock() - start
+                runner += cpu() - start_cpu
                 await other({"play_card": other_query})  # the other seat's turn
             if index >= 2:
-                (frozen if freezing else unfrozen).append(spent / calls)
+                bot_used = (bot.cpu_seconds() or 0.0) - bot_before
+                found.append(
+                    _Round(
+                        freezing,
+                        wall / calls,
+                        runner / calls,
+                        bot_used / calls,
+                        thawing / calls,
+                        freezing_write / calls,
+                    )
+                )
         bot.thaw()
-        return frozen, unfrozen
+        return found
     finally:
         await mine.close()
         await other.close()
@@ -201,17 +259,27 @@ def run_frozen(
             for bot in bots:
                 if not bot.wait_ready(60):
                     raise RuntimeError(f"a bot did not start: {bot.exit_reason()}")
-            frozen, unfrozen = asyncio.run(_turns(bots[0], bots[1].address, calls, rounds))
+            found = asyncio.run(_turns(bots[0], bots[1].address, calls, rounds))
         finally:
             for bot in bots:
                 bot.stop()
+        frozen = [r for r in found if r.freezing]
+        unfrozen = [r for r in found if not r.freezing]
+
+        def median(rounds: list[_Round], field: str) -> float:
+            return statistics.median(float(getattr(r, field)) for r in rounds)
+
         return FreezeFigures(
-            statistics.median(frozen),
-            (min(frozen), max(frozen)),
-            statistics.median(unfrozen),
-            (min(unfrozen), max(unfrozen)),
+            median(frozen, "wall"),
+            (min(r.wall for r in frozen), max(r.wall for r in frozen)),
+            median(unfrozen, "wall"),
+            (min(r.wall for r in unfrozen), max(r.wall for r in unfrozen)),
             calls * rounds,
             bots[0].freezable,
+            thaw_write=median(frozen, "thaw_write"),
+            freeze_write=median(frozen, "freeze_write"),
+            runner_cpu=(median(frozen, "runner_cpu"), median(unfrozen, "runner_cpu")),
+            bot_cpu=(median(frozen, "bot_cpu"), median(unfrozen, "bot_cpu")),
         )
 
 
