@@ -222,3 +222,46 @@ def test_the_test_override_runs_every_container_on_the_host_network_on_127_0_0_1
     for name, service in enabled.items():
         for value in service.get("environment", {}).values():
             assert "@postgres:" not in str(value) and "//redis:" not in str(value), name
+
+
+def merged_builds(*names: str) -> dict[str, dict[str, Any] | None]:
+    """Each service's `build` once docker-compose.yml and the overrides `names` are
+    merged as compose merges them (a mapping key by key, `args` too), None where it
+    builds nothing."""
+    layers = [compose()["services"], *(override(name)["services"] for name in names)]
+    builds: dict[str, dict[str, Any] | None] = {}
+    for layer in layers:
+        for service, settings in layer.items():
+            if "build" not in settings:
+                builds.setdefault(service, None)
+                continue
+            build = dict(builds.get(service) or {})
+            args = {**build.get("args", {}), **settings["build"].get("args", {})}
+            build.update(settings["build"])
+            if args:
+                build["args"] = args
+            builds[service] = build
+    return builds
+
+
+def test_the_documented_offline_test_build_builds_everything_on_the_local_base() -> None:
+    # `docker-compose -f docker-compose.yml -f deploy/compose.offline.yml -f
+    # deploy/compose.test.yml build` builds every service that has a build: each must get
+    # the offline base, or it goes to the registry (the `site` service did, and exited 1).
+    offline_base = override("compose.offline.yml")["x-offline-build"]["build"]["args"]
+    builds = merged_builds("compose.offline.yml", "compose.test.yml")
+    built = {name: build for name, build in builds.items() if build is not None}
+    assert built
+    for name, build in built.items():
+        assert build.get("args") == offline_base, name
+    site = override("compose.test.yml")["services"]["site"]
+    assert builds["site"] is None and site["image"] == OURS
+    assert site["pull_policy"] == "never"  # the image the others built, never a registry's
+
+
+def test_the_readme_says_what_uploads_need_of_a_machine_with_nothing_installed() -> None:
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("`make run` starts the whole platform")
+    paragraph = readme[start : readme.index("\n\n", start)]
+    assert "nothing to install first" in paragraph
+    assert "bubblewrap" in paragraph and "apt-get install bubblewrap" in paragraph
