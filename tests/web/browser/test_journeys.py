@@ -191,8 +191,8 @@ def test_deep_link_to_a_trick(site, page):
     assert step(page) == "1-2-3-2"
     assert page.locator("#viewer").get_attribute("data-view") == "1"
     assert page.locator(".trick .play").count() == 2
-    assert "Hand 2/" in page.locator(".position").inner_text()
-    assert "trick 3 · card 2" in page.locator(".position").inner_text()
+    assert "Hand 2 of 8 · " in page.locator(".position").inner_text()  # a stored match: no "so far"
+    assert "trick 3 of 13 · card 2" in page.locator(".position").inner_text()
     screenshot(page, "07-replay-deep-link")
     # The score sheet's links move the viewer within the page.
     page.click("#score-sheet a >> text=3")

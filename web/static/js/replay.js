@@ -138,6 +138,26 @@
     return (hand.passes || []).some((p) => (p.cards || []).length > 0);
   }
 
+  // A hand being played live whose pass is still to come: its direction is known from the
+  // deal, its cards only once every seat has chosen (the "passes" event).
+  function passPending(hand) {
+    return !hasPass(hand) && !Array.isArray(hand.totals) && !hand.tricks.length &&
+      Boolean(hand.pass_direction) && hand.pass_direction !== "hold";
+  }
+
+  // How many tricks the hand has: a finished record says; a hand still being played says
+  // when every trick takes one card from each seat (its fewest dealt cards), else null
+  // (Domino Hearts draws, Enfle stops early, Four-Penny adds multi-rounds).
+  function tricksInHand(hand) {
+    if (Array.isArray(hand.totals)) return hand.tricks.length;
+    const rules = replay.rules || {};
+    if (rules.domino || rules.enfle || (rules.penny_play && rules.penny_play !== "none")) return null;
+    if (!hand.deal || !hand.deal.length) return null;
+    return Math.min(...hand.deal.map((cards) => cards.length));
+  }
+
+  const isLive = () => root.dataset.live === "true";
+
   // Four-Penny Hearts (003): after the opening tricks, each multi-round is one step group,
   // its plays (each with its penny) in turn; its pennies are drawn side by side. rounds()
   // lists a hand's tricks, then its multi-rounds (marked `multi`), in play order.
@@ -158,7 +178,11 @@
         list.push({ g, h, t: 0, c: 0 });
         if (hasPass(hand) || hand.reveals || hand.auction || beforePlay(hand).length) list.push({ g, h, t: 0, c: 1 });
         rounds(hand).forEach((trick, t) => {
-          trick.plays.forEach((_, c) => list.push({ g, h, t: t + 1, c: c + 1 }));
+          // Live: a trick whose cards are all down but whose result the server has not sent
+          // yet (the "trick" event) waits for it: a finished trick is shown with its winner.
+          const shown = trick.partial && !trick.multi && trick.plays.length >= playOrder(hand, trick, game.seating.length).length
+            ? trick.plays.length - 1 : trick.plays.length;
+          for (let c = 0; c < shown; c++) list.push({ g, h, t: t + 1, c: c + 1 });
         });
       });
     });
@@ -539,14 +563,17 @@
         : state.hand.auction ? "The auction"
         : state.hand.reveals ? "Cards laid face down"
         : "Before the first trick"; // the pledges, Gong Zhu's exposures
-      centre.append(el("div", { class: "caption" }, step.c === 0 ? `Deal · pass ${dir}` : exchanged));
+      const passing = hasPass(state.hand) || passPending(state.hand);
+      const dealt = passing ? `Deal · pass ${dir}` : "Deal";
+      centre.append(el("div", { class: "caption" }, step.c === 0 ? dealt : exchanged));
       if (state.hand.kitty && state.hand.kitty.length) {
         const widow = replay.rules && replay.rules.cancellation; // 000: "a widow"
         const k = el("div", { class: "passes" }, widow ? "widow: " : "kitty: ");
         for (const c of state.hand.kitty) k.append(kittyVisible(state, mine) ? card(c) : back(), " ");
         centre.append(k);
       }
-      if (step.c === 0 && !hasPass(state.hand)) centre.append(el("div", { class: "passes" }, "no pass this hand"));
+      if (step.c === 0 && !passing) centre.append(el("div", { class: "passes" }, "no pass this hand"));
+      if (step.c === 0 && passPending(state.hand)) centre.append(el("div", { class: "passes pending" }, "the seats are choosing their cards"));
       if (step.c === 1 && state.hand.reveals) centre.append(drawReveals(state.hand));
       if (step.c === 1 && state.hand.auction) centre.append(drawAuction(state.hand));
       if (step.c === 1 && beforePlay(state.hand).length) centre.append(drawOtherDecisions(state.hand));
@@ -567,8 +594,8 @@
     }
     const { record, count } = state.trick;
     if (record.multi) return drawMultiRound(state, step, centre);
-    const of = Array.isArray(state.hand.totals) ? ` of ${state.hand.tricks.length}` : ""; // live: not known yet
-    centre.append(el("div", { class: "caption" }, `Trick ${step.t}${of}`));
+    const total = tricksInHand(state.hand);
+    centre.append(el("div", { class: "caption" }, `Trick ${step.t}${total === null ? "" : ` of ${total}`}`));
     if (state.stock !== null) centre.append(el("div", { class: "passes stock" }, `stock: ${state.stock} cards`));
     // 002's extra cards: who still holds one for this trick, said under the caption.
     const extra = record === state.hand.tricks[0] ? extraSeats(state.hand) : [];
@@ -680,8 +707,11 @@
     // A hand without a pass (Gong Zhu's exposures, a hold hand's reveals) is "before play".
     const before = hand.auction ? "auction" : hasPass(hand) ? "pass" : "before play";
     const multi = step.t > hand.tricks.length;
-    const where = step.t === 0 ? (step.c === 0 ? "deal" : before) : multi ? `multi-round ${step.t - hand.tricks.length} · card ${step.c}` : `trick ${step.t} · card ${step.c}`;
-    return `${games}Hand ${step.h + 1}/${hands} · ${where}`;
+    const total = tricksInHand(hand);
+    const of = total === null ? "" : ` of ${total}`;
+    const where = step.t === 0 ? (step.c === 0 ? "deal" : before) : multi ? `multi-round ${step.t - hand.tricks.length} · card ${step.c}` : `trick ${step.t}${of} · card ${step.c}`;
+    // Live, the match's length is not known: the hands played so far.
+    return `${games}Hand ${step.h + 1} of ${hands}${isLive() ? " so far" : ""} · ${where}`;
   }
 
   function drawScores(state) {
@@ -829,6 +859,9 @@
     ui.scrubber.value = String(index);
     ui.scrubber.setAttribute("aria-valuetext", positionText(step));
     ui.live.textContent = `${positionText(step)}: ${describe(step)}`;
+    // Live, other owners' hands are backs until played: the view says so, not "face up".
+    const hidden = state.hand.deal.some((cards) => cards.includes(HIDDEN));
+    ui.allView.textContent = hidden ? "Every seat (hands hidden until played)" : "All hands face up";
     root.dataset.step = `${step.g + 1}-${step.h + 1}-${step.t}-${step.c}`;
     root.dataset.view = view;
     const hash = `#g=${step.g + 1}&h=${step.h + 1}&t=${step.t}&c=${step.c}&view=${view}`;
@@ -889,7 +922,8 @@
     if (timer) return;
     if (index >= steps.length - 1) go(0);
     ui.play.setAttribute("aria-pressed", "true");
-    ui.play.textContent = "⏸";
+    ui.play.querySelector(".glyph").textContent = "⏸";
+    ui.play.querySelector(".word").textContent = "Pause";
     ui.play.setAttribute("aria-label", "Pause");
     const tick = () => {
       if (index >= steps.length - 1) return pause();
@@ -903,7 +937,8 @@
     clearTimeout(timer);
     timer = null;
     ui.play.setAttribute("aria-pressed", "false");
-    ui.play.textContent = "▶";
+    ui.play.querySelector(".glyph").textContent = "▶";
+    ui.play.querySelector(".word").textContent = "Play";
     ui.play.setAttribute("aria-label", "Play");
   }
 
@@ -932,6 +967,14 @@
 
   function fromHash() {
     const params = new URLSearchParams(window.location.hash.slice(1));
+    if (params.get("at") === "end") {
+      const value = params.get("view");
+      if (value && (value === "all" || /^\d+$/.test(value))) view = value;
+      ui.view.value = view;
+      index = steps.length - 1;
+      render();
+      return true;
+    }
     if (!params.has("g") && !params.has("h")) {
       if (params.has("view")) setView(params.get("view"));
       return false;
@@ -952,31 +995,35 @@
 
   // -- building the viewer -----------------------------------------------------------------
 
-  function button(label, title, action, key) {
-    return el("button", { type: "button", title: `${title} (${key})`, "aria-label": title, onclick: () => { action(); } }, label);
+  // A toolbar button: its glyph and a short visible word; the full name is its accessible
+  // name, the name and its key its tooltip.
+  function button(glyph, word, title, action, key) {
+    return el("button", { type: "button", title: `${title} (${key})`, "aria-label": title, onclick: () => { action(); } },
+      el("span", { class: "glyph", "aria-hidden": "true" }, glyph), el("span", { class: "word", "aria-hidden": "true" }, word));
   }
 
   function build() {
     root.replaceChildren();
     const controls = el("div", { class: "controls", role: "toolbar", "aria-label": "Replay controls" });
-    ui.play = button("▶", "Play", toggle, "Space");
+    ui.play = button("▶", "Play", "Play", toggle, "Space");
     ui.play.setAttribute("aria-pressed", "false");
     ui.play.dataset.action = "play";
     controls.append(
-      button("⇤", "First step", () => go(0), "Home"),
-      button("↞", "Previous hand", prevHand, "PageUp"),
-      button("«", "Previous trick", prevTrick, "Shift+←"),
-      button("‹", "Previous card", () => go(index - 1), "←"),
+      button("⇤", "Start", "First step", () => go(0), "Home"),
+      button("↞", "Hand", "Previous hand", prevHand, "PageUp"),
+      button("«", "Trick", "Previous trick", prevTrick, "Shift+←"),
+      button("‹", "Card", "Previous card", () => go(index - 1), "←"),
       ui.play,
-      button("›", "Next card", () => go(index + 1), "→"),
-      button("»", "Next trick", nextTrick, "Shift+→"),
-      button("↠", "Next hand", nextHand, "PageDown"),
-      button("⇥", "Last step", () => go(steps.length - 1), "End"),
+      button("›", "Card", "Next card", () => go(index + 1), "→"),
+      button("»", "Trick", "Next trick", nextTrick, "Shift+→"),
+      button("↠", "Hand", "Next hand", nextHand, "PageDown"),
+      button("⇥", "End", "Last step", () => go(steps.length - 1), "End"),
     );
     ui.speed = el("select", { id: "replay-speed", onchange: (e) => setSpeed(Number(e.target.value)) });
     for (const s of SPEEDS) ui.speed.append(el("option", { value: String(s), selected: s === 1 }, `${s}×`));
     ui.view = el("select", { id: "replay-view", onchange: (e) => setView(e.target.value) });
-    ui.view.append(el("option", { value: "all" }, "All hands face up"));
+    ui.allView = el("option", { value: "all" }, "All hands face up");
+    ui.view.append(ui.allView);
     replay.entrants.forEach((entrant, i) => ui.view.append(el("option", { value: String(i) }, `Seat ${i}'s view: ${labelOf(i)}`)));
     controls.append(
       el("label", { for: "replay-speed" }, "Speed"), ui.speed,
@@ -1002,7 +1049,8 @@
       "aside",
       { class: "side", "aria-label": "Scores and events" },
       el("div", {}, el("h3", { text: "Running scores" }), ui.scores),
-      el("div", {}, el("h3", { text: "Score sheet" }), ui.sheet),
+      // The page's own score sheet (a stored match) is not repeated here.
+      document.getElementById("score-sheet") ? null : el("div", {}, el("h3", { text: "Score sheet" }), ui.sheet),
       el("div", {}, el("h3", { text: "Faults in this hand" }), ui.events),
       el("p", { class: "keys" },
         el("kbd", { text: "←" }), el("kbd", { text: "→" }), " card · ",
@@ -1113,6 +1161,8 @@
     ui.scrubber.max = String(steps.length - 1);
     render();
     root.dataset.ready = "true";
+    // Cards are being played: the match is running, whatever the page said when it loaded.
+    document.dispatchEvent(new CustomEvent("arena:match-status", { detail: "running" }));
   }
 
   // The stream ends every half minute or so and EventSource reconnects by itself, sending
@@ -1130,7 +1180,9 @@
       source.close();
       const info = JSON.parse(message.data);
       root.dataset.liveEnded = info.status;
-      // The match is stored: the page itself now shows the full replay and its results.
+      // The match is stored: the page itself now shows the full replay and its results,
+      // opened at its end (the result), not at the step the live view last drew.
+      history.replaceState(null, "", `${window.location.pathname}${window.location.search}#at=end&view=${view}`);
       window.location.reload();
     });
     source.addEventListener("error", () => {

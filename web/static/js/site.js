@@ -107,6 +107,22 @@
   }
 
   const pending = document.getElementById("pending-match");
+  // A match page loaded while the match was queued says "running" once it is: from the
+  // status the page polls, or at once when the live viewer draws its first cards.
+  const showMatchStatus = (status) => {
+    if (!pending || pending.dataset.status === status) return;
+    if (status === "queued" && pending.dataset.status === "running") return; // only forward
+    pending.dataset.status = status;
+    const word = pending.querySelector("[data-match-status]");
+    if (word) word.textContent = status;
+    const badge = document.querySelector("h1 .status");
+    if (badge) {
+      badge.className = "status status-" + status;
+      badge.dataset.status = status;
+      badge.textContent = status;
+    }
+  };
+  document.addEventListener("arena:match-status", (event) => showMatchStatus(event.detail));
   if (pending && ["queued", "running"].includes(pending.dataset.status)) {
     const poll = async () => {
       try {
@@ -116,6 +132,7 @@
           window.location.reload();
           return;
         }
+        showMatchStatus(data.status);
       } catch (error) { /* try again */ }
       setTimeout(poll, 3000);
     };
