@@ -234,7 +234,7 @@ def test_0008_gives_the_demo_players_their_own_account(empty_url: URL) -> None:
                 )  # fmt: skip
         migrate.upgrade(empty_url)
         with engine.connect() as connection:
-            owners = dict(
+            owners: dict[str, str] = dict(
                 connection.execute(
                     text("SELECT b.name, u.username FROM bots b JOIN users u ON u.id = b.owner_id")
                 ).all()
