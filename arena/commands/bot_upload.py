@@ -10,9 +10,12 @@ serves it, http://127.0.0.1:8000.
 
 A folder is packed as a zip (without `__pycache__`, dotfiles and compiled files). The
 bot's name defaults to the file's or folder's name. With `--wait` the command follows the
-validation and exits 0 when the version is ready, 1 when it is rejected. It prints what
-the site says happens next ("ready — it plays in Demo season 1 from the next round");
-`--no-enter` keeps a first bot out of the default season it would join once ready.
+validation and exits 0 when the version is ready, 1 when it is rejected, then prints the
+bot's output during its validation under a label, its last `LOG_LINES` lines (the version
+page has all of it). It prints what the site says happens next, once ("ready — it plays
+in Demo season 1 from the next round"); an upload of the bytes of a version already
+validated is not waited for again. `--no-enter` keeps a first bot out of the default
+season it would join once ready.
 
 The requests go through `arena.commands.client`: the token never follows a redirect to
 another site, and an answer that is not the API's is a message and exit status 1.
@@ -36,6 +39,10 @@ from .login import DEFAULT_URL, resolve
 SETTLED: Final = frozenset({"ready", "rejected", "disabled"})
 SKIPPED_PARTS: Final = frozenset({"__pycache__", ".git", ".venv", "venv", ".mypy_cache"})
 VERSION_FIELDS: Final = ("id", "number", "status")
+LOG_LINES: Final = 20
+"""The validation log's lines printed (its last ones: a bot's error ends it)."""
+LOG_CHARS: Final = 4000
+"""At most this many characters of them (a line may be long: a bundled bot's stack)."""
 """What every version answer holds (docs/openapi.yaml, Version): without them the answer
 is not the site's (`arena.commands.client.ApiError`)."""
 
@@ -74,6 +81,30 @@ def multipart(field: str, filename: str, content: bytes) -> tuple[bytes, str]:
     ).encode()
     body = head + content + f"\r\n--{boundary}--\r\n".encode()
     return body, f"multipart/form-data; boundary={boundary}"
+
+
+def log_excerpt(log: str, page: str, lines: int = LOG_LINES, chars: int = LOG_CHARS) -> str:
+    """The validation log as printed: labelled, its last `lines` lines (and at most
+    `chars` characters of them), saying where the rest is when some is left out.
+
+    >>> print(log_excerpt("starting\\nready\\n", "http://site/versions/7"))
+    --- the bot's output during its validation ---
+    starting
+    ready
+    >>> print(log_excerpt("a\\nb\\nc\\nd", "/versions/7", lines=2))
+    --- the bot's output during its validation: its last 2 of 4 lines (all: /versions/7) ---
+    c
+    d
+    """
+    every = log.rstrip("\n").splitlines()
+    kept = every[-lines:]
+    text = "\n".join(kept)
+    if len(text) > chars:
+        text = "…" + text[-(chars - 1) :]
+    label = "--- the bot's output during its validation"
+    if len(kept) < len(every) or len(text) < len("\n".join(kept)):
+        label += f": its last {len(kept)} of {len(every)} lines (all: {page})"
+    return f"{label} ---\n{text}"
 
 
 def wait_for(base: str, token: str, version_id: int, timeout: float) -> dict[str, Any]:
@@ -140,20 +171,27 @@ def upload(
         fields=VERSION_FIELDS,
     )
     state = "uploaded" if status == 201 else "unchanged (the newest version has these bytes)"
-    click.echo(f"{chosen} v{version['number']}: {state}; status {version['status']}")
-    click.echo(f"{base}/versions/{version['id']}")
-    if version.get("next"):
-        click.echo(version["next"])
+    page = f"{base}/versions/{version['id']}"
+    settled = version["status"] in SETTLED
+    reason = f" — {version['reason']}" if settled and version.get("reason") else ""
+    click.echo(f"{chosen} v{version['number']}: {state}; status {version['status']}{reason}")
+    click.echo(page)
     if not wait:
+        if version.get("next"):
+            click.echo(version["next"])
         return
-    final = wait_for(base, token, int(version["id"]), timeout)
-    click.echo(
-        f"{chosen} v{final['number']}: {final['status']}"
-        + (f" — {final['reason']}" if final.get("reason") else "")
-    )
+    final = version  # these bytes' version was validated already: said once, below
+    if not settled:
+        if version.get("next"):
+            click.echo(version["next"])
+        final = wait_for(base, token, int(version["id"]), timeout)
+        click.echo(
+            f"{chosen} v{final['number']}: {final['status']}"
+            + (f" — {final['reason']}" if final.get("reason") else "")
+        )
     if final.get("log"):
-        click.echo(final["log"], err=True)
-    if final.get("next"):
+        click.echo(log_excerpt(final["log"], page), err=True)
+    if final.get("next") and (final is version or final["next"] != version.get("next")):
         click.echo(final["next"])
     if final["status"] not in ("ready",):
         raise SystemExit(1)

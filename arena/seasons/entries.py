@@ -26,13 +26,15 @@ import dataclasses
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import exists, select, update
+from sqlalchemy import exists, func, select, update
 from sqlalchemy.orm import Session
 
 from arena.ratings.uncertainty import DEFAULT_SKILL
 from arena.store.models import (
     Bot,
     BotVersion,
+    Match,
+    MatchSeat,
     Rating,
     Season,
     SeasonEntry,
@@ -310,9 +312,40 @@ def _when(seasons: Sequence[Season]) -> str:
     return "from the next round"
 
 
+def _rated_matches(session: Session, version_id: int, seasons: Sequence[Season]) -> dict[int, int]:
+    """How many rated matches the version has played in each of `seasons` (by id)."""
+    rows = session.execute(
+        select(Match.season_id, func.count(func.distinct(Match.id)))
+        .join(MatchSeat, MatchSeat.match_id == Match.id)
+        .where(
+            MatchSeat.bot_version_id == version_id,
+            Match.season_id.in_([season.id for season in seasons]),
+            Match.rating_seq.is_not(None),
+        )
+        .group_by(Match.season_id)
+    ).all()
+    return {season_id: count for season_id, count in rows if season_id is not None}
+
+
+def _plays_in(session: Session, version: BotVersion, seasons: Sequence[Season]) -> str:
+    """Where a ready version plays: "it plays in A (22 rated matches so far)" where it has
+    played already, "... from the next round" (or once they start) where not yet."""
+    rated = _rated_matches(session, version.id, seasons)
+    played = [season for season in seasons if rated.get(season.id)]
+    waiting = [season for season in seasons if not rated.get(season.id)]
+    parts = []
+    if played:
+        total = sum(rated[season.id] for season in played)
+        parts.append(f"{_names(played)} ({total} rated match{'' if total == 1 else 'es'} so far)")
+    if waiting:
+        parts.append(f"{_names(waiting)} {_when(waiting)}")
+    return "it plays in " + " and in ".join(parts)
+
+
 def next_step(session: Session, version: BotVersion) -> str:
     """One sentence: where the version stands and what happens next, e.g.
-    "ready — it plays in Demo season 1 from the next round"."""
+    "ready — it plays in Demo season 1 from the next round", and once it has played
+    there "ready — it plays in Demo season 1 (22 rated matches so far)"."""
     bot = version.bot
     status = version.status.value
     if bot.is_house:
@@ -321,7 +354,7 @@ def next_step(session: Session, version: BotVersion) -> str:
     if version.status is VersionStatus.READY:
         mine = [season for season, playing in entered if playing.id == version.id]
         if mine:
-            return f"ready — it plays in {_names(mine)} {_when(mine)}"
+            return f"ready — {_plays_in(session, version, mine)}"
         playing = playing_version(session, bot)
         if playing is not None and playing.id != version.id:
             if bot.pinned_number == playing.number:

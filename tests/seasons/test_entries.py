@@ -345,3 +345,31 @@ def test_a_season_that_finished_meanwhile_is_left_alone(
     monkeypatch.setattr(entries, "entered_seasons", lambda *_args: stale)
     assert settle(session, newer, VersionStatus.READY, "passed")  # no error: nothing to do
     assert active_versions(session, season_id, version.bot_id) == [version.id]
+
+
+def test_a_ready_version_that_has_played_is_not_told_it_will(session: Session) -> None:
+    # issue 31, item 9: "it plays in Demo season 1 from the next round" stayed in the
+    # future tense after 22 rated matches.
+    season = default_season(session)
+    version = first_bot(session, "erin")
+    settle(session, version, VersionStatus.READY, "passed")
+    assert next_step(session, version) == "ready — it plays in Demo season 1 from the next round"
+    others = [ready_version(session, owner(session, f"rival{i}"), f"rival{i}") for i in range(3)]
+    session.commit()
+    for other in others:
+        enter_bot(session, other.bot_id, season.id)
+    session.commit()
+    played_once(session, season, [version, *others])
+    assert next_step(session, version) == "ready — it plays in Demo season 1 (1 rated match so far)"
+    played_once(session, season, [*others, version])
+    assert (
+        next_step(session, version) == "ready — it plays in Demo season 1 (2 rated matches so far)"
+    )
+    # In a second season it has not played in yet, both are said.
+    spring, _ = running_season(session, 3, name="Spring")
+    enter_bot(session, version.bot_id, spring.id)
+    session.commit()
+    assert next_step(session, version) == (
+        "ready — it plays in Demo season 1 (2 rated matches so far) and in Spring from the "
+        "next round"
+    )

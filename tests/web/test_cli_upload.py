@@ -181,3 +181,68 @@ def test_a_login_file_others_can_read_is_refused(tmp_path, own_login_file):
     result = CliRunner().invoke(upload, [str(path)])
     assert result.exit_code == 1
     assert "open to other users" in result.output
+
+
+def _settle_when_uploaded(app, name: str, status: VersionStatus, detail: str) -> threading.Thread:
+    """The workers' side: once `name`'s version is in, validate it to `status` with the
+    bot's output `detail` (through the database, as in the test above)."""
+
+    def validate() -> None:
+        with sessions(app)() as db:
+            for _ in range(200):
+                version = db.scalars(select(BotVersion).join(Bot).where(Bot.name == name)).first()
+                if version is not None:
+                    break
+                db.rollback()
+                threading.Event().wait(0.05)
+            assert version is not None
+            version_id = version.id
+            db.rollback()
+            with write_transaction(db):
+                set_version_status(db, row(db, BotVersion, version_id), VersionStatus.VALIDATING)
+            with write_transaction(db):
+                set_version_status(
+                    db, row(db, BotVersion, version_id), status, reason="passed", detail=detail
+                )
+
+    worker = threading.Thread(target=validate)
+    worker.start()
+    return worker
+
+
+def test_the_validation_log_is_labelled_and_its_tail_printed(site, tmp_path, app):
+    # issue 31, item 9: after a success the log came unlabelled, and whole (a Node bot's
+    # every line of stderr).
+    url, token = site
+    path = tmp_path / "beluga.py"
+    path.write_bytes(BOT_SOURCE)
+    noisy = "".join(f"warning {i}: an npm module speaks\n" for i in range(1, 101))
+    worker = _settle_when_uploaded(app, "beluga", VersionStatus.READY, noisy)
+    result = run(str(path), "--wait", "--url", url, "--token", token)
+    worker.join()
+    assert result.exit_code == 0, result.output
+    page = next(line for line in result.stdout.splitlines() if "/versions/" in line)
+    label = f"--- the bot's output during its validation: its last 20 of 100 lines (all: {page})"
+    assert label in result.stderr
+    assert "warning 100:" in result.stderr and "warning 81:" in result.stderr
+    assert "warning 80:" not in result.stderr
+    assert sum(line.startswith("ready — ") for line in result.stdout.splitlines()) == 1
+
+
+def test_a_reupload_of_validated_bytes_says_ready_once(site, tmp_path, app):
+    url, token = site
+    path = tmp_path / "beluga.py"
+    path.write_bytes(BOT_SOURCE)
+    worker = _settle_when_uploaded(app, "beluga", VersionStatus.READY, "started\n")
+    first = run(str(path), "--wait", "--url", url, "--token", token)
+    worker.join()
+    assert first.exit_code == 0, first.output
+    again = run(str(path), "--wait", "--url", url, "--token", token)
+    assert again.exit_code == 0, again.output
+    lines = again.stdout.splitlines()
+    assert lines[0] == (
+        "beluga v1: unchanged (the newest version has these bytes); status ready — passed"
+    )
+    assert sum(line.startswith("ready — ") for line in lines) == 1, again.stdout
+    assert not any(line.startswith("beluga v1: ready") for line in lines), again.stdout
+    assert "--- the bot's output during its validation ---\nstarted" in again.stderr
