@@ -215,6 +215,15 @@ def bench_sandbox(
     parts.add_row("worker: spawn, cgroup, waiting", f"{startup.worker * 1e3:.1f}")
     parts.add_row("total", f"{startup.total * 1e3:.1f}")
     console.print(parts)
+    if startup.warm is None or startup.warm_share is None or startup.warm_worker is None:
+        console.print(f"warm starts: none ({startup.warm_problem})")
+    else:
+        console.print(
+            f"a warm start (forked from the template; its tree, the template and the "
+            f"fork): {startup.warm * 1e3:.1f} core-ms, {startup.warm_share:.0%} of the cold "
+            f"start's {startup.bot_total * 1e3:.1f}; the worker's side "
+            f"{startup.warm_worker * 1e3:.1f} core-ms"
+        )
     if match_repeats:
         _print_match_cost(match_hands or None, match_repeats)
 
