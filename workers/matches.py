@@ -15,8 +15,15 @@ The task takes a match id only and re-reads everything from the database:
    it is idempotent too. A database outage at that point is waited out (`retrying`).
 
 Errors: transient infrastructure faults before the match is played put it back in the
-queue and retry the task; our own errors (the sandbox missing, a version whose
-environment cannot be rebuilt, a bug) fail the match with the reason, never retried.
+queue and retry the task. So does this worker's own environment failing while it sets
+the match up (`ENVIRONMENT_ERRORS`: a ready version's environment it cannot build, for a
+full disk, a folder it cannot write, a package index that is down; a sandbox it cannot
+start; a house bot its build lacks): nothing of that is the bot's fault, which its
+validation already passed, so the match is queued again and the task retried after a
+growing pause on whichever worker takes it (`workers.transient.environment_pause`), up
+to `ENVIRONMENT_RETRIES` times before it is failed with the reason. Our own bugs fail
+the match with the reason, never retried. A bot's faults are never errors here: the
+runner records them in the result.
 """
 
 from __future__ import annotations
@@ -54,11 +61,26 @@ from .environments import host_paths, version_environment
 from .sandbox import EnvironmentBuildError, SandboxError, SandboxPolicy
 from .sandbox.host import SandboxHost
 from .sandbox.local import shared_sandbox
-from .transient import is_transient, retrying
+from .transient import (
+    ENVIRONMENT_RETRIES,
+    WorkerEnvironmentError,
+    environment_pause,
+    is_transient,
+    retrying,
+)
 
 log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
+
+ENVIRONMENT_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,  # a full disk, a folder that cannot be written, a tool that cannot be run
+    SandboxError,  # the sandbox unavailable or failing here; an environment not built
+    UploadError,  # a stored archive this worker's unpacker refuses (a ready version's)
+    WorkerEnvironmentError,  # a house bot this worker's build lacks
+)
+"""What a worker's own environment raises while it sets a match up: retried (the
+version passed its validation, so none of it is the bot's fault)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -128,7 +150,9 @@ def load_run(session: Session, match_id: int, started_at: datetime) -> MatchRun:
         if bot.trusted:
             house = trusted_house_bot(bot, archive_content(session, version.archive_sha256))
             if house is not None and house[0] not in HOUSE_BOTS:
-                raise LookupError(f"{label}: no house bot {house[0]!r} in this build")
+                raise WorkerEnvironmentError(
+                    f"{label}: no house bot {house[0]!r} in this worker's build"
+                )
         plans.append(SeatPlan(seat.seat, version.id, label, version.archive_sha256, house))
     run = MatchRun(
         match_id=match.id,
@@ -254,11 +278,15 @@ def _stop_all(hosts: Iterable[SandboxHost]) -> None:
             log.exception("stopping a bot failed")
 
 
-def execute_match(match_id: int) -> RunSummary:
+def execute_match(match_id: int, *, environment_tries: int | None = None) -> RunSummary:
     """Run match `match_id` if it is queued, and record it (what `run_match` does).
 
     Raises a transient infrastructure error (to be retried) only before the match was
-    played; the match is then queued again.
+    played; the match is then queued again. `environment_tries` is how many times this
+    worker's or another's environment already failed to set the match up (`run_match`
+    counts them): below `ENVIRONMENT_RETRIES`, such a failure queues the match again and
+    raises WorkerEnvironmentError (to be retried); at the bound, or when None (a caller
+    that does not retry), it fails the match with the reason.
     """
     settings = context.settings()
     sessions = context.sessions()
@@ -270,11 +298,13 @@ def execute_match(match_id: int) -> RunSummary:
     run: MatchRun | None = None
     account = MatchAccount()
     mark = self_cpu_seconds()
+    setting_up = True
     try:
         run = _in_session(sessions, lambda s: load_run(s, match_id, utc_now()))
         with sessions() as session:
             seats = build_seats(run, settings, lambda sha: archive_content(session, sha))
             session.rollback()
+        setting_up = False
         log.info("match %s started", match_id, extra={**extra, "seats": len(seats)})
         account.seats, mark = self_cpu_seconds() - mark, self_cpu_seconds()
         outcome = play(run, seats, LiveWriter(sessions, match_id))
@@ -282,17 +312,24 @@ def execute_match(match_id: int) -> RunSummary:
     except Exception as error:
         if run is not None:
             _stop_all(run.hosts)
-        if is_transient(error):
+        environment = setting_up and isinstance(error, ENVIRONMENT_ERRORS)
+        tries_left = 0 if environment_tries is None else ENVIRONMENT_RETRIES - environment_tries
+        retry_environment = environment and tries_left > 0
+        if is_transient(error) or retry_environment:
             released = retrying(
                 lambda: _in_session(sessions, lambda s: release_match(s, match_id)),
                 seconds=settings.db_retry_seconds,
                 what=f"queueing match {match_id} again",
             )
             log.warning("match %s put back in the queue (%s)", match_id, error, extra=extra)
+            if released and retry_environment:
+                raise WorkerEnvironmentError(_platform_reason(error)) from error
             if released:
                 raise
             return RunSummary(match_id, "requeued", _status(sessions, match_id), str(error))
         reason = _platform_reason(error)
+        if environment and environment_tries:
+            reason += f" (on each of {environment_tries + 1} tries)"
         log.error("match %s failed: %s", match_id, reason, exc_info=True, extra=extra)
         retrying(
             lambda: _in_session(sessions, lambda s: fail_match(s, match_id, reason)),
@@ -344,6 +381,10 @@ def _platform_reason(error: BaseException) -> str:
         return f"a bot version's environment cannot be built on this worker: {error}"
     if isinstance(error, SandboxError):
         return f"the sandbox failed on this worker: {error}"
+    if isinstance(error, WorkerEnvironmentError):
+        return str(error)
+    if isinstance(error, OSError):
+        return f"this worker's environment failed: {type(error).__name__}: {error}"
     return f"platform error: {type(error).__name__}: {error}"
 
 
@@ -353,13 +394,34 @@ _settings = context.settings()
 @app.task(
     name=RUN_MATCH,
     base=ArenaTask,
+    bind=True,
     soft_time_limit=int(_settings.match_soft_limit),
     time_limit=int(_settings.match_hard_limit),
     ignore_result=False,
 )
-def run_match(match_id: int) -> dict[str, Any]:
-    """Play and record match `match_id` (idempotent: a second delivery does nothing)."""
-    return execute_match(int(match_id)).to_dict()
+def run_match(self: ArenaTask, match_id: int, environment_tries: int = 0) -> dict[str, Any]:
+    """Play and record match `match_id` (idempotent: a second delivery does nothing).
+
+    A failed environment (`WorkerEnvironmentError`) is retried through the broker, after
+    `environment_pause`, on whichever worker takes it; `environment_tries` counts them
+    (apart from the transient faults' retries)."""
+    try:
+        return execute_match(int(match_id), environment_tries=environment_tries).to_dict()
+    except WorkerEnvironmentError as error:
+        tries = environment_tries + 1
+        log.warning(
+            "match %s: the environment failed (%s); retried in %.0f s",
+            match_id,
+            error,
+            environment_pause(tries),
+            extra={"match_id": match_id, "environment_tries": tries},
+        )
+        raise self.retry(
+            args=(match_id,),
+            kwargs={"environment_tries": tries},
+            exc=error,
+            countdown=environment_pause(tries),
+        ) from None
 
 
 def enqueue_matches(match_ids: Sequence[int]) -> None:

@@ -1,9 +1,15 @@
 """Which errors are transient infrastructure faults (retried) and which are not.
 
-Only these are ever retried: the database or the broker being unreachable, restarting, or
-timing out. A bot's failure is never an exception here (the runner records it as a
-fault, the validation as a rejection), and our own bugs fail the task once, recorded on
-the match or version, for a person to look at.
+Two kinds are retried. The database or the broker being unreachable, restarting, or
+timing out (`TRANSIENT_ERRORS`: the task retries itself, up to 20 times). And a worker's
+own environment failing before a match is played (`WorkerEnvironmentError`: a ready
+version's environment that this worker cannot build, for a full disk, a folder it cannot
+write or a package index that is down; a sandbox this worker cannot start): the match is
+queued again and retried after a growing pause, on whichever worker takes it, up to
+`ENVIRONMENT_RETRIES` times, and only then failed with the reason. A bot's failure is
+never an exception here (the runner records it as a fault, the validation as a
+rejection), and our own bugs fail the task once, recorded on the match or version, for a
+person to look at.
 """
 
 from __future__ import annotations
@@ -31,6 +37,28 @@ TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
     ConnectionError,
 )
 """Exceptions that mean "the infrastructure is away for now": try again later."""
+
+
+ENVIRONMENT_RETRIES = 5
+"""Retries of a match whose worker's environment failed before it was played."""
+ENVIRONMENT_PAUSE = 10.0
+"""Seconds before the first of them; each pause doubles, up to `ENVIRONMENT_PAUSE_MAX`."""
+ENVIRONMENT_PAUSE_MAX = 300.0
+
+
+class WorkerEnvironmentError(RuntimeError):
+    """A worker could not set up what a match needs (a version's environment, the
+    sandbox): our infrastructure's fault, never the bot's. The match was queued again;
+    the task retries it (`environment_pause`)."""
+
+
+def environment_pause(tries: int) -> float:
+    """Seconds before the retry that follows `tries` failed environments (from 1).
+
+    >>> [environment_pause(n) for n in (1, 2, 3, 6)]
+    [10.0, 20.0, 40.0, 300.0]
+    """
+    return min(ENVIRONMENT_PAUSE * 2.0 ** (tries - 1), ENVIRONMENT_PAUSE_MAX)
 
 
 def is_transient(error: BaseException) -> bool:

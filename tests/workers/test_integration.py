@@ -395,3 +395,71 @@ def test_the_same_task_delivered_twice_gives_one_result(
     assert outcomes == ["recorded", "skipped", "skipped"]
     with sessions() as session:
         assert assert_recorded_once(session, season_id) == 1
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_a_workers_broken_environment_is_retried_by_another_worker(
+    env: dict[str, str],
+    procs: Processes,
+    sessions: sessionmaker[Session],
+    tmp_path: Path,
+    shared_runtime: Path,
+) -> None:
+    """issue 31, item 18: a worker whose data folder cannot take a version's environment
+    (its `versions` is a file, so the folder cannot be made: an OSError, as a broken disk
+    raises) puts the match back with a retry instead of failing it; another worker plays
+    and records it."""
+    sandbox_or_skip()
+    with sessions() as session, write_transaction(session):
+        owner = create_user(session, "wanderer", None)
+        version_id = add_version(session, create_bot(session, owner, "first"), bots.FIRST_LEGAL).id
+    validator = procs.worker("validator", env, "--queues=validate")
+    from workers.validation import enqueue_validations
+
+    enqueue_validations([version_id])
+
+    def validated() -> bool:
+        with sessions() as session:
+            version = session.get(BotVersion, version_id)
+            return version is not None and version.status is VersionStatus.READY
+
+    wait_until(validated, 90, "the bot's validation")
+    validator.stop()
+    with sessions() as session:
+        season_id = ensure_demo_season(
+            session, players=(), cadence=timedelta(hours=1), name="Wandering season"
+        )
+        with write_transaction(session):
+            season = session.get(Season, season_id)
+            version = session.get(BotVersion, version_id)
+            assert season is not None and version is not None
+            enter_season(session, season, version)
+        start_season(session, season_id)
+        ids: list[int] = []
+        schedule_round(session, season_id, ids.extend)
+    assert len(ids) == 1
+    broken_data = tmp_path / "broken-data"
+    link_runtime(broken_data, shared_runtime)
+    (broken_data / "versions").write_text("not a folder")
+    broken = procs.worker("broken", {**env, "ARENA_DATA_DIR": str(broken_data)})
+    wait_for_workers(sessions, "broken")
+    from workers.matches import enqueue_matches
+
+    enqueue_matches(ids)
+
+    def told() -> bool:
+        return any(
+            "the environment failed" in entry.get("msg", "") for entry in broken.log_entries()
+        )
+
+    wait_until(told, 60, "the broken worker to put the match back")
+    assert f"File exists: '{broken_data / 'versions'}'" in broken.log()
+    broken.stop()  # a warm shutdown gives back the retry it holds until its time
+    assert status_of(sessions, ids[0]) is MatchStatus.QUEUED
+    procs.worker("healthy", env)
+    wait_until(lambda: status_of(sessions, ids[0]) is MatchStatus.DONE, 120, "the match played")
+    with sessions() as session:
+        match = session.get(Match, ids[0])
+        assert match is not None and match.rating_seq == 1
+        assert assert_recorded_once(session, season_id) == 1

@@ -25,7 +25,9 @@ from arena.store.types import utc_now
 from workers import matches as match_tasks
 from workers import scheduling
 from workers.config import Settings
+from workers.sandbox import SandboxUnavailableError
 from workers.seed import ensure_demo_season
+from workers.transient import ENVIRONMENT_RETRIES, WorkerEnvironmentError
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -251,3 +253,68 @@ def test_arena_status_shows_queues_running_matches_and_heartbeats(
     assert set(snapshot["queues"]) == {"default", "matches", "validate"}
     text = CliRunner().invoke(status, [])
     assert text.exit_code == 0 and "worker:w1@host" in text.output
+
+
+def test_a_workers_environment_failing_before_play_is_retried_not_final(
+    settings: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 31, item 18: a full disk on the worker that set the match up failed it for good.
+    _, ids = new_round(sessions)
+    real = match_tasks.build_seats
+    calls: list[MatchStatus] = []
+
+    def disk_full_once(*args: Any) -> Any:
+        with sessions() as session:
+            calls.append(session.get(Match, ids[0]).status)  # type: ignore[union-attr]
+        if len(calls) == 1:
+            raise OSError(28, "No space left on device", "/data/versions/ab12")
+        return real(*args)
+
+    monkeypatch.setattr(match_tasks, "build_seats", disk_full_once)
+    with pytest.raises(WorkerEnvironmentError, match="No space left on device"):
+        match_tasks.execute_match(ids[0], environment_tries=0)
+    with sessions() as session:
+        assert session.get(Match, ids[0]).status is MatchStatus.QUEUED  # type: ignore[union-attr]
+    # Through Celery (eagerly, the pause skipped): the retry plays and records it.
+    calls.clear()
+    result = match_tasks.run_match.apply(args=(ids[0],)).get()
+    assert (result["action"], result["status"]) == ("recorded", "done")
+    assert calls == [MatchStatus.RUNNING, MatchStatus.RUNNING]  # set up twice, played once
+
+
+def test_an_environment_that_keeps_failing_fails_the_match_after_its_retries(
+    settings: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, ids = new_round(sessions)
+    tries = []
+
+    def no_sandbox(*_: Any) -> None:
+        tries.append(1)
+        raise SandboxUnavailableError("bwrap is not installed (Debian package bubblewrap)")
+
+    monkeypatch.setattr(match_tasks, "build_seats", no_sandbox)
+    result = match_tasks.run_match.apply(args=(ids[0],)).get()
+    assert result["action"] == "failed"
+    assert len(tries) == ENVIRONMENT_RETRIES + 1
+    with sessions() as session:
+        match = session.get(Match, ids[0])
+        assert match is not None and match.status is MatchStatus.FAILED
+        assert match.status_reason == (
+            "the sandbox failed on this worker: bwrap is not installed (Debian package "
+            f"bubblewrap) (on each of {ENVIRONMENT_RETRIES + 1} tries)"
+        )
+
+
+def test_an_error_once_the_match_is_under_way_is_not_an_environment_retry(
+    settings: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An OSError once the match is under way is not the set-up's: failed once, as a bug.
+    _, ids = new_round(sessions)
+
+    def broken_play(*_: Any) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(match_tasks, "play", broken_play)
+    result = match_tasks.run_match.apply(args=(ids[0],)).get()
+    assert result["action"] == "failed"
+    assert "Input/output error" in result["detail"]
