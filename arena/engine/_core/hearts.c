@@ -1433,7 +1433,8 @@ static HC_ALWAYS_INLINE int batch_trick(uint64_t *hand, uint8_t *seat_of, const 
 static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *vt,
                                         uint64_t seed, uint64_t start, uint64_t count,
                                         const int64_t *schedule, int nsched, uint64_t *digest_io,
-                                        int64_t *sums, const int popc, const int pdep)
+                                        int64_t *sums, const int popc, const int pdep,
+                                        const int rare)
 {
     const int n = (int)c->players, hs = (int)c->hand_size, ds = c->deck_size;
     const int dealt = n * hs, pass_count = (int)c->pass_count, opening = (int)c->opening;
@@ -1441,20 +1442,22 @@ static HC_ALWAYS_INLINE int batch_core(const hc_config *c, const value_tables *v
     const uint64_t queen_ok = c->queen_lead_ok, point = c->point, clubs = c->clubs;
     /* broken_by 3: the ♠Q breaks when the trick's suit is not spades */
     const uint64_t queen_discard = c->queen_discard;
-    const uint64_t queen = c->queen_at_first_chance ? c->deck & BIT(HC_QS) : 0;
+    /* `rare` (a constant in each instantiation): the rules few presets play, whose tests
+     * the others' loop is built without */
+    const uint64_t queen = rare && c->queen_at_first_chance ? c->deck & BIT(HC_QS) : 0;
     /* the kitty goes whole to the winner of the first trick holding a card of
      * `kitty_trigger` (any card, a point card, a heart; the last trick's winner if
      * none), or a card a trick with kitty_taker 3 (`drip`) */
-    const int drip = c->kitty_taker == 3;
+    const int drip = rare && c->kitty_taker == 3;
     const uint64_t kitty_trigger = c->kitty_taker == 0   ? ~0ULL
                                    : c->kitty_taker == 1 ? point
                                    : c->kitty_taker == 2 ? c->hearts
                                                          : 0;
-    const int booster = c->booster_nines != 0;
+    const int booster = rare && c->booster_nines;
     const uint64_t doubler = c->doubler >= 0 ? BIT(c->doubler) : 0, moon_req = c->moon_required;
     const uint64_t unpassable = c->pass_forbidden;
     /* Royal Hearts and the trick and reversal options score through score_hand */
-    const int full_score = c->royal_queens || trick_scoring(c) || c->doubler_exposed;
+    const int full_score = rare && (c->royal_queens || trick_scoring(c) || c->doubler_exposed);
     uint8_t seat_at[HC_CARDS + 2 * HC_MAX_PLAYERS]; /* seat_at[j] = j % n */
     for (int j = 0; j < (int)sizeof seat_at; j++)
         seat_at[j] = (uint8_t)(j % n);
@@ -1718,17 +1721,31 @@ static int batch_hands(const hc_config *c, uint64_t seed, uint64_t start, uint64
         const int64_t *schedule, int nsched, uint64_t *digest, int64_t *sums
 #define BATCH_ARGS c, vt, seed, start, count, schedule, nsched, digest, sums
 
-static int batch_generic(BATCH_PARAMS) { return batch_core(BATCH_ARGS, 0, 0); }
+/* 1 for the rules few presets play, which would cost every other config a test per
+ * play or per trick in the loop, or registers around a call it never makes: the ♠Q at
+ * the first chance, Booster Nines, the kitty a card a trick, Royal Hearts and the trick
+ * and reversal scoring options.  Each CPU level is built twice, with and without them
+ * (the loop without them counts the instructions per hand it did before they joined). */
+static int batch_rare(const hc_config *c)
+{
+    return c->queen_at_first_chance || c->booster_nines || c->kitty_taker == 3 ||
+           c->royal_queens || trick_scoring(c) || c->doubler_exposed;
+}
+
+static int batch_generic(BATCH_PARAMS)
+{
+    return batch_rare(c) ? batch_core(BATCH_ARGS, 0, 0, 1) : batch_core(BATCH_ARGS, 0, 0, 0);
+}
 
 #ifdef HC_X86
 __attribute__((target("popcnt"))) static int batch_popcnt(BATCH_PARAMS)
 {
-    return batch_core(BATCH_ARGS, 1, 0);
+    return batch_rare(c) ? batch_core(BATCH_ARGS, 1, 0, 1) : batch_core(BATCH_ARGS, 1, 0, 0);
 }
 
 __attribute__((target("popcnt,bmi,bmi2"))) static int batch_bmi2(BATCH_PARAMS)
 {
-    return batch_core(BATCH_ARGS, 1, 1);
+    return batch_rare(c) ? batch_core(BATCH_ARGS, 1, 1, 1) : batch_core(BATCH_ARGS, 1, 1, 0);
 }
 
 static int cpu_has(int variant)
