@@ -1,16 +1,24 @@
-"""`arena bench engine`: the engine's speed through its three ways in.
+"""`arena bench engine`: the engine's speed through its three ways in, and against OpenSpiel.
 
-1. The C batch entry: whole random hands (deal, pass, every trick, scoring) in one call.
+1. The C batch entry: whole random hands (deal, pass, every trick, scoring) in one call,
+   on the path `arena.engine.batch_path` names (the fast loop, or the hand state).
 2. Python driving the public `Hand` API one decision at a time (what a match does).
 3. The pure-Python reference's batch entry (the oracle's speed, for scale).
+
+And for scale against a known engine: OpenSpiel's C++ Hearts (`pyspiel.evaluate_bots`, four
+uniform random bots, one random hand per call), in CPU time beside the C batch's, when the
+optional `bench` extra (open-spiel) is installed.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import random
 import time
 from collections.abc import Callable
+from types import ModuleType
+from typing import Final
 
 from arena.engine import Hand, PassDirection, Rules, reference
 from arena.engine.backend import BACKEND_NAME, core
@@ -42,28 +50,117 @@ def _schedule(rules: Rules) -> tuple[int, ...]:
     )
 
 
-def _timed_batches(run: Callable[[int], object], batch: int, seconds: float) -> Figure:
-    """Repeat `run(batch)` until `seconds` have passed; the rate over all of it."""
+def _timed_batches(
+    run: Callable[[int], object],
+    batch: int,
+    seconds: float,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Figure:
+    """Repeat `run(batch)` until `seconds` have passed on `clock` (wall time by default,
+    `time.process_time` for CPU time); the rate over all of it."""
     done = 0
-    start = time.perf_counter()
+    start = clock()
     while True:
         run(batch)
         done += batch
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed >= seconds:
             return Figure("", done, elapsed)
 
 
-def bench_c_batch(rules: Rules, seconds: float, seed: int = 1) -> Figure:
-    """Random full hands per second through the C core's batch entry (one call per batch)."""
+def bench_c_batch(
+    rules: Rules, seconds: float, seed: int = 1, clock: Callable[[], float] = time.perf_counter
+) -> Figure:
+    """Random full hands per second through the C core's batch entry (one call per batch),
+    timed on `clock`; the figure's name says the batch path taken."""
     if BACKEND_NAME != "c":
         raise RuntimeError("the C core is not built (python setup.py build_ext --inplace)")
     cfg, schedule = rules.core_config(), _schedule(rules)
+    path = core.batch_path(cfg)
     core.play_random_hands(cfg, seed, 10_000, schedule)  # warm up
     figure = _timed_batches(
-        lambda n: core.play_random_hands(cfg, seed, n, schedule), 200_000, seconds
+        lambda n: core.play_random_hands(cfg, seed, n, schedule), 200_000, seconds, clock
     )
-    return dataclasses.replace(figure, name="C batch: random hands")
+    cpu = ", CPU time" if clock is time.process_time else ""
+    return dataclasses.replace(figure, name=f"C batch ({path} path{cpu}): random hands")
+
+
+OPENSPIEL_INSTALL: Final = "pip install open-spiel  (from a checkout: pip install -e '.[bench]')"
+"""How to get OpenSpiel for the comparison: the optional `bench` extra of pyproject.toml."""
+
+
+class OpenSpielMissingError(RuntimeError):
+    """OpenSpiel (`pyspiel`) is not installed, so the comparison cannot run."""
+
+    def __init__(self) -> None:
+        super().__init__(f"OpenSpiel is not installed (no module pyspiel): {OPENSPIEL_INSTALL}")
+
+
+def load_openspiel() -> ModuleType:
+    """The `pyspiel` module. Raises OpenSpielMissingError (saying how to install it) when
+    it is not installed."""
+    try:
+        return importlib.import_module("pyspiel")
+    except ModuleNotFoundError as error:
+        if error.name != "pyspiel":
+            raise
+        raise OpenSpielMissingError() from None
+
+
+def bench_openspiel(seconds: float, seed: int = 1) -> Figure:
+    """Random hands per CPU second of OpenSpiel's C++ Hearts (its `hearts` game with the
+    default parameters: one hand, passes, 2C lead, no points on the first trick, hearts
+    broken, QS 13, the moon): `pyspiel.evaluate_bots` plays a whole hand per call, chance
+    and four uniform random bots in C++. Raises OpenSpielMissingError when OpenSpiel is not
+    installed."""
+    pyspiel = load_openspiel()
+    game = pyspiel.load_game("hearts")
+    bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(game.num_players())]
+    counter = iter(range(seed, 1 << 62))
+    evaluate, new_state = pyspiel.evaluate_bots, game.new_initial_state
+
+    def run(batch: int) -> None:
+        for _ in range(batch):
+            evaluate(new_state(), bots, next(counter))
+
+    run(200)  # warm up
+    figure = _timed_batches(run, 2_000, seconds, time.process_time)
+    return dataclasses.replace(
+        figure, name="OpenSpiel C++ hearts (evaluate_bots, random bots, CPU time)"
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class OpenSpielComparison:
+    """The C batch and OpenSpiel's Hearts, both in CPU time, measured in turn."""
+
+    c_batch: Figure
+    openspiel: Figure
+
+    @property
+    def ratio(self) -> float:
+        """How many times more hands per CPU second the C batch plays."""
+        return self.c_batch.per_second / self.openspiel.per_second
+
+
+def compare_openspiel(
+    rules: Rules, seconds: float, rounds: int = 2, seed: int = 1
+) -> OpenSpielComparison:
+    """The C batch on `rules` against OpenSpiel's Hearts, alternated `rounds` times (so the
+    machine's other load falls on both), each side's CPU time summed over its rounds.
+    Raises OpenSpielMissingError, or RuntimeError when the C core is not built."""
+    load_openspiel()
+    c_figures, os_figures = [], []
+    for _ in range(rounds):
+        c_figures.append(bench_c_batch(rules, seconds, seed, clock=time.process_time))
+        os_figures.append(bench_openspiel(seconds, seed))
+
+    def total(figures: list[Figure]) -> Figure:
+        return Figure(
+            figures[0].name, sum(f.hands for f in figures), sum(f.seconds for f in figures)
+        )
+
+    return OpenSpielComparison(total(c_figures), total(os_figures))
 
 
 def bench_reference_batch(rules: Rules, seconds: float, seed: int = 1) -> Figure:

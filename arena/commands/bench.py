@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
+from rich.markup import escape
 from rich.table import Table
 
 from .common import console, rules_from_option, rules_option
+
+if TYPE_CHECKING:
+    from arena.benchmarks.engine import OpenSpielComparison
+    from arena.engine import Rules
 
 
 @click.group()
@@ -28,23 +34,35 @@ def bench() -> None:
     help="Time spent on each measurement.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-def bench_engine(rules_name: str, players: int | None, seconds: float, as_json: bool) -> None:
-    """Random hands/s: C batch entry, Python one decision at a time, and the reference."""
+@click.option(
+    "--openspiel",
+    is_flag=True,
+    help="Also time OpenSpiel's C++ Hearts (random bots) against the C batch, in CPU time, "
+    "and print the ratio (needs the optional `bench` extra: pip install open-spiel).",
+)
+def bench_engine(
+    rules_name: str, players: int | None, seconds: float, as_json: bool, openspiel: bool
+) -> None:
+    """Random hands/s: C batch entry (and the path it takes), Python one decision at a time,
+    the reference; with --openspiel, OpenSpiel's Hearts beside the C batch."""
     from arena.benchmarks import engine as bench_mod
-    from arena.engine.backend import BACKEND_NAME
+    from arena.engine import batch_path
+    from arena.engine.backend import BACKEND_NAME, BATCH_PATH_REFERENCE
 
     rules = rules_from_option(rules_name, players)
+    path = batch_path(rules)
     figures = []
-    # Cancellation Hearts, Domino Hearts and Enfle play on their own cores, and the main
-    # core's batch entry cannot play them.
-    batches = not rules.domino and not rules.enfle and not rules.cancellation
+    comparison = None
+    # The variant families (Cancellation, Domino, the penny games, Enfle) play on their own
+    # cores, and the main core's batch entry cannot play their hands.
+    batches = path in ("fast", "hand_state", BATCH_PATH_REFERENCE)
     if not batches:
-        family = "domino" if rules.domino else "enfle" if rules.enfle else "cancellation"
         console.print(
-            f"[yellow]{rules.name} plays on its own core (arena.engine.variants.{family}), "
+            f"[yellow]{rules.name} plays on its own core (arena.engine.variants.{path}), "
             "whose batch this command does not measure: hands driven from Python only[/yellow]"
         )
     elif BACKEND_NAME == "c":
+        console.print(f"batch path for {rules.name}: [bold]{path}[/bold]")
         figures.append(bench_mod.bench_c_batch(rules, seconds))
     else:
         console.print("[yellow]C core not built: skipping the C batch figure[/yellow]")
@@ -52,8 +70,17 @@ def bench_engine(rules_name: str, players: int | None, seconds: float, as_json: 
     figures.append(bench_mod.bench_card_api(rules, seconds))
     if batches:
         figures.append(bench_mod.bench_reference_batch(rules, seconds))
+    if openspiel:
+        comparison = _openspiel_comparison(rules, seconds, path)
     if as_json:
-        click.echo(json.dumps({f.name: round(f.per_second, 1) for f in figures}, indent=2))
+        report: dict[str, object] = {"batch path": path}
+        report |= {f.name: round(f.per_second, 1) for f in figures}
+        if comparison is not None:
+            report |= {
+                f.name: round(f.per_second, 1) for f in (comparison.c_batch, comparison.openspiel)
+            }
+            report["C batch / OpenSpiel (CPU time)"] = round(comparison.ratio, 1)
+        click.echo(json.dumps(report, indent=2))
         return
     table = Table(title=f"arena bench engine — rules {rules.name}, {rules.players} players")
     for column, justify in (
@@ -68,6 +95,43 @@ def bench_engine(rules_name: str, players: int | None, seconds: float, as_json: 
             figure.name, f"{figure.hands:,}", f"{figure.seconds:.2f}", f"{figure.per_second:,.0f}"
         )
     console.print(table)
+    if comparison is not None:
+        versus = Table(title="against OpenSpiel's C++ Hearts (CPU time, alternated twice)")
+        versus.add_column("measurement")
+        for column in ("hands", "CPU s", "hands/CPU s"):
+            versus.add_column(column, justify="right")
+        for figure in (comparison.c_batch, comparison.openspiel):
+            versus.add_row(
+                figure.name,
+                f"{figure.hands:,}",
+                f"{figure.seconds:.2f}",
+                f"{figure.per_second:,.0f}",
+            )
+        console.print(versus)
+        console.print(f"C batch / OpenSpiel: [bold]{comparison.ratio:.1f}x[/bold]")
+
+
+def _openspiel_comparison(rules: Rules, seconds: float, path: str) -> OpenSpielComparison | None:
+    """`bench engine --openspiel`: the comparison, or None with the reason printed (OpenSpiel
+    missing, with how to install it; no C batch for these rules on this backend)."""
+    from arena.benchmarks.engine import OpenSpielMissingError, compare_openspiel
+
+    if path not in ("fast", "hand_state"):
+        console.print(
+            f"[yellow]no OpenSpiel comparison: the C batch does not play {rules.name} here "
+            f"(batch path: {path})[/yellow]"
+        )
+        return None
+    if rules.players != 4:
+        console.print(
+            f"[yellow]note: OpenSpiel's Hearts is a four-player game; {rules.name} is played "
+            f"by {rules.players}[/yellow]"
+        )
+    try:
+        return compare_openspiel(rules, seconds)
+    except OpenSpielMissingError as error:
+        console.print(f"[yellow]{escape(str(error))}[/yellow]")
+        return None
 
 
 @bench.command("protocol")
