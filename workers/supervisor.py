@@ -6,6 +6,11 @@ SIGTERM stops them all: SIGTERM to each (a Celery worker finishes its current ta
 warm shutdown), then SIGKILL to the group of any still running after the grace period.
 A child that exits with `EXIT_UNAVAILABLE` is not restarted (for instance the web site
 when its package is not installed): its message is already printed.
+
+A `Service` is a process the platform started before its children and stops after them
+(the embedded broker, `workers.embedded_broker`): the supervisor watches it the same way
+(reaps it when it ends, says so, starts it again after a growing pause, a few times) but
+never stops it. Its `info()` is what the status pages show of it.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
 from types import FrameType
+from typing import Any
+
+from arena.match.process import describe_exit
 
 log = logging.getLogger(__name__)
 
@@ -52,17 +60,63 @@ class Child:
         return self.popen is not None and self.popen.poll() is None
 
 
+def restart_pause(restarts: int) -> float:
+    """Seconds before the `restarts`-th restart of a child or a service.
+
+    >>> [restart_pause(n) for n in (1, 2, 3, 4, 5, 6)]
+    [2.0, 4.0, 8.0, 16.0, 30.0, 30.0]
+    """
+    return min(2.0**restarts, 30.0)
+
+
+@dataclasses.dataclass
+class Service:
+    """A process kept running by the supervisor that it neither starts first nor stops
+    (the embedded broker): `poll()` its exit status once it ended, reaping it (None while
+    it runs), `restart()` starts it again (raising when it cannot), `pid()` its pid."""
+
+    name: str
+    poll: Callable[[], int | None]
+    restart: Callable[[], None]
+    pid: Callable[[], int | None]
+    restarts: int = 0
+    next_start: float | None = None
+    """When a restart is due (None: it runs)."""
+    given_up: bool = False
+    last_exit: str | None = None
+    """How it ended last ('killed by signal 9 (SIGKILL)'), or why it could not restart."""
+
+    @property
+    def state(self) -> str:
+        """'running', 'restarting' or 'given up'."""
+        if self.given_up:
+            return "given up"
+        return "running" if self.next_start is None else "restarting"
+
+    def info(self) -> dict[str, Any]:
+        """What the status pages show of it (its heartbeat's info)."""
+        return {
+            "state": self.state,
+            "pid": None if self.next_start is not None or self.given_up else self.pid(),
+            "restarts": self.restarts,
+            "last_exit": self.last_exit,
+        }
+
+
 class Supervisor:
-    """Runs `children` until a signal (or `should_stop()`), then stops them cleanly."""
+    """Runs `children` until a signal (or `should_stop()`), then stops them cleanly;
+    keeps `services` running meanwhile."""
 
     def __init__(
         self,
         children: Sequence[Child],
         *,
+        services: Sequence[Service] = (),
         grace: float = 30.0,
         echo: Callable[[str], None] = print,
     ) -> None:
         self.children = list(children)
+        self.services = list(services)
         self.grace = grace
         self.echo = echo
         self._stopping = False
@@ -95,6 +149,8 @@ class Supervisor:
 
     def _watch(self) -> None:
         now = time.monotonic()
+        for service in self.services:
+            self._watch_service(service, now)
         for child in self.children:
             if child.given_up or child.running or child.popen is None:
                 if child.popen is None and not child.given_up and now >= child.next_start:
@@ -109,10 +165,45 @@ class Supervisor:
                 child.given_up = True
             else:
                 child.restarts += 1
-                pause = min(2.0**child.restarts, 30.0)
+                pause = restart_pause(child.restarts)
                 self.echo(f"{child.name} exited ({code}); restarting in {pause:.0f} s")
                 child.popen = None
                 child.next_start = now + pause
+
+    def _watch_service(self, service: Service, now: float) -> None:
+        """Reap a service that ended and start it again when its pause is over."""
+        if service.given_up:
+            return
+        if service.next_start is None:
+            code = service.poll()  # reaps it: no zombie is left
+            if code is None:
+                return
+            self._schedule(service, now, describe_exit(code))
+            return
+        if now < service.next_start:
+            return
+        try:
+            service.restart()
+        except Exception as error:  # it could not come up: another pause, or give up
+            self._schedule(service, time.monotonic(), f"could not restart: {error}")
+            return
+        service.next_start = None
+        self.echo(f"{service.name} restarted (pid {service.pid()})")
+        log.info("%s restarted", service.name, extra={"restarts": service.restarts})
+
+    def _schedule(self, service: Service, now: float, why: str) -> None:
+        service.last_exit = why
+        if service.restarts >= MAX_RESTARTS:
+            service.given_up = True
+            service.next_start = None
+            self.echo(f"{service.name} {why}, {service.restarts + 1} times; given up")
+            log.error("%s given up: %s", service.name, why)
+            return
+        service.restarts += 1
+        pause = restart_pause(service.restarts)
+        service.next_start = now + pause
+        self.echo(f"{service.name} {why}; restarting it in {pause:.0f} s")
+        log.warning("%s %s; restarting it in %.0f s", service.name, why, pause)
 
     def stop(self) -> None:
         """SIGTERM every child, wait up to the grace period, then SIGKILL what is left."""

@@ -37,6 +37,8 @@ def status(as_json: bool) -> None:
         click.echo(json.dumps(snapshot.to_dict(), indent=2, default=str))
         return
     console.print(f"broker: {snapshot.broker}")
+    if snapshot.broker_server is not None:  # the embedded broker `arena platform` supervises
+        console.print(f"broker server: {snapshot.broker_server}", markup=False)
     if snapshot.queues is None:
         console.print(f"[red]queues unreadable[/red]: {snapshot.queue_error}")
     else:

@@ -6,8 +6,10 @@ of production's kind (a Redis-compatible server of its own, `workers.embedded_br
 on a unix socket in ``./var/broker``; ``--broker sql`` for kombu's SQLAlchemy transport on
 a SQLite file, the fallback when that server cannot start; ``--broker redis`` for the Redis
 on 127.0.0.1:6379 when it answers), the migrations, the house bots and a demo season,
-then the web site, N workers and beat as child processes, supervised. Ctrl-C stops them
-all cleanly, the broker last; running it again carries on where it stopped.
+then the web site, N workers and beat as child processes, supervised (the embedded broker
+too: a server that ends is started again, and its state is the ``broker`` heartbeat that
+`arena status` and the site's status page show). Ctrl-C stops them all cleanly, the
+broker last; running it again carries on where it stopped.
 Configuration is the environment's (`workers.config`); what is unset gets the local
 defaults.
 """
@@ -25,9 +27,12 @@ from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from workers.embedded_broker import EmbeddedBroker
 
 SECRET_FILE = "secret_key"
 DEFAULT_QUEUES = "default,matches,validate"
@@ -217,6 +222,17 @@ def choose_broker(
     `kind` asked for (`BROKERS`), falling back to the SQL broker with the reason printed.
 
     The embedded server is entered on `stack`, which stops it when the platform ends."""
+    return start_broker(env, kind, stack, echo)[0]
+
+
+def start_broker(
+    env: dict[str, str],
+    kind: str,
+    stack: contextlib.ExitStack,
+    echo: Callable[[str], object] = click.echo,
+) -> tuple[str, EmbeddedBroker | None]:
+    """`choose_broker`, and the embedded server it started (None for any other broker),
+    for the supervisor to watch."""
     from workers.config import default_broker_url
     from workers.embedded_broker import EmbeddedBroker, EmbeddedBrokerError
 
@@ -228,6 +244,7 @@ def choose_broker(
         else:
             echo("no Redis answers on 127.0.0.1:6379: starting the embedded broker instead")
             kind = "embedded"
+    started: EmbeddedBroker | None = None
     if not url and kind == "embedded":
         broker = EmbeddedBroker(data_dir / "broker")
         try:
@@ -239,10 +256,11 @@ def choose_broker(
             )
         else:
             stack.callback(broker.stop)
+            started = broker
     if not url:
         url = default_broker_url(data_dir)
     env["ARENA_BROKER_URL"] = url
-    return url
+    return url, started
 
 
 def prepare(env: dict[str, str], cadence: float = 30.0) -> dict[str, Any]:
@@ -341,16 +359,24 @@ def platform(
     """Run the whole platform here: database, broker, web site, workers and beat."""
     env = local_environment(dict(os.environ))
     with contextlib.ExitStack() as stack:  # stops the embedded broker last, however we end
-        choose_broker(env, "redis" if use_redis else broker_kind, stack)
-        code = run_platform(env, workers, host, port, no_web, cadence)
+        _url, broker = start_broker(env, "redis" if use_redis else broker_kind, stack)
+        code = run_platform(env, workers, host, port, no_web, cadence, broker=broker)
     click.echo("stopped")
     raise SystemExit(code)
 
 
 def run_platform(
-    env: dict[str, str], workers: int, host: str, port: int, no_web: bool, cadence: float
+    env: dict[str, str],
+    workers: int,
+    host: str,
+    port: int,
+    no_web: bool,
+    cadence: float,
+    *,
+    broker: EmbeddedBroker | None = None,
 ) -> int:
-    """Prepare, then supervise the platform's processes until Ctrl-C; the exit status."""
+    """Prepare, then supervise the platform's processes (and the embedded `broker`, when
+    it is the platform's own) until Ctrl-C; the exit status."""
     from workers.supervisor import Child, Supervisor
 
     click.echo(f"data in {env['ARENA_DATA_DIR']}; broker {env['ARENA_BROKER_URL']}")
@@ -376,7 +402,21 @@ def run_platform(
             0, Child("web", process_command("web", "--host", host, "--port", str(port)), env)
         )
         click.echo(f"the platform: http://{host}:{port}/   (Ctrl-C stops everything)")
-    return Supervisor(children, echo=click.echo).run()
+    if broker is None:
+        return Supervisor(children, echo=click.echo).run()
+    service = broker.service()
+    from workers.heartbeats import HeartbeatThread
+
+    heartbeat = HeartbeatThread(
+        f"broker@{socket.gethostname()}",
+        "broker",
+        service.info,
+        prepared["settings"].heartbeat_seconds,
+    ).start()
+    try:
+        return Supervisor(children, services=[service], echo=click.echo).run()
+    finally:
+        heartbeat.stop()
 
 
 COMMANDS = (platform, setup, web, worker, beat)

@@ -46,3 +46,25 @@ def test_status_without_workers_says_so(client, auth, world):
     page = client.get("/admin/status").get_data(as_text=True)
     assert "No dispatch has run yet" in page
     assert "No worker or beat has reported yet" in page
+
+
+def test_status_says_how_the_embedded_broker_is(client, auth, world, db):
+    # issue 31, item 19: the platform's supervisor writes the broker's heartbeat.
+    beat(
+        db,
+        "broker@test",
+        role="broker",
+        hostname=socket.gethostname(),
+        pid=4244,
+        started_at=utc_now(),
+        info={
+            "state": "running",
+            "pid": 4245,
+            "restarts": 2,
+            "last_exit": "killed by signal 9 (SIGKILL)",
+        },
+    )
+    db.commit()
+    auth.login("root")
+    page = client.get("/admin/status").get_data(as_text=True)
+    assert "broker: running, restarted 2 times (last: killed by signal 9 (SIGKILL))" in page

@@ -6,6 +6,7 @@ server cannot start."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -276,3 +277,86 @@ def test_the_platform_falls_back_to_the_sql_broker_when_its_server_cannot_start(
     assert "the embedded broker cannot start: the embedded server exited with status 1" in output
     assert f"broker sqla+sqlite:///{tmp_path / 'var' / 'broker.sqlite'}" in output
     assert not (tmp_path / "var" / "broker" / "redis.sock").exists()
+
+
+def status_json(cwd: Path, socket_path: Path) -> dict[str, object]:
+    """`arena status --json` for the platform running in `cwd` (its own processes' view)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
+    env.update(
+        PYTHONPATH=str(ROOT),
+        ARENA_DATA_DIR=str(cwd / "var"),
+        ARENA_DATABASE_URL=f"sqlite:///{cwd / 'var' / 'arena.db'}",
+        ARENA_BROKER_URL=f"redis+socket://{socket_path}",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "status", "--json"],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    snapshot: dict[str, object] = json.loads(done.stdout)
+    return snapshot
+
+
+@pytest.mark.timeout(300)
+def test_a_killed_embedded_broker_is_reaped_restarted_and_said(tmp_path: Path) -> None:
+    # issue 31, item 19: a killed Valkey was left a zombie and nothing was dispatched again.
+    from workers.embedded_broker import EmbeddedBrokerError, ping, server_binary
+
+    try:
+        server_binary()
+    except EmbeddedBrokerError as error:
+        pytest.skip(str(error))
+    db = tmp_path / "var" / "arena.db"
+    socket_path = tmp_path / "var" / "broker" / "redis.sock"
+    log = tmp_path / "platform.log"
+    first = start_platform(tmp_path, free_port(), log, "--no-web")
+    try:
+        wait_for_matches(db)
+        (killed,) = server_processes(descendants(first.pid))
+        os.kill(killed, signal.SIGKILL)
+        # Reaped by the platform: no zombie's /proc entry is left.
+        wait_until(lambda: not Path(f"/proc/{killed}").exists(), 30, "the killed server reaped")
+
+        def restarted() -> list[int]:
+            return [pid for pid in server_processes(descendants(first.pid)) if pid != killed]
+
+        (server,) = wait_until(restarted, 60, "the server started again")
+        wait_until(lambda: ping(socket_path), 30, "the new server to answer on the same socket")
+        newest = scalar(db, "SELECT max(id) FROM matches")
+        wait_until(
+            lambda: scalar(db, f"SELECT count(*) FROM matches WHERE status = 'done' "
+                               f"AND id > {newest}") >= 1,
+            120,
+            "a match made after the restart dispatched and recorded",
+        )  # fmt: skip
+
+        def broker_beat() -> dict[str, object] | None:
+            rows = query(db, "SELECT info FROM heartbeats WHERE role = 'broker'")
+            info = json.loads(str(rows[0][0])) if rows else None
+            return info if info and info.get("pid") == server else None
+
+        info = wait_until(broker_beat, 30, "the broker's heartbeat to name the new server")
+        assert info == {
+            "state": "running",
+            "pid": server,
+            "restarts": 1,
+            "last_exit": "killed by signal 9 (SIGKILL)",
+        }
+        said = status_json(tmp_path, socket_path)["broker_server"]
+        assert said == (
+            f"running (pid {server}); restarted 1 time, it was last killed by signal 9 (SIGKILL)"
+        )
+    finally:
+        code = ctrl_c(first)
+    output = log.read_text()
+    print(output[-3000:])
+    assert code == 0
+    assert "broker killed by signal 9 (SIGKILL); restarting it in 2 s" in output
+    assert f"broker restarted (pid {server})" in output
+    assert not Path(f"/proc/{server}").exists() and not socket_path.exists()
+    assert query(db, "SELECT name FROM heartbeats WHERE role = 'broker'") == []  # said goodbye
