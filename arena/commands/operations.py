@@ -213,23 +213,36 @@ def _print_rounds(results: list[SeasonFigures]) -> None:
 
 
 def _print_cpu(results: list[SeasonFigures]) -> None:
-    """Core-seconds per match by part; the bots' start-up split as `arena bench sandbox`
-    measures it (the same trivial bot, started alone on this machine)."""
-    from workers.bench import startup_parts
-
+    """Core-seconds per match by part. Cold-started bots' start-up is split as `arena bench
+    sandbox` measures it (the same trivial bot, started alone on this machine); warm
+    starts (forked from the template) are one part: they run no interpreter or import."""
     accounted = [figures for figures in results if figures.cpu_per_match]
     if not accounted:
         console.print("[yellow]no worker logged a match's CPU account[/yellow]")
         return
-    startup = startup_parts()
-    share = {name: value / startup.bot_total for name, value in startup.parts.items()}
+    cold = all(not figures.cpu_per_match.get("warm", 0.0) for figures in accounted)
+    startup = None
+    if cold:
+        from workers.bench import startup_parts
+
+        startup = startup_parts()
     table = Table(title="core-seconds per match, by part (the workers' CPU accounting)")
     table.add_column("part")
     for figures in accounted:
         table.add_column(f"{figures.broker}, {figures.workers} worker(s)", justify="right")
+    if startup is not None:
+        share = {name: value / startup.bot_total for name, value in startup.parts.items()}
+        starts = [(f"bots to ready: {name}", "bots_start", share[name]) for name in share]
+    else:
+        warm = ", ".join(
+            f"{figures.cpu_per_match.get('warm', 0.0):g} of "
+            f"{figures.cpu_per_match.get('sandboxed', 0.0):g}"
+            for figures in accounted
+        )
+        starts = [(f"bots to ready (warm starts per match: {warm})", "bots_start", 1.0)]
     rows: list[tuple[str, str, float]] = [
         ("worker: loading, starting the seats", "seats", 1.0),
-        *[(f"bots to ready: {name}", "bots_start", share[name]) for name in share],
+        *starts,
         ("bots playing (their own code and gRPC)", "bots_play", 1.0),
         ("worker: the runner (and live events)", "runner", 1.0),
         ("worker: recording", "recording", 1.0),
@@ -241,11 +254,13 @@ def _print_cpu(results: list[SeasonFigures]) -> None:
             *[f"{figures.cpu_per_match.get(key, 0.0) * fraction:.3f}" for figures in accounted],
         )
     console.print(table)
-    console.print(
-        f"(the bots' start-up split by {startup.starts} starts per part of one trivial bot: "
-        + ", ".join(f"{name} {value * 1e3:.1f} ms" for name, value in startup.parts.items())
-        + ")"
-    )
+    if startup is not None:
+        console.print(
+            f"(the bots' start-up split by {startup.starts} starts per part of one trivial "
+            "bot: "
+            + ", ".join(f"{name} {value * 1e3:.1f} ms" for name, value in startup.parts.items())
+            + ")"
+        )
 
 
 COMMANDS = (status,)
