@@ -78,7 +78,27 @@ def web(host: str, port: int, threads: int) -> None:
     _exit_on_sigterm()
     click.echo(f"web site on http://{host}:{port}/")
     with contextlib.suppress(KeyboardInterrupt):
-        waitress.serve(application, host=host, port=port, threads=threads, ident="hearts-arena")
+        waitress.serve(
+            application,
+            host=host,
+            port=port,
+            threads=threads,
+            ident="hearts-arena",
+            server_name=server_name(host),
+        )
+
+
+def server_name(host: str) -> str:
+    """The WSGI ``SERVER_NAME`` for a site listening on `host`: the address itself, or the
+    machine's name for a wildcard. The account page's `arena login` line is built from it
+    when no ``ARENA_SITE_URL`` is set; waitress's own default is ``waitress.invalid``.
+
+    >>> server_name("127.0.0.1"), server_name("::1")
+    ('127.0.0.1', '::1')
+    >>> server_name("0.0.0.0") == socket.gethostname()
+    True
+    """
+    return socket.gethostname() if host in ("", "0.0.0.0", "::") else host
 
 
 @click.command("worker")
