@@ -50,7 +50,7 @@ BOT_MODULE: Final = "bot.py"
 REQUIREMENTS: Final = "requirements.txt"
 MANIFEST_TOO_DEEP: Final = (
     f"{MANIFEST_NAME} nests arrays or tables too deeply to be read: it holds three strings, "
-    "kind, entry and protocol (docs/languages.md)"
+    "kind, entry and protocol, and an [env] table of strings (docs/languages.md)"
 )
 """Why a manifest nested hundreds of levels deep is refused (the parser ran out of stack:
 a 500 on the site and an error in the workers, where it is now the owner's message)."""

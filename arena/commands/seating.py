@@ -9,6 +9,7 @@ from types import TracebackType
 import click
 
 from arena.match.clock import TimePolicy
+from arena.match.manifest import ManifestError
 from arena.match.process import BotProcess
 from arena.match.remote import BotHost, GrpcSeat
 from arena.match.seats import Seat
@@ -50,6 +51,8 @@ class SeatFactory(contextlib.AbstractContextManager["SeatFactory"]):
         argv = spec.argv
         try:
             host = BotProcess(spec.name, command=argv)
+        except ManifestError as error:  # the hearts-bot.toml of the current folder
+            raise click.UsageError(str(error)) from None
         except OSError as error:
             raise click.UsageError(
                 f"cannot run {argv[0]!r} (from the command {spec.value!r}): "
@@ -60,7 +63,10 @@ class SeatFactory(contextlib.AbstractContextManager["SeatFactory"]):
 
     def _start_file(self, path: Path, index: int) -> BotHost:
         host: BotHost
-        host = self._sandboxed(path, index) if self.sandbox else BotProcess(path)
+        try:
+            host = self._sandboxed(path, index) if self.sandbox else BotProcess(path)
+        except ManifestError as error:  # the hearts-bot.toml beside the bot file
+            raise click.UsageError(str(error)) from None
         self._hosts.append(host)
         return host
 

@@ -8,12 +8,20 @@ other language says what it is:
     entry = "bot"          # the file to run, relative to the archive's top
     protocol = "hearts.v1" # the protocol package it serves
 
+    [env]                  # optional: environment variables the bot is started with
+    SEARCH_DEPTH = "3"
+
 Both the site (refusing a bad upload with a 4xx) and the workers (rejecting a version)
 read it with `parse_manifest` and check the entry with `check_entry`, so an owner gets
-the same message from either. Stdlib only.
+the same message from either. The ``[env]`` table holds the bot's own settings, literal
+strings written in the manifest (never read from anywhere else, so nothing of the
+platform's environment can reach a bot through it); `check_env` bounds it and refuses
+the names the loader, the shell, the runtimes and the platform read (`RESERVED_NAMES`,
+`RESERVED_PREFIXES`). `manifest_environ` reads it from a bot's folder (the sandbox and
+the local runs pass it to the bot). Stdlib only.
 
 >>> parse_manifest(b'kind = "node"\\nentry = "dist/bot.js"\\nprotocol = "hearts.v1"\\n')
-Manifest(kind='node', entry='dist/bot.js', protocol='hearts.v1')
+Manifest(kind='node', entry='dist/bot.js', protocol='hearts.v1', env=())
 >>> parse_manifest(b'kind = "java"\\nentry = "bot.jar"\\nprotocol = "hearts.v1"\\n')
 Traceback (most recent call last):
 ...
@@ -23,8 +31,9 @@ arena.match.manifest.ManifestError: hearts-bot.toml: kind 'java' is not one of n
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Final
 
 MANIFEST_NAME: Final = "hearts-bot.toml"
@@ -46,6 +55,29 @@ _OTHER_ABIS: Final = {
     255: "standalone",
 }
 MANIFEST_MAX_BYTES: Final = 4096
+ENV_MAX_VARIABLES: Final = 32
+ENV_MAX_NAME: Final = 64
+ENV_MAX_VALUE: Final = 1024
+ENV_NAME: Final = re.compile(r"[A-Z_][A-Z0-9_]*")
+RESERVED_NAMES: Final = frozenset(
+    {
+        # set by the platform, or the shell's and the system's
+        "PATH", "HOME", "PWD", "OLDPWD", "SHELL", "USER", "LOGNAME", "HOSTNAME", "TMPDIR",
+        "IFS", "ENV", "BASH_ENV", "CDPATH", "LANG", "LANGUAGE",
+        # read by the C library's loader and resolver
+        "GCONV_PATH", "LOCPATH", "NLSPATH", "HOSTALIASES", "LOCALDOMAIN", "RES_OPTIONS",
+        "TZDIR",
+    }
+)  # fmt: skip
+"""Variable names a manifest may not set: the platform sets them (``PWD``, ``HOME``
+locally), or the shell, the loader or the resolver read them."""
+RESERVED_PREFIXES: Final = (
+    "LD_", "MALLOC_", "GLIBC_", "LC_",  # the loader, the allocator, the locale (C.UTF-8)
+    "PYTHON", "NODE_", "NPM_", "GRPC_", "SSL_", "OPENSSL_",  # the runtimes and their libraries
+    "HEARTS_", "ARENA_",  # the platform's own
+)  # fmt: skip
+"""Prefixes of the names a manifest may not set: they change how the runtime under the bot
+behaves (and a warm start's runtime is loaded before the bot's variables are set)."""
 
 
 class ManifestError(ValueError):
@@ -59,6 +91,8 @@ class Manifest:
     kind: str
     entry: str
     protocol: str
+    env: tuple[tuple[str, str], ...] = ()
+    """The ``[env]`` table's variables, in the manifest's order (`check_env`)."""
 
 
 def parse_manifest(content: bytes) -> Manifest:
@@ -71,11 +105,13 @@ def parse_manifest(content: bytes) -> Manifest:
         raise ManifestError(f"{MANIFEST_NAME} is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as error:
         raise ManifestError(f"{MANIFEST_NAME} is not valid TOML: {error}") from None
-    unknown = sorted(set(data) - {"kind", "entry", "protocol"})
+    unknown = sorted(set(data) - {"kind", "entry", "protocol", "env"})
     if unknown:
         raise ManifestError(
-            f"{MANIFEST_NAME}: unknown key {unknown[0]!r} (the keys are kind, entry, protocol)"
+            f"{MANIFEST_NAME}: unknown key {unknown[0]!r} (the keys are kind, entry, protocol "
+            "and the [env] table)"
         )
+    env = check_env(data.get("env", {}))
     for key in ("kind", "entry", "protocol"):
         if key not in data:
             raise ManifestError(f"{MANIFEST_NAME}: {key} is missing")
@@ -100,7 +136,65 @@ def parse_manifest(content: bytes) -> Manifest:
         )
     if kind == "python" and not normal.endswith(".py"):
         raise ManifestError(f"{MANIFEST_NAME}: entry {entry!r} of a python bot must be a .py file")
-    return Manifest(kind, normal, protocol)
+    return Manifest(kind, normal, protocol, env)
+
+
+def check_env(table: object) -> tuple[tuple[str, str], ...]:
+    """The ``[env]`` table's variables; ManifestError names the first one refused.
+
+    >>> check_env({"SEARCH_DEPTH": "3", "MODE": "careful"})
+    (('SEARCH_DEPTH', '3'), ('MODE', 'careful'))
+    >>> check_env({"LD_PRELOAD": "/bot/hook.so"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    arena.match.manifest.ManifestError: hearts-bot.toml: [env] may not set LD_PRELOAD: ...
+    """
+    where = f"{MANIFEST_NAME}: [env]"
+    if not isinstance(table, dict):
+        raise ManifestError(f'{where} must be a table of NAME = "value" lines')
+    if len(table) > ENV_MAX_VARIABLES:
+        raise ManifestError(f"{where} sets {len(table)} variables (at most {ENV_MAX_VARIABLES})")
+    variables = []
+    for name, value in table.items():
+        if len(name) > ENV_MAX_NAME or not ENV_NAME.fullmatch(name):
+            raise ManifestError(
+                f"{where}: {name[:ENV_MAX_NAME]!r} is not a variable name (capitals, digits and "
+                f"_, not starting with a digit, at most {ENV_MAX_NAME} characters)"
+            )
+        if name in RESERVED_NAMES:
+            raise ManifestError(
+                f"{where} may not set {name}: the platform, the shell or the loader sets or "
+                "reads it"
+            )
+        prefix = next((p for p in RESERVED_PREFIXES if name.startswith(p)), None)
+        if prefix is not None:
+            raise ManifestError(
+                f"{where} may not set {name}: names starting {prefix} are the loader's, the "
+                "runtimes' or the platform's"
+            )
+        if not isinstance(value, str):
+            raise ManifestError(f'{where}: {name} must be a string (quote it: {name} = "…")')
+        if len(value) > ENV_MAX_VALUE:
+            raise ManifestError(
+                f"{where}: {name} is {len(value)} characters long (at most {ENV_MAX_VALUE})"
+            )
+        if "\x00" in value:
+            raise ManifestError(f"{where}: {name} holds a NUL character")
+        variables.append((name, value))
+    return tuple(variables)
+
+
+def manifest_environ(folder: Path) -> dict[str, str]:
+    """The ``[env]`` variables of the manifest in `folder` ({} without one): what a bot
+    started from that folder gets besides the platform's own. Raises ManifestError for a
+    manifest that cannot be used (as an upload of it would be refused)."""
+    path = folder / MANIFEST_NAME
+    if not path.is_file():
+        return {}
+    try:
+        return dict(parse_manifest(path.read_bytes()).env)
+    except RecursionError:  # tomllib reads nested tables by recursion
+        raise ManifestError(f"{MANIFEST_NAME} nests tables too deeply to be read") from None
 
 
 def check_entry(manifest: Manifest, content: bytes | None) -> None:

@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
+from .manifest import manifest_environ
+
 READY_PREFIX = "HEARTS-BOT READY"
 LOG_CAP_BYTES = 64 * 1024
 
@@ -76,6 +78,13 @@ class BotProcess:
     "dist/bot.js"]``), that command is run instead, with ``--address unix:SOCKET``
     appended, in the current folder; it must print the readiness line as the SDK does
     (docs/protocol.md, "Starting a bot").
+
+    The bot gets `PATH` (this process's), `HOME` (a fresh empty folder, removed with the
+    socket's), `PYTHONUNBUFFERED=1`, and the ``[env]`` of the ``hearts-bot.toml`` in its
+    working folder (the bot file's folder, or the current one for a command), as the
+    sandbox gives them (docs/languages.md, "What a bot gets"). Raises ManifestError for
+    a manifest there that an upload would be refused for, OSError for a command that
+    cannot be run.
     """
 
     def __init__(
@@ -87,6 +96,8 @@ class BotProcess:
     ) -> None:
         self.spec = str(spec)
         is_file = command is None and Path(self.spec).is_file()
+        folder = Path(self.spec).resolve().parent if is_file else Path.cwd()
+        own = manifest_environ(folder)  # before anything is made: it may raise
         self._dir = Path(tempfile.mkdtemp(prefix="arena-bot-"))
         os.chmod(self._dir, 0o700)
         self.address = f"unix:{self._dir / 'bot.sock'}"
@@ -95,6 +106,7 @@ class BotProcess:
         self._ready = threading.Event()
         self._settled = threading.Event()  # the readiness line, or the process's exit
         env = {
+            **own,  # a manifest cannot set the three below (arena.match.manifest.check_env)
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "PYTHONUNBUFFERED": "1",
             "HOME": str(self._dir),
@@ -109,7 +121,7 @@ class BotProcess:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            cwd=Path(self.spec).resolve().parent if is_file else None,
+            cwd=folder if is_file else None,
             env=env,
             start_new_session=True,
         )

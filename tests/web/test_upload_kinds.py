@@ -86,3 +86,53 @@ def test_the_upload_page_and_the_api_refuse_a_bad_manifest(client, auth, world) 
     )
     assert page.status_code == 400
     assert "kind &#39;cobol&#39; is not one of native, node, python" in page.get_data(as_text=True)
+
+
+# -- the [env] table (issue 31, item 3) -------------------------------------------------------
+
+
+def test_a_manifest_may_name_the_variables_its_bot_needs() -> None:
+    manifest = NATIVE + b'\n[env]\nSEARCH_DEPTH = "3"\nOPENING_BOOK = "/bot/book.txt"\n'
+    package = inspect_upload("bot.tar.gz", tar_of({"hearts-bot.toml": manifest, "bot": ELF}))
+    assert package.bot_kind == "native"
+    from arena.match.manifest import parse_manifest
+
+    assert parse_manifest(manifest).env == (
+        ("SEARCH_DEPTH", "3"),
+        ("OPENING_BOOK", "/bot/book.txt"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("table", "words"),
+    [
+        (b'LD_PRELOAD = "/bot/x.so"', "may not set LD_PRELOAD: names starting LD_"),
+        (b'PYTHONPATH = "/bot"', "may not set PYTHONPATH: names starting PYTHON"),
+        (b'GRPC_TRACE = "all"', "may not set GRPC_TRACE: names starting GRPC_"),
+        (b'NODE_OPTIONS = "--require x"', "may not set NODE_OPTIONS: names starting NODE_"),
+        (b'PATH = "/bot"', "may not set PATH: the platform, the shell or the loader"),
+        (b'HOME = "/tmp"', "may not set HOME"),
+        (b'ARENA_SECRET_KEY = "x"', "may not set ARENA_SECRET_KEY"),
+        (b'search_depth = "3"', "'search_depth' is not a variable name"),
+        (b'"9LIVES" = "x"', "'9LIVES' is not a variable name"),
+        (b"DEPTH = 3", 'DEPTH must be a string (quote it: DEPTH = "'),
+        (b'NUL = "a\\u0000b"', "NUL holds a NUL character"),
+        (b'LONG = "' + b"x" * 1025 + b'"', "LONG is 1025 characters long (at most 1024)"),
+        (b"".join(b'V%d = "x"\n' % i for i in range(33)), "sets 33 variables (at most 32)"),
+    ],
+)
+def test_a_manifests_variables_are_bounded_and_never_the_runtimes(
+    table: bytes, words: str, tmp_path: Path
+) -> None:
+    files = {"hearts-bot.toml": NATIVE + b"\n[env]\n" + table + b"\n", "bot": ELF}
+    with pytest.raises(UploadError) as refused:
+        inspect_upload("bot.zip", zip_of(files))
+    assert words in str(refused.value)
+    with pytest.raises(UploadError) as rejected:  # the workers say the same
+        unpack(zip_of(files), tmp_path / "upload")
+    assert words in str(rejected.value)
+
+
+def test_env_must_be_a_table() -> None:
+    with pytest.raises(UploadError, match=r"\[env\] must be a table"):
+        inspect_upload("b.zip", zip_of({"hearts-bot.toml": NATIVE + b'env = "X=1"\n', "bot": ELF}))

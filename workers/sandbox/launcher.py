@@ -5,7 +5,8 @@ The command line of one sandboxed bot, outermost first::
     prlimit (rlimits, inherited by all below)
       bwrap   as root: new mount, PID, network, IPC, UTS and cgroup namespaces, no user
               namespace; read-only /usr, interpreter, runtime, venv and bot; tmpfs /tmp
-              and /run/bot (size-capped); fresh /proc and /dev; empty environment;
+              and /run/bot (size-capped); fresh /proc and /dev; only the bot's variables
+              (variables.bot_environ: nothing of the worker's environment);
               die-with-parent; new session; waits on --block-fd until we have put it in
               its cgroup; installs the seccomp filter last
         setpriv  drops to the bot's own uid/gid, clears groups and every capability
@@ -32,10 +33,11 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+from . import variables
 from .cgroups import BotCgroup, CgroupDriver, CgroupLimits
 from .environment import BotEnvironment
 from .errors import SandboxError, SandboxUnavailableError
@@ -54,7 +56,7 @@ SOCKET_DIR = "/run/bot"
 SOCKET_NAME = "bot.sock"
 LAUNCH_PATH = "/run/launch"
 """The script (inside the sandbox) that drops privileges and starts the bot's server."""
-BOT_DIR = "/bot"
+BOT_DIR = variables.BOT_DIR
 SETUP_TIMEOUT = 10.0
 SYSTEM_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/localtime")
@@ -399,6 +401,7 @@ class Sandbox:
         proc_fds: Sequence[int] = (),
         launch_fd: int | None = None,
         as_pid_1: bool = False,
+        environ: Mapping[str, str] | None = None,
     ) -> list[str]:
         """The full command line (see the module's docstring). `proc_fds` hold the
         contents of `procfs.synthetic_files`, in order (without them, the global /proc
@@ -475,6 +478,7 @@ class Sandbox:
             "/",
             "--chdir",
             BOT_DIR,
+            *[arg for name, value in (environ or {}).items() for arg in ("--setenv", name, value)],
             "--info-fd",
             str(info_fd),
             "--block-fd",
@@ -540,6 +544,7 @@ class Sandbox:
         or a placeholder while `warm`'s child brings the bot in (raises TemplateError if
         that fails, with everything it started stopped)."""
         uid_value = uid.value
+        environ = variables.bot_environ(env)  # the bot's, cold (--setenv) or warm alike
         ours: list[int] = []  # descriptors to close whatever happens
         theirs: list[int] = []  # the child's ends, closed once it has them
         try:
@@ -575,6 +580,7 @@ class Sandbox:
                 proc_fds=proc_fds,
                 launch_fd=launch_fd,
                 as_pid_1=warm is not None,
+                environ=environ if warm is None else None,  # a warm bot's comes in its request
             )
             # The sandbox's pid 1 is bwrap: its /proc/1/cmdline would show every host path
             # bound in. Its options go in through a descriptor, the command (the launch
@@ -635,6 +641,7 @@ class Sandbox:
                         up_r,
                         cgroup=cgroup,
                         streams=(out_w, err_w),
+                        environ=environ,
                     )
                 except BaseException:
                     with contextlib.suppress(ProcessLookupError, OSError):
@@ -681,6 +688,7 @@ class Sandbox:
         *,
         cgroup: BotCgroup | None,
         streams: tuple[int, int],
+        environ: Mapping[str, str],
     ) -> WarmChild:
         """Once the placeholder says the sandbox is built, have the template's child join
         it and start the bot there. Raises TemplateError (the template is discarded when
@@ -709,7 +717,7 @@ class Sandbox:
                 },
                 "seccomp": self._filter.hex(),
                 "cwd": BOT_DIR,
-                "environ": WARM_ENVIRON,
+                "environ": dict(environ),
                 "venv": str(env.venv),
                 "site": [str(env.venv / "lib" / version / "site-packages")],
                 "argv": serve_args(f"{BOT_DIR}/{env.entry}", f"{SOCKET_DIR}/{SOCKET_NAME}"),
@@ -731,9 +739,6 @@ PLACEHOLDER_ARGV = ("/bin/sh", "-c", f"echo '{PLACEHOLDER_LINE}' && exec sleep i
 """What a warm start's sandbox runs until the bot is in (see `Sandbox.placeholder_script`)."""
 WARM_ENV = "ARENA_WARM_STARTS"
 """Set to 0 to start every bot cold (a fresh interpreter in its sandbox)."""
-WARM_ENVIRON = {"PWD": BOT_DIR, "LC_CTYPE": "C.UTF-8"}
-"""A cold-started bot's environment: bwrap's --chdir sets PWD, Python's locale coercion
-LC_CTYPE; the warm bot is given the same."""
 
 
 def _read_line(fd: int, timeout: float) -> str:
