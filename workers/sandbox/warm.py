@@ -153,7 +153,8 @@ class Template:
             raise TemplateError(f"the template did not {what} within {timeout:g} s")
         data = self._control.recv(65536)
         if not data:
-            raise TemplateError(f"the template exited before it would {what}: {self._stderr()}")
+            ended = self.describe_end()
+            raise TemplateError(f"the template exited before it would {what}: {ended}")
         message = json.loads(data)
         if not isinstance(message, dict):
             raise TemplateError(f"the template said something else than a {what}: {data!r}")
@@ -161,19 +162,13 @@ class Template:
 
     def describe_end(self) -> str:
         """How the template ended (its status and the end of its stderr)."""
-        return self._stderr()
-
-    def _stderr(self) -> str:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._popen.wait(1.0)
         if self._popen.poll() is None or self._popen.stderr is None:
             return "(still running)"
         text = self._popen.stderr.read(8192).decode("utf-8", "replace").strip()
-        return (
-            f"status {self._popen.returncode}: {text[-2000:]}"
-            if text
-            else (f"status {self._popen.returncode}")
-        )
+        status = f"status {self._popen.returncode}"
+        return f"{status}: {text[-2000:]}" if text else status
 
     def cpu_seconds(self) -> float:
         """CPU seconds the template itself has used (0 once gone): the scheduler's own
@@ -201,7 +196,7 @@ class Template:
         try:
             with self._lock:
                 if not self.alive():
-                    raise TemplateError(f"the template has exited ({self._stderr()})")
+                    raise TemplateError(f"the template has exited ({self.describe_end()})")
                 try:
                     socket.send_fds(self._control, [b"s"], [theirs.fileno()])
                 except OSError as error:
