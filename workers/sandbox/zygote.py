@@ -64,6 +64,7 @@ RUNTIME_IMPORTS = (
     "hearts_bot.convert",
     "hearts_bot.transport",
     "hearts_bot.querycache",
+    "uvloop",  # the SDK's loop (hearts_bot.transport.loop_factory), in the runtime
     "grpc._utilities",
     "asyncio",
     "shutil",  # and what it loads: the SDK's server removes a stale socket with it
