@@ -18,7 +18,7 @@ from arena.match.remote import GrpcSeat, turn_host
 from arena.match.runner import Entrant, MatchRunner
 from arena.match.spec import house_seat, parse_bot_spec
 from tests.sandbox.client import BotClient
-from tests.sandbox.conftest import HOSTILE, MakeEnv, sandbox_or_skip
+from tests.sandbox.conftest import HOSTILE, MakeEnv, processes_of, sandbox_or_skip
 from workers.sandbox import BotProcess, Sandbox, SandboxPolicy
 
 pytestmark = pytest.mark.timeout(120)
@@ -120,3 +120,50 @@ def test_a_sandboxed_seat_is_frozen_between_its_turns_and_gets_its_notifications
     assert len(thaws) == 1 + len(decisions) + 1
     # ...and is still handled, every one of them, on its next turn.
     assert "NOTIFIED tricks=26 hands=2" in host.log_excerpt()
+
+
+@pytest.mark.parametrize("path", ["warm", "cold"])
+def test_only_the_bots_own_processes_are_in_the_frozen_group(
+    path: str, sandbox: Sandbox, make_env: MakeEnv
+) -> None:
+    """The freezer's cost is per task it holds, so it holds the bot's processes (and the
+    children they start) and nothing else: bubblewrap and the sandbox's init (the warm
+    start's placeholder) stay in the bot's group, outside its frozen leaf, where its
+    limits and accounting still cover them."""
+    starter = sandbox if path == "warm" else Sandbox(warm=False)
+    if path == "warm" and starter.templates is None:
+        pytest.skip("warm starts are off here (ARENA_WARM_STARTS=0)")
+    bot = starter.start(make_env("sleeping_children"), seat=1)
+    try:
+        if not bot.freezable:
+            pytest.skip(f"no cgroup v2 freezer here: {sandbox.cgroups.describe()}")
+        assert bot.wait_ready(30), bot.exit_reason()
+        assert bot.warm is (path == "warm"), bot.cold_reason
+        client = BotClient(bot.address)
+        client.start()
+        client.play(timeout=10)  # starts the two children
+        group = bot._cgroup
+        assert group is not None
+        leaf = group.bot_procs_file()
+        assert leaf is not None
+        sandbox_own = leaf.parent.parent / "cgroup.procs"
+
+        def listed(path: Path) -> set[int]:
+            return {int(pid) for pid in path.read_text().split()}
+
+        wait_until(lambda: len(listed(leaf)) == 3, "the bot and its two children in the leaf")
+        assert listed(leaf) == set(processes_of(bot.uid))  # the bot's, and only the bot's
+        outside = listed(sandbox_own)
+        assert bot.init_pid in outside and len(outside) == 2  # bubblewrap and the init
+        assert not outside & set(processes_of(bot.uid))
+        bot.freeze()
+        wait_until(lambda: frozen(bot), "frozen")
+        assert "frozen 0" in (sandbox_own.parent / "cgroup.events").read_text().split("\n")
+        bot.thaw()
+        client.play(timeout=10)
+        client.close()
+    finally:
+        bot.stop()
+        if starter is not sandbox:
+            starter.close()
+    assert processes_of(bot.uid) == []

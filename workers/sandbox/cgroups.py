@@ -8,6 +8,14 @@ with no controller, still gives membership, ``cgroup.kill`` and CPU accounting.
 
 `BotCgroup` is one bot's group: limits written at creation, the bot attached before it
 runs, usage and kill counters read afterwards, and everything killed and removed at the end.
+
+In the v2 hierarchy the group has one child, ``bot`` (`BOT_LEAF`): the bot's own processes
+live there and only there is frozen off-turn, while the sandbox's bubblewrap and init stay
+in the group itself. The freezer's cost is per task it stops and wakes (two writes, and
+each task woken into and out of the freezer, twice a decision), and those two never run
+the bot's code. The limits, the CPU accounting and ``cgroup.kill`` are the group's and
+cover the child too (v2 counts and limits a subtree as one); no controller is enabled
+for the child, so the group may keep processes of its own beside it.
 """
 
 from __future__ import annotations
@@ -23,6 +31,8 @@ from pathlib import Path
 
 FOLDER = "hearts-arena"
 """The folder, under this process's own cgroup, that holds the per-bot groups."""
+BOT_LEAF = "bot"
+"""The v2 child of a bot's group that holds the bot's processes (the group frozen off-turn)."""
 LIMITED = ("memory", "pids", "cpu")
 CFS_PERIOD_US = 100_000
 
@@ -219,11 +229,15 @@ class CgroupDriver:
                 path = hierarchy.base / name
                 path.mkdir()
                 roles = set(hierarchy.controllers) - assigned
+                leaf = None
                 if hierarchy.version == 2:
                     roles.add("cpuacct")  # cpu.stat is in every v2 group
                     roles.add("kill")
+                    leaf = path / BOT_LEAF
                 assigned |= roles
-                group.nodes.append(_Node(hierarchy.version, path, frozenset(roles)))
+                group.nodes.append(_Node(hierarchy.version, path, frozenset(roles), leaf))
+                if leaf is not None:
+                    leaf.mkdir()
             for node in group.nodes:
                 node.limit(limits)
         except BaseException:
@@ -240,7 +254,8 @@ class CgroupDriver:
                     owner = entry.name.partition("-")[0]
                     if not entry.is_dir() or not owner.isdigit() or Path(f"/proc/{owner}").exists():
                         continue
-                    stale = BotCgroup([_Node(hierarchy.version, entry, frozenset({"kill"}))])
+                    leaf = entry / BOT_LEAF if (entry / BOT_LEAF).is_dir() else None
+                    stale = BotCgroup([_Node(hierarchy.version, entry, frozenset({"kill"}), leaf)])
                     stale.kill()
                     if stale.remove():
                         reaped.append(entry.name)
@@ -254,6 +269,13 @@ class _Node:
     version: int
     path: Path
     roles: frozenset[str]
+    leaf: Path | None = None
+    """The v2 child holding the bot's own processes (`BOT_LEAF`); None in v1."""
+
+    @property
+    def bot_path(self) -> Path:
+        """Where the bot's own processes are in this hierarchy (the leaf, or the group)."""
+        return self.leaf if self.leaf is not None else self.path
 
     def limit(self, limits: CgroupLimits) -> None:
         if "memory" in self.roles:
@@ -286,12 +308,14 @@ class BotCgroup:
 
     @property
     def can_freeze(self) -> bool:
-        """Whether the group can be frozen (cgroup v2's ``cgroup.freeze``, Linux >= 5.2)."""
+        """Whether the bot's processes can be frozen (cgroup v2's ``cgroup.freeze``,
+        Linux >= 5.2)."""
         node = self._node("kill")
-        return node is not None and (node.path / "cgroup.freeze").exists()
+        return node is not None and (node.bot_path / "cgroup.freeze").exists()
 
     def freeze(self, frozen: bool) -> None:
-        """Freeze (True) or thaw (False) every process of the group; raises OSError.
+        """Freeze (True) or thaw (False) every process of the bot (its v2 leaf: not the
+        sandbox's bubblewrap and init); raises OSError.
 
         Freezing returns at once (the kernel stops each task at its next return to user
         space, even in a system call); thawing wakes them before it returns. The file is
@@ -301,16 +325,16 @@ class BotCgroup:
             node = self._node("kill")
             if node is None:
                 raise FileNotFoundError("the group has no cgroup v2 node to freeze")
-            self._freeze_fd = os.open(node.path / "cgroup.freeze", os.O_WRONLY | os.O_CLOEXEC)
+            self._freeze_fd = os.open(node.bot_path / "cgroup.freeze", os.O_WRONLY | os.O_CLOEXEC)
         os.write(self._freeze_fd, b"1" if frozen else b"0")
 
     def frozen(self) -> bool | None:
-        """Whether every task of the group is frozen now (``cgroup.events``); None
-        without a v2 node."""
+        """Whether every task of the bot is frozen now (``cgroup.events`` of its leaf);
+        None without a v2 node."""
         node = self._node("kill")
         if node is None:
             return None
-        return _keyed(node.path / "cgroup.events").get("frozen") == 1
+        return _keyed(node.bot_path / "cgroup.events").get("frozen") == 1
 
     def _node(self, role: str) -> _Node | None:
         return next((node for node in self.nodes if role in node.roles), None)
@@ -324,21 +348,36 @@ class BotCgroup:
         return frozenset(found)
 
     def procs_files(self) -> list[Path]:
-        """The ``cgroup.procs`` file of the group in every hierarchy (writing a pid to each
-        is `attach`: the warm start's child does it from the descriptors it is given)."""
-        return [node.path / "cgroup.procs" for node in self.nodes]
+        """The ``cgroup.procs`` files a bot's process is written to, one per hierarchy: the
+        v2 leaf's, the group's in v1 (`attach_bot`; the warm start's child does it from
+        the descriptors it is given)."""
+        return [node.bot_path / "cgroup.procs" for node in self.nodes]
+
+    def bot_procs_file(self) -> Path | None:
+        """The v2 leaf's ``cgroup.procs`` (None without a v2 node): a cold start's launch
+        script moves itself there before it runs the bot; in v1 it inherits the group
+        from bubblewrap."""
+        node = self._node("kill")
+        return None if node is None or node.leaf is None else node.leaf / "cgroup.procs"
 
     def attach(self, pid: int) -> None:
-        """Move process `pid` into the group in every hierarchy (raises OSError)."""
+        """Move process `pid` into the group in every hierarchy, beside the bot's leaf:
+        the sandbox's own processes (raises OSError)."""
         for node in self.nodes:
             _write(node.path / "cgroup.procs", str(pid))
 
+    def attach_bot(self, pid: int) -> None:
+        """Move process `pid` where the bot's processes are (`procs_files`; raises OSError)."""
+        for path in self.procs_files():
+            _write(path, str(pid))
+
     def processes(self) -> set[int]:
-        """The processes in the group (in any hierarchy)."""
+        """The processes in the group and its leaf (in any hierarchy)."""
         found: set[int] = set()
         for node in self.nodes:
-            with contextlib.suppress(OSError):
-                found |= {int(pid) for pid in _read(node.path / "cgroup.procs").split()}
+            for path in {node.path, node.bot_path}:
+                with contextlib.suppress(OSError):
+                    found |= {int(pid) for pid in _read(path / "cgroup.procs").split()}
         return found
 
     def cpu_seconds(self) -> float | None:
@@ -413,14 +452,15 @@ class BotCgroup:
                 os.close(self._freeze_fd)
             self._freeze_fd = None
         deadline = time.monotonic() + timeout
-        remaining = list(self.nodes)
+        remaining = [node.leaf for node in self.nodes if node.leaf is not None]
+        remaining += [node.path for node in self.nodes]  # a group after its leaf
         while remaining:
-            for node in list(remaining):
+            for path in list(remaining):
                 try:
-                    node.path.rmdir()
-                    remaining.remove(node)
+                    path.rmdir()
+                    remaining.remove(path)
                 except FileNotFoundError:
-                    remaining.remove(node)
+                    remaining.remove(path)
                 except OSError as error:
                     if error.errno != errno.EBUSY:
                         raise

@@ -506,9 +506,20 @@ class Sandbox:
         """What bwrap runs: setpriv dropping to `uid`, then the SDK's server."""
         return self._dropped(uid, _serve_argv(env))
 
-    def launch_script(self, env: AnyEnvironment, uid: int) -> bytes:
-        """The script bwrap runs (at LAUNCH_PATH, read-only): exec of `inner_command`."""
-        return f"exec {shlex.join(self.inner_command(env, uid))}\n".encode()
+    def launch_script(self, env: AnyEnvironment, uid: int, *, into_leaf: bool = False) -> bytes:
+        """The script bwrap runs (at LAUNCH_PATH, read-only): exec of `inner_command`.
+
+        With `into_leaf`, its standard input is the ``cgroup.procs`` of the bot's v2 leaf
+        (`BotCgroup.bot_procs_file`, opened by the worker): the script first moves itself
+        there (``0`` is the writer), so the bot's process and all it starts are in the
+        group that is frozen off-turn, while bubblewrap and the sandbox's init stay in its
+        parent; it exits without running the bot if the move fails, then takes the
+        sandbox's /dev/null as the bot's standard input (dash redirects descriptors 0-9
+        only, hence standard input)."""
+        command = f"exec {shlex.join(self.inner_command(env, uid))}\n"
+        if not into_leaf:
+            return command.encode()
+        return (f"echo 0 >&0 || exit {LEAF_FAILED}\nexec </dev/null\n" + command).encode()
 
     def placeholder_script(self) -> bytes:
         """The script of a warm start's sandbox: it says the sandbox is built, then holds
@@ -560,9 +571,16 @@ class Sandbox:
             ours.remove(seccomp_w)
             proc_fds = [_data_fd(content) for _, content in synthetic_files(policy)]
             theirs += proc_fds
+            leaf_procs = cgroup.bot_procs_file() if cgroup is not None else None
+            shell_in: int = subprocess.DEVNULL
             if warm is None:
-                launch_fd = _data_fd(self.launch_script(env, uid_value))
+                launch_fd = _data_fd(
+                    self.launch_script(env, uid_value, into_leaf=leaf_procs is not None)
+                )
                 shell_out = out_w
+                if leaf_procs is not None:
+                    shell_in = os.open(leaf_procs, os.O_WRONLY | os.O_CLOEXEC)
+                    theirs.append(shell_in)
             else:  # bwrap's stdout says when the placeholder runs; the bot's is out_w
                 launch_fd = _data_fd(self.placeholder_script())
                 up_r, shell_out = os.pipe2(os.O_CLOEXEC)
@@ -592,7 +610,7 @@ class Sandbox:
             theirs.append(args_fd)
             popen = subprocess.Popen(
                 [*command[:start], "--args", str(args_fd), *command[end:]],
-                stdin=subprocess.DEVNULL,
+                stdin=shell_in,
                 stdout=shell_out,
                 stderr=err_w,
                 env={},
@@ -734,6 +752,8 @@ class Sandbox:
                 os.close(fd)
 
 
+LEAF_FAILED = 125
+"""The launch script's status when it could not move itself into the bot's leaf."""
 PLACEHOLDER_LINE = "sandbox built"
 PLACEHOLDER_ARGV = ("/bin/sh", "-c", f"echo '{PLACEHOLDER_LINE}' && exec sleep infinity")
 """What a warm start's sandbox runs until the bot is in (see `Sandbox.placeholder_script`)."""
