@@ -69,9 +69,11 @@ class LazyGroup(click.Group):
 def _attach_subcommands(name: str, command: click.Command) -> None:
     """Subcommands that live in another module than their group (once per process)."""
     if name == "bot" and isinstance(command, click.Group) and "upload" not in command.commands:
+        from arena.commands.bot_entries import enter, withdraw
         from arena.commands.bot_upload import upload
 
-        command.add_command(upload)
+        for subcommand in (upload, enter, withdraw):
+            command.add_command(subcommand)
     if name == "bench" and isinstance(command, click.Group) and "season" not in command.commands:
         from arena.commands.operations import season
 

@@ -14,7 +14,7 @@ from .seating import SandboxRequiredError, SeatFactory
 
 @click.group()
 def bot() -> None:
-    """Bots: check and upload them."""
+    """Bots: check them here, upload them, and say where they play."""
 
 
 @bot.command("check")

@@ -15,7 +15,9 @@ bot's output during its validation under a label, its last `LOG_LINES` lines (th
 page has all of it). It prints what the site says happens next, once ("ready — it plays
 in Demo season 1 from the next round"); an upload of the bytes of a version already
 validated is not waited for again. `--no-enter` keeps a first bot out of the default
-season it would join once ready.
+season it would join once ready; `--season NAME` enters the bot in a season once it is
+ready (only a contestant's first bot joins the default season by itself; `arena bot enter`
+enters one later).
 
 The requests go through `arena.commands.client`: the token never follows a redirect to
 another site, and an answer that is not the API's is a message and exit status 1.
@@ -33,6 +35,7 @@ from typing import Any, Final
 
 import click
 
+from .bot_entries import describe, enter_bot
 from .client import call
 from .login import DEFAULT_URL, resolve
 
@@ -143,6 +146,13 @@ def wait_for(base: str, token: str, version_id: int, timeout: float) -> dict[str
     help="An API token (or $ARENA_TOKEN, or what arena login stored).",
 )
 @click.option("--wait", is_flag=True, help="Follow the validation; exit 1 if rejected.")
+@click.option(
+    "--season",
+    default=None,
+    metavar="SEASON",
+    help="Once the version is ready, enter the bot in SEASON (a name or an id, or 'default'"
+    " for the site's default season); implies --wait.",
+)
 @click.option("--timeout", type=click.FloatRange(1), default=600.0, show_default=True)
 def upload(
     path: Path,
@@ -151,10 +161,12 @@ def upload(
     url: str | None,
     token: str | None,
     wait: bool,
+    season: str | None,
     timeout: float,
 ) -> None:
     """Upload PATH (a .py file, a .zip or .tar.gz, or a folder) as a new bot version."""
     site = resolve(url, token)
+    wait = wait or season is not None
     if path.is_dir():
         content, filename = pack_folder(path), f"{path.name}.zip"
     else:
@@ -195,3 +207,10 @@ def upload(
         click.echo(final["next"])
     if final["status"] not in ("ready",):
         raise SystemExit(1)
+    if season is not None:
+        try:
+            entries = enter_bot(site, chosen, None if season == "default" else season)
+        except click.ClickException as error:
+            message = f"{chosen} is ready but was not entered: {error.message}"
+            raise click.ClickException(message) from None
+        click.echo(f"{chosen} {describe(entries)}")

@@ -120,8 +120,11 @@ def call(
     data: bytes | None = None,
     content_type: str | None = None,
     fields: Collection[str] = (),
+    method: str | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """One API request: (status, JSON object), the object holding every name in `fields`.
+
+    The method is GET, or POST with `data`, unless `method` names another (DELETE, PUT).
 
     Raises ApiError for an error answer, a refused redirect, no answer, or an answer that
     is not a JSON object with those fields.
@@ -129,7 +132,7 @@ def call(
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
     if content_type:
         headers["Content-Type"] = content_type
-    request = urllib.request.Request(url, data=data, headers=headers)
+    request = urllib.request.Request(url, data=data, headers=headers, method=method)
     opener = urllib.request.build_opener(_SiteRedirects)
     try:
         with opener.open(request, timeout=TIMEOUT_SECONDS) as response:

@@ -106,10 +106,23 @@ def resolve(url: str | None, token: str | None) -> Login:
         return Login(chosen, token)
     if stored and stored.url == chosen:
         return Login(chosen, stored.token)
-    where = f" for {chosen}" if stored else ""
+    if stored:
+        raise click.UsageError(
+            f"no API token for {chosen}: the stored login is for {stored.url}. Make a token"
+            f" on {chosen}/account and run the line it shows there (arena login {chosen}"
+            " --token ha_…), or pass --token (or set ARENA_TOKEN)"
+        )
+    if url:
+        where = f"your account page, {chosen}/account"
+    else:  # nothing named a site: say where the default is, not that it is the user's site
+        where = (
+            "your account page on the site you upload to (for the platform `make run`"
+            f" serves on this machine: {chosen}/account)"
+        )
     raise click.UsageError(
-        f"no API token{where}. Make one on your account page ({chosen}/account) and run the"
-        f" line it shows: arena login {chosen} --token ha_…  (or set ARENA_TOKEN)"
+        f"not signed in: no API token. Make one on {where}, then run the line it shows"
+        " (arena login SITE --token ha_…), or pass --url and --token (or set ARENA_URL and"
+        " ARENA_TOKEN)"
     )
 
 

@@ -23,6 +23,7 @@ rating read here is not being changed by a match being rated). They flush, never
 from __future__ import annotations
 
 import dataclasses
+import shlex
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -363,7 +364,10 @@ def next_step(session: Session, version: BotVersion) -> str:
                     f"unpin it to play v{version.number}"
                 )
             return f"ready — v{playing.number}, a newer version, plays instead"
-        return "ready — it is in no season: enter it in one from its bot page"
+        return (
+            "ready — it is in no season: enter it in one from its bot page"
+            f" (or arena bot enter {shlex.quote(bot.name)})"
+        )
     if version.status in (VersionStatus.PENDING, VersionStatus.VALIDATING):
         waiting = (
             "pending — waiting for a worker to validate it"
@@ -398,4 +402,7 @@ def _once_ready(
         season = default_season(session)
         if season is not None:
             return f"once ready it joins {season.name}"
-    return "once ready, enter it in a season from its bot page"
+    return (
+        "once ready, enter it in a season from its bot page"
+        f" (or arena bot enter {shlex.quote(bot.name)})"
+    )

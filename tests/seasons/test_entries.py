@@ -224,11 +224,15 @@ def test_a_withdrawn_bot_stays_out_when_a_new_version_is_ready(session: Session)
         assert withdraw_bot(session, version.bot_id, season.id)
         assert not withdraw_bot(session, version.bot_id, season.id)
     newer = validating(session, version.bot, b"v2")
-    assert next_step(session, newer).endswith("once ready, enter it in a season from its bot page")
+    hint = f"(or arena bot enter {version.bot.name})"
+    assert next_step(session, newer).endswith(
+        f"once ready, enter it in a season from its bot page {hint}"
+    )
     settle(session, newer, VersionStatus.READY, "passed")
     assert active_versions(session, season.id, version.bot_id) == []
     assert (
-        next_step(session, newer) == "ready — it is in no season: enter it in one from its bot page"
+        next_step(session, newer)
+        == f"ready — it is in no season: enter it in one from its bot page {hint}"
     )
     with writing(session):
         placement = enter_bot(session, version.bot_id, season.id)

@@ -34,7 +34,9 @@ def test_upload_prints_what_happens_next_and_can_opt_out(app, world, tmp_path):
         joins.output
     )
     assert stays_out.exit_code == 0, stays_out.output
-    assert "once ready, enter it in a season from its bot page" in stays_out.output
+    assert "once ready, enter it in a season from its bot page (or arena bot enter second)" in (
+        stays_out.output
+    )
     with sessions(app)() as db:
         flags = dict(
             db.execute(

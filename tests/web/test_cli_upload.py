@@ -165,7 +165,9 @@ def test_without_a_login_the_message_says_what_to_do(tmp_path):
     path.write_bytes(BOT_SOURCE)
     result = CliRunner().invoke(upload, [str(path)])
     assert result.exit_code == 2
-    assert f"arena login {DEFAULT_URL} --token" in result.output
+    # The default is named as where `make run` serves, never as the user's own site.
+    assert f"serves on this machine: {DEFAULT_URL}/account" in " ".join(result.output.split())
+    assert "arena login SITE --token" in result.output
     from arena.commands.platform import platform as platform_command
 
     port = next(param.default for param in platform_command.params if param.name == "port")

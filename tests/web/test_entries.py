@@ -154,7 +154,7 @@ def test_the_upload_answers_say_what_happens_next(client, auth, world, token, db
     assert answer.status_code == 201
     assert answer.json["next"] == (
         "pending — waiting for a worker to validate it; once ready, enter it in a season from "
-        "its bot page"
+        "its bot page (or arena bot enter orca)"
     )
     version = row(db, BotVersion, answer.json["id"])
     assert version.join_default_season is False
