@@ -2013,6 +2013,44 @@ class Hand:
             f"phase={self.phase.value} trick={self.trick_number}>"
         )
 
+    # -- what a family adds to a hand, for its readers: arena.match asks these and never
+    # tests a variant's class. Nothing here; each family overrides what it has.
+
+    @property
+    def engine_acts(self) -> bool:
+        """Whether the engine adds actions of its own to `history` after an answered one
+        (Domino Hearts' draws, Enfle's pickups)."""
+        return self._TAKES_ACTIONS
+
+    def draws(self) -> tuple[tuple[int, int, Card], ...]:
+        """Domino Hearts: every draw from the stock so far (trick, seat, card); none here."""
+        return ()
+
+    def pickups(self) -> tuple[tuple[int, int, CardSet], ...]:
+        """Enfle: every pickup so far (trick, seat, the cards taken up); none here."""
+        return ()
+
+    @property
+    def kept_by(self) -> int | None:
+        """Domino Hearts: who keeps cards outside the tricks (`kept`); None here."""
+        return None
+
+    @property
+    def kept(self) -> CardSet:
+        """Domino Hearts: the cards `kept_by` keeps outside the tricks; none here."""
+        return _NO_CARDS
+
+    @property
+    def goes_out(self) -> bool:
+        """Whether a seat ends the hand by going out (Enfle; the seat: `went_out`)."""
+        return False
+
+    @property
+    def went_out(self) -> int | None:
+        """The seat that got rid of all its cards (Enfle); None here, and when a cap ended
+        the hand."""
+        return None
+
 
 def exposed_config(rules: Rules, shown: CardSet) -> core_config.CoreConfig:
     """The core configuration of a hand whose seats exposed `shown` (Gong Zhu): the rules'

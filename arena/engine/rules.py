@@ -19,7 +19,7 @@ import dataclasses
 import json
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
-from functools import cached_property
+from functools import cache, cached_property
 from types import MappingProxyType
 from typing import Any, Final, TypeVar
 
@@ -1398,14 +1398,14 @@ class Rules:
                 "Enfle opens left of the dealer with any card: opening 'left_of_dealer', "
                 "first_trick 'any', lead_rule 'any' (docs/rules.md 'Enfle')"
             )
-        from .options import OPTIONS  # the table imports this module: read it when called
-
         # Every other option would be silently ignored by the Enfle engine: refused unless
-        # it keeps its default, so a new option is covered the day it is added.
+        # it keeps its default, so a new option is covered the day it is added. The
+        # defaults are the fields' own (options.check_rules keeps OPTIONS equal to them;
+        # reading them here keeps this module below the option table).
         ignored = sorted(
-            option.name
-            for option in OPTIONS
-            if option.name not in _ENFLE_READS and getattr(self, option.name) != option.default
+            name
+            for name, default in _field_defaults().items()
+            if name not in _ENFLE_READS and getattr(self, name) != default
         )
         if self.card_values or self.moon is not MoonRule.NONE or ignored:
             raise RulesError(
@@ -1820,3 +1820,11 @@ _LATER_SWITCHES: Final = tuple(
 `to_dict` writes each by its name, only when set (older rules keep their JSON; the SDK's
 `RulesView` and the protocol carry it by the same name), so a new switch needs no line
 in `to_dict`."""
+
+
+@cache
+def _field_defaults() -> dict[str, Any]:
+    """Every option's default, by name, as `Rules()` holds it (a field's default, or what
+    its factory makes)."""
+    defaults = Rules()
+    return {field.name: getattr(defaults, field.name) for field in dataclasses.fields(Rules)}

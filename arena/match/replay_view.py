@@ -22,8 +22,6 @@ from typing import Any
 from arena.engine import Game, Hand, Rules, RulesError
 from arena.engine.decisions import Action, Decision, DecisionKind
 from arena.engine.rules import PassDirection, Settlement
-from arena.engine.variants.domino import DominoHand
-from arena.engine.variants.enfle import EnfleHand
 
 from . import replay as replay_io
 from .replay import REPLAY_FORMAT, REPLAY_VERSION
@@ -127,7 +125,7 @@ class HandWriter:
         if kind is DecisionKind.PLAY:
             if "received" not in self.record:
                 self.passes_done()
-            if isinstance(self.hand, DominoHand):
+            if self.hand.engine_acts:  # Domino Hearts' draws (none in other games)
                 drew = new_draws(self.hand, self.drawn, decision.seat)
                 self.drawn += len(drew)
                 self._drew = drew
@@ -154,7 +152,7 @@ class HandWriter:
             if hand.trick_number != decision.trick:
                 trick = hand.tricks()[-1]
                 tricks.append({"leader": trick.leader, "plays": self.plays, "winner": trick.winner})
-                if trick.winner < 0 and isinstance(hand, EnfleHand):
+                if trick.winner < 0 and hand.pickups():
                     # 004 'Enfle': the next seat could not follow and took everything up.
                     _, seat, cards = hand.pickups()[-1]
                     tricks[-1]["pickup"] = {"seat": seat, "cards": [str(c) for c in cards]}
@@ -217,11 +215,11 @@ class HandWriter:
         if rules.lives:
             record["lives"] = list(game.lives)
         record["kitty_owner"] = hand.kitty_owner
-        if isinstance(hand, DominoHand) and hand.kept_by is not None:
+        if hand.kept_by is not None:
             # "The last survivor must keep all the cards remaining in his hand."
             record["kept"] = {"seat": hand.kept_by, "cards": [str(c) for c in hand.kept]}
-        if isinstance(hand, EnfleHand):  # 004 'Enfle': who got rid of all his cards (None: cap)
-            record["went_out"] = hand.winner
+        if hand.goes_out:  # 004 'Enfle': who got rid of all his cards (None: cap)
+            record["went_out"] = hand.went_out
         record["moon"] = shooter(rules, hand)
         return record
 

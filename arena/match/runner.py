@@ -26,8 +26,6 @@ from hearts_bot import transport
 
 from arena.engine import Game, Hand, Rules
 from arena.engine.decisions import Action, Decision, DecisionKind
-from arena.engine.variants.domino import DominoHand
-from arena.engine.variants.enfle import EnfleHand
 
 from .clock import Clock, TimePolicy
 from .faults import Fault, FaultKind, FaultPolicy, SeatFault
@@ -151,7 +149,7 @@ class _HandTable:
         self.scores = scores
         self.writer = writer
         self.actions: list[ActionRecord] = []
-        self.engine_acts = isinstance(hand, (DominoHand, EnfleHand))
+        self.engine_acts = hand.engine_acts
         self.seen = 0  # Domino, Enfle: how much of `hand.history` is in `actions`
 
     def record(self, action: ActionRecord) -> None:

@@ -11,9 +11,6 @@ from typing import Any
 from arena.engine import Card, Game, Hand, Phase, Rules, RulesError
 from arena.engine.decisions import Action, CountedCall, DecisionKind
 from arena.engine.rules import PassDirection, Settlement
-from arena.engine.variants.domino import DominoHand
-from arena.engine.variants.enfle import EnfleHand
-from arena.engine.variants.penny import PennyHand
 
 from .standings import match_scores, rank_entrants
 
@@ -31,10 +28,10 @@ class ReplayMismatchError(ValueError):
 def new_draws(hand: Hand, seen: int, seat: int) -> list[str]:
     """Domino Hearts: the cards `seat` drew from the stock since the first `seen` draws
     of the hand (the engine draws for a seat that cannot follow when its turn comes, so
-    they are the seat to play's); [] in every other game."""
-    if not isinstance(hand, DominoHand):
-        return []
+    they are the seat to play's); [] in every other game (`Hand.draws` is empty)."""
     fresh = hand.draws()[seen:]
+    if not fresh:
+        return []
     assert all(drawer == seat for _, drawer, _ in fresh), "a draw by a seat not to play"
     return [str(card) for _, _, card in fresh]
 
@@ -164,8 +161,12 @@ def _verify_hand(game: Game, record: dict[str, Any], at: str) -> int:
     if later:
         raise ReplayMismatchError(f"{at}.decisions", later[0], "no such decision is asked")
     _verify_kept(hand, record, at)
-    if isinstance(hand, EnfleHand) or "went_out" in record:
-        _expect(f"{at}.went_out", record.get("went_out"), getattr(hand, "winner", "no such seat"))
+    if hand.goes_out or "went_out" in record:
+        _expect(
+            f"{at}.went_out",
+            record.get("went_out"),
+            hand.went_out if hand.goes_out else "no going out in these rules",
+        )
     points = game.finish_hand()
     _expect(f"{at}.points", _get(record, "points", at), list(points))
     _expect(f"{at}.totals", _get(record, "totals", at), list(game.totals))
@@ -189,10 +190,9 @@ def _verify_pickup(hand: Hand, trick: dict[str, Any], number: int, where: str) -
     """004 'Enfle': the pickup that broke off trick `number` (seat and cards), as the engine
     made it; no such record in other games nor on a trick won."""
     engine = None
-    if isinstance(hand, EnfleHand):
-        for t, seat, cards in hand.pickups():
-            if t == number:
-                engine = {"seat": seat, "cards": [str(c) for c in cards]}
+    for t, seat, cards in hand.pickups():
+        if t == number:
+            engine = {"seat": seat, "cards": [str(c) for c in cards]}
     _expect(f"{where}.pickup", trick.get("pickup"), engine)
 
 
@@ -231,42 +231,46 @@ def _verify_kept(hand: Hand, record: dict[str, Any], at: str) -> None:
     """Domino Hearts: the cards the last survivor keeps (or the last trick's winner takes
     with the stock), as the engine left them; no such record in other games."""
     engine = None
-    if isinstance(hand, DominoHand) and hand.kept_by is not None:
+    if hand.kept_by is not None:
         engine = {"seat": hand.kept_by, "cards": [str(c) for c in hand.kept]}
     _expect(f"{at}.kept", record.get("kept"), engine)
 
 
 def _verify_multi_rounds(hand: Hand, record: dict[str, Any], at: str) -> int:
     """003 'FOUR-PENNY HEARTS': every multi-round's plays re-applied with their pennies (the
-    first legal (penny, card) where faulted), its lead player and each penny's winner."""
-    rounds = record.get("multi_rounds", [])
-    if not isinstance(hand, PennyHand):
-        if rounds:
-            raise ReplayMismatchError(f"{at}.multi_rounds", rounds, "no pennies in these rules")
-        return 0
+    first legal (penny, card) where faulted), its lead player and each penny's winner. A
+    multi-round is due while the hand asks a `penny_play`."""
     decisions = 0
-    for r, multi in enumerate(rounds):
+    for r, multi in enumerate(record.get("multi_rounds", [])):
         where = f"{at}.multi_rounds[{r}]"
-        if not hand.in_multi_rounds or hand.is_over:
+        if not _penny_play_due(hand):
             raise ReplayMismatchError(where, "a multi-round", "no multi-round to play now")
         start = len(hand.tricks())
         _expect(f"{where}.leader", _get(multi, "leader", where), hand.leader)
         for p, play in enumerate(_get(multi, "plays", where)):
             spot = f"{where}.plays[{p}]"
+            decision = hand.pending()
             _expect(f"{spot}.seat", _get(play, "seat", spot), hand.to_play)
             card, penny = _get(play, "card", spot), _get(play, "penny", spot)
+            if decision is None or decision.kind is not DecisionKind.PENNY_PLAY:
+                raise ReplayMismatchError(spot, f"{penny}:{card}", "no penny play asked now")
             if play.get("fault") or play.get("auto"):
-                default_penny, default_card = hand.legal_moves()[0]
+                default_penny, default_card = decision.default
                 _expect(f"{spot}.penny (default play)", penny, default_penny)
                 _expect(f"{spot}.card (default play)", card, str(default_card))
             try:
-                hand.play(card, seat=play["seat"], penny=penny)
+                hand.apply(Action(DecisionKind.PENNY_PLAY, play["seat"], (penny, card)))
             except ValueError as error:
                 raise ReplayMismatchError(spot, f"{penny}:{card}", f"illegal: {error}") from None
             decisions += 1
         winners = [trick.winner for trick in hand.tricks()[start:]]
         _expect(f"{where}.winners", _get(multi, "winners", where), winners)
     return decisions
+
+
+def _penny_play_due(hand: Hand) -> bool:
+    decision = hand.pending()
+    return decision is not None and decision.kind is DecisionKind.PENNY_PLAY
 
 
 def _verify_call(hand: Hand, record: dict[str, Any], at: str) -> int:

@@ -197,6 +197,16 @@ class EnfleHand(OwnStateHand):
         seat: int = self._state.winner
         return None if seat < 0 else seat
 
+    @property
+    def goes_out(self) -> bool:
+        """Yes: a seat that gets rid of all its cards ends the hand (`went_out`)."""
+        return True
+
+    @property
+    def went_out(self) -> int | None:
+        """`winner`: the seat that went out, None when the cap ended the hand."""
+        return self.winner
+
     def pickups(self) -> tuple[tuple[int, int, CardSet], ...]:
         """Every pickup so far, in order: (trick number, seat, the cards it took up)."""
         return tuple((t, s, _cardset(mask)) for t, s, mask in self._state.pickups())
