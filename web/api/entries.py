@@ -26,7 +26,7 @@ from arena.store.models import Bot, BotVersion, Season
 from .. import database
 from ..bounds import is_id, quoted
 from ..loaders import load_bot
-from . import api, api_user
+from .blueprint import api, api_user
 
 
 def entries_json(bot: Bot) -> dict[str, Any]:

@@ -41,7 +41,7 @@ from ..live import live_response
 from ..loaders import load_bot, load_match, load_season, load_version
 from ..matches import replay_response, seat_rows
 from ..rulebook import describe
-from . import api, int_arg, paginated, pagination, token_user
+from .blueprint import api, int_arg, paginated, pagination, token_user
 from .entries import entries_json
 
 

@@ -25,7 +25,7 @@ from ..challenges import (
 from ..errors import fail
 from ..forms import NAME_MESSAGE, NAME_PATTERN
 from ..submissions import read_upload, submit_bot
-from . import api, api_user
+from .blueprint import api, api_user
 from .reads import match_json
 
 
