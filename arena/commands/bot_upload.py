@@ -203,7 +203,10 @@ def upload(
         )
     if final.get("log"):
         click.echo(log_excerpt(final["log"], page), err=True)
-    if final.get("next") and (final is version or final["next"] != version.get("next")):
+    # With --season the sentence is said once the bot is entered, below.
+    entering = season is not None and final["status"] == "ready"
+    changed = final is version or final.get("next") != version.get("next")
+    if final.get("next") and changed and not entering:
         click.echo(final["next"])
     if final["status"] not in ("ready",):
         raise SystemExit(1)
@@ -214,3 +217,5 @@ def upload(
             message = f"{chosen} is ready but was not entered: {error.message}"
             raise click.ClickException(message) from None
         click.echo(f"{chosen} {describe(entries)}")
+        if entries.get("next"):
+            click.echo(entries["next"])

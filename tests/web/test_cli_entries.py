@@ -119,7 +119,8 @@ def test_upload_with_season_enters_the_bot_once_it_is_ready(site, app, world, tm
     worker.join()
     assert result.exit_code == 0, result.output
     assert "marlin v1: ready" in result.output  # --season waits for the validation
-    assert result.output.rstrip().endswith("marlin plays in Spring (v1, running)")
+    assert "marlin plays in Spring (v1, running)\nready — it plays in Spring" in result.output
+    assert "it is in no season" not in result.output.split("marlin v1: ready")[1]
     assert active_seasons(app, "marlin") == [world.season_id]
 
 
