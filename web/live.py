@@ -10,6 +10,11 @@ waitress: each open stream holds one of its threads, so at most `LIVE_MAX_STREAM
 open at once (others get 503 and a Retry-After), and none for long. Every request that
 takes one of those places gives it back however it ends (`StreamSlot`).
 
+The worker writes a match's events only while someone watches it (arena/store/live.py):
+an open stream says so (`watch`) when it starts and every `WATCH_BEAT_SECONDS` while
+the match is in flight, and the worker then writes everything the match told so far,
+which reaches this stream at its next poll.
+
 What a watcher sees is cut here, per watcher, as the replay is on the match page: no
 card of another owner's seat before it is played (their hands, passes, what they were
 passed, a kitty, the stock's draws: "XX"), no deal seed (it would give every hand away),
@@ -29,7 +34,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 from werkzeug.wrappers import Response
 
-from arena.store.live import events_after
+from arena.store.live import WATCH_BEAT_SECONDS, events_after, watch
 from arena.store.models import IN_FLIGHT_MATCH_STATUSES, Match
 
 from . import database
@@ -209,12 +214,19 @@ def stream_events(
     match is over; it stops after `duration` seconds (the browser reconnects)."""
     yield "retry: 1000\n\n"
     started = last_sent = time.monotonic()
+    beat_at: float | None = None
     with sessions() as session:
         seatings = _seatings(session, match_id, after) if after else {}
     while True:
         with sessions() as session:
             batches = events_after(session, match_id, after)
             status = session.scalar(select(Match.status).where(Match.id == match_id))
+            session.rollback()
+            now = time.monotonic()
+            in_flight = status is not None and status in IN_FLIGHT_MATCH_STATUSES
+            if in_flight and (beat_at is None or now - beat_at >= WATCH_BEAT_SECONDS):
+                watch(session, match_id)  # the worker writes the events while we watch
+                beat_at = now
         for batch_id, events in batches:
             shown = []
             for event in events:

@@ -307,7 +307,7 @@ def execute_match(match_id: int, *, environment_tries: int | None = None) -> Run
         setting_up = False
         log.info("match %s started", match_id, extra={**extra, "seats": len(seats)})
         account.seats, mark = self_cpu_seconds() - mark, self_cpu_seconds()
-        outcome = play(run, seats, LiveWriter(sessions, match_id))
+        outcome = play(run, seats, LiveWriter(sessions, match_id, on_demand=True))
         account.runner, mark = self_cpu_seconds() - mark, self_cpu_seconds()
     except Exception as error:
         if run is not None:

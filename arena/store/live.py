@@ -9,6 +9,18 @@ one it sent (`events_after`). The rows are deleted once the match is stored
 
 The rows hold the runner's full records, every hand included: what a watcher may see is
 cut by the site (web/live.py), per watcher, as it streams them.
+
+**Written only while someone watches** (`LiveWriter(..., on_demand=True)`, what the worker
+uses): most matches are watched by no one, and copying a game's ~950 events and writing
+them cost more CPU than the rest of an in-process match. The site says it streams a
+match by a row in `live_watchers` (`watch`, refreshed every `WATCH_BEAT_SECONDS` by
+each open stream); the writer looks at it at most every `WATCH_POLL_SECONDS` (one
+primary-key read) and, while no stream refreshed it within `WATCH_FRESH_SECONDS`,
+writes nothing: it keeps the match's events in memory as they were told (by reference:
+the runner writes no more into an event once told, except the hand's record of a
+"hand" event, which is copied; `tests/store/test_live.py` checks it against eager
+copies on every kind of hand), and writes them all as one batch when a watcher
+appears, so a late watcher sees the whole match so far.
 """
 
 from __future__ import annotations
@@ -17,7 +29,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, delete, select
@@ -31,6 +43,13 @@ log = logging.getLogger(__name__)
 
 DEFAULT_INTERVAL = 0.5
 """Seconds between two writes of one match's events (a hand's end writes at once)."""
+WATCH_BEAT_SECONDS = 1.0
+"""How often an open stream refreshes its match's `LiveWatch` row."""
+WATCH_FRESH_SECONDS = 5.0
+"""A match is watched while its `LiveWatch` row is younger than this (a stream ends every
+30 s and its browser reconnects a second later: the row outlives the gap)."""
+WATCH_POLL_SECONDS = 0.5
+"""How often an on-demand `LiveWriter` reads its match's `LiveWatch` row."""
 
 
 class LiveEventBatch(Base):
@@ -46,9 +65,52 @@ class LiveEventBatch(Base):
     events: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
 
 
-def append_events(session: Session, match_id: int, events: list[dict[str, Any]]) -> int:
-    """Store `events` as one batch of match `match_id`; return the batch's id."""
+class LiveWatch(Base):
+    """Someone streams this match's live events now (refreshed while they do)."""
+
+    __tablename__ = "live_watchers"
+
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seen_at: Mapped[datetime]
+
+
+def watch(session: Session, match_id: int, *, now: datetime | None = None) -> None:
+    """Say that match `match_id` is being watched now (its own transaction); the rows of
+    matches no one watched for an hour go."""
+    when = now or utc_now()
     with write_transaction(session):
+        row = session.get(LiveWatch, match_id, with_for_update=True)
+        if row is None:
+            session.add(LiveWatch(match_id=match_id, seen_at=when))
+        else:
+            row.seen_at = when
+        session.execute(delete(LiveWatch).where(LiveWatch.seen_at < when - timedelta(hours=1)))
+
+
+def watched(
+    session: Session,
+    match_id: int,
+    *,
+    fresh: float = WATCH_FRESH_SECONDS,
+    now: datetime | None = None,
+) -> bool:
+    """Whether a stream said within `fresh` seconds that it watches match `match_id`
+    (ends the read transaction it opens)."""
+    seen = session.scalar(select(LiveWatch.seen_at).where(LiveWatch.match_id == match_id))
+    session.rollback()
+    return seen is not None and (now or utc_now()) - seen <= timedelta(seconds=fresh)
+
+
+def append_events(
+    session: Session, match_id: int, events: list[dict[str, Any]], *, clear: bool = False
+) -> int:
+    """Store `events` as one batch of match `match_id`, after deleting its earlier batches
+    if `clear` (one transaction); return the batch's id."""
+    with write_transaction(session):
+        if clear:
+            session.execute(delete(LiveEventBatch).where(LiveEventBatch.match_id == match_id))
         batch = LiveEventBatch(match_id=match_id, events=events)
         session.add(batch)
         session.flush()
@@ -69,10 +131,17 @@ def events_after(
 
 
 def clear_events(session: Session, match_id: int) -> int:
-    """Delete match `match_id`'s events (it is stored, or starts again); how many batches."""
+    """Delete match `match_id`'s events and its watchers' row (it is stored, or starts
+    again); how many batches."""
     with write_transaction(session):
         result = session.execute(delete(LiveEventBatch).where(LiveEventBatch.match_id == match_id))
+        session.execute(delete(LiveWatch).where(LiveWatch.match_id == match_id))
     return int(getattr(result, "rowcount", 0) or 0)
+
+
+def _copy(event: dict[str, Any]) -> dict[str, Any]:
+    copied: dict[str, Any] = json.loads(json.dumps(event))
+    return copied
 
 
 class LiveWriter:
@@ -82,6 +151,10 @@ class LiveWriter:
     is written when `interval` seconds passed since the last write, or at a hand's end;
     `flush()` writes what is left. A failed write keeps the events for the next one; the
     runner logs the error and the match goes on.
+
+    With `on_demand`, all this happens only while the match is watched (`watched`, read
+    at most every `poll` seconds); until then the events are kept, uncopied, and the
+    first write after a watcher appears holds every one of them (module docstring).
     """
 
     def __init__(
@@ -91,23 +164,71 @@ class LiveWriter:
         *,
         interval: float = DEFAULT_INTERVAL,
         now: Callable[[], float] = time.monotonic,
+        on_demand: bool = False,
+        poll: float = WATCH_POLL_SECONDS,
     ) -> None:
         self.sessions = sessions
         self.match_id = match_id
         self.interval = interval
+        self.on_demand = on_demand
+        self.poll = poll
         self._now = now
         self._pending: list[dict[str, Any]] = []
         self._written_at = now()
+        self._backlog: list[dict[str, Any]] = []  # on demand, unwatched: told, not copied
+        self._watched = not on_demand
+        self._looked_at: float | None = None
+        self._clear = False  # delete an earlier run's batches with the next write
+        self.looks = 0
+        """How many times the writer read whether the match is watched."""
 
     def __call__(self, event: dict[str, Any]) -> None:
-        if event.get("kind") == "match":
+        kind = event.get("kind")
+        if kind == "match":
             # A new run of this match (a redelivered task): forget the last run's events.
+            self._pending.clear()
+            self._backlog.clear()
+            self._clear = True
+        if self.on_demand:
+            self._look()
+            if not self._watched:
+                # The runner writes into a hand's record until the hand ends; nothing
+                # else it tells is changed afterwards.
+                self._backlog.append(_copy(event) if kind == "hand" else event)
+                return
+        if self._clear and not self.on_demand:
             with self.sessions() as session:
                 clear_events(session, self.match_id)
-            self._pending.clear()
-        self._pending.append(json.loads(json.dumps(event)))
+            self._clear = False
+        self._pending.append(_copy(event))
         due = self._now() - self._written_at >= self.interval
-        if due or event.get("kind") == "hand_end":
+        if due or kind == "hand_end":
+            self.flush()
+
+    def _look(self) -> None:
+        """Read whether the match is watched, at most every `poll` seconds; a watcher's
+        arrival writes the backlog, a departure what is pending."""
+        now = self._now()
+        if self._looked_at is not None and now - self._looked_at < self.poll:
+            return
+        self._looked_at = now
+        self.looks += 1
+        try:
+            with self.sessions() as session:
+                watching = watched(session, self.match_id)
+        except Exception:
+            log.exception("match %s: cannot tell whether it is watched", self.match_id)
+            return
+        if watching and not self._watched:
+            # What a failed write left (told before the backlog), then the backlog.
+            self._pending += _copy({"events": self._backlog})["events"]
+            self._backlog = []
+            self._watched = True
+        elif not watching and self._watched:
+            self._watched = False
+        else:
+            return
+        if self._pending:
             self.flush()
 
     def flush(self) -> None:
@@ -115,7 +236,8 @@ class LiveWriter:
         if not self._pending:
             return
         with self.sessions() as session:
-            append_events(session, self.match_id, self._pending)
+            append_events(session, self.match_id, self._pending, clear=self._clear)
+        self._clear = False
         self._pending = []
         self._written_at = self._now()
 

@@ -6,12 +6,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete, select, update
 
 from arena.engine import preset
 from arena.store import write_transaction
-from arena.store.live import append_events, clear_events, events_after
+from arena.store.live import (
+    LiveWatch,
+    LiveWriter,
+    append_events,
+    clear_events,
+    events_after,
+    watched,
+)
 from arena.store.models import Match, MatchStatus, Replay
+from web import database
 from web.bench import add_match, play_and_record
 
 
@@ -202,3 +210,50 @@ def test_a_hidden_seats_note_on_a_pledge_or_a_moon_choice_is_not_shown_live() ->
         {"kind": "moon_choice", "seat": 2, "value": "add", "note": "I lead"},
     ]
     assert decisions[0]["note"] == "no hearts here"  # the record is left as it was
+
+
+def test_a_stream_tells_the_worker_the_match_is_watched_while_it_runs(app, client, db, world):
+    match_id, _events = _recorded_events(db, world)
+    db.rollback()
+    assert not watched(db, match_id)
+    app.config.update(LIVE_STREAM_SECONDS=0.0, LIVE_POLL_SECONDS=0.0)
+    client.get(f"/matches/{match_id}/live").get_data()
+    assert watched(db, match_id)
+    client.get(f"/matches/{world.match_id}/live").get_data()  # stored: no one to tell
+    assert db.scalar(select(LiveWatch.match_id).where(LiveWatch.match_id == world.match_id)) is None
+
+
+def test_a_watcher_arriving_mid_match_is_streamed_the_whole_match_so_far(app, client, db, world):
+    """The worker's on-demand writer keeps a match's events until a stream says someone
+    watches; the watcher's next poll gets all of them, and the rest as they come."""
+    with write_transaction(db):
+        match_id = add_match(
+            db,
+            season_id=None,
+            version_ids=[world.alice_version_id, world.bob_version_id, 4, 5],
+            rules=preset("standard"),
+            seed=5,
+        )
+    app.config.update(LIVE_STREAM_SECONDS=0.0, LIVE_POLL_SECONDS=0.0)
+    writer = LiveWriter(database.sessions(app), match_id, on_demand=True, poll=0)
+    told: list[dict[str, Any]] = []
+    first: list[list[dict[str, Any]]] = []
+
+    def sink(event: dict[str, Any]) -> None:
+        told.append(json.loads(json.dumps(event)))
+        if len(told) == 300:  # the third hand or so: a watcher opens the page
+            body = client.get(f"/matches/{match_id}/live").get_data(as_text=True)
+            first.append([e for m in _messages(body) for e in m["data"]])
+        writer(event)
+
+    play_and_record(db, match_id, on_event=sink)
+    writer.flush()
+    assert first == [[]]  # nothing was written before: the stream had nothing yet
+    body = client.get(f"/matches/{match_id}/live").get_data(as_text=True)
+    messages = _messages(body)
+    assert messages[-1]["event"] == "end"
+    streamed = [event for message in messages[:-1] for event in message["data"]]
+    assert [e["kind"] for e in streamed] == [e["kind"] for e in told]
+    assert streamed[0]["kind"] == "match" and len(told) > 600
+    plays = [e["play"]["card"] for e in streamed if e["kind"] == "play"]
+    assert plays == [e["play"]["card"] for e in told if e["kind"] == "play"]
