@@ -178,7 +178,8 @@ def _over(rules, event: MatchProgress) -> bool:  # type: ignore[no-untyped-def]
 def _print_result(outcome: MatchOutcome) -> None:
     if outcome.void:
         err_console.print("[red]VOID[/red]: the platform failed; the match is not scored.")
-        err_console.print(outcome.void_reason or "")
+        # A local run is the user's own machine: the traceback is theirs to read.
+        err_console.print(outcome.void_detail or outcome.void_reason or "", markup=False)
         return
     table = Table(title=f"match {outcome.replay['match_id']}")
     for column in ("rank", "bot", "score", "hands", "moons", "faults"):

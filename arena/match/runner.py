@@ -80,6 +80,10 @@ class MatchOutcome:
     results: tuple[EntrantResult, ...]
     void: bool
     void_reason: str | None
+    """Why the match is void, as everyone may read it (the page, the replay, the API)."""
+    void_detail: str | None = None
+    """The platform error's traceback, for the log and the developers: never published,
+    since an exception's message may quote a bot's answer and names the workers' files."""
 
     @functools.cached_property
     def replay(self) -> dict[str, Any]:
@@ -245,12 +249,20 @@ class MatchRunner:
         )
         games: list[GameRecord] = []
         void_reason: str | None = None
+        void_detail: str | None = None
         try:
             for game_index in range(games_total):
                 games.append(await self._play_game(game_index, games_total))
         except Exception:  # our bug, never a bot's: the match is void
-            void_reason = traceback.format_exc(limit=8)
-            log.exception("match %s voided by a platform error", self.match_id)
+            void_detail = traceback.format_exc(limit=8)
+            incident = uuid.uuid4().hex[:12]
+            void_reason = (
+                f"a platform error, not a bot's (incident {incident} in the workers' log): "
+                "the match is void and rates no one"
+            )
+            log.exception(
+                "match %s voided by a platform error (incident %s)", self.match_id, incident
+            )
         finally:
             await self._close_seats()
         results = self._results(games)
@@ -270,7 +282,7 @@ class MatchRunner:
                 "finished_at": dt.datetime.now(dt.UTC).isoformat(),
             },
         )
-        return MatchOutcome(document, results, void_reason is not None, void_reason)
+        return MatchOutcome(document, results, void_reason is not None, void_reason, void_detail)
 
     def _replay_header(self) -> dict[str, Any]:
         return {
