@@ -23,9 +23,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from arena.bots import HOUSE_BOTS, HouseBot, StrongBot
-from arena.demo import answer
 from arena.engine import Hand, Rules, preset
 from arena.engine.decisions import Action
+from arena.match.house import answer
 from arena.match.seats import DecisionContext, InProcessSeat
 
 Z_95 = 1.959963984540054
@@ -241,7 +241,7 @@ def play_table(
     timings = [Timing() for _ in range(n)]
     seats = [InProcessSeat(bot) for bot in bots]
     context = DecisionContext(index, (0,) * n, 0.0, 0.0)
-    # The one loop, as the runner and `arena demo` (`arena.demo.answer`): every decision
+    # The one loop, as the runner and `arena demo` (`arena.match.house.answer`): every decision
     # the rules ask, each timed against the seat that answers it.
     while (decision := hand.pending()) is not None:
         seat = decision.seat

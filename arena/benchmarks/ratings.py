@@ -25,9 +25,9 @@ from collections.abc import Sequence
 from typing import Final
 
 from arena.bots import HeuristicBot, RandomBot
-from arena.demo import play_game
 from arena.engine import Card, CardSet, PassDirection, Rules, SeatView, Suit, preset
 from arena.engine.decisions import CountedCall
+from arena.match.house import play_game
 from arena.ratings.correlation import spearman
 from arena.ratings.elo import (
     DEFAULT_SETTINGS,

@@ -35,8 +35,8 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from typing import Final
 
-from arena.demo import play_game
 from arena.engine import Rules, preset
+from arena.match.house import play_game
 from arena.ratings.batch import Standing, TableResult, fit_points, fit_standings
 from arena.ratings.elo import EloRating, places_from_scores, rate_table
 from arena.ratings.luck import PlayedGame, evaluate_deal, luck_terms

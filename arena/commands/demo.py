@@ -24,7 +24,7 @@ from .common import console, rules_from_option, rules_option
 def demo(rules_name: str, seed: int, bots: str | None) -> None:
     """Play one game of house bots in-process and print the score sheet."""
     from arena.bots import HOUSE_BOTS
-    from arena.demo import play_game
+    from arena.match.house import play_game
 
     if bots is None:  # the preset's own table size (three for extra_cards, eight for cancellation)
         seats = rules_from_option(rules_name, None).players

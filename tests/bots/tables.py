@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from arena.bots import HouseBot
-from arena.demo import answer
 from arena.engine import Hand, Rules
 from arena.engine.decisions import Action, DecisionKind
+from arena.match.house import answer
 from arena.match.seats import DecisionContext, InProcessSeat
 
 Hook = Callable[[Hand, int], None]
@@ -28,7 +28,7 @@ def play_hand(
     hand = Hand.deal(rules, seed, dealer=index % rules.players, pass_direction=direction)
     seats = [InProcessSeat(bot) for bot in bots]
     context = DecisionContext(index, (0,) * rules.players, 0.0, 0.0)
-    # The one loop, as the runner: every decision the rules ask (`arena.demo.answer`).
+    # The one loop, as the runner: every decision the rules ask (`arena.match.house.answer`).
     while (decision := hand.pending()) is not None:
         if on_decision is not None and decision.kind is DecisionKind.PLAY:
             on_decision(hand, decision.seat)

@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from arena import demo
 from arena.bots import HOUSE_BOTS
 from arena.cli import main
 from arena.engine import PRESETS, preset
 from arena.engine.decisions import DecisionKind
+from arena.match import house
 
 # Presets whose every hand asks a kind besides the pass and the play.
 ASKED_EVERY_HAND = {
@@ -30,14 +30,14 @@ def test_the_demo_plays_two_hands_of_every_preset(name: str, monkeypatch) -> Non
     rules = preset(name).replace(max_hands=2)
     bots = [HOUSE_BOTS["heuristic" if s % 2 else "random"](s) for s in range(rules.players)]
     asked: dict[int, set[DecisionKind]] = {}
-    answer = demo.answer
+    answer = house.answer
 
     def recorded(seat, decision, hand, context):
         asked.setdefault(context.hand_number, set()).add(decision.kind)
         return answer(seat, decision, hand, context)
 
-    monkeypatch.setattr(demo, "answer", recorded)
-    game = demo.play_game(rules, bots, 7)
+    monkeypatch.setattr(house, "answer", recorded)
+    game = house.play_game(rules, bots, 7)
     assert game.is_over and len(game.hand_scores) == len(asked) >= 1
     for kinds in asked.values():
         assert DecisionKind.PLAY in kinds or DecisionKind.PENNY_PLAY in kinds

@@ -16,8 +16,8 @@ from arena.benchmarks.ratings import (
     bench_convergence,
     simulate_season,
 )
-from arena.demo import play_game
 from arena.engine import preset
+from arena.match.house import play_game
 
 GAMES = 240
 STATED = 200  # games within which rho >= 0.9 for good

@@ -1,10 +1,12 @@
-"""`arena demo`: a game of house bots played in-process, printed hand by hand.
+"""House bots at one table, in-process: the loop every driver of house bots plays through.
 
-The real engine and the real house bots, no servers needed. Each decision goes through
-the runner's own path: the hand says what it asks (`Hand.pending`), the house bot answers
-through `InProcessSeat` (the runner's table of choosers) and the answer is judged as the
-runner judges it (`arena.match.judging`), so every rule the platform plays, with whatever
-it asks, plays here too (and the rating benchmarks that play their games here).
+`answer` is one decision: the hand says what it asks (`Hand.pending`), the house bot
+answers through `InProcessSeat` (the runner's table of choosers, `seats.py`) and the answer
+is judged as the runner judges it (`judging.py`). `play_game` is a whole game of them. The
+runner's own loop asks the same seats and judges; `arena demo`, `arena bench bots`, the
+rating benchmarks and the bots' test tables play here, so every rule the platform plays,
+with whatever it asks, plays in each of them too. (It lived in `arena.demo`, named after
+its first user; a new driver looks for it beside the seats.)
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from typing import Any
 from arena.bots import HouseBot
 from arena.engine import Game, Hand, Rules, SeatView
 from arena.engine.decisions import Action, Decision
-from arena.match.judging import judge
-from arena.match.seats import DecisionContext, InProcessSeat
+
+from .judging import judge
+from .seats import DecisionContext, InProcessSeat
 
 
 def play_game(
