@@ -265,3 +265,15 @@ def test_the_readme_says_what_uploads_need_of_a_machine_with_nothing_installed()
     paragraph = readme[start : readme.index("\n\n", start)]
     assert "nothing to install first" in paragraph
     assert "bubblewrap" in paragraph and "apt-get install bubblewrap" in paragraph
+
+
+def test_the_site_knows_the_address_people_reach_it_at() -> None:
+    """Inside its container the site knows only the container's name, which the account
+    page's `arena login` line would otherwise name (issue 31): the compose file names the
+    published address, which an operator overrides with their proxy's."""
+    web = services()["web"]
+    published = {str(port).split(":")[0] for port in web["ports"]}
+    site = substitute(web["environment"]["ARENA_SITE_URL"])
+    assert site.startswith("http://localhost:")
+    assert site.rsplit(":", 1)[1] in published
+    assert "${ARENA_SITE_URL:-" in COMPOSE.read_text()  # the operator's value wins
