@@ -15,7 +15,9 @@ A bad archive, bad requirements, a bot that does not start or faults are the bot
 failures: rejected, never retried. A machine that cannot sandbox rejects the version with
 the sandbox's own explanation (an uploaded bot never runs outside it). Our own errors put
 the version back to pending once (`release_version`); transient infrastructure faults
-before the check are retried.
+before the check are retried. A package index that does not answer while the requirements
+install is not the bot's failure either: the version waits and is validated again a minute
+later, as often as it takes (`defer_version`), its page saying what it waits for.
 """
 
 from __future__ import annotations
@@ -33,14 +35,20 @@ from arena.seasons import promote_version
 from arena.store.bots import archive_content, trusted_house_bot
 from arena.store.bots import set_version_status as _set_status
 from arena.store.database import write_transaction
-from arena.store.dispatch import claim_version, release_version
+from arena.store.dispatch import claim_version, defer_version, release_version
 from arena.store.models import Bot, BotVersion, VersionStatus
 from arena.uploads import UploadError
 
 from . import context
 from .app import VALIDATE, ArenaTask, app
 from .environments import host_paths, version_environment
-from .sandbox import EnvironmentBuildError, SandboxError, SandboxPolicy, SandboxUnavailableError
+from .sandbox import (
+    EnvironmentBuildError,
+    PackageIndexUnavailableError,
+    SandboxError,
+    SandboxPolicy,
+    SandboxUnavailableError,
+)
 from .sandbox.host import SandboxHost
 from .sandbox.local import shared_sandbox
 from .transient import is_transient, retrying
@@ -131,6 +139,9 @@ class Verdict:
     status: VersionStatus | None
     reason: str
     detail: str | None = None
+    waits: bool = False
+    """Something outside the platform is down (the package index): validate it later,
+    and do not count it as a failure of ours (`arena.store.dispatch.defer_version`)."""
 
 
 def judge(candidate: Candidate) -> Verdict:
@@ -140,6 +151,8 @@ def judge(candidate: Candidate) -> Verdict:
     settings = context.settings()
     try:
         env = version_environment(settings, candidate.archive_sha256, lambda: candidate.content)
+    except PackageIndexUnavailableError as error:
+        return Verdict(None, host_paths(settings)(str(error)), waits=True)
     except (UploadError, EnvironmentBuildError) as error:
         return Verdict(VersionStatus.REJECTED, host_paths(settings)(str(error)))
     scrub = host_paths(settings, env)
@@ -188,6 +201,15 @@ def execute_validation(version_id: int) -> ValidationSummary:
             "validating version %s failed: %s", version_id, reason, exc_info=True, extra=extra
         )
         verdict = Verdict(None, reason)
+    if verdict.waits:
+        deferred = retrying(
+            lambda: _defer(version_id, verdict.reason),
+            seconds=settings.db_retry_seconds,
+            what=f"deferring version {version_id}",
+        )
+        log.warning("version %s waits: %s", version_id, verdict.reason, extra=extra)
+        status = deferred.value if deferred is not None else "unchanged"
+        return ValidationSummary(version_id, status, verdict.reason)
     if verdict.status is None:
         released = retrying(
             lambda: _release(version_id, verdict.reason),
@@ -204,6 +226,11 @@ def execute_validation(version_id: int) -> ValidationSummary:
     )
     log.info("version %s %s: %s", version_id, stored_status.value, verdict.reason, extra=extra)
     return ValidationSummary(version_id, stored_status.value, verdict.reason)
+
+
+def _defer(version_id: int, reason: str) -> VersionStatus | None:
+    with context.sessions()() as session:
+        return defer_version(session, version_id, reason)
 
 
 def _release(version_id: int, reason: str) -> VersionStatus | None:

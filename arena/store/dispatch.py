@@ -30,6 +30,10 @@ from .types import utc_now
 
 REQUEUED: Final = "requeued"
 """How `status_reason` starts on a match or version the reaper put back in the queue."""
+WAITING: Final = "waiting"
+"""How `status_reason` starts on a version that waits for something outside the platform
+(the package index): validated again after `WAIT_SECONDS`, never rejected for it."""
+WAIT_SECONDS: Final = 60.0
 
 
 def queued_match_ids(
@@ -58,12 +62,26 @@ def queued_match_ids(
 
 
 def pending_version_ids(
-    session: Session, *, limit: int, created_after: datetime | None = None
+    session: Session,
+    *,
+    limit: int,
+    created_after: datetime | None = None,
+    now: datetime | None = None,
 ) -> list[int]:
-    """Bot versions waiting for validation, oldest first (ends its read transaction)."""
+    """Bot versions waiting for validation, oldest first (ends its read transaction).
+
+    A version deferred (`defer_version`) less than `WAIT_SECONDS` ago is left out.
+    """
     query = select(BotVersion.id).where(BotVersion.status == VersionStatus.PENDING)
     if created_after is not None:
         query = query.where(BotVersion.status_changed_at > created_after)
+    waited = (now or utc_now()) - timedelta(seconds=WAIT_SECONDS)
+    query = query.where(
+        ~(
+            BotVersion.status_reason.startswith(WAITING, autoescape=True)
+            & (BotVersion.status_changed_at > waited)
+        )
+    )
     ids = list(session.scalars(query.order_by(BotVersion.id).limit(limit)))
     session.rollback()
     return ids
@@ -235,6 +253,26 @@ def release_match(session: Session, match_id: int) -> bool:
         match.status = MatchStatus.QUEUED
         match.started_at = None
         return True
+
+
+def defer_version(
+    session: Session, version_id: int, reason: str, *, now: datetime | None = None
+) -> VersionStatus | None:
+    """validating → pending while something outside the platform is down (its own
+    transaction); the new status, None if it was not validating.
+
+    Unlike `release_version` this does not count as our failure: a package index that is
+    down for an hour rejects no one. The reason, shown on the version's page, says what it
+    waits for; the dispatcher leaves it for `WAIT_SECONDS` (`pending_version_ids`).
+    """
+    with write_transaction(session):
+        version = session.get(BotVersion, version_id, with_for_update=True, populate_existing=True)
+        if version is None or version.status is not VersionStatus.VALIDATING:
+            return None
+        version.status = VersionStatus.PENDING
+        version.status_reason = f"{WAITING} (validated again every {WAIT_SECONDS:.0f} s): {reason}"
+        version.status_changed_at = now or utc_now()
+        return version.status
 
 
 def release_version(

@@ -13,7 +13,12 @@ Typical use by a worker (see docs/sandbox.md for the threat model and each layer
 """
 
 from .environment import BotEnvironment, build_environment, build_runtime, parse_requirements
-from .errors import EnvironmentBuildError, SandboxError, SandboxUnavailableError
+from .errors import (
+    EnvironmentBuildError,
+    PackageIndexUnavailableError,
+    SandboxError,
+    SandboxUnavailableError,
+)
 from .launcher import Sandbox, check_available
 from .local import SandboxedBotFile, start_bot_file, start_unsandboxed
 from .policy import SandboxPolicy
@@ -36,6 +41,7 @@ __all__ = [
     "EnvironmentBuildError",
     "ExitKind",
     "ExitReason",
+    "PackageIndexUnavailableError",
     "Sandbox",
     "SandboxError",
     "SandboxPolicy",

@@ -27,11 +27,14 @@ import importlib.util
 import json
 import os
 import py_compile
+import re
 import shutil
 import stat
 import subprocess
 import sys
 import sysconfig
+import urllib.error
+import urllib.request
 import venv
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,7 +42,7 @@ from pathlib import Path
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from .errors import EnvironmentBuildError
+from .errors import EnvironmentBuildError, PackageIndexUnavailableError
 
 RUNTIME_DISTRIBUTIONS = ("hearts-bot-sdk", "grpcio", "protobuf", "uvloop")
 """What every bot gets (with their requirements); a bot's own needs go in requirements.txt."""
@@ -48,6 +51,14 @@ REQUIREMENTS = "requirements.txt"
 PTH_NAME = "_hearts_arena_runtime.pth"
 PIP_TIMEOUT_SECONDS = 600.0
 PIP_LOG_BYTES = 16_384
+INDEX_TROUBLE = re.compile(
+    r"NewConnectionError|ConnectTimeoutError|ReadTimeoutError|ProtocolError|ProxyError"
+    r"|Max retries exceeded|Temporary failure in name resolution|Name or service not known"
+    r"|Connection refused|Connection reset|Could not fetch URL|HTTP error 5\d\d"
+    r"|\b5\d\d Server Error|Read timed out"
+)
+"""What pip prints when the index, not the requirement, is at fault (it still ends with
+"No matching distribution found", as for a name that does not exist)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -364,6 +375,33 @@ def _pip_env() -> dict[str, str]:
     return env
 
 
+def unanswered_indexes(pip_log: str, timeout: float = 10.0) -> list[str]:
+    """The http(s) indexes pip says it looked in ("Looking in indexes: ...") that do not
+    answer now, each with why: a refused or timed-out connection, or a 5xx.
+
+    pip says "No matching distribution found" both for a name no index has and for an
+    index it could not reach, and with few retries it prints nothing of the connection:
+    asking the index ourselves tells the bot's mistake from our outage.
+    """
+    found = re.search(r"^Looking in indexes: (.+)$", pip_log, re.MULTILINE)
+    if found is None:
+        return []
+    down = []
+    for url in (part.strip() for part in found.group(1).split(",")):
+        if not url.startswith(("http://", "https://")) or "****" in url:  # pip hid a password
+            continue
+        try:
+            with urllib.request.urlopen(url, timeout=timeout):
+                pass
+        except urllib.error.HTTPError as error:
+            if error.code >= 500:
+                down.append(f"{url} answered HTTP {error.code}")
+        except (OSError, ValueError) as error:
+            reason = getattr(error, "reason", error)
+            down.append(f"{url} did not answer: {reason}")
+    return down
+
+
 def _install(
     env: BotEnvironment, requirements: list[str], *, offline: bool, index_url: str | None
 ) -> None:
@@ -393,11 +431,18 @@ def _install(
             check=False,
         )
     except subprocess.TimeoutExpired:
-        raise EnvironmentBuildError(
+        raise PackageIndexUnavailableError(
             f"installing the requirements took over {PIP_TIMEOUT_SECONDS:.0f} s"
         ) from None
     if result.returncode != 0:
         log = (result.stdout + result.stderr)[-PIP_LOG_BYTES:]
+        trouble = [line.strip() for line in log.splitlines() if INDEX_TROUBLE.search(line)]
+        trouble += unanswered_indexes(log)
+        if trouble:
+            said = "\n".join(line[:400] for line in trouble[-3:])
+            raise PackageIndexUnavailableError(
+                f"the package index did not answer while installing the requirements:\n{said}"
+            )
         raise EnvironmentBuildError(f"installing the requirements failed:\n{log}")
 
 

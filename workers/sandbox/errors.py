@@ -13,3 +13,11 @@ class SandboxUnavailableError(SandboxError):
 
 class EnvironmentBuildError(SandboxError):
     """A bot version's environment could not be built (bad upload or requirements)."""
+
+
+class PackageIndexUnavailableError(EnvironmentBuildError):
+    """The package index did not answer while a version's requirements were installed.
+
+    The platform's trouble, not the bot's: the version waits and is validated again
+    (`arena.store.dispatch.defer_version`), instead of being rejected for our outage.
+    """
