@@ -80,6 +80,70 @@ SETTLEMENT_WORDS: Final = {
 }
 
 
+OPTION_TOPICS: Final[dict[str, tuple[str, ...]]] = {
+    "players": ("Players and deal",),
+    "removed_cards": ("Players and deal",),
+    "kitty_size": ("Kitty",),
+    "kitty_taker": ("Kitty",),
+    "kitty_visibility": ("Kitty",),
+    "pass_count": ("Passing",),
+    "pass_schedule": ("Passing",),
+    "pass_forbidden": ("Passing",),
+    "opening": ("First trick",),
+    "first_trick": ("First trick",),
+    "lead_rule": ("Leading",),
+    "broken_by": ("Leading",),
+    "queen_and_hearts_may_lead_heart": ("Leading",),
+    "card_values": ("Points", "Scoring suit", "Auction"),
+    "doubler": ("Doubler",),
+    "royal_queens": ("Royal queens",),
+    "booster_nines": ("Booster nines",),
+    "queen_at_first_chance": ("The queen at the first chance",),
+    "jokers": ("Players and deal", "Jokers", "The joker"),
+    "joker_kind": ("Jokers", "The joker"),
+    "pass_call_options": ("Passing",),
+    "pass_call_split": ("Passing",),
+    "moon": ("Shooting the moon",),
+    "moon_points": ("Shooting the moon",),
+    "moon_requires": ("Shooting the moon",),
+    "sun_points": ("Shooting the sun",),
+    "no_trick_bonus": ("No tricks",),
+    "exact_score_adjustments": ("Exact score",),
+    "target_score": ("End", "Lives"),
+    "max_hands": ("End", "Lives"),
+    "settlement": ("Chips",),
+    "dealer_rule": ("Dealer", "Next lead"),
+    "scoring_suit_choice": ("Scoring suit", "Auction"),
+    "max_bid": ("Auction",),
+    "lives": ("Lives",),
+    "danger_points": ("Lives",),
+    "cancellation": ("Players and deal", "Cancellation"),
+    "second_pack_removed": ("Players and deal",),
+    "domino": ("Stock",),
+    "penny_play": ("Pennies",),
+    "penny_openings": ("Pennies",),
+    "enfle": ("Players and deal", "Taking up", "Points"),
+    "first_trick_points": ("First and last tricks",),
+    "last_trick_points": ("First and last tricks",),
+    "every_penalty_extra": ("First and last tricks",),
+    "doubler_alone_points": ("Doubler alone",),
+    "all_hearts_reversed": ("All the hearts",),
+    "all_hearts_reverse_queen": ("All the hearts",),
+    "moon_subtract_after": ("Shooting the moon",),
+    "no_hearts_pledge": ("The no-hearts pledge",),
+    "pledge_points": ("The no-hearts pledge",),
+    "pass_call_counts": ("Passing",),
+    "extra_cards_first_trick": ("Extra cards",),
+    "queen_refusal": ("Refusing the queen of spades",),
+    "exposures": ("Exposed cards",),
+}
+"""Where `describe` tells each rule option of `arena.engine.options.OPTIONS` (all but the
+label, `name`): the topics whose sentences change with it. tests/web/test_rulebook.py
+holds this table to the option table (a row each) and to the presets (each option a
+preset sets away from its default is told under one of its topics, and resetting it
+changes those sentences unless it changes no game either)."""
+
+
 def _cards(cards: Iterable[Card]) -> str:
     names = [card_name(str(card)) for card in cards]
     if len(names) <= 1:
