@@ -18,7 +18,18 @@ from typing import Any
 
 from flask import Flask
 
-from . import bounds, database, errors, headers, limits, logs, passwords, quotas, templating
+from . import (
+    bounds,
+    database,
+    errors,
+    headers,
+    limits,
+    logs,
+    metrics,
+    passwords,
+    quotas,
+    templating,
+)
 from .forms import CSRFProtect
 
 UPLOAD_MAX_BYTES = 1024 * 1024
@@ -89,6 +100,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     logs.init_app(app)
     database.init_app(app)
+    metrics.init_app(app)  # first of the request hooks: every request is counted
     quotas.init_app(app)
     csrf.init_app(app)
     errors.init_app(app)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from itertools import zip_longest
@@ -58,6 +59,7 @@ from .accounting import MatchAccount, self_cpu_seconds
 from .app import RUN_MATCH, ArenaTask, app
 from .config import Settings
 from .environments import host_paths, version_environment
+from .metrics import record_match, worker_metrics
 from .sandbox import EnvironmentBuildError, SandboxError, SandboxPolicy
 from .sandbox.host import SandboxHost
 from .sandbox.local import shared_sandbox
@@ -295,6 +297,9 @@ def execute_match(match_id: int, *, environment_tries: int | None = None) -> Run
         status = _status(sessions, match_id)
         log.info("match %s is %s: nothing to do", match_id, status, extra=extra)
         return RunSummary(match_id, "skipped", status, "not queued")
+    metrics = worker_metrics()
+    metrics.started.inc()
+    claimed = time.perf_counter()
     run: MatchRun | None = None
     account = MatchAccount()
     mark = self_cpu_seconds()
@@ -322,6 +327,8 @@ def execute_match(match_id: int, *, environment_tries: int | None = None) -> Run
                 what=f"queueing match {match_id} again",
             )
             log.warning("match %s put back in the queue (%s)", match_id, error, extra=extra)
+            if released:
+                metrics.requeued.labels("environment" if retry_environment else "transient").inc()
             if released and retry_environment:
                 raise WorkerEnvironmentError(_platform_reason(error)) from error
             if released:
@@ -337,6 +344,7 @@ def execute_match(match_id: int, *, environment_tries: int | None = None) -> Run
             what=f"failing match {match_id}",
         )
         _forget_live_events(sessions, match_id)
+        metrics.finished.labels("failed").inc()
         return RunSummary(match_id, "failed", "failed", reason)
     result = match_result(run, outcome, utc_now())
     recorded = retrying(
@@ -349,6 +357,12 @@ def execute_match(match_id: int, *, environment_tries: int | None = None) -> Run
     _stop_all(run.hosts)  # stopped by the runner already: this only makes it certain
     account.add_bots(host.process for host in run.hosts)
     action = "recorded" if recorded.recorded else "already-recorded"
+    record_match(
+        recorded.status.value if recorded.recorded else "duplicate",
+        time.perf_counter() - claimed,
+        account.to_dict(),
+        outcome.replay.get("faults", ()),
+    )
     log.info(
         "match %s %s: %s",
         match_id,

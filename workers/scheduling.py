@@ -38,6 +38,7 @@ from arena.store.types import utc_now
 from . import context
 from .app import ADVANCE, DISPATCH, REAP, app
 from .matches import enqueue_matches
+from .metrics import worker_metrics
 from .queues import prune_sql_broker, queue_lengths
 from .validation import enqueue_validations
 
@@ -145,6 +146,9 @@ def reap() -> dict[str, Any]:
         pruned = heartbeats.prune(session, HEARTBEAT_RETENTION)
     enqueue_matches(matches.requeued)
     enqueue_validations(list(versions.requeued))
+    reaped = worker_metrics().reaped
+    reaped.labels("requeued").inc(len(matches.requeued))
+    reaped.labels("voided").inc(len(matches.voided))
     broker_rows = prune_sql_broker(settings)
     summary = {
         "requeued_matches": matches.requeued,

@@ -42,6 +42,7 @@ from arena.uploads import UploadError
 from . import context
 from .app import VALIDATE, ArenaTask, app
 from .environments import host_paths, version_environment
+from .metrics import worker_metrics
 from .sandbox import (
     EnvironmentBuildError,
     PackageIndexUnavailableError,
@@ -159,6 +160,7 @@ def judge(candidate: Candidate) -> Verdict:
     try:
         sandbox = shared_sandbox()
     except SandboxUnavailableError as error:
+        worker_metrics().sandbox_refusals.inc()
         return Verdict(
             VersionStatus.REJECTED,
             f"this platform cannot run uploaded bots (the sandbox is unavailable: {error}); "
@@ -255,7 +257,10 @@ _settings = context.settings()
 )
 def validate_bot_version(version_id: int) -> dict[str, Any]:
     """Validate bot version `version_id` (idempotent: a second delivery does nothing)."""
-    return execute_validation(int(version_id)).to_dict()
+    summary = execute_validation(int(version_id))
+    if summary.status != "skipped":
+        worker_metrics().validations.labels(summary.status).inc()
+    return summary.to_dict()
 
 
 def enqueue_validations(version_ids: list[int]) -> None:

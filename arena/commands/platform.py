@@ -124,10 +124,32 @@ def server_name(host: str) -> str:
     default=None,
     help="Replace a pool process after this many tasks.",
 )
+@click.option(
+    "--metrics-port",
+    type=click.IntRange(0, 65535),
+    envvar="ARENA_METRICS_PORT",
+    default=None,
+    help="Serve the worker's Prometheus metrics on this port (0: a free one) "
+    "[env ARENA_METRICS_PORT; default: not served].",
+)
+@click.option(
+    "--metrics-host",
+    envvar="ARENA_METRICS_HOST",
+    default="127.0.0.1",
+    show_default=True,
+    help="The metrics' address [env ARENA_METRICS_HOST].",
+)
 def worker(
-    concurrency: int, queues: str, name: str | None, max_tasks_per_child: int | None
+    concurrency: int,
+    queues: str,
+    name: str | None,
+    max_tasks_per_child: int | None,
+    metrics_port: int | None,
+    metrics_host: str,
 ) -> None:
     """Run a Celery worker (prefork pool, late acks, prefetch of one)."""
+    if metrics_port is not None:  # first: the metrics' mode is chosen before any exists
+        _serve_worker_metrics(name, metrics_host, metrics_port)
     from workers import heartbeats  # noqa: F401  (its signals write the heartbeat)
     from workers.app import app
     from workers.context import settings
@@ -148,6 +170,21 @@ def worker(
     if max_tasks_per_child:
         argv.append(f"--max-tasks-per-child={max_tasks_per_child}")
     app.worker_main(argv)
+
+
+def _serve_worker_metrics(name: str | None, host: str, port: int) -> None:
+    """Empty ``<data dir>/metrics/<worker name>``, make it the pool's multiprocess folder
+    and serve its sum on host:port (`workers.metrics`)."""
+    from celery.utils.nodenames import default_nodename, host_format
+
+    from workers.config import Settings
+    from workers.metrics import folder_name, prepare_multiprocess_dir, start_exporter
+
+    nodename = host_format(default_nodename(name or ""))
+    folder = Settings.from_environ().data_dir / "metrics" / folder_name(nodename)
+    prepare_multiprocess_dir(folder)
+    server, _thread = start_exporter(folder, host, port)
+    click.echo(f"worker metrics on http://{host}:{server.server_port}/metrics", err=True)
 
 
 def _explain_root() -> None:
@@ -367,6 +404,13 @@ def process_command(*args: str) -> list[str]:
     show_default=True,
     help="Seconds between the rounds of a demo season made now.",
 )
+@click.option(
+    "--metrics-port",
+    type=click.IntRange(0, 65535),
+    default=0,
+    show_default=True,
+    help="Port of the workers' Prometheus metrics on 127.0.0.1 (0: a free one, printed).",
+)
 def platform(
     workers: int,
     host: str,
@@ -375,14 +419,45 @@ def platform(
     use_redis: bool,
     no_web: bool,
     cadence: float,
+    metrics_port: int,
 ) -> None:
     """Run the whole platform here: database, broker, web site, workers and beat."""
     env = local_environment(dict(os.environ))
     with contextlib.ExitStack() as stack:  # stops the embedded broker last, however we end
         _url, broker = start_broker(env, "redis" if use_redis else broker_kind, stack)
-        code = run_platform(env, workers, host, port, no_web, cadence, broker=broker)
+        metrics = serve_platform_metrics(env, metrics_port, stack)
+        code = run_platform(
+            env, workers, host, port, no_web, cadence, broker=broker, metrics_url=metrics
+        )
     click.echo("stopped")
     raise SystemExit(code)
+
+
+def serve_platform_metrics(
+    env: dict[str, str],
+    port: int,
+    stack: contextlib.ExitStack,
+    echo: Callable[[str], object] = click.echo,
+) -> str | None:
+    """One metrics folder for all the platform's workers (``<data dir>/metrics/platform``,
+    emptied now, named in `env` for them to write in) served from this process on
+    127.0.0.1:`port`; its URL, or None (said why) when the port cannot be bound.
+
+    The workers then serve nothing themselves: ``ARENA_METRICS_PORT`` is taken out of
+    their environment (they would all ask for the same port)."""
+    from workers.metrics import ENV, prepare_multiprocess_dir, start_exporter
+
+    env.pop("ARENA_METRICS_PORT", None)
+    folder = prepare_multiprocess_dir(Path(env["ARENA_DATA_DIR"]) / "metrics" / "platform")
+    env[ENV] = str(folder)
+    try:
+        server, _thread = start_exporter(folder, "127.0.0.1", port)
+    except OSError as error:
+        echo(f"the workers' metrics are not served: port {port} of 127.0.0.1: {error}")
+        return None
+    stack.callback(server.server_close)
+    stack.callback(server.shutdown)
+    return f"http://127.0.0.1:{server.server_port}/metrics"
 
 
 def run_platform(
@@ -394,9 +469,11 @@ def run_platform(
     cadence: float,
     *,
     broker: EmbeddedBroker | None = None,
+    metrics_url: str | None = None,
 ) -> int:
     """Prepare, then supervise the platform's processes (and the embedded `broker`, when
-    it is the platform's own) until Ctrl-C; the exit status."""
+    it is the platform's own) until Ctrl-C; the exit status. `metrics_url`: where the
+    workers' metrics are served (`serve_platform_metrics`), for the banner."""
     from workers.supervisor import Child, Supervisor
 
     click.echo(f"data in {env['ARENA_DATA_DIR']}; broker {env['ARENA_BROKER_URL']}")
@@ -422,6 +499,9 @@ def run_platform(
             0, Child("web", process_command("web", "--host", host, "--port", str(port)), env)
         )
         click.echo(f"the platform: http://{host}:{port}/   (Ctrl-C stops everything)")
+        click.echo(f"metrics: http://{host}:{port}/metrics (the site, queues, seasons)")
+    if metrics_url:
+        click.echo(f"metrics: {metrics_url} (the workers)")
     if broker is None:
         return Supervisor(children, echo=click.echo).run()
     service = broker.service()

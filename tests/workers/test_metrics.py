@@ -1,0 +1,159 @@
+"""The workers' metrics: a match played by the task in this process moves the match
+counters and the CPU histograms; a real `arena worker --metrics-port` empties its
+multiprocess folder at start and serves what its pool process counted. Every test runs on
+SQLite and on PostgreSQL (the store's `db_url` fixture)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import urllib.request
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from prometheus_client import REGISTRY
+from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy.engine import URL
+from sqlalchemy.orm import Session, sessionmaker
+
+from arena.seasons import schedule_round, start_season
+from arena.store.types import utc_now
+from tests.workers.conftest import link_runtime
+from tests.workers.processes import free_port, platform_env, processes_for, wait_until
+from workers import matches as match_tasks
+from workers.accounting import PARTS
+from workers.app import app, configure
+from workers.config import Settings, prepare_sql_broker
+from workers.metrics import ENV, folder_name
+from workers.seed import ensure_demo_season
+
+pytestmark = pytest.mark.timeout(180)
+
+QUICK_PLAYERS = (("heuristic", 4), ("random", 4))
+
+
+def new_round(sessions: sessionmaker[Session]) -> list[int]:
+    """A running season of quick house players; its first round's match ids."""
+    with sessions() as session:
+        season_id = ensure_demo_season(
+            session, players=QUICK_PLAYERS, cadence=timedelta(seconds=1), now=utc_now()
+        )
+        start_season(session, season_id)
+        ids: list[int] = []
+        schedule_round(session, season_id, ids.extend)
+    assert ids
+    return ids
+
+
+def sample(name: str, **labels: str) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+def test_a_match_played_by_the_task_moves_the_counters_and_cpu_histograms(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    ids = new_round(sessions)
+    started = sample("arena_matches_started_total")
+    done = sample("arena_matches_finished_total", status="done")
+    durations = sample("arena_match_duration_seconds_count")
+    cpu = {part: sample("arena_match_cpu_seconds_count", part=part) for part in PARTS}
+    runner_sum = sample("arena_match_cpu_seconds_sum", part="runner")
+    first = match_tasks.run_match.apply(args=(ids[0],)).get()
+    again = match_tasks.run_match.apply(args=(ids[0],)).get()  # a second delivery: skipped
+    assert (first["action"], again["action"]) == ("recorded", "skipped")
+    assert sample("arena_matches_started_total") == started + 1
+    assert sample("arena_matches_finished_total", status="done") == done + 1
+    assert sample("arena_match_duration_seconds_count") == durations + 1
+    for part in PARTS:
+        assert sample("arena_match_cpu_seconds_count", part=part) == cpu[part] + 1
+    # The runner's CPU is the account's own figure (house bots play in-process).
+    assert sample("arena_match_cpu_seconds_sum", part="runner") == pytest.approx(
+        runner_sum + first["cpu"]["runner"]
+    )
+
+
+def test_a_failed_match_counts_as_failed(
+    settings: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = new_round(sessions)
+
+    def broken(*_: object) -> None:
+        raise ValueError("a bug of ours")
+
+    monkeypatch.setattr(match_tasks, "play", broken)
+    failed = sample("arena_matches_finished_total", status="failed")
+    assert match_tasks.execute_match(ids[0]).action == "failed"
+    assert sample("arena_matches_finished_total", status="failed") == failed + 1
+
+
+def stale_counter(folder: Path) -> None:
+    """A file a worker of an earlier run left: 1000 matches started, by a pid long gone."""
+    folder.mkdir(parents=True)
+    code = "from workers.metrics import worker_metrics; worker_metrics().started.inc(1000)"
+    env = {**os.environ, ENV: str(folder)}
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=60)
+    assert list(folder.glob("counter_*.db"))
+
+
+def scrape(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        text = answer.read().decode()
+    found = {}
+    for family in text_string_to_metric_families(text):
+        for item in family.samples:
+            found[(item.name, tuple(sorted(item.labels.items())))] = item.value
+    return found
+
+
+def test_a_real_worker_empties_its_folder_and_serves_its_pool_processes_counts(
+    db_url: URL, tmp_path: Path, shared_runtime: Path, sessions: sessionmaker[Session]
+) -> None:
+    data_dir = tmp_path / "data"
+    link_runtime(data_dir, shared_runtime)
+    broker = f"sqla+sqlite:///{tmp_path / 'broker.sqlite'}"
+    env = platform_env(
+        data_dir=data_dir,
+        database_url=db_url.render_as_string(hide_password=False),
+        broker_url=broker,
+    )
+    env.pop(ENV, None)
+    prepare_sql_broker(broker)
+    configure(app, Settings.from_environ(env))
+    import socket
+
+    folder = data_dir / "metrics" / folder_name(f"metered@{socket.gethostname()}")
+    stale_counter(folder)
+    port = free_port()
+    try:
+        with processes_for(tmp_path) as procs:
+            worker = procs.worker("metered", env, "--metrics-port", str(port))
+            url = f"http://127.0.0.1:{port}/metrics"
+
+            def serving() -> bool:
+                try:
+                    scrape(url)
+                except OSError:
+                    return False
+                return True
+
+            wait_until(serving, 60, "the worker's metrics to be served")
+            assert scrape(url).get(("arena_matches_started_total", ()), 0.0) == 0.0
+            ids = new_round(sessions)
+            match_tasks.enqueue_matches(ids[:1])
+
+            def recorded() -> float:
+                key = ("arena_matches_finished_total", (("status", "done"),))
+                return scrape(url).get(key, 0.0)
+
+            wait_until(recorded, 120, "the worker's metrics to count the match")
+            figures = scrape(url)
+            writers = {int(p.stem.rsplit("_", 1)[1]) for p in folder.glob("*.db")}
+            pool = worker.children()
+    finally:
+        configure(app, Settings.from_environ())
+    assert figures[("arena_matches_started_total", ())] == 1.0  # not 1001: the old file went
+    assert figures[("arena_match_cpu_seconds_count", (("part", "runner"),))] == 1.0
+    assert writers and worker.pid not in writers  # the pool process wrote, the main serves
+    assert writers <= set(pool)
