@@ -15,10 +15,13 @@ from pathlib import Path
 import pytest
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import select
 from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.seasons import schedule_round, start_season
+from arena.store.metrics import PlatformCollector
+from arena.store.models import Match
 from arena.store.types import utc_now
 from tests.workers.conftest import link_runtime
 from tests.workers.processes import free_port, platform_env, processes_for, wait_until
@@ -32,6 +35,9 @@ from workers.seed import ensure_demo_season
 pytestmark = pytest.mark.timeout(180)
 
 QUICK_PLAYERS = (("heuristic", 4), ("random", 4))
+
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+"""Samples by name and sorted labels."""
 
 
 def new_round(sessions: sessionmaker[Session]) -> list[int]:
@@ -97,7 +103,7 @@ def stale_counter(folder: Path) -> None:
     assert list(folder.glob("counter_*.db"))
 
 
-def scrape(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+def scrape(url: str) -> Samples:
     with urllib.request.urlopen(url, timeout=10) as answer:
         text = answer.read().decode()
     found = {}
@@ -157,3 +163,68 @@ def test_a_real_worker_empties_its_folder_and_serves_its_pool_processes_counts(
     assert figures[("arena_match_cpu_seconds_count", (("part", "runner"),))] == 1.0
     assert writers and worker.pid not in writers  # the pool process wrote, the main serves
     assert writers <= set(pool)
+
+
+def collected(
+    sessions: sessionmaker[Session],
+) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """What `PlatformCollector` reports now, by name and sorted labels."""
+    found = {}
+    for family in PlatformCollector(sessions).collect():
+        for item in family.samples:
+            found[(item.name, tuple(sorted(item.labels.items())))] = item.value
+    return found
+
+
+def test_the_collector_follows_a_seasons_round_from_scheduled_to_finished(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    ids = new_round(sessions)
+    with sessions() as session:
+        season_id = session.scalar(select(Match.season_id).where(Match.id == ids[0]))
+    season = str(season_id)
+    before = collected(sessions)
+    assert before[("arena_season_rounds", (("season", season),))] == 1
+    queued = (("season", season), ("status", "queued"))
+    assert before[("arena_season_round_matches", queued)] == len(ids)
+    assert before[("arena_queue_depth", (("queue", "matches"),))] == len(ids)
+    assert ("arena_season_round_finish_seconds", (("season", season),)) not in before
+    for match_id in ids:
+        assert match_tasks.execute_match(match_id).action == "recorded"
+    after = collected(sessions)
+    done = (("season", season), ("status", "done"))
+    assert after[("arena_season_round_matches", done)] == len(ids)
+    assert after[("arena_season_round_matches", queued)] == 0
+    assert after[("arena_queue_depth", (("queue", "matches"),))] == 0
+    assert after[("arena_queue_oldest_age_seconds", (("queue", "matches"),))] == 0
+    assert after[("arena_season_round_finish_seconds", (("season", season),))] > 0
+
+
+@pytest.mark.timeout(300)
+def test_the_platform_serves_its_workers_metrics_on_the_port_it_prints(tmp_path: Path) -> None:
+    from tests.workers.test_platform import ctrl_c, scalar, start_platform
+
+    db = tmp_path / "var" / "arena.db"
+    port = free_port()
+    log = tmp_path / "platform.log"
+    platform = start_platform(tmp_path, free_port(), log, "--no-web", "--metrics-port", str(port))
+    url = f"http://127.0.0.1:{port}/metrics"
+    try:
+        wait_until(
+            lambda: scalar(db, "SELECT count(*) FROM matches WHERE status = 'done'") >= 2,
+            120,
+            "matches recorded",
+        )
+
+        def counted() -> float:
+            return scrape(url).get(("arena_matches_finished_total", (("status", "done"),)), 0.0)
+
+        wait_until(lambda: counted() >= 2, 60, "the workers' metrics to count them")
+        pids = {
+            int(p.stem.rsplit("_", 1)[1]) for p in (tmp_path / "var/metrics/platform").glob("*.db")
+        }
+    finally:
+        code = ctrl_c(platform)
+    assert code == 0
+    assert f"metrics: {url} (the workers)" in log.read_text()
+    assert len(pids) >= 2  # both workers' pool processes write into the one folder
