@@ -52,7 +52,7 @@ from .auth import current_user
 from .charts import elo_chart
 from .forms import EnterForm, PinForm, WithdrawForm, choices
 from .loaders import load_bot, load_match, load_version, may_see_logs, require_logs
-from .replays import replay_document
+from .replays import stored_replay
 
 bp = Blueprint("bots", __name__)
 
@@ -356,7 +356,7 @@ def match_log(bot_id: int, match_id: int) -> str:
     ).all()
     if not seats:
         abort(404, f"{bot.name} did not play match {match_id}.")
-    replay = replay_document(db, match.id)
+    replay = stored_replay(db, match.id)  # its logs and faults: the same in either version
     entries = []
     for seat in seats:
         logs_text = replay["logs"][seat] if replay and seat < len(replay["logs"]) else None

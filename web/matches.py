@@ -13,12 +13,20 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from arena.match.replay import ReplayError
+from arena.match.sentences import with_words
 from arena.store.models import Bot, BotVersion, Match, MatchSeat, User
 
 from . import database
 from .auth import current_user
 from .loaders import load_match
-from .replays import faults_by_entrant, owned_entrants, redact, replay_document, score_sheet
+from .replays import (
+    owned_entrants,
+    readable_faults,
+    redact,
+    replay_document,
+    score_sheet,
+    stored_replay,
+)
 
 bp = Blueprint("matches", __name__, url_prefix="/matches")
 
@@ -54,9 +62,13 @@ def seat_rows(match: Match) -> list[dict[str, Any]]:
     ]
 
 
-def _replay(match: Match) -> dict[str, Any] | None:
+def _replay(match: Match, layout: bool = True) -> dict[str, Any] | None:
+    """The match's replay in v1's layout (the viewer's), or as stored (either version)
+    unless `layout`; 500 when it cannot be read."""
     try:
-        return replay_document(database.session(), match.id)
+        if layout:
+            return replay_document(database.session(), match.id)
+        return stored_replay(database.session(), match.id)
     except ReplayError as error:
         abort(500, f"The stored replay cannot be read: {error}")
 
@@ -66,17 +78,21 @@ def show(match_id: int) -> str:
     """A match: seats and results, the replay viewer, the score sheet and the faults."""
     match = load_match(match_id)
     seats = seat_rows(match)
-    replay = _replay(match)
+    replay = _replay(match, layout=False)  # the viewer fetches its layout (replay.json)
     readable = owned_entrants(database.session(), match, current_user())
     viewer_seats = [{"seat": s["seat"], "label": s["label"]} for s in seats]
+    try:
+        sheet = score_sheet(replay) if replay else []
+    except ReplayError as error:
+        abort(500, f"The stored replay cannot be read: {error}")
     return render_template(
         "matches/show.html",
         match=match,
         seats=seats,
         viewer_seats=viewer_seats,
         replay=replay,
-        sheet=score_sheet(replay) if replay else [],
-        faults=faults_by_entrant(redact(replay, readable)) if replay else [],
+        sheet=sheet,
+        faults=readable_faults(replay, readable) if replay else [],
         readable=readable,
     )
 
@@ -98,7 +114,8 @@ def replay_response(match: Match) -> Response:
     if replay is None:
         abort(404, f"Match {match.id} has no replay (it is {match.status.value}).")
     readable = owned_entrants(database.session(), match, current_user())
-    body = json.dumps(redact(replay, readable), separators=(",", ":")).encode()
+    # each decision's sentence beside it, as the server says it: the viewer draws it
+    body = json.dumps(redact(with_words(replay), readable), separators=(",", ":")).encode()
     response = Response(mimetype="application/json")
     if request.accept_encodings["gzip"]:
         response.set_data(gzip.compress(body, compresslevel=5))

@@ -1,6 +1,11 @@
 """A match's replay for the site: loaded from the store, cut to what the viewer may read,
 and summed up as a score sheet.
 
+The store holds replays of either version (`arena.match.replay` reads both). The match
+page reads what both keep under the same keys (each hand's points and totals, the faults,
+the result's moons) straight from the stored document; only the viewer's JSON needs v1's
+layout, which a v2 document gives by a pass through the engine (`replay_view.readable`).
+
 The replay as stored holds every bot's own output (`logs`), the text of each fault
 (`faults[].detail`, which can quote a bot's exception) and the notes a bot attached to its
 decisions (`note`, beside each decision). Those belong to the bot's owner and the admins:
@@ -19,22 +24,31 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.match import replay_view
-from arena.match.replay import decision_records
+from arena.match.replay import decision_records, hand_scores, loads
 from arena.store.models import Bot, BotVersion, Match, MatchSeat, Replay, User
 
 HIDDEN_DETAIL: Final = "(visible to the bot's owner)"
 
 
-def replay_document(session: Session, match_id: int) -> dict[str, Any] | None:
-    """The match's replay in v1's layout (what the viewer draws, the score sheet reads and
-    the download gives), or None when it has none (yet). The store holds either version:
-    v1 rows written before replay v2 as they are, v2 ones re-played into v1's layout
-    (`arena.match.replay_view`).
+def stored_replay(session: Session, match_id: int) -> dict[str, Any] | None:
+    """The match's replay as stored (either version), or None when it has none (yet):
+    what the match page's score sheet and faults and a bot's log page read.
 
     Raises arena.match.replay.ReplayError when the stored bytes are not a readable replay.
     """
     content = session.scalar(select(Replay.content).where(Replay.match_id == match_id))
-    return None if content is None else replay_view.loads(content)
+    return None if content is None else loads(content)
+
+
+def replay_document(session: Session, match_id: int) -> dict[str, Any] | None:
+    """The match's replay in v1's layout (what the viewer draws and the download gives),
+    or None when it has none (yet): a v1 row as it is, a v2 one re-played into v1's
+    layout (`arena.match.replay_view`).
+
+    Raises arena.match.replay.ReplayError when the stored bytes are not a readable replay.
+    """
+    replay = stored_replay(session, match_id)
+    return None if replay is None else replay_view.readable(replay)
 
 
 def owned_entrants(session: Session, match: Match, user: User | None) -> frozenset[int]:
@@ -62,10 +76,7 @@ def redact(replay: dict[str, Any], readable: Collection[int]) -> dict[str, Any]:
     result["logs"] = [
         log if index in readable else "" for index, log in enumerate(replay.get("logs", []))
     ]
-    result["faults"] = [
-        fault if fault.get("entrant") in readable else {**fault, "detail": HIDDEN_DETAIL}
-        for fault in replay.get("faults", [])
-    ]
+    result["faults"] = readable_faults(replay, readable)
     return result
 
 
@@ -112,27 +123,37 @@ class SheetRow:
 
 
 def score_sheet(replay: dict[str, Any]) -> list[SheetRow]:
-    """Every hand's points and totals, columns by entrant (seats mapped through seating)."""
+    """Every hand's points and totals, columns by entrant (seats mapped through seating),
+    from a replay of either version as loaded (`replay.hand_scores`; who shot the moon:
+    `replay_view.shooters`, which re-plays a v2 document only when its result counts a
+    moon).
+
+    Raises arena.match.replay.ReplayError for a v2 document that does not re-play."""
+    moons = [moon for game in replay_view.shooters(replay) for moon in game]
     rows = []
-    for game in replay.get("games", []):
-        seating: list[int] = game["seating"]
+    for score, moon in zip(hand_scores(replay), moons, strict=True):
+        seating = score.seating
         entrant_seat = {entrant: seat for seat, entrant in enumerate(seating)}
         order = [entrant_seat[e] for e in range(len(seating))]
-        for hand in game["hands"]:
-            moon = hand.get("moon")
-            rows.append(
-                SheetRow(
-                    game=game["index"],
-                    hand=hand["number"],
-                    pass_direction=hand["pass_direction"],
-                    points=tuple(hand["points"][seat] for seat in order),
-                    totals=tuple(hand["totals"][seat] for seat in order),
-                    moon=None if moon is None else seating[moon],
-                )
+        rows.append(
+            SheetRow(
+                game=score.game,
+                hand=score.number,
+                pass_direction=score.pass_direction,
+                points=tuple(score.points[seat] for seat in order),
+                totals=tuple(score.totals[seat] for seat in order),
+                moon=None if moon is None else seating[moon],
             )
+        )
     return rows
 
 
-def faults_by_entrant(replay: dict[str, Any]) -> list[dict[str, Any]]:
-    """The faults in match order (a copy: the template may add to them)."""
-    return copy.deepcopy(replay.get("faults", []))
+def readable_faults(replay: dict[str, Any], readable: Collection[int]) -> list[dict[str, Any]]:
+    """The faults in match order (copies: the template may add to them), the detail of
+    each of an entrant outside `readable` blanked; from a replay of either version."""
+    return [
+        copy.deepcopy(fault)
+        if fault.get("entrant") in readable
+        else {**fault, "detail": HIDDEN_DETAIL}
+        for fault in replay.get("faults", [])
+    ]

@@ -42,7 +42,7 @@ def replay() -> None:
     """Replays: verify them, show them, ask their decisions again, view them."""
 
 
-def _load(path: Path, versions: tuple[int, ...] = replay_view.VERSIONS) -> dict[str, Any]:
+def _load(path: Path, versions: tuple[int, ...] = replay_io.VERSIONS) -> dict[str, Any]:
     """The file as stored (exits 2 when it is not a replay of one of `versions`)."""
     try:
         return replay_io.load(path, versions)

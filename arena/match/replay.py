@@ -1,7 +1,15 @@
-"""The replay document: a versioned JSON record of a match, complete and self-verifying.
+"""The replay document: a versioned JSON record of a match, complete and self-verifying,
+and the one way to read a stored one, whatever its version.
 
-Stored gzip-compressed (`.json.gz`; the database keeps the same bytes). Its JSON Schema is
-`replay-v1.schema.json` beside this module; docs/replay.md explains every field.
+Stored gzip-compressed (`.json.gz`; the database keeps the same bytes). `loads` and `load`
+read version 1 (every replay written before replay v2, the golden fixtures) and version 2
+(what the runner writes, `replay_v2.py`) alike and return the document as stored; a reader
+that needs more asks the views: `replay_view.document` for the v2 document (a v1 one
+converted), `replay_view.readable` for v1's layout (re-played from a v2 one, which costs a
+pass through the engine: the viewer and the text replay need it, a page of scores does
+not). What both versions keep under the same keys is read here without the engine
+(`hand_scores`). v1's JSON Schema is `replay-v1.schema.json` beside this module, v2's
+`replay-v2.schema.json`; docs/replay.md explains every field.
 """
 
 from __future__ import annotations
@@ -15,6 +23,8 @@ from typing import Any, Final, NamedTuple
 
 REPLAY_FORMAT: Final = "hearts-arena-replay"
 REPLAY_VERSION: Final = 1
+VERSIONS: Final = (REPLAY_VERSION, 2)
+"""The versions a stored replay may have: 1, and 2 (`replay_v2.REPLAY_V2`)."""
 LOG_CAP_BYTES: Final = 16 * 1024
 
 
@@ -39,10 +49,9 @@ def dumps(replay: dict[str, Any]) -> bytes:
     return gzip.compress(raw, compresslevel=9, mtime=0)
 
 
-def loads(data: bytes, versions: tuple[int, ...] = (REPLAY_VERSION,)) -> dict[str, Any]:
-    """Parse compressed or plain JSON bytes of a replay of one of `versions` (v1 for the
-    readers of v1's layout; `arena replay verify` reads v2 too); ReplayError for anything
-    else."""
+def loads(data: bytes, versions: tuple[int, ...] = VERSIONS) -> dict[str, Any]:
+    """Parse compressed or plain JSON bytes of a replay of one of `versions` (any this
+    build reads unless told), as stored; ReplayError for anything else."""
     if data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)
@@ -71,8 +80,9 @@ def save(replay: dict[str, Any], path: Path) -> None:
         path.write_text(json.dumps(replay, indent=1, sort_keys=True) + "\n")
 
 
-def load(path: Path, versions: tuple[int, ...] = (REPLAY_VERSION,)) -> dict[str, Any]:
-    """Read a replay file (compressed or not) of one of `versions`."""
+def load(path: Path, versions: tuple[int, ...] = VERSIONS) -> dict[str, Any]:
+    """Read a replay file (compressed or not) of one of `versions` (any this build reads
+    unless told), as stored; ReplayError for anything else."""
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -81,7 +91,7 @@ def load(path: Path, versions: tuple[int, ...] = (REPLAY_VERSION,)) -> dict[str,
 
 
 def schema() -> dict[str, Any]:
-    """The replay's JSON Schema (draft 2020-12)."""
+    """Replay v1's JSON Schema (draft 2020-12; v2's: `replay_v2.schema`)."""
     text = resources.files(__package__).joinpath("replay-v1.schema.json").read_text()
     loaded: dict[str, Any] = json.loads(text)
     return loaded
@@ -138,3 +148,36 @@ def decision_records(hand: Mapping[str, Any]) -> list[DecisionRecord]:
         ]
     records += [DecisionRecord(d["kind"], d["kind"], d) for d in hand.get("decisions", [])]
     return records
+
+
+class HandScore(NamedTuple):
+    """One hand's scores as both versions record them, for a score sheet."""
+
+    game: int
+    """The game's `index`."""
+    seating: tuple[int, ...]
+    """The game's seating: `seating[seat]` is the entrant in that seat."""
+    number: int
+    pass_direction: str
+    points: tuple[int, ...]
+    """By seat, as `totals`."""
+    totals: tuple[int, ...]
+
+
+def hand_scores(replay: Mapping[str, Any]) -> list[HandScore]:
+    """Every hand's points and running totals, in match order, from a replay of either
+    version as loaded: both keep them under the same keys, so no engine is needed (who
+    shot the moon is v1's alone: `replay_view.shooters`). Raises KeyError or TypeError
+    where the document lacks them."""
+    return [
+        HandScore(
+            game["index"],
+            tuple(game["seating"]),
+            hand["number"],
+            hand["pass_direction"],
+            tuple(hand["points"]),
+            tuple(hand["totals"]),
+        )
+        for game in replay.get("games", [])
+        for hand in game["hands"]
+    ]

@@ -25,11 +25,19 @@ from arena.engine.rules import PassDirection, Settlement
 
 from . import replay as replay_io
 from .replay import REPLAY_FORMAT, REPLAY_VERSION
-from .replay_v2 import REPLAY_V2, ActionRecord, HandRecord, ReplayV2, from_json, from_v1
+from .replay_v2 import (
+    REPLAY_V2,
+    ActionRecord,
+    GameRecord,
+    HandRecord,
+    ReplayV2,
+    from_json,
+    from_v1,
+)
 from .verify import ReplayMismatchError, new_draws
 
-VERSIONS = (REPLAY_VERSION, REPLAY_V2)
-"""The replay versions a reader of a stored replay accepts."""
+VERSIONS = replay_io.VERSIONS
+"""The replay versions a reader of a stored replay accepts (`replay.VERSIONS`)."""
 
 Emit = Callable[..., None]
 """The runner's event callback: `emit(kind, **data)` (runner.EventSink's kinds)."""
@@ -280,19 +288,34 @@ def _hand_to_v1(game: Game, record: HandRecord, game_index: int, at: str) -> dic
     hand = game.hand
     writer = HandWriter(hand, record.number, record.seed, game_index)
     for i, action in enumerate(record.actions):
-        if action.kind in ("draw", "pickup"):  # the engine's own: the writer reads them from it
+        decision = _asked(hand, action, f"{at}.actions[{i}]")
+        if decision is None:  # the engine's own: the writer reads them from the hand
             continue
-        decision = hand.pending()
-        if decision is None or decision.kind.value != action.kind:
-            raise ReplayMismatchError(f"{at}.actions[{i}]", action.kind, decision)
         writer.before(decision)
-        kind = decision.kind
-        try:
-            hand.apply(Action(kind, action.seat, from_json(kind, action.value)))
-        except (ValueError, TypeError) as error:
-            raise ReplayMismatchError(f"{at}.actions[{i}]", action.value, str(error)) from None
+        _apply(hand, decision, action, f"{at}.actions[{i}]")
         writer.after(decision, v1_entry(action))
     return writer.finish(game, game.finish_hand())
+
+
+def _asked(hand: Hand, action: ActionRecord, where: str) -> Decision | None:
+    """The decision the hand asks that `action` answers; None for an action the engine
+    makes itself (Domino Hearts' draws, Enfle's pickups: applying the answers makes them).
+    ReplayMismatchError when the hand asks something else."""
+    if action.kind in ("draw", "pickup"):
+        return None
+    decision = hand.pending()
+    if decision is None or decision.kind.value != action.kind:
+        raise ReplayMismatchError(where, action.kind, decision)
+    return decision
+
+
+def _apply(hand: Hand, decision: Decision, action: ActionRecord, where: str) -> None:
+    """Apply the recorded answer to `decision` (ReplayMismatchError where it is illegal)."""
+    kind = decision.kind
+    try:
+        hand.apply(Action(kind, action.seat, from_json(kind, action.value)))
+    except (ValueError, TypeError) as error:
+        raise ReplayMismatchError(where, action.value, str(error)) from None
 
 
 def readable(replay: Mapping[str, Any]) -> dict[str, Any]:
@@ -322,3 +345,41 @@ def document(replay: Mapping[str, Any]) -> ReplayV2:
     if replay.get("version") == REPLAY_V2:
         return ReplayV2.from_dict(replay)
     return from_v1(replay)
+
+
+def shooters(replay: Mapping[str, Any]) -> list[list[int | None]]:
+    """Who shot the moon in each hand, game by game (the seat; None: nobody), from a
+    loaded replay of either version, without v1's layout. v1 records it (`moon`); v2 does
+    not, but its result counts each entrant's moons: when it counts none, no hand is
+    re-played; otherwise each game's actions are re-applied through the engine and each
+    hand's takings asked (`shooter`). Raises replay.ReplayError for a v2 document that
+    does not re-play."""
+    if replay.get("version") != REPLAY_V2:
+        return [[hand.get("moon") for hand in game["hands"]] for game in replay.get("games", [])]
+    entrants = replay.get("result", {}).get("entrants")
+    if entrants is not None and not any(entrant.get("moons") for entrant in entrants):
+        return [[None] * len(game["hands"]) for game in replay.get("games", [])]
+    try:
+        document = ReplayV2.from_dict(replay)
+        rules = document.rules
+        return [
+            _game_shooters(rules, document.header["seed"], record, f"games[{g}]")
+            for g, record in enumerate(document.games)
+        ]
+    except (ReplayMismatchError, RulesError, KeyError, TypeError, ValueError) as error:
+        raise replay_io.ReplayError(f"a replay v2 that does not re-play: {error}") from None
+
+
+def _game_shooters(rules: Rules, seed: int, record: GameRecord, at: str) -> list[int | None]:
+    game = Game(rules, seed)
+    found = []
+    for h, hand_record in enumerate(record.hands):
+        hand = game.hand
+        for i, action in enumerate(hand_record.actions):
+            where = f"{at}.hands[{h}].actions[{i}]"
+            decision = _asked(hand, action, where)
+            if decision is not None:
+                _apply(hand, decision, action, where)
+        found.append(shooter(rules, hand))
+        game.finish_hand()
+    return found
