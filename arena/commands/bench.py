@@ -402,6 +402,20 @@ def bench_web(url: str | None, versions: int, matches: int, repeats: int) -> Non
     )
 
 
+@bench.command("replay-page")
+@rules_option
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the match.")
+@click.option("--repeats", type=click.IntRange(1), default=30, show_default=True)
+@click.option("--rounds", type=click.IntRange(1), default=4, show_default=True)
+def bench_replay_page(rules_name: str, seed: int, repeats: int, rounds: int) -> None:
+    """The match page's work on a stored replay: re-played into v1's layout (before) against
+    read from the stored document (now), alternated; the viewer's JSON beside them."""
+    from web import replaybench
+
+    rules = rules_from_option(rules_name, None)
+    click.echo(replaybench.describe(replaybench.bench_replay_page(rules, seed, repeats, rounds)))
+
+
 @bench.command("bots")
 @rules_option
 @click.option(
