@@ -195,6 +195,11 @@ class PlatformCollector(Collector):
             "Seconds since each running season's current round was scheduled.",
             labels=["season"],
         )
+        cadence = GaugeMetricFamily(
+            "arena_season_cadence_seconds",
+            "Each running season's planned time between rounds.",
+            labels=["season"],
+        )
         finish = GaugeMetricFamily(
             "arena_season_round_finish_seconds",
             "How long each running season's newest finished round took, from its matches' "
@@ -202,11 +207,14 @@ class PlatformCollector(Collector):
             labels=["season"],
         )
         running = session.execute(
-            select(Season.id, Season.round_number).where(Season.status == SeasonStatus.RUNNING)
+            select(Season.id, Season.round_number, Season.cadence_seconds).where(
+                Season.status == SeasonStatus.RUNNING
+            )
         ).all()
-        for season_id, number in running:
+        for season_id, number, seconds in running:
             label = str(season_id)
             rounds.add_metric([label], float(number))
+            cadence.add_metric([label], float(seconds))
             if number < 1:
                 continue
             grouped = session.execute(
@@ -241,4 +249,5 @@ class PlatformCollector(Collector):
         yield rounds
         yield matches
         yield age
+        yield cadence
         yield finish

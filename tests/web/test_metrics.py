@@ -4,9 +4,11 @@ seasons read from real rows at scrape time. Runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import re
 import urllib.error
 import urllib.request
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -149,3 +151,33 @@ def test_a_commit_through_the_site_is_timed_and_its_connection_returned(
 def test_a_malformed_allow_list_is_refused_at_start(database: str, allow: str) -> None:
     with pytest.raises(ValueError, match="ARENA_METRICS_ALLOW"):
         make_app(database, METRICS_ALLOW=allow)
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "operations.md"
+
+
+def documented_names() -> set[str]:
+    """The names in docs/operations.md's "Metrics" table."""
+    section = DOCS.read_text().split("\n## Metrics\n", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^\| `(arena_[a-z_]+)` \|", section, flags=re.MULTILINE))
+
+
+def exposed_names(text: str) -> set[str]:
+    """The arena_ names of an exposition, as the docs write them (counters with `_total`,
+    histograms without their `_bucket`/`_sum`/`_count`)."""
+    names = set()
+    for family in text_string_to_metric_families(text):
+        for item in family.samples:
+            if not item.name.startswith("arena_") or item.name.endswith("_created"):
+                continue
+            names.add(re.sub(r"_(bucket|sum|count)$", "", item.name))
+    return names
+
+
+def test_every_family_the_site_serves_is_documented(app: Flask, world: World) -> None:
+    with LiveServer(app) as server:
+        fetch(f"{server.url}/")
+        _, text = fetch(f"{server.url}/metrics")
+    served = exposed_names(text)
+    assert {"arena_http_requests_total", "arena_queue_depth", "arena_season_rounds"} <= served
+    assert served - documented_names() == set()

@@ -5,7 +5,9 @@ SQLite and on PostgreSQL (the store's `db_url` fixture)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import re
 import subprocess
 import sys
 import urllib.request
@@ -13,6 +15,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import yaml
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import select
@@ -29,7 +32,7 @@ from workers import matches as match_tasks
 from workers.accounting import PARTS
 from workers.app import app, configure
 from workers.config import Settings, prepare_sql_broker
-from workers.metrics import ENV, folder_name
+from workers.metrics import ENV, folder_name, worker_metrics
 from workers.seed import ensure_demo_season
 
 pytestmark = pytest.mark.timeout(180)
@@ -185,6 +188,7 @@ def test_the_collector_follows_a_seasons_round_from_scheduled_to_finished(
     season = str(season_id)
     before = collected(sessions)
     assert before[("arena_season_rounds", (("season", season),))] == 1
+    assert before[("arena_season_cadence_seconds", (("season", season),))] == 1
     queued = (("season", season), ("status", "queued"))
     assert before[("arena_season_round_matches", queued)] == len(ids)
     assert before[("arena_queue_depth", (("queue", "matches"),))] == len(ids)
@@ -228,3 +232,34 @@ def test_the_platform_serves_its_workers_metrics_on_the_port_it_prints(tmp_path:
     assert code == 0
     assert f"metrics: {url} (the workers)" in log.read_text()
     assert len(pids) >= 2  # both workers' pool processes write into the one folder
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def documented_names() -> set[str]:
+    """The names in docs/operations.md's "Metrics" table."""
+    text = (ROOT / "docs" / "operations.md").read_text()
+    section = text.split("\n## Metrics\n", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^\| `(arena_[a-z_]+)` \|", section, flags=re.MULTILINE))
+
+
+def test_every_worker_family_is_documented_and_the_alerts_name_only_documented_ones() -> None:
+    metrics = worker_metrics()
+    names = set()
+    for field in dataclasses.fields(metrics):
+        metric = getattr(metrics, field.name)
+        for family in metric.describe():
+            suffix = "_total" if family.type == "counter" else ""
+            names.add(family.name + suffix)
+    documented = documented_names()
+    assert len(names) == len(dataclasses.fields(metrics))
+    assert names - documented == set()
+    alerts = (ROOT / "deploy" / "prometheus-alerts.yml").read_text()
+    rules = yaml.safe_load(alerts)["groups"][0]["rules"]
+    used = {
+        re.sub(r"_(bucket|sum|count)$", "", name)
+        for rule in rules
+        for name in re.findall(r"\barena_[a-z_]+", rule["expr"])
+    }
+    assert used and used - documented == set()
