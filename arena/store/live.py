@@ -47,7 +47,9 @@ WATCH_BEAT_SECONDS = 1.0
 """How often an open stream refreshes its match's `LiveWatch` row."""
 WATCH_FRESH_SECONDS = 5.0
 """A match is watched while its `LiveWatch` row is younger than this (a stream ends every
-30 s and its browser reconnects a second later: the row outlives the gap)."""
+30 s and its browser reconnects a second later: the row outlives the gap). The site's
+clock writes the row and the worker's reads it: like the workers' heartbeats, this
+assumes the machines' clocks agree to within a second or two."""
 WATCH_POLL_SECONDS = 0.5
 """How often an on-demand `LiveWriter` reads its match's `LiveWatch` row."""
 
