@@ -11,6 +11,12 @@ the files of an earlier run would be summed in, and pids are reused) and serves 
 ``$ARENA_METRICS_HOST`` (127.0.0.1 by default). `arena platform` does the same once for
 all its workers (one folder, one port) and its workers only write (`ENV`).
 
+Files are named by pool slot, not by pid (`use_pool_slots`): Celery replaces a pool
+process after ``worker_max_tasks_per_child`` tasks (or a hard time limit), and files
+named by pid would pile up, one set per process that ever ran, each read at every scrape;
+a process taking a slot over carries on from its predecessor's values, so the folder
+holds a few files per pool process whatever the uptime, and counters never go back.
+
 Metrics are made on first use (`worker_metrics()`): the mode is chosen when the first
 value is made, so a worker chooses it before any. In a process without the variable (the
 tests' in-process tasks, `arena match run`) they are ordinary in-process metrics.
@@ -29,6 +35,7 @@ from pathlib import Path
 from typing import Any
 from wsgiref.simple_server import WSGIServer
 
+from billiard import current_process
 from celery import signals
 from prometheus_client import Counter, Histogram, start_http_server
 from prometheus_client.registry import CollectorRegistry
@@ -182,6 +189,29 @@ def prepare_multiprocess_dir(path: Path) -> Path:
     return path
 
 
+_slot_name: dict[str, str] = {}
+
+
+def pool_slot() -> str:
+    """This process's name in the multiprocess folder: the worker's name and its pool
+    slot (``worker1@host-0``), ``…-main`` for the worker's main process. No underscore:
+    prometheus-client reads the file name's parts by them."""
+    index = getattr(current_process(), "index", None)
+    return f"{_slot_name.get('worker', 'worker')}-{'main' if index is None else index}"
+
+
+def use_pool_slots(worker_name: str) -> None:
+    """Name this worker's multiprocess files by `pool_slot` rather than by pid.
+
+    Raises RuntimeError when a worker metric was already made in this process."""
+    from prometheus_client import values
+
+    if worker_metrics.cache_info().currsize:
+        raise RuntimeError("worker metrics were made before their files were named")
+    _slot_name["worker"] = re.sub(r"[^A-Za-z0-9.@-]", "-", worker_name) or "worker"
+    values.ValueClass = values.MultiProcessValue(process_identifier=pool_slot)  # type: ignore[no-untyped-call]
+
+
 def multiprocess_registry(path: Path) -> CollectorRegistry:
     """A registry that sums every process's files in `path`."""
     from prometheus_client import multiprocess
@@ -208,7 +238,8 @@ def _forget_dead_process(pid: int | None = None, **_: Any) -> None:
     if folder:
         from prometheus_client import multiprocess
 
-        multiprocess.mark_process_dead(pid or os.getpid(), folder)  # type: ignore[no-untyped-call]
+        name = pool_slot() if _slot_name else (pid or os.getpid())
+        multiprocess.mark_process_dead(name, folder)  # type: ignore[no-untyped-call]
 
 
 @signals.worker_process_init.connect

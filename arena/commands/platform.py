@@ -148,8 +148,7 @@ def worker(
     metrics_host: str,
 ) -> None:
     """Run a Celery worker (prefork pool, late acks, prefetch of one)."""
-    if metrics_port is not None:  # first: the metrics' mode is chosen before any exists
-        _serve_worker_metrics(name, metrics_host, metrics_port)
+    _worker_metrics(name, metrics_host, metrics_port)  # first: before any metric exists
     from workers import heartbeats  # noqa: F401  (its signals write the heartbeat)
     from workers.app import app
     from workers.context import settings
@@ -172,19 +171,30 @@ def worker(
     app.worker_main(argv)
 
 
-def _serve_worker_metrics(name: str | None, host: str, port: int) -> None:
-    """Empty ``<data dir>/metrics/<worker name>``, make it the pool's multiprocess folder
-    and serve its sum on host:port (`workers.metrics`)."""
+def _worker_metrics(name: str | None, host: str, port: int | None) -> None:
+    """With a `port`: empty ``<data dir>/metrics/<worker name>``, make it the pool's
+    multiprocess folder and serve its sum on host:port. With a folder named in the
+    environment (`arena platform`'s), write there. Either way the files are named by pool
+    slot (`workers.metrics`)."""
     from celery.utils.nodenames import default_nodename, host_format
 
     from workers.config import Settings
-    from workers.metrics import folder_name, prepare_multiprocess_dir, start_exporter
+    from workers.metrics import (
+        ENV,
+        folder_name,
+        prepare_multiprocess_dir,
+        start_exporter,
+        use_pool_slots,
+    )
 
     nodename = host_format(default_nodename(name or ""))
-    folder = Settings.from_environ().data_dir / "metrics" / folder_name(nodename)
-    prepare_multiprocess_dir(folder)
-    server, _thread = start_exporter(folder, host, port)
-    click.echo(f"worker metrics on http://{host}:{server.server_port}/metrics", err=True)
+    if port is not None:
+        folder = Settings.from_environ().data_dir / "metrics" / folder_name(nodename)
+        prepare_multiprocess_dir(folder)
+        server, _thread = start_exporter(folder, host, port)
+        click.echo(f"worker metrics on http://{host}:{server.server_port}/metrics", err=True)
+    if os.environ.get(ENV):
+        use_pool_slots(nodename)
 
 
 def _explain_root() -> None:

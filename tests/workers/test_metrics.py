@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -116,7 +117,7 @@ def scrape(url: str) -> Samples:
     return found
 
 
-def test_a_real_worker_empties_its_folder_and_serves_its_pool_processes_counts(
+def test_a_real_worker_empties_its_folder_and_sums_its_pool_slots_across_processes(
     db_url: URL, tmp_path: Path, shared_runtime: Path, sessions: sessionmaker[Session]
 ) -> None:
     data_dir = tmp_path / "data"
@@ -130,14 +131,16 @@ def test_a_real_worker_empties_its_folder_and_serves_its_pool_processes_counts(
     env.pop(ENV, None)
     prepare_sql_broker(broker)
     configure(app, Settings.from_environ(env))
-    import socket
-
-    folder = data_dir / "metrics" / folder_name(f"metered@{socket.gethostname()}")
+    nodename = f"metered@{socket.gethostname()}"
+    folder = data_dir / "metrics" / folder_name(nodename)
     stale_counter(folder)
     port = free_port()
     try:
         with processes_for(tmp_path) as procs:
-            worker = procs.worker("metered", env, "--metrics-port", str(port))
+            # A pool process per task: the second match is played by a new process.
+            worker = procs.worker(
+                "metered", env, "--metrics-port", str(port), "--max-tasks-per-child", "1"
+            )
             url = f"http://127.0.0.1:{port}/metrics"
 
             def serving() -> bool:
@@ -150,27 +153,30 @@ def test_a_real_worker_empties_its_folder_and_serves_its_pool_processes_counts(
             wait_until(serving, 60, "the worker's metrics to be served")
             assert scrape(url).get(("arena_matches_started_total", ()), 0.0) == 0.0
             ids = new_round(sessions)
-            match_tasks.enqueue_matches(ids[:1])
+            match_tasks.enqueue_matches(ids[:2])
 
-            def recorded() -> float:
+            def recorded() -> bool:
                 key = ("arena_matches_finished_total", (("status", "done"),))
-                return scrape(url).get(key, 0.0)
+                return scrape(url).get(key, 0.0) >= 2
 
-            wait_until(recorded, 120, "the worker's metrics to count the match")
+            wait_until(recorded, 120, "the worker's metrics to count both matches")
             figures = scrape(url)
-            writers = {int(p.stem.rsplit("_", 1)[1]) for p in folder.glob("*.db")}
-            pool = worker.children()
+            writers = {p.stem.rsplit("_", 1)[1] for p in folder.glob("*.db")}
+            players = {
+                entry["pid"]
+                for entry in worker.log_entries()
+                if entry.get("match_id") in ids[:2] and " recorded" in entry.get("msg", "")
+            }
     finally:
         configure(app, Settings.from_environ())
-    assert figures[("arena_matches_started_total", ())] == 1.0  # not 1001: the old file went
-    assert figures[("arena_match_cpu_seconds_count", (("part", "runner"),))] == 1.0
-    assert writers and worker.pid not in writers  # the pool process wrote, the main serves
-    assert writers <= set(pool)
+    assert len(players) == 2  # two pool processes, one after the other, in one slot
+    assert figures[("arena_matches_started_total", ())] == 2.0  # not 1002: the old file went
+    assert figures[("arena_matches_finished_total", (("status", "done"),))] == 2.0
+    assert figures[("arena_match_cpu_seconds_count", (("part", "runner"),))] == 2.0
+    assert writers == {f"{nodename}-0"}  # files by slot: none per pid, none of the old run
 
 
-def collected(
-    sessions: sessionmaker[Session],
-) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+def collected(sessions: sessionmaker[Session]) -> Samples:
     """What `PlatformCollector` reports now, by name and sorted labels."""
     found = {}
     for family in PlatformCollector(sessions).collect():
@@ -221,17 +227,22 @@ def test_the_platform_serves_its_workers_metrics_on_the_port_it_prints(tmp_path:
         )
 
         def counted() -> float:
-            return scrape(url).get(("arena_matches_finished_total", (("status", "done"),)), 0.0)
+            key = ("arena_matches_finished_total", (("status", "done"),))
+            return scrape(url).get(key, 0.0)
 
         wait_until(lambda: counted() >= 2, 60, "the workers' metrics to count them")
-        pids = {
-            int(p.stem.rsplit("_", 1)[1]) for p in (tmp_path / "var/metrics/platform").glob("*.db")
-        }
+        folder = tmp_path / "var" / "metrics" / "platform"
+        host = socket.gethostname()
+        both = {f"worker1@{host}-0", f"worker2@{host}-0"}
+
+        def writers() -> set[str]:
+            return {p.stem.rsplit("_", 1)[1] for p in folder.glob("*.db")}
+
+        wait_until(lambda: writers() == both, 90, "both workers to write into the one folder")
     finally:
         code = ctrl_c(platform)
     assert code == 0
     assert f"metrics: {url} (the workers)" in log.read_text()
-    assert len(pids) >= 2  # both workers' pool processes write into the one folder
 
 
 ROOT = Path(__file__).resolve().parents[2]
