@@ -13,6 +13,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from arena.match.replay import ReplayError
+from arena.match.sentences import with_words
 from arena.store.models import Bot, BotVersion, Match, MatchSeat, User
 
 from . import database
@@ -114,7 +115,7 @@ def replay_response(match: Match) -> Response:
         abort(404, f"Match {match.id} has no replay (it is {match.status.value}).")
     readable = owned_entrants(database.session(), match, current_user())
     # each decision's sentence beside it, as the server says it: the viewer draws it
-    body = json.dumps(redact(replay, readable), separators=(",", ":")).encode()
+    body = json.dumps(redact(with_words(replay), readable), separators=(",", ":")).encode()
     response = Response(mimetype="application/json")
     if request.accept_encodings["gzip"]:
         response.set_data(gzip.compress(body, compresslevel=5))

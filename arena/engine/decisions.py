@@ -6,9 +6,9 @@ seat, in the runner, the verifier and the renderer. Following OpenSpiel's
 `legal_actions()` / `apply_action()`, the hand now says what it asks as one value
 (`Hand.pending()`), takes one value back (`Hand.apply(action)`), and keeps the actions
 it applied as its record (`Hand.history`): one loop can answer any hand, and one list
-replays it. A new kind is one `DecisionKind` member, its branch in `Hand.pending` /
-`Hand.apply`, and its entry in the tables that speak to bots (docs/engine.md 'How to add
-a decision kind').
+replays it. A new kind is one room in `arena.engine.phases` (its legal answers and their
+application, its codec, its words) and, to ask bots over hearts.v1, its entry in the
+tables that speak to them (docs/engine.md 'How to add a decision kind').
 
 >>> from arena.engine import Hand, preset
 >>> from arena.engine.decisions import Action, DecisionKind
@@ -27,7 +27,7 @@ a decision kind').
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 
 class DecisionKind(StrEnum):
@@ -78,6 +78,30 @@ class DecisionKind(StrEnum):
     the start of play": after the pass (Gong Zhu has none), each seat from the dealer's left
     exposes any of the AH, QS, JD and TC it holds (a tuple of `Card`, possibly empty: the
     default)."""
+
+
+def kind_named(value: str) -> DecisionKind:
+    """The decision kind named `value`: a member above, or, for a name none has, a new kind
+    of that name (for a room registered from outside the engine, `arena.engine.phases`:
+    a test's, a plug-in's). A new kind is a `DecisionKind` like the others
+    (`DecisionKind(value)` finds it, a replay names it by `value`), though not one of the
+    members a loop over `DecisionKind` lists (the kinds every bot protocol table covers).
+
+    >>> kind_named("pledge") is DecisionKind.PLEDGE
+    True
+    >>> kind_named("toy_bet") is DecisionKind("toy_bet")
+    True
+    """
+    known = DecisionKind._value2member_map_.get(value)
+    if known is not None:
+        return cast(DecisionKind, known)
+    if not value or not value.replace("_", "").isalnum() or not value.islower():
+        raise ValueError(f"{value!r} is not a decision kind's name (lower case, digits and _)")
+    kind = str.__new__(DecisionKind, value)
+    kind._name_ = value.upper()
+    kind._value_ = value
+    DecisionKind._value2member_map_[value] = kind
+    return kind
 
 
 ENGINE_KINDS = frozenset({DecisionKind.DRAW, DecisionKind.PICKUP})

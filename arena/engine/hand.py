@@ -26,22 +26,21 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
-from enum import StrEnum
 from typing import Any
 
 from . import config as core_config
+from . import phases as _phases
 from .auction import Auction, IllegalBidError
 from .backend import core
-from .cards import CARDS, Card, CardLike, CardParseError, CardSet, Suit, to_card
+from .cards import CARDS, Card, CardLike, CardSet, Suit, to_card
 from .decisions import Action, CountedCall, Decision, DecisionKind, IllegalActionError
-from .heartless import scoring_suit_of
 from .options import FAMILY_READERS, family_of
+from .phases import Room, Stage, room_of
+from .phases import selected as _selected
 from .royal import royal_points
 from .rules import (
     _PASS_KINDS,
-    EXPOSABLE,
     KittyVisibility,
-    MoonRule,
     Opening,
     PassDirection,
     Rules,
@@ -60,127 +59,24 @@ def _cardset(mask: int) -> CardSet:
     return result
 
 
-class IllegalPlayError(ValueError):
-    """A card that may not be played now; `reason` says which rule forbids it."""
-
-    def __init__(self, message: str, *, card: Card | None, seat: int | None, code: int) -> None:
-        super().__init__(message)
-        self.card = card
-        self.seat = seat
-        self.code = code
-
-
-class OutOfTurnError(IllegalPlayError):
-    """A play by a seat whose turn it is not."""
-
-
-class HandOverError(IllegalPlayError):
-    """A play after the last trick."""
-
-
-class IllegalPassError(ValueError):
-    """A pass of the wrong size, of cards not held, twice, or when no pass is due."""
-
-    def __init__(self, message: str, *, seat: int, code: int) -> None:
-        super().__init__(message)
-        self.seat = seat
-        self.code = code
-
-
-class IllegalRevealError(ValueError):
-    """A reveal (003 'HEARTLESS') that may not be made: none is due, a bad seat, a seat
-    that has revealed already, or a card the seat does not hold."""
-
-    def __init__(self, message: str, *, seat: int, card: Card | None) -> None:
-        super().__init__(message)
-        self.seat = seat
-        self.card = card
-
-
-class IllegalCallError(ValueError):
-    """A dealer's call (003 'Simple variations') that may not be made: none is due, or
-    the pass is not one of the rules' `pass_call_options`."""
-
-    def __init__(self, message: str, *, direction: str) -> None:
-        super().__init__(message)
-        self.direction = direction
-
-
-class IllegalPledgeError(ValueError):
-    """A no-hearts pledge (004 'Scoring variants') that may not be made: none is due, out
-    of turn, or not a bool."""
-
-    def __init__(self, message: str, *, seat: int) -> None:
-        super().__init__(message)
-        self.seat = seat
-
-
-class IllegalQueenRefusalError(ValueError):
-    """A refusal of the passed QS or its replacement (Rickety Kate, `Rules.queen_refusal`)
-    that may not be made: none is due from the seat, a refusal that is not a bool, or a
-    replacement that is the QS, a card already passed, a card the giver does not hold or
-    one the rules forbid passing."""
-
-    def __init__(self, message: str, *, seat: int) -> None:
-        super().__init__(message)
-        self.seat = seat
-
-
-class IllegalExposureError(ValueError):
-    """An exposure (Gong Zhu) that may not be made: none is due, out of turn, or a card the
-    seat may not expose (not one of the AH, QS, JD and TC, or not held)."""
-
-    def __init__(self, message: str, *, seat: int) -> None:
-        super().__init__(message)
-        self.seat = seat
-
-
-class IllegalMoonChoiceError(ValueError):
-    """A shooter's choice (004 'Shooting the moon') that may not be made: none is due, a
-    seat that did not shoot, or neither 'add' nor 'subtract'."""
-
-    def __init__(self, message: str, *, seat: int) -> None:
-        super().__init__(message)
-        self.seat = seat
-
-
-class Phase(StrEnum):
-    """Where a hand stands."""
-
-    # 003 'Simple variations': "The dealer chooses the passing rule" (a schedule entry
-    # 'dealer_calls'); the deal is made, the dealer calls, then everyone passes.
-    CALLING = "calling"
-    # 000 'Auction Hearts': "players bid after the deal for the privilege of naming the
-    # suit to be avoided"; then "The highest bidder ... names the suit" (`arena.engine.auction`).
-    BIDDING = "bidding"
-    NAMING = "naming"
-    PASSING = "passing"
-    # 003 'HEARTLESS': after the pass "each player lays one card face down on the table";
-    # only rules with scoring_suit_choice 'revealed' enter this phase.
-    REVEALING = "revealing"
-    # 004 'Scoring variants': "A player may declare before the first card is played that he
-    # or she will not take any hearts" (rules with no_hearts_pledge only).
-    PLEDGING = "pledging"
-    # Gong Zhu (Pagat): "There are four cards which may be exposed by their holders before
-    # the start of play" (rules with exposures only).
-    EXPOSING = "exposing"
-    PLAYING = "playing"
-    OVER = "over"
-
+# The rooms' errors and names, kept importable from here (the hand's own API before the
+# phases had rooms: `from arena.engine.hand import IllegalPlayError` still works).
+Phase = _phases.Phase
+IllegalPlayError = _phases.IllegalPlayError
+OutOfTurnError = _phases.OutOfTurnError
+HandOverError = _phases.HandOverError
+IllegalPassError = _phases.IllegalPassError
+IllegalCallError = _phases.IllegalCallError
+IllegalRevealError = _phases.IllegalRevealError
+IllegalPledgeError = _phases.IllegalPledgeError
+IllegalExposureError = _phases.IllegalExposureError
+IllegalMoonChoiceError = _phases.IllegalMoonChoiceError
+IllegalQueenRefusalError = _phases.IllegalQueenRefusalError
+exposed_config = _phases.exposed_config
 
 _PHASES = (Phase.PASSING, Phase.PLAYING, Phase.OVER)
-_CHOOSING_MOONS = frozenset(
-    {MoonRule.SHOOTERS_CHOICE, MoonRule.ADD_UNLESS_LOSING, MoonRule.SUBTRACT_AFTER_SCORE}
-)
-"""The moon rules under which the shooter may have a choice to make (004 'Shooting the
-moon')."""
-_MOON_CHOICES = ("add", "subtract")
 _FIXED_SIZE_PASSES = frozenset({PassDirection.HOLD, PassDirection.SCATTER, PassDirection.STAR})
 """Passes whose size is not `pass_count` (`Rules.pass_size`): a called count leaves them be."""
-_MOON_CHOICE_CODES = {
-    "add": core_config.MOON_CHOICE_ADD,
-    "subtract": core_config.MOON_CHOICE_SUBTRACT,
-}
 _PLAYING = Phase.PLAYING
 _STATE_PLAYING = core_config.PHASE_PLAYING
 _PLAY_KIND = DecisionKind.PLAY
@@ -351,19 +247,15 @@ class Hand:
         "_base_rules",
         "_called_count",
         "_calling",
-        "_exposing",
-        "_exposures",
         "_forward_pass",
+        "_held",
         "_held_pass",
         "_history",
-        "_moon_choice",
         "_pass_record",
-        "_pledges",
-        "_pledging",
         "_queen_offer",
         "_queen_refused",
-        "_revealing",
-        "_reveals",
+        "_room_of",
+        "_rooms",
         "_state",
         "_suit",
         "dealer",
@@ -441,8 +333,6 @@ class Hand:
         self._history: tuple[Any, tuple[Trick, ...], tuple[int, ...]] = ((), (), (0,) * players)
         self._actions: list[Action] = []
         self._base_rules = rules
-        self._reveals: list[Card | None] = [None] * players
-        self._revealing = False
         self._suit: Suit | None = None
         self._pass_record: tuple[tuple[tuple[int, ...], ...], ...] | None = None
         self._calling = calling
@@ -480,33 +370,24 @@ class Hand:
         """The game's totals before this hand (`Game` sets them when it deals): the moon
         rules that look at the game (the shooter's choice, add unless losing, subtract after
         a score) read them to ask and to score."""
-        self._moon_choice: str | None = None
         self._called_count: int | None = None
-        self._pledges: list[bool | None] = [None] * self.players
-        self._pledging = False
+        self._held = 0
+        self._rooms: tuple[Room, ...] = tuple(room(self) for room in _selected(self.rules))
+        """The phases the rules select (`arena.engine.phases`), in the hand's order."""
+        self._room_of = {kind: room for room in self._rooms for kind in room.kinds}
         self._held_pass: tuple[int, tuple[int, ...]] | None = None
         self._queen_offer: tuple[int, int] | None = None
         self._queen_refused: bool | None = None
-        self._exposures: list[CardSet | None] = [None] * self.players
-        self._exposing = False
 
     def _watch_pass(self) -> None:
         """Under REVEALED rules the end of the pass starts the reveal phase (at once on a
         hold hand), under the no-hearts pledge the pledges and under Gong Zhu's exposures
         the exposures, so the pass entry point is wrapped; under Rickety Kate's refusal a
         pass holding the QS is held before it reaches that entry point."""
-        if self.rules.scoring_suit_choice is ScoringSuitChoice.REVEALED:
-            self.try_pass_indices = self._try_pass_then_reveal
+        if any(room.stage is Stage.EXCHANGE for room in self._rooms):
+            self.try_pass_indices = self._try_pass_then_rooms
             if self._state.phase == core_config.PHASE_PLAYING:
-                self._begin_reveal()
-        elif self.rules.no_hearts_pledge:
-            self.try_pass_indices = self._try_pass_then_pledge
-            if self._state.phase == core_config.PHASE_PLAYING:
-                self._begin_pledge()
-        elif self.rules.exposures:
-            self.try_pass_indices = self._try_pass_then_expose
-            if self._state.phase == core_config.PHASE_PLAYING:
-                self._begin_expose()
+                self.resume()
         if self.rules.queen_refusal and self._state.phase == core_config.PHASE_PASSING:
             self._forward_pass = self.try_pass_indices
             self.try_pass_indices = self._try_pass_holding_queen
@@ -646,107 +527,41 @@ class Hand:
         code = self._forward_pass(held[0], cards)
         assert not code, f"the held pass was checked, yet the backend refused it ({code})"
 
-    # -- Gong Zhu's exposed cards (Pagat, https://www.pagat.com/reverse/gongzhu.html) ----
+    # -- the rooms' phases (arena.engine.phases) ----------------------------------------
 
-    def _try_pass_then_expose(self, seat: int, cards: tuple[int, ...]) -> int:
-        """`try_pass_indices` under exposures: the pass that completes the exchange starts
-        the exposures (Gong Zhu has no pass: they start at once)."""
+    def _try_pass_then_rooms(self, seat: int, cards: tuple[int, ...]) -> int:
+        """`try_pass_indices` with phases after the exchange: the pass that completes it
+        begins the first of them."""
         code: int = self._state.apply_pass(seat, cards)
         if not code and self._state.phase == core_config.PHASE_PLAYING:
-            self._begin_expose()
+            self.resume()
         return code
 
-    def _begin_expose(self) -> None:
-        """Enter the exposures: nobody may play until every seat has said which of its
-        exposable cards it shows ("before the start of play")."""
-        self._exposing = True
+    def hold(self) -> None:
+        """A room's phase begins (`arena.engine.phases.HandPort`): nobody may play until it
+        is done."""
+        self._held += 1
         self.legal_mask = _nothing_legal
         self.try_play_index = _refuse_play
         self.push_index = _refuse_push
 
-    @property
-    def exposures_pending(self) -> tuple[int, ...]:
-        """(seat,) for the seat whose exposure is due; () otherwise. The seats answer in
-        turn from the dealer's left (our choice: Pagat says only "before the start of
-        play"; the turn is the play's own direction), each seeing the earlier exposures,
-        which are face up."""
-        if not self._exposing:
-            return ()
-        n = self.players
-        for step in range(1, n + 1):
-            seat = (self.dealer + step) % n
-            if self._exposures[seat] is None:
-                return (seat,)
-        return ()
-
-    @property
-    def exposures(self) -> tuple[CardSet | None, ...]:
-        """Per seat, the cards it exposed (None before it answered, or without exposures)."""
-        return tuple(self._exposures)
-
-    @property
-    def exposed_cards(self) -> CardSet:
-        """Every card exposed in this hand so far."""
-        return CardSet(card for shown in self._exposures if shown for card in shown)
-
-    def exposable(self, seat: int) -> CardSet:
-        """The cards `seat` may expose: those of Pagat's four ("ace of hearts, queen of
-        spades, jack of diamonds, ten of clubs") it holds; empty without exposures."""
-        if not self.rules.exposures:
-            return _NO_CARDS
-        return self.hand_of(seat) & CardSet(EXPOSABLE)
-
-    def apply_exposure(self, seat: int, cards: Iterable[CardLike] | str) -> None:
-        """`seat` exposes `cards` (any of its exposable cards, possibly none), in turn from
-        the dealer's left. When the last seat has answered, play starts under
-        `Rules.for_exposures` and the play rule of exposed cards. Raises
-        IllegalExposureError when no exposure is due from `seat` or a card is not one it
-        may expose."""
-        due = self.exposures_pending
-        if not due:
-            reason = (
-                "these rules have no exposures"
-                if not self.rules.exposures
-                else "the hand is " + self.phase.value
-            )
-            raise IllegalExposureError(f"no exposure is due now: {reason}", seat=seat)
-        if seat != due[0]:
-            raise IllegalExposureError(
-                f"seat {seat} cannot expose: it is seat {due[0]}'s turn", seat=seat
-            )
-        if isinstance(cards, str):
-            cards = cards.split()
-        try:
-            chosen = [to_card(card) for card in cards]
-        except (TypeError, ValueError) as error:
-            raise IllegalExposureError(f"seat {seat} cannot expose: {error}", seat=seat) from None
-        shown = CardSet(chosen)
-        if len(shown) != len(chosen):
-            raise IllegalExposureError(f"seat {seat} names a card twice", seat=seat)
-        allowed = self.exposable(seat)
-        if shown - allowed:
-            wrong = " ".join(str(card) for card in shown - allowed)
-            raise IllegalExposureError(
-                f"seat {seat} cannot expose {wrong}: only the AH, QS, JD and TC it holds may be "
-                "exposed (Gong Zhu)",
-                seat=seat,
-            )
-        self._exposures[seat] = shown
-        if None not in self._exposures:
-            self._finish_expose()
-
-    def _finish_expose(self) -> None:
-        """Start play with the exposures applied: a new backend state from the hands as they
-        are, as a hold hand (the pass record kept, as after Heartless' reveal), under
-        `rules.for_exposures(shown)` with the core's `exposed` mask (the play rule) and
-        `doubler_exposed` (the TC quadruples)."""
-        shown = self.exposed_cards
-        self._exposing = False
-        if not shown:
+    def resume(self) -> None:
+        """A room's phase is done (or the exchange is): the next phase after the exchange
+        begins, else the play."""
+        if self._held:
+            self._held -= 1
+        for room in self._rooms:
+            if room.stage is Stage.EXCHANGE and not room.begun:
+                room.begun = True
+                room.begin()
+                return
+        if not self._waiting:
             self._bind_fast_path()
-            return
-        rules = self.rules.for_exposures(shown)
-        config = exposed_config(rules, shown)
+
+    def restart(self, rules: Rules, *, dealer: int | None = None, config: Any = None) -> None:
+        """Play from the hands as they are, under `rules` (a room's phase changed them: a
+        scoring suit, exposed cards), as a hold hand: a new backend state whose pass record
+        is kept for `passed`/`received`, led from `dealer`'s left (default the dealer)."""
         old, n = self._state, self.players
         if self._pass_record is None:
             self._pass_record = (
@@ -754,10 +569,10 @@ class Hand:
                 tuple(old.received(s) for s in range(n)),
             )
         self._state = core.HandState(
-            config,
+            rules.core_config() if config is None else config,
             tuple(old.hand(s) for s in range(n)),
             old.kitty,
-            self.dealer,
+            self.dealer if dealer is None else dealer,
             core_config.PASS_HOLD,
             self.seed & 0xFFFFFFFFFFFFFFFF,
         )
@@ -765,127 +580,112 @@ class Hand:
         self._history = ((), (), (0,) * n)
         self._bind_fast_path()
 
-    # -- the no-hearts pledge (004 'Scoring variants') ---------------------------------
+    def core_points(self, totals: Sequence[int], choice: int | None = None) -> tuple[int, ...]:
+        """The backend's scores of the finished hand for the game `totals`, with a moon
+        choice's code (`config.MOON_CHOICE_*`) when given."""
+        target = self.rules.target_score or 0
+        if choice is None:
+            return tuple(self._state.points(tuple(totals), target))
+        return tuple(self._state.points(tuple(totals), target, choice))
 
-    def _try_pass_then_pledge(self, seat: int, cards: tuple[int, ...]) -> int:
-        """`try_pass_indices` under the pledge: the pass that completes the exchange starts
-        the pledges."""
-        code: int = self._state.apply_pass(seat, cards)
-        if not code and self._state.phase == core_config.PHASE_PLAYING:
-            self._begin_pledge()
-        return code
+    def shooter(self) -> int:
+        """The seat that shot the moon by the backend's reckoning, or -1."""
+        seat: int = self._state.shooter()[0]
+        return seat
 
-    def _begin_pledge(self) -> None:
-        """Enter the pledges: the pass is exchanged, nobody may play until every seat has
-        said whether it pledges."""
-        self._pledging = True
-        self.legal_mask = _nothing_legal
-        self.try_play_index = _refuse_play
-        self.push_index = _refuse_push
+    def check(self, action: Action) -> Any:
+        """`action.value` in the form `apply` takes, if the hand may take it now from
+        `action.seat`; raises the kind's error, marked with the fault it is
+        (`phases.fault_of`: malformed, not_held or illegal), otherwise. Changes nothing:
+        the engine is the one judge of an answer (the runner asks it, then applies)."""
+        kind = action.kind
+        room = self._room_of.get(kind)
+        if room is not None:
+            return room.check(kind, action.seat, action.value)
+        return room_of(kind).judge(self, kind, action.seat, action.value)
+
+    def _take(self, kind: DecisionKind, seat: int, value: Any) -> None:
+        """Check and apply an answer to a room's phase (not recorded: `apply` records)."""
+        room = self._room_of.get(kind)
+        if room is None:  # the rules have no such phase: its room says so
+            room_of(kind).judge(self, kind, seat, value)
+            raise IllegalActionError(f"{kind.value} is never asked under {self.rules.name}")
+        room.apply(kind, seat, room.check(kind, seat, value))
+
+    def _waiting_room(self) -> Room | None:
+        """The room whose phase is asking now, if any."""
+        for room in self._rooms:
+            if room.waiting:
+                return room
+        return None
 
     @property
     def pledges_pending(self) -> tuple[int, ...]:
-        """(seat,) for the seat whose pledge is due; () otherwise. The seats answer in turn
-        from the dealer's left (our choice: 004 says only "before the first card is played";
-        the turn is 000 'Auction Hearts'' for its bidding, "rotates to the left" from "the
-        first hand dealt"), each seeing the earlier answers."""
-        if not self._pledging:
-            return ()
-        n = self.players
-        for step in range(1, n + 1):
-            seat = (self.dealer + step) % n
-            if self._pledges[seat] is None:
-                return (seat,)
-        return ()
+        """(seat,) for the seat whose no-hearts pledge is due; () otherwise."""
+        room = self._room_of.get(DecisionKind.PLEDGE)
+        return () if room is None else room.due  # type: ignore[attr-defined]
 
     @property
     def pledges(self) -> tuple[bool | None, ...]:
         """Per seat, its no-hearts pledge: True pledged, False declined, None not yet asked
         (or rules without the pledge)."""
-        return tuple(self._pledges)
+        room = self._room_of.get(DecisionKind.PLEDGE)
+        return (None,) * self.players if room is None else tuple(room.pledges)  # type: ignore[attr-defined]
 
     def apply_pledge(self, seat: int, pledge: bool) -> None:
         """`seat` pledges to take no hearts this hand (True) or not (False), in turn from
-        the dealer's left (004 'Scoring variants'). Raises IllegalPledgeError when no pledge
-        is due from `seat` or the answer is not a bool."""
-        due = self.pledges_pending
-        if not due:
-            reason = (
-                "these rules have no pledge"
-                if not self.rules.no_hearts_pledge
-                else "the hand is " + self.phase.value
-            )
-            raise IllegalPledgeError(f"no pledge is due now: {reason}", seat=seat)
-        if seat != due[0]:
-            raise IllegalPledgeError(
-                f"seat {seat} cannot pledge: it is seat {due[0]}'s turn", seat=seat
-            )
-        if not isinstance(pledge, bool):
-            raise IllegalPledgeError(f"a pledge is true or false, not {pledge!r}", seat=seat)
-        self._pledges[seat] = pledge
-        if None not in self._pledges:
-            self._pledging = False
-            self._bind_fast_path()
+        the dealer's left (`arena.engine.phases.pledging`). Raises IllegalPledgeError when
+        no pledge is due from `seat` or the answer is not a bool."""
+        self._take(DecisionKind.PLEDGE, seat, pledge)
 
-    def _pledge_adjustments(self) -> tuple[int, ...]:
-        """004: "If they succeed in their pledge, they may subtract 10 penalty points, but if
-        they take any hearts they are assessed 10 additional penalty points": per seat,
-        -pledge_points for a pledge kept, +pledge_points for one broken, 0 without one."""
-        worth = self.rules.pledge_points
-        return tuple(
-            0 if not pledged else worth if self._state.taken(seat) & Suit.HEARTS.mask else -worth
-            for seat, pledged in enumerate(self._pledges)
-        )
+    @property
+    def exposures_pending(self) -> tuple[int, ...]:
+        """(seat,) for the seat whose Gong Zhu exposure is due; () otherwise."""
+        room = self._room_of.get(DecisionKind.EXPOSE)
+        return () if room is None else room.due  # type: ignore[attr-defined]
 
-    # -- the shooter's choice (004 'Shooting the moon') ----------------------------------
+    @property
+    def exposures(self) -> tuple[CardSet | None, ...]:
+        """Per seat, the cards it exposed (None before it answered, or without exposures)."""
+        room = self._room_of.get(DecisionKind.EXPOSE)
+        return (None,) * self.players if room is None else tuple(room.exposures)  # type: ignore[attr-defined]
+
+    @property
+    def exposed_cards(self) -> CardSet:
+        """Every card exposed in this hand so far."""
+        room = self._room_of.get(DecisionKind.EXPOSE)
+        return _NO_CARDS if room is None else room.exposed  # type: ignore[attr-defined]
+
+    def exposable(self, seat: int) -> CardSet:
+        """The cards `seat` may expose: those of Pagat's four ("ace of hearts, queen of
+        spades, jack of diamonds, ten of clubs") it holds; empty without exposures."""
+        room = self._room_of.get(DecisionKind.EXPOSE)
+        return _NO_CARDS if room is None else room.exposable(seat)  # type: ignore[attr-defined]
+
+    def apply_exposure(self, seat: int, cards: Iterable[CardLike] | str) -> None:
+        """`seat` exposes `cards` (any of its exposable cards, possibly none), in turn from
+        the dealer's left (`arena.engine.phases.exposing`). Raises IllegalExposureError
+        when no exposure is due from `seat` or a card is not one it may expose."""
+        self._take(DecisionKind.EXPOSE, seat, cards)
 
     def moon_choice_offered(self, totals: Sequence[int] | None = None) -> tuple[int, str] | None:
         """(shooter, the engine's pick) when a seat shot the moon and the rules let him
-        choose to "add" it to the others or "subtract" it from himself with these game
-        `totals` (default `game_totals`); None otherwise (no moon shot, a rule that does not
-        choose, the hand not over). The shooter's choice (002; 004 New Moon: "the option of
-        subtracting 26 points from his own score instead"), add unless losing where
-        subtracting is allowed ("In such a case, he may subtract"), and subtract after a
-        score once some total has reached it. The core says whether the choice changes the
-        scores; the pick is what it scores without a choice (today's, and a stored replay's
-        written before the shooter was asked)."""
-        if self.rules.moon not in _CHOOSING_MOONS or not self.is_over:
-            return None
-        shooter, _ = self._state.shooter()
-        if shooter < 0:
-            return None
-        played = tuple(self.game_totals if totals is None else totals)
-        target = self.rules.target_score or 0
-        add = self._state.points(played, target, core_config.MOON_CHOICE_ADD)
-        subtract = self._state.points(played, target, core_config.MOON_CHOICE_SUBTRACT)
-        if add == subtract:
-            return None
-        engine = self._state.points(played, target, core_config.MOON_CHOICE_ENGINE)
-        return shooter, "subtract" if engine == subtract else "add"
+        choose with these game `totals` (default `game_totals`); None otherwise
+        (`arena.engine.phases.moon_choice`)."""
+        room = self._room_of.get(DecisionKind.MOON_CHOICE)
+        return None if room is None else room.offered(totals)  # type: ignore[attr-defined]
 
     @property
     def moon_choice(self) -> str | None:
         """The shooter's answer ("add" or "subtract") once given; None before or without."""
-        return self._moon_choice
+        room = self._room_of.get(DecisionKind.MOON_CHOICE)
+        return None if room is None else room.choice  # type: ignore[attr-defined]
 
     def apply_moon_choice(self, seat: int, choice: str) -> None:
         """The shooter chooses "add" (the moon's worth to every other seat) or "subtract"
         (from his own score). Raises IllegalMoonChoiceError when no choice is due from
         `seat` (`moon_choice_offered`) or it is neither word."""
-        offered = self.moon_choice_offered() if self._moon_choice is None else None
-        if offered is None:
-            raise IllegalMoonChoiceError(
-                "no shooter's choice is due now (004 'Shooting the moon')", seat=seat
-            )
-        if seat != offered[0]:
-            raise IllegalMoonChoiceError(
-                f"seat {seat} did not shoot the moon (seat {offered[0]} did)", seat=seat
-            )
-        if choice not in _MOON_CHOICES:
-            raise IllegalMoonChoiceError(
-                f"the shooter chooses 'add' or 'subtract', not {choice!r}", seat=seat
-            )
-        self._moon_choice = choice
+        self._take(DecisionKind.MOON_CHOICE, seat, choice)
 
     def _hold_for_call(self) -> None:
         """Until the dealer calls, nobody may pass or play."""
@@ -1152,12 +952,8 @@ class Hand:
                 if auction is not None and auction.to_bid is not None
                 else Phase.NAMING
             )
-        if self._revealing:
-            return Phase.REVEALING
-        if self._pledging:
-            return Phase.PLEDGING
-        if self._exposing:
-            return Phase.EXPOSING
+        if self._held and (room := self._waiting_room()) is not None:
+            return room.phase
         return _PHASES[self._state.phase]
 
     @property
@@ -1170,9 +966,7 @@ class Hand:
         """True while a decision before the plays is due (the dealer's call, the auction,
         the reveals, the pledges, the exposures): nobody may play yet, though the backend
         state may already be in its play phase."""
-        return (
-            self._revealing or self._calling or self._auctioning or self._pledging or self._exposing
-        )
+        return self._calling or self._auctioning or self._held > 0
 
     @property
     def to_play(self) -> int | None:
@@ -1421,30 +1215,30 @@ class Hand:
     @property
     def reveals_pending(self) -> tuple[int, ...]:
         """Seats that still have to reveal a card (empty outside the reveal phase)."""
-        if not self._revealing:
-            return ()
-        return tuple(seat for seat, card in enumerate(self._reveals) if card is None)
+        room = self._room_of.get(DecisionKind.REVEAL)
+        return () if room is None else room.due  # type: ignore[attr-defined]
 
     def revealed(self, seat: int) -> Card | None:
         """The card `seat` revealed, or None if it has not (or the rules have no reveal)."""
         _check_seat(self.rules, seat, "seat")
-        return self._reveals[seat]
+        room = self._room_of.get(DecisionKind.REVEAL)
+        return None if room is None else room.reveals[seat]  # type: ignore[attr-defined]
 
     @property
     def scoring_suit(self) -> Suit | None:
-        """The revealed scoring suit once every seat has revealed; None before that, and
+        """The scoring suit once chosen: revealed (003 'HEARTLESS', once every seat has
+        revealed) or named by the declarer (000 'Auction Hearts'); None before that, and
         always None under a fixed scoring suit (whose `rules.card_values` say what scores)."""
-        return self._suit
+        room = self._room_of.get(DecisionKind.REVEAL)
+        return self._suit if room is None else room.suit  # type: ignore[attr-defined]
 
     def apply_reveal(self, seat: int, card: CardLike) -> None:
         """Show `seat`'s face-down card (003 'HEARTLESS': after the pass "each player lays
-        one card face down on the table"). The card stays in the seat's hand: revealing only
-        shows it ("the players return the face-up card to their hand").
-
-        Seats reveal in any order; when the last one does, the scoring suit is chosen
-        (`scoring_suit_of`), `rules` becomes `base_rules.for_scoring_suit(suit)` and play
-        begins, led by that suit's opening card. Raises IllegalRevealError when no reveal is
-        due, for a bad seat, a seat that has revealed already, or a card it does not hold.
+        one card face down on the table"; `arena.engine.phases.revealing`). The card stays in
+        the seat's hand. Seats reveal in any order; when the last one does, the scoring suit
+        is chosen (`scoring_suit_of`), `rules` becomes `base_rules.for_scoring_suit(suit)`
+        and play begins. Raises IllegalRevealError when no reveal is due, for a bad seat, a
+        seat that has revealed already, or a card it does not hold.
 
         >>> from arena.engine import Hand, preset
         >>> hand = Hand.from_cards(preset("heartless"), [
@@ -1459,81 +1253,8 @@ class Hand:
         ...     hand.apply_reveal(seat, card)
         >>> hand.scoring_suit.name, hand.rules.value_of("QD"), hand.to_play
         ('SPADES', 13, 0)
-        >>> "AS" in str(hand.hand_of(2))
-        True
         """
-        if not self._revealing:
-            reason = (
-                "these rules have a fixed scoring suit"
-                if self._base_rules.scoring_suit_choice is ScoringSuitChoice.FIXED
-                else "the hand is " + self.phase.value
-            )
-            raise IllegalRevealError(f"no reveal is due now: {reason}", seat=seat, card=None)
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalRevealError(
-                f"there is no seat {seat!r} in a {self.players}-player game", seat=seat, card=None
-            )
-        if self._reveals[seat] is not None:
-            raise IllegalRevealError(
-                f"seat {seat} has already revealed {self._reveals[seat]}",
-                seat=seat,
-                card=self._reveals[seat],
-            )
-        try:
-            shown = to_card(card)
-        except CardParseError as error:
-            raise IllegalRevealError(
-                f"seat {seat} cannot reveal: {error}", seat=seat, card=None
-            ) from error
-        if not self._state.hand(seat) & shown.mask:
-            raise IllegalRevealError(
-                f"seat {seat} cannot reveal {shown}: it does not hold it", seat=seat, card=shown
-            )
-        self._reveals[seat] = shown
-        if None not in self._reveals:
-            self._finish_reveal()
-
-    def _try_pass_then_reveal(self, seat: int, cards: tuple[int, ...]) -> int:
-        """`try_pass_indices` under REVEALED rules: the pass that completes the exchange
-        starts the reveal phase."""
-        code: int = self._state.apply_pass(seat, cards)
-        if not code and self._state.phase == core_config.PHASE_PLAYING:
-            self._begin_reveal()
-        return code
-
-    def _begin_reveal(self) -> None:
-        """Enter the reveal phase: the backend state has exchanged the pass, but nobody may
-        play until the scoring suit is known."""
-        self._revealing = True
-        self.legal_mask = _nothing_legal
-        self.try_play_index = _refuse_play
-        self.push_index = _refuse_push
-
-    def _finish_reveal(self) -> None:
-        """Choose the suit and start play under its rules: a new backend state from the
-        hands as they are after the pass, as a hold hand (so its pass record is empty; the
-        old one is kept for `passed`/`received`)."""
-        reveals = [card for card in self._reveals if card is not None]
-        suit = scoring_suit_of(reveals, self.dealer)
-        rules = self._base_rules.for_scoring_suit(suit)
-        old, n = self._state, self.players
-        self._pass_record = (
-            tuple(old.passed(s) for s in range(n)),
-            tuple(old.received(s) for s in range(n)),
-        )
-        self._state = core.HandState(
-            rules.core_config(),
-            tuple(old.hand(s) for s in range(n)),
-            old.kitty,
-            self.dealer,
-            core_config.PASS_HOLD,
-            self.seed & 0xFFFFFFFFFFFFFFFF,
-        )
-        self.rules = rules
-        self._suit = suit
-        self._revealing = False
-        self._history = ((), (), (0,) * n)
-        self._bind_fast_path()
+        self._take(DecisionKind.REVEAL, seat, card)
 
     def tricks(self) -> tuple[Trick, ...]:
         """Every finished trick, in order."""
@@ -1641,14 +1362,13 @@ class Hand:
         phase = self.phase
         if phase is _PLAYING:
             return self._pending_play()
+        if self._held and (room := self._waiting_room()) is not None:
+            return room.pending()
         if phase is Phase.OVER:
-            return self._pending_moon_choice()
-        if phase is Phase.PLEDGING:
-            seat = self.pledges_pending[0]
-            return Decision(DecisionKind.PLEDGE, seat, (False, True), False)
-        if phase is Phase.EXPOSING:
-            seat = self.exposures_pending[0]
-            return Decision(DecisionKind.EXPOSE, seat, self.exposable(seat), ())
+            for room in self._rooms:
+                if room.stage is Stage.END and (decision := room.pending()) is not None:
+                    return decision
+            return None
         if phase is Phase.PASSING:
             if self._held_pass is not None and (due := self.queen_pending) is not None:
                 return self._pending_queen(*due)
@@ -1659,10 +1379,6 @@ class Hand:
         if phase is Phase.CALLING:
             options = self.call_options
             return Decision(DecisionKind.CALL, self.dealer, options, options[0])
-        if phase is Phase.REVEALING:
-            seat = self.reveals_pending[0]
-            held = self.hand_of(seat)
-            return Decision(DecisionKind.REVEAL, seat, held, held.first())
         auction = self._auction
         assert auction is not None
         if phase is Phase.BIDDING:
@@ -1682,17 +1398,6 @@ class Hand:
         legal = self._replacements(seat, held[1])
         default = min(legal, key=_rank_then_suit)
         return Decision(kind, seat, legal, default, 1)
-
-    def _pending_moon_choice(self) -> Decision | None:
-        """After the last trick: the shooter's choice when one is offered and not yet made
-        (the default, on a fault or in a replay written without it, is the engine's pick)."""
-        if self._moon_choice is not None:
-            return None
-        offered = self.moon_choice_offered()
-        if offered is None:
-            return None
-        shooter, pick = offered
-        return Decision(DecisionKind.MOON_CHOICE, shooter, _MOON_CHOICES, pick)
 
     def _pending_play(self) -> Decision:
         """The play asked now (a variant with other plays overrides this)."""
@@ -1723,24 +1428,18 @@ class Hand:
                     f"seat {seat} is not the dealer ({self.dealer})", direction=str(value)
                 )
             self.apply_call(value)
-        elif kind is DecisionKind.REVEAL:
-            self.apply_reveal(seat, value)
         elif kind is DecisionKind.BID:
             self.apply_bid(seat, value)
         elif kind is DecisionKind.NAMING:
             self.apply_naming(seat, value)
-        elif kind is DecisionKind.PLEDGE:
-            self.apply_pledge(seat, value)
         elif kind is DecisionKind.REFUSE_QUEEN:
             self.apply_queen_refusal(seat, value)
         elif kind is DecisionKind.REPLACE_PASS:
             self.apply_replacement(seat, value)
-        elif kind is DecisionKind.EXPOSE:
-            self.apply_exposure(seat, value)
-        elif kind is DecisionKind.MOON_CHOICE:
-            self.apply_moon_choice(seat, value)
+        elif (room := self._room_of.get(kind)) is not None:
+            room.apply(kind, seat, room.check(kind, seat, value))
         else:
-            self._apply_other(action)
+            self._refuse_unasked(action)
             return
         self._actions.append(action)
         if self._TAKES_ACTIONS:
@@ -1751,6 +1450,16 @@ class Hand:
     """Whether the backend state's phase is the hand's play phase (not so for a family
     whose play is its own, such as the penny-rounds)."""
     """Whether the engine takes actions of its own (Domino Hearts' draws)."""
+
+    def _refuse_unasked(self, action: Action) -> None:
+        """A kind whose phase these rules lack: its room's error; else `_apply_other`."""
+        try:
+            room = room_of(action.kind)
+        except KeyError:
+            room = None
+        if room is not None and room.stage is not Stage.TRICKS:
+            room.judge(self, action.kind, action.seat, action.value)
+        self._apply_other(action)
 
     def _apply_other(self, action: Action) -> None:
         """A kind only a variant asks (it overrides this); here always an error."""
@@ -1802,18 +1511,9 @@ class Hand:
         totals = tuple(totals) if totals is not None else (0,) * self.players
         if len(totals) != self.players:
             raise ValueError(f"expected {self.players} totals, got {len(totals)}")
-        target = self.rules.target_score or 0
-        if self._moon_choice is None:
-            scores = tuple(self._state.points(totals, target))
-        else:
-            scores = tuple(
-                self._state.points(totals, target, _MOON_CHOICE_CODES[self._moon_choice])
-            )
-        if self.rules.no_hearts_pledge:
-            scores = tuple(
-                score + extra
-                for score, extra in zip(scores, self._pledge_adjustments(), strict=True)
-            )
+        scores = self.core_points(totals)
+        for room in self._rooms:
+            scores = room.score(scores, totals)
         return scores
 
     # -- views --------------------------------------------------------------------
@@ -1823,6 +1523,9 @@ class Hand:
         _check_seat(self.rules, seat, "seat")
         tricks, points = self._finished()
         to_play = self.to_play
+        rooms: dict[str, Any] = self._visible_queen_offer(seat)
+        for room in self._rooms:
+            rooms.update(room.view(seat))
         return SeatView(
             seat=seat,
             rules=self.rules,
@@ -1839,17 +1542,13 @@ class Hand:
             hearts_broken=self.hearts_broken,
             points_taken=points,
             kitty=self._visible_kitty(seat, len(tricks)),
-            reveals=self._visible_reveals(seat),
-            scoring_suit=self._suit,
+            scoring_suit=self.scoring_suit,
             bids=() if self._auction is None else tuple(self._auction.bids),
             declarer=self.declarer,
             booster_suit=self.booster_suit,
             pass_split=self.pass_split,
-            pledges=tuple(self._pledges) if self.rules.no_hearts_pledge else (),
-            exposed=tuple(self._exposures) if self.rules.exposures else (),
-            moon_choice=self._moon_choice,
             extra_card_seats=self.extra_card_seats,
-            **self._visible_queen_offer(seat),
+            **rooms,
         )
 
     def _visible_queen_offer(self, seat: int) -> dict[str, Any]:
@@ -1861,15 +1560,6 @@ class Hand:
         if seat == offer[1] and self._queen_refused is None and self.queen_pending is None:
             return {}
         return {"queen_offer": offer, "queen_refused": self._queen_refused}
-
-    def _visible_reveals(self, seat: int) -> tuple[Card | None, ...]:
-        """003 'HEARTLESS': the cards lie face down until "The players then turn the cards
-        over", so a seat sees its own at once and the others' once every seat has revealed."""
-        if self._base_rules.scoring_suit_choice is not ScoringSuitChoice.REVEALED:
-            return ()
-        if self._suit is not None:
-            return tuple(self._reveals)
-        return tuple(card if s == seat else None for s, card in enumerate(self._reveals))
 
     def _visible_kitty(self, seat: int, tricks_done: int) -> CardSet | None:
         """002 'Kitty variants': face up, shown after the first trick, taker only, or secret."""
@@ -1901,30 +1591,9 @@ class Hand:
                 seat=seat,
                 code=code,
             )
-        if code == core_config.ERR_PASSING and self._pledging:
+        if code == core_config.ERR_PASSING and (room := self._waiting_room()) is not None:
             return OutOfTurnError(
-                f"cannot play {card}: seat {self.pledges_pending[0]} has still to say whether it "
-                "pledges to take no hearts (004 'Scoring variants')",
-                card=card,
-                seat=seat,
-                code=code,
-            )
-        if code == core_config.ERR_PASSING and self._exposing:
-            return OutOfTurnError(
-                f"cannot play {card}: seat {self.exposures_pending[0]} has still to say which "
-                'cards it exposes (Gong Zhu: "before the start of play")',
-                card=card,
-                seat=seat,
-                code=code,
-            )
-        if code == core_config.ERR_PASSING and self._revealing:
-            pending = ", ".join(str(s) for s in self.reveals_pending)
-            return OutOfTurnError(
-                f"cannot play {card}: the hand is still revealing: seats {pending} still have "
-                "to reveal a card (003 'HEARTLESS')",
-                card=card,
-                seat=seat,
-                code=code,
+                f"cannot play {card}: {room.still_to()}", card=card, seat=seat, code=code
             )
         if code == core_config.ERR_PASSING:
             pending = ", ".join(str(s) for s in self.passes_pending)
@@ -2050,15 +1719,6 @@ class Hand:
         """The seat that got rid of all its cards (Enfle); None here, and when a cap ended
         the hand."""
         return None
-
-
-def exposed_config(rules: Rules, shown: CardSet) -> core_config.CoreConfig:
-    """The core configuration of a hand whose seats exposed `shown` (Gong Zhu): the rules'
-    (`Rules.for_exposures(shown)`, the values doubled, for `rules` as dealt) with the
-    `exposed` mask (the play rule) and `doubler_exposed` (the TC quadruples)."""
-    return rules.core_config()._replace(
-        exposed=shown.mask, doubler_exposed=int(EXPOSABLE[3] in shown)
-    )
 
 
 def _suit_name(suit: Suit) -> str:

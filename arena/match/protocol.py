@@ -663,38 +663,59 @@ class Exchange:
     read: Callable[[Any], Any]
 
 
-EXCHANGES: dict[DecisionKind, Exchange] = {
-    DecisionKind.PASS: Exchange(
-        "pass_cards", lambda v, d, c: pass_query(v, d.size, c), lambda a: list(a.cards)
-    ),
-    DecisionKind.PLAY: Exchange("play_card", lambda v, d, c: play_query(v, c), _read_play),
-    DecisionKind.PENNY_PLAY: Exchange("play_card", lambda v, d, c: play_query(v, c), _read_play),
-    DecisionKind.CALL: Exchange("call_pass", lambda v, d, c: call_pass_query(v, c), _read_call),
-    DecisionKind.BID: Exchange("bid", lambda v, d, c: bid_query(v, c), _read_bid),
-    DecisionKind.NAMING: Exchange(
-        "name_suit", lambda v, d, c: name_suit_query(v, c), lambda a: str(a.suit)
-    ),
-    DecisionKind.REVEAL: Exchange(
-        "reveal_card", lambda v, d, c: reveal_query(v, c), lambda a: _read_card(a.card)
-    ),
-    DecisionKind.MOON_CHOICE: Exchange(
-        "moon_choice",
-        moon_choice_query,
-        lambda a: "subtract" if a.subtract else "add",
-    ),
-    DecisionKind.PLEDGE: Exchange(
-        "pledge", lambda v, d, c: pledge_query(v, c), lambda a: bool(a.pledge)
-    ),
-    DecisionKind.REFUSE_QUEEN: Exchange(
-        "refuse_queen", lambda v, d, c: refuse_queen_query(v, c), lambda a: bool(a.refuse)
-    ),
-    DecisionKind.REPLACE_PASS: Exchange(
-        "replace_pass", replace_pass_query, lambda a: _read_card(a.card)
-    ),
-    DecisionKind.EXPOSE: Exchange(
-        "expose", expose_query, lambda a: [_read_card(text) for text in a.cards]
-    ),
-}
+def _no_query(view: SeatView, decision: Decision, context: DecisionContext) -> Message:
+    raise LookupError(f"hearts.v1 has no query for a {decision.kind.value} decision")
+
+
+UNASKED = Exchange("", _no_query, lambda answer: answer)
+"""The exchange of a kind hearts.v1 has no query for (a room registered beyond
+`DecisionKind`'s members): its field is no answer a bot lists, so no bot is asked it
+(`GrpcSeat.answers`) and the runner applies the decision's default."""
+
+
+class _Exchanges(dict[DecisionKind, Exchange]):
+    def __missing__(self, kind: DecisionKind) -> Exchange:
+        if kind in DecisionKind.__members__.values():
+            raise KeyError(kind)
+        return UNASKED
+
+
+EXCHANGES: dict[DecisionKind, Exchange] = _Exchanges(
+    {
+        DecisionKind.PASS: Exchange(
+            "pass_cards", lambda v, d, c: pass_query(v, d.size, c), lambda a: list(a.cards)
+        ),
+        DecisionKind.PLAY: Exchange("play_card", lambda v, d, c: play_query(v, c), _read_play),
+        DecisionKind.PENNY_PLAY: Exchange(
+            "play_card", lambda v, d, c: play_query(v, c), _read_play
+        ),
+        DecisionKind.CALL: Exchange("call_pass", lambda v, d, c: call_pass_query(v, c), _read_call),
+        DecisionKind.BID: Exchange("bid", lambda v, d, c: bid_query(v, c), _read_bid),
+        DecisionKind.NAMING: Exchange(
+            "name_suit", lambda v, d, c: name_suit_query(v, c), lambda a: str(a.suit)
+        ),
+        DecisionKind.REVEAL: Exchange(
+            "reveal_card", lambda v, d, c: reveal_query(v, c), lambda a: _read_card(a.card)
+        ),
+        DecisionKind.MOON_CHOICE: Exchange(
+            "moon_choice",
+            moon_choice_query,
+            lambda a: "subtract" if a.subtract else "add",
+        ),
+        DecisionKind.PLEDGE: Exchange(
+            "pledge", lambda v, d, c: pledge_query(v, c), lambda a: bool(a.pledge)
+        ),
+        DecisionKind.REFUSE_QUEEN: Exchange(
+            "refuse_queen", lambda v, d, c: refuse_queen_query(v, c), lambda a: bool(a.refuse)
+        ),
+        DecisionKind.REPLACE_PASS: Exchange(
+            "replace_pass", replace_pass_query, lambda a: _read_card(a.card)
+        ),
+        DecisionKind.EXPOSE: Exchange(
+            "expose", expose_query, lambda a: [_read_card(text) for text in a.cards]
+        ),
+    }
+)
 """Every decision kind the engine asks a seat (not DRAW nor PICKUP, the engine's own):
 checked complete at import, so a new kind without its messages fails at once."""
 

@@ -34,6 +34,7 @@ from .faults import FaultKind, FaultPolicy, SeatFault
 from .replay import DecisionRecord, decision_records, strip_timings
 from .runner import Entrant, MatchRunner
 from .seats import LATER_KINDS, DecisionContext, GameInfo, Seat
+from .sentences import without_words
 from .verify import ReplayMismatchError, verify
 
 _Ask = Callable[[Seat, float], Awaitable[Any]]
@@ -209,7 +210,7 @@ def _check_rerun(recorded: dict[str, Any], rerun: dict[str, Any]) -> None:
     answers were given to questions the bot was never asked: ReaskError."""
 
     def games(replay: dict[str, Any]) -> Any:
-        return _without_notes(strip_timings({"games": replay["games"]}))
+        return _without_notes(strip_timings({"games": without_words(replay["games"])}))
 
     if games(recorded) != games(_unasked_moons_dropped(recorded, rerun)):
         raise ReaskError("the replay did not re-run as recorded (was it edited?)")

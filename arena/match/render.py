@@ -8,6 +8,7 @@ from typing import Any
 from arena.engine import Card
 
 from .replay_view import readable
+from .sentences import call_value, sentence
 
 
 def _pretty(text: str) -> str:
@@ -40,24 +41,15 @@ def render(replay: dict[str, Any], *, pretty: bool = True, notes: bool = True) -
             if "call" in hand:
                 call = hand["call"]
                 note = f" [{call['fault']}]" if call.get("fault") else ""
-                how = call["direction"]
-                if "count" in call:  # 004 'Passing cards': how many too
-                    how = f"{how}, {call['count']} card{'' if call['count'] == 1 else 's'}"
-                if "split" in call:  # 003 'Simple variations': each card its own way
-                    how = "a split: " + ", ".join(
-                        f"card {i + 1} {way}" for i, way in enumerate(call["split"])
-                    )
-                yield f"    the dealer calls {how}{note}"
+                said = sentence("call", hand["dealer"], call_value(call), show)
+                yield f"    {said}{note}"
                 yield from noted([call])
             if "auction" in hand:
                 yield from _auction_lines(hand["auction"])
                 yield from noted([*hand["auction"]["bids"], hand["auction"]["naming"]])
             for given in hand["passes"]:
                 note = f" [{given['fault']}]" if given.get("fault") else ""
-                yield (
-                    f"    seat {given['seat']} passes "
-                    f"{' '.join(show(c) for c in given['cards'])}{note}"
-                )
+                yield f"    {sentence('pass', given['seat'], given['cards'], show)}{note}"
                 yield from noted([given])
             if hand.get("reveals"):
                 shown = "  ".join(
@@ -191,25 +183,10 @@ def _multi_round_lines(number: int, multi: dict[str, Any], show: Any) -> Iterato
 
 
 def _other_lines(other: dict[str, Any], noted: Any) -> Iterator[str]:
-    """A decision v1 files under `decisions`: its words where it has some (the pledge, Gong
-    Zhu's exposures, the shooter's choice), else its kind and value."""
+    """A decision v1 files under `decisions`: its sentence (its kind's room's words,
+    `arena.match.sentences`)."""
     note = f" [{other['fault']}]" if other.get("fault") else ""
-    value = other.get("value")
-    if other["kind"] == "pledge":  # 004 'Scoring variants'
-        said = "pledges to take no hearts" if value else "makes no pledge"
-        yield f"    seat {other['seat']} {said}{note}"
-    elif other["kind"] == "refuse_queen":  # Rickety Kate (M. Kerwin)
-        said = "refuses the QS passed to it" if value else "accepts the QS passed to it"
-        yield f"    seat {other['seat']} {said}{note}"
-    elif other["kind"] == "replace_pass":
-        yield f"    seat {other['seat']} passes {value} in the refused QS's place{note}"
-    elif other["kind"] == "expose":  # Gong Zhu
-        said = "exposes " + " ".join(value) if value else "exposes nothing"
-        yield f"    seat {other['seat']} {said}{note}"
-    elif other["kind"] == "moon_choice":  # 004 'Shooting the moon'
-        said = "adds it to the others" if value == "add" else "subtracts it from his own score"
-        yield f"    seat {other['seat']} shot the moon and {said}{note}"
-    else:
-        shown = " ".join(map(str, value)) if isinstance(value, list) else value
-        yield f"    seat {other['seat']} {other['kind']}: {shown}{note}"
+    # Cards in these sentences are named as the rules name them (QS), as they always were
+    # in the text; the viewer draws the same sentence with suit symbols.
+    yield f"    {sentence(other['kind'], other['seat'], other.get('value'))}{note}"
     yield from noted([other])

@@ -20,8 +20,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from arena.engine import Card, Game, Hand, Rules, RulesError
-from arena.engine.decisions import ENGINE_KINDS, Action, CountedCall, DecisionKind
+from arena.engine import Game, Hand, Rules, RulesError
+from arena.engine.decisions import ENGINE_KINDS, Action, DecisionKind
+from arena.engine.phases import kinds, room_of
 
 from .replay import REPLAY_FORMAT, decision_records
 from .verify import ReplayMismatchError, Verification, verify_result
@@ -204,10 +205,16 @@ _OWN = ("format", "version", "games", "faults", "result")
 
 
 @cache
+def _schema_text() -> str:
+    return resources.files("arena.match").joinpath("replay-v2.schema.json").read_text()
+
+
 def schema() -> dict[str, Any]:
-    """The JSON Schema of a v2 document (arena/match/replay-v2.schema.json)."""
-    text = resources.files("arena.match").joinpath("replay-v2.schema.json").read_text()
-    loaded: dict[str, Any] = json.loads(text)
+    """The JSON Schema of a v2 document (arena/match/replay-v2.schema.json), an action's
+    kind one of those registered with the engine now (`arena.engine.phases.kinds`)."""
+    loaded: dict[str, Any] = json.loads(_schema_text())
+    kind = loaded["$defs"]["action"]["properties"]["kind"]
+    kind["enum"] = [k.value for k in kinds()]
     return loaded
 
 
@@ -215,49 +222,14 @@ def schema() -> dict[str, Any]:
 
 
 def to_json(kind: DecisionKind, value: Any) -> Any:
-    """An action's value as the document keeps it."""
-    if kind in (DecisionKind.PASS, DecisionKind.PICKUP, DecisionKind.EXPOSE):
-        return [str(c) for c in value]
-    if kind is DecisionKind.PENNY_PLAY:
-        return [value[0], str(value[1])]
-    if kind is DecisionKind.CALL and isinstance(value, CountedCall):
-        return [str(value.direction), value.size]  # 004 'Passing cards': where, how many
-    if kind is DecisionKind.CALL and isinstance(value, (tuple, list)):
-        return [str(d) for d in value]
-    if kind in (DecisionKind.BID, DecisionKind.PLEDGE, DecisionKind.REFUSE_QUEEN):
-        return value  # chips or null; a pledge or a refusal true or false
-    return str(value)
+    """An action's value as the document keeps it (its kind's room's codec,
+    `arena.engine.phases`)."""
+    return room_of(kind).encode(kind, value)
 
 
 def from_json(kind: DecisionKind, value: Any) -> Any:
-    """A document's value in the form `Hand.apply` takes."""
-    if kind is DecisionKind.PENNY_PLAY:
-        penny, card = value
-        return penny, Card.from_str(card)
-    if kind in (
-        DecisionKind.PLAY,
-        DecisionKind.REVEAL,
-        DecisionKind.DRAW,
-        DecisionKind.REPLACE_PASS,
-    ):
-        return Card.from_str(value)
-    if kind is DecisionKind.PICKUP or kind is DecisionKind.EXPOSE:
-        return tuple(Card.from_str(card) for card in value)
-    if kind is DecisionKind.CALL and _is_counted(value):
-        return CountedCall(value[0], value[1])
-    if kind in (DecisionKind.PASS, DecisionKind.CALL) and isinstance(value, list):
-        return tuple(value)
-    return value
-
-
-def _is_counted(value: Any) -> bool:
-    """A call's JSON form with its count: [direction, count] (a split lists directions)."""
-    return (
-        isinstance(value, list)
-        and len(value) == 2
-        and isinstance(value[1], int)
-        and not isinstance(value[1], bool)
-    )
+    """A document's value in the form `Hand.apply` takes (its kind's room's codec)."""
+    return room_of(kind).decode(kind, value)
 
 
 def _v1_value(kind: DecisionKind, record: Mapping[str, Any]) -> Any:

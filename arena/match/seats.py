@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, Protocol
 from arena.bots import HouseBot
 from arena.engine import Card, CardSet, PassDirection, Rules, SeatView, Trick
 from arena.engine.decisions import CountedCall, Decision, DecisionKind
+from arena.engine.phases import room_of
 from arena.engine.variants.penny import PennyMove
 
 from .clock import TimePolicy
@@ -47,7 +48,17 @@ class DecisionContext(NamedTuple):
     lives: tuple[int, ...] = ()  # Danger Hearts: each seat's lives left before this hand
 
 
-LATER_KINDS: frozenset[DecisionKind] = frozenset(
+class _LaterKinds(frozenset[DecisionKind]):
+    """The kinds listed, and every kind hearts.v1 has no query for (a room registered with
+    the engine beyond `DecisionKind`'s members: a test's, a plug-in's)."""
+
+    def __contains__(self, kind: object) -> bool:
+        return frozenset.__contains__(self, kind) or (
+            isinstance(kind, DecisionKind) and kind not in _CHOOSERS
+        )
+
+
+LATER_KINDS: frozenset[DecisionKind] = _LaterKinds(
     {
         DecisionKind.MOON_CHOICE,
         DecisionKind.PLEDGE,
@@ -60,7 +71,8 @@ LATER_KINDS: frozenset[DecisionKind] = frozenset(
 asked them only when it `answers` them; otherwise the runner applies the default itself,
 recorded as the platform's answer, never a fault (a bot built on an older SDK would refuse
 a query it cannot read and lose the match). Gong Zhu's exposures came later still: an older
-bot exposes nothing."""
+bot exposes nothing. A kind without a hearts.v1 query is one too: no bot over gRPC is asked
+it, and a house bot only when it has the method its room names (`Room.house_methods`)."""
 
 
 class Seat(Protocol):
@@ -138,7 +150,21 @@ class InProcessSeat:
         is: a frame less on every decision)."""
         if decision.kind is _PLAY:  # most decisions: straight to the bot's card
             return self.choose_play(view, context, timeout)
-        return _CHOOSERS[decision.kind](self, decision, view, context, timeout)
+        chooser = _CHOOSERS.get(decision.kind)
+        if chooser is None:  # a kind beyond hearts.v1's: the method its room names
+            return self.choose_by_room(decision, view, context, timeout)
+        return chooser(self, decision, view, context, timeout)
+
+    async def choose_by_room(
+        self, decision: Decision, view: SeatView, context: DecisionContext, timeout: float
+    ) -> Any:
+        """Ask the bot through the method the kind's room names (`Room.house_methods`),
+        called with the view and the decision (`answers` says whether it has one)."""
+        return self._room_method(decision.kind)(view, decision)
+
+    def _room_method(self, kind: DecisionKind) -> Any:
+        name = room_of(kind).house_methods.get(kind)
+        return getattr(self.bot, name, None) if name else None
 
     async def choose_pass(
         self, view: SeatView, count: int, context: DecisionContext, timeout: float
@@ -235,8 +261,9 @@ class InProcessSeat:
         return ""
 
     def answers(self, kind: DecisionKind) -> bool:
-        """House bots answer every kind (the `HouseBot` protocol has a method for each)."""
-        return True
+        """House bots answer every kind of hearts.v1 (the `HouseBot` protocol has a method
+        for each), and a kind beyond it when the bot has the method its room names."""
+        return kind in _CHOOSERS or self._room_method(kind) is not None
 
 
 _Chooser = Callable[

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .replay_view import readable
+from .sentences import with_words
 
 STYLESHEET: Final = Path("static/css/arena.css")
 SCRIPT: Final = Path("static/js/replay.js")
@@ -84,7 +85,9 @@ def render_page(document: dict[str, Any], folder: Path | None = None) -> str:
     Raises ViewerAssetsError when the viewer's files cannot be found, and
     arena.match.replay.ReplayError for a v2 document that does not re-play.
     """
-    document = readable(document)  # the viewer draws v1's layout; a v2 one is re-played
+    # The viewer draws v1's layout (a v2 one is re-played) and each decision's sentence
+    # as the server says it (`sentences.with_words`).
+    document = with_words(readable(document))
     folder = folder or asset_folder()
     css = (folder / STYLESHEET).read_text(encoding="utf-8")
     script = (folder / SCRIPT).read_text(encoding="utf-8")

@@ -12,11 +12,10 @@ import jsonschema
 import pytest
 
 from arena.bots import HOUSE_BOTS, StrongBot
-from arena.engine import Card, CardSet, SeatView, preset
-from arena.engine.multiset import CardMultiset
+from arena.engine import Card, Hand, SeatView, preset
 from arena.engine.variants.cancellation import CancellationHand
 from arena.match.faults import FaultKind
-from arena.match.judging import judge_pass
+from arena.match.judging import judge
 from arena.match.render import render
 from arena.match.runner import Entrant, MatchOutcome, MatchRunner
 from arena.match.seats import DecisionContext, InProcessSeat
@@ -27,15 +26,35 @@ SCHEMA = json.loads(
 )
 
 
+def _asked_to_pass(rules_name: str) -> tuple[Hand, Card, list[Card]]:
+    """A dealt hand asking seat 0's pass, a card seat 0 holds twice (one it holds once
+    under one pack) and two more cards it holds."""
+    for seed in range(100):
+        hand = Hand.deal(preset(rules_name), seed)
+        held = hand.hand_of(0)
+        twice = [c for c in held if getattr(held, "twice", 0) & c.mask]
+        if twice or rules_name == "standard":
+            card = twice[0] if twice else held.first()
+            others = [c for c in held if c != card][:2]
+            return hand, card, others
+    raise AssertionError("no deal gives seat 0 a card twice")
+
+
 def test_a_pass_gives_a_card_twice_only_when_both_copies_are_held() -> None:
-    held = CardMultiset.parse("9C 9C AS KH")
-    cards, fault = judge_pass(["9C", "9C", "AS"], held, held, 3, 0)
-    assert fault is None and [str(c) for c in cards] == ["9C", "9C", "AS"]
-    _, fault = judge_pass(["AS", "AS", "9C"], held, held, 3, 0)
+    """The engine judges (arena.match.judging asks `Hand.check`): the same card twice is a
+    legal pass of two packs when both copies are held, else an illegal answer."""
+    hand, card, (other, _) = _asked_to_pass("cancellation_four")
+    decision = hand.pending()
+    assert decision is not None and decision.size == 3
+    cards, fault = judge([str(card), str(card), str(other)], decision, hand)
+    assert fault is None and list(cards) == [card, card, other]
+    _, fault = judge([str(other), str(other), str(card)], decision, hand)
     assert fault is not None and fault.kind is FaultKind.ILLEGAL
-    one_pack = CardSet.parse("9C AS KH")
-    _, fault = judge_pass(["9C", "9C", "AS"], one_pack, one_pack, 3, 0)
-    assert fault is not None and "twice" in fault.detail
+    hand, card, (other, _) = _asked_to_pass("standard")
+    decision = hand.pending()
+    assert decision is not None
+    _, fault = judge([str(card), str(card), str(other)], decision, hand)
+    assert fault is not None and fault.kind is FaultKind.ILLEGAL and "twice" in fault.detail
 
 
 class PassesItsFirstCardThrice(InProcessSeat):

@@ -98,25 +98,26 @@ def test_a_v2_document_that_does_not_replay_is_a_replay_error() -> None:
 def test_a_kind_without_a_place_in_v1_is_kept_in_order_and_shown() -> None:
     """A new decision kind needs no branch in v1's writer, the text or the viewer: it is
     filed under the hand's `decisions` with its kind and value, and shown as such. (No
-    kind of today's lacks a place; an engine action stands in for a new one.)"""
+    kind of today's lacks a place: a kind named here, with no room in the engine, as a
+    replay from a newer platform may hold, stands in for a new one.)"""
     from arena.engine import Game
-    from arena.engine.decisions import Decision, DecisionKind
+    from arena.engine.decisions import Decision, kind_named
     from arena.match.replay import decision_records
     from arena.match.replay_v2 import ActionRecord
 
     game = Game(preset("standard"), 5)
     writer = replay_view.HandWriter(game.hand, 0, game.hand_seeds[-1])
-    new = Decision(DecisionKind.DRAW, 2, (), None)
-    action = ActionRecord("draw", 2, ["QS", 3], 12.5, "illegal", "why not")
+    new = Decision(kind_named("wager"), 2, (), None)
+    action = ActionRecord("wager", 2, ["QS", 3], 12.5, "illegal", "why not")
     writer.after(new, replay_view.v1_entry(action))
     record = writer.record
     assert record["decisions"] == [
-        {"kind": "draw", "seat": 2, "value": ["QS", 3], "ms": 12.5, "fault": "illegal",
+        {"kind": "wager", "seat": 2, "value": ["QS", 3], "ms": 12.5, "fault": "illegal",
          "note": "why not"}
     ]  # fmt: skip
-    assert [d.kind for d in decision_records(record)] == ["draw"]
+    assert [d.kind for d in decision_records(record)] == ["wager"]
     outcome = _outcome("standard")
     shown = outcome.v1
     shown["games"][0]["hands"][0]["decisions"] = record["decisions"]
     text = "\n".join(render(shown, pretty=False))
-    assert "seat 2 draw: QS 3 [illegal]" in text and "why not" in text
+    assert "seat 2 wager: QS 3 [illegal]" in text and "why not" in text

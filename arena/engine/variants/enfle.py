@@ -114,8 +114,6 @@ class EnfleHand(OwnStateHand):
         except ValueError as error:
             raise ValueError(f"impossible deal: {error}") from None
         self._history = ((), (), (0,) * rules.players)
-        self._reveals = [None] * rules.players
-        self._revealing = False
         self._calling = False
         self._auction = None
         self._actions = []

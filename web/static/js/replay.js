@@ -409,22 +409,11 @@
     return Array.isArray(value) ? value.join(" ") : value === null ? "none" : String(value);
   }
 
-  // What a seat did, in words where the kind has some: 004's no-hearts pledge, Rickety
-  // Kate's refusal of a passed Q♠ and its replacement, Gong Zhu's exposed cards and the
-  // shooter's choice; any other kind as its name and value.
+  // What a seat did: the sentence the server wrote for the decision (`words`, from the
+  // kind's room in the engine: arena.match.sentences); this viewer only draws it. A record
+  // without one (a kind the server had no room for) is shown as its kind and value.
   function otherText(other) {
-    if (other.kind === "pledge") return other.value ? "pledges to take no hearts" : "makes no pledge";
-    if (other.kind === "refuse_queen") {
-      return other.value ? "refuses the Q♠ passed to it" : "accepts the Q♠ passed to it";
-    }
-    if (other.kind === "replace_pass") return `passes ${cardText(String(other.value))} in the refused Q♠'s place`;
-    if (other.kind === "expose") {
-      return other.value && other.value.length ? `exposes ${other.value.map(cardText).join(" ")}` : "exposes nothing";
-    }
-    if (other.kind === "moon_choice") {
-      return other.value === "add" ? "shot the moon: adds it to the others" : "shot the moon: subtracts it from his own score";
-    }
-    return `${other.kind}: ${valueText(other.value)}`;
+    return other.words || `seat ${other.seat} ${other.kind}: ${valueText(other.value)}`;
   }
 
   // The shooter's choice is made after the last trick, so it is shown there, not at the pass.
@@ -434,7 +423,7 @@
   function drawOtherDecisions(hand, others = beforePlay(hand)) {
     const box = el("div", { class: "passes decisions" });
     for (const other of others) {
-      const line = el("div", { "data-kind": other.kind }, `seat ${other.seat} ${otherText(other)}`);
+      const line = el("div", { "data-kind": other.kind }, otherText(other));
       if (other.fault) line.append(" ", el("span", { class: "badge danger" }, other.fault));
       if (hasNote(other)) line.classList.add("noted");
       box.append(line);
@@ -768,27 +757,27 @@
 
   const hasNote = (decision) => Boolean(decision) && typeof decision.note === "string" && decision.note !== "";
 
-  // The decisions shown at a step, as [seat, what it did, the decision record]: the
+  // The decisions shown at a step, as [seat, what it did (a sentence), the record]: the
   // dealer's call at the deal; the passes, reveals, bids and naming at the pass; the
   // cards of the trick (or multi-round) so far.
   function decisionsAt(state, step) {
     const hand = state.hand;
     const list = [];
     if (step.t === 0) {
-      if (hand.call) list.push([hand.dealer, "calls the pass", hand.call]);
+      if (hand.call) list.push([hand.dealer, `seat ${hand.dealer} calls the pass`, hand.call]);
       if (step.c === 1) {
-        for (const pass of hand.passes || []) list.push([pass.seat, "passes", pass]);
-        for (const shown of hand.reveals || []) list.push([shown.seat, `lays down ${shown.card}`, shown]);
+        for (const pass of hand.passes || []) list.push([pass.seat, `seat ${pass.seat} passes`, pass]);
+        for (const shown of hand.reveals || []) list.push([shown.seat, `seat ${shown.seat} lays down ${shown.card}`, shown]);
         if (hand.auction) {
-          for (const bid of hand.auction.bids) list.push([bid.seat, bid.bid === null ? "passes the bid" : `bids ${bid.bid}`, bid]);
-          list.push([hand.auction.declarer, "names a suit", hand.auction.naming]);
+          for (const bid of hand.auction.bids) list.push([bid.seat, `seat ${bid.seat} ${bid.bid === null ? "passes the bid" : `bids ${bid.bid}`}`, bid]);
+          list.push([hand.auction.declarer, `seat ${hand.auction.declarer} names a suit`, hand.auction.naming]);
         }
         for (const other of beforePlay(hand)) list.push([other.seat, otherText(other), other]);
       }
       return list;
     }
     const { record, count } = state.trick;
-    for (let c = 0; c < count; c++) list.push([record.plays[c].seat, `plays ${record.plays[c].card}`, record.plays[c]]);
+    for (let c = 0; c < count; c++) list.push([record.plays[c].seat, `seat ${record.plays[c].seat} plays ${record.plays[c].card}`, record.plays[c]]);
     if (state.trickDone && record === hand.tricks[hand.tricks.length - 1]) {
       for (const other of afterPlay(hand)) list.push([other.seat, otherText(other), other]);
     }
@@ -802,7 +791,7 @@
     for (const [seat, what, decision] of decisionsAt(state, step)) {
       if (!hasNote(decision) || (mine !== null && seat !== mine)) continue;
       list.append(el("li", { "data-note-seat": seat },
-        el("span", { class: "note-who" }, `seat ${seat} ${what}`), " ",
+        el("span", { class: "note-who" }, what), " ",
         el("q", { class: "note-text", text: decision.note })));
     }
     if (!list.children.length) return el("p", { class: "hint", text: "no notes at this step" });
