@@ -26,7 +26,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.match.replay import ReplayError, loads
-from arena.match.replay_view import VERSIONS
 from arena.ratings.collusion import OwnerPair, collusion_report
 from arena.ratings.luck import PlayedGame, games_from_replay, measure_format, measure_luck
 from arena.store.database import write_transaction
@@ -65,7 +64,7 @@ def season_games(session: Session, season_id: int, *, limit: int = SAMPLE) -> li
         seating = seats.get(match_id, {})
         entrants = [seating[s] for s in sorted(seating)]
         try:
-            games.extend(games_from_replay(match_id, loads(content, VERSIONS), entrants))
+            games.extend(games_from_replay(match_id, loads(content), entrants))
         except (ReplayError, KeyError, IndexError, TypeError, ValueError):
             continue
     return games
