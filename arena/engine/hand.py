@@ -30,18 +30,19 @@ from typing import Any
 
 from . import config as core_config
 from . import phases as _phases
-from .auction import Auction, IllegalBidError
+from .auction import Auction
 from .backend import core
 from .cards import CARDS, Card, CardLike, CardSet, Suit, to_card
 from .decisions import Action, CountedCall, Decision, DecisionKind, IllegalActionError
 from .options import FAMILY_READERS, family_of
 from .phases import Room, Stage, room_of
 from .phases import selected as _selected
+from .phases.passing import pass_message
+from .phases.tricks import play_reason
 from .royal import royal_points
 from .rules import (
     _PASS_KINDS,
     KittyVisibility,
-    Opening,
     PassDirection,
     Rules,
     ScoringSuitChoice,
@@ -242,8 +243,6 @@ class Hand:
 
     __slots__ = (
         "_actions",
-        "_auction",
-        "_auctioning",
         "_base_rules",
         "_called_count",
         "_calling",
@@ -257,8 +256,8 @@ class Hand:
         "_room_of",
         "_rooms",
         "_state",
-        "_suit",
         "dealer",
+        "declarer_given",
         "extra_card_seats",
         "game_totals",
         "legal_mask",
@@ -333,12 +332,15 @@ class Hand:
         self._history: tuple[Any, tuple[Trick, ...], tuple[int, ...]] = ((), (), (0,) * players)
         self._actions: list[Action] = []
         self._base_rules = rules
-        self._suit: Suit | None = None
         self._pass_record: tuple[tuple[tuple[int, ...], ...], ...] | None = None
         self._calling = calling
-        self._auction: Auction | None = None
-        self._auctioning = False
-        self._init_later_decisions()
+        if declarer is not None:
+            if rules.scoring_suit_choice is not ScoringSuitChoice.AUCTION:
+                raise ValueError(
+                    "a declarer is carried over only under scoring_suit_choice 'auction'"
+                )
+            _check_seat(rules, declarer, "declarer")
+        self._init_later_decisions(declarer)
         if rules.extra_cards_first_trick:
             self.extra_card_seats = tuple(
                 seat for seat, mask in enumerate(hands) if mask.bit_count() > rules.hand_size
@@ -348,23 +350,15 @@ class Hand:
             self._hold_for_call()
         else:
             self._watch_pass()
-        if rules.scoring_suit_choice is ScoringSuitChoice.AUCTION:
-            if declarer is not None:
-                _check_seat(rules, declarer, "declarer")
-            self._auction = Auction(
-                players=players,
-                eldest=(dealer + 1) % players,
-                max_bid=rules.max_bid,
-                standing=declarer,
-            )
-            self._auctioning = True
-            self._hold_for_call()
-        elif declarer is not None:
-            raise ValueError("a declarer is carried over only under scoring_suit_choice 'auction'")
+        for room in self._rooms:  # the phases asked from the deal (the auction)
+            if room.stage is Stage.DEAL:
+                room.begun = True
+                room.begin()
 
-    def _init_later_decisions(self) -> None:
-        """The state added after the variant families (the no-hearts pledge, the shooter's
-        choice, 002's extra cards): a family that builds its own state calls this too."""
+    def _init_later_decisions(self, declarer: int | None = None) -> None:
+        """The state added after the variant families (the rooms' phases, 002's extra
+        cards): a family that builds its own state calls this too."""
+        self.declarer_given = declarer
         self.extra_card_seats = ()
         self.game_totals: tuple[int, ...] = (0,) * self.players
         """The game's totals before this hand (`Game` sets them when it deals): the moon
@@ -544,6 +538,7 @@ class Hand:
         self.legal_mask = _nothing_legal
         self.try_play_index = _refuse_play
         self.push_index = _refuse_push
+        self.try_pass_indices = _refuse_pass
 
     def resume(self) -> None:
         """A room's phase is done (or the exchange is): the next phase after the exchange
@@ -945,15 +940,8 @@ class Hand:
         """Passing, revealing (003 'HEARTLESS' only), playing or over."""
         if self._calling:
             return Phase.CALLING
-        if self._auctioning:
-            auction = self._auction
-            return (
-                Phase.BIDDING
-                if auction is not None and auction.to_bid is not None
-                else Phase.NAMING
-            )
         if self._held and (room := self._waiting_room()) is not None:
-            return room.phase
+            return room.phase_now()
         return _PHASES[self._state.phase]
 
     @property
@@ -966,7 +954,7 @@ class Hand:
         """True while a decision before the plays is due (the dealer's call, the auction,
         the reveals, the pledges, the exposures): nobody may play yet, though the backend
         state may already be in its play phase."""
-        return self._calling or self._auctioning or self._held > 0
+        return self._calling or self._held > 0
 
     @property
     def to_play(self) -> int | None:
@@ -1103,35 +1091,39 @@ class Hand:
         held_seat = -1 if held is None else held[0]
         return tuple(s for s in range(self.players) if not self._state.passed(s) and s != held_seat)
 
-    # -- the auction (000 'Auction Hearts') -------------------------------------------
+    # -- the auction (000 'Auction Hearts': `arena.engine.phases.bidding`) ----------------
 
     @property
     def auction(self) -> Auction | None:
         """The deal's auction under scoring_suit_choice 'auction' (None otherwise). Read it;
         change it only through `apply_bid` and `apply_naming`."""
-        return self._auction
+        room = self._room_of.get(DecisionKind.BID)
+        return None if room is None else room.auction  # type: ignore[attr-defined]
 
     @property
     def bids_pending(self) -> tuple[int, ...]:
         """(seat,) for the seat whose bid is due; () otherwise."""
-        auction = self._auction
-        seat = None if auction is None or not self._auctioning else auction.to_bid
-        return () if seat is None else (seat,)
+        decision = self._asking(DecisionKind.BID)
+        return () if decision is None else (decision.seat,)
 
     @property
     def names_pending(self) -> tuple[int, ...]:
         """(declarer,) while the declarer has the suit to name; () otherwise."""
-        auction = self._auction
-        if auction is None or not self._auctioning or auction.to_bid is not None:
-            return ()
-        declarer = auction.declarer
-        return () if declarer is None else (declarer,)
+        decision = self._asking(DecisionKind.NAMING)
+        return () if decision is None else (decision.seat,)
+
+    def _asking(self, kind: DecisionKind) -> Decision | None:
+        """The decision of `kind` its room asks now, if any."""
+        room = self._room_of.get(kind)
+        decision = None if room is None else room.pending()
+        return decision if decision is not None and decision.kind is kind else None
 
     @property
     def declarer(self) -> int | None:
         """Who names (or named) the suit to be avoided; None before the bidding ends and
         without an auction."""
-        return None if self._auction is None else self._auction.declarer
+        auction = self.auction
+        return None if auction is None else auction.declarer
 
     def apply_bid(self, seat: int, amount: int | None) -> None:
         """`seat` bids `amount` chips for the right to name the suit, or passes with None
@@ -1151,58 +1143,13 @@ class Hand:
         >>> hand.scoring_suit.name, hand.to_play, hand.rules.value_of("2S")
         ('SPADES', 3, 1)
         """
-        auction = self._auction
-        if auction is None or not self._auctioning:
-            raise IllegalBidError(
-                "no bid is due now: "
-                + (
-                    "these rules have no auction"
-                    if auction is None
-                    else "the hand is " + self.phase.value
-                ),
-                seat=seat,
-            )
-        auction.bid(seat, amount)
+        self._take(DecisionKind.BID, seat, amount)
 
     def apply_naming(self, seat: int, suit: Suit | str) -> None:
-        """The declarer names the suit to be avoided ("The highest bidder puts up his chips
-        and names the suit. He leads first"): `rules` becomes
-        `base_rules.for_scoring_suit(suit)` and play begins, the declarer to lead any card
-        the rules allow. Raises IllegalBidError when no naming is due from `seat` or
-        `suit` is not a suit."""
-        auction = self._auction
-        if auction is None or not self._auctioning:
-            raise IllegalBidError(
-                "no suit is to be named now: "
-                + (
-                    "these rules have no auction"
-                    if auction is None
-                    else "the hand is " + self.phase.value
-                ),
-                seat=seat,
-            )
-        auction.name(seat, suit)
-        named = auction.suit
-        declarer = auction.declarer
-        assert named is not None
-        assert declarer is not None
-        rules = self._base_rules.for_scoring_suit(named)
-        old, n = self._state, self.players
-        # The backend's opening 'left_of_dealer' leads from the seat after the dealer it is
-        # given, so the declarer's right-hand neighbour stands in as its dealer.
-        self._state = core.HandState(
-            rules.core_config(),
-            tuple(old.hand(s) for s in range(n)),
-            old.kitty,
-            (declarer - 1) % n,
-            core_config.PASS_HOLD,
-            self.seed & 0xFFFFFFFFFFFFFFFF,
-        )
-        self.rules = rules
-        self._suit = named
-        self._auctioning = False
-        self._history = ((), (), (0,) * n)
-        self._bind_fast_path()
+        """The declarer names the suit to be avoided: `rules` becomes
+        `base_rules.for_scoring_suit(suit)` and play begins, the declarer to lead. Raises
+        IllegalBidError when no naming is due from `seat` or `suit` is not a suit."""
+        self._take(DecisionKind.NAMING, seat, suit)
 
     # -- the reveal (003 'HEARTLESS') -----------------------------------------------
 
@@ -1229,8 +1176,8 @@ class Hand:
         """The scoring suit once chosen: revealed (003 'HEARTLESS', once every seat has
         revealed) or named by the declarer (000 'Auction Hearts'); None before that, and
         always None under a fixed scoring suit (whose `rules.card_values` say what scores)."""
-        room = self._room_of.get(DecisionKind.REVEAL)
-        return self._suit if room is None else room.suit  # type: ignore[attr-defined]
+        room = self._room_of.get(DecisionKind.REVEAL) or self._room_of.get(DecisionKind.BID)
+        return None if room is None else room.suit  # type: ignore[attr-defined]
 
     def apply_reveal(self, seat: int, card: CardLike) -> None:
         """Show `seat`'s face-down card (003 'HEARTLESS': after the pass "each player lays
@@ -1379,14 +1326,7 @@ class Hand:
         if phase is Phase.CALLING:
             options = self.call_options
             return Decision(DecisionKind.CALL, self.dealer, options, options[0])
-        auction = self._auction
-        assert auction is not None
-        if phase is Phase.BIDDING:
-            seat = self.bids_pending[0]
-            return Decision(DecisionKind.BID, seat, (auction.lowest_bid, auction.max_bid), None)
-        return Decision(
-            DecisionKind.NAMING, self.names_pending[0], tuple(s.letter for s in Suit), "C"
-        )
+        raise AssertionError(f"no decision for the phase {phase.value}")
 
     def _pending_queen(self, kind: DecisionKind, seat: int) -> Decision:
         """Rickety Kate's refusal (default: accept) or the giver's replacement (default: its
@@ -1428,10 +1368,6 @@ class Hand:
                     f"seat {seat} is not the dealer ({self.dealer})", direction=str(value)
                 )
             self.apply_call(value)
-        elif kind is DecisionKind.BID:
-            self.apply_bid(seat, value)
-        elif kind is DecisionKind.NAMING:
-            self.apply_naming(seat, value)
         elif kind is DecisionKind.REFUSE_QUEEN:
             self.apply_queen_refusal(seat, value)
         elif kind is DecisionKind.REPLACE_PASS:
@@ -1543,8 +1479,6 @@ class Hand:
             points_taken=points,
             kitty=self._visible_kitty(seat, len(tricks)),
             scoring_suit=self.scoring_suit,
-            bids=() if self._auction is None else tuple(self._auction.bids),
-            declarer=self.declarer,
             booster_suit=self.booster_suit,
             pass_split=self.pass_split,
             extra_card_seats=self.extra_card_seats,
@@ -1577,104 +1511,37 @@ class Hand:
     # -- messages -----------------------------------------------------------------
 
     def _play_error(self, code: int, card: Card) -> IllegalPlayError:
+        """The error of a play the backend refuses with `code` (its words: the play's
+        room, `phases.tricks.play_reason`; a play too soon: who has still to do what)."""
         seat = self.to_play
         who = f"seat {seat}" if seat is not None else "nobody"
         if code == core_config.ERR_HAND_OVER:
             return HandOverError(
                 f"cannot play {card}: the hand is over", card=card, seat=seat, code=code
             )
-        if code == core_config.ERR_PASSING and self._calling:
-            return OutOfTurnError(
-                f"cannot play {card}: the dealer (seat {self.dealer}) has not called the "
-                "pass yet (003 'Simple variations')",
-                card=card,
-                seat=seat,
-                code=code,
-            )
-        if code == core_config.ERR_PASSING and (room := self._waiting_room()) is not None:
-            return OutOfTurnError(
-                f"cannot play {card}: {room.still_to()}", card=card, seat=seat, code=code
-            )
         if code == core_config.ERR_PASSING:
-            pending = ", ".join(str(s) for s in self.passes_pending)
             return OutOfTurnError(
-                f"cannot play {card}: seats {pending} still have to pass",
-                card=card,
-                seat=seat,
-                code=code,
+                f"cannot play {card}: {self._still_to()}", card=card, seat=seat, code=code
             )
-        trick = self._state.current_trick()
-        # The suit to follow: the first suited card's (a joker has none, 004 'Joker Hearts').
-        led = next((CARDS[c].suit for c in trick if CARDS[c].suit is not None), None)
-        reason = {
-            core_config.ERR_BAD_CARD: f"{card} is not in play under these rules",
-            core_config.ERR_NOT_IN_HAND: f"{who} does not hold {card}",
-            core_config.ERR_MUST_LEAD_OPENING_CARD: "the first trick must be opened with "
-            + str(self._opening_card()),
-            core_config.ERR_MUST_LEAD_CLUB: "the first trick must be opened with a club",
-            core_config.ERR_MUST_FOLLOW_SUIT: f"{who} must follow suit: "
-            + (f"{_suit_name(led)} were led" if led is not None else "a suit was led"),
-            core_config.ERR_FIRST_TRICK_POINTS: "no point cards on the first trick "
-            "while other cards can be played (000 'The Play')",
-            core_config.ERR_BOOSTER_SUIT: f"{who} must lead {_suit_name(self._booster_led())}: "
-            "a nine of that suit was played to the last trick (004 'Other Variations', "
-            "Booster Nines: an extra round in the suit)",
-            core_config.ERR_JOKER_HELD: f"{card} may not be played yet: the joker goes only "
-            "on a trick holding the ace or a court card of hearts, or as the only card left to "
-            "play (004 'Joker Hearts', 1911: \"It cannot be thrown away, excepting when hearts "
-            'are led and an ace or court card is played")',
-            core_config.ERR_QUEEN_FIRST_CHANCE: f"{who} must play the QS now: it goes on the "
-            "first trick its holder legitimately can (001 'VARIATION 1: BLACK MARIAH': \"by "
-            "playing it as the first discard in a voided suit, or by playing it when an "
-            'opponent leads A of spades or K of spades")',
-            core_config.ERR_EXPOSED_CARD: f"{card} was exposed: it may not be played the first "
-            "time its suit is led, the lead included, unless it is its holder's only card of "
-            'the suit (Gong Zhu, Wikipedia: "An exposed card may not be played the first time '
-            'its suit is led, including the lead itself, unless it is a singleton")',
-            core_config.ERR_NOT_BROKEN: "hearts have not been broken"
-            if self.rules.lead_rule.value == "hearts_broken"
-            else "points have not been broken",
-        }.get(code, f"error code {code}")
+        reason = play_reason(self, code, card, who)
         return IllegalPlayError(
             f"illegal play {card} by {who}: {reason}", card=card, seat=seat, code=code
         )
 
-    def _booster_led(self) -> Suit:
-        """The suit Booster Nines makes the current trick's leader lead (clubs if none)."""
-        return self.booster_suit or Suit.CLUBS
-
-    def _opening_card(self) -> Card | None:
-        """The lowest club in the hands, or spade under the lowest-spade opening."""
-        suit = Suit.SPADES if self.rules.opening is Opening.LOWEST_SPADE else Suit.CLUBS
-        held = 0
-        for seat in range(self.players):
-            held |= self._state.hand(seat) & suit.mask
-        return CARDS[(held & -held).bit_length() - 1] if held else None
+    def _still_to(self) -> str:
+        """Who has still to do what before the first card (a play too soon)."""
+        if self._calling:
+            return (
+                f"the dealer (seat {self.dealer}) has not called the pass yet "
+                "(003 'Simple variations')"
+            )
+        room = self._waiting_room()
+        if room is not None:
+            return room.still_to()
+        return f"seats {', '.join(str(s) for s in self.passes_pending)} still have to pass"
 
     def _pass_message(self, code: int, seat: int, cards: list[Card]) -> str:
-        size = self.pass_size
-        text = " ".join(str(card) for card in cards) or "nothing"
-        reason = {
-            core_config.ERR_NOT_PASSING: "no pass is due now"
-            + (" (this is a hold hand)" if self.pass_direction is PassDirection.HOLD else "")
-            + (f" (the dealer, seat {self.dealer}, calls the pass first)" if self._calling else ""),
-            core_config.ERR_BAD_SEAT: f"there is no seat {seat}",
-            core_config.ERR_ALREADY_PASSED: f"seat {seat} has already passed",
-            core_config.ERR_PASS_COUNT: f"a {self.pass_direction.value} pass is {size} cards, "
-            f"not {len(cards)}",
-            core_config.ERR_PASS_DUPLICATE: "a card is given twice",
-            core_config.ERR_PASS_NOT_IN_HAND: f"seat {seat} does not hold every card passed",
-            core_config.ERR_PASS_FORBIDDEN: self._forbidden_reason(cards),
-        }.get(code, f"error code {code}")
-        return f"illegal pass by seat {seat} ({text}): {reason}"
-
-    def _forbidden_reason(self, cards: list[Card]) -> str:
-        forbidden = self.rules.pass_forbidden
-        named = " ".join(str(card) for card in cards if card in forbidden)
-        return (
-            f"{named} may not be passed under these rules (004 'Passing cards': passing the "
-            "Ace, King and/or Queen of Spades may be prohibited)"
-        )
+        return pass_message(self, code, seat, cards)
 
     def __repr__(self) -> str:
         return (
@@ -1719,10 +1586,6 @@ class Hand:
         """The seat that got rid of all its cards (Enfle); None here, and when a cap ended
         the hand."""
         return None
-
-
-def _suit_name(suit: Suit) -> str:
-    return suit.name.lower()
 
 
 def play_order(leader: int, players: int, extra_seats: Sequence[int] = ()) -> tuple[int, ...]:

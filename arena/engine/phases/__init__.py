@@ -9,7 +9,7 @@ engine registers the built-in ones below; a test or a plug-in registers its own.
 
 from __future__ import annotations
 
-from .bidding import BidRoom, NamingRoom
+from .bidding import AuctionRoom
 from .calling import CallRoom, IllegalCallError
 from .exposing import ExposeRoom, IllegalExposureError, exposed_config
 from .moon_choice import IllegalMoonChoiceError, MoonChoiceRoom
@@ -46,8 +46,7 @@ from .tricks import (
 for _room in (
     CallRoom,
     PassRoom,
-    BidRoom,
-    NamingRoom,
+    AuctionRoom,
     RevealRoom,
     PlayRoom,
     PennyPlayRoom,
@@ -62,7 +61,7 @@ for _room in (
     register(_room)
 
 __all__ = [
-    "BidRoom",
+    "AuctionRoom",
     "CallRoom",
     "DrawRoom",
     "ExposeRoom",
@@ -77,7 +76,6 @@ __all__ = [
     "IllegalQueenRefusalError",
     "IllegalRevealError",
     "MoonChoiceRoom",
-    "NamingRoom",
     "OutOfTurnError",
     "PassRoom",
     "PennyPlayRoom",

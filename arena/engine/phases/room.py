@@ -94,6 +94,8 @@ class HandPort(Protocol):
     seed: int
     game_totals: tuple[int, ...]
     pass_direction: PassDirection
+    declarer_given: int | None
+    """000 'Auction Hearts': the declarer carried over from a deal whose pot nobody won."""
 
     @property
     def base_rules(self) -> Rules: ...
@@ -210,6 +212,10 @@ class Room:
     def apply(self, kind: DecisionKind, seat: int, value: Any) -> None:
         """Take a checked answer (`check` is called first by `Hand.apply`)."""
         raise NotImplementedError
+
+    def phase_now(self) -> Phase:
+        """The hand's phase while this one asks (`phase`, unless it has more than one)."""
+        return self.phase
 
     def still_to(self) -> str:
         """Who has still to do what, said when a card is played too soon."""

@@ -142,11 +142,8 @@ class DominoHand(OwnStateHand):
             raise ValueError(f"impossible deal: {error}") from None
         self._history = ((), (), (0,) * rules.players)
         self._calling = False
-        self._auction = None
         self._actions = []
-        self._auctioning = False
         self._init_later_decisions()  # the pledge and the shooter's choice: never asked here
-        self._suit = None
         self._pass_record = None
         state = self._state
         self.legal_mask = state.legal_mask

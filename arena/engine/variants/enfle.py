@@ -115,10 +115,7 @@ class EnfleHand(OwnStateHand):
             raise ValueError(f"impossible deal: {error}") from None
         self._history = ((), (), (0,) * rules.players)
         self._calling = False
-        self._auction = None
         self._actions = []
-        self._auctioning = False
-        self._suit = None
         self._pass_record = None
         self._init_later_decisions()  # no pledge nor moon in Enfle, but the hand's state
         state = self._state
