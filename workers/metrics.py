@@ -38,7 +38,8 @@ from wsgiref.simple_server import WSGIServer
 from billiard import current_process
 from celery import signals
 from prometheus_client import Counter, Histogram, start_http_server
-from prometheus_client.registry import CollectorRegistry
+from prometheus_client.metrics_core import Metric
+from prometheus_client.registry import Collector, CollectorRegistry
 
 from arena.match.faults import FaultKind
 
@@ -212,12 +213,36 @@ def use_pool_slots(worker_name: str) -> None:
     values.ValueClass = values.MultiProcessValue(process_identifier=pool_slot)  # type: ignore[no-untyped-call]
 
 
-def multiprocess_registry(path: Path) -> CollectorRegistry:
-    """A registry that sums every process's files in `path`."""
-    from prometheus_client import multiprocess
+class FolderCollector(Collector):
+    """prometheus-client's sum of a multiprocess folder, less the files caught empty.
 
+    A process creates its file before sizing it, and a scrape in between would fail
+    whole (prometheus/client_python#1199, open): an empty file holds no value yet, so it
+    is left out of this scrape.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def collect(self) -> Iterable[Metric]:
+        """The sum of the folder's files that hold a header."""
+        from prometheus_client.multiprocess import MultiProcessCollector
+
+        files = []
+        for file in sorted(self.path.glob("*.db")):
+            try:
+                if file.stat().st_size >= 8:
+                    files.append(str(file))
+            except FileNotFoundError:  # a live gauge's file removed meanwhile
+                continue
+        merged: Iterable[Metric] = MultiProcessCollector.merge(files, accumulate=True)  # type: ignore[no-untyped-call]
+        return merged
+
+
+def multiprocess_registry(path: Path) -> CollectorRegistry:
+    """A registry that sums every process's files in `path` (`FolderCollector`)."""
     registry = CollectorRegistry()
-    multiprocess.MultiProcessCollector(registry, path=str(path))  # type: ignore[no-untyped-call]
+    registry.register(FolderCollector(path))
     return registry
 
 
@@ -247,8 +272,11 @@ def _watch_store(**_: Any) -> None:
     """A pool process of a worker that serves metrics times its commits and counts its
     connections (`arena.store.metrics.watch_store`)."""
     if os.environ.get(ENV):
-        from arena.store.metrics import watch_store
+        from arena.store.metrics import store_metrics, watch_store
 
         from . import context
 
+        # A new process holds no connection, whatever a killed predecessor in its slot
+        # left in the file.
+        store_metrics().connections_in_use.set(0)
         watch_store(context.engine(), context.sessions())
