@@ -341,3 +341,16 @@ def _random_royal(rng: random.Random, cfg: CoreConfig) -> CoreConfig:
             if cfg.deck >> card(name) & 1:
                 values[card(name)] = value
     return cfg._replace(royal_queens=1, values=tuple(values))
+
+
+def seed_chunks(first: int, count: int, size: int) -> list[range]:
+    """`range(first, first + count)` cut in order into ranges of at most `size` seeds: a full
+    differential's tests, so that none nears pytest's timeout and pytest-xdist can spread
+    them over the cores. Their union is the whole range, each seed once (empty for 0)."""
+    stop = first + count
+    return [range(start, min(start + size, stop)) for start in range(first, stop, size)]
+
+
+def chunk_id(seeds: range) -> str:
+    """A chunk's test id: its first and last seed."""
+    return f"{seeds.start}-{seeds.stop - 1}"

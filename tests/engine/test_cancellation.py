@@ -27,6 +27,7 @@ from arena.engine.multiset import CardMultiset
 from arena.engine.presets import cancellation, cancellation_four
 from arena.engine.variants import cancellation_reference as reference
 from arena.engine.variants.cancellation import CancellationHand, cancellation_config
+from tests.engine.backends import chunk_id, seed_chunks
 
 try:
     from arena.engine.variants import _cancellation as c_module  # type: ignore[attr-defined]
@@ -419,18 +420,44 @@ def test_c_agrees_with_reference(rules: Rules) -> None:
     compare_backends(rules, range(600))
 
 
+FULL_HANDS = int(os.environ.get("ARENA_DIFF_HANDS", "5000"))
+FULL_FIRST_SEED = 600
+DEALS_PER_CHUNK = 1250
+"""The full run's deals per test: 5,000 deals of ten players took 71 s in one test on a
+loaded CI machine, and the longest test is the one pytest-xdist's two cores wait for."""
+FULL_CHUNKS = [
+    (rules, seeds)
+    for rules in TABLES
+    for seeds in seed_chunks(FULL_FIRST_SEED, FULL_HANDS, DEALS_PER_CHUNK)
+]
+FULL_RUN = [
+    pytest.param(rules, seeds, id=f"{rules.name}-{rules.players}-{chunk_id(seeds)}")
+    for rules, seeds in FULL_CHUNKS
+]
+
+
+def test_the_full_runs_chunks_hold_each_of_its_deals_once() -> None:
+    """The chunks together are the full run's deals: seeds 600 on (after the quick run's),
+    per table."""
+    for rules in TABLES:
+        chunks = [seeds for table, seeds in FULL_CHUNKS if table is rules]
+        seeds = [seed for chunk in chunks for seed in chunk]
+        assert seeds == list(range(FULL_FIRST_SEED, FULL_FIRST_SEED + FULL_HANDS))
+    assert len(FULL_RUN) == len(TABLES) * -(-FULL_HANDS // DEALS_PER_CHUNK)
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(c_module is None, reason="arena.engine.variants._cancellation is not built")
-@pytest.mark.parametrize("rules", TABLES, ids=lambda rules: f"{rules.name}-{rules.players}")
+@pytest.mark.parametrize(("rules", "seeds"), FULL_RUN)
 def test_c_agrees_with_reference_on_many_deals(
-    request: pytest.FixtureRequest, rules: Rules
+    request: pytest.FixtureRequest, rules: Rules, seeds: range
 ) -> None:
     """The CI run: ARENA_DIFF_HANDS deals per table (5,000 by default: 25,000 in all, about
-    two minutes on one core), after the quick run's."""
+    two minutes on one core), after the quick run's, in chunks of DEALS_PER_CHUNK."""
     markexpr = request.config.getoption("markexpr") or ""
     if "slow" not in markexpr and "ARENA_DIFF_HANDS" not in os.environ:
         pytest.skip("the full differential run: select it with -m slow (size: ARENA_DIFF_HANDS)")
-    compare_backends(rules, range(600, 600 + int(os.environ.get("ARENA_DIFF_HANDS", "5000"))))
+    compare_backends(rules, seeds)
 
 
 @pytest.mark.skipif(c_module is None, reason="arena.engine.variants._cancellation is not built")

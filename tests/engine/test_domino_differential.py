@@ -5,7 +5,8 @@ Why: the scenario tests (test_domino.py) pin the rules we thought of; this plays
 backends side by side on random deals at every table size, asking both every question at
 every decision (undoing now and then), so any drift shows with the players, the seed and
 the step. The quick run (1,200 hands) is part of every run; the full run (ARENA_DIFF_HANDS
-per table size, 3,000 by default: 18,000 hands, a few minutes) runs with `-m slow`.
+per table size, 3,000 by default: 18,000 hands, a few minutes) runs with `-m slow`, in
+chunks of HANDS_PER_CHUNK hands (one test each).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 
 from arena.engine.variants import domino_reference
+from tests.engine.backends import chunk_id, seed_chunks
 
 try:
     C_DOMINO: ModuleType | None = importlib.import_module("arena.engine.variants._domino")
@@ -128,14 +130,41 @@ def test_both_refuse_the_same_bad_deals() -> None:
         domino_reference.deal(8, 1, 0)
 
 
+FULL_HANDS = int(os.environ.get("ARENA_DIFF_HANDS", "3000"))
+FULL_FIRST_SEED = 10_000
+HANDS_PER_CHUNK = 750
+"""The full run's hands per test: 3,000 hands of three players took 88 s in one test on a
+loaded CI machine, and the longest test is the one pytest-xdist's two cores wait for."""
+FULL_CHUNKS = [
+    (players, seeds)
+    for players in range(2, 8)
+    for seeds in seed_chunks(FULL_FIRST_SEED, FULL_HANDS, HANDS_PER_CHUNK)
+]
+FULL_RUN = [
+    pytest.param(players, seeds, id=f"{players}-{chunk_id(seeds)}")
+    for players, seeds in FULL_CHUNKS
+]
+
+
+def test_the_full_runs_chunks_hold_each_of_its_hands_once() -> None:
+    """The chunks together are the full run's hands: seeds 10,000 on, per table size."""
+    for players in range(2, 8):
+        chunks = [seeds for table, seeds in FULL_CHUNKS if table == players]
+        seeds = [seed for chunk in chunks for seed in chunk]
+        assert seeds == list(range(FULL_FIRST_SEED, FULL_FIRST_SEED + FULL_HANDS))
+    assert len(FULL_RUN) == 6 * -(-FULL_HANDS // HANDS_PER_CHUNK)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("players", range(2, 8))
-def test_c_and_reference_agree_full(players: int, request: pytest.FixtureRequest) -> None:
+@pytest.mark.parametrize(("players", "seeds"), FULL_RUN)
+def test_c_and_reference_agree_full(
+    players: int, seeds: range, request: pytest.FixtureRequest
+) -> None:
     markexpr = str(request.config.getoption("-m") or "")
     if "slow" not in markexpr and "ARENA_DIFF_HANDS" not in os.environ:
         pytest.skip("the full differential run: select it with -m slow (size: ARENA_DIFF_HANDS)")
-    for seed in range(int(os.environ.get("ARENA_DIFF_HANDS", "3000"))):
-        compare(players, 10_000 + seed, moon=seed % 2)
+    for seed in seeds:
+        compare(players, seed, moon=(seed - FULL_FIRST_SEED) % 2)
 
 
 def _position(module: ModuleType, state: Any, moon: int) -> Any:

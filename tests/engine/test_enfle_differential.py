@@ -5,7 +5,8 @@ Why: the scenario tests (test_enfle.py) pin the rules we thought of; this plays 
 backends side by side on random deals of the piquet pack at two, three and four players,
 asking both every question at every decision (undoing now and then), so any drift shows
 with the players, the seed and the step. The quick run (300 hands) is part of every run;
-the full run (ARENA_DIFF_HANDS per table size, 2,000 by default) runs with `-m slow`.
+the full run (ARENA_DIFF_HANDS per table size, 2,000 by default) runs with `-m slow`, in
+chunks of HANDS_PER_CHUNK hands (one test each).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import pytest
 
 from arena.engine import preset
 from arena.engine.variants import enfle_reference
+from tests.engine.backends import chunk_id, seed_chunks
 
 try:
     C_ENFLE: ModuleType | None = importlib.import_module("arena.engine.variants._enfle")
@@ -130,14 +132,41 @@ def test_both_cap_a_hand_that_cycles_alike() -> None:
     assert c.pickups() == r.pickups() and len(c.pickups()) == C_ENFLE.MAX_TRICKS
 
 
+FULL_HANDS = int(os.environ.get("ARENA_DIFF_HANDS", "2000"))
+FULL_FIRST_SEED = 10_000
+HANDS_PER_CHUNK = 250
+"""The full run's hands per test: 2,000 hands of two players took 285 s in one test on a
+loaded CI machine, against the 300 s timeout; a chunk of 250 takes a few seconds."""
+FULL_CHUNKS = [
+    (players, seeds)
+    for players in (2, 3, 4)
+    for seeds in seed_chunks(FULL_FIRST_SEED, FULL_HANDS, HANDS_PER_CHUNK)
+]
+FULL_RUN = [
+    pytest.param(players, seeds, id=f"{players}-{chunk_id(seeds)}")
+    for players, seeds in FULL_CHUNKS
+]
+
+
+def test_the_full_runs_chunks_hold_each_of_its_hands_once() -> None:
+    """The chunks together are the full run's hands: seeds 10,000 on, per table size."""
+    for players in (2, 3, 4):
+        chunks = [seeds for table, seeds in FULL_CHUNKS if table == players]
+        seeds = [seed for chunk in chunks for seed in chunk]
+        assert seeds == list(range(FULL_FIRST_SEED, FULL_FIRST_SEED + FULL_HANDS))
+    assert len(FULL_RUN) == 3 * -(-FULL_HANDS // HANDS_PER_CHUNK)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_c_and_reference_agree_full(players: int, request: pytest.FixtureRequest) -> None:
+@pytest.mark.parametrize(("players", "seeds"), FULL_RUN)
+def test_c_and_reference_agree_full(
+    players: int, seeds: range, request: pytest.FixtureRequest
+) -> None:
     markexpr = str(request.config.getoption("-m") or "")
     if "slow" not in markexpr and "ARENA_DIFF_HANDS" not in os.environ:
         pytest.skip("the full differential run: select it with -m slow (size: ARENA_DIFF_HANDS)")
-    for seed in range(int(os.environ.get("ARENA_DIFF_HANDS", "2000"))):
-        compare(players, 10_000 + seed)
+    for seed in seeds:
+        compare(players, seed)
 
 
 def _position(module: ModuleType, state: Any) -> Any:
