@@ -231,7 +231,6 @@ class GrpcSeat:
             self._info.time.ready_timeout,
             "match_start",
             bot_pb2.PlayMatchRequest(match_start=start),
-            fresh=True,
         )
         self._wants_notifications = answer.match_start.wants_notifications
         self._later_answered = frozenset(answer.match_start.answers)
@@ -318,15 +317,9 @@ class GrpcSeat:
             return SeatFault(FaultKind.MALFORMED, f"unreadable answer: {item}")
         return SeatFault(FaultKind.DISCONNECT, "the bot closed the stream")
 
-    async def _exchange(
-        self,
-        timeout: float,
-        expected: str,
-        request: Any,
-        written: Callable[[], None] | None = None,
-    ) -> Any:
+    async def _exchange(self, timeout: float, expected: str, request: Any) -> Any:
         """Send one query (its request_id is set here) and await its answer under
-        `timeout` (raises SeatFault); `written` is called once the query is written."""
+        `timeout` (raises SeatFault)."""
         self._next_id += 1
         request.request_id = request_id = self._next_id
         # The deadline is kept on the real clock: an event loop's timers may fire a little
@@ -340,8 +333,6 @@ class GrpcSeat:
             async with asyncio.timeout(timeout):
                 try:
                     await self._call.write(request)
-                    if written is not None:
-                        written()
                 except (
                     grpc.aio.AioRpcError,
                     grpc.aio.UsageError,
@@ -421,31 +412,15 @@ class GrpcSeat:
                 raise SeatFault(fault.kind, f"reconnecting failed: {fault.detail}") from None
         return await self._exchange_on_turn(timeout, expected, request)
 
-    async def _exchange_on_turn(
-        self, timeout: float, expected: str, request: Any, *, fresh: bool = False
-    ) -> Any:
-        """`_exchange`, with the bot thawed from its request until its answer (or fault).
-
-        On a stream the bot has answered on, the request is written to the frozen bot
-        and the bot thawed once it is written: its threads leave the freezer with the
-        request already in its socket, so its poller does not go back to sleep only to
-        be woken by the request a moment later (docs/benchmarks.md, "cheap turns"). Its
-        clock runs from before the write, as before. A frozen bot reads nothing, so this
-        relies on the request fitting the stream's flow-control window: besides it, the
-        window holds at most the notifications written since the bot's last turn (a few
-        tricks' worth), far within it. A `fresh` stream's first request (`MatchStart`)
-        may wait on the bot's side of a new connection: the bot is thawed before it."""
-        turns = self._turns
-        if turns is None:
+    async def _exchange_on_turn(self, timeout: float, expected: str, request: Any) -> Any:
+        """`_exchange`, with the bot thawed from the request until its answer (or fault)."""
+        if self._turns is None:
             return await self._exchange(timeout, expected, request)
-        if fresh:
-            turns.thaw()
+        self._turns.thaw()
         try:
-            return await self._exchange(
-                timeout, expected, request, written=None if fresh else turns.thaw
-            )
+            return await self._exchange(timeout, expected, request)
         finally:
-            turns.freeze()
+            self._turns.freeze()
 
     # -- the Seat protocol -------------------------------------------------------------
 

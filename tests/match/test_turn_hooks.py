@@ -5,10 +5,8 @@ hosts without the hook are untouched. The freezing itself is the sandbox's
 (tests/sandbox/test_turns.py)."""
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from grpc.aio import _call
 
 from arena.engine import preset
 from arena.match.clock import TimePolicy
@@ -116,32 +114,3 @@ def test_notifications_are_written_to_the_frozen_bot_and_handled_on_its_next_tur
     assert calls == ["thaw", "freeze"] * (1 + 1 + 13) + ["thaw", "freeze"]
     # ...and every one was handled.
     assert "NOTIFIED tricks=13" in host.log_excerpt()
-
-
-def test_each_request_is_written_before_the_bot_is_thawed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The bot's threads leave the freezer with the request already in its socket (its
-    poller would otherwise sleep again, only to be woken by the request); only a new
-    stream's MatchStart, which may wait on the bot's side of a new connection, is
-    written to a thawed bot."""
-    host = RecordingHost(BotProcess(RANDOM_BOT))
-    mixin = _call._StreamRequestMixin  # where grpc's stream calls get `write`
-    write = mixin.write
-
-    async def recorded(self: Any, request: Any) -> None:
-        await write(self, request)
-        host.calls.append("written")
-
-    monkeypatch.setattr(mixin, "write", recorded)
-    seat = GrpcSeat(host.address, "random", host=host)
-    rules = preset("standard").replace(target_score=None, max_hands=1)
-    entrants = [Entrant("random", seat)] + [
-        Entrant(f"house {i}", house_seat(parse_bot_spec("house:random"), i)) for i in (1, 2, 3)
-    ]
-    try:
-        outcome = MatchRunner(rules, entrants, 3, time_policy=TimePolicy(2.0, 20.0, 20.0)).run()
-    finally:
-        host.stop()
-    assert not outcome.void and outcome.replay["faults"] == []
-    calls = [call for call in host.calls if call != "stop"]
-    # match start; a pass, 13 plays, then match end (written frozen, thawed to end the stream)
-    assert calls == ["thaw", "written", "freeze"] + ["written", "thaw", "freeze"] * (1 + 13 + 1)

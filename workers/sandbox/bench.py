@@ -9,13 +9,12 @@ Three figures per mode, in one run:
 * **idle memory**: the proportional set size (PSS) of every process of the bot once it
   idles after answering (bubblewrap's two processes included when sandboxed);
 * **frozen off-turn** (`FreezeFigures`): a sandboxed bot's decision as a table plays it,
-  its turn alternating with another sandboxed seat's, once sent its request frozen,
-  thawed, and frozen again on its answer (what the runner's seat does), once left
-  running; the two kinds of round alternate, and each gives a median per decision, so
-  the figures come as a median with the range over rounds. The difference is split:
-  the two freezer writes' own time, and the CPU per decision of the asking thread and
-  of the bot's tree (its cgroup), frozen against left running: what the round trip's
-  time does not show.
+  its turn alternating with another sandboxed seat's, once thawed for its request and
+  frozen on its answer (what the runner does), once left running; the two kinds of
+  round alternate, and each gives a median per decision, so the figures come as a
+  median with the range over rounds. The difference is split: the two freezer writes'
+  own time, and the CPU per decision of the asking thread and of the bot's tree (its
+  cgroup), frozen against left running: what the round trip's time does not show.
 
 The sandbox lives in ``workers.sandbox``, imported here lazily: the benchmark belongs to
 the ``arena bench`` family, but only this function reaches into the workers' package.
@@ -206,17 +205,11 @@ async def _turns(bot: Any, other_address: str, calls: int, rounds: int) -> list[
             bot_before = bot.cpu_seconds() or 0.0
             for _ in range(calls):
                 start, start_cpu = clock(), cpu()
-                if freezing:  # as the seat does: the request written, then the bot thawed
-                    request = mine.request(play_card=query)
-                    await mine.stream.write(request)
-                    written = clock()
+                if freezing:
                     bot.thaw()
-                    thawing += clock() - written
-                    answer: Any = await mine.stream.read()
-                    if getattr(answer, "request_id", None) != request.request_id:
-                        raise RuntimeError(f"bad answer to request {request.request_id}")
-                else:
-                    await mine({"play_card": query})
+                    thawed = clock()
+                    thawing += thawed - start
+                await mine({"play_card": query})
                 if freezing:
                     answered = clock()
                     bot.freeze()
