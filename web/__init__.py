@@ -68,7 +68,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     Settings: `DATABASE_URL` (default `$ARENA_DATABASE_URL`, else the store's SQLite
     default), `SECRET_KEY` (default `$ARENA_SECRET_KEY` or a kept file), `SITE_URL` (default
     `$ARENA_SITE_URL`: the address people reach the site at, for the account page's login
-    line), `UPLOAD_MAX_BYTES`. Raises ValueError for a `SITE_URL` that is not http(s).
+    line), `UPLOAD_MAX_BYTES`, `METRICS_ALLOW` and `METRICS_TOKEN` (who may read
+    ``/metrics``: `web.metrics`). Raises ValueError for a `SITE_URL` that is not http(s)
+    or a malformed `METRICS_ALLOW`.
     """
     app = Flask(__name__)
     app.config.from_mapping(
