@@ -103,8 +103,9 @@ class Pair:
     def call(self, method: str, *args: Any) -> Any:
         """Call `method(*args)` on both states; return the (agreed) answer."""
         ref_answer = outcome(self.ref, method, args)
-        what = f"{method}({', '.join(map(repr, args))})"
-        self.same(what, ref_answer, outcome(self.c, method, args))
+        c_answer = outcome(self.c, method, args)
+        if ref_answer != c_answer:  # the call's words are written only for the report
+            self.same(f"{method}({', '.join(map(repr, args))})", ref_answer, c_answer)
         return ref_answer
 
     def quick_views(self) -> None:
