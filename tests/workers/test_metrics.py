@@ -21,20 +21,26 @@ from prometheus_client import REGISTRY, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import select
 from sqlalchemy.engine import URL
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.seasons import schedule_round, start_season
-from arena.store import heartbeats
+from arena.store import heartbeats, start_match, write_transaction
+from arena.store.accounts import create_user
+from arena.store.bots import add_version, create_bot
 from arena.store.metrics import PlatformCollector
 from arena.store.models import Match
 from arena.store.types import utc_now
+from tests.workers import bots
 from tests.workers.conftest import link_runtime
 from tests.workers.processes import free_port, platform_env, processes_for, wait_until
 from workers import matches as match_tasks
+from workers import scheduling, validation
 from workers.accounting import PARTS
 from workers.app import app, configure
 from workers.config import Settings, prepare_sql_broker
 from workers.metrics import ENV, folder_name, multiprocess_registry, worker_metrics
+from workers.sandbox import SandboxUnavailableError
 from workers.seed import ensure_demo_season
 
 pytestmark = pytest.mark.timeout(180)
@@ -293,3 +299,43 @@ def test_every_worker_family_is_documented_and_the_alerts_name_only_documented_o
         for name in re.findall(r"\barena_[a-z_]+", rule["expr"])
     }
     assert used and used - documented == set()
+
+
+def test_a_sandbox_refusal_and_the_validations_end_are_counted(
+    settings: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unavailable() -> None:
+        raise SandboxUnavailableError("bwrap is not installed (Debian package bubblewrap)")
+
+    monkeypatch.setattr(validation, "shared_sandbox", unavailable)
+    with sessions() as session, write_transaction(session):
+        owner = create_user(session, "metered-owner", None)
+        bot = create_bot(session, owner, "metered")
+        version_id = add_version(session, bot, bots.FIRST_LEGAL).id
+    refusals = sample("arena_sandbox_refusals_total")
+    rejected = sample("arena_validations_total", status="rejected")
+    result = validation.validate_bot_version.apply(args=(version_id,)).get()
+    again = validation.validate_bot_version.apply(args=(version_id,)).get()  # skipped
+    assert (result["status"], again["status"]) == ("rejected", "skipped"), result
+    assert sample("arena_sandbox_refusals_total") == refusals + 1, result
+    assert sample("arena_validations_total", status="rejected") == rejected + 1
+
+
+def test_the_reaper_and_a_transient_fault_count_their_requeues(
+    settings: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = new_round(sessions)
+    with sessions() as session:  # a worker took it long ago, then died
+        assert start_match(session, ids[0], now=utc_now() - timedelta(minutes=5))
+    reaped = sample("arena_matches_reaped_total", action="requeued")
+    assert list(scheduling.reap.apply().get()["requeued_matches"]) == [ids[0]]
+    assert sample("arena_matches_reaped_total", action="requeued") == reaped + 1
+
+    def down(*_: object) -> None:
+        raise OperationalError("SELECT 1", {}, ConnectionRefusedError("database restarting"))
+
+    monkeypatch.setattr(match_tasks, "load_run", down)
+    transient = sample("arena_matches_requeued_total", reason="transient")
+    with pytest.raises(OperationalError):
+        match_tasks.execute_match(ids[0])
+    assert sample("arena_matches_requeued_total", reason="transient") == transient + 1
