@@ -183,6 +183,7 @@ PAGES: Final = {
     "ladder sorted by games": "/seasons/{season}/ladder?sort=games",
     "ladder sorted by points per hand": "/seasons/{season}/ladder?sort=points",
     "API ladder (top 50)": "/api/v1/seasons/{season}/ladder",
+    "metrics scrape (queues and seasons read from the database)": "/metrics",
 }
 
 
