@@ -167,8 +167,11 @@ def folder_name(worker_name: str) -> str:
     'worker1@host.example'
     >>> folder_name("../x y")
     '.._x_y'
+    >>> folder_name(".."), folder_name("")
+    ('worker', 'worker')
     """
-    return re.sub(r"[^A-Za-z0-9@._-]", "_", worker_name) or "worker"
+    name = re.sub(r"[^A-Za-z0-9@._-]", "_", worker_name)
+    return name if name.strip(".") else "worker"  # never "." or "..": it is emptied
 
 
 def prepare_multiprocess_dir(path: Path) -> Path:
