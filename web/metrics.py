@@ -138,10 +138,26 @@ def allowed_request() -> bool:
     if any(name in request.headers for name in FORWARDING_HEADERS):
         return False
     _, allowed = current_app.extensions[EXTENSION]
+    return peer_allowed(request.remote_addr or "", allowed)
+
+
+def peer_allowed(
+    address: str, allowed: Iterable[ipaddress.IPv4Network | ipaddress.IPv6Network]
+) -> bool:
+    """Whether `address` is in one of the `allowed` networks; an IPv4 peer reaching a
+    dual-stack socket (``::ffff:127.0.0.1``) counts as its IPv4 address.
+
+    >>> peer_allowed("::ffff:127.0.0.1", networks("127.0.0.1/32"))
+    True
+    >>> peer_allowed("198.51.100.7", networks("127.0.0.1/32,::1/128")), peer_allowed("?", [])
+    (False, False)
+    """
     try:
-        peer = ipaddress.ip_address(request.remote_addr or "")
+        peer = ipaddress.ip_address(address)
     except ValueError:
         return False
+    if isinstance(peer, ipaddress.IPv6Address) and peer.ipv4_mapped is not None:
+        peer = peer.ipv4_mapped
     return any(peer in network for network in allowed)
 
 
