@@ -39,7 +39,7 @@ from workers import scheduling, validation
 from workers.accounting import PARTS
 from workers.app import app, configure
 from workers.config import Settings, prepare_sql_broker
-from workers.metrics import ENV, folder_name, multiprocess_registry, worker_metrics
+from workers.metrics import ENV, folder_name, multiprocess_registry, record_match, worker_metrics
 from workers.sandbox import SandboxUnavailableError
 from workers.seed import ensure_demo_season
 
@@ -339,3 +339,21 @@ def test_the_reaper_and_a_transient_fault_count_their_requeues(
     with pytest.raises(OperationalError):
         match_tasks.execute_match(ids[0])
     assert sample("arena_matches_requeued_total", reason="transient") == transient + 1
+
+
+def test_bot_starts_and_faults_are_counted_from_the_account_and_the_replay() -> None:
+    warm, cold = (
+        sample("arena_bot_starts_total", start="warm"),
+        sample("arena_bot_starts_total", start="cold"),
+    )
+    timeouts = sample("arena_match_faults_total", kind="timeout")
+    faulted = sample("arena_matches_faulted_total", kind="timeout")
+    other = sample("arena_match_faults_total", kind="other")
+    cpu = {"seats": 0.1, "bots_start": 0.2, "bots_play": 0.3, "runner": 0.4, "recording": 0.5}
+    faults = [{"kind": "timeout"}, {"kind": "timeout"}, {"kind": "no such kind"}]
+    record_match("done", 1.0, {**cpu, "sandboxed": 3, "warm": 2}, faults)
+    assert sample("arena_bot_starts_total", start="warm") == warm + 2
+    assert sample("arena_bot_starts_total", start="cold") == cold + 1
+    assert sample("arena_match_faults_total", kind="timeout") == timeouts + 2
+    assert sample("arena_matches_faulted_total", kind="timeout") == faulted + 1  # one match
+    assert sample("arena_match_faults_total", kind="other") == other + 1  # never a free label
