@@ -10,6 +10,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 
 from workers import context
 from workers.config import Settings
@@ -18,7 +19,7 @@ CHILD_LIMIT_SECONDS = 60.0
 """How long a child may take before it is taken for hung (a hang, not a speed, is tested)."""
 
 
-def in_child(work) -> int:  # type: ignore[no-untyped-def]
+def in_child(work: Callable[[], int]) -> int:
     """Fork, run `work()` in the child (its return value is the exit status), and return
     the child's exit status, or -1 if it hung and was killed."""
     pid = os.fork()
