@@ -63,9 +63,10 @@ pytest: build
 pytest-reference: build
 	$(TESTENV) ARENA_PUREPYTHON=1 $(PY) -m pytest -m "not slow" $(XDIST) tests/engine arena/engine --doctest-modules
 
-# The C-vs-reference differentials (the main core's 100,000 hands in twenty chunks, and
-# those of the Cancellation, Domino and Penny cores) are independent tests: on both cores
-# at once (pytest-xdist); the rest of the slow tests (outages, restarts) one by one.
+# The C-vs-reference differentials (the main core's 100,000 hands in twenty chunks, those
+# of the Cancellation, Domino and Enfle cores in chunks too, and the Penny core's) are
+# independent tests: on both cores at once (pytest-xdist), none near the timeout; the rest
+# of the slow tests (outages, restarts) one by one.
 DIFFERENTIALS := tests/engine/test_differential.py tests/engine/test_cancellation.py \
 	tests/engine/test_domino_differential.py tests/engine/test_penny_differential.py \
 	tests/engine/test_enfle_differential.py
