@@ -81,13 +81,6 @@ _FIXED_SIZE_PASSES = frozenset({PassDirection.HOLD, PassDirection.SCATTER, PassD
 _PLAYING = Phase.PLAYING
 _STATE_PLAYING = core_config.PHASE_PLAYING
 _PLAY_KIND = DecisionKind.PLAY
-_QS_INDEX = Card.from_str("QS").index
-
-
-def _rank_then_suit(card: Card) -> tuple[int, int]:
-    """Order by rank, then by suit (clubs, diamonds, spades, hearts): the replacement's
-    default is the lowest card so ordered."""
-    return card.rank, int(card.suit or 0)
 
 
 _new_tuple = tuple.__new__  # a named tuple without its Python-level __new__ (the hot path)
@@ -245,14 +238,9 @@ class Hand:
         "_actions",
         "_base_rules",
         "_called_count",
-        "_calling",
-        "_forward_pass",
         "_held",
-        "_held_pass",
         "_history",
         "_pass_record",
-        "_queen_offer",
-        "_queen_refused",
         "_room_of",
         "_rooms",
         "_state",
@@ -333,7 +321,6 @@ class Hand:
         self._actions: list[Action] = []
         self._base_rules = rules
         self._pass_record: tuple[tuple[tuple[int, ...], ...], ...] | None = None
-        self._calling = calling
         if declarer is not None:
             if rules.scoring_suit_choice is not ScoringSuitChoice.AUCTION:
                 raise ValueError(
@@ -345,12 +332,12 @@ class Hand:
             self.extra_card_seats = tuple(
                 seat for seat, mask in enumerate(hands) if mask.bit_count() > rules.hand_size
             )
+        if calling and DecisionKind.CALL not in self._room_of:
+            raise ValueError("a pass the dealer calls needs rules with pass_call_options")
         self._bind_fast_path()
-        if calling:
-            self._hold_for_call()
-        else:
+        if not calling:
             self._watch_pass()
-        for room in self._rooms:  # the phases asked from the deal (the auction)
+        for room in self._rooms:  # the phases asked from the deal (the call, the auction)
             if room.stage is Stage.DEAL:
                 room.begun = True
                 room.begin()
@@ -369,157 +356,63 @@ class Hand:
         self._rooms: tuple[Room, ...] = tuple(room(self) for room in _selected(self.rules))
         """The phases the rules select (`arena.engine.phases`), in the hand's order."""
         self._room_of = {kind: room for room in self._rooms for kind in room.kinds}
-        self._held_pass: tuple[int, tuple[int, ...]] | None = None
-        self._queen_offer: tuple[int, int] | None = None
-        self._queen_refused: bool | None = None
 
     def _watch_pass(self) -> None:
         """Under REVEALED rules the end of the pass starts the reveal phase (at once on a
         hold hand), under the no-hearts pledge the pledges and under Gong Zhu's exposures
-        the exposures, so the pass entry point is wrapped; under Rickety Kate's refusal a
-        pass holding the QS is held before it reaches that entry point."""
+        the exposures, so the pass entry point is wrapped; a room asked during the pass
+        (Rickety Kate's refusal of a passed QS) takes the passes before that entry point."""
         if any(room.stage is Stage.EXCHANGE for room in self._rooms):
             self.try_pass_indices = self._try_pass_then_rooms
             if self._state.phase == core_config.PHASE_PLAYING:
                 self.resume()
-        if self.rules.queen_refusal and self._state.phase == core_config.PHASE_PASSING:
-            self._forward_pass = self.try_pass_indices
-            self.try_pass_indices = self._try_pass_holding_queen
+        if self._state.phase == core_config.PHASE_PASSING:
+            for room in self._rooms:
+                if room.stage is Stage.PASS:
+                    self.try_pass_indices = room.watch_pass(self.try_pass_indices)
 
-    # -- Rickety Kate's refusal of a passed QS (M. Kerwin) --------------------------------
-
-    def _try_pass_holding_queen(self, seat: int, cards: tuple[int, ...]) -> int:
-        """`try_pass_indices` under `queen_refusal`: a pass holding the QS is checked and
-        held here, not given to the backend, so the exchange waits for the receiver's
-        answer ("The receiving player has the right to refuse the Queen of Spades, in which
-        case another card must be passed in its place"); every other pass goes on. A giver
-        with no card to put in the QS's place (all its other cards passed or forbidden) is
-        passed on at once: the receiver has no refusal to make."""
-        held = self._held_pass
-        if held is not None and held[0] == seat:
-            return core_config.ERR_ALREADY_PASSED
-        if _QS_INDEX not in cards or not 0 <= seat < self.players:
-            return self._forward_pass(seat, cards)
-        code = self._check_pass(seat, cards)
-        if code:
-            return code
-        if not self._replacements(seat, cards):
-            return self._forward_pass(seat, cards)
-        offset = self.pass_direction.offset(self.players)
-        assert offset is not None, "queen_refusal passes go to one receiver"
-        self._held_pass = (seat, cards)
-        self._queen_offer = (seat, (seat + offset) % self.players)
-        return 0
-
-    def _check_pass(self, seat: int, cards: tuple[int, ...]) -> int:
-        """The backend's checks of a pass (same codes), without giving it."""
-        state = self._state
-        if state.phase != core_config.PHASE_PASSING:
-            return core_config.ERR_NOT_PASSING
-        if state.passed(seat):
-            return core_config.ERR_ALREADY_PASSED
-        if len(cards) != self.pass_size:
-            return core_config.ERR_PASS_COUNT
-        if len(set(cards)) != len(cards):
-            return core_config.ERR_PASS_DUPLICATE
-        mask = 0
-        for index in cards:
-            if not 0 <= index < 52:
-                return core_config.ERR_PASS_NOT_IN_HAND
-            mask |= 1 << index
-        if mask & ~state.hand(seat):
-            return core_config.ERR_PASS_NOT_IN_HAND
-        if mask & self.rules.pass_forbidden.mask:
-            return core_config.ERR_PASS_FORBIDDEN
-        return 0
-
-    def _replacements(self, seat: int, cards: tuple[int, ...]) -> CardSet:
-        """The cards the giver may pass in the refused QS's place: its hand but its pass
-        (the QS included) and the rules' `pass_forbidden`."""
-        passed = 0
-        for index in cards:
-            passed |= 1 << index
-        return _cardset(self._state.hand(seat) & ~passed & ~self.rules.pass_forbidden.mask)
+    # -- Rickety Kate's refusal of a passed QS (`arena.engine.phases.queen_refusal`) ----
 
     @property
     def queen_pending(self) -> tuple[DecisionKind, int] | None:
         """(kind, seat) of the refusal decision due now: the receiver's `REFUSE_QUEEN` once
         every other seat has passed, then after a refusal the giver's `REPLACE_PASS`; None
         otherwise."""
-        held = self._held_pass
-        if held is None or self.passes_pending:
-            return None
-        offer = self._queen_offer
-        assert offer is not None
-        if self._queen_refused is None:
-            return DecisionKind.REFUSE_QUEEN, offer[1]
-        return DecisionKind.REPLACE_PASS, offer[0]
+        room = self._room_of.get(DecisionKind.REFUSE_QUEEN)
+        return None if room is None else room.due()  # type: ignore[attr-defined]
 
     @property
     def queen_offer(self) -> tuple[int, int] | None:
         """(giver, receiver) of the QS passed under `queen_refusal`, from the giver's pass
         on; None when the QS was not passed (or the giver had no other card to give)."""
-        return self._queen_offer
+        room = self._room_of.get(DecisionKind.REFUSE_QUEEN)
+        return None if room is None else room.offer  # type: ignore[attr-defined]
 
     @property
     def queen_refused(self) -> bool | None:
         """The receiver's answer to the QS offered: True refused, False accepted, None not
         (yet) asked."""
-        return self._queen_refused
+        room = self._room_of.get(DecisionKind.REFUSE_QUEEN)
+        return None if room is None else room.refused  # type: ignore[attr-defined]
+
+    @property
+    def _held_pass(self) -> tuple[int, tuple[int, ...]] | None:
+        """The pass holding the QS held back until its receiver answers, if any."""
+        room = self._room_of.get(DecisionKind.REFUSE_QUEEN)
+        return None if room is None else room.held  # type: ignore[attr-defined]
 
     def apply_queen_refusal(self, seat: int, refuse: bool) -> None:
         """The receiver of the passed QS refuses it (True) or accepts it (False: the pass is
         exchanged as given). Raises IllegalQueenRefusalError when no refusal is due from
         `seat` or the answer is not a bool."""
-        due = self.queen_pending
-        if due is None or due[0] is not DecisionKind.REFUSE_QUEEN:
-            raise IllegalQueenRefusalError("no refusal of the QS is due now", seat=seat)
-        if seat != due[1]:
-            raise IllegalQueenRefusalError(
-                f"seat {seat} cannot refuse the QS: it is passed to seat {due[1]}", seat=seat
-            )
-        if not isinstance(refuse, bool):
-            raise IllegalQueenRefusalError(f"a refusal is true or false, not {refuse!r}", seat=seat)
-        self._queen_refused = refuse
-        if not refuse:
-            held = self._held_pass
-            assert held is not None
-            self._release_pass(held[1])
+        self._take(DecisionKind.REFUSE_QUEEN, seat, refuse)
 
     def apply_replacement(self, seat: int, card: CardLike) -> None:
         """After a refusal, the giver names the card passed in the QS's place (in the QS's
         position in its pass), and the pass is exchanged. Raises IllegalQueenRefusalError
         when no replacement is due from `seat` or the card is not one of the giver's
         cards outside its pass (nor the QS, nor a forbidden card)."""
-        due = self.queen_pending
-        if due is None or due[0] is not DecisionKind.REPLACE_PASS:
-            raise IllegalQueenRefusalError("no replacement of the QS is due now", seat=seat)
-        if seat != due[1]:
-            raise IllegalQueenRefusalError(
-                f"seat {seat} cannot replace the QS: seat {due[1]} passed it", seat=seat
-            )
-        held = self._held_pass
-        assert held is not None
-        try:
-            chosen = to_card(card)
-        except (TypeError, ValueError):
-            raise IllegalQueenRefusalError(f"{card!r} is not a card", seat=seat) from None
-        if chosen not in self._replacements(seat, held[1]):
-            raise IllegalQueenRefusalError(
-                f"seat {seat} cannot pass {chosen} in the refused QS's place: another card "
-                "of its hand, not already passed, is passed (Rickety Kate)",
-                seat=seat,
-            )
-        self._release_pass(tuple(chosen.index if i == _QS_INDEX else i for i in held[1]))
-
-    def _release_pass(self, cards: tuple[int, ...]) -> None:
-        """Give the held pass (as accepted, or with its replacement) to the backend: the
-        exchange happens, and what follows it (the pledges) starts."""
-        held = self._held_pass
-        assert held is not None
-        self._held_pass = None
-        code = self._forward_pass(held[0], cards)
-        assert not code, f"the held pass was checked, yet the backend refused it ({code})"
+        self._take(DecisionKind.REPLACE_PASS, seat, card)
 
     # -- the rooms' phases (arena.engine.phases) ----------------------------------------
 
@@ -682,26 +575,21 @@ class Hand:
         `seat` (`moon_choice_offered`) or it is neither word."""
         self._take(DecisionKind.MOON_CHOICE, seat, choice)
 
-    def _hold_for_call(self) -> None:
-        """Until the dealer calls, nobody may pass or play."""
-        self.legal_mask = _nothing_legal
-        self.try_play_index = _refuse_play
-        self.push_index = _refuse_push
-        self.try_pass_indices = _refuse_pass
+    # -- the dealer's call (003 'Simple variations': `arena.engine.phases.calling`) ------
 
     @property
     def calls_pending(self) -> tuple[int, ...]:
         """(dealer,) while the dealer has a pass to call; () otherwise."""
-        return (self.dealer,) if self._calling else ()
+        decision = self._asking(DecisionKind.CALL)
+        return () if decision is None else (decision.seat,)
 
     @property
     def call_counts(self) -> tuple[int, ...]:
         """The counts the dealer may call now (004 'Passing cards': "The Dealer may choose
         how many cards and where to pass"): the rules' `pass_call_counts`, or
         (`pass_count`,) when they list none; () when no call is due."""
-        if not self._calling:
-            return ()
-        return self.rules.pass_call_counts or (self.rules.pass_count,)
+        room = self._room_of.get(DecisionKind.CALL)
+        return () if room is None else room.counts  # type: ignore[attr-defined]
 
     @property
     def pass_size(self) -> int:
@@ -717,7 +605,8 @@ class Hand:
     def call_options(self) -> tuple[PassDirection, ...]:
         """The passes the dealer may call now (the rules' `pass_call_options`); ()
         when no call is due."""
-        return self.rules.pass_call_options if self._calling else ()
+        room = self._room_of.get(DecisionKind.CALL)
+        return () if room is None else room.options  # type: ignore[attr-defined]
 
     def apply_call(
         self, direction: PassDirection | str | Sequence[PassDirection | str] | CountedCall
@@ -744,23 +633,16 @@ class Hand:
         >>> hand.pass_direction.value, [d.value for d in hand.pass_split]
         ('split', ['right', 'left', 'left'])
         """
-        if not self._calling:
-            raise IllegalCallError("no pass is to be called now", direction=str(direction))
+        self._take(DecisionKind.CALL, self.dealer, direction)
+
+    def call_pass(
+        self, direction: PassDirection, split: tuple[PassDirection, ...], count: int
+    ) -> None:
+        """The dealer's call is made (`HandPort`): the backend is dealt again from the hands
+        as dealt, passing `direction` (after a split, card i goes `split[i]`) `count` cards
+        each; the call's hold is lifted and the hand goes on to the pass."""
         n = self.players
-        count = self.rules.pass_count
-        if isinstance(direction, CountedCall):
-            chosen = self._called_direction(direction.direction)
-            count = self._called_count_of(direction.size, chosen)
-            kind: int | tuple[int, ...] = _PASS_KINDS[chosen, n]
-            split: tuple[PassDirection, ...] = ()
-        elif isinstance(direction, (PassDirection, str)):
-            chosen = self._called_direction(direction)
-            kind = _PASS_KINDS[chosen, n]
-            split = ()
-        else:
-            split = self._called_split(direction)
-            count = len(split)
-            chosen, kind = PassDirection.SPLIT, tuple(_PASS_KINDS[d, n] for d in split)
+        kind = tuple(_PASS_KINDS[d, n] for d in split) if split else _PASS_KINDS[direction, n]
         config = self.rules.core_config()
         if count != config.pass_count:
             config = config._replace(pass_count=count)
@@ -773,72 +655,12 @@ class Hand:
             kind,
             self.seed & 0xFFFFFFFFFFFFFFFF,
         )
-        self.pass_direction = chosen
+        self.pass_direction = direction
         self.pass_split = split
         self._called_count = count
-        self._calling = False
+        self._held -= 1
         self._bind_fast_path()
         self._watch_pass()
-
-    def _called_direction(self, direction: PassDirection | str) -> PassDirection:
-        """A one-way call, checked against the rules' options."""
-        try:
-            chosen = PassDirection(direction)
-        except ValueError:
-            raise IllegalCallError(
-                f"{direction!r} is not a pass direction", direction=str(direction)
-            ) from None
-        if chosen not in self.rules.pass_call_options:
-            options = ", ".join(d.value for d in self.rules.pass_call_options)
-            raise IllegalCallError(
-                f"the dealer may call {options}, not {chosen.value} (003 'Simple variations')",
-                direction=chosen.value,
-            )
-        return chosen
-
-    def _called_count_of(self, count: object, direction: PassDirection) -> int:
-        """A called count, checked against the rules' counts (004 'Passing cards')."""
-        allowed = self.rules.pass_call_counts or (self.rules.pass_count,)
-        if not isinstance(count, int) or isinstance(count, bool) or count not in allowed:
-            counts = ", ".join(str(c) for c in allowed)
-            raise IllegalCallError(
-                f"the dealer may call {counts} cards, not {count!r} (004 'Passing cards')",
-                direction=f"{direction.value}:{count}",
-            )
-        return count
-
-    def _called_split(self, directions: Sequence[PassDirection | str]) -> tuple[PassDirection, ...]:
-        """A split call, checked: allowed, one direction per passed card, each a
-        directional option."""
-        text = "+".join(str(d) for d in directions)
-        allowed = self.rules.split_directions
-        if not allowed:
-            raise IllegalCallError(
-                "these rules let the dealer call one direction only, not a split",
-                direction=text,
-            )
-        counts = self.rules.pass_call_counts or (self.rules.pass_count,)
-        if len(directions) not in counts or len(directions) < 2:
-            sizes = " or ".join(str(c) for c in counts if c >= 2)
-            raise IllegalCallError(
-                f"a split names one direction per passed card ({sizes}), not {len(directions)}",
-                direction=text,
-            )
-        split = []
-        for direction in directions:
-            try:
-                chosen = PassDirection(direction)
-            except ValueError:
-                chosen = None
-            if chosen not in allowed:
-                options = ", ".join(d.value for d in allowed)
-                raise IllegalCallError(
-                    f"each card of a split goes {options}, not {direction!r} "
-                    "(003 'Simple variations')",
-                    direction=text,
-                )
-            split.append(chosen)
-        return tuple(split)
 
     def _bind_fast_path(self) -> None:
         """Bind the fast-path attributes to the backend state's own methods."""
@@ -938,8 +760,6 @@ class Hand:
     @property
     def phase(self) -> Phase:
         """Passing, revealing (003 'HEARTLESS' only), playing or over."""
-        if self._calling:
-            return Phase.CALLING
         if self._held and (room := self._waiting_room()) is not None:
             return room.phase_now()
         return _PHASES[self._state.phase]
@@ -954,7 +774,7 @@ class Hand:
         """True while a decision before the plays is due (the dealer's call, the auction,
         the reveals, the pledges, the exposures): nobody may play yet, though the backend
         state may already be in its play phase."""
-        return self._calling or self._held > 0
+        return self._held > 0
 
     @property
     def to_play(self) -> int | None:
@@ -1317,27 +1137,14 @@ class Hand:
                     return decision
             return None
         if phase is Phase.PASSING:
-            if self._held_pass is not None and (due := self.queen_pending) is not None:
-                return self._pending_queen(*due)
+            for room in self._rooms:  # a decision during the pass (the refusal of a QS)
+                if room.stage is Stage.PASS and (decision := room.pending()) is not None:
+                    return decision
             seat = self.passes_pending[0]
             passable = self.passable(seat)
             count = self.pass_size
             return Decision(DecisionKind.PASS, seat, passable, tuple(list(passable)[:count]), count)
-        if phase is Phase.CALLING:
-            options = self.call_options
-            return Decision(DecisionKind.CALL, self.dealer, options, options[0])
         raise AssertionError(f"no decision for the phase {phase.value}")
-
-    def _pending_queen(self, kind: DecisionKind, seat: int) -> Decision:
-        """Rickety Kate's refusal (default: accept) or the giver's replacement (default: its
-        lowest card by rank, then by suit, outside its pass)."""
-        if kind is DecisionKind.REFUSE_QUEEN:
-            return Decision(kind, seat, (False, True), False)
-        held = self._held_pass
-        assert held is not None
-        legal = self._replacements(seat, held[1])
-        default = min(legal, key=_rank_then_suit)
-        return Decision(kind, seat, legal, default, 1)
 
     def _pending_play(self) -> Decision:
         """The play asked now (a variant with other plays overrides this)."""
@@ -1362,16 +1169,6 @@ class Hand:
             self.play(value, seat=seat)
         elif kind is DecisionKind.PASS:
             self.apply_pass(seat, value)
-        elif kind is DecisionKind.CALL:
-            if seat != self.dealer:
-                raise IllegalCallError(
-                    f"seat {seat} is not the dealer ({self.dealer})", direction=str(value)
-                )
-            self.apply_call(value)
-        elif kind is DecisionKind.REFUSE_QUEEN:
-            self.apply_queen_refusal(seat, value)
-        elif kind is DecisionKind.REPLACE_PASS:
-            self.apply_replacement(seat, value)
         elif (room := self._room_of.get(kind)) is not None:
             room.apply(kind, seat, room.check(kind, seat, value))
         else:
@@ -1459,7 +1256,7 @@ class Hand:
         _check_seat(self.rules, seat, "seat")
         tricks, points = self._finished()
         to_play = self.to_play
-        rooms: dict[str, Any] = self._visible_queen_offer(seat)
+        rooms: dict[str, Any] = {}
         for room in self._rooms:
             rooms.update(room.view(seat))
         return SeatView(
@@ -1484,16 +1281,6 @@ class Hand:
             extra_card_seats=self.extra_card_seats,
             **rooms,
         )
-
-    def _visible_queen_offer(self, seat: int) -> dict[str, Any]:
-        """Rickety Kate's offered QS: known to its giver and, once asked, its receiver; the
-        other seats know nothing of it (the pass is face down)."""
-        offer = self._queen_offer
-        if offer is None or seat not in offer:
-            return {}
-        if seat == offer[1] and self._queen_refused is None and self.queen_pending is None:
-            return {}
-        return {"queen_offer": offer, "queen_refused": self._queen_refused}
 
     def _visible_kitty(self, seat: int, tricks_done: int) -> CardSet | None:
         """002 'Kitty variants': face up, shown after the first trick, taker only, or secret."""
@@ -1530,14 +1317,12 @@ class Hand:
 
     def _still_to(self) -> str:
         """Who has still to do what before the first card (a play too soon)."""
-        if self._calling:
-            return (
-                f"the dealer (seat {self.dealer}) has not called the pass yet "
-                "(003 'Simple variations')"
-            )
         room = self._waiting_room()
         if room is not None:
             return room.still_to()
+        for room in self._rooms:  # a decision during the pass (the refusal of a QS)
+            if room.stage is Stage.PASS and room.pending() is not None:
+                return room.still_to()
         return f"seats {', '.join(str(s) for s in self.passes_pending)} still have to pass"
 
     def _pass_message(self, code: int, seat: int, cards: list[Card]) -> str:

@@ -248,7 +248,7 @@ def test_a_dealer_calling_a_pass_not_offered_is_a_fault_and_the_first_option_is_
     others = [h for h in hands if h["dealer"] != 0]
     assert all(h["call"]["direction"] == "left" and "fault" not in h["call"] for h in others)
     faults = [f for f in outcome.v1["faults"] if f["entrant"] == 0]
-    assert len(faults) == len(own) and "options are left, right" in faults[0]["detail"]
+    assert len(faults) == len(own) and "may call left, right" in faults[0]["detail"]
     jsonschema.validate(outcome.v1, SCHEMA)  # the default call is a valid substitute
     assert verify(outcome.v1).decisions > 0
 

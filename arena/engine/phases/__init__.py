@@ -15,7 +15,7 @@ from .exposing import ExposeRoom, IllegalExposureError, exposed_config
 from .moon_choice import IllegalMoonChoiceError, MoonChoiceRoom
 from .passing import IllegalPassError, PassRoom
 from .pledging import IllegalPledgeError, PledgeRoom
-from .queen_refusal import IllegalQueenRefusalError, RefuseQueenRoom, ReplacePassRoom
+from .queen_refusal import IllegalQueenRefusalError, QueenRefusalRoom
 from .revealing import IllegalRevealError, RevealRoom
 from .room import (
     HandPort,
@@ -54,8 +54,7 @@ for _room in (
     PickupRoom,
     MoonChoiceRoom,
     PledgeRoom,
-    RefuseQueenRoom,
-    ReplacePassRoom,
+    QueenRefusalRoom,
     ExposeRoom,
 ):
     register(_room)
@@ -83,8 +82,7 @@ __all__ = [
     "PickupRoom",
     "PlayRoom",
     "PledgeRoom",
-    "RefuseQueenRoom",
-    "ReplacePassRoom",
+    "QueenRefusalRoom",
     "RevealRoom",
     "Room",
     "Show",

@@ -1,18 +1,17 @@
 """The dealer's call (003 'Simple variations': "The dealer chooses the passing rule"): a
 direction, a split (one direction per passed card), or with `pass_call_counts` a count
 too (004 'Passing cards': "The Dealer may choose how many cards and where to pass"). The
-hand runs the call (it rebuilds its backend with the pass called); this room judges a
-seat's answer, and keeps the codec and words."""
+room asks the dealer, judges the call and gives it to the hand (`HandPort.call_pass`,
+which deals the backend again with the pass called)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from ..decisions import CountedCall, DecisionKind
-from ..rules import PassDirection
-from .room import Room, Show, refused
-from .tricks import asked
+from ..decisions import CountedCall, Decision, DecisionKind
+from ..rules import PassDirection, Rules
+from .room import Phase, Room, Show, Stage, refused
 
 
 class IllegalCallError(ValueError):
@@ -24,7 +23,7 @@ class IllegalCallError(ValueError):
         self.direction = direction
 
 
-def _refused(message: str, answer: object, fault: str) -> ValueError:
+def _refused(message: str, answer: object, fault: str = "illegal") -> ValueError:
     return refused(IllegalCallError(message, direction=str(answer)), fault)
 
 
@@ -38,22 +37,24 @@ def _is_counted(value: Any) -> bool:
     )
 
 
-def _direction(answer: object, options: Sequence[PassDirection], what: str = "") -> PassDirection:
-    try:
-        called = PassDirection(str(answer))
-    except ValueError:
-        raise _refused(f"{answer!r}{what} is not a pass direction", answer, "malformed") from None
-    if called not in options:
-        allowed = ", ".join(d.value for d in options)
-        raise _refused(f"called {called.value}; the options are {allowed}", answer, "illegal")
-    return called
+def _listed(options: Sequence[PassDirection]) -> str:
+    return ", ".join(d.value for d in options)
 
 
 class CallRoom(Room):
-    """One of the options; a split of one direction per passed card (each one of the
-    rules' `split_directions`); or a `CountedCall` of an option and a count."""
+    """Asked of the dealer from the deal, in a hand whose pass is 'dealer_calls': one of
+    the options; a split of one direction per passed card (each one of the rules'
+    `split_directions`); or a `CountedCall` of an option and a count. The default is the
+    first option."""
 
     kinds = (DecisionKind.CALL,)
+    stage = Stage.DEAL
+    phase = Phase.CALLING
+    error = IllegalCallError
+
+    @classmethod
+    def selects(cls, rules: Rules) -> bool:
+        return PassDirection.DEALER_CALLS in rules.pass_schedule
 
     @classmethod
     def encode(cls, kind: DecisionKind, value: Any) -> Any:
@@ -81,45 +82,119 @@ class CallRoom(Room):
 
     @classmethod
     def judge(cls, hand: Any, kind: DecisionKind, seat: int, answer: object) -> Any:
-        decision = asked(hand, kind, seat)
-        options: Sequence[PassDirection] = decision.legal
-        rules = hand.rules
-        counts: Sequence[int] = hand.call_counts or (rules.pass_count,)
+        raise _refused("no pass is to be called now: these rules have no dealer's call", answer)
+
+    def begin(self) -> None:
+        """Only a hand dealt with the pass 'dealer_calls' asks for a call."""
+        if self.hand.pass_direction is PassDirection.DEALER_CALLS:
+            super().begin()
+
+    @property
+    def options(self) -> tuple[PassDirection, ...]:
+        """The passes the dealer may call now; () when no call is due."""
+        return self.hand.rules.pass_call_options if self.waiting else ()
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """The counts the dealer may call now: the rules' `pass_call_counts`, or
+        (`pass_count`,) when they list none; () when no call is due."""
+        if not self.waiting:
+            return ()
+        return self.hand.rules.pass_call_counts or (self.hand.rules.pass_count,)
+
+    def pending(self) -> Decision | None:
+        if not self.waiting:
+            return None
+        options = self.options
+        return Decision(DecisionKind.CALL, self.hand.dealer, options, options[0])
+
+    def check(self, kind: DecisionKind, seat: int, answer: object) -> Any:
+        """The call in the form `apply` takes: a `PassDirection`, a tuple of them (a
+        split) or a `CountedCall` of a `PassDirection` and a count."""
+        if not self.waiting:
+            raise _refused("no pass is to be called now", answer)
+        dealer = self.hand.dealer
+        if seat != dealer:
+            raise _refused(f"seat {seat} is not the dealer ({dealer})", answer)
         if isinstance(answer, CountedCall):
-            called = _direction(answer.direction, options)
+            called = self._direction(answer.direction)
+            counts = self.counts
             size = answer.size
             if not isinstance(size, int) or isinstance(size, bool) or size not in counts:
                 allowed = ", ".join(str(c) for c in counts)
                 raise _refused(
-                    f"called {size!r} cards; the dealer may call {allowed}", answer, "illegal"
+                    f"the dealer may call {allowed} cards, not {size!r} (004 'Passing cards')",
+                    f"{called.value}:{size}",
                 )
             return CountedCall(called, size)
         if isinstance(answer, (list, tuple)):
-            return cls._split(answer, rules.split_directions, counts, rules.pass_count)
-        return _direction(answer, options)
+            return self._split(answer)
+        return self._direction(answer)
 
-    @classmethod
-    def _split(
-        cls,
-        answer: Sequence[object],
-        allowed: Sequence[PassDirection],
-        counts: Sequence[int],
-        count: int,
-    ) -> tuple[PassDirection, ...]:
-        """A split call: a count of directions (one of `counts`), each one of `allowed`."""
-        if len(answer) in [c for c in counts if c >= 2]:
-            count = len(answer)
+    def _direction(self, answer: object) -> PassDirection:
+        """A one-way call: one of the options."""
+        try:
+            called = PassDirection(str(answer))
+        except ValueError:
+            raise _refused(f"{answer!r} is not a pass direction", answer, "malformed") from None
+        options = self.options
+        if called not in options:
+            raise _refused(
+                f"the dealer may call {_listed(options)}, not {called.value} "
+                "(003 'Simple variations')",
+                called.value,
+            )
+        return called
+
+    def _split(self, answer: Sequence[object]) -> tuple[PassDirection, ...]:
+        """A split call: allowed, one direction per passed card (one of the counts, at
+        least two), each one of the rules' `split_directions`."""
+        text = "+".join(str(d) for d in answer)
+        allowed = self.hand.rules.split_directions
         if not allowed:
-            raise _refused("called a split; these rules allow none", answer, "illegal")
-        split = [_direction(d, list(PassDirection), " in a split") for d in answer]
-        if len(split) != count:
+            raise _refused("these rules let the dealer call one direction only, not a split", text)
+        ways = _listed(allowed)
+        split = []
+        for way in answer:
+            try:
+                split.append(PassDirection(str(way)))
+            except ValueError:
+                raise _refused(
+                    f"{str(way)!r} in a split is not a pass direction: each card of a split "
+                    f"goes {ways}, not {str(way)!r}",
+                    text,
+                    "malformed",
+                ) from None
+        sizes = " or ".join(str(c) for c in self.counts if c >= 2)
+        if len(split) < 2 or len(split) not in self.counts:
             raise _refused(
-                f"a split of {len(split)} directions; {count} cards are passed", answer, "illegal"
+                f"a split of {len(split)} directions; {sizes} cards are passed (a split names "
+                f"one direction per passed card ({sizes}), not {len(split)})",
+                text,
             )
-        wrong = [d.value for d in split if d not in allowed]
-        if wrong:
-            ways = ", ".join(d.value for d in allowed)
-            raise _refused(
-                f"a split card goes {wrong[0]}; a split's cards go {ways}", answer, "illegal"
-            )
+        for way in split:
+            if way not in allowed:
+                raise _refused(
+                    f"a split card goes {way.value}; each card of a split goes {ways}, not "
+                    f"{way.value!r} (003 'Simple variations')",
+                    text,
+                )
         return tuple(split)
+
+    def apply(self, kind: DecisionKind, seat: int, value: Any) -> None:
+        count = self.hand.rules.pass_count
+        split: tuple[PassDirection, ...] = ()
+        if isinstance(value, CountedCall):
+            direction, count = PassDirection(value.direction), value.size
+        elif isinstance(value, tuple):
+            direction, split, count = PassDirection.SPLIT, value, len(value)
+        else:
+            direction = value
+        self.waiting = False
+        self.hand.call_pass(direction, split, count)
+
+    def still_to(self) -> str:
+        return (
+            f"the dealer (seat {self.hand.dealer}) has not called the pass yet "
+            "(003 'Simple variations')"
+        )

@@ -109,6 +109,9 @@ class HandPort(Protocol):
     @property
     def passes_pending(self) -> tuple[int, ...]: ...
 
+    @property
+    def pass_size(self) -> int: ...
+
     def hand_of(self, seat: int) -> CardSet: ...
 
     def taken(self, seat: int) -> CardSet: ...
@@ -118,6 +121,12 @@ class HandPort(Protocol):
 
     def resume(self) -> None:
         """The room's phase is done: the next phase begins, or the play."""
+
+    def call_pass(
+        self, direction: PassDirection, split: tuple[PassDirection, ...], count: int
+    ) -> None:
+        """The dealer's call is made: the hand is dealt again with the pass called (each
+        card its own way after a split, `count` cards) and goes on to the pass."""
 
     def restart(self, rules: Rules, *, dealer: int | None = None, config: Any = None) -> None:
         """Play from the hands as they are under `rules` (a hold hand, the pass record kept)."""
@@ -212,6 +221,13 @@ class Room:
     def apply(self, kind: DecisionKind, seat: int, value: Any) -> None:
         """Take a checked answer (`check` is called first by `Hand.apply`)."""
         raise NotImplementedError
+
+    def watch_pass(
+        self, give: Callable[[int, tuple[int, ...]], int]
+    ) -> Callable[[int, tuple[int, ...]], int]:
+        """A `Stage.PASS` room: the hand's pass entry point (seat, card indices -> 0 or an
+        ERR_* code) it takes in place of `give`, which it calls to pass a seat's cards on."""
+        return give
 
     def phase_now(self) -> Phase:
         """The hand's phase while this one asks (`phase`, unless it has more than one)."""

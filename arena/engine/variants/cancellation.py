@@ -133,7 +133,6 @@ class CancellationHand(Hand):
         self.try_pass_indices = self._state.pass_cards
         # The other games' phases, never entered (Hand's members read these).
         self._base_rules = rules
-        self._calling = False
         self._init_later_decisions()  # the pledge and the shooter's choice: never asked here
         self._pass_record = None
         self._history = ((), (), (0,) * n)

@@ -141,7 +141,6 @@ class DominoHand(OwnStateHand):
         except ValueError as error:
             raise ValueError(f"impossible deal: {error}") from None
         self._history = ((), (), (0,) * rules.players)
-        self._calling = False
         self._actions = []
         self._init_later_decisions()  # the pledge and the shooter's choice: never asked here
         self._pass_record = None

@@ -114,7 +114,6 @@ class EnfleHand(OwnStateHand):
         except ValueError as error:
             raise ValueError(f"impossible deal: {error}") from None
         self._history = ((), (), (0,) * rules.players)
-        self._calling = False
         self._actions = []
         self._pass_record = None
         self._init_later_decisions()  # no pledge nor moon in Enfle, but the hand's state

@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 from .. import config as core_config
 from ..backend import IS_C, family_core
 from ..cards import CARDS, Card, CardLike, CardSet, to_card
-from ..decisions import Action, CountedCall, Decision, DecisionKind
+from ..decisions import Action, Decision, DecisionKind
 from ..hand import (
     Hand,
     HandOverError,
@@ -105,12 +105,12 @@ class PennyHand(Hand):
             self._start_pennies()
         return code
 
-    def apply_call(
-        self, direction: PassDirection | str | Sequence[PassDirection | str] | CountedCall
+    def call_pass(
+        self, direction: PassDirection, split: tuple[PassDirection, ...], count: int
     ) -> None:
-        """`Hand.apply_call`; a hold called under rules without opening tricks starts the
+        """`Hand.call_pass`; a hold called under rules without opening tricks starts the
         multi-rounds at once."""
-        super().apply_call(direction)
+        super().call_pass(direction, split, count)
         self._start_pennies()
 
     def _start_pennies(self) -> None:
@@ -120,7 +120,7 @@ class PennyHand(Hand):
         state, rules = self._state, self.rules
         if (
             self._penny is not None
-            or self._calling  # the dealer has not called the pass yet
+            or self.calls_pending  # the dealer has not called the pass yet
             or state.phase != core_config.PHASE_PLAYING
             or state.trick_number < rules.penny_openings
         ):
