@@ -123,6 +123,8 @@ class ExposeRoom(Room):
             )
         if isinstance(answer, str):
             answer = answer.split()
+        if isinstance(answer, CardSet | set | frozenset):  # as Hand.apply_exposure always took
+            answer = list(answer)
         if isinstance(answer, bytes) or not isinstance(answer, Sequence):
             raise refused(
                 IllegalExposureError(
