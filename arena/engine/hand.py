@@ -241,6 +241,7 @@ class Hand:
         "_held",
         "_history",
         "_pass_record",
+        "_pass_rooms",
         "_room_of",
         "_rooms",
         "_state",
@@ -356,6 +357,8 @@ class Hand:
         self._rooms: tuple[Room, ...] = tuple(room(self) for room in _selected(self.rules))
         """The phases the rules select (`arena.engine.phases`), in the hand's order."""
         self._room_of = {kind: room for room in self._rooms for kind in room.kinds}
+        self._pass_rooms = tuple(room for room in self._rooms if room.stage is Stage.PASS)
+        """The phases asked during the pass (Rickety Kate's refusal of a passed QS)."""
 
     def _watch_pass(self) -> None:
         """Under REVEALED rules the end of the pass starts the reveal phase (at once on a
@@ -367,9 +370,8 @@ class Hand:
             if self._state.phase == core_config.PHASE_PLAYING:
                 self.resume()
         if self._state.phase == core_config.PHASE_PASSING:
-            for room in self._rooms:
-                if room.stage is Stage.PASS:
-                    self.try_pass_indices = room.watch_pass(self.try_pass_indices)
+            for room in self._pass_rooms:
+                self.try_pass_indices = room.watch_pass(self.try_pass_indices)
 
     # -- Rickety Kate's refusal of a passed QS (`arena.engine.phases.queen_refusal`) ----
 
@@ -397,9 +399,11 @@ class Hand:
 
     @property
     def _held_pass(self) -> tuple[int, tuple[int, ...]] | None:
-        """The pass holding the QS held back until its receiver answers, if any."""
-        room = self._room_of.get(DecisionKind.REFUSE_QUEEN)
-        return None if room is None else room.held  # type: ignore[attr-defined]
+        """A pass a room holds back during the pass (the QS's, until its receiver answers)."""
+        for room in self._pass_rooms:
+            if room.held is not None:
+                return room.held
+        return None
 
     def apply_queen_refusal(self, seat: int, refuse: bool) -> None:
         """The receiver of the passed QS refuses it (True) or accepts it (False: the pass is
@@ -1137,8 +1141,8 @@ class Hand:
                     return decision
             return None
         if phase is Phase.PASSING:
-            for room in self._rooms:  # a decision during the pass (the refusal of a QS)
-                if room.stage is Stage.PASS and (decision := room.pending()) is not None:
+            for room in self._pass_rooms:  # a decision during the pass (the refusal of a QS)
+                if (decision := room.pending()) is not None:
                     return decision
             seat = self.passes_pending[0]
             passable = self.passable(seat)
@@ -1320,8 +1324,8 @@ class Hand:
         room = self._waiting_room()
         if room is not None:
             return room.still_to()
-        for room in self._rooms:  # a decision during the pass (the refusal of a QS)
-            if room.stage is Stage.PASS and room.pending() is not None:
+        for room in self._pass_rooms:  # a decision during the pass (the refusal of a QS)
+            if room.pending() is not None:
                 return room.still_to()
         return f"seats {', '.join(str(s) for s in self.passes_pending)} still have to pass"
 

@@ -74,8 +74,7 @@ class QueenRefusalRoom(Room):
 
     def __init__(self, hand: HandPort) -> None:
         super().__init__(hand)
-        self.held: tuple[int, tuple[int, ...]] | None = None
-        """The pass holding the QS, held back (giver, card indices) until it is answered."""
+        self.held = None  # the pass holding the QS, until it is answered (`Room.held`)
         self.offer: tuple[int, int] | None = None
         """(giver, receiver) of the QS passed, from the giver's pass on."""
         self.refused: bool | None = None

@@ -153,6 +153,9 @@ class Room:
     stage: ClassVar[Stage] = Stage.TRICKS
     phase: ClassVar[Phase] = Phase.DECIDING
     error: ClassVar[type[ValueError]] = IllegalActionError
+    held: tuple[int, tuple[int, ...]] | None = None
+    """A `Stage.PASS` room: the pass it holds back (seat, card indices), if any; the hand
+    shows it as that seat's pass and asks that seat for no other."""
     house_methods: ClassVar[dict[DecisionKind, str]] = {}
     """The house bot's method that answers a kind (`arena.match.seats`: a kind the seats'
     table does not name is asked through it, called with the seat's view and the decision;
