@@ -11,7 +11,7 @@ from .. import config as core_config
 from ..cards import CardSet, to_card
 from ..decisions import Decision, DecisionKind
 from ..rules import EXPOSABLE, Rules
-from .room import HandPort, Phase, Room, Show, Stage, cards_text, refused
+from .room import HandPort, Phase, Room, Show, Stage, cards_text, first_unanswered, refused
 
 _NO_CARDS = CardSet()
 
@@ -80,15 +80,7 @@ class ExposeRoom(Room):
     @property
     def due(self) -> tuple[int, ...]:
         """(seat,) for the seat whose exposure is due; () otherwise."""
-        if not self.waiting:
-            return ()
-        hand = self.hand
-        n = hand.players
-        for step in range(1, n + 1):
-            seat = (hand.dealer + step) % n
-            if self.exposures[seat] is None:
-                return (seat,)
-        return ()
+        return first_unanswered(self.hand, self.exposures) if self.waiting else ()
 
     def exposable(self, seat: int) -> CardSet:
         """The cards `seat` may expose: those of Pagat's four it holds."""

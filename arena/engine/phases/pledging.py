@@ -9,7 +9,7 @@ from typing import Any
 from ..cards import Suit
 from ..decisions import Decision, DecisionKind
 from ..rules import Rules
-from .room import HandPort, Phase, Room, Show, Stage, refused
+from .room import HandPort, Phase, Room, Show, Stage, first_unanswered, refused
 
 
 class IllegalPledgeError(ValueError):
@@ -54,15 +54,7 @@ class PledgeRoom(Room):
     @property
     def due(self) -> tuple[int, ...]:
         """(seat,) for the seat whose pledge is due; () otherwise."""
-        if not self.waiting:
-            return ()
-        hand = self.hand
-        n = hand.players
-        for step in range(1, n + 1):
-            seat = (hand.dealer + step) % n
-            if self.pledges[seat] is None:
-                return (seat,)
-        return ()
+        return first_unanswered(self.hand, self.pledges) if self.waiting else ()
 
     def pending(self) -> Decision | None:
         due = self.due

@@ -140,6 +140,17 @@ class HandPort(Protocol):
         ...
 
 
+def first_unanswered(hand: HandPort, answers: Sequence[object | None]) -> tuple[int, ...]:
+    """(seat,) for the first seat from the dealer's left whose answer is still None; ()
+    when every seat has answered (a phase asked of each seat in turn: pledges, exposures)."""
+    n = hand.players
+    for step in range(1, n + 1):
+        seat = (hand.dealer + step) % n
+        if answers[seat] is None:
+            return (seat,)
+    return ()
+
+
 class Room:
     """One phase of a hand and its kinds of decision (see the module's docstring).
 
@@ -219,11 +230,15 @@ class Room:
     def check(self, kind: DecisionKind, seat: int, answer: object) -> Any:
         """`answer` in the engine's form if the phase may take it now from `seat`; raises
         the room's error marked with its fault (`refused`) otherwise. Changes nothing."""
-        raise NotImplementedError
+        raise NotImplementedError(
+            f"{type(self).__name__} runs no phase of its own: the hand judges {kind.value}"
+        )
 
     def apply(self, kind: DecisionKind, seat: int, value: Any) -> None:
         """Take a checked answer (`check` is called first by `Hand.apply`)."""
-        raise NotImplementedError
+        raise NotImplementedError(
+            f"{type(self).__name__} runs no phase of its own: the hand applies {kind.value}"
+        )
 
     def watch_pass(
         self, give: Callable[[int, tuple[int, ...]], int]
