@@ -171,6 +171,8 @@ class Bot(Base):
     # bots and the demo players. Set only by the seeding code, never by an upload.
     trusted: Mapped[bool] = mapped_column(default=False, server_default=false())
     pinned_number: Mapped[int | None]  # the version that plays; None: the newest ready one
+    # The owner's consent to publish this bot's notes in the open data (docs/open-data.md)
+    notes_public: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
 
     owner: Mapped[User] = relationship(back_populates="bots")
@@ -282,6 +284,10 @@ class Season(Base):
     finished_at: Mapped[datetime | None]
     # frozen at the finish: how the final order was fitted, and what luck the format removed
     final_report: Mapped[dict[str, Any] | None]
+    # the licence its games are published under (docs/open-data.md); an SPDX identifier
+    data_licence: Mapped[str] = mapped_column(
+        String(32), default="CC-BY-4.0", server_default="CC-BY-4.0"
+    )
 
     ruleset: Mapped[Ruleset] = relationship()
     template: Mapped[Season | None] = relationship(remote_side="Season.id")
@@ -462,3 +468,28 @@ class RatingChange(Base):
     sigma_after: Mapped[float] = mapped_column(Double)
     games_after: Mapped[int]
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+
+# -- open data ---------------------------------------------------------------------------
+
+
+class DataExport(Base):
+    """A dump of a season's rated matches (or one month of them) written to the data
+    folder: its files with their sizes and SHA-256, its schema version and licence
+    (`arena.data.export`, docs/open-data.md)."""
+
+    __tablename__ = "data_exports"
+    __table_args__ = (UniqueConstraint("season_id", "period"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"))
+    period: Mapped[str] = mapped_column(String(7))  # "" for the whole season, else "YYYY-MM"
+    schema_version: Mapped[int]
+    licence: Mapped[str] = mapped_column(String(32))
+    folder: Mapped[str] = mapped_column(String(255))  # relative to the open-data folder
+    matches: Mapped[int]
+    hands: Mapped[int]
+    files: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+    season: Mapped[Season] = relationship()
