@@ -8,8 +8,8 @@
   frozen at the deadline) and its schedule of tables, each made a match when released
   under the final's worker share (arena/seasons/finals.py).
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0012
+Revises: 0011
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from alembic import op
 
 TIMESTAMP = sa.DateTime(timezone=True)
 
-revision: str = "0010"
-down_revision: str | None = "0009"
+revision: str = "0012"
+down_revision: str | None = "0011"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
