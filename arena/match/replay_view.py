@@ -15,7 +15,7 @@ docs/decisions/0006-decisions-as-data.md says why v1 is still a view at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -368,6 +368,26 @@ def shooters(replay: Mapping[str, Any]) -> list[list[int | None]]:
         ]
     except (ReplayMismatchError, RulesError, KeyError, TypeError, ValueError) as error:
         raise replay_io.ReplayError(f"a replay v2 that does not re-play: {error}") from None
+
+
+def walk(document: ReplayV2) -> Iterator[tuple[int, HandRecord, int, Hand, Decision]]:
+    """Every decision of `document` as it was asked: (game index, hand record, action
+    index, the hand before the answer, the decision), the recorded answer applied once
+    the consumer asks for the next one (so `hand.view(seat)` is the seat's view when it
+    answered). Engine-made actions are applied without being yielded. Raises
+    ReplayMismatchError where an action does not apply."""
+    rules = document.rules
+    for g, record in enumerate(document.games):
+        game = Game(rules, document.header["seed"])
+        for h, hand_record in enumerate(record.hands):
+            hand = game.hand
+            for i, action in enumerate(hand_record.actions):
+                where = f"games[{g}].hands[{h}].actions[{i}]"
+                decision = _asked(hand, action, where)
+                if decision is not None:
+                    yield g, hand_record, i, hand, decision
+                    _apply(hand, decision, action, where)
+            game.finish_hand()
 
 
 def _game_shooters(rules: Rules, seed: int, record: GameRecord, at: str) -> list[int | None]:
