@@ -493,3 +493,109 @@ class DataExport(Base):
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
 
     season: Mapped[Season] = relationship()
+
+
+# -- leagues and finals (issue 35) -------------------------------------------------------
+
+
+class SeasonLeagues(Base):
+    """A season run as leagues: its bosses (house bot kinds, the lowest league's first)
+    and the promotion rule's minimum games (`arena.seasons.leagues`)."""
+
+    __tablename__ = "season_leagues"
+    __table_args__ = (CheckConstraint("min_games >= 2", name="min_games_two"),)
+
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id"), primary_key=True)
+    bosses: Mapped[list[str]] = mapped_column(JSON)
+    min_games: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+
+class LeaguePlace(Base):
+    """A bot's stay in one league of a season: when it got there, and when and on what
+    evidence it was promoted out (None while it is still there)."""
+
+    __tablename__ = "league_places"
+    __table_args__ = (
+        UniqueConstraint("season_id", "bot_id", "league"),
+        CheckConstraint("league >= 0", name="league_not_negative"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id"))
+    bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id"))
+    league: Mapped[int] = mapped_column(SmallInteger)
+    reached_at: Mapped[datetime] = mapped_column(default=utc_now)
+    promoted_at: Mapped[datetime | None]
+    evidence: Mapped[dict[str, Any] | None]
+
+
+class FinalFormat(StrEnum):
+    """A balanced round robin of duplicate sets, or a knockout for exhibitions."""
+
+    ROUND_ROBIN = "round_robin"
+    KNOCKOUT = "knockout"
+
+
+class FinalStatus(StrEnum):
+    """scheduled (versions not yet frozen) → running → finished."""
+
+    SCHEDULED = "scheduled"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+class Final(Base):
+    """A final of frozen versions: its format, deadline, worker share and schedule."""
+
+    __tablename__ = "finals"
+    __table_args__ = (
+        CheckConstraint("worker_share >= 1", name="worker_share_positive"),
+        CheckConstraint("cycles >= 1", name="cycles_positive"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    season_id: Mapped[int | None] = mapped_column(ForeignKey("seasons.id"))
+    ruleset_id: Mapped[int] = mapped_column(ForeignKey("rulesets.id"))
+    players: Mapped[int] = mapped_column(SmallInteger)
+    format: Mapped[FinalFormat] = mapped_column(_enum(FinalFormat, "final_format"))
+    status: Mapped[FinalStatus] = mapped_column(
+        _enum(FinalStatus, "final_status"), default=FinalStatus.SCHEDULED
+    )
+    freeze_at: Mapped[datetime]
+    worker_share: Mapped[int]  # at most this many of its matches queued or running at once
+    cycles: Mapped[int]  # how many times the balanced design is played
+    design: Mapped[dict[str, Any] | None]
+    report: Mapped[dict[str, Any] | None]
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+    ruleset: Mapped[Ruleset] = relationship()
+
+
+class FinalEntrant(Base):
+    """A finalist: its bot, and the version frozen for it at the deadline."""
+
+    __tablename__ = "final_entrants"
+    __table_args__ = (UniqueConstraint("final_id", "bot_id"),)
+
+    final_id: Mapped[int] = mapped_column(ForeignKey("finals.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id"))
+    bot_version_id: Mapped[int | None] = mapped_column(ForeignKey("bot_versions.id"))
+
+
+class FinalTable(Base):
+    """One table of a final's schedule: its finalists in seat order (entrant numbers), its
+    seed, and its match once released."""
+
+    __tablename__ = "final_tables"
+
+    final_id: Mapped[int] = mapped_column(ForeignKey("finals.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    stage: Mapped[int]  # the design's cycle, or the knockout's round
+    seats: Mapped[list[int]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"), unique=True)
