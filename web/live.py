@@ -19,6 +19,11 @@ What a watcher sees is cut here, per watcher, as the replay is on the match page
 card of another owner's seat before it is played (their hands, passes, what they were
 passed, a kitty, the stock's draws: "XX"), no deal seed (it would give every hand away),
 and no bot note but their own bots'.
+
+**Held by another server.** `arena live` (web/crowd.py) serves the same URL on one event
+loop, for crowds: it asks this module who the watcher is (`HANDOFF`: the site's own
+request handling runs, session cookie, API token and errors included, and `live_response`
+hands back a `Watcher` instead of a stream) and cuts with the same `Cut`.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import json
 import threading
 import time
 from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from flask import Blueprint, Flask, abort, current_app, request
@@ -50,6 +56,10 @@ STREAM_SECONDS: Final = 30.0
 KEEPALIVE_SECONDS: Final = 10.0
 MAX_STREAMS: Final = 4
 _OPEN = "arena.live.open"
+HANDOFF: Final = "arena.live.handoff"
+"""A WSGI environ key (no header can set one: theirs are `HTTP_…`): set to True by the
+live server before it runs the site's request, it makes `live_response` put the request's
+`Watcher` there and answer 200 with no body instead of streaming."""
 
 
 # -- what a watcher may see -------------------------------------------------------------
@@ -161,6 +171,51 @@ def redact_event(
     return event
 
 
+# -- the cut of one watcher, batch by batch ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class Watcher:
+    """Who watches which match from where: what `live_response` found for a request."""
+
+    match_id: int
+    readable: frozenset[int]
+    after: int
+
+
+@dataclass
+class Cut:
+    """What one watcher may see of each batch, in order: the games' seatings followed as
+    the batches tell them (a hand's seats are hidden by their entrant's owner)."""
+
+    readable: frozenset[int]
+    seatings: dict[int, list[int]] = field(default_factory=dict)
+
+    @classmethod
+    def resumed(cls, session: Session, watcher: Watcher) -> Cut:
+        """The cut of a watcher who has the batches up to `watcher.after` already."""
+        after = watcher.after
+        seatings = _seatings(session, watcher.match_id, after) if after else {}
+        return cls(watcher.readable, seatings)
+
+    def follow(self, events: list[dict[str, Any]]) -> None:
+        """Take note of the seatings a batch tells (its cut was made for another)."""
+        for event in events:
+            if event.get("kind") == "game":
+                self.seatings[int(event["game"])] = list(event["seating"])
+
+    def batch(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The batch's events as this watcher may see them."""
+        shown = []
+        for event in events:
+            if event.get("kind") == "game":
+                self.seatings[int(event["game"])] = list(event["seating"])
+            game = event.get("game")
+            seating = self.seatings.get(int(game)) if game is not None else None
+            shown.append(redact_event(event, seating, self.readable))
+        return shown
+
+
 # -- the stream --------------------------------------------------------------------------
 
 
@@ -172,7 +227,12 @@ def _after() -> int:
     return int(raw)
 
 
-def _message(data: Any, *, event: str | None = None, event_id: int | None = None) -> str:
+def message(data: Any, *, event: str | None = None, event_id: int | None = None) -> str:
+    """One SSE message: its `event:` and `id:` lines when given, `data:` the JSON of `data`.
+
+    >>> message({"status": "done"}, event="end")
+    'event: end\\ndata: {"status":"done"}\\n\\n'
+    """
     lines = []
     if event is not None:
         lines.append(f"event: {event}")
@@ -216,7 +276,7 @@ def stream_events(
     started = last_sent = time.monotonic()
     beat_at: float | None = None
     with sessions() as session:
-        seatings = _seatings(session, match_id, after) if after else {}
+        cut = Cut.resumed(session, Watcher(match_id, frozenset(readable), after))
     while True:
         with sessions() as session:
             batches = events_after(session, match_id, after)
@@ -228,18 +288,11 @@ def stream_events(
                 watch(session, match_id)  # the worker writes the events while we watch
                 beat_at = now
         for batch_id, events in batches:
-            shown = []
-            for event in events:
-                if event.get("kind") == "game":
-                    seatings[int(event["game"])] = list(event["seating"])
-                game = event.get("game")
-                seating = seatings.get(int(game)) if game is not None else None
-                shown.append(redact_event(event, seating, readable))
-            yield _message(shown, event_id=batch_id)
+            yield message(cut.batch(events), event_id=batch_id)
             after = batch_id
             last_sent = time.monotonic()
         if status is None or status not in IN_FLIGHT_MATCH_STATUSES:
-            yield _message({"status": "missing" if status is None else status.value}, event="end")
+            yield message({"status": "missing" if status is None else status.value}, event="end")
             return
         now = time.monotonic()
         if now - started >= duration:
@@ -313,6 +366,9 @@ def live_response(match: Match) -> Response:
     """The SSE stream of `match` for the current watcher (the page's and the API's)."""
     readable = owned_entrants(database.session(), match, current_user())
     after = _after()
+    if request.environ.get(HANDOFF) is True:  # the live server streams it (module doc)
+        request.environ[HANDOFF] = Watcher(match.id, readable, after)
+        return Response(status=200)
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     config = app.config
     slot = StreamSlot.take(app, int(config.get("LIVE_MAX_STREAMS", MAX_STREAMS)))
