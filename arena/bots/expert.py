@@ -1,0 +1,252 @@
+"""The expert house bot: the strong bot's search over deals weighted by what the plays reveal.
+
+`ExpertBot` plays as `arena.bots.strong.StrongBot` does (sample deals that fit the facts,
+rebuild each in the C core, play every legal card out with the engine's playout policy),
+except that each sampled deal counts by how likely it makes everything the other seats
+did (`arena.bots.inference.PlayModel`: their ducks, dumps, leads and the pass this seat
+received, under a model of how a seat plays). A uniform sample is drawn `resample` times
+per deal searched and one is kept with a chance proportional to its likelihood (sampling
+importance resampling), so the playouts, which cost most, are spent on likely deals.
+Where it has nothing better (the variants with their own searches, the calls, bids and
+pledges) it answers as the strong bot.
+
+The evaluation, for per-decision analysis (`arena.analysis`):
+
+    evaluate(view, answers, *, seed=0, samples=200) -> list[float]
+
+For a `SeatView` whose seat is asked to play (answers: legal `Card`s) or to pass
+(answers: tuples of `count` cards of its hand, in pass order), each answer's expected
+points for the seat at the end of the hand (lower is better), estimated from the seat's
+information set only (never the hidden hands): the same weighted deals and playouts as the
+bot's own search, `samples` deals, deterministic for a given `seed`. Raises ValueError for
+an empty list of answers, a mixed list, a play not legal in `view`, or a variant the
+evaluation does not model (`evaluates(view)` says which: the standard family of one-pack
+games played one trick at a time).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from arena.engine import CARDS, Card, SeatView
+from arena.engine.backend import core
+from arena.engine.rules import PennyPlay
+
+from .belief import Belief, InconsistentBeliefError
+from .inference import DEFAULT_EPSILON, DEFAULT_PASS_DELTA, PlayModel
+from .pass_evaluation import evaluate_passes
+from .passing import candidate_passes
+from .strong import DEFAULT_TIME_PER_MOVE, POLICIES, StrongBot
+
+DEFAULT_RESAMPLE = 4
+"""Uniform deals drawn per deal searched (sampling importance resampling)."""
+DEFAULT_MAX_SAMPLES = 200
+
+
+def evaluates(view: SeatView) -> bool:
+    """Whether `evaluate` models `view`'s game: one pack, one trick at a time."""
+    rules = view.rules
+    return not (
+        rules.cancellation or rules.enfle or rules.domino or rules.penny_play is not PennyPlay.NONE
+    )
+
+
+class ExpertBot(StrongBot):
+    """PIMC over deals weighted by the likelihood of the plays seen (see the module)."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        time_per_move: float | None = DEFAULT_TIME_PER_MOVE,
+        max_samples: int | None = DEFAULT_MAX_SAMPLES,
+        policy: str = "mixed",
+        playouts: int = 4,
+        pass_search: bool = True,
+        resample: int = DEFAULT_RESAMPLE,
+        epsilon: tuple[float, float, float] = DEFAULT_EPSILON,
+        pass_delta: float = DEFAULT_PASS_DELTA,
+    ) -> None:
+        """The strong bot's options (`StrongBot`), and the model's: `resample` uniform
+        deals drawn per deal searched (1: every deal searched, weighted by its likelihood
+        instead), `epsilon` the model's chance of a non-greedy lead, follow and dump, and
+        `pass_delta` its factor per dangerous card a passer kept.
+
+        Raises ValueError as `StrongBot` does, and for `resample` below 1 or an ε or δ
+        outside (0, 1].
+        """
+        super().__init__(
+            seed,
+            time_per_move=time_per_move,
+            max_samples=max_samples,
+            policy=policy,
+            playouts=playouts,
+            pass_search=pass_search,
+        )
+        if resample < 1:
+            raise ValueError(f"resample must be at least 1, got {resample}")
+        if not all(0 < e <= 1 for e in (*epsilon, pass_delta)):
+            raise ValueError(
+                f"epsilon and pass_delta must be in (0, 1], got {epsilon}, {pass_delta}"
+            )
+        self.resample = resample
+        self.epsilon = epsilon
+        self.pass_delta = pass_delta
+
+    def play_card(self, view: SeatView) -> Card:
+        """The legal card with the best mean outcome over likely deals."""
+        if not evaluates(view) or view.rules.players < 3:
+            return super().play_card(view)
+        started = time.perf_counter()
+        self.last_samples = 0
+        legal = view.legal
+        preferred = self._fallback.play_card(view)
+        if len(legal) == 1:
+            return preferred
+        try:
+            belief = Belief.from_view(view)
+        except InconsistentBeliefError:  # our bug, not worth a lost decision: play safe
+            return preferred
+        candidates = [preferred.index] + [c.index for c in legal if c is not preferred]
+        seconds, max_samples = self._budget()
+        margins, _, self.last_samples = search_plays(
+            view,
+            belief,
+            PlayModel.from_view(view, self.epsilon, self.pass_delta),
+            candidates,
+            self._rng(view),
+            started + seconds,
+            max_samples,
+            self.playouts,
+            POLICIES[self.policy],
+            self.resample,
+        )
+        best = min(range(len(candidates)), key=margins.__getitem__)
+        return CARDS[candidates[best]]
+
+
+def search_plays(
+    view: SeatView,
+    belief: Belief,
+    model: PlayModel,
+    candidates: Sequence[int],
+    rng: random.Random,
+    deadline: float,
+    max_samples: int,
+    playouts: int,
+    policy: int,
+    resample: int,
+) -> tuple[list[float], list[float], int]:
+    """Per candidate card: the mean over searched deals and playouts of the seat's margin
+    (its points times (n - 1) minus the others') and of its points; and the deals searched.
+
+    Each deal searched is the likeliest-weighted pick of `resample` uniform deals (or, with
+    `resample` 1, every uniform deal counted by its weight). Stops at `max_samples` deals or
+    when the next would end after `deadline` (a `time.perf_counter` value); searches at
+    least one deal.
+    """
+    started = time.perf_counter()
+    rules = view.rules
+    cfg = view.play_config()
+    n, me, dealer = rules.players, view.seat, view.dealer
+    if view.declarer is not None:
+        dealer = (view.declarer - 1) % n  # Auction Hearts: the declarer led first
+    count = len(candidates)
+    margins = [0.0] * count
+    points_sum = [0.0] * count
+    total_weight = 0.0
+    samples = 0
+    weigh = model.weight
+    while samples < max_samples:
+        try:
+            if resample == 1:
+                deal = belief.sample(rng)
+                w = weigh(deal)
+            else:
+                drawn = [belief.sample(rng) for _ in range(resample)]
+                weights = [weigh(d) for d in drawn]
+                if sum(weights) <= 0.0:
+                    deal = drawn[0]
+                else:
+                    deal = rng.choices(drawn, weights)[0]
+                w = 1.0
+        except InconsistentBeliefError:
+            break
+        samples += 1
+        if w > 0.0:
+            hands = tuple(deal[s] | belief.played[s] for s in range(n))
+            state = core.HandState(cfg, hands, deal[n], dealer, 0, 0)
+            push, pop, playout = state.push, state.pop, state.playout
+            for card in belief.history:
+                push(card)
+            for _ in range(playouts):
+                seed = rng.getrandbits(64)  # the same for every candidate: a fair comparison
+                for i, card in enumerate(candidates):
+                    push(card)
+                    points = playout(seed, policy)
+                    pop()
+                    mine = points[me]
+                    margins[i] += w * (mine * (n - 1) - (sum(points) - mine))
+                    points_sum[i] += w * mine
+            total_weight += w * playouts
+        now = time.perf_counter()
+        if now + (now - started) / samples > deadline:
+            break
+    if total_weight > 0.0:
+        margins = [m / total_weight for m in margins]
+        points_sum = [p / total_weight for p in points_sum]
+    return margins, points_sum, samples
+
+
+def evaluate(
+    view: SeatView,
+    answers: Sequence[Card] | Sequence[Sequence[Card]],
+    *,
+    seed: int = 0,
+    samples: int = DEFAULT_MAX_SAMPLES,
+) -> list[float]:
+    """Each answer's expected points for `view.seat` at the end of the hand, from its
+    information set only (see the module docstring). Raises ValueError for an empty or
+    mixed list of answers, an illegal play, or a game `evaluates` does not model."""
+    if not answers:
+        raise ValueError("no answers to evaluate")
+    if not evaluates(view):
+        raise ValueError(f"the expert's evaluation does not model {view.rules.name!r}")
+    rng = random.Random(hash((seed, view.seat, view.hand.mask)))
+    if all(isinstance(a, Card) for a in answers):
+        plays = [a for a in answers if isinstance(a, Card)]
+        for card in plays:
+            if card not in view.legal:
+                raise ValueError(f"{card} is not a legal play for seat {view.seat}")
+        belief = Belief.from_view(view)
+        model = PlayModel.from_view(view)
+        _, points, _ = search_plays(
+            view,
+            belief,
+            model,
+            [c.index for c in plays],
+            rng,
+            float("inf"),
+            samples,
+            4,
+            POLICIES["mixed"],
+            DEFAULT_RESAMPLE,
+        )
+        return points
+    if any(isinstance(a, Card) for a in answers):
+        raise ValueError("answers mix plays and passes")
+    passes = [tuple(c.index for c in a) for a in answers]  # type: ignore[union-attr]
+    return evaluate_passes(view, passes, rng, samples, POLICIES["mixed"])
+
+
+__all__ = [
+    "ExpertBot",
+    "candidate_passes",
+    "evaluate",
+    "evaluates",
+    "search_plays",
+]
