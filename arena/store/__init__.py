@@ -17,6 +17,7 @@ from .database import (
 from .heartbeats import Heartbeat, HeartbeatRow
 from .ladder import LadderRow, ladder, recompute_ratings
 from .live import LiveEventBatch, LiveWriter
+from .people import HumanTable, TableMoment
 from .results import (
     MatchNotFoundError,
     MatchResult,
@@ -32,6 +33,7 @@ __all__ = [
     "DEFAULT_URL",
     "Heartbeat",
     "HeartbeatRow",
+    "HumanTable",
     "LadderRow",
     "LiveEventBatch",
     "LiveWriter",
@@ -40,6 +42,7 @@ __all__ = [
     "MatchResultError",
     "RecordOutcome",
     "SeatResult",
+    "TableMoment",
     "begin_write",
     "database_url",
     "fail_match",

@@ -62,7 +62,7 @@ def upgrade() -> None:
             ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_table_moments")),
-        sa.UniqueConstraint("match_id", "number", name=op.f("uq_table_moments_match_id")),
+        sa.UniqueConstraint("match_id", "number", name=op.f("uq_table_moments_match_id_number")),
     )
 
 
