@@ -43,6 +43,8 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 from arena.bots import HOUSE_BOTS
 from arena.engine import Rules
 from arena.match import replay as replay_io
+from arena.match.clock import TimePolicy
+from arena.match.human import HumanSeat
 from arena.match.remote import GrpcSeat
 from arena.match.runner import Entrant, EventSink, MatchOutcome, MatchRunner
 from arena.match.seats import InProcessSeat, Seat
@@ -50,7 +52,8 @@ from arena.store import MatchResult, SeatResult, fail_match, record_match_result
 from arena.store.bots import archive_content, trusted_house_bot
 from arena.store.dispatch import release_match
 from arena.store.live import LiveWriter, clear_events
-from arena.store.models import Bot, BotVersion, Match, MatchFormat, MatchSeat
+from arena.store.models import Bot, BotVersion, Match, MatchFormat, MatchSeat, User
+from arena.store.people import TableDesk, human_table
 from arena.store.types import utc_now
 from arena.uploads import UploadError
 
@@ -95,6 +98,8 @@ class SeatPlan:
     archive_sha256: str
     house: tuple[str, int] | None
     """(house bot, seed) for a trusted house version, played in-process; None: sandbox."""
+    person: bool = False
+    """A person's seat at a human table (arena/store/people.py): asked through the store."""
 
 
 @dataclasses.dataclass
@@ -108,6 +113,8 @@ class MatchRun:
     seats: tuple[SeatPlan, ...]
     started_at: datetime
     hosts: list[SandboxHost] = dataclasses.field(default_factory=list)
+    time_policy: TimePolicy | None = None
+    """A human table's clock (its seconds per decision, no bank); None: the default."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -144,10 +151,16 @@ def load_run(session: Session, match_id: int, started_at: datetime) -> MatchRun:
         .execution_options(populate_existing=True)
     ).one()
     plans = []
+    table = human_table(session, match_id)
     for seat in match.seats:
         version = seat.bot_version
         bot = version.bot
         label = f"{bot.owner.username}/{bot.name} v{version.number}"
+        if table is not None and seat.seat == table.seat:
+            person = session.get(User, table.user_id)
+            label = f"{person.username if person else table.user_id} (a person)"
+            plans.append(SeatPlan(seat.seat, version.id, label, version.archive_sha256, None, True))
+            continue
         house = None
         if bot.trusted:
             house = trusted_house_bot(bot, archive_content(session, version.archive_sha256))
@@ -163,6 +176,9 @@ def load_run(session: Session, match_id: int, started_at: datetime) -> MatchRun:
         duplicate=match.format is MatchFormat.DUPLICATE,
         seats=tuple(plans),
         started_at=match.started_at or started_at,
+        time_policy=None
+        if table is None
+        else TimePolicy(per_decision=table.per_decision, bank=0.0),
     )
     session.rollback()
     return run
@@ -185,6 +201,11 @@ def build_seats(run: MatchRun, settings: Settings, archive: Callable[[str], byte
     labels = tuple(plan.label for plan in run.seats)
     seats: list[Seat] = []
     for plan in run.seats:
+        if plan.person:  # a person at a human table: asked through the store
+            desk = TableDesk(context.sessions(), run.match_id)
+            desk.clear()  # an earlier run's moments, if the match starts again
+            seats.append(HumanSeat(desk, plan.label))
+            continue
         if plan.house is not None:
             kind, seed = plan.house
             bot = HOUSE_BOTS[kind](house_seed(seed, run.seed))
@@ -211,6 +232,7 @@ def play(run: MatchRun, seats: Sequence[Seat], on_event: EventSink | None = None
         entrants,
         run.seed,
         duplicate=run.duplicate,
+        time_policy=run.time_policy,
         match_id=str(run.match_id),
         on_event=on_event,
     )
