@@ -63,7 +63,13 @@ def substitute(value: str) -> str:
 def test_it_parses_with_the_services_of_a_deployment() -> None:
     names = set(services())
     assert {"redis", "postgres", "migrate", "web", "worker", "worker-default", "beat"} <= names
-    assert {"db-data", "redis-data", "arena-data"} <= set(compose()["volumes"])
+    assert {"prometheus", "grafana"} <= names
+    assert {"db-data", "redis-data", "arena-data", "prometheus-data"} <= set(compose()["volumes"])
+
+
+def profiled() -> set[str]:
+    """Services that `docker compose up` leaves off (under a profile): Grafana's."""
+    return {name for name, service in services().items() if service.get("profiles")}
 
 
 def test_every_service_has_a_health_check_or_is_a_one_off_step() -> None:
@@ -105,8 +111,18 @@ def read_by_web() -> set[str]:
     return names
 
 
+def read_by_commands() -> set[str]:
+    """The variables our commands' options read (click's `envvar`: ARENA_METRICS_PORT)."""
+    names: set[str] = set()
+    for command in arena_commands().values():
+        for parameter in command.params:
+            envvar = getattr(parameter, "envvar", None)
+            names.update([envvar] if isinstance(envvar, str) else (envvar or ()))
+    return names
+
+
 def test_the_environment_it_sets_is_the_one_our_configuration_reads() -> None:
-    readers = set(ENVIRONMENT) | read_by_web()
+    readers = set(ENVIRONMENT) | read_by_web() | read_by_commands()
     for name, service in our_services().items():
         env = service["environment"]
         unknown = {key for key in env if key.startswith("ARENA_")} - readers
@@ -196,9 +212,14 @@ def override(name: str) -> dict[str, Any]:
 
 def test_the_offline_override_changes_only_the_images() -> None:
     offline = override("compose.offline.yml")["services"]
-    assert set(offline) == set(services())
+    # Grafana has no image made from Debian's packages: its profile needs a registry.
+    assert set(offline) == set(services()) - profiled()
     for name, service in offline.items():
-        if name in our_services():
+        if name == "prometheus":
+            assert set(service) == {"build"}
+            assert service["build"]["dockerfile"] == services()[name]["build"]["dockerfile"]
+            assert service["build"]["args"]["BASE_IMAGE"].endswith("hearts-arena/bookworm:local}")
+        elif name in our_services():
             assert set(service) == {"build"}
             assert service["build"]["args"]["BASE_IMAGE"].endswith("hearts-arena/bookworm:local}")
         else:
@@ -209,7 +230,10 @@ def test_the_offline_override_changes_only_the_images() -> None:
 def test_the_test_override_runs_every_container_on_the_host_network_on_127_0_0_1() -> None:
     test = override("compose.test.yml")["services"]
     enabled = {name: s for name, s in test.items() if not s.get("profiles")}
-    assert set(enabled) | {"web"} == set(services()) | {"site"}
+    # web and prometheus publish ports, which the host's network cannot: both off there.
+    off = {"web", "prometheus"}
+    assert set(enabled) | off == set(services()) - profiled() | {"site"}
+    assert all(test[name]["profiles"] for name in off)
     for name, service in enabled.items():
         assert service["network_mode"] == "host", name
         assert "ports" not in service, name
@@ -277,3 +301,102 @@ def test_the_site_knows_the_address_people_reach_it_at() -> None:
     assert site.startswith("http://localhost:")
     assert site.rsplit(":", 1)[1] in published
     assert "${ARENA_SITE_URL:-" in COMPOSE.read_text()  # the operator's value wins
+
+
+PROMETHEUS_DOCKERFILE = ROOT / "deploy" / "prometheus.Dockerfile"
+
+
+def prometheus_config() -> dict[str, Any]:
+    document = yaml.safe_load((ROOT / "deploy" / "prometheus.yml").read_text())
+    assert isinstance(document, dict)
+    return document
+
+
+def test_prometheus_is_built_from_debians_package_with_our_files() -> None:
+    prometheus = services()["prometheus"]
+    assert prometheus["build"] == {"context": "deploy", "dockerfile": "prometheus.Dockerfile"}
+    assert prometheus["image"].startswith("hearts-arena/")  # never a registry's name
+    text = PROMETHEUS_DOCKERFILE.read_text()
+    assert "ARG BASE_IMAGE=debian:bookworm-slim\nFROM ${BASE_IMAGE}" in text
+    assert "apt-get install -y --no-install-recommends prometheus" in text
+    copies = re.findall(r"^COPY (.+) (\S+)$", text, flags=re.MULTILINE)
+    for sources, _target in copies:
+        for source in sources.split():
+            assert (ROOT / "deploy" / source).exists(), f"it copies {source}, which is missing"
+    targets = {target for _sources, target in copies}
+    # The command's console folders are the ones the files are copied to.
+    assert "--web.console.templates=/etc/prometheus/consoles" in text
+    assert "--web.console.libraries=/etc/prometheus/console_libraries" in text
+    assert {"/etc/prometheus/consoles/", "/etc/prometheus/console_libraries/"} <= targets
+    assert (ROOT / "deploy" / "prometheus" / "consoles" / "arena.html").exists()
+
+
+def test_prometheus_is_published_on_the_machine_itself_only_and_keeps_its_data() -> None:
+    prometheus = services()["prometheus"]
+    assert prometheus["ports"] == ["127.0.0.1:9090:9090"]
+    assert "prometheus-data:/prometheus" in prometheus["volumes"]
+    assert prometheus["cap_drop"] == ["ALL"]
+    assert set(prometheus["cap_add"]) == {"CHOWN", "SETUID", "SETGID"}  # the entry point
+    assert prometheus["security_opt"] == ["no-new-privileges:true"]
+    assert "promtool" in prometheus["healthcheck"]["test"]
+
+
+def test_prometheus_scrapes_the_site_with_the_token_the_site_is_given() -> None:
+    config = prometheus_config()
+    jobs = {job["job_name"]: job for job in config["scrape_configs"]}
+    site = jobs["arena-site"]
+    token_file = site["authorization"]["credentials_file"]
+    entrypoint = (ROOT / "deploy" / "prometheus" / "entrypoint.sh").read_text()
+    assert f"TOKEN_FILE={token_file}\n" in entrypoint
+    assert 'printf \'%s\' "${ARENA_METRICS_TOKEN:-}" > "$TOKEN_FILE"' in entrypoint
+    # The same variable reaches the site (which compares it) and Prometheus (which sends it).
+    assert "ARENA_METRICS_TOKEN" in services()["prometheus"]["environment"]
+    assert "ARENA_METRICS_TOKEN" in services()["web"]["environment"]
+    assert 'os.environ.get("ARENA_METRICS_TOKEN")' in (ROOT / "web" / "metrics.py").read_text()
+    web_port = services()["web"]["command"][services()["web"]["command"].index("--port") + 1]
+    assert site["static_configs"][0]["targets"] == [f"web:{web_port}"]
+    assert site["metrics_path"] == "/metrics"
+
+
+def test_prometheus_finds_every_worker_replica_on_the_port_the_workers_serve() -> None:
+    job = {j["job_name"]: j for j in prometheus_config()["scrape_configs"]}["arena-workers"]
+    (discovery,) = job["dns_sd_configs"]
+    assert set(discovery["names"]) == {"worker", "worker-default"}
+    for name in discovery["names"]:
+        env = services()[name]["environment"]
+        assert str(env["ARENA_METRICS_PORT"]) == str(discovery["port"]), name
+        assert env["ARENA_METRICS_HOST"] == "0.0.0.0", name  # the compose network's address
+        assert not any(str(discovery["port"]) in str(p) for p in services()[name].get("ports", []))
+
+
+def test_prometheus_loads_the_alert_rules() -> None:
+    assert prometheus_config()["rule_files"] == ["prometheus-alerts.yml"]
+    assert "COPY prometheus.yml prometheus-alerts.yml /etc/prometheus/" in (
+        PROMETHEUS_DOCKERFILE.read_text()
+    )
+
+
+def test_grafana_is_optional_provisioned_from_deploy_and_reads_our_prometheus() -> None:
+    grafana = services()["grafana"]
+    assert grafana["profiles"] == ["grafana"]  # `docker compose up` does not need its image
+    assert grafana["ports"] == ["127.0.0.1:3000:3000"]
+    mounts = {}
+    for volume in grafana["volumes"]:
+        source, target, *_ = volume.split(":")
+        mounts[target] = source
+        if source.startswith("./"):
+            assert (ROOT / source).is_dir(), source
+    assert mounts["/etc/grafana/provisioning"] == "./deploy/grafana/provisioning"
+    provider = yaml.safe_load(
+        (ROOT / "deploy/grafana/provisioning/dashboards/arena.yml").read_text()
+    )["providers"][0]
+    assert mounts[provider["options"]["path"]] == "./deploy/grafana/dashboards"
+    source = yaml.safe_load(
+        (ROOT / "deploy/grafana/provisioning/datasources/prometheus.yml").read_text()
+    )["datasources"][0]
+    published = services()["prometheus"]["ports"][0].rsplit(":", 1)[1]
+    assert source["url"] == f"http://prometheus:{published}"
+    dashboard = json.loads((ROOT / "deploy/grafana/dashboards/arena.json").read_text())
+    uids = {p["datasource"]["uid"] for p in dashboard["panels"] if "datasource" in p}
+    assert uids == {source["uid"]}
+    assert "${GRAFANA_ADMIN_PASSWORD" in grafana["environment"]["GF_SECURITY_ADMIN_PASSWORD"]
