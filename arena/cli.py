@@ -27,10 +27,12 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "platform": ("arena.commands.platform", "platform"),
     "setup": ("arena.commands.platform", "setup"),
     "web": ("arena.commands.platform", "web"),
+    "live": ("arena.commands.live", "live"),
     "worker": ("arena.commands.platform", "worker"),
     "beat": ("arena.commands.platform", "beat"),
     "status": ("arena.commands.operations", "status"),
     "season-report": ("arena.commands.ratings", "season_report"),
+    "data": ("arena.commands.data", "data"),
     "db": ("arena.store.commands", "db"),
 }
 
@@ -75,9 +77,15 @@ def _attach_subcommands(name: str, command: click.Command) -> None:
         for subcommand in (upload, enter, withdraw):
             command.add_command(subcommand)
     if name == "bench" and isinstance(command, click.Group) and "season" not in command.commands:
+        from arena.commands.analysis import bench_analysis
         from arena.commands.operations import season
 
         command.add_command(season)
+        command.add_command(bench_analysis)
+    if name == "replay" and isinstance(command, click.Group) and "analyse" not in command.commands:
+        from arena.commands.analysis import analyse_command
+
+        command.add_command(analyse_command)
 
 
 def _needs_platform(name: str, library: str) -> click.Command:
