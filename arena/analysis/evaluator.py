@@ -1,0 +1,280 @@
+"""The expected points of every answer to a seat's decision, from what that seat knew.
+
+The evaluation is the strong house bot's search (`arena.bots.strong`, `arena.bots.passing`)
+turned from a chooser into a judge: it imagines the hidden cards many times over
+(`Belief.sample`: deals that fit everything the seat's `SeatView` shows, never the real
+hidden hands), rebuilds each imagined hand in the engine's core, and plays every answer
+out with a playout policy (`Playout`). Every answer sees the same deals and the same
+playout seeds, so their differences are measured, not drowned in the deals' own variance.
+
+An answer's value is its mean *score*: the seat's points minus the mean of the others'
+points in the playouts, in points of the hand (lower is better). Counting against the
+table is what makes a moon count for what it is (it adds to the others) and a ♠Q given to
+an opponent worth less than one kept. The seat's own mean points and the share of
+playouts that ended in a moon are kept beside it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from arena.bots.belief import Belief, InconsistentBeliefError, bits
+from arena.bots.passing import candidate_passes, danger_order, settle_queen_offers
+from arena.bots.strong import POLICIES
+from arena.engine import CARDS, Card, SeatView
+from arena.engine.backend import core
+from arena.engine.rules import PennyPlay
+
+DEFAULT_SAMPLES = 200
+"""Deals sampled per decision at the default depth (`arena bench analysis` measures it)."""
+DEFAULT_PLAYOUTS = 4
+"""Playouts per answer and sampled deal."""
+
+
+class Playout(Protocol):
+    """Plays an imagined hand (a `core.HandState`) to its end and returns every seat's
+    points. The evaluation is only as good as this policy's model of how seats play: a
+    stronger house bot's playouts plug in here (`ENGINE_PLAYOUTS` holds the engine's)."""
+
+    name: str
+
+    def __call__(self, state: core.HandState, seed: int) -> Sequence[int]: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class EnginePlayout:
+    """The engine's own playout (`HandState.playout`, one C call): the heuristic bot's
+    greedy policy, with one decision in eight random under "mixed"."""
+
+    policy: str = "mixed"
+
+    @property
+    def name(self) -> str:
+        return f"engine:{self.policy}"
+
+    def __call__(self, state: core.HandState, seed: int) -> Sequence[int]:
+        result: Sequence[int] = state.playout(seed, POLICIES[self.policy])
+        return result
+
+
+ENGINE_PLAYOUTS = EnginePlayout()
+
+
+@dataclasses.dataclass(frozen=True)
+class AnswerValue:
+    """One answer's evaluation: `answer` as text ("QS", or a pass "QS KH 2C"), its mean
+    `score` (the seat's points minus the mean of the others'), the seat's mean `points`
+    and the share of playouts ending in a `moon`."""
+
+    answer: str
+    score: float
+    points: float
+    moon: float
+
+
+@dataclasses.dataclass(frozen=True)
+class Evaluation:
+    """Every answer evaluated, best (lowest score) first, and the deals sampled."""
+
+    answers: tuple[AnswerValue, ...]
+    samples: int
+
+    def of(self, answer: str) -> AnswerValue:
+        """The value of `answer` (KeyError when it was not evaluated)."""
+        for value in self.answers:
+            if value.answer == answer:
+                return value
+        raise KeyError(answer)
+
+
+def plays_evaluable(view: SeatView) -> bool:
+    """Whether a play of this hand's rules is evaluated: the families with their own search
+    (two packs, Enfle, Domino Hearts, pennies) are not."""
+    rules = view.rules
+    return not (
+        rules.cancellation or rules.enfle or rules.domino or rules.penny_play is not PennyPlay.NONE
+    )
+
+
+def passes_evaluable(view: SeatView) -> bool:
+    """Whether a pass of this hand's rules is evaluated (the pass search's own reach)."""
+    return plays_evaluable(view)
+
+
+def _moon_total(view: SeatView) -> int | None:
+    """The points a hand without a moon shares out (a playout summing to anything else
+    ended in a moon); None when the rules have no moon."""
+    if view.rules.moon.value == "none":
+        return None
+    cfg = view.play_config()
+    return sum(cfg.values[c] for c in bits(cfg.deck & ((1 << 52) - 1)))
+
+
+class _Tally:
+    """Sums of score, points and moons per answer."""
+
+    def __init__(self, size: int, me: int, players: int, moon_total: int | None) -> None:
+        self.score = [0] * size
+        self.points = [0] * size
+        self.moons = [0] * size
+        self.count = 0
+        self.me, self.n, self.moon_total = me, players, moon_total
+
+    def add(self, i: int, points: Sequence[int]) -> None:
+        mine = points[self.me]
+        total = sum(points)
+        self.score[i] += mine * (self.n - 1) - (total - mine)
+        self.points[i] += mine
+        if self.moon_total is not None and total != self.moon_total:
+            self.moons[i] += 1
+
+    def evaluation(self, names: Sequence[str], samples: int) -> Evaluation:
+        runs = max(self.count, 1)
+        values = [
+            AnswerValue(
+                name,
+                round(self.score[i] / (runs * (self.n - 1)), 3),
+                round(self.points[i] / runs, 3),
+                round(self.moons[i] / runs, 3),
+            )
+            for i, name in enumerate(names)
+        ]
+        # Stable: among equals, the order given (the chosen answer first) wins.
+        return Evaluation(tuple(sorted(values, key=lambda v: v.score)), samples)
+
+
+def evaluate_play(
+    view: SeatView,
+    rng: random.Random,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    playouts: int = DEFAULT_PLAYOUTS,
+    playout: Playout = ENGINE_PLAYOUTS,
+    first: str | None = None,
+) -> Evaluation:
+    """Every legal card of `view` (the seat to play) evaluated over `samples` deals that
+    fit the view, `playouts` playouts each; `first` (a card's text) is listed first so it
+    wins ties. Raises ValueError when the view has no play to make or its rules are not
+    evaluated (`plays_evaluable`), InconsistentBeliefError when no deal fits the view."""
+    if not view.legal or not plays_evaluable(view):
+        raise ValueError("no evaluable play in this view")
+    rules = view.rules
+    n, me, dealer = rules.players, view.seat, view.dealer
+    if view.declarer is not None:  # Auction Hearts: as the strong bot rebuilds it
+        dealer = (view.declarer - 1) % n
+    names = [str(c) for c in view.legal]
+    if first in names:
+        names.remove(first)
+        names.insert(0, first)
+    candidates = [Card.from_str(name).index for name in names]
+    belief = Belief.from_view(view)
+    cfg = view.play_config()
+    tally = _Tally(len(candidates), me, n, _moon_total(view))
+    taken = 0
+    for _ in range(samples):
+        deal = belief.sample(rng)
+        hands = tuple(deal[s] | belief.played[s] for s in range(n))
+        state = core.HandState(cfg, hands, deal[n], dealer, 0, 0)
+        for card in belief.history:
+            state.push(card)
+        for _ in range(playouts):
+            seed = rng.getrandbits(64)  # the same for every answer: a fair comparison
+            for i, card in enumerate(candidates):
+                state.push(card)
+                tally.add(i, playout(state, seed))
+                state.pop()
+            tally.count += 1
+        taken += 1
+    return tally.evaluation(names, taken)
+
+
+def evaluate_pass(
+    view: SeatView,
+    count: int,
+    chosen: Sequence[str],
+    rng: random.Random,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    playouts: int = DEFAULT_PLAYOUTS,
+    playout: Playout = ENGINE_PLAYOUTS,
+) -> Evaluation:
+    """The pass `chosen` and the sensible candidate passes (`passing.candidate_passes`:
+    combinations of the most dangerous cards, and voids; a hand of thirteen has 286
+    passes of three, too many to play every one out) evaluated over `samples` deals of
+    the unseen cards, the other seats passing their most dangerous cards as the house bots
+    do (under Rickety Kate's refusal, a passed QS refused or accepted as they would:
+    `passing.settle_queen_offers`). A pass is named by its cards in the order given.
+    Raises ValueError when the rules' passes are not evaluated (`passes_evaluable`)."""
+    if not passes_evaluable(view):
+        raise ValueError("no evaluable pass in this view")
+    rules = view.rules
+    cfg = rules.core_config()
+    if count != cfg.pass_count:
+        cfg = cfg._replace(pass_count=count)
+    n, me, dealer = rules.players, view.seat, view.dealer
+    kind = view.core_pass_kind
+    hand = view.hand.mask
+    forbidden = rules.pass_forbidden.mask
+    given = tuple(Card.from_str(c).index for c in chosen)
+    candidates = [given]
+    seen = {frozenset(given)}
+    for candidate in candidate_passes(hand & ~forbidden, count, cfg):
+        if frozenset(candidate) not in seen:
+            seen.add(frozenset(candidate))
+            candidates.append(candidate)
+    names = [" ".join(str(CARDS[c]) for c in candidate) for candidate in candidates]
+    kitty = view.kitty.mask if view.kitty is not None else 0
+    unseen = bits(cfg.deck & ~hand & ~kitty)
+    hidden_kitty = cfg.kitty_size - kitty.bit_count()
+    others = [s for s in range(n) if s != me]
+    # Rickety Kate: a passed QS may be refused and come back, as the house bots settle it.
+    refusal_offset = view.pass_direction.offset(n) if rules.queen_refusal else None
+    tally = _Tally(len(candidates), me, n, _moon_total(view))
+    for _ in range(samples):
+        rng.shuffle(unseen)
+        dealt = [0] * n
+        dealt[me] = hand
+        at = 0
+        for seat in others:
+            size = cfg.hand_size + (seat in view.extra_card_seats)
+            for card in unseen[at : at + size]:
+                dealt[seat] |= 1 << card
+            at += size
+        deal_kitty = kitty
+        for card in unseen[at : at + hidden_kitty]:
+            deal_kitty |= 1 << card
+        hands = tuple(dealt)
+        passes = {s: tuple(danger_order(dealt[s] & ~forbidden, cfg)[:count]) for s in others}
+        for _ in range(playouts):
+            seed = rng.getrandbits(64)
+            for i, candidate in enumerate(candidates):
+                state = core.HandState(cfg, hands, deal_kitty, dealer, kind, seed)
+                chosen_by = {**passes, me: candidate}
+                if refusal_offset is not None:
+                    chosen_by = settle_queen_offers(
+                        chosen_by, hands, refusal_offset, forbidden, cfg
+                    )
+                for seat in range(n):
+                    state.apply_pass(seat, chosen_by[seat])
+                tally.add(i, playout(state, seed))
+            tally.count += 1
+    return tally.evaluation(names, samples)
+
+
+__all__ = [
+    "DEFAULT_PLAYOUTS",
+    "DEFAULT_SAMPLES",
+    "ENGINE_PLAYOUTS",
+    "AnswerValue",
+    "EnginePlayout",
+    "Evaluation",
+    "InconsistentBeliefError",
+    "Playout",
+    "evaluate_pass",
+    "evaluate_play",
+    "passes_evaluable",
+    "plays_evaluable",
+]

@@ -1,0 +1,353 @@
+"""The analysis of a match: every decision of a seat judged from what it knew, marked by
+what it cost, and summed up per entrant by phase (docs/analysis.md).
+
+The replay is read through the one reader (`replay_view.walk`): each decision comes with
+the hand as it stood, and the seat's view (`Hand.view`) is all the evaluator is given, so
+the hidden hands never reach the judgement. Each decision's generator is seeded by the
+analysis seed and the decision's place, so an analysis is deterministic for a seed
+whatever seats or decisions are chosen beside it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from arena.engine import Card
+from arena.engine.decisions import DecisionKind
+from arena.match import replay_view
+
+from .evaluator import (
+    DEFAULT_PLAYOUTS,
+    DEFAULT_SAMPLES,
+    ENGINE_PLAYOUTS,
+    Evaluation,
+    InconsistentBeliefError,
+    Playout,
+    evaluate_pass,
+    evaluate_play,
+    passes_evaluable,
+    plays_evaluable,
+)
+
+ANALYSIS_VERSION = 1
+"""The layout of `MatchAnalysis.to_dict` (a stored analysis of another version is redone)."""
+
+INACCURACY = 1.5
+"""Loss (points of the hand, counted against the table) from which a decision is an
+inaccuracy."""
+MISTAKE = 4.0
+"""... a mistake."""
+BLUNDER = 8.0
+"""... a blunder: about half a ♠Q handed to oneself, or a moon handed away."""
+MARKS = (("blunder", BLUNDER), ("mistake", MISTAKE), ("inaccuracy", INACCURACY))
+
+MOON_SHIFT = 0.2
+"""A decision concerns the moon when the best answer's and the chosen answer's shares of
+playouts ending in a moon differ by at least this much."""
+
+PHASES = ("pass", "lead", "follow", "discard")
+"""Where a decision is: every analysed decision is in exactly one."""
+TAGS = ("queen", "moon")
+"""What a decision may also concern (the ♠Q at stake, the moon at stake)."""
+WORST_SHOWN = 5
+
+_QS = Card.from_str("QS")
+_PLAY = DecisionKind.PLAY
+_PASS = DecisionKind.PASS
+
+
+class AnalysisError(ValueError):
+    """The replay cannot be analysed as asked (it does not re-play, or no such seat)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """The depth and seed of an analysis."""
+
+    samples: int = DEFAULT_SAMPLES
+    playouts: int = DEFAULT_PLAYOUTS
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.samples < 1 or self.playouts < 1:
+            raise ValueError("an analysis needs at least one sample and one playout")
+
+
+@dataclasses.dataclass(frozen=True)
+class DecisionAnalysis:
+    """One judged decision."""
+
+    game: int
+    hand: int
+    action: int
+    """The answer's index in its hand's actions (replay v2), the viewer's key."""
+    seat: int
+    entrant: int
+    kind: str
+    trick: int | None
+    phase: str
+    tags: tuple[str, ...]
+    chosen: str
+    best: str
+    loss: float
+    mark: str | None
+    answers: tuple[dict[str, Any], ...]
+    samples: int
+    fault: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["tags"] = list(self.tags)
+        data["answers"] = list(self.answers)
+        return data
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchAnalysis:
+    """Every judged decision of the seats asked, what was not judged, and the summary."""
+
+    settings: Settings
+    playout: str
+    decisions: tuple[DecisionAnalysis, ...]
+    skipped: dict[str, int]
+    """Per kind, the decisions not evaluated (the kinds the evaluation does not reach, a
+    forced answer counted as "forced")."""
+    entrants: tuple[str, ...]
+    hands: dict[int, int]
+    """Per entrant, the hands it played in the analysed seats."""
+
+    def summary(self) -> dict[int, dict[str, Any]]:
+        """Per entrant: hands, decisions judged, marks, the loss per hand by phase and tag,
+        and the worst decisions."""
+        return {entrant: summarise(self, entrant) for entrant in sorted(self.hands)}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": ANALYSIS_VERSION,
+            "settings": dataclasses.asdict(self.settings),
+            "playout": self.playout,
+            "thresholds": dict(MARKS),
+            "entrants": list(self.entrants),
+            "hands": {str(k): v for k, v in self.hands.items()},
+            "skipped": dict(self.skipped),
+            "decisions": [d.to_dict() for d in self.decisions],
+            "summary": {str(k): v for k, v in self.summary().items()},
+        }
+
+
+def mark_of(loss: float) -> str | None:
+    """The mark a loss earns (`MARKS`), None below an inaccuracy."""
+    for name, threshold in MARKS:
+        if loss >= threshold:
+            return name
+    return None
+
+
+def summarise(analysis: MatchAnalysis, entrant: int) -> dict[str, Any]:
+    """One entrant's summary (see `MatchAnalysis.summary`)."""
+    mine = [d for d in analysis.decisions if d.entrant == entrant]
+    hands = max(analysis.hands.get(entrant, 0), 1)
+    by_phase = {p: round(sum(d.loss for d in mine if d.phase == p) / hands, 3) for p in PHASES}
+    by_tag = {t: round(sum(d.loss for d in mine if t in d.tags) / hands, 3) for t in TAGS}
+    marks = {name: sum(d.mark == name for d in mine) for name, _ in MARKS}
+    worst = sorted(mine, key=lambda d: (-d.loss, d.game, d.hand, d.action))[:WORST_SHOWN]
+    return {
+        "hands": analysis.hands.get(entrant, 0),
+        "decisions": len(mine),
+        "loss_per_hand": round(sum(d.loss for d in mine) / hands, 3),
+        "phases": by_phase,
+        "tags": by_tag,
+        "marks": marks,
+        "worst": [_brief(d) for d in worst if d.loss > 0],
+    }
+
+
+def _brief(d: DecisionAnalysis) -> dict[str, Any]:
+    return {
+        "game": d.game,
+        "hand": d.hand,
+        "action": d.action,
+        "seat": d.seat,
+        "trick": d.trick,
+        "phase": d.phase,
+        "chosen": d.chosen,
+        "best": d.best,
+        "loss": d.loss,
+        "mark": d.mark,
+    }
+
+
+Progress = Callable[[int, int], None]
+"""Told (decisions done, decisions to do) as the analysis goes."""
+
+
+def analyse(
+    replay: Mapping[str, Any],
+    *,
+    seats: set[int] | None = None,
+    settings: Settings | None = None,
+    playout: Playout = ENGINE_PLAYOUTS,
+    progress: Progress | None = None,
+) -> MatchAnalysis:
+    """Judge every play and pass of `seats` (seats at the table; None: every seat) in a
+    loaded replay of either version. Raises AnalysisError when the replay does not re-play
+    or a seat does not exist."""
+    settings = settings or Settings()
+    try:
+        document = replay_view.document(replay)
+        rules = document.rules
+    except (KeyError, TypeError, ValueError) as error:
+        raise AnalysisError(f"the replay cannot be read: {error}") from None
+    players = rules.players
+    if seats is not None and not seats <= set(range(players)):
+        raise AnalysisError(f"there is no seat {sorted(seats - set(range(players)))}")
+    chosen_seats = set(range(players)) if seats is None else seats
+    entrants = tuple(
+        str(e.get("label", e.get("name", f"entrant {i}")))
+        for i, e in enumerate(document.header.get("entrants", []))
+    )
+    hands: dict[int, int] = {}
+    for record in document.games:
+        for seat in chosen_seats:
+            entrant = record.seating[seat]
+            hands[entrant] = hands.get(entrant, 0) + len(record.hands)
+    total = sum(
+        1
+        for record in document.games
+        for hand in record.hands
+        for action in hand.actions
+        if action.seat in chosen_seats and action.kind in (_PLAY.value, _PASS.value)
+    )
+    decisions: list[DecisionAnalysis] = []
+    skipped: dict[str, int] = {}
+    done = 0
+    try:
+        for g, hand_record, index, hand, decision in replay_view.walk(document):
+            if decision.seat not in chosen_seats:
+                continue
+            action = hand_record.actions[index]
+            kind = decision.kind
+            if kind in (_PLAY, _PASS):
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+            if action.auto:
+                skipped["auto"] = skipped.get("auto", 0) + 1
+                continue
+            judged = _judge(
+                document.games[g].seating,
+                g,
+                hand_record.number,
+                index,
+                hand,
+                decision,
+                action,
+                settings,
+                playout,
+            )
+            if isinstance(judged, str):
+                skipped[judged] = skipped.get(judged, 0) + 1
+            else:
+                decisions.append(judged)
+    except replay_view.ReplayMismatchError as error:
+        raise AnalysisError(f"the replay does not re-play: {error}") from None
+    return MatchAnalysis(
+        settings, playout.name, tuple(decisions), skipped, entrants, dict(sorted(hands.items()))
+    )
+
+
+def _judge(
+    seating: tuple[int, ...],
+    game: int,
+    hand_number: int,
+    index: int,
+    hand: Any,
+    decision: Any,
+    action: Any,
+    settings: Settings,
+    playout: Playout,
+) -> DecisionAnalysis | str:
+    """The decision judged, or the reason it was not (its kind, "forced")."""
+    kind = decision.kind
+    seat = decision.seat
+    if kind not in (_PLAY, _PASS):
+        return str(kind.value)
+    view = hand.view(seat)
+    rng = random.Random(f"analysis/{settings.seed}/{game}/{hand_number}/{index}")
+    depth = {"samples": settings.samples, "playouts": settings.playouts, "playout": playout}
+    try:
+        if kind is _PLAY:
+            if not plays_evaluable(view):
+                return "play (this game's family)"
+            if len(view.legal) == 1:
+                return "forced"
+            chosen = str(action.value)
+            evaluation = evaluate_play(view, rng, first=chosen, **depth)  # type: ignore[arg-type]
+        else:
+            if not passes_evaluable(view):
+                return "pass (this game's family)"
+            chosen_cards = [str(c) for c in action.value]
+            chosen = " ".join(chosen_cards)
+            evaluation = evaluate_pass(
+                view,
+                decision.size,
+                chosen_cards,
+                rng,
+                **depth,  # type: ignore[arg-type]
+            )
+    except InconsistentBeliefError:
+        return "no deal fits the view"
+    return _decision(seating, game, hand_number, index, view, decision, action, chosen, evaluation)
+
+
+def _decision(
+    seating: tuple[int, ...],
+    game: int,
+    hand_number: int,
+    index: int,
+    view: Any,
+    decision: Any,
+    action: Any,
+    chosen: str,
+    evaluation: Evaluation,
+) -> DecisionAnalysis:
+    best = evaluation.answers[0]
+    mine = evaluation.of(chosen)
+    loss = round(max(mine.score - best.score, 0.0), 3)
+    if decision.kind is _PASS:
+        phase = "pass"
+    elif not view.current_trick:
+        phase = "lead"
+    else:
+        led = view.current_trick[0][1].suit
+        phase = "follow" if all(c.suit == led for c in view.legal) else "discard"
+    tags = []
+    if decision.kind is _PLAY and (
+        _QS in view.legal or any(card == _QS for _, card in view.current_trick)
+    ):
+        tags.append("queen")
+    if decision.kind is _PASS and _QS in view.hand:
+        tags.append("queen")
+    if abs(mine.moon - best.moon) >= MOON_SHIFT:
+        tags.append("moon")
+    return DecisionAnalysis(
+        game=game,
+        hand=hand_number,
+        action=index,
+        seat=decision.seat,
+        entrant=seating[decision.seat],
+        kind=decision.kind.value,
+        trick=decision.trick,
+        phase=phase,
+        tags=tuple(tags),
+        chosen=chosen,
+        best=best.answer,
+        loss=loss,
+        mark=mark_of(loss),
+        answers=tuple(dataclasses.asdict(a) for a in evaluation.answers),
+        samples=evaluation.samples,
+        fault=action.fault,
+    )

@@ -1,0 +1,238 @@
+"""`arena replay analyse` and `arena bench analysis`: which decisions of a match cost points
+(docs/analysis.md), and what finding out costs (docs/benchmarks.md)."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.table import Table
+
+from arena.analysis import (
+    DEFAULT_PLAYOUTS,
+    DEFAULT_SAMPLES,
+    AnalysisError,
+    DecisionAnalysis,
+    MatchAnalysis,
+    Settings,
+    analyse,
+)
+from arena.analysis.review import MARKS, PHASES, TAGS
+from arena.match import replay as replay_io
+from arena.match import replay_view
+
+from .common import console, err_console, rules_from_option, rules_option
+
+_COLOURS = {"blunder": "red", "mistake": "yellow", "inaccuracy": "cyan"}
+_PHASE_NAMES = {"queen": "the ♠Q", "moon": "the moon"}
+
+
+def _depth_options(function: Any) -> Any:
+    function = click.option(
+        "--samples",
+        type=click.IntRange(1, 100_000),
+        default=DEFAULT_SAMPLES,
+        show_default=True,
+        help="Deals sampled per decision (from what the seat knew).",
+    )(function)
+    function = click.option(
+        "--playouts",
+        type=click.IntRange(1, 1000),
+        default=DEFAULT_PLAYOUTS,
+        show_default=True,
+        help="Playouts per answer and sampled deal.",
+    )(function)
+    return function
+
+
+@click.command("analyse")
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--seat",
+    "seats",
+    type=int,
+    multiple=True,
+    help="A seat at the table to judge (0 to players - 1; repeatable). Default: every seat.",
+)
+@_depth_options
+@click.option("--seed", type=int, default=0, show_default=True, help="The analysis's seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the whole analysis as JSON.")
+@click.option(
+    "--all", "every", is_flag=True, help="List every judged decision, not only the marked."
+)
+def analyse_command(
+    path: Path,
+    seats: tuple[int, ...],
+    samples: int,
+    playouts: int,
+    seed: int,
+    as_json: bool,
+    every: bool,
+) -> None:
+    """Judge every play and pass of a match from what the seat knew: each legal answer's
+    expected points, the loss of the answer chosen, marks (inaccuracy, mistake, blunder)
+    and a summary per entrant by phase. Deterministic for a --seed.
+
+    Exits 2 when the file is not a replay, or it does not re-play, or there is no such seat.
+    """
+    try:
+        replay = replay_io.load(path, replay_view.VERSIONS)
+    except replay_io.ReplayError as error:
+        err_console.print(f"[red]{path}: {error}[/red]")
+        raise SystemExit(2) from None
+    try:
+        analysis = analyse(
+            replay,
+            seats=set(seats) if seats else None,
+            settings=Settings(samples=samples, playouts=playouts, seed=seed),
+        )
+    except AnalysisError as error:
+        err_console.print(f"[red]{path}: {error}[/red]")
+        raise SystemExit(2) from None
+    if as_json:
+        click.echo(json.dumps(analysis.to_dict(), indent=1))
+        return
+    _print_analysis(path, analysis, every)
+
+
+def describe(d: DecisionAnalysis) -> str:
+    """Where a decision was, for people: "g1 h3 trick 5 s2" (game, hand, seat from 0)."""
+    place = "pass" if d.trick is None else f"trick {d.trick + 1}"
+    return f"g{d.game + 1} h{d.hand + 1} {place} s{d.seat}"
+
+
+def _print_analysis(path: Path, analysis: MatchAnalysis, every: bool) -> None:
+    settings = analysis.settings
+    console.print(
+        f"{path}: {len(analysis.decisions)} decision(s) judged from what each seat knew "
+        f"({settings.samples} deals × {settings.playouts} playouts, seed {settings.seed}, "
+        f"playouts by {analysis.playout}). Loss in points of the hand against the table; "
+        + ", ".join(f"{name} ≥ {value:g}" for name, value in MARKS)
+        + "."
+    )
+    if analysis.skipped:
+        console.print(
+            "Not judged: "
+            + ", ".join(f"{count} {kind}" for kind, count in sorted(analysis.skipped.items()))
+        )
+    shown = [d for d in analysis.decisions if every or d.mark]
+    if shown:
+        table = Table(title="decisions" if every else "marked decisions")
+        for column in ("where", "entrant", "phase", "chosen", "best", "loss", "mark"):
+            table.add_column(column, justify="right" if column == "loss" else "left")
+        for d in shown:
+            colour = _COLOURS.get(d.mark or "", "")
+            mark = f"[{colour}]{d.mark}[/{colour}]" if colour else (d.mark or "")
+            table.add_row(
+                describe(d),
+                _entrant(analysis, d.entrant),
+                d.phase + "".join(f" +{t}" for t in d.tags),
+                d.chosen,
+                d.best,
+                f"{d.loss:.2f}",
+                mark,
+            )
+        console.print(table)
+    for entrant, summary in analysis.summary().items():
+        table = Table(
+            title=f"{_entrant(analysis, entrant)}: {summary['loss_per_hand']:.2f} points lost "
+            f"per hand over {summary['hands']} hand(s)"
+        )
+        table.add_column("phase")
+        table.add_column("lost per hand", justify="right")
+        for phase in PHASES:
+            table.add_row(phase, f"{summary['phases'][phase]:.2f}")
+        for tag in TAGS:
+            table.add_row(f"of which {_PHASE_NAMES[tag]}", f"{summary['tags'][tag]:.2f}")
+        marks = summary["marks"]
+        table.add_row("marks", ", ".join(f"{marks[name]} {name}" for name, _ in MARKS))
+        console.print(table)
+        for worst in summary["worst"]:
+            place = "the pass" if worst["trick"] is None else f"trick {worst['trick'] + 1}"
+            console.print(
+                f"  worst: game {worst['game'] + 1}, hand {worst['hand'] + 1}, {place}: "
+                f"{worst['chosen']} instead of {worst['best']} (-{worst['loss']:.2f}, "
+                f"{worst['mark'] or 'no mark'})"
+            )
+
+
+def _entrant(analysis: MatchAnalysis, entrant: int) -> str:
+    names = analysis.entrants
+    return names[entrant] if entrant < len(names) else f"entrant {entrant}"
+
+
+@click.command("analysis")
+@rules_option
+@click.option("--hands", type=click.IntRange(1, 100), default=13, show_default=True)
+@click.option("--matches", type=click.IntRange(1, 100), default=3, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True, help="The first match's seed.")
+@click.option(
+    "--bots",
+    type=click.Choice(["heuristic", "strong"]),
+    default="heuristic",
+    show_default=True,
+    help="The house bot in every seat of the analysed matches.",
+)
+@_depth_options
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_analysis(
+    rules_name: str,
+    hands: int,
+    matches: int,
+    seed: int,
+    bots: str,
+    samples: int,
+    playouts: int,
+    as_json: bool,
+) -> None:
+    """Core-seconds per analysed match (every seat judged) at a depth, and the agreement of
+    two analyses of the same match with different seeds: the decisions flagged (mistake or
+    worse), the decisions marked, the worst decision of each seat's hand."""
+    from arena.benchmarks.analysis import measure
+
+    rules = rules_from_option(rules_name, None).replace(target_score=None, max_hands=hands)
+    settings = Settings(samples=samples, playouts=playouts, seed=1)
+    figures = []
+    with console.status("analysing …") as status:
+        for m in range(matches):
+            figures.append(
+                measure(rules, seed + m, settings, other_seed=2, bots=bots, progress=status.update)
+            )
+    if as_json:
+        click.echo(json.dumps([f.to_dict() for f in figures], indent=2))
+        return
+    table = Table(
+        title=f"arena bench analysis — {rules_name}, {hands} hand(s), house:{bots} in every "
+        f"seat, {samples} deals × {playouts} playouts"
+    )
+    for column in (
+        "match seed",
+        "decisions",
+        "core-s (seed 1, 2)",
+        "flagged",
+        "flagged agree",
+        "marked agree",
+        "worst agree",
+    ):
+        table.add_column(column, justify="right")
+    for f in figures:
+        table.add_row(
+            str(f.match_seed),
+            str(f.decisions),
+            f"{f.core_seconds[0]:.1f}, {f.core_seconds[1]:.1f}",
+            f"{f.flagged[0]}, {f.flagged[1]}",
+            f"{f.flagged_agreement:.0%}",
+            f"{f.marked_agreement:.0%}",
+            f"{f.worst_agreement:.0%}",
+        )
+    console.print(table)
+    seconds = [s for f in figures for s in f.core_seconds]
+    console.print(
+        f"core-seconds per analysed match: {min(seconds):.1f}-{max(seconds):.1f} "
+        f"(median {statistics.median(seconds):.1f}); flagged agreement "
+        f"{min(f.flagged_agreement for f in figures):.0%}-"
+        f"{max(f.flagged_agreement for f in figures):.0%}"
+    )

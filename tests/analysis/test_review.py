@@ -1,0 +1,144 @@
+"""The analysis of a match: a built blunder found, every answer judged from the seat's view,
+deterministic by seed, and the kinds it does not judge listed."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.analysis import BLUNDER, Settings, analyse
+from arena.analysis.evaluator import evaluate_play
+from arena.bots import HeuristicBot
+from arena.engine import Card, CardSet, Game, Hand, Rules, preset
+from arena.engine.decisions import Action
+from arena.match import replay as replay_io
+from arena.match.replay_v2 import from_json
+from arena.match.replay_view import document
+from arena.match.runner import Entrant, MatchRunner
+from arena.match.seats import InProcessSeat
+
+from .built import BLUNDER_SEAT, built_match
+
+ROOT = Path(__file__).resolve().parents[2]
+FAST = Settings(samples=40, playouts=2, seed=3)
+
+
+@pytest.fixture(scope="module")
+def built():
+    replay, (trick, card) = built_match()
+    return replay, trick, card
+
+
+def _the_blunder(analysis, trick):
+    return next(d for d in analysis.decisions if d.seat == BLUNDER_SEAT and d.trick == trick)
+
+
+def test_taking_the_queen_that_could_be_ducked_is_the_worst_decision_of_its_hand(built):
+    replay, trick, card = built
+    analysis = analyse(replay, seats={BLUNDER_SEAT})
+    blunder = _the_blunder(analysis, trick)
+    assert blunder.chosen == str(card) and blunder.mark == "blunder", blunder
+    assert blunder.loss >= BLUNDER and "queen" in blunder.tags
+    assert blunder.best.endswith("S") and blunder.best != str(card)  # a lower spade: duck
+    same_hand = [d for d in analysis.decisions if d.hand == blunder.hand]
+    assert max(same_hand, key=lambda d: d.loss) is blunder
+    worst = analysis.summary()[BLUNDER_SEAT]["worst"][0]
+    assert (worst["trick"], worst["chosen"], worst["mark"]) == (trick, str(card), "blunder")
+
+
+def test_the_blunder_is_flagged_whatever_the_seed_and_a_seed_repeats_exactly(built):
+    replay, trick, _ = built
+    first = analyse(replay, seats={BLUNDER_SEAT}, settings=FAST)
+    again = analyse(replay, seats={BLUNDER_SEAT}, settings=FAST)
+    other = analyse(replay, seats={BLUNDER_SEAT}, settings=Settings(40, 2, seed=4))
+    assert first.to_dict() == again.to_dict()
+    assert first.to_dict()["decisions"] != other.to_dict()["decisions"]
+    assert _the_blunder(other, trick).mark == "blunder"
+
+
+def test_every_legal_card_of_a_play_and_the_chosen_pass_are_evaluated(built):
+    replay, _, _ = built
+    analysis = analyse(replay, settings=FAST)
+    assert {d.seat for d in analysis.decisions} == {0, 1, 2, 3}
+    hand = Game(Rules.from_dict(replay["rules"]), replay["seed"]).hand
+    actions = [a.to_dict() for a in document(replay).games[0].hands[0].actions]
+    judged = {(d.hand, d.action): d for d in analysis.decisions}
+    for index, action in enumerate(actions):
+        decision = hand.pending()
+        key = (0, index)
+        if decision.kind.value == "play" and len(decision.legal) > 1:
+            answers = {a["answer"] for a in judged[key].answers}
+            assert answers == {str(c) for c in decision.legal}
+        if decision.kind.value == "pass":
+            answers = [a["answer"] for a in judged[key].answers]
+            assert " ".join(action["value"]) in answers and len(answers) > 1
+        hand.apply(Action(decision.kind, decision.seat, from_json(decision.kind, action["value"])))
+
+
+def test_two_deals_a_seat_cannot_tell_apart_get_the_same_evaluation():
+    """The hidden hands never reach the judgement: swap a card between the two seats yet
+    to play to the first trick, and seat 0, second to play, sees and is judged the same."""
+    rules = preset("standard")
+    dealt = Game(rules, 8).hand
+    hands = [dealt.hand_of(s).mask for s in range(4)]
+    opener = next(s for s in range(4) if hands[s] >> Card.from_str("2C").index & 1)
+    rotated = [hands[(opener + 1 + k) % 4] for k in range(4)]  # the opener in seat 3
+    later = [c.index for c in CardSet.from_mask(rotated[1]) if str(c) != "2C"]
+    other = [c.index for c in CardSet.from_mask(rotated[2]) if str(c) != "2C"]
+    swapped = list(rotated)
+    swapped[1] ^= 1 << later[0] | 1 << other[0]
+    swapped[2] ^= 1 << later[0] | 1 << other[0]
+    views = []
+    for deal in (rotated, swapped):
+        hand = Hand(rules, deal, 0, dealer=2, pass_direction="hold", seed=1)
+        decision = hand.pending()
+        hand.apply(Action(decision.kind, decision.seat, Card.from_str("2C")))
+        views.append(hand.view(0))
+    assert rotated != swapped and views[0] == views[1] and len(views[0].legal) > 1
+    first, second = (
+        evaluate_play(view, random.Random(5), samples=30, playouts=2) for view in views
+    )
+    assert first == second
+    assert {a.answer for a in first.answers} == {str(c) for c in views[0].legal}
+
+
+def test_kinds_beyond_plays_and_passes_are_listed_as_not_judged():
+    rules = preset("pledge").replace(target_score=None, max_hands=1)
+    entrants = [Entrant(f"h{i}", InProcessSeat(HeuristicBot(i))) for i in range(4)]
+    replay = MatchRunner(rules, entrants, seed=2).run().v1
+    analysis = analyse(replay, settings=Settings(10, 1))
+    assert analysis.skipped.get("pledge") == 4
+    assert {d.kind for d in analysis.decisions} == {"play", "pass"}
+
+
+def test_the_command_prints_the_blunder_as_the_seats_worst_and_json_on_request(built, tmp_path):
+    replay, trick, card = built
+    path = tmp_path / "built.json"
+    replay_io.save(replay, path)
+
+    def arena(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "arena.cli", "replay", "analyse", str(path), *map(str, args)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=ROOT,
+            check=False,
+        )
+
+    done = arena("--seat", BLUNDER_SEAT, "--samples", 60)
+    assert done.returncode == 0, done.stderr
+    worst = [line for line in done.stdout.splitlines() if "worst:" in line]
+    assert f"trick {trick + 1}: {card} instead of" in worst[0] and "blunder" in worst[0]
+    done = arena("--seat", BLUNDER_SEAT, "--samples", 30, "--json")
+    data = json.loads(done.stdout)
+    assert data["summary"][str(BLUNDER_SEAT)]["worst"][0]["chosen"] == str(card)
+    assert data["thresholds"] == {"blunder": 8.0, "mistake": 4.0, "inaccuracy": 1.5}
+    refused = arena("--seat", 7)
+    assert refused.returncode == 2 and "no seat" in refused.stderr
+    assert "Traceback" not in refused.stderr
