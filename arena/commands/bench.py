@@ -484,6 +484,31 @@ def bench_bots(
         console.print(table)
 
 
+@bench.command("live")
+@click.option("--url", default=None, help="A PostgreSQL server URL (default: a SQLite file).")
+@click.option("--watchers", type=click.IntRange(1, 20_000), default=500, show_default=True)
+@click.option("--batches", type=click.IntRange(1, 200), default=20, show_default=True)
+@click.option(
+    "--spacing",
+    type=click.FloatRange(0.05, 10.0),
+    default=0.5,
+    show_default=True,
+    help="Seconds between two batches written.",
+)
+@click.option("--ladder-requests", type=click.IntRange(2, 10_000), default=40, show_default=True)
+def bench_live(
+    url: str | None, watchers: int, batches: int, spacing: float, ladder_requests: int
+) -> None:
+    """Live streams held by `arena live`, a batch's latency to every watcher, and the
+    ladder page's median, quiet and with the crowd (web/crowdbench.py)."""
+    from web import crowdbench
+
+    figures = crowdbench.bench_live(
+        url, watchers=watchers, batches=batches, spacing=spacing, ladder_requests=ladder_requests
+    )
+    click.echo(crowdbench.describe(figures))
+
+
 @bench.command("signin-flood")
 @click.option(
     "--url",

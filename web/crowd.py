@@ -1,0 +1,470 @@
+"""The live server: the site's live streams held on one event loop, for crowds (issue 34).
+
+`arena live` runs it (aiohttp). It answers `GET /matches/<id>/live` and
+`GET /api/v1/matches/<id>/live`, the site's own URLs, with the same messages as web/live.py
+does under waitress, but an open stream holds no thread: a waitress thread each capped
+the site at `LIVE_MAX_STREAMS` watchers, here thousands stay open on one process.
+
+* **Who watches** is the site's to say: each new stream runs the site's own request
+  (`create_app()`'s request handling in a thread: the Flask session cookie, an API
+  token, `load_match`'s 404, the `after` check's 400), in which `live_response` hands
+  back a `Watcher` (web/live.py, `HANDOFF`) instead of a stream; any other answer (an
+  error, a redirect) is passed on as the site gave it.
+* **One read per poll for a match, whoever watches it** (`Feed`): every open stream of a
+  match waits on the match's one feed, which reads the batches after the oldest batch
+  any of them lacks and the match's status in one statement (`read_feed`), and tells
+  the world it is watched (`arena.store.live.watch`, the worker writes while it is)
+  once every `WATCH_BEAT_SECONDS`, for all of them. The batches are then cut per
+  watcher with web/live.py's `Cut`, once per batch for every group of watchers who may
+  read the same entrants (anonymous watchers: one group), and queued to each stream.
+* **Resumption** is the site's: `Last-Event-ID` (or `?after=`) is read by the site's
+  request; a resuming stream starts its cut where it left (the seatings of the batches
+  it had).
+* **Everything else** it is asked (`/`, `/ladder`, static files…) it forwards to the
+  site (`--site`), so it can stand in front of the site on the one public address
+  (docs/operations.md, "Live serving").
+
+A stream that cannot keep up (its queue of unsent messages over `QUEUE_LIMIT`) is closed:
+its browser reconnects with `Last-Event-ID` and resumes. A stream ends after
+`STREAM_SECONDS` (a proxy's idle timeouts; the browser reconnects), with a keep-alive
+comment every `KEEPALIVE_SECONDS` meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import resource
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from aiohttp import ClientSession, ClientTimeout, web
+from flask import Flask
+from multidict import CIMultiDict
+from sqlalchemy import and_, event, select
+from sqlalchemy.orm import Session, sessionmaker
+from werkzeug.test import EnvironBuilder
+
+from arena.store.live import WATCH_BEAT_SECONDS, LiveEventBatch, watch
+from arena.store.models import IN_FLIGHT_MATCH_STATUSES, Match, MatchStatus
+
+from . import database
+from .live import HANDOFF, KEEPALIVE_SECONDS, Cut, Watcher, message
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS: Final = 0.1
+"""How often a match's feed reads its new batches (one statement for all its watchers)."""
+STREAM_SECONDS: Final = 600.0
+"""How long a stream stays open before the browser is made to reconnect."""
+READ_LIMIT: Final = 100
+"""Batches read at most per poll (a late watcher's backlog comes over a few polls)."""
+QUEUE_LIMIT: Final = 1000
+"""Messages a stream may have unsent before it is closed (its browser resumes)."""
+MAX_STREAMS: Final = 20_000
+"""Open streams at most (others get 503 and a Retry-After)."""
+HOP_BY_HOP: Final = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "te",
+        "trailer",
+        "trailers",
+        "transfer-encoding",
+        "upgrade",
+        "content-length",
+        "host",
+    }
+)
+
+
+def read_feed(
+    session: Session, match_id: int, after: int, limit: int = READ_LIMIT
+) -> tuple[MatchStatus | None, list[tuple[int, list[dict[str, Any]]]]]:
+    """Match `match_id`'s status and its batches after id `after`, oldest first, in ONE
+    statement (the match left-joined to its batches: one snapshot for both); the status
+    is None when there is no such match. Ends the read transaction it opens."""
+    rows = session.execute(
+        select(Match.status, LiveEventBatch.id, LiveEventBatch.events)
+        .select_from(Match)
+        .outerjoin(
+            LiveEventBatch,
+            and_(LiveEventBatch.match_id == Match.id, LiveEventBatch.id > after),
+        )
+        .where(Match.id == match_id)
+        .order_by(LiveEventBatch.id)
+        .limit(limit)
+    ).all()
+    session.rollback()
+    if not rows:
+        return None, []
+    return rows[0][0], [(row[1], row[2]) for row in rows if row[1] is not None]
+
+
+# -- the streams of one match, fed by one poll ------------------------------------------
+
+
+@dataclass(eq=False)
+class Stream:
+    """One open stream: the watcher's cut, the last batch id it has, its unsent messages."""
+
+    cut: Cut
+    after: int
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    closed: bool = False
+
+    def send(self, text: str | None) -> None:
+        """Queue `text` (None: the stream is over); a stream too far behind is closed."""
+        if self.closed:
+            return
+        if text is not None and self.queue.qsize() >= QUEUE_LIMIT:
+            text = None  # its browser reconnects and resumes after what it was sent
+        if text is None:
+            self.closed = True
+        self.queue.put_nowait(text)
+
+
+class Feed:
+    """The open streams of one match and the poll that feeds them all."""
+
+    def __init__(self, hub: Hub, match_id: int) -> None:
+        self.hub = hub
+        self.match_id = match_id
+        self.streams: set[Stream] = set()
+        self.task: asyncio.Task[None] | None = None
+        self._beat_at: float | None = None
+
+    async def run(self) -> None:
+        """Poll while a stream is open; end every stream once the match is over."""
+        try:
+            while self.streams:
+                full = await self.poll_once()
+                if not full:
+                    await asyncio.sleep(self.hub.poll)
+        except Exception:
+            log.exception("live feed of match %s failed; its streams reconnect", self.match_id)
+            for stream in self.streams:
+                stream.send(None)
+            self.streams.clear()
+        finally:
+            if self.hub.feeds.get(self.match_id) is self:
+                del self.hub.feeds[self.match_id]
+
+    async def poll_once(self) -> bool:
+        """One read for all the match's streams, cut and queued to each; True when the
+        read was full (more batches wait)."""
+        after = min(stream.after for stream in self.streams)
+        status, batches = await asyncio.to_thread(self.hub.read, self.match_id, after)
+        self.hub.polls += 1
+        in_flight = status is not None and status in IN_FLIGHT_MATCH_STATUSES
+        now = time.monotonic()
+        if in_flight and (self._beat_at is None or now - self._beat_at >= self.hub.beat):
+            self._beat_at = now
+            await asyncio.to_thread(self.hub.watch, self.match_id)
+        full = len(batches) >= READ_LIMIT
+        cuts: dict[tuple[frozenset[int], int], str] = {}
+        for stream in list(self.streams):
+            for batch_id, events in batches:
+                if batch_id <= stream.after:
+                    continue
+                key = (stream.cut.readable, batch_id)
+                text = cuts.get(key)
+                if text is None:
+                    text = cuts[key] = message(stream.cut.batch(events), event_id=batch_id)
+                else:
+                    stream.cut.follow(events)
+                stream.send(text)
+                stream.after = batch_id
+            if not in_flight and not full:
+                ended = "missing" if status is None else status.value
+                stream.send(message({"status": ended}, event="end"))
+                stream.send(None)
+            if stream.closed:
+                self.streams.discard(stream)
+        return full
+
+
+class Hub:
+    """Every match's feed; what the streams join and leave."""
+
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        *,
+        poll: float = POLL_SECONDS,
+        beat: float = WATCH_BEAT_SECONDS,
+    ) -> None:
+        self.sessions = sessions
+        self.poll = poll
+        self.beat = beat
+        self.feeds: dict[int, Feed] = {}
+        self.polls = 0
+        """Feed reads so far (one per poll of a match, whoever watches it)."""
+
+    def read(
+        self, match_id: int, after: int
+    ) -> tuple[MatchStatus | None, list[tuple[int, list[dict[str, Any]]]]]:
+        """`read_feed` in a session of its own (run in a thread)."""
+        with self.sessions() as session:
+            return read_feed(session, match_id, after)
+
+    def watch(self, match_id: int) -> None:
+        """Tell the worker the match is watched (run in a thread)."""
+        with self.sessions() as session:
+            watch(session, match_id)
+
+    def resume(self, watcher: Watcher) -> Cut:
+        """The watcher's cut, resumed after the batches it has (run in a thread)."""
+        with self.sessions() as session:
+            return Cut.resumed(session, watcher)
+
+    async def join(self, watcher: Watcher) -> Stream:
+        """A stream of the watcher's match, fed from its next poll on."""
+        cut = await asyncio.to_thread(self.resume, watcher) if watcher.after else None
+        stream = Stream(cut or Cut(watcher.readable), watcher.after)
+        feed = self.feeds.get(watcher.match_id)
+        if feed is None or feed.task is None or feed.task.done():
+            feed = self.feeds[watcher.match_id] = Feed(self, watcher.match_id)
+            feed.streams.add(stream)
+            feed.task = asyncio.get_running_loop().create_task(feed.run())
+        else:
+            feed.streams.add(stream)
+        return stream
+
+    def leave(self, match_id: int, stream: Stream) -> None:
+        """The stream is gone (its feed stops when it was the last)."""
+        stream.closed = True
+        feed = self.feeds.get(match_id)
+        if feed is not None:
+            feed.streams.discard(stream)
+
+    def open_streams(self) -> int:
+        """Streams open now, over every match."""
+        return sum(len(feed.streams) for feed in self.feeds.values())
+
+
+# -- asking the site who watches --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SiteAnswer:
+    """What the site's own request for a live URL gave: the `Watcher` it found (then
+    only its cookies matter: a stale session cleared), or the answer to pass on."""
+
+    watcher: Watcher | None
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
+
+    def cookies(self) -> list[str]:
+        """The `Set-Cookie` values of the site's answer."""
+        return [value for key, value in self.headers if key.lower() == "set-cookie"]
+
+
+def ask_site(app: Flask, request: web.Request) -> SiteAnswer:
+    """Run the site's own request for this live URL (web/live.py, `HANDOFF`): its
+    session cookie, API token and errors as for any request. Blocking: run it in a
+    thread."""
+    environ = EnvironBuilder(
+        path=request.path,
+        method=request.method,
+        query_string=request.query_string,
+        headers=list(request.headers.items()),
+        environ_base={"REMOTE_ADDR": request.remote or ""},
+    ).get_environ()
+    environ[HANDOFF] = True
+    with app.request_context(environ):
+        response = app.full_dispatch_request()
+        found = environ.get(HANDOFF)
+        return SiteAnswer(
+            found if isinstance(found, Watcher) else None,
+            response.status_code,
+            list(response.headers.items()),
+            b"" if isinstance(found, Watcher) else response.get_data(),
+        )
+
+
+# -- the server -------------------------------------------------------------------------
+
+
+class LiveServer:
+    """The aiohttp application: the live routes, a status route, and the site behind."""
+
+    def __init__(
+        self,
+        app: Flask,
+        *,
+        site: str | None = None,
+        poll: float = POLL_SECONDS,
+        stream_seconds: float = STREAM_SECONDS,
+        keepalive: float = KEEPALIVE_SECONDS,
+        max_streams: int = MAX_STREAMS,
+    ) -> None:
+        self.app = app
+        self.site = site.rstrip("/") if site else None
+        self.hub = Hub(database.sessions(app), poll=poll)
+        self.stream_seconds = stream_seconds
+        self.keepalive = keepalive
+        self.max_streams = max_streams
+        self.streams_served = 0
+        self.statements = 0
+        """SQL statements the live server ran on `live_events` (tests: one per poll)."""
+        self._client: ClientSession | None = None
+        engine = database.sessions(app).kw["bind"]
+        event.listen(engine, "before_cursor_execute", self._count)
+
+    def _count(self, *args: Any) -> None:
+        statement = args[2]
+        if "live_events" in statement:
+            self.statements += 1
+
+    def application(self) -> web.Application:
+        """The aiohttp application to run."""
+        application = web.Application()
+        application.router.add_get(r"/matches/{match_id:\d+}/live", self.stream)
+        application.router.add_get(r"/api/v1/matches/{match_id:\d+}/live", self.stream)
+        application.router.add_get("/live/status", self.status)
+        if self.site:
+            application.router.add_route("*", "/{tail:.*}", self.forward)
+        application.on_cleanup.append(self._close)
+        return application
+
+    async def _close(self, _application: web.Application) -> None:
+        if self._client is not None:
+            await self._client.close()
+        for feed in list(self.hub.feeds.values()):
+            if feed.task is not None:
+                feed.task.cancel()
+                with contextlib.suppress(BaseException):
+                    await feed.task
+
+    async def status(self, _request: web.Request) -> web.Response:
+        """What the server holds now, as JSON (tests and `arena bench live` read it)."""
+        return web.json_response(
+            {
+                "open_streams": self.hub.open_streams(),
+                "matches": len(self.hub.feeds),
+                "polls": self.hub.polls,
+                "statements": self.statements,
+                "streams_served": self.streams_served,
+            }
+        )
+
+    async def stream(self, request: web.Request) -> web.StreamResponse:
+        """A live stream: the site says who watches, the match's feed feeds it."""
+        if self.hub.open_streams() >= self.max_streams:
+            return web.Response(
+                status=503,
+                text="Too many people are watching live right now; try again shortly.\n",
+                headers={"Retry-After": "5"},
+            )
+        answer = await asyncio.to_thread(ask_site, self.app, request)
+        watcher = answer.watcher
+        if watcher is None:
+            kept = [(k, v) for k, v in answer.headers if k.lower() not in HOP_BY_HOP]
+            return web.Response(status=answer.status, headers=CIMultiDict(kept), body=answer.body)
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream; charset=utf-8",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",
+            }
+        )
+        for cookie in answer.cookies():
+            response.headers.add("Set-Cookie", cookie)
+        stream = await self.hub.join(watcher)
+        self.streams_served += 1
+        try:
+            await response.prepare(request)
+            await response.write(b"retry: 1000\n\n")
+            ends = time.monotonic() + self.stream_seconds
+            while True:
+                left = ends - time.monotonic()
+                if left <= 0:
+                    break
+                try:
+                    text = await asyncio.wait_for(
+                        stream.queue.get(), timeout=min(self.keepalive, left)
+                    )
+                except TimeoutError:
+                    await response.write(b": keep-alive\n\n")
+                    continue
+                if text is None:
+                    break
+                await response.write(text.encode())
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass  # the watcher left
+        finally:
+            self.hub.leave(watcher.match_id, stream)
+        return response
+
+    async def forward(self, request: web.Request) -> web.StreamResponse:
+        """Any other request, passed to the site and its answer back, as they are (the
+        site sees the watcher's address in `X-Forwarded-For`)."""
+        assert self.site is not None
+        if self._client is None:
+            self._client = ClientSession(
+                auto_decompress=False, timeout=ClientTimeout(total=None, sock_connect=10)
+            )
+        headers = [(k, v) for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP]
+        headers.append(("Host", request.host))
+        forwarded = request.headers.get("X-Forwarded-For")
+        peer = request.remote or ""
+        headers.append(("X-Forwarded-For", f"{forwarded}, {peer}" if forwarded else peer))
+        headers.append(("X-Forwarded-Proto", request.scheme))
+        body = await request.read() if request.body_exists else None
+        async with self._client.request(
+            request.method,
+            self.site + str(request.rel_url),
+            headers=CIMultiDict(headers),
+            data=body,
+            allow_redirects=False,
+        ) as upstream:
+            response = web.StreamResponse(status=upstream.status, reason=upstream.reason)
+            for key, value in upstream.headers.items():
+                if key.lower() not in HOP_BY_HOP:
+                    response.headers.add(key, value)
+            if upstream.headers.get("Content-Length") is not None:
+                response.content_length = int(upstream.headers["Content-Length"])
+            await response.prepare(request)
+            async for chunk in upstream.content.iter_any():
+                await response.write(chunk)
+            await response.write_eof()
+        return response
+
+
+def raise_open_files_limit(wanted: int) -> tuple[int, int]:
+    """Raise this process's open-files limit (RLIMIT_NOFILE) towards `wanted`, up to its
+    hard limit: every open stream is a socket. Returns the (soft, hard) limits now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)
+
+
+def serve(
+    app: Flask,
+    *,
+    host: str,
+    port: int,
+    site: str | None,
+    poll: float = POLL_SECONDS,
+    on_ready: Callable[[str], None] | None = None,
+) -> None:
+    """Run the live server until it is stopped (SIGINT or SIGTERM)."""
+    server = LiveServer(app, site=site, poll=poll)
+    raise_open_files_limit(65536)
+
+    async def ready(_application: web.Application) -> None:
+        if on_ready is not None:
+            on_ready(f"http://{host}:{port}/")
+
+    application = server.application()
+    application.on_startup.append(ready)
+    web.run_app(application, host=host, port=port, print=None, shutdown_timeout=5)
