@@ -599,3 +599,41 @@ class FinalTable(Base):
     seats: Mapped[list[int]] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
     match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"), unique=True)
+
+
+class AnalysisStatus(StrEnum):
+    """Where an analysis of a match is (issue 33)."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+
+
+class MatchAnalysis(Base):
+    """One analysis of a match at one depth, asked by a user: its progress, then its result
+    (`arena.analysis.MatchAnalysis.to_dict`). The row is the cache: one per match and depth."""
+
+    __tablename__ = "match_analyses"
+    __table_args__ = (
+        UniqueConstraint("match_id", "samples", "playouts", "seed"),
+        Index(None, "status", "created_at"),
+        Index(None, "requested_by", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))
+    samples: Mapped[int]
+    playouts: Mapped[int]
+    seed: Mapped[int]
+    status: Mapped[AnalysisStatus] = mapped_column(
+        _enum(AnalysisStatus, "analysis_status"), default=AnalysisStatus.QUEUED
+    )
+    requested_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    done: Mapped[int] = mapped_column(default=0)
+    total: Mapped[int] = mapped_column(default=0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
