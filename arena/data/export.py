@@ -298,7 +298,7 @@ def export_season(
                 seats.setdefault(match_id, []).append(version_id)
             _entrants(session, [v for vs in seats.values() for v in vs], known)
             query = select(Replay.match_id, Replay.content).where(Replay.match_id.in_(ids))
-            contents: dict[int, bytes] = dict(session.execute(query).tuples().all())
+            contents: dict[int, bytes] = {row[0]: row[1] for row in session.execute(query)}
             session.rollback()  # end the read: a long export holds no transaction open
             for row in chunk:
                 content = contents.pop(row.match_id, None)
