@@ -167,7 +167,8 @@ def test_a_season_is_exported_once_finished_and_a_month_once_over(
     with pytest.raises(ExportError, match="YYYY-MM"):
         export_season(session, played.season_id, tmp_path, month="October")
     months = {"2026-09": 0, "2026-10": 0}
-    for (finished,) in session.execute(select(Match.finished_at).where(Match.status == "done")):
+    for finished in session.scalars(select(Match.finished_at).where(Match.status == "done")):
+        assert finished is not None
         months[finished.astimezone(UTC).strftime("%Y-%m")] += 1
     assert all(months.values())  # the clock put matches in both months
     for month, count in months.items():
