@@ -169,10 +169,8 @@ def search_plays(
             else:
                 drawn = [belief.sample(rng) for _ in range(resample)]
                 weights = [weigh(d) for d in drawn]
-                if sum(weights) <= 0.0:
-                    deal = drawn[0]
-                else:
-                    deal = rng.choices(drawn, weights)[0]
+                total = sum(weights)
+                deal = rng.choices(drawn, weights)[0] if total > 0.0 else drawn[0]
                 w = 1.0
         except InconsistentBeliefError:
             break

@@ -28,6 +28,7 @@ from arena.engine.hand import royal_running
 from arena.engine.multiset import CardMultiset
 
 from .base import HouseBot
+from .expert import ExpertBot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 from .strong import StrongBot
@@ -233,3 +234,11 @@ class Strong(ServedHouseBot):
 
     def make(self) -> HouseBot:
         return StrongBot()
+
+
+class Expert(ServedHouseBot):
+    """`hearts-bot serve arena.bots.served:Expert`: the expert house bot, searching within
+    its default time per move."""
+
+    def make(self) -> HouseBot:
+        return ExpertBot()
