@@ -44,6 +44,10 @@ class BotSpec:
         """The bot, seeded. Raises KeyError for an unknown house bot."""
         if self.name == "strong":
             return StrongBot(seed, **self.options)
+        if self.name == "expert":
+            from arena.bots.expert import ExpertBot
+
+            return ExpertBot(seed, **self.options)
         return HOUSE_BOTS[self.name](seed)
 
     def describe(self) -> str:
@@ -349,6 +353,17 @@ def strong_spec(time_per_move: float | None, max_samples: int | None) -> BotSpec
     return BotSpec("strong", {"time_per_move": time_per_move, "max_samples": max_samples})
 
 
+SEARCH_BOTS = ("strong", "expert")
+"""House bots that take a budget per move (`time_per_move`, `max_samples`)."""
+
+
+def spec(name: str, time_per_move: float | None, max_samples: int | None) -> BotSpec:
+    """A house bot by name; a search bot (`SEARCH_BOTS`) with the budget per move."""
+    if name in SEARCH_BOTS:
+        return BotSpec(name, {"time_per_move": time_per_move, "max_samples": max_samples})
+    return BotSpec(name)
+
+
 def measure(
     *,
     deals: int = 2000,
@@ -358,16 +373,21 @@ def measure(
     seed: int = 1,
     workers: int = 2,
     progress: Callable[[str, int, int], None] | None = None,
+    pairs: Sequence[tuple[str, str]] = (),
 ) -> list[PairFigures]:
     """The two pairs of `arena bench bots`: heuristic against random, strong against
     heuristic (the strong bot with at most `strong_samples` deals and `strong_time` seconds
-    per move)."""
-    pairs = [
+    per move); or the named `pairs` (bot, field), every search bot in them with that same
+    budget (so "expert" against "strong" compares them at equal time per move)."""
+    chosen = [
+        (spec(bot, strong_time, strong_samples), spec(field, strong_time, strong_samples))
+        for bot, field in pairs
+    ] or [
         (BotSpec("heuristic"), BotSpec("random")),
         (strong_spec(strong_time, strong_samples), BotSpec("heuristic")),
     ]
     figures = []
-    for bot, field in pairs:
+    for bot, field in chosen:
         label = f"{bot.name} vs {field.name}"
 
         def report(done: int, total: int, label: str = label) -> None:

@@ -447,6 +447,14 @@ def bench_replay_page(rules_name: str, seed: int, repeats: int, rounds: int) -> 
     help="Processes sharing the deals.",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals.")
+@click.option(
+    "--pair",
+    "pairs",
+    multiple=True,
+    metavar="BOT:FIELD",
+    help="Measure these house bots instead (e.g. expert:strong); every search bot in a "
+    "pair gets the --strong-samples and --strong-time budget, so both play at equal time.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def bench_bots(
     rules_name: str,
@@ -455,11 +463,20 @@ def bench_bots(
     strong_time: float,
     workers: int,
     seed: int,
+    pairs: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Duplicate hands: heuristic vs random, strong vs heuristic; points per hand, 95% CI."""
     from arena.benchmarks import bots as bench_mod
+    from arena.bots import HOUSE_BOTS
 
+    named = []
+    for pair in pairs:
+        bot, _, field = pair.partition(":")
+        for name in (bot, field):
+            if name not in HOUSE_BOTS:
+                raise click.BadParameter(f"{pair!r}: known bots {', '.join(HOUSE_BOTS)}")
+        named.append((bot, field))
     rules = rules_from_option(rules_name, None)
     with console.status("playing duplicate deals …") as status:
         figures = bench_mod.measure(
@@ -470,6 +487,7 @@ def bench_bots(
             seed=seed,
             workers=workers,
             progress=lambda pair, done, total: status.update(f"{pair}: {done:,}/{total:,} deals"),
+            pairs=named,
         )
     if as_json:
         click.echo(json.dumps([f.to_dict() for f in figures], indent=2))
