@@ -8,6 +8,7 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from arena.bots.descriptions import describe_house_bot
 from arena.store.ladder import house_rows
 from arena.store.models import Season
 from arena.store.stats import (
@@ -98,4 +99,5 @@ def show(season_id: int) -> str:
         sorts=LADDER_SORTS,
         natural=DEFAULT_DESCENDING,
         house=house_rows(database.session(), season.id) if number == pages else [],
+        describe_house_bot=describe_house_bot,
     )
