@@ -7,10 +7,15 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <algorithm>
+#include <vector>
+#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -23,6 +28,103 @@ namespace v1 = hearts::v1;
 namespace {
 
 const char* const kBotName = "CppStarterBot";
+
+// -- a handicap (optional) -------------------------------------------------------------
+// A file `handicap.txt` in the working folder, holding one number p in [0, 1], makes this
+// a sparring partner of known strength: it plays the Python SDK's heuristic starter's rules
+// (starter:heuristic, `heuristic_*` below) except that with probability p it plays a
+// uniformly random legal card. `arena bench rehearsal` uploads bots of every kind so, with
+// p spread over them (docs/scaling.md). Without the file (the default) nothing changes:
+// the bot plays `decide_*` below.
+
+bool sparring = false;
+double handicap = 0.0;
+std::mt19937_64 rng(static_cast<uint64_t>(
+    std::chrono::steady_clock::now().time_since_epoch().count()) ^ static_cast<uint64_t>(getpid()));
+
+void read_handicap() {
+  std::ifstream file("handicap.txt");
+  double p = 0.0;
+  if (file >> p && p >= 0.0 && p <= 1.0) {
+    sparring = true;
+    handicap = p;
+  }
+}
+
+int rank_of(const std::string& card) {
+  const auto at = std::string("23456789TJQKA").find(card[0]);
+  return at == std::string::npos ? -1 : static_cast<int>(at);
+}
+
+// Rank first, then suit in card order (clubs, diamonds, spades, hearts).
+int by_rank(const std::string& card) {
+  return rank_of(card) * 4 + static_cast<int>(std::string("CDSH").find(card.back()));
+}
+
+// How badly the heuristic wants to pass `card`: bigger is worse to keep.
+int danger(const std::string& card) {
+  if (card == "QS" || card == "AS" || card == "KS") return 100 + rank_of(card);
+  if (card.back() == 'H') return 50 + rank_of(card);
+  return rank_of(card);
+}
+
+template <typename Less>
+std::string best(const std::vector<std::string>& cards, Less less) {
+  return *std::max_element(cards.begin(), cards.end(), less);
+}
+
+std::string highest(const std::vector<std::string>& cards) {
+  return best(cards, [](const std::string& a, const std::string& b) { return by_rank(a) < by_rank(b); });
+}
+
+std::string lowest(const std::vector<std::string>& cards) {
+  return best(cards, [](const std::string& a, const std::string& b) { return by_rank(a) > by_rank(b); });
+}
+
+void heuristic_pass(const v1::PassCardsQuery& query, v1::PassCardsAnswer* answer) {
+  std::set<std::string> forbidden(query.state().rules().pass_forbidden().begin(),
+                                  query.state().rules().pass_forbidden().end());
+  std::vector<std::string> passable;
+  for (const auto& card : query.state().hand()) {
+    if (!forbidden.count(card)) passable.push_back(card);
+  }
+  std::stable_sort(passable.begin(), passable.end(), [](const std::string& a, const std::string& b) {
+    return danger(a) > danger(b);
+  });
+  for (size_t i = 0; i < passable.size() && i < query.count(); ++i) answer->add_cards(passable[i]);
+}
+
+// Lead the lowest card; follow with the highest card that still loses the trick (else the
+// lowest, the highest when playing last); void: the QS, then the highest heart or card.
+std::string heuristic_play(const v1::PlayCardQuery& query) {
+  const std::vector<std::string> legal(query.legal_cards().begin(), query.legal_cards().end());
+  const auto& trick = query.state().current_trick().cards();
+  if (trick.empty()) return lowest(legal);
+  const char led = trick[0].back();
+  std::vector<std::string> following;
+  for (const auto& card : legal) {
+    if (card.back() == led) following.push_back(card);
+  }
+  if (!following.empty()) {
+    int winning = -1;
+    for (const auto& card : trick) {
+      if (card.back() == led) winning = std::max(winning, rank_of(card));
+    }
+    std::vector<std::string> ducks;
+    for (const auto& card : following) {
+      if (rank_of(card) < winning) ducks.push_back(card);
+    }
+    if (!ducks.empty()) return highest(ducks);
+    const bool last = static_cast<uint32_t>(trick.size()) + 1 == query.state().rules().players();
+    return last ? highest(following) : lowest(following);
+  }
+  std::vector<std::string> hearts;
+  for (const auto& card : legal) {
+    if (card == "QS") return card;
+    if (card.back() == 'H') hearts.push_back(card);
+  }
+  return highest(hearts.empty() ? legal : hearts);
+}
 
 // -- the decisions: edit these ------------------------------------------------------
 
@@ -147,7 +249,11 @@ class Service final : public v1::BotService::Service {
           if (query.count() > static_cast<uint32_t>(query.state().hand_size())) {
             return invalid("pass_cards.count: more than the hand holds");
           }
-          decide_pass(query, response.mutable_pass_cards());
+          if (sparring) {
+            heuristic_pass(query, response.mutable_pass_cards());
+          } else {
+            decide_pass(query, response.mutable_pass_cards());
+          }
           break;
         }
         case Kind::kPlayCard: {
@@ -155,7 +261,14 @@ class Service final : public v1::BotService::Service {
           auto status = check_state("play_card", query.has_state(), query.state());
           if (!status.ok()) return status;
           if (query.legal_cards_size() == 0) return invalid("play_card.legal_cards: empty");
-          decide_play(query, response.mutable_play_card());
+          if (sparring && query.legal_moves_size() == 0) {
+            const bool random = std::uniform_real_distribution<double>(0.0, 1.0)(rng) < handicap;
+            const int pick = std::uniform_int_distribution<int>(0, query.legal_cards_size() - 1)(rng);
+            response.mutable_play_card()->set_card(random ? query.legal_cards(pick)
+                                                          : heuristic_play(query));
+          } else {
+            decide_play(query, response.mutable_play_card());
+          }
           break;
         }
         case Kind::kRevealCard: {
@@ -213,6 +326,7 @@ int main(int argc, char** argv) {
     std::cerr << "usage: " << argv[0] << " --address unix:/path/bot.sock" << std::endl;
     return 2;
   }
+  read_handicap();
   // SIGTERM and SIGINT are taken by one thread (sigwait), which shuts the server down.
   sigset_t signals;
   sigemptyset(&signals);

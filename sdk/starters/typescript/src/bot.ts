@@ -5,6 +5,7 @@
 // on the PlayMatch stream, and refuses malformed or out-of-order requests with the
 // status codes the protocol names. Edit the `decide*` functions to make it play well.
 
+import * as fs from "node:fs";
 import * as path from "node:path";
 
 import * as grpc from "@grpc/grpc-js";
@@ -22,6 +23,79 @@ import type { PlayMatchRequest__Output } from "./generated/hearts/v1/PlayMatchRe
 import type { PlayMatchResponse } from "./generated/hearts/v1/PlayMatchResponse";
 
 const BOT_NAME = "TypeScriptStarterBot";
+
+// -- a handicap (optional) -------------------------------------------------------------
+// A file `handicap.txt` in the working folder, holding one number p in [0, 1], makes this
+// a sparring partner of known strength: it plays the Python SDK's heuristic starter's rules
+// (starter:heuristic, `heuristic*` below) except that with probability p it plays a
+// uniformly random legal card. `arena bench rehearsal` uploads bots of every kind so, with
+// p spread over them (docs/scaling.md). Without the file (the default) nothing changes:
+// the bot plays the `decide*` functions below.
+
+function readHandicap(): number | null {
+  let text: string;
+  try {
+    text = fs.readFileSync("handicap.txt", "utf8");
+  } catch {
+    return null;
+  }
+  const p = Number(text.trim());
+  return Number.isFinite(p) && p >= 0 && p <= 1 ? p : null;
+}
+
+const HANDICAP = readHandicap();
+
+const rankOf = (card: string) => "23456789TJQKA".indexOf(card[0]);
+/** Rank first, then suit in card order (clubs, diamonds, spades, hearts). */
+const byRank = (card: string) => rankOf(card) * 4 + "CDSH".indexOf(card[card.length - 1]);
+const suitOf = (card: string) => card[card.length - 1];
+const highest = (cards: string[]) => cards.reduce((a, b) => (byRank(b) > byRank(a) ? b : a));
+const lowest = (cards: string[]) => cards.reduce((a, b) => (byRank(b) < byRank(a) ? b : a));
+
+/** How badly the heuristic wants to pass `card`: bigger is worse to keep. */
+function danger(card: string): number {
+  if (card === "QS" || card === "AS" || card === "KS") return 100 + rankOf(card);
+  if (suitOf(card) === "H") return 50 + rankOf(card);
+  return rankOf(card);
+}
+
+function heuristicPass(query: PassCardsQuery__Output): string[] {
+  const state = query.state as HandState__Output;
+  const forbidden = new Set(state.rules?.pass_forbidden ?? []);
+  return state.hand
+    .filter((card) => !forbidden.has(card))
+    .map((card, index) => ({ card, index }))
+    .sort((a, b) => danger(b.card) - danger(a.card) || a.index - b.index)
+    .slice(0, query.count)
+    .map(({ card }) => card);
+}
+
+/** Lead the lowest card; follow with the highest card that still loses the trick (else the
+ * lowest, the highest when playing last); void: the QS, then the highest heart or card. */
+function heuristicPlay(query: PlayCardQuery__Output): string {
+  const legal = query.legal_cards;
+  const state = query.state as HandState__Output;
+  const trick = state.current_trick?.cards ?? [];
+  if (trick.length === 0) return lowest(legal);
+  const led = suitOf(trick[0]);
+  const following = legal.filter((card) => suitOf(card) === led);
+  if (following.length > 0) {
+    const winning = Math.max(...trick.filter((card) => suitOf(card) === led).map(rankOf));
+    const ducks = following.filter((card) => rankOf(card) < winning);
+    if (ducks.length > 0) return highest(ducks);
+    const last = trick.length + 1 === state.rules?.players;
+    return last ? highest(following) : lowest(following);
+  }
+  if (legal.includes("QS")) return "QS";
+  const hearts = legal.filter((card) => suitOf(card) === "H");
+  return highest(hearts.length > 0 ? hearts : legal);
+}
+
+function sparringPlay(query: PlayCardQuery__Output, p: number): { card: string } {
+  const legal = query.legal_cards;
+  if (Math.random() < p) return { card: legal[Math.floor(Math.random() * legal.length)] };
+  return { card: heuristicPlay(query) };
+}
 
 // -- the decisions: edit these ------------------------------------------------------
 
@@ -108,13 +182,18 @@ class Match {
         const query = request.pass_cards!;
         const state = requireState("pass_cards", query.state);
         if (query.count > state.hand.length) throw invalid("pass_cards.count: more than the hand");
-        return { request_id, pass_cards: { cards: decidePass(query) } };
+        const cards = HANDICAP === null ? decidePass(query) : heuristicPass(query);
+        return { request_id, pass_cards: { cards } };
       }
       case "play_card": {
         const query = request.play_card!;
         requireState("play_card", query.state);
         if (query.legal_cards.length === 0) throw invalid("play_card.legal_cards: empty");
-        return { request_id, play_card: decidePlay(query) };
+        const sparring = HANDICAP !== null && query.legal_moves.length === 0;
+        return {
+          request_id,
+          play_card: sparring ? sparringPlay(query, HANDICAP) : decidePlay(query),
+        };
       }
       case "reveal_card": {
         const state = requireState("reveal_card", request.reveal_card!.state);
