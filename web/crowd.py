@@ -115,10 +115,10 @@ class Stream:
 
     cut: Cut
     after: int
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[bytes | None] = field(default_factory=asyncio.Queue)
     closed: bool = False
 
-    def send(self, text: str | None) -> None:
+    def send(self, text: bytes | None) -> None:
         """Queue `text` (None: the stream is over); a stream too far behind is closed."""
         if self.closed:
             return
@@ -167,7 +167,7 @@ class Feed:
             self._beat_at = now
             await asyncio.to_thread(self.hub.watch, self.match_id)
         full = len(batches) >= READ_LIMIT
-        cuts: dict[tuple[frozenset[int], int], str] = {}
+        cuts: dict[tuple[frozenset[int], int], bytes] = {}
         for stream in list(self.streams):
             for batch_id, events in batches:
                 if batch_id <= stream.after:
@@ -175,14 +175,15 @@ class Feed:
                 key = (stream.cut.readable, batch_id)
                 text = cuts.get(key)
                 if text is None:
-                    text = cuts[key] = message(stream.cut.batch(events), event_id=batch_id)
+                    shown = stream.cut.batch(events)
+                    text = cuts[key] = message(shown, event_id=batch_id).encode()
                 else:
                     stream.cut.follow(events)
                 stream.send(text)
                 stream.after = batch_id
             if not in_flight and not full:
                 ended = "missing" if status is None else status.value
-                stream.send(message({"status": ended}, event="end"))
+                stream.send(message({"status": ended}, event="end").encode())
                 stream.send(None)
             if stream.closed:
                 self.streams.discard(stream)
@@ -388,15 +389,14 @@ class LiveServer:
                 if left <= 0:
                     break
                 try:
-                    text = await asyncio.wait_for(
-                        stream.queue.get(), timeout=min(self.keepalive, left)
-                    )
+                    async with asyncio.timeout(min(self.keepalive, left)):
+                        text = await stream.queue.get()
                 except TimeoutError:
                     await response.write(b": keep-alive\n\n")
                     continue
                 if text is None:
                     break
-                await response.write(text.encode())
+                await response.write(text)
         except (ConnectionResetError, asyncio.CancelledError):
             pass  # the watcher left
         finally:
@@ -467,4 +467,13 @@ def serve(
 
     application = server.application()
     application.on_startup.append(ready)
-    web.run_app(application, host=host, port=port, print=None, shutdown_timeout=5)
+    # A watcher who leaves cancels its stream's handler at once (not at its next write):
+    # the stream's place and its socket are given back.
+    web.run_app(
+        application,
+        host=host,
+        port=port,
+        print=None,
+        shutdown_timeout=5,
+        handler_cancellation=True,
+    )

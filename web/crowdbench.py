@@ -158,10 +158,13 @@ async def watch_streams(
     opened: Any = None,
     stop: asyncio.Event | None = None,
     until_end: bool = True,
+    parse: bool = True,
 ) -> list[list[tuple[float, dict[str, Any]]]]:
     """Open `count` SSE streams of `url` at once and read them: for each stream, its
     messages as (arrival time.time(), {"event", "id", "data"}), until an `end` event
-    (with `until_end`) or `stop` is set. `opened(n)` is called once all have answered."""
+    (with `until_end`) or `stop` is set. `opened(n)` is called once all have answered.
+    Without `parse`, a message's data is left as its text (the bench: a client's JSON
+    decoding is not the server's latency)."""
     from aiohttp import ClientSession, ClientTimeout, TCPConnector
 
     from .crowd import raise_open_files_limit
@@ -187,7 +190,8 @@ async def watch_streams(
                 text = line.decode().rstrip("\n")
                 if text == "":
                     if "data" in fields:
-                        fields["data"] = json.loads(fields["data"])
+                        if parse:
+                            fields["data"] = json.loads(fields["data"])
                         received[index].append((time.time(), fields))
                         if until_end and fields.get("event") == "end":
                             return
@@ -208,11 +212,11 @@ async def watch_streams(
         done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         for future in done:
             future.result()
-        for future in pending:
-            future.cancel()
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        for future in pending:
+            future.cancel()
+        await asyncio.gather(*tasks, *pending, return_exceptions=True)
     return received
 
 
@@ -230,7 +234,9 @@ def _watch(url: str, count: int, ready: Any, stop: Any, results: Any) -> None:
 
         watcher = asyncio.create_task(watch_stop())
         try:
-            return await watch_streams(url, count, opened=ready.put, stop=stopped, until_end=False)
+            return await watch_streams(
+                url, count, opened=ready.put, stop=stopped, until_end=False, parse=False
+            )
         finally:
             watcher.cancel()
 
