@@ -203,17 +203,15 @@ def test_prometheus_scrapes_the_sites_metrics_with_the_token_and_serves_the_dash
         60,
         "the site's counted requests in Prometheus",
     )
+
     # The token opened the protected path; without it the site refused the same scrape.
-    jobs = wait_until(
-        lambda: (
-            (found := targets(prometheus))
-            and found["without-the-token"]["health"] == "down"
-            and found["arena-site"]["health"] == "up"
-            and found
-        ),
-        30,
-        "both targets scraped",
-    )
+    def both_scraped() -> dict[str, dict[str, Any]] | None:
+        found = targets(prometheus)
+        refused = found["without-the-token"]["health"] == "down"
+        return found if refused and found["arena-site"]["health"] == "up" else None
+
+    jobs = wait_until(both_scraped, 30, "both targets scraped")
+    assert jobs is not None
     assert "403" in jobs["without-the-token"]["lastError"]
     assert prometheus.value("arena_queue_depth{queue='matches'}") == 3
     assert prometheus.value(f"arena_season_rounds{{season='{world.season_id}'}}") is not None
@@ -223,17 +221,13 @@ def test_prometheus_scrapes_the_sites_metrics_with_the_token_and_serves_the_dash
         _status, body = get(f"{prometheus.url}/api/v1/rules")
         return [r for g in json.loads(body)["data"]["groups"] for r in g["rules"]]
 
-    loaded = wait_until(
-        lambda: (
-            (found := rules())
-            and all(
-                r.get("lastEvaluation", "").startswith("2") and r["health"] == "ok" for r in found
-            )
-            and found
-        ),
-        30,
-        "the alert rules evaluated",
-    )
+    def evaluated() -> list[dict[str, Any]] | None:
+        found = rules()
+        done = all(r.get("lastEvaluation", "").startswith("2") for r in found)
+        return found if found and done and all(r["health"] == "ok" for r in found) else None
+
+    loaded = wait_until(evaluated, 30, "the alert rules evaluated")
+    assert loaded is not None
     expected = yaml.safe_load((ROOT / "deploy" / "prometheus-alerts.yml").read_text())
     assert {r["name"] for r in loaded} == {
         r["alert"] for g in expected["groups"] for r in g["rules"]
