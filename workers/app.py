@@ -1,6 +1,7 @@
 """The Celery app: configured from the environment (`workers.config`), queues by workload.
 
-Queues: ``matches`` (`run_match`), ``validate`` (`validate_bot_version`) and ``default``
+Queues: ``matches`` (`run_match`), ``validate`` (`validate_bot_version`), ``analysis``
+(`analyse_match`, consumed by a worker of its own: docs/analysis.md) and ``default``
 (beat's periodic tasks: seasons, dispatch, the reaper). Reliability settings, and why:
 
 * late acknowledgement, a prefetch of one, and a task whose worker process dies is
@@ -30,16 +31,18 @@ from .config import Settings
 from .logs import setup_logging
 from .transient import TRANSIENT_ERRORS
 
-QUEUES = ("default", "matches", "validate")
+QUEUES = ("default", "matches", "validate", "analysis")
 TASK_MODULES = (
     "workers.matches",
     "workers.validation",
     "workers.scheduling",
     "workers.heartbeats",
+    "workers.analysis",
 )
 
 RUN_MATCH = "workers.matches.run_match"
 VALIDATE = "workers.validation.validate_bot_version"
+ANALYSE = "workers.analysis.analyse_match"
 ADVANCE = "workers.scheduling.advance_seasons"
 DISPATCH = "workers.scheduling.dispatch"
 REAP = "workers.scheduling.reap"
@@ -80,7 +83,11 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "task_time_limit": 150,
         "task_default_queue": "default",
         "task_queues": tuple(Queue(name) for name in QUEUES),
-        "task_routes": {RUN_MATCH: {"queue": "matches"}, VALIDATE: {"queue": "validate"}},
+        "task_routes": {
+            RUN_MATCH: {"queue": "matches"},
+            VALIDATE: {"queue": "validate"},
+            ANALYSE: {"queue": "analysis"},
+        },
         "task_create_missing_queues": True,
         "worker_hijack_root_logger": False,
         "worker_redirect_stdouts": False,

@@ -26,7 +26,8 @@ from typing import Any
 
 from arena.seasons import advance_seasons as advance
 from arena.seasons.evidence import store_evidence
-from arena.store import heartbeats
+from arena.store import analyses, heartbeats
+from arena.store.database import write_transaction
 from arena.store.dispatch import (
     pending_version_ids,
     queued_match_ids,
@@ -36,6 +37,7 @@ from arena.store.dispatch import (
 from arena.store.types import utc_now
 
 from . import context
+from .analysis import enqueue_analyses
 from .app import ADVANCE, DISPATCH, REAP, app
 from .matches import enqueue_matches
 from .metrics import worker_metrics
@@ -89,6 +91,7 @@ def dispatch() -> dict[str, Any]:
     versions = sorted(set(versions))
     enqueue_matches(matches)
     enqueue_validations(versions)
+    enqueue_analyses(_analyses_to_enqueue(lengths.get("analysis", 0)))
     with context.sessions()() as session:
         heartbeats.beat(
             session,
@@ -107,6 +110,22 @@ def dispatch() -> dict[str, Any]:
             extra={"queues": lengths},
         )
     return {"queues": lengths, "matches": matches, "validations": versions}
+
+
+ANALYSIS_STALL = timedelta(seconds=2000)
+"""A running analysis older than this (past `analyse_match`'s hard time limit) is queued
+again: its worker is gone."""
+
+
+def _analyses_to_enqueue(waiting: int) -> list[int]:
+    """Queued analyses to put on the "analysis" queue: none while it still holds work (an
+    id enqueued twice runs once, but a queue of duplicates is waste), else the oldest."""
+    with context.sessions()() as session, write_transaction(session):
+        analyses.requeue_stalled(session, ANALYSIS_STALL)
+    if waiting:
+        return []
+    with context.sessions()() as session:
+        return analyses.queued_ids(session, limit=LOW_WATER)
 
 
 def held_work(
