@@ -503,6 +503,10 @@ def run_platform(
         Child(f"worker{i}", process_command("worker", "--name", f"worker{i}@%h"), env)
         for i in range(1, workers + 1)
     ]
+    # Analyses (issue 33) have a worker of their own, one process at a lower CPU priority,
+    # so that they never hold a match's slot nor its core (docs/analysis.md).
+    analysis = process_command("worker", "--name", "analysis@%h", "--queues", "analysis")
+    children.append(Child("analysis", ["nice", "-n", "10", *analysis], env))
     children.append(Child("beat", process_command("beat"), env))
     if not no_web:
         children.insert(
