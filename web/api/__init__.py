@@ -13,7 +13,7 @@ here imports the package itself, so no import circle).
 
 from __future__ import annotations
 
-from . import entries, reads, writes  # noqa: F401  (the routes register on `api`)
+from . import data, entries, reads, writes  # noqa: F401  (the routes register on `api`)
 from .blueprint import api
 
 __all__ = ["api"]
