@@ -16,7 +16,8 @@ the site at `LIVE_MAX_STREAMS` watchers, here thousands stay open on one process
   the world it is watched (`arena.store.live.watch`, the worker writes while it is)
   once every `WATCH_BEAT_SECONDS`, for all of them. The batches are then cut per
   watcher with web/live.py's `Cut`, once per batch for every group of watchers who may
-  read the same entrants (anonymous watchers: one group), and queued to each stream.
+  read the same entrants (anonymous watchers: one group), and written to each stream's
+  socket by the feed itself (`Stream`: no coroutine per watcher wakes for a message).
 * **Resumption** is the site's: `Last-Event-ID` (or `?after=`) is read by the site's
   request; a resuming stream starts its cut where it left (the seatings of the batches
   it had).
@@ -24,7 +25,7 @@ the site at `LIVE_MAX_STREAMS` watchers, here thousands stay open on one process
   site (`--site`), so it can stand in front of the site on the one public address
   (docs/operations.md, "Live serving").
 
-A stream that cannot keep up (its queue of unsent messages over `QUEUE_LIMIT`) is closed:
+A stream that cannot keep up (its socket holding over `BUFFER_LIMIT` unsent bytes) is ended:
 its browser reconnects with `Last-Event-ID` and resumes. A stream ends after
 `STREAM_SECONDS` (a proxy's idle timeouts; the browser reconnects), with a keep-alive
 comment every `KEEPALIVE_SECONDS` meanwhile.
@@ -62,8 +63,9 @@ STREAM_SECONDS: Final = 600.0
 """How long a stream stays open before the browser is made to reconnect."""
 READ_LIMIT: Final = 100
 """Batches read at most per poll (a late watcher's backlog comes over a few polls)."""
-QUEUE_LIMIT: Final = 1000
-"""Messages a stream may have unsent before it is closed (its browser resumes)."""
+BUFFER_LIMIT: Final = 4 * 1024 * 1024
+"""Bytes a stream's socket may hold unsent before the stream is ended (its browser
+resumes)."""
 MAX_STREAMS: Final = 20_000
 """Open streams at most (others get 503 and a Retry-After)."""
 HOP_BY_HOP: Final = frozenset(
@@ -109,24 +111,47 @@ def read_feed(
 # -- the streams of one match, fed by one poll ------------------------------------------
 
 
+def chunk(data: bytes) -> bytes:
+    """`data` as one chunk of HTTP/1.1's chunked transfer coding (RFC 9112, 7.1).
+
+    >>> chunk(b"id: 7\\n\\n")
+    b'7\\r\\nid: 7\\n\\n\\r\\n'
+    """
+    return b"%x\r\n%s\r\n" % (len(data), data)
+
+
 @dataclass(eq=False)
 class Stream:
-    """One open stream: the watcher's cut, the last batch id it has, its unsent messages."""
+    """One open stream: the watcher's cut, the last batch id it has, and its socket.
+
+    A message is written to the socket by the feed itself, as one chunk of the response
+    (`chunk`, framed once for every stream it goes to): no coroutine of the stream wakes
+    for it, which is what lets one process feed hundreds of watchers a batch at once.
+    aiohttp framed the response's head and writes its last chunk (`write_eof`); nothing
+    else writes to the socket meanwhile (one thread)."""
 
     cut: Cut
     after: int
-    queue: asyncio.Queue[bytes | None] = field(default_factory=asyncio.Queue)
+    transport: asyncio.BaseTransport | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
 
-    def send(self, text: bytes | None) -> None:
-        """Queue `text` (None: the stream is over); a stream too far behind is closed."""
-        if self.closed:
+    def send(self, framed: bytes) -> None:
+        """Write one framed message; a stream whose socket holds more than
+        `BUFFER_LIMIT` unsent bytes (a watcher who cannot keep up) is ended instead:
+        its browser reconnects and resumes after what it was sent."""
+        transport = self.transport
+        if self.closed or not isinstance(transport, asyncio.WriteTransport):
             return
-        if text is not None and self.queue.qsize() >= QUEUE_LIMIT:
-            text = None  # its browser reconnects and resumes after what it was sent
-        if text is None:
-            self.closed = True
-        self.queue.put_nowait(text)
+        if transport.is_closing() or transport.get_write_buffer_size() > BUFFER_LIMIT:
+            self.end()
+            return
+        transport.write(framed)
+
+    def end(self) -> None:
+        """The stream is over: its handler writes the last chunk and returns."""
+        self.closed = True
+        self.done.set()
 
 
 class Feed:
@@ -149,14 +174,14 @@ class Feed:
         except Exception:
             log.exception("live feed of match %s failed; its streams reconnect", self.match_id)
             for stream in self.streams:
-                stream.send(None)
+                stream.end()
             self.streams.clear()
         finally:
             if self.hub.feeds.get(self.match_id) is self:
                 del self.hub.feeds[self.match_id]
 
     async def poll_once(self) -> bool:
-        """One read for all the match's streams, cut and queued to each; True when the
+        """One read for all the match's streams, cut and written to each; True when the
         read was full (more batches wait)."""
         after = min(stream.after for stream in self.streams)
         status, batches = await asyncio.to_thread(self.hub.read, self.match_id, after)
@@ -167,7 +192,7 @@ class Feed:
             self._beat_at = now
             await asyncio.to_thread(self.hub.watch, self.match_id)
         full = len(batches) >= READ_LIMIT
-        cuts: dict[tuple[frozenset[int], int], bytes] = {}
+        cuts: dict[tuple[frozenset[int], int], bytes] = {}  # (readable, batch id): framed
         for stream in list(self.streams):
             for batch_id, events in batches:
                 if batch_id <= stream.after:
@@ -176,15 +201,15 @@ class Feed:
                 text = cuts.get(key)
                 if text is None:
                     shown = stream.cut.batch(events)
-                    text = cuts[key] = message(shown, event_id=batch_id).encode()
+                    text = cuts[key] = chunk(message(shown, event_id=batch_id).encode())
                 else:
                     stream.cut.follow(events)
                 stream.send(text)
                 stream.after = batch_id
             if not in_flight and not full:
                 ended = "missing" if status is None else status.value
-                stream.send(message({"status": ended}, event="end").encode())
-                stream.send(None)
+                stream.send(chunk(message({"status": ended}, event="end").encode()))
+                stream.end()
             if stream.closed:
                 self.streams.discard(stream)
         return full
@@ -224,10 +249,11 @@ class Hub:
         with self.sessions() as session:
             return Cut.resumed(session, watcher)
 
-    async def join(self, watcher: Watcher) -> Stream:
-        """A stream of the watcher's match, fed from its next poll on."""
+    async def join(self, watcher: Watcher, transport: asyncio.BaseTransport | None) -> Stream:
+        """A stream of the watcher's match on `transport` (its response's head sent),
+        fed from its match's next poll on."""
         cut = await asyncio.to_thread(self.resume, watcher) if watcher.after else None
-        stream = Stream(cut or Cut(watcher.readable), watcher.after)
+        stream = Stream(cut or Cut(watcher.readable), watcher.after, transport)
         feed = self.feeds.get(watcher.match_id)
         if feed is None or feed.task is None or feed.task.done():
             feed = self.feeds[watcher.match_id] = Feed(self, watcher.match_id)
@@ -239,7 +265,7 @@ class Hub:
 
     def leave(self, match_id: int, stream: Stream) -> None:
         """The stream is gone (its feed stops when it was the last)."""
-        stream.closed = True
+        stream.end()
         feed = self.feeds.get(match_id)
         if feed is not None:
             feed.streams.discard(stream)
@@ -378,29 +404,30 @@ class LiveServer:
         )
         for cookie in answer.cookies():
             response.headers.add("Set-Cookie", cookie)
-        stream = await self.hub.join(watcher)
-        self.streams_served += 1
+        stream: Stream | None = None
         try:
             await response.prepare(request)
             await response.write(b"retry: 1000\n\n")
+            stream = await self.hub.join(watcher, request.transport)
+            self.streams_served += 1
             ends = time.monotonic() + self.stream_seconds
-            while True:
+            while not stream.done.is_set():
                 left = ends - time.monotonic()
                 if left <= 0:
                     break
                 try:
                     async with asyncio.timeout(min(self.keepalive, left)):
-                        text = await stream.queue.get()
+                        await stream.done.wait()
                 except TimeoutError:
-                    await response.write(b": keep-alive\n\n")
-                    continue
-                if text is None:
-                    break
-                await response.write(text)
-        except (ConnectionResetError, asyncio.CancelledError):
+                    if not stream.done.is_set():
+                        await response.write(b": keep-alive\n\n")
+            if stream.transport is not None and not stream.transport.is_closing():
+                await response.write_eof()
+        except ConnectionResetError:
             pass  # the watcher left
         finally:
-            self.hub.leave(watcher.match_id, stream)
+            if stream is not None:
+                self.hub.leave(watcher.match_id, stream)
         return response
 
     async def forward(self, request: web.Request) -> web.StreamResponse:
