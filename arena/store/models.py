@@ -288,6 +288,8 @@ class Season(Base):
     data_licence: Mapped[str] = mapped_column(
         String(32), default="CC-BY-4.0", server_default="CC-BY-4.0"
     )
+    # anyone signed in may ask for the analysis of its matches, not only their owners (0013)
+    public_analyses: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     ruleset: Mapped[Ruleset] = relationship()
     template: Mapped[Season | None] = relationship(remote_side="Season.id")

@@ -3,7 +3,9 @@
 - `match_analyses`: one analysis of one match at one depth (samples, playouts, seed),
   asked by a user (the site's quota counts these rows), its progress while a worker runs
   it on the "analysis" queue, and its result (`arena.analysis.MatchAnalysis.to_dict`);
-  the row is the cache: the same match at the same depth is analysed once.
+  the row is the cache: the same match at the same depth is analysed once;
+- `seasons.public_analyses`: whether anyone signed in may ask for the analysis of the
+  season's matches (otherwise only the owners of the bots in a match, and admins).
 
 Revision ID: 0013
 Revises: 0012
@@ -25,6 +27,10 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("seasons") as batch:
+        batch.add_column(
+            sa.Column("public_analyses", sa.Boolean(), server_default=sa.false(), nullable=False)
+        )
     op.create_table(
         "match_analyses",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -87,3 +93,5 @@ def downgrade() -> None:
     op.drop_index(op.f("ix_match_analyses_requested_by_created_at"), table_name="match_analyses")
     op.drop_index(op.f("ix_match_analyses_status_created_at"), table_name="match_analyses")
     op.drop_table("match_analyses")
+    with op.batch_alter_table("seasons") as batch:
+        batch.drop_column("public_analyses")
