@@ -8,7 +8,9 @@ at the limit (one over, at most, per concurrent request). A user over a quota ge
 429 saying which quota and when it frees up. Admins and house bots have none.
 
 Settings: `UPLOADS_PER_DAY` (default 50 new versions in any 24 hours),
-`CHALLENGES_PER_DAY` (200 in any 24 hours) and `CHALLENGES_QUEUED` (20 waiting at once).
+`CHALLENGES_PER_DAY` (200 in any 24 hours), `CHALLENGES_QUEUED` (20 waiting at once) and
+`ANALYSES_PER_DAY` (20 analyses of matches asked in any 24 hours; one already made is
+served from the store and costs nothing).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from werkzeug.exceptions import TooManyRequests
 
+from arena.store import analyses
 from arena.store.models import Bot, BotVersion, Match, MatchSeat, MatchStatus, User
 from arena.store.types import utc_now
 
@@ -32,6 +35,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("UPLOADS_PER_DAY", 50)
     app.config.setdefault("CHALLENGES_PER_DAY", 200)
     app.config.setdefault("CHALLENGES_QUEUED", 20)
+    app.config.setdefault("ANALYSES_PER_DAY", 20)
 
 
 def _refuse(message: str) -> NoReturn:
@@ -81,3 +85,13 @@ def check_challenge(db: Session, user: User) -> None:
         _refuse(f"You have {waiting} challenges waiting to be played; the quota is {queued_limit}.")
     if today >= daily_limit:
         _refuse(f"You made {today} challenges in the last 24 hours; the quota is {daily_limit}.")
+
+
+def check_analysis(db: Session, user: User) -> None:
+    """429 when `user` asked for `ANALYSES_PER_DAY` analyses in the last 24 hours."""
+    if user.is_admin:
+        return
+    limit: int = current_app.config["ANALYSES_PER_DAY"]
+    asked = analyses.asked_since(db, user.id, utc_now() - DAY)
+    if asked >= limit:
+        _refuse(f"You asked for {asked} analyses in the last 24 hours; the quota is {limit}.")
