@@ -126,7 +126,7 @@ class PlayedGame:
 
     table: Hashable  # the match: the games of one duplicate set share it
     seating: tuple[Hashable, ...]  # seat -> entrant
-    hands: tuple[tuple[int, int, str, tuple[int, ...]], ...]
+    hands: tuple[tuple[int, int, str, tuple[float, ...]], ...]  # points (floats: baseline)
 
 
 def games_from_replay(
