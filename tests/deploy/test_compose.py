@@ -230,8 +230,8 @@ def test_the_offline_override_changes_only_the_images() -> None:
 def test_the_test_override_runs_every_container_on_the_host_network_on_127_0_0_1() -> None:
     test = override("compose.test.yml")["services"]
     enabled = {name: s for name, s in test.items() if not s.get("profiles")}
-    # web and prometheus publish ports, which the host's network cannot: both off there.
-    off = {"web", "prometheus"}
+    # web, live and prometheus publish ports, which the host's network cannot: off there.
+    off = {"web", "live", "prometheus"}
     assert set(enabled) | off == set(services()) - profiled() | {"site"}
     assert all(test[name]["profiles"] for name in off)
     for name, service in enabled.items():
