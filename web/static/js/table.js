@@ -1,0 +1,320 @@
+// A person's table (web/tables.py): polls the seat's state, draws what the seat sees, and
+// sends the person's answer to the decision asked. Only the cards and options the decision
+// offers can be chosen; the server checks again. Keyboard: arrows move between the cards
+// you may choose, Enter or Space chooses, 1-9 pick an option, C confirms a pick of several.
+(function () {
+  "use strict";
+  var root = document.getElementById("table");
+  if (!root) return;
+  var SUITS = { C: "\u2663", D: "\u2666", S: "\u2660", H: "\u2665" };
+  var POLL_MS = 400;
+  var stateUrl = root.dataset.stateUrl;
+  var answerUrl = root.dataset.answerUrl;
+  var csrf = root.dataset.csrf;
+  var mySeat = Number(root.dataset.seat);
+  var el = function (id) { return document.getElementById(id); };
+  var handBox = el("hand"), trickBox = el("trick"), choicesBox = el("choices");
+  var confirmButton = el("confirm"), asked = el("asked"), refused = el("refused");
+  var fallback = el("fallback"), clock = el("clock"), clockText = el("clock-text");
+  var clockFill = el("clock-fill");
+
+  var number = 0;            // the last moment drawn
+  var asking = null;         // the decision waiting for the person, if any
+  var sent = 0;              // the decision the person answered last
+  var selected = [];
+  var deadline = 0, seconds = 0;
+  var finished = false, failures = 0;
+
+  function pretty(card) {
+    var suit = card.slice(-1), rank = card.slice(0, -1);
+    return (rank === "T" ? "10" : rank) + (SUITS[suit] || suit);
+  }
+  function isRed(card) { var s = card.slice(-1); return s === "H" || s === "D"; }
+  function cardNode(tag, card) {
+    var node = document.createElement(tag);
+    node.className = "card" + (isRed(card) ? " red" : "");
+    node.dataset.card = card;
+    node.textContent = pretty(card);
+    return node;
+  }
+  function seatName(seat) {
+    var li = document.querySelector('#seats [data-seat="' + seat + '"] .name');
+    return li ? li.textContent : "seat " + seat;
+  }
+
+  function drawSeats(moment) {
+    var view = moment.view || {};
+    (moment.scores || []).forEach(function (score, seat) {
+      var li = document.querySelector('#seats [data-seat="' + seat + '"]');
+      if (!li) return;
+      li.querySelector("[data-score]").textContent = score;
+      var taken = (view.points_taken || [])[seat];
+      li.querySelector("[data-taken]").textContent = taken ? "+" + taken + " this hand" : "";
+      li.classList.toggle("to-play", view.to_play === seat && moment.kind === "ask");
+    });
+  }
+
+  function drawTrick(moment) {
+    var view = moment.view || {};
+    var plays = view.current_trick || [];
+    var caption = el("trick-caption"), last = el("last-trick");
+    trickBox.textContent = "";
+    var shown = plays;
+    if (moment.kind === "trick" && moment.trick) shown = moment.trick.plays;
+    shown.forEach(function (play) {
+      var li = document.createElement("li");
+      li.className = "t-play" + (play[0] === mySeat ? " mine" : "");
+      li.dataset.seat = play[0];
+      var who = document.createElement("span");
+      who.className = "who";
+      who.textContent = play[0] === mySeat ? "you" : seatName(play[0]);
+      li.appendChild(who);
+      li.appendChild(cardNode("span", play[1]));
+      trickBox.appendChild(li);
+    });
+    var tricks = view.tricks || [];
+    var done = tricks.length ? tricks[tricks.length - 1] : null;
+    last.textContent = "";
+    if (done && moment.kind !== "trick") {
+      last.appendChild(document.createTextNode("Last trick, won by " +
+        (done.winner === mySeat ? "you" : seatName(done.winner)) + ": "));
+      done.plays.forEach(function (play) { last.appendChild(cardNode("span", play[1])); });
+    }
+    if (moment.kind === "game") caption.textContent = "Waiting for the deal\u2026";
+    else if (moment.kind === "deal") caption.textContent = "Hand " + (moment.hand + 1) + " dealt" +
+      (view.pass_direction && view.pass_direction !== "hold" ? " \u00b7 pass " + view.pass_direction : "");
+    else if (moment.kind === "trick") caption.textContent = "Trick " + (moment.trick_number + 1) +
+      " won by " + (moment.trick.winner === mySeat ? "you" : seatName(moment.trick.winner));
+    else if (moment.kind === "hand_end") caption.textContent = "Hand over: " +
+      moment.points.map(function (p, s) { return (s === mySeat ? "you" : seatName(s)) + " " + p; }).join(", ");
+    else if (moment.kind === "end") caption.textContent = "Game over" + (moment.aborted ? " (aborted)" : "");
+    else if (plays.length) caption.textContent = "Trick " + (tricks.length + 1);
+    else if (moment.ask && moment.ask.trick !== null && moment.ask.trick !== undefined) caption.textContent = "Trick " + (moment.ask.trick + 1) + ": your lead";
+    else caption.textContent = "Before the tricks";
+  }
+
+  function pickRange() { return asking && asking.ask.pick ? asking.ask.pick : [0, 0]; }
+
+  function drawHand(moment) {
+    var view = moment.view || {};
+    var hand = (view.hand || []).slice();
+    var legal = asking && asking.ask.cards ? asking.ask.cards : [];
+    legal.forEach(function (card) { if (hand.indexOf(card) < 0) hand.push(card); });
+    handBox.textContent = "";
+    hand.forEach(function (card) {
+      var button = cardNode("button", card);
+      button.type = "button";
+      var ok = legal.indexOf(card) >= 0;
+      button.disabled = !ok;
+      button.classList.toggle("legal", ok);
+      button.setAttribute("aria-pressed", selected.indexOf(card) >= 0 ? "true" : "false");
+      button.setAttribute("aria-label", pretty(card) + (ok ? "" : " (not playable now)"));
+      button.addEventListener("click", function () { chooseCard(card); });
+      handBox.appendChild(button);
+    });
+  }
+
+  function drawAsk() {
+    choicesBox.textContent = "";
+    refused.textContent = "";
+    fallback.textContent = "";
+    confirmButton.hidden = true;
+    if (!asking) {
+      clock.hidden = true;
+      root.dataset.asking = "false";
+      return;
+    }
+    root.dataset.asking = "true";
+    root.dataset.kind = asking.ask.kind;
+    root.dataset.pick = asking.ask.pick ? asking.ask.pick.join(",") : "";
+    var kind = asking.ask.kind.replace(/_/g, " ");
+    if (asking.ask.cards) {
+      var range = pickRange();
+      var wanted = range[0] === range[1] ? (range[0] === 1 ? "one card" : range[0] + " cards")
+        : "any of the highlighted cards (" + range[0] + " to " + range[1] + ")";
+      asked.textContent = "Your turn \u2014 " + kind + ": choose " + wanted + ".";
+      if (!(range[0] === 1 && range[1] === 1)) {
+        confirmButton.hidden = false;
+        updateConfirm();
+      }
+      if (asking.ask.default_words) fallback.textContent = "If your clock runs out: " + asking.ask.default_words + ".";
+    } else {
+      asked.textContent = "Your turn \u2014 " + kind + ": choose one.";
+      asking.ask.choices.forEach(function (choice, index) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "button choice";
+        button.dataset.index = index;
+        button.textContent = (index < 9 ? index + 1 + ". " : "") + choice.words;
+        button.addEventListener("click", function () { send({ choice: index }); });
+        choicesBox.appendChild(button);
+      });
+    }
+    clock.hidden = false;
+    tick();
+  }
+
+  function updateConfirm() {
+    var range = pickRange();
+    confirmButton.disabled = !(selected.length >= range[0] && selected.length <= range[1]);
+    confirmButton.textContent = "Confirm " + selected.length + " card" + (selected.length === 1 ? "" : "s");
+  }
+
+  function chooseCard(card) {
+    if (!asking || !asking.ask.cards || asking.ask.cards.indexOf(card) < 0) return;
+    var range = pickRange();
+    if (range[0] === 1 && range[1] === 1) { send({ cards: [card] }); return; }
+    var at = selected.indexOf(card);
+    if (at >= 0) selected.splice(at, 1);
+    else if (selected.length < range[1]) selected.push(card);
+    var button = handBox.querySelector('[data-card="' + card + '"]');
+    if (button) button.setAttribute("aria-pressed", selected.indexOf(card) >= 0 ? "true" : "false");
+    updateConfirm();
+  }
+
+  confirmButton.addEventListener("click", function () {
+    if (!confirmButton.disabled) send({ cards: selected.slice() });
+  });
+
+  function send(answer) {
+    if (!asking) return;
+    var asked_ = asking;
+    answer.number = asked_.number;
+    Array.prototype.forEach.call(root.querySelectorAll("#hand button, #choices button, #confirm"),
+      function (b) { b.disabled = true; });
+    fetch(answerUrl, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify(answer)
+    }).then(function (response) {
+      return response.json().then(function (body) { return [response.status, body]; });
+    }).then(function (result) {
+      if (result[0] === 200) {
+        sent = asked_.number;
+        asking = null;
+        selected = [];
+        asked.textContent = "Answered. Waiting for the other seats\u2026";
+        root.dataset.answered = String(sent);
+        drawAsk();
+        removeFromHand(answer.cards || []);
+      } else {
+        refused.textContent = result[1].error || "refused";
+        if (result[0] === 409) { asking = null; drawAsk(); }
+        else drawHandAgain();
+      }
+    }).catch(function () {
+      refused.textContent = "The answer did not reach the site: try again.";
+      drawHandAgain();
+    });
+  }
+
+  var lastMoment = null;
+  function drawHandAgain() { if (lastMoment) { drawHand(lastMoment); drawAsk(); } }
+  function removeFromHand(cards) {
+    if (!lastMoment || !lastMoment.ask || lastMoment.ask.kind === "reveal") { if (lastMoment) drawHand(lastMoment); return; }
+    Array.prototype.forEach.call(handBox.querySelectorAll("button"), function (b) {
+      b.disabled = true;
+      b.classList.remove("legal");
+      if (cards.indexOf(b.dataset.card) >= 0) b.classList.add("sent");
+    });
+  }
+
+  function tick() {
+    if (!asking) return;
+    var left = Math.max(0, (deadline - Date.now()) / 1000);
+    clockText.textContent = left > 0 ? Math.ceil(left) + " s left" : "Time is up: the default is played.";
+    clockFill.style.width = (seconds ? Math.max(0, Math.min(100, 100 * left / seconds)) : 0) + "%";
+    clock.classList.toggle("low", left < 10);
+  }
+  setInterval(tick, 250);
+
+  function draw(moment) {
+    var fresh = moment.number !== number;
+    number = moment.number;
+    root.dataset.number = String(number);
+    root.dataset.moment = moment.kind;
+    lastMoment = moment;
+    var waiting = moment.kind === "ask" && !moment.answered && moment.remaining > 0 && sent !== moment.number;
+    if (waiting && (!asking || asking.number !== moment.number)) {
+      asking = moment;
+      selected = [];
+      seconds = moment.ask.seconds;
+      deadline = Date.now() + moment.remaining * 1000;
+      fresh = true;
+    } else if (!waiting && asking) {
+      asking = null;
+      fresh = true;
+    }
+    if (!fresh) return;
+    drawSeats(moment);
+    drawTrick(moment);
+    drawHand(moment);
+    drawAsk();
+    if (!asking && moment.kind !== "ask") {
+      asked.textContent = moment.kind === "end" ? "The game is over." : "Waiting for the other seats\u2026";
+    }
+  }
+
+  function setStatus(body) {
+    root.dataset.status = body.status;
+    var badge = document.querySelector("#table-status [data-status]");
+    if (badge) {
+      badge.dataset.status = body.status;
+      badge.className = "status status-" + body.status;
+      badge.textContent = body.status;
+    }
+  }
+
+  function poll() {
+    fetch(stateUrl + "?after=" + number, { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("status " + response.status);
+        return response.json();
+      })
+      .then(function (body) {
+        failures = 0;
+        root.dataset.connection = "ok";
+        setStatus(body);
+        if (body.moment) draw(body.moment);
+        if (body.replay) {
+          finished = true;
+          asking = null;
+          drawAsk();
+          el("done").hidden = false;
+          asked.textContent = body.status === "done" ? "The game is over." : "The match ended: " + (body.reason || body.status) + ".";
+        }
+      })
+      .catch(function () {
+        failures += 1;
+        root.dataset.connection = "lost";
+        refused.textContent = "Connection lost: trying again\u2026";
+      })
+      .then(function () {
+        if (!finished) setTimeout(poll, failures ? Math.min(5000, 500 * failures) : POLL_MS);
+      });
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (!asking || event.altKey || event.ctrlKey || event.metaKey) return;
+    var target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+    var cards = Array.prototype.slice.call(handBox.querySelectorAll("button.legal:not([disabled])"));
+    if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+      if (!cards.length) return;
+      var at = cards.indexOf(document.activeElement);
+      var step = event.key === "ArrowRight" ? 1 : -1;
+      var next = at < 0 ? (step > 0 ? 0 : cards.length - 1) : (at + step + cards.length) % cards.length;
+      cards[next].focus();
+      event.preventDefault();
+    } else if (/^[1-9]$/.test(event.key) && asking.ask.choices) {
+      var index = Number(event.key) - 1;
+      if (index < asking.ask.choices.length) { send({ choice: index }); event.preventDefault(); }
+    } else if ((event.key === "c" || event.key === "C") && !confirmButton.hidden && !confirmButton.disabled) {
+      send({ cards: selected.slice() });
+      event.preventDefault();
+    }
+  });
+
+  poll();
+})();
