@@ -110,7 +110,21 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     templating.init_app(app)
     headers.init_app(app)
 
-    from . import account, auth, bots, home, ladder, live, matches, seasons, status, submissions
+    from . import (
+        account,
+        analyses,
+        auth,
+        bots,
+        data,
+        home,
+        ladder,
+        live,
+        matches,
+        seasons,
+        status,
+        submissions,
+        tables,
+    )
     from .api import api
 
     for blueprint in (
@@ -121,9 +135,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         seasons.bp,
         bots.bp,
         matches.bp,
+        analyses.bp,
         live.bp,
         submissions.bp,
+        tables.bp,
         status.bp,
+        data.bp,
         api,
     ):
         app.register_blueprint(blueprint)
