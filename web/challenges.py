@@ -60,6 +60,8 @@ def find_opponent(session: Session, reference: str) -> BotVersion:
     ).one_or_none()
     if bot is None:
         raise ChallengeError(f"there is no bot {owner}/{name}")
+    if bot.is_house and bot.name == "person":  # a person's seat at human tables, not a bot
+        raise ChallengeError(f"{owner}/{name} is a person's seat, not a bot")
     version = newest_ready_version(session, bot.id)
     if version is None:
         raise ChallengeError(f"{owner}/{name} has no ready version")

@@ -149,7 +149,11 @@ def challenge() -> Response | tuple[str, int]:
             flash("Challenge queued: the match runs as soon as a worker is free.", "success")
             return redirect(url_for("matches.show", match_id=match.id))
     db = database.session()
-    house = db.scalars(select(Bot.name).where(Bot.is_house.is_(True)).order_by(Bot.name))
+    house = db.scalars(
+        select(Bot.name)
+        .where(Bot.is_house.is_(True), Bot.name != "person")  # a person's seat: not a bot
+        .order_by(Bot.name)
+    )
     demo = db.execute(
         select(User.username, Bot.name)
         .join(User, User.id == Bot.owner_id)
