@@ -1,0 +1,133 @@
+"""The analysis of a match on the site (issue 33; docs/analysis.md): asked for from the
+match page, run by a worker on the "analysis" queue, shown beside the replay viewer (each
+judged decision's loss, the best answer, every answer's evaluation), summed up on the bot
+page.
+
+Who may ask: the owner of a bot in the match and admins, and anyone signed in when the
+match's season has `public_analyses`; each ask of a new analysis counts against the
+asker's quota (`quotas.check_analysis`), an analysis already made is served from the
+store. Anyone who may see the match may read its analysis: it holds what the replay
+already shows, judged from each seat's own view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, jsonify, redirect, url_for
+from werkzeug.wrappers import Response
+
+from arena.analysis import Settings
+from arena.store import analyses
+from arena.store.models import AnalysisStatus, Match, MatchAnalysis, MatchStatus, User
+
+from . import database, quotas
+from .auth import current_user
+from .loaders import load_match
+
+bp = Blueprint("analyses", __name__)
+
+DEFAULT = Settings()
+"""The depth the site analyses at (`arena.analysis`'s default)."""
+
+
+def may_request(match: Match, user: User | None) -> bool:
+    """Whether `user` may ask for the match's analysis (see the module's docstring)."""
+    if user is None or match.status is not MatchStatus.DONE:
+        return False
+    if user.is_admin or (match.season is not None and match.season.public_analyses):
+        return True
+    return user.id in analyses.owner_ids(database.session(), match.id)
+
+
+def state(match: Match) -> dict[str, Any]:
+    """The match's analysis as the page and the API show it: status, progress, result."""
+    row = analyses.find(
+        database.session(), match.id, DEFAULT.samples, DEFAULT.playouts, DEFAULT.seed
+    )
+    return describe(match, row)
+
+
+def describe(match: Match, row: MatchAnalysis | None) -> dict[str, Any]:
+    """`row` (or none) as JSON, with whether the signed-in user may ask for it."""
+    body: dict[str, Any] = {
+        "match_id": match.id,
+        "status": "none" if row is None else row.status.value,
+        "may_request": may_request(match, current_user()),
+    }
+    if row is not None:
+        body.update(
+            {
+                "id": row.id,
+                "done": row.done,
+                "total": row.total,
+                "samples": row.samples,
+                "playouts": row.playouts,
+                "seed": row.seed,
+                "asked_at": row.created_at.isoformat(),
+                "finished_at": row.finished_at.isoformat() if row.finished_at else None,
+                "error": row.error,
+                "analysis": row.result if row.status is AnalysisStatus.DONE else None,
+            }
+        )
+    return body
+
+
+def ask(match: Match, user: User) -> tuple[MatchAnalysis, bool]:
+    """Ask for the match's analysis at the site's depth on behalf of `user` (403 when they
+    may not, 429 over their quota when it is a new one); the row and whether it is new."""
+    if not may_request(match, user):
+        abort(403, "Only the owners of the bots in a finished match may ask for its analysis.")
+    row: MatchAnalysis | None = None
+    asked = False
+    for attempt in database.conflict_retries():  # two asks at once: one row
+        with attempt as db:
+            existing = analyses.find(db, match.id, DEFAULT.samples, DEFAULT.playouts, DEFAULT.seed)
+            if existing is None or existing.status is AnalysisStatus.FAILED:
+                quotas.check_analysis(db, user)
+            row, asked = analyses.request(
+                db,
+                match.id,
+                user.id,
+                samples=DEFAULT.samples,
+                playouts=DEFAULT.playouts,
+                seed=DEFAULT.seed,
+            )
+    assert row is not None
+    return row, asked
+
+
+@bp.post("/matches/<int:match_id>/analysis")
+def request_analysis(match_id: int) -> Response:
+    """Ask for the match's analysis (the page's button); back to the match page."""
+    match = load_match(match_id)
+    user = current_user()
+    if user is None:
+        abort(401, "Sign in to ask for a match's analysis.")
+    _, asked = ask(match, user)
+    flash(
+        "Analysis asked for: a worker judges every decision; this page shows its progress."
+        if asked
+        else "This match's analysis was asked for already.",
+        "success",
+    )
+    return redirect(url_for("matches.show", match_id=match.id) + "#analysis")
+
+
+@bp.get("/matches/<int:match_id>/analysis.json")
+def analysis_json(match_id: int) -> Response:
+    """The match's analysis: its status and progress, and once done its result."""
+    response = jsonify(state(load_match(match_id)))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.app_context_processor
+def _helpers() -> dict[str, Any]:
+    """`analysis_of(match)` for the match page's panel, `bot_analysis(bot_id)` for the
+    bot page's summary."""
+
+    def bot_analysis(bot_id: int) -> dict[str, Any]:
+        return analyses.bot_summary(database.session(), bot_id)
+
+    return {"analysis_of": state, "bot_analysis": bot_analysis}
