@@ -88,6 +88,8 @@ class DecisionAnalysis:
     entrant: int
     kind: str
     trick: int | None
+    position: int | None
+    """The play's place in its trick (0: the lead); None for a pass."""
     phase: str
     tags: tuple[str, ...]
     chosen: str
@@ -172,6 +174,7 @@ def _brief(d: DecisionAnalysis) -> dict[str, Any]:
         "action": d.action,
         "seat": d.seat,
         "trick": d.trick,
+        "position": d.position,
         "phase": d.phase,
         "chosen": d.chosen,
         "best": d.best,
@@ -341,6 +344,7 @@ def _decision(
         entrant=seating[decision.seat],
         kind=decision.kind.value,
         trick=decision.trick,
+        position=len(view.current_trick) if decision.kind is _PLAY else None,
         phase=phase,
         tags=tuple(tags),
         chosen=chosen,
