@@ -1,0 +1,79 @@
+"""`arena bench export` and `arena bench baseline` (attached to `arena bench` by arena.cli):
+the open data's export memory, and the baseline control per core-second."""
+
+from __future__ import annotations
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from .common import console
+
+URL_HELP = (
+    "A PostgreSQL server URL: a fresh database is created on it and dropped afterwards "
+    "[default: a temporary SQLite file]."
+)
+
+
+def _bar(what: str) -> Progress:
+    return Progress(
+        TextColumn(f"[bold]{what}[/bold]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("matches"),
+        TimeElapsedColumn(),
+        console=console,
+    )
+
+
+@click.command("export")
+@click.option("--url", default=None, help=URL_HELP)
+@click.option("--matches", type=click.IntRange(1), default=10_000, show_default=True)
+@click.option("--entrants", type=click.IntRange(4), default=40, show_default=True)
+def bench_export(url: str | None, matches: int, entrants: int) -> None:
+    """Play and store a season, export it as open data in a child process: its peak memory."""
+    from arena.data.bench import bench_export as run
+    from arena.data.bench import describe_export
+
+    with _bar("playing and storing") as bar:
+        task = bar.add_task("play", total=matches)
+        figures = run(
+            url,
+            matches=matches,
+            entrants=entrants,
+            progress=lambda done, total: bar.update(task, completed=done),
+        )
+    for line in describe_export(figures):
+        console.print(line, markup=False)
+
+
+@click.command("baseline")
+@click.option("--url", default=None, help=URL_HELP)
+@click.option("--sets", type=click.IntRange(2), default=150, show_default=True)
+@click.option(
+    "--reference", default="heuristic", show_default=True, help="The house bot that replays."
+)
+@click.option(
+    "--platform-match-seconds",
+    type=click.FloatRange(0.0, min_open=True),
+    default=1.504,
+    show_default=True,
+    help="Core-seconds of one platform match (docs/benchmarks.md: arena bench season).",
+)
+def bench_baseline(
+    url: str | None, sets: int, reference: str, platform_match_seconds: float
+) -> None:
+    """The baseline control against duplicate sets, per core-second, on a stored season."""
+    from arena.data.bench import bench_baseline as run
+    from arena.data.bench import describe_baseline
+
+    with _bar("playing and storing") as bar:
+        task = bar.add_task("play", total=sets)
+        bench = run(
+            url,
+            sets=sets,
+            reference=reference,
+            platform_match_seconds=platform_match_seconds,
+            progress=lambda done, total: bar.update(task, completed=done),
+        )
+    for line in describe_baseline(bench):
+        console.print(line, markup=False)

@@ -1,0 +1,34 @@
+"""`arena bench export` and `arena bench baseline` on small seasons: the export's child
+process reports its peak memory and its files, and the four estimators are measured on
+a season read back as recorded."""
+
+from __future__ import annotations
+
+from arena.data.bench import bench_baseline, bench_export, describe_baseline, describe_export
+
+
+def test_the_export_bench_measures_a_child_process() -> None:
+    figures = bench_export(matches=6, entrants=4)
+    assert figures.matches >= 6
+    assert figures.hands > figures.matches
+    assert figures.peak_rss_kib >= figures.rss_after_imports_kib > 0
+    assert figures.files["matches.jsonl.gz"] > 0
+    assert "peak resident memory" in "\n".join(describe_export(figures))
+
+
+def test_the_baseline_bench_measures_four_estimators() -> None:
+    bench = bench_baseline(sets=4, strengths=(0.0, 0.5, 1.0, 0.25))
+    assert [e.name for e in bench.estimators] == [
+        "single games",
+        "single games + baseline",
+        "duplicate sets",
+        "duplicate sets + baseline",
+    ]
+    assert bench.games == 4 * bench.sets
+    assert bench.deals < bench.hands  # a set's rotations share their deals' references
+    single, adjusted, duplicate, both = bench.estimators
+    assert adjusted.seconds_per_hand > single.seconds_per_hand == duplicate.seconds_per_hand
+    assert both.seconds_per_hand < adjusted.seconds_per_hand
+    assert bench.efficiency(single) == 1.0
+    assert len(bench.halves) == 2
+    assert "per core-s" in "\n".join(describe_baseline(bench))
