@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from .live import live as live_server
+
 if TYPE_CHECKING:
     from workers.embedded_broker import EmbeddedBroker
 
@@ -408,6 +410,12 @@ def process_command(*args: str) -> list[str]:
 )
 @click.option("--no-web", is_flag=True, help="Run the workers and beat only.")
 @click.option(
+    "--no-live",
+    is_flag=True,
+    help="Serve the live streams from the site's threads, without the live server in "
+    "front of it (docs/operations.md, Live serving).",
+)
+@click.option(
     "--cadence",
     type=click.FloatRange(1, 86400),
     default=30.0,
@@ -428,6 +436,7 @@ def platform(
     broker_kind: str,
     use_redis: bool,
     no_web: bool,
+    no_live: bool,
     cadence: float,
     metrics_port: int,
 ) -> None:
@@ -437,7 +446,15 @@ def platform(
         _url, broker = start_broker(env, "redis" if use_redis else broker_kind, stack)
         metrics = serve_platform_metrics(env, metrics_port, stack)
         code = run_platform(
-            env, workers, host, port, no_web, cadence, broker=broker, metrics_url=metrics
+            env,
+            workers,
+            host,
+            port,
+            no_web,
+            cadence,
+            broker=broker,
+            metrics_url=metrics,
+            live=not no_live,
         )
     click.echo("stopped")
     raise SystemExit(code)
@@ -480,10 +497,13 @@ def run_platform(
     *,
     broker: EmbeddedBroker | None = None,
     metrics_url: str | None = None,
+    live: bool = False,
 ) -> int:
     """Prepare, then supervise the platform's processes (and the embedded `broker`, when
     it is the platform's own) until Ctrl-C; the exit status. `metrics_url`: where the
-    workers' metrics are served (`serve_platform_metrics`), for the banner."""
+    workers' metrics are served (`serve_platform_metrics`), for the banner. With `live`,
+    the live server (`arena live`) takes `host:port` and the site sits behind it on a
+    free port of 127.0.0.1 (docs/operations.md, Live serving)."""
     from workers.supervisor import Child, Supervisor
 
     click.echo(f"data in {env['ARENA_DATA_DIR']}; broker {env['ARENA_BROKER_URL']}")
@@ -509,11 +529,19 @@ def run_platform(
     children.append(Child("analysis", ["nice", "-n", "10", *analysis], env))
     children.append(Child("beat", process_command("beat"), env))
     if not no_web:
+        site_host, site_port = (host, port) if not live else ("127.0.0.1", _free_port())
         children.insert(
-            0, Child("web", process_command("web", "--host", host, "--port", str(port)), env)
+            0,
+            Child(
+                "web", process_command("web", "--host", site_host, "--port", str(site_port)), env
+            ),
         )
+        if live:
+            site = f"http://{site_host}:{site_port}"
+            front = process_command("live", "--host", host, "--port", str(port), "--site", site)
+            children.insert(1, Child("live", front, env))
         click.echo(f"the platform: http://{host}:{port}/   (Ctrl-C stops everything)")
-        click.echo(f"metrics: http://{host}:{port}/metrics (the site, queues, seasons)")
+        click.echo(f"metrics: http://{site_host}:{site_port}/metrics (the site, queues, seasons)")
     if metrics_url:
         click.echo(f"metrics: {metrics_url} (the workers)")
     if broker is None:
@@ -533,6 +561,15 @@ def run_platform(
         heartbeat.stop()
 
 
+def _free_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on now (the site behind the live
+    server)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
 COMMANDS = (platform, setup, web, worker, beat)
 """The commands `arena.cli` registers from this module."""
 
@@ -544,6 +581,7 @@ def processes() -> None:
 
 for _command in COMMANDS:
     processes.add_command(_command)
+processes.add_command(live_server)  # `arena live`, the one in front of the site
 
 
 if __name__ == "__main__":
