@@ -13,6 +13,7 @@ import click
 
 PLATFORM_LIBRARIES: Final = frozenset(
     {
+        "aiohttp",
         "alembic",
         "argon2",
         "celery",
