@@ -1,0 +1,594 @@
+"""`arena bench rehearsal`: a season the way a real competition looks, through the real
+platform, checked against a known truth (issue 36, item 3; docs/scaling.md).
+
+One run, in a scratch folder: the starter kits built once (`workers.rehearsal_entrants`);
+a fresh database (SQLite, or the PostgreSQL URL given, which must be empty) and broker
+(the embedded server, a scratch SQL broker, or the Redis URL given, flushed first); the
+real site (`arena web`) and real worker processes (`arena worker`, the sandbox for every
+bot). The entrants (`arena.benchmarks.rehearsal.plan_entrants`) each get an account and
+an API token and upload their bot over HTTP to `POST /api/v1/bots/<name>/versions`, as
+`arena bot upload` does; their first ready version joins the default season, as a
+contestant's does (`arena.seasons.entries.promote_version`).
+
+The driver then plays beat's part, as `workers.bench` does: it enqueues the pending
+versions (what `dispatch` would), starts the season and schedules each round
+(`arena.seasons.schedule_round`, whose matchmaking seats the tables) once the last is
+recorded, so that each round's duration is its own. Half way, the entrants that update
+upload their second version; it is validated while the next round plays and takes its
+bot's place. After the last round the season is finished (`finish_season`): the frozen
+final standings (the batch fit with 95 % intervals and tie groups) are the final order.
+(Issue 35's finals have tables in the store but no code that plays them yet, so the
+final is the season's frozen standings.)
+
+Then the checks: every scheduled match recorded exactly once (done, one replay, rated
+once: one rating change per seat, and the entries' games adding up), every replay
+verifying through the engine with the seats' stored scores, the faults counted by kind
+from the replays, and the final order against the truth (`arena.benchmarks.rehearsal`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from collections.abc import Callable, Sequence
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from arena.benchmarks.rehearsal import Agreement, EntrantPlan, agreement, true_order
+from arena.engine import preset
+from arena.match import replay as replay_io
+from arena.match.replay_v2 import ReplayV2, verify_v2
+from arena.match.verify import ReplayMismatchError
+from arena.seasons import MatchmakingSettings, create_season, finish_season, schedule_round
+from arena.seasons import start_season as start
+from arena.store import migrate
+from arena.store.accounts import create_user, issue_token
+from arena.store.database import write_transaction
+from arena.store.models import (
+    Bot,
+    BotVersion,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    RatingChange,
+    Replay,
+    SeasonEntry,
+    User,
+    VersionStatus,
+)
+from arena.store.types import utc_now
+
+from . import context
+from .app import app, configure
+from .bench import _start_worker, _stop, _wait, cpu_per_match
+from .config import Settings
+from .rehearsal_entrants import BuiltKits, build_kits, pack, upload_files
+
+
+class RehearsalError(RuntimeError):
+    """The rehearsal could not run to its end; the message says where (and the log)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class FinalRow:
+    """One entrant's line of the final standings."""
+
+    name: str
+    kind: str
+    handicap: float
+    fault: str | None
+    version: int
+    rank: int | None
+    points: float | None
+    low: float | None
+    high: float | None
+    games: int
+
+
+@dataclasses.dataclass
+class RehearsalFigures:
+    """What one rehearsal measured and checked."""
+
+    entrants: int
+    workers: int
+    broker: str
+    database: str
+    build_seconds: dict[str, float]
+    validation_seconds: float
+    season_seconds: float
+    scheduled: int
+    recorded: int
+    statuses: dict[str, int]
+    duplicates: list[str]
+    replays_verified: int
+    replay_failures: list[str]
+    cpu_per_match: dict[str, float]
+    faults: dict[str, int]
+    faulted_matches: dict[str, int]
+    faults_by_entrant: dict[str, int]
+    round_seconds: list[float]
+    round_matches: list[int]
+    final: list[FinalRow]
+    agreement: Agreement | None
+    load: tuple[float, float]
+    """The load average (1 minute) when the season started and when it ended."""
+    hands_per_match: float
+
+    @property
+    def per_minute(self) -> float:
+        """Matches recorded per minute of the season (first round enqueued to last recorded)."""
+        return 60.0 * self.recorded / self.season_seconds if self.season_seconds > 0 else 0.0
+
+    @property
+    def nothing_lost(self) -> bool:
+        """Every scheduled match done, recorded once, its replay verifying."""
+        return (
+            self.recorded == self.scheduled
+            and not self.duplicates
+            and not self.replay_failures
+            and self.replays_verified == self.scheduled
+        )
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _start_site(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "arena.commands.platform", "web", "--port", str(port)],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+
+
+def _site_up(base: str) -> bool:
+    """Whether the site answers (any HTTP status: it serves)."""
+    try:
+        with urllib.request.urlopen(f"{base}/api/v1/me", timeout=5):
+            return True
+    except urllib.error.HTTPError:
+        return True
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def upload(base: str, token: str, name: str, archive: bytes) -> dict[str, Any]:
+    """POST one upload to the site's API as `arena bot upload` does; its JSON answer.
+    Raises RehearsalError when the site refuses it."""
+    boundary = "rehearsal-" + secrets.token_hex(12)
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+            f'filename="{name}.tar.gz"\r\nContent-Type: application/octet-stream\r\n\r\n'
+        ).encode()
+        + archive
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    request = urllib.request.Request(
+        f"{base}/api/v1/bots/{name}/versions",
+        data=body,
+        method="POST",
+        headers={
+            "Authorization": f"Bearer {token}",
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "Accept": "application/json",
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            data: dict[str, Any] = json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        text = error.read()[:500].decode(errors="replace")
+        raise RehearsalError(f"the site refused {name}'s upload: {error.code} {text}") from None
+    return data
+
+
+def run_rehearsal(
+    plans: Sequence[EntrantPlan],
+    *,
+    workers: int,
+    rounds: int,
+    root: Path,
+    broker_url: str | None = None,
+    broker: str = "embedded",
+    database_url: str | None = None,
+    hands: int | None = None,
+    kits: BuiltKits | None = None,
+    timeout: float = 3600.0,
+    progress: Callable[[str], None] = lambda line: None,
+) -> RehearsalFigures:
+    """One rehearsal of `plans` with `workers` worker processes and `rounds` rounds (the
+    module's docstring says what it does). `hands` caps a match (default: standard rules
+    to 100). Raises RehearsalError, or KitBuildError when a kit cannot be built here."""
+    from .config import prepare_sql_broker
+    from .embedded_broker import EmbeddedBroker
+    from .matches import enqueue_matches
+    from .validation import enqueue_validations
+
+    if rounds < 2:
+        raise RehearsalError("a rehearsal needs two rounds at least (updates come half way)")
+    root.mkdir(parents=True, exist_ok=True)
+    if kits is None:
+        progress("building the starter kits")
+        kits = build_kits(root / "kits")
+    data_dir = root / "data"
+    data_dir.mkdir()
+    log = root / "workers.log"
+    with contextlib.ExitStack() as stack:
+        if broker == "embedded" and broker_url is None:
+            server = EmbeddedBroker(root / "broker")
+            broker_url = server.start()
+            stack.callback(server.stop)
+        elif broker_url is not None and broker_url.startswith("redis"):
+            import redis
+
+            redis.Redis.from_url(broker_url).flushdb()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
+        env.update(
+            ARENA_DATA_DIR=str(data_dir),
+            ARENA_DATABASE_URL=database_url or f"sqlite:///{root / 'arena.db'}",
+            ARENA_BROKER_URL=broker_url or f"sqla+sqlite:///{root / 'broker.sqlite'}",
+            ARENA_LOG_FORMAT="json",
+            ARENA_LOG_LEVEL="INFO",  # each recorded match's line carries its CPU account
+            ARENA_SECRET_KEY=secrets.token_hex(32),
+        )
+        settings = Settings.from_environ(env)
+        configure(app, settings)
+        stack.callback(lambda: configure(app, Settings.from_environ()))
+        if settings.broker_is_sql:
+            prepare_sql_broker(settings.broker_url)
+        migrate.upgrade(settings.database_url)
+        sessions = context.sessions()
+        with sessions() as session:
+            if session.scalar(select(func.count()).select_from(User)):
+                raise RehearsalError("the database holds users already: give an empty one")
+        tokens = _accounts(sessions, plans)
+        season_id = _default_season(sessions, hands)
+        port = _free_port()
+        base = f"http://127.0.0.1:{port}"
+        site = _start_site(env, port, root / "site.log")
+        stack.callback(_stop, site)
+        procs = [_start_worker(f"rehearsal{i}", env, log) for i in range(workers)]
+        for process in procs:
+            stack.callback(_stop, process)
+        _wait(lambda: _site_up(base), 60, f"the site (see {root / 'site.log'})")
+
+        def upload_all(which: Sequence[EntrantPlan], first: bool) -> list[int]:
+            ids = []
+            for plan in which:
+                p = (
+                    plan.first_handicap
+                    if first and plan.first_handicap is not None
+                    else plan.handicap
+                )
+                archive = pack(upload_files(plan, kits, p))
+                ids.append(int(upload(base, tokens[plan.name], plan.name, archive)["id"]))
+            enqueue_validations(ids)  # what beat's dispatch does with pending versions
+            return ids
+
+        def settled(ids: list[int]) -> Callable[[], bool]:
+            def check() -> bool:
+                with sessions() as session:
+                    rows = session.execute(
+                        select(Bot.name, BotVersion.status, BotVersion.status_reason)
+                        .join(Bot, Bot.id == BotVersion.bot_id)
+                        .where(BotVersion.id.in_(ids))
+                    ).all()
+                rejected = [
+                    f"{name}: {reason}" for name, s, reason in rows if s is VersionStatus.REJECTED
+                ]
+                if rejected:
+                    raise RehearsalError("versions rejected: " + "; ".join(rejected)[:2000])
+                return all(s is VersionStatus.READY for _, s, _ in rows)
+
+            return check
+
+        progress(f"uploading {len(plans)} entrants through {base}/api/v1")
+        started = time.perf_counter()
+        first_ids = upload_all(plans, first=True)
+        _wait(settled(first_ids), timeout, f"the entrants' validation (see {log})")
+        validation_seconds = time.perf_counter() - started
+        with sessions() as session:
+            entered = session.scalar(
+                select(func.count())
+                .select_from(SeasonEntry)
+                .where(SeasonEntry.season_id == season_id, SeasonEntry.active.is_(True))
+            )
+        if entered != len(plans):
+            raise RehearsalError(f"{entered} of {len(plans)} entrants joined the default season")
+        with sessions() as session:
+            start(session, season_id)
+        load_start = os.getloadavg()[0]
+        scheduled: list[int] = []
+        round_seconds: list[float] = []
+        round_matches: list[int] = []
+        updaters: list[EntrantPlan] = []
+        update_ids: list[int] = []
+        season_started = time.perf_counter()
+        for number in range(1, rounds + 1):
+            if number == rounds // 2 + 1:
+                updaters = [plan for plan in plans if plan.updates]
+                if updaters:
+                    progress(f"round {number}: {len(updaters)} entrants upload a new version")
+                    update_ids = upload_all(updaters, first=False)
+            enqueued = utc_now()
+            with sessions() as session:
+                report = schedule_round(session, season_id, enqueue_matches)
+            these = list(report.match_ids)
+            if not these:
+                raise RehearsalError(f"round {number} seated no table ({report.skipped})")
+            scheduled += these
+            _wait(_all_terminal(sessions, these), timeout, f"round {number} (see {log})", 0.1)
+            with sessions() as session:
+                last = session.scalar(
+                    select(func.max(Match.finished_at)).where(Match.id.in_(these))
+                )
+            round_seconds.append((last - enqueued).total_seconds() if last else 0.0)
+            round_matches.append(len(these))
+            progress(f"round {number}: {len(these)} matches in {round_seconds[-1]:.1f} s")
+            if number == rounds // 2 + 1 and updaters:
+                _wait(settled(update_ids), timeout, f"the new versions' validation (see {log})")
+        season_seconds = time.perf_counter() - season_started
+        load_end = os.getloadavg()[0]
+        with sessions() as session:
+            finish_season(session, season_id)
+        progress("season finished: checking every match and replay")
+        figures = _collect(sessions, plans, season_id, scheduled)
+    return dataclasses.replace(
+        figures,
+        workers=workers,
+        broker=broker_url if broker_url and broker != "embedded" else broker,
+        database="postgresql" if database_url and database_url.startswith("postgres") else "sqlite",
+        build_seconds=kits.seconds,
+        validation_seconds=validation_seconds,
+        season_seconds=season_seconds,
+        cpu_per_match=cpu_per_match(log, set(scheduled)),
+        round_seconds=round_seconds,
+        round_matches=round_matches,
+        load=(load_start, load_end),
+    )
+
+
+def _all_terminal(sessions: sessionmaker[Session], ids: list[int]) -> Callable[[], bool]:
+    from arena.store.models import TERMINAL_MATCH_STATUSES
+
+    def check() -> bool:
+        with sessions() as session:
+            left = session.scalar(
+                select(func.count())
+                .select_from(Match)
+                .where(Match.id.in_(ids), Match.status.not_in(TERMINAL_MATCH_STATUSES))
+            )
+        return left == 0
+
+    return check
+
+
+def _accounts(sessions: sessionmaker[Session], plans: Sequence[EntrantPlan]) -> dict[str, str]:
+    """One account and API token per entrant (one owner per bot: a table seats one
+    version per owner)."""
+    tokens = {}
+    with sessions() as session, write_transaction(session):
+        for plan in plans:
+            user = create_user(session, f"owner-{plan.name}", None)
+            tokens[plan.name] = issue_token(session, user, "rehearsal")[1]
+    return tokens
+
+
+def _default_season(sessions: sessionmaker[Session], hands: int | None) -> int:
+    """The season every entrant's first ready version joins: standard rules (to 100, or
+    `hands` hands), no house bots, every entrant at a table each round."""
+    rules = preset("standard")
+    if hands is not None:
+        rules = rules.replace(target_score=None, max_hands=hands, moon="old")
+    with sessions() as session, write_transaction(session):
+        season = create_season(
+            session,
+            name="rehearsal",
+            rules=rules,
+            starts_at=utc_now(),
+            ends_at=utc_now() + timedelta(days=1),
+            cadence=timedelta(seconds=1),
+            matchmaking=MatchmakingSettings(fill_with_house=False),
+            house_bots=False,
+            is_default=True,
+        )
+        season_id: int = season.id
+    return season_id
+
+
+def _collect(
+    sessions: sessionmaker[Session],
+    plans: Sequence[EntrantPlan],
+    season_id: int,
+    scheduled: list[int],
+) -> RehearsalFigures:
+    """The checks and figures read back from the database once the season is finished."""
+    by_name = {plan.name: plan for plan in plans}
+    with sessions() as session:
+        matches = session.execute(
+            select(Match.id, Match.status, Match.hands_played).where(Match.season_id == season_id)
+        ).all()
+        seats = session.execute(
+            select(MatchSeat.match_id, MatchSeat.seat, MatchSeat.score, Bot.name)
+            .join(BotVersion, BotVersion.id == MatchSeat.bot_version_id)
+            .join(Bot, Bot.id == BotVersion.bot_id)
+            .join(Match, Match.id == MatchSeat.match_id)
+            .where(Match.season_id == season_id)
+        ).all()
+        changes = dict(
+            session.execute(
+                select(RatingChange.match_id, func.count())
+                .where(RatingChange.season_id == season_id)
+                .group_by(RatingChange.match_id)
+            ).all()
+        )
+        replays = dict(
+            session.execute(
+                select(Replay.match_id, func.count())
+                .join(Match)
+                .where(Match.season_id == season_id)
+                .group_by(Replay.match_id)
+            ).all()
+        )
+        entries = session.execute(
+            select(SeasonEntry, Bot.name, BotVersion.number)
+            .join(BotVersion, BotVersion.id == SeasonEntry.bot_version_id)
+            .join(Bot, Bot.id == BotVersion.bot_id)
+            .where(SeasonEntry.season_id == season_id, SeasonEntry.active.is_(True))
+        ).all()
+        games = session.scalar(
+            select(func.sum(SeasonEntry.final_games)).where(SeasonEntry.season_id == season_id)
+        )
+    statuses = Counter(str(status.value) for _, status, _ in matches)
+    done = {match_id for match_id, status, _ in matches if status is MatchStatus.DONE}
+    seat_names: dict[int, dict[int, str]] = {}
+    seat_scores: dict[int, dict[int, int | None]] = {}
+    for match_id, seat, score, name in seats:
+        seat_names.setdefault(match_id, {})[seat] = name
+        seat_scores.setdefault(match_id, {})[seat] = score
+    duplicates = []
+    if len(scheduled) != len(set(scheduled)) or set(scheduled) != {m for m, _, _ in matches}:
+        duplicates.append("the season's matches are not the scheduled ones, once each")
+    for match_id in sorted(done):
+        if replays.get(match_id, 0) != 1:
+            duplicates.append(f"match {match_id}: {replays.get(match_id, 0)} replays")
+        if changes.get(match_id, 0) != len(seat_names.get(match_id, {})):
+            duplicates.append(
+                f"match {match_id}: rated {changes.get(match_id, 0)} times for its seats"
+            )
+    if games is not None and games != sum(len(seat_names.get(m, {})) for m in done):
+        duplicates.append(f"the entries' games add up to {games}, not 4 per match")
+    faults: Counter[str] = Counter()
+    faulted: Counter[str] = Counter()
+    by_entrant: Counter[str] = Counter()
+    verified = 0
+    failures = []
+    for match_id in sorted(done):
+        with sessions() as session:
+            content = session.scalar(select(Replay.content).where(Replay.match_id == match_id))
+        if content is None:
+            failures.append(f"match {match_id}: no replay")
+            continue
+        try:
+            document = replay_io.loads(content, (2,))
+            verify_v2(ReplayV2.from_dict(document))
+        except (ReplayMismatchError, ValueError, KeyError) as error:
+            failures.append(f"match {match_id}: {error}")
+            continue
+        results = document["result"]["entrants"]
+        totals = {int(r["entrant"]): r["score"] for r in results}
+        stored = seat_scores.get(match_id, {})
+        if totals != stored:
+            failures.append(f"match {match_id}: replay scores {totals}, stored {stored}")
+            continue
+        verified += 1
+        kinds = Counter(str(fault.get("kind")) for fault in document.get("faults", ()))
+        faults.update(kinds)
+        faulted.update(kinds.keys())
+        for fault in document.get("faults", ()):
+            by_entrant[seat_names[match_id].get(int(fault.get("entrant", -1)), "?")] += 1
+    final = []
+    for entry, name, number in entries:
+        plan = by_name[name]
+        final.append(
+            FinalRow(
+                name=name,
+                kind=plan.kind,
+                handicap=plan.handicap,
+                fault=plan.fault,
+                version=number,
+                rank=entry.final_rank,
+                points=entry.final_points,
+                low=entry.final_low,
+                high=entry.final_high,
+                games=entry.final_games or 0,
+            )
+        )
+    final.sort(key=lambda row: (row.rank is None, row.rank or 0, row.name))
+    sound = set(true_order(plans))
+    ranked = [row for row in final if row.name in sound and row.low is not None]
+    found = [row.name for row in ranked]
+    truth = [name for name in true_order(plans) if name in set(found)]
+    judged = (
+        agreement(truth, found, {row.name: (row.low or 0.0, row.high or 0.0) for row in ranked})
+        if len(truth) >= 2
+        else None
+    )
+    hands = [h for m, _, h in matches if m in done and h]
+    return RehearsalFigures(
+        entrants=len(plans),
+        workers=0,
+        broker="",
+        database="",
+        build_seconds={},
+        validation_seconds=0.0,
+        season_seconds=0.0,
+        scheduled=len(scheduled),
+        recorded=len(done),
+        statuses=dict(statuses),
+        duplicates=duplicates,
+        replays_verified=verified,
+        replay_failures=failures,
+        cpu_per_match={},
+        faults=dict(faults),
+        faulted_matches=dict(faulted),
+        faults_by_entrant=dict(by_entrant),
+        round_seconds=[],
+        round_matches=[],
+        final=final,
+        agreement=judged,
+        load=(0.0, 0.0),
+        hands_per_match=sum(hands) / len(hands) if hands else 0.0,
+    )
+
+
+def rehearse(
+    plans: Sequence[EntrantPlan],
+    *,
+    workers: int = 2,
+    rounds: int = 12,
+    broker_url: str | None = None,
+    broker: str = "embedded",
+    database_url: str | None = None,
+    hands: int | None = None,
+    keep: Path | None = None,
+    progress: Callable[[str], None] = lambda line: None,
+) -> RehearsalFigures:
+    """`run_rehearsal` in a scratch folder (or `keep`, whose logs and database stay)."""
+    with tempfile.TemporaryDirectory(prefix="arena-rehearsal-") as scratch:
+        root = keep or Path(scratch)
+        return run_rehearsal(
+            plans,
+            workers=workers,
+            rounds=rounds,
+            root=root / "run" if keep is None else root,
+            broker_url=broker_url,
+            broker=broker,
+            database_url=database_url,
+            hands=hands,
+            progress=progress,
+        )
