@@ -78,10 +78,15 @@ def _attach_subcommands(name: str, command: click.Command) -> None:
             command.add_command(subcommand)
     if name == "bench" and isinstance(command, click.Group) and "season" not in command.commands:
         from arena.commands.analysis import bench_analysis
+        from arena.commands.data_bench import bench_baseline, bench_export
         from arena.commands.operations import season
+        from arena.commands.rehearsal import rehearsal
 
         command.add_command(season)
+        command.add_command(rehearsal)
         command.add_command(bench_analysis)
+        command.add_command(bench_export)
+        command.add_command(bench_baseline)
     if name == "replay" and isinstance(command, click.Group) and "analyse" not in command.commands:
         from arena.commands.analysis import analyse_command
 
