@@ -72,9 +72,8 @@ def test_without_a_site_the_live_server_answers_only_the_live_urls(tmp_path: Pat
         async def status(path: str) -> int:
             request = make_mocked_request("GET", path, app=application)
             match = await application.router.resolve(request)
-            return (
-                int(getattr(match, "http_exception", None).status) if match.http_exception else 200
-            )
+            refused = match.http_exception
+            return 200 if refused is None else int(refused.status)
 
         assert asyncio.run(status("/matches/3/live")) == 200
         assert asyncio.run(status("/seasons/1/ladder")) == 404
