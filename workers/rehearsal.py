@@ -128,6 +128,12 @@ class RehearsalFigures:
     load: tuple[float, float]
     """The load average (1 minute) when the season started and when it ended."""
     hands_per_match: float
+    match_seconds: list[float] = dataclasses.field(default_factory=list)
+    """Per recorded match: its wall time, from a worker starting it to its end."""
+    wait_seconds: list[float] = dataclasses.field(default_factory=list)
+    """Per recorded match: its wait in the queue, from its creation to a worker starting it."""
+    validation_seconds_each: list[float] = dataclasses.field(default_factory=list)
+    """Per uploaded version: from the upload to its validation's verdict."""
 
     @property
     def per_minute(self) -> float:
@@ -432,6 +438,16 @@ def _collect(
         matches = session.execute(
             select(Match.id, Match.status, Match.hands_played).where(Match.season_id == season_id)
         ).all()
+        times = session.execute(
+            select(Match.created_at, Match.started_at, Match.finished_at).where(
+                Match.season_id == season_id, Match.status == MatchStatus.DONE
+            )
+        ).all()
+        validations = session.execute(
+            select(BotVersion.created_at, BotVersion.status_changed_at)
+            .join(Bot, Bot.id == BotVersion.bot_id)
+            .where(Bot.is_house.is_(False), BotVersion.status == VersionStatus.READY)
+        ).all()
         seats = session.execute(
             select(MatchSeat.match_id, MatchSeat.seat, MatchSeat.score, Bot.name)
             .join(BotVersion, BotVersion.id == MatchSeat.bot_version_id)
@@ -563,6 +579,9 @@ def _collect(
         agreement=judged,
         load=(0.0, 0.0),
         hands_per_match=sum(hands) / len(hands) if hands else 0.0,
+        match_seconds=[(f - s).total_seconds() for _, s, f in times if s and f],
+        wait_seconds=[(s - c).total_seconds() for c, s, _ in times if s],
+        validation_seconds_each=[(d - c).total_seconds() for c, d in validations],
     )
 
 

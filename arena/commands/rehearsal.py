@@ -122,6 +122,11 @@ def print_report(figures: RehearsalFigures) -> None:
             f"{min(rounds):.1f}-{max(rounds):.1f} s; each: "
             + " ".join(f"{value:.0f}" for value in rounds)
         )
+    console.print(
+        f"per match: wall time {_spread(figures.match_seconds)}; wait in the queue "
+        f"{_spread(figures.wait_seconds)}; per upload, to its verdict: "
+        f"{_spread(figures.validation_seconds_each)}"
+    )
     cpu = figures.cpu_per_match
     if cpu:
         parts = ("seats", "bots_start", "bots_play", "runner", "recording", "total")
@@ -156,6 +161,18 @@ def print_report(figures: RehearsalFigures) -> None:
         console.print(f"[red]LOST OR DOUBLED[/red]: matches {statuses}")
         for line in figures.duplicates[:20] + figures.replay_failures[:20]:
             console.print(f"  {line}", markup=False)
+
+
+def _spread(values: list[float]) -> str:
+    """Median, 95th percentile and largest of `values` (seconds)."""
+    if not values:
+        return "-"
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return (
+        f"median {statistics.median(ordered):.1f} s, 95th percentile {p95:.1f} s, "
+        f"largest {ordered[-1]:.1f} s"
+    )
 
 
 def _print_final(figures: RehearsalFigures) -> None:
