@@ -61,13 +61,15 @@
   const box = el("div", { id: "analysis-decision", class: "analysis-decision", "aria-live": "polite" });
   viewer.after(box);
 
-  const name = (d) => result.entrants[d.entrant] || `seat ${d.seat}`;
+  // The match's own seat labels (bot, owner, version) where the page gives them.
+  const labels = new Map(JSON.parse(viewer.dataset.seats || "[]").map((s) => [s.seat, s.label]));
+  const name = (d) => labels.get(d.entrant) || result.entrants[d.entrant] || `seat ${d.seat}`;
   const fixed = (x, digits) => Number(x).toFixed(digits);
 
   function drawDecision(d) {
     const verb = d.kind === "pass" ? "passed" : "played";
     const head = el("p", { class: "analysis-head" },
-      el("strong", { text: `${name(d)} (seat ${d.seat}) ${verb} ${d.chosen}` }), " — ");
+      el("strong", { text: `${name(d)} ${verb} ${d.chosen}` }), " — ");
     if (d.mark) head.append(el("span", { class: `badge mark ${d.mark}`, text: d.mark }), " ");
     head.append(d.loss > 0 ? `cost ${fixed(d.loss, 2)} points; best ${d.best}` : "the best answer found");
     const table = el("table", { class: "table analysis-answers" },
