@@ -25,7 +25,7 @@ from typing import Any
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
-from wtforms import BooleanField, IntegerField, SelectField, StringField, SubmitField
+from wtforms import IntegerField, SelectField, StringField, SubmitField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from arena.engine import PRESETS
@@ -75,7 +75,6 @@ class TableForm(FlaskForm):
         validators=[Optional(), NumberRange(int(MIN_SECONDS), int(MAX_SECONDS))],
     )
     hands = IntegerField("Hands", default=1, validators=[Optional(), NumberRange(1, MAX_HANDS)])
-    show_after_hand = BooleanField("Show spectators every hand once it is over")
     submit = SubmitField("Sit down")
 
 
@@ -128,7 +127,6 @@ def new() -> Response | tuple[str, int]:
                     rules,
                     seat=min(form.seat.data or 0, rules.players - 1),
                     per_decision=float(form.seconds.data or 60),
-                    show_after_hand=bool(form.show_after_hand.data),
                 )
         except (ChallengeError, TableError) as error:
             add_error(form.opponents, str(error))

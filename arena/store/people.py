@@ -16,6 +16,7 @@ the default by then.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from collections.abc import Sequence
@@ -31,11 +32,13 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     delete,
+    func,
     select,
 )
-from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Mapped, Session, aliased, mapped_column, sessionmaker
 
 from arena.engine import Rules
+from arena.ratings.elo import EloRating, rate_table
 
 from .bots import HOUSE_USERNAME, add_version, create_bot, set_version_status
 from .database import write_transaction
@@ -59,9 +62,12 @@ PERSON_MANIFEST_FORMAT: Final = "arena-person/1"
 HUMAN_TABLE_REASON: Final = "human table"
 """The status reason of a human table's match while it is queued."""
 MIN_SECONDS: Final = 5.0
-MAX_SECONDS: Final = 600.0
+MAX_SECONDS: Final = 120.0
 """The bounds of a table's clock per decision, in seconds."""
-MAX_HANDS: Final = 20
+MAX_HANDS: Final = 5
+"""The most hands a table plays: a table must end within the workers' match time limit
+(ARENA_MATCH_SOFT_LIMIT, 25 minutes by default), and a hand of 13 tricks and a pass asks
+the person 14 to 17 decisions."""
 
 
 class TableError(ValueError):
@@ -81,6 +87,9 @@ class HumanTable(Base):
     seat: Mapped[int] = mapped_column(SmallInteger)
     per_decision: Mapped[float] = mapped_column(Float)
     show_after_hand: Mapped[bool]
+    """Whether spectators may see every hand's cards once it is over. Recorded, always
+    False today: the live stream (web/live.py) hides a human table's hidden cards from
+    spectators until the match is over, when its replay shows them, as any match's."""
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
 
 
@@ -244,16 +253,50 @@ def answer_moment(
         moment.answered_at = now
 
 
-def tables_of(session: Session, user_id: int, limit: int = 50) -> list[tuple[HumanTable, Match]]:
-    """A person's tables, newest first."""
+@dataclasses.dataclass(frozen=True)
+class TableLine:
+    """One of a person's tables, for their page."""
+
+    match_id: int
+    status: MatchStatus
+    seat: int
+    score: int | None
+    rank: int | None
+    players: int
+    created_at: datetime
+    finished_at: datetime | None
+
+
+def tables_of(session: Session, user_id: int, limit: int = 50) -> list[TableLine]:
+    """A person's tables, newest first, with their score and place once recorded."""
+    every = aliased(MatchSeat)
+    players = (
+        select(func.count())
+        .select_from(every)
+        .where(every.match_id == HumanTable.match_id)
+        .scalar_subquery()
+    )
     rows = session.execute(
-        select(HumanTable, Match)
+        select(
+            HumanTable.match_id,
+            Match.status,
+            HumanTable.seat,
+            MatchSeat.score,
+            MatchSeat.rank,
+            players,
+            HumanTable.created_at,
+            Match.finished_at,
+        )
         .join(Match, Match.id == HumanTable.match_id)
+        .join(
+            MatchSeat,
+            (MatchSeat.match_id == HumanTable.match_id) & (MatchSeat.seat == HumanTable.seat),
+        )
         .where(HumanTable.user_id == user_id)
-        .order_by(Match.id.desc())
+        .order_by(HumanTable.match_id.desc())
         .limit(limit)
     ).all()
-    return [(table, match) for table, match in rows]
+    return [TableLine(*row) for row in rows]
 
 
 class TableDesk:
@@ -303,3 +346,57 @@ class TableDesk:
             )
             session.rollback()
         return (answer is not None, answer)
+
+
+@dataclasses.dataclass(frozen=True)
+class HumanLadderRow:
+    """A person on the human ladder: their Elo against the bots they sat with."""
+
+    user_id: int
+    username: str
+    elo: float
+    games: int
+    wins: int
+    """Tables where they finished first (alone or shared)."""
+
+
+def human_ladder(session: Session) -> list[HumanLadderRow]:
+    """The human ladder: every recorded human table in the order it finished, rated by Elo
+    (arena/ratings/elo.py, `rate_table`) among its person and its bots, whose ratings here
+    are their own human-ladder ratings, never their seasons' (ends the read transaction)."""
+    rows = session.execute(
+        select(HumanTable.match_id, HumanTable.user_id, HumanTable.seat, User.username)
+        .join(Match, Match.id == HumanTable.match_id)
+        .join(User, User.id == HumanTable.user_id)
+        .where(Match.status == MatchStatus.DONE)
+        .order_by(Match.finished_at, Match.id)
+    ).all()
+    seats: dict[int, list[tuple[int, int, int | None]]] = {}
+    if rows:
+        for match_id, seat, version_id, rank in session.execute(
+            select(MatchSeat.match_id, MatchSeat.seat, MatchSeat.bot_version_id, MatchSeat.rank)
+            .where(MatchSeat.match_id.in_([row.match_id for row in rows]))
+            .order_by(MatchSeat.match_id, MatchSeat.seat)
+        ):
+            seats.setdefault(match_id, []).append((seat, version_id, rank))
+    session.rollback()
+    ratings: dict[tuple[str, int], EloRating] = {}
+    names: dict[int, str] = {}
+    wins: dict[int, int] = {}
+    for match_id, user_id, person_seat, username in rows:
+        table = seats.get(match_id, [])
+        if len(table) < 2 or any(rank is None for _, _, rank in table):
+            continue
+        keys = [("person", user_id) if s == person_seat else ("bot", v) for s, v, _ in table]
+        places = [int(rank or 0) for _, _, rank in table]
+        rated = rate_table([ratings.get(key, EloRating()) for key in keys], places)
+        ratings.update(zip(keys, rated, strict=True))
+        names[user_id] = username
+        mine = places[[s for s, _, _ in table].index(person_seat)]
+        wins[user_id] = wins.get(user_id, 0) + (mine == 1)
+    people = [
+        HumanLadderRow(key, names[key], rating.elo, rating.games, wins.get(key, 0))
+        for (kind, key), rating in ratings.items()
+        if kind == "person"
+    ]
+    return sorted(people, key=lambda row: (-row.elo, row.username))

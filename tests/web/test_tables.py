@@ -164,6 +164,11 @@ def test_the_persons_state_never_carries_another_seats_hidden_cards(
         assert not shown & hidden, sorted(shown & hidden)
         seen |= shown
     assert seen & mine  # the person did see their own cards: the check looked at cards
+    # the person's page lists the table; the human ladder rates them, apart from the bots
+    mine_page = client.get(f"/users/{world.alice_id}").get_data(as_text=True)
+    assert f"#{match_id}</a>" in mine_page.split('id="tables"')[1]
+    ladder = client.get("/tables/ladder").get_data(as_text=True)
+    assert "Human ladder" in ladder and f'data-user="{world.alice_id}"' in ladder
 
 
 def test_the_site_takes_only_an_answer_the_decision_offers_from_its_person(
