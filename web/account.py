@@ -14,6 +14,7 @@ from werkzeug.wrappers import Response
 
 from arena.store.accounts import issue_token, revoke_token
 from arena.store.models import ApiToken, Bot, User
+from arena.store.people import tables_of
 
 from . import database, sessions
 from .auth import current_user, login_required
@@ -152,4 +153,5 @@ def user_page(user_id: int) -> str:
     if owner is None:
         abort(404, f"There is no user {user_id}.")
     bots = db.scalars(select(Bot).where(Bot.owner_id == owner.id).order_by(Bot.name)).all()
-    return render_template("account/user.html", owner=owner, bots=bots)
+    tables = tables_of(db, owner.id)  # the games they played themselves (human tables)
+    return render_template("account/user.html", owner=owner, bots=bots, tables=tables)
