@@ -40,20 +40,21 @@ def may_request(match: Match, user: User | None) -> bool:
     return user.id in analyses.owner_ids(database.session(), match.id)
 
 
-def state(match: Match) -> dict[str, Any]:
-    """The match's analysis as the page and the API show it: status, progress, result."""
+def state(match: Match, user: User | None = None) -> dict[str, Any]:
+    """The match's analysis as the page and the API show it: status, progress, result,
+    and whether `user` (by default the signed-in user) may ask for it."""
     row = analyses.find(
         database.session(), match.id, DEFAULT.samples, DEFAULT.playouts, DEFAULT.seed
     )
-    return describe(match, row)
+    return describe(match, row, current_user() if user is None else user)
 
 
-def describe(match: Match, row: MatchAnalysis | None) -> dict[str, Any]:
-    """`row` (or none) as JSON, with whether the signed-in user may ask for it."""
+def describe(match: Match, row: MatchAnalysis | None, user: User | None) -> dict[str, Any]:
+    """`row` (or none) as JSON, with whether `user` may ask for it."""
     body: dict[str, Any] = {
         "match_id": match.id,
         "status": "none" if row is None else row.status.value,
-        "may_request": may_request(match, current_user()),
+        "may_request": may_request(match, user),
     }
     if row is not None:
         body.update(
@@ -130,4 +131,7 @@ def _helpers() -> dict[str, Any]:
     def bot_analysis(bot_id: int) -> dict[str, Any]:
         return analyses.bot_summary(database.session(), bot_id)
 
-    return {"analysis_of": state, "bot_analysis": bot_analysis}
+    def analysis_of(match: Match) -> dict[str, Any]:
+        return state(match)
+
+    return {"analysis_of": analysis_of, "bot_analysis": bot_analysis}

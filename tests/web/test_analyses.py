@@ -12,10 +12,12 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from arena.store import write_transaction
-from arena.store.models import Season
+from arena.store.accounts import issue_token
+from arena.store.models import Season, User
+from tests.analysis.built import BLUNDER_SEAT
 from tests.web.analysed import analysis_worker, record_built_match, run_analysis
 from tests.web.conftest import AuthActions, csrf_token
-from tests.web.factories import World, make_user
+from tests.web.factories import World, make_user, row
 
 
 def _ask(client: FlaskClient, match_id: int, signed_in: bool = True):
@@ -78,3 +80,44 @@ def test_only_owners_may_ask_unless_the_season_lets_anyone_and_the_quota_holds(
     assert refused.status_code == 429 and "quota is 1" in refused.get_data(as_text=True)
     assert _ask(client, built).status_code == 302  # asked already: served, not counted
     assert client.get(f"/matches/{second}/analysis.json").get_json()["status"] == "none"
+
+
+def test_the_api_asks_for_an_analysis_serves_it_and_a_bots_summary(
+    app: Flask, client: FlaskClient, world: World, db: Session, database: str, tmp_path: Path
+) -> None:
+    match_id, trick, card = record_built_match(app, world)
+    with write_transaction(db):
+        _row, text = issue_token(db, row(db, User, world.alice_id), "tests")
+        _row, bobs = issue_token(db, row(db, User, world.bob_id), "tests")
+    headers = {"Authorization": f"Bearer {text}"}
+    assert client.get(f"/api/v1/matches/{match_id}/analysis").json["status"] == "none"
+    assert client.post(f"/api/v1/matches/{match_id}/analysis").status_code == 401
+    asked = client.post(f"/api/v1/matches/{match_id}/analysis", headers=headers)
+    assert asked.status_code == 202 and asked.json["status"] == "queued"
+    assert asked.headers["Location"].endswith(f"/api/v1/matches/{match_id}/analysis")
+    again = client.post(
+        f"/api/v1/matches/{match_id}/analysis", headers={"Authorization": f"Bearer {bobs}"}
+    )
+    assert again.status_code == 200  # bob's bot sits there too: served, not asked twice
+    with analysis_worker(database, tmp_path / "data"):
+        assert run_analysis(asked.json["id"]) == "done"
+    done = client.get(f"/api/v1/matches/{match_id}/analysis").json
+    blunder = next(
+        d
+        for d in done["analysis"]["decisions"]
+        if d["seat"] == BLUNDER_SEAT and d["trick"] == trick
+    )
+    assert (blunder["chosen"], blunder["mark"]) == (card, "blunder")
+    assert {a["answer"] for a in blunder["answers"]} >= {card, blunder["best"]}
+    summary = client.get(f"/api/v1/bots/{world.alice_bot_id}/analysis").json
+    assert summary["matches"] == 1 and summary["marks"]["blunder"] == 1
+    assert summary["worst"][0]["match_id"] == match_id
+    refused = client.post(f"/api/v1/matches/{world.match_id}/analysis", headers=headers)
+    assert refused.status_code == 202  # alice's bot played the world's match too
+    with write_transaction(db):
+        dave = make_user(db, app, "dave")
+        _row, daves = issue_token(db, dave, "tests")
+    stranger = client.post(
+        f"/api/v1/matches/{match_id}/analysis", headers={"Authorization": f"Bearer {daves}"}
+    )
+    assert stranger.status_code == 403 and stranger.json["error"]["status"] == 403
