@@ -221,11 +221,10 @@ def test_a_person_plays_a_whole_hand_with_a_pass_reloads_and_the_match_verifies(
             page.reload()
             page.wait_for_selector('#table[data-asking="true"]')
             reloaded = True
-        if kind == "play" and plays == 4 and not shot:
-            small.wait_for_selector('#table[data-asking="true"]')
-            assert small.locator("#table").get_attribute("data-number") == page.locator(
-                "#table"
-            ).get_attribute("data-number")
+        on_table = page.locator("#trick .t-play").count()
+        if kind == "play" and plays >= 4 and on_table and not shot:  # a trick under way
+            now = page.locator("#table").get_attribute("data-number")
+            small.wait_for_selector(f'#table[data-asking="true"][data-number="{now}"]')
             IMAGES.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(IMAGES / "human-table-1280.png"), full_page=True)
             small.screenshot(path=str(IMAGES / "human-table-390.png"), full_page=False)
@@ -238,8 +237,8 @@ def test_a_person_plays_a_whole_hand_with_a_pass_reloads_and_the_match_verifies(
             )
             assert sizes and all(w >= 40 and h >= 44 for w, h in sizes), sizes
             shot = True
-        use_tap = kind == "play" and plays == 5 and not tapped
-        use_keys = kind == "play" and plays == 6 and not typed
+        use_tap = kind == "play" and plays >= 5 and not tapped
+        use_keys = kind == "play" and plays >= 8 and not typed
         done_kind, _number = answer_once(page, by_keyboard=use_keys, tap=small if use_tap else None)
         tapped |= use_tap
         typed |= use_keys
