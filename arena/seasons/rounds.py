@@ -44,6 +44,7 @@ from arena.store.models import (
 from arena.store.types import utc_now
 
 from .errors import SeasonError
+from .leagues import league_round
 from .matchmaking import History, MatchmakingSettings, Player, make_tables
 
 _MATCHES = cast(Table, Match.__table__)
@@ -119,7 +120,9 @@ def schedule_round(
         history = load_history(session, season, settings)
         number = season.round_number + 1
         rng = random.Random(f"arena season {season.id} round {number}")
-        tables = make_tables(players, season.players, settings, history, house=house, rng=rng)
+        tables = league_round(session, season, players, house, settings, history, rng=rng, now=when)
+        if tables is None:  # a plain ladder, not a league season
+            tables = make_tables(players, season.players, settings, history, house=house, rng=rng)
         match_ids = _insert_matches(
             session,
             season=season,
