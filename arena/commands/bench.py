@@ -402,6 +402,16 @@ def bench_web(url: str | None, versions: int, matches: int, repeats: int) -> Non
     )
 
 
+@bench.command("metrics-overhead")
+@click.option("--requests", type=click.IntRange(10), default=2000, show_default=True)
+@click.option("--rounds", type=click.IntRange(2), default=6, show_default=True)
+def bench_metrics_overhead(requests: int, rounds: int) -> None:
+    """What the site's metrics hooks add to a request: with and without, alternated."""
+    from web import metricsbench
+
+    click.echo(metricsbench.describe(metricsbench.bench_metrics_overhead(requests, rounds)))
+
+
 @bench.command("replay-page")
 @rules_option
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the match.")
