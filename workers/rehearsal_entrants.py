@@ -30,10 +30,11 @@ ROOT: Final = Path(__file__).resolve().parents[1]
 SDK: Final = ROOT / "sdk"
 EXAMPLE: Final = SDK / "examples" / "handicap_bot.py"
 
-FAULT_RATE: Final = {"crash": 0.004, "timeout": 0.002, "illegal": 0.006}
-"""Per play, from a match's third hand on: about 0.3 to 0.6 faults in a match of ten hands
-(13 plays a hand). A timeout costs its match the bot's whole bank (11 s of wall time), so
-it is the rarest."""
+FAULT_RATE: Final = {"crash": 0.004, "timeout": 0.003, "illegal": 0.006}
+"""Per play, from a match's third hand on: about 0.35 to 0.7 chances of a fault in a match
+of ten hands (13 plays a hand, about 115 from the third on). A timeout costs its match
+the bot's whole bank (11 s of wall time), so it is the rarest; a crash ends the bot's
+match (its later decisions fault too, and three faults disqualify it)."""
 
 BROKEN_BOT: Final = '''"""A rehearsal entrant that breaks on purpose now and then.
 
@@ -58,7 +59,7 @@ class BrokenBot(HandicapBot):
             if FAULT == "crash":
                 os._exit(3)
             if FAULT == "timeout":
-                time.sleep(15.0)  # past the decision's second and the whole 10 s bank
+                time.sleep(11.5)  # past the decision's second and the whole 10 s bank
             if FAULT == "illegal":
                 wrong = [card for card in view.hand if card not in view.legal]
                 if wrong:

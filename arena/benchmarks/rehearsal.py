@@ -14,8 +14,9 @@ the final version's p.
 
 The agreement (`agreement`) compares the season's final order with the truth: Kendall's
 tau, the true neighbours in the right order, and the ranking's own 95 % intervals: how
-many true neighbours it could tell apart at all, and any pair it told apart the wrong way
-round (which would be an error of the ranking, not noise).
+many true neighbours it could tell apart at all, and the pairs it told apart the wrong
+way round (the intervals' own misses: at 95 % a few are expected among many pairs, and
+many mean the intervals are too narrow for the games played).
 """
 
 from __future__ import annotations
@@ -150,7 +151,7 @@ class Agreement:
     pairs_separated: int
     """All pairs of entrants whose intervals do not overlap."""
     separated_wrong: int
-    """Of those, the pairs the ranking put the wrong way round (an error, not noise)."""
+    """Of those, the pairs the ranking put the wrong way round: the intervals' misses."""
 
     @property
     def adjacent(self) -> int:
