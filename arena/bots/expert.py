@@ -43,6 +43,22 @@ from .strong import DEFAULT_TIME_PER_MOVE, POLICIES, StrongBot
 DEFAULT_RESAMPLE = 4
 """Uniform deals drawn per deal searched (sampling importance resampling)."""
 DEFAULT_MAX_SAMPLES = 200
+PRUNE_AFTER = 12
+PRUNE_EVERY = 6
+PRUNE_MARGIN = 4.0
+"""Pruning (`search_plays`): after 12 deals and every 6 after, a candidate 4 points or more
+behind the best in the seat's own mean points is played out no more."""
+_PLAIN_FIELDS = (
+    "royal_queens",
+    "booster_nines",
+    "joker_kind",
+    "queen_at_first_chance",
+    "first_trick_points",
+    "last_trick_points",
+    "exposed",
+    "doubler_exposed",
+    "all_hearts_reversed",
+)
 
 
 def evaluates(view: SeatView) -> bool:
@@ -70,11 +86,15 @@ class ExpertBot(StrongBot):
         resample: int = DEFAULT_RESAMPLE,
         epsilon: tuple[float, float, float] = DEFAULT_EPSILON,
         pass_delta: float = DEFAULT_PASS_DELTA,
+        group: bool = True,
+        prune: bool = True,
     ) -> None:
         """The strong bot's options (`StrongBot`), and the model's: `resample` uniform
         deals drawn per deal searched (1: every deal searched, weighted by its likelihood
         instead), `epsilon` the model's chance of a non-greedy lead, follow and dump, and
-        `pass_delta` its factor per dangerous card a passer kept.
+        `pass_delta` its factor per dangerous card a passer kept. `group` searches one card
+        of each set of equivalent cards (`representatives`), and `prune` stops playing out
+        the cards already far behind the best (`search_plays`).
 
         Raises ValueError as `StrongBot` does, and for `resample` below 1 or an ε or δ
         outside (0, 1].
@@ -96,6 +116,8 @@ class ExpertBot(StrongBot):
         self.resample = resample
         self.epsilon = epsilon
         self.pass_delta = pass_delta
+        self.group = group
+        self.prune = prune
 
     def play_card(self, view: SeatView) -> Card:
         """The legal card with the best mean outcome over likely deals."""
@@ -112,6 +134,10 @@ class ExpertBot(StrongBot):
         except InconsistentBeliefError:  # our bug, not worth a lost decision: play safe
             return preferred
         candidates = [preferred.index] + [c.index for c in legal if c is not preferred]
+        if self.group:
+            candidates = representatives(view, candidates)
+            if len(candidates) == 1:
+                return CARDS[candidates[0]]
         seconds, max_samples = self._budget()
         margins, _, self.last_samples = search_plays(
             view,
@@ -124,9 +150,39 @@ class ExpertBot(StrongBot):
             self.playouts,
             POLICIES[self.policy],
             self.resample,
+            self.prune,
         )
         best = min(range(len(candidates)), key=margins.__getitem__)
         return CARDS[candidates[best]]
+
+
+def representatives(view: SeatView, candidates: Sequence[int]) -> list[int]:
+    """`candidates` with one card kept of each set of equivalent cards: cards of one suit
+    and one value with no card between them that another seat may hold or that lies in the
+    current trick (the 7H and 9H when the 8H is in this seat's hand or played in a finished
+    trick win and lose the same tricks whatever anyone holds). The first candidate of a
+    set is kept (the heuristic's choice goes first, so it stands for its set). Games with
+    cards whose place matters beyond rank and value are left whole."""
+    cfg = view.play_config()
+    if any(getattr(cfg, name) for name in _PLAIN_FIELDS) or cfg.deck >> 52:
+        return list(candidates)
+    settled = view.hand.mask
+    for trick in view.tricks:
+        for _, card in trick.plays:
+            settled |= card.mask
+    values = cfg.values
+    kept: list[int] = []
+    for card in candidates:
+        for other in kept:
+            if other // 13 != card // 13 or values[other] != values[card]:
+                continue
+            low, high = min(card, other), max(card, other)
+            between = (1 << high) - (1 << (low + 1))
+            if between & ~settled == 0:
+                break
+        else:
+            kept.append(card)
+    return kept
 
 
 def search_plays(
@@ -140,6 +196,7 @@ def search_plays(
     playouts: int,
     policy: int,
     resample: int,
+    prune: bool = False,
 ) -> tuple[list[float], list[float], int]:
     """Per candidate card: the mean over searched deals and playouts of the seat's margin
     (its points times (n - 1) minus the others') and of its points; and the deals searched.
@@ -147,7 +204,9 @@ def search_plays(
     Each deal searched is the likeliest-weighted pick of `resample` uniform deals (or, with
     `resample` 1, every uniform deal counted by its weight). Stops at `max_samples` deals or
     when the next would end after `deadline` (a `time.perf_counter` value); searches at
-    least one deal.
+    least one deal. With `prune`, after `PRUNE_AFTER` deals and every `PRUNE_EVERY` after,
+    a candidate whose mean points are `PRUNE_MARGIN` or more behind the best's is played out
+    no more (its figures stay those of the deals it saw; it is not chosen).
     """
     started = time.perf_counter()
     rules = view.rules
@@ -161,6 +220,9 @@ def search_plays(
     total_weight = 0.0
     samples = 0
     weigh = model.weight
+    alive = list(range(count))
+    if not model.events and model.passer < 0:
+        resample = 1  # nothing seen that a deal could explain better than another
     while samples < max_samples:
         try:
             if resample == 1:
@@ -183,7 +245,8 @@ def search_plays(
                 push(card)
             for _ in range(playouts):
                 seed = rng.getrandbits(64)  # the same for every candidate: a fair comparison
-                for i, card in enumerate(candidates):
+                for i in alive:
+                    card = candidates[i]
                     push(card)
                     points = playout(seed, policy)
                     pop()
@@ -191,12 +254,18 @@ def search_plays(
                     margins[i] += w * (mine * (n - 1) - (sum(points) - mine))
                     points_sum[i] += w * mine
             total_weight += w * playouts
+            if prune and samples >= PRUNE_AFTER and samples % PRUNE_EVERY == 0 and len(alive) > 1:
+                best = min(points_sum[i] for i in alive)
+                cut = best + PRUNE_MARGIN * total_weight
+                alive = [i for i in alive if points_sum[i] < cut]
         now = time.perf_counter()
         if now + (now - started) / samples > deadline:
             break
     if total_weight > 0.0:
         margins = [m / total_weight for m in margins]
         points_sum = [p / total_weight for p in points_sum]
+    for i in set(range(count)) - set(alive):
+        margins[i] = float("inf")  # pruned: its partial figures are not comparable
     return margins, points_sum, samples
 
 
@@ -246,5 +315,6 @@ __all__ = [
     "candidate_passes",
     "evaluate",
     "evaluates",
+    "representatives",
     "search_plays",
 ]

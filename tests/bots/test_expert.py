@@ -8,7 +8,7 @@ import pytest
 
 from arena.bots import HOUSE_BOTS, ExpertBot, HouseBot, RandomBot
 from arena.bots.descriptions import HOUSE_DESCRIPTIONS, describe_house_bot
-from arena.bots.expert import evaluate, evaluates
+from arena.bots.expert import evaluate, evaluates, representatives
 from arena.bots.inference import DUMP, FOLLOW, LEAD, PlayModel
 from arena.engine import CARDS, PRESETS, Card, CardSet, Hand, preset
 from tests.bots.tables import play_hand
@@ -201,3 +201,33 @@ def test_passes_are_evaluated_and_wrong_ones_refused():
         evaluate(view, [cards[0], tuple(cards[:3])], samples=2)  # type: ignore[list-item]
     with pytest.raises(ValueError, match="no answers"):
         evaluate(view, [])
+
+
+def test_equivalent_cards_are_searched_once():
+    view = _two_tricks().view(2)  # seat 2 leads: the KS, or any of its 2H-JH
+    legal = [card.index for card in view.legal]
+    kept = representatives(view, legal)
+    assert [CARDS[c] for c in kept] == [Card.from_str("KS"), Card.from_str("2H")]
+    # with the 8H elsewhere, the 7H and the 9H are no longer equivalent
+    hand = Hand.from_cards(
+        preset("standard"),
+        [
+            "2C 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD",
+            "9C AD 2S 3S 4S 5S 6S 7S 8S 9S TS JS 8H",
+            "KC KS AS 2H 3H 4H 5H 6H 7H QS 9H TH JH",
+            "3C 4C 5C 6C 7C 8C TC JC QC AC QH KH AH",
+        ],
+    )
+    for card in ("2C", "9C", "KC", "3C", "AS", "AH", "KD", "2S"):
+        hand.play(card)
+    view = hand.view(2)
+    kept = representatives(view, [card.index for card in view.legal])
+    assert [str(CARDS[c]) for c in kept] == ["QS", "KS", "2H", "9H"]  # the QS is worth more
+
+
+def test_a_pruned_search_still_finds_the_card_a_full_search_finds():
+    hand = _two_tricks()
+    view = hand.view(2)
+    pruned = ExpertBot(4, time_per_move=None, max_samples=40, prune=True, group=False)
+    full = ExpertBot(4, time_per_move=None, max_samples=40, prune=False, group=False)
+    assert pruned.play_card(view) == full.play_card(view)
