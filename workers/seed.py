@@ -36,8 +36,9 @@ from arena.store.models import Bot, BotVersion, Season, SeasonStatus, User, Vers
 from arena.store.types import utc_now
 
 DEMO_SEASON: Final = "Demo season"
-DEMO_PLAYERS: Final = (("heuristic", 4), ("random", 2), ("strong", 2))
-"""(house bot, how many) of the demo season's players: eight, two tables a round."""
+DEMO_PLAYERS: Final = (("heuristic", 3), ("random", 2), ("strong", 2), ("expert", 1))
+"""(house bot, how many) of the demo season's players: eight, two tables a round; the
+expert, the top house bot, plays ranked so a contestant can see where the best stands."""
 
 
 def ensure_demo_players(
