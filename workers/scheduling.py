@@ -2,7 +2,9 @@
 
 * `advance_seasons` (every ``ARENA_BEAT_SECONDS``): starts and finishes seasons on time
   and schedules every running season's due round (`arena.seasons.advance_seasons`),
-  enqueueing its matches after the round's commit.
+  enqueueing its matches after the round's commit; and advances every final
+  (`arena.seasons.finals.advance_finals`): freezes what is due, and enqueues its next
+  matches, never more in flight than the final's worker share.
 * `dispatch` (same period): the web only writes rows (a pending bot version, a queued
   challenge match); this puts them on the queues. New ones go at once; besides, when a
   queue runs low, the oldest queued matches and pending versions are enqueued again, so
@@ -26,6 +28,7 @@ from typing import Any
 
 from arena.seasons import advance_seasons as advance
 from arena.seasons.evidence import store_evidence
+from arena.seasons.finals import advance_finals
 from arena.store import analyses, heartbeats
 from arena.store.database import write_transaction
 from arena.store.dispatch import (
@@ -63,13 +66,21 @@ def advance_seasons() -> dict[str, Any]:
                 store_evidence(session, season_id)
             except Exception:  # figures are a report: never let them stop the beat
                 log.exception("measuring finished season %s failed", season_id)
+        finals = advance_finals(session)  # a final's matches, up to its worker share
+    enqueue_matches(finals.released)
     rounds = [(r.season_id, r.round_number, len(r.match_ids)) for r in report.rounds]
-    if report.started or report.finished or rounds:
+    if report.started or report.finished or rounds or finals.released:
         log.info(
             "seasons advanced",
             extra={"started": report.started, "finished": report.finished, "rounds": rounds},
         )
-    return {"started": report.started, "finished": report.finished, "rounds": rounds}
+    return {
+        "started": report.started,
+        "finished": report.finished,
+        "rounds": rounds,
+        "finals": {"frozen": finals.frozen, "finished": finals.finished},
+        "final_matches": finals.released,
+    }
 
 
 @app.task(name=DISPATCH, ignore_result=True)
