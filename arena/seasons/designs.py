@@ -1,0 +1,242 @@
+"""A final's schedules: balanced round robins of tables of four, and knockouts.
+
+**The balance asked of a round robin.** At a table of four, b sits at relative seat d of a
+(d = 1, 2, 3: on a's left, opposite, on a's right) when b's seat is a's seat + d mod 4.
+Who sits on whose left matters in Hearts (passes go left, the play goes clockwise), so a
+fair final has every ordered pair (a, b) of finalists at every relative seat the same
+number of times, `lam`. Counting the ordered pairs at one offset over the tables,
+4 T = lam N (N - 1), so T = lam N (N - 1) / 4 tables: lam = 1 for N = 0 or 1 mod 4 and
+lam = 2 for N = 2 or 3 mod 4 at the least (all C(N, 4) tables, in every seating, would be
+far more: 1,820 tables for N = 16 against 60 here).
+
+**How the tables are found: a cyclic difference family, by search.** Finalists are the
+elements of Z_m (m = N), or of Z_m and one fixed point "inf" (m = N - 1). A few *base
+tables* are developed: base table (x0, x1, x2, x3) gives the m tables (x0 + i, ..., x3 + i)
+for i in Z_m (inf + i = inf). For two finite elements, the developed tables put b at
+offset d from a exactly as many times as base-table seats s hold x_{s+d} - x_s = b - a, so
+the design is balanced when, for each d, the differences x_{s+d} - x_s over the base
+tables cover every non-zero element of Z_m exactly `lam` times; inf meets every element at
+every offset once per base table holding it, so `lam` base tables hold inf. Counting the
+differences gives the number of base tables (`_plans`). A depth-first search with the
+difference counts as its bound finds the base tables in well under a second for every
+size here (found afresh each time, deterministically: the same N gives the same design).
+
+Supported: N = 4 to 16 finalists (`SIZES`); `tests/seasons/test_designs.py` checks the
+balance of every size by counting every pair at every relative seat.
+
+**Knockout (exhibitions).** Tables of four, each a duplicate set; the top two of each
+table go on, until one table is left: N = 4, 8, 16, 32 or 64 finalists (`knockout_sizes`).
+The first round seats the seeds in snake order (seeds 1, 8, 9, 16 at one table of 16) so
+that the strongest do not meet early; a later round seats a table's winners apart.
+
+>>> design = balanced_design(8)
+>>> len(design.tables), design.lam, is_balanced(design.tables, 8)
+(14, 1, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import itertools
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import Final
+
+TABLE: Final = 4
+"""Seats at a final's table (the designs here are for four-player Hearts)."""
+
+SIZES: Final = range(4, 17)
+"""Numbers of finalists a balanced round robin is made for."""
+
+_SEARCH_NODES: Final = 2_000_000
+"""A bound on one search's nodes (far above what any size here needs)."""
+
+
+class DesignError(ValueError):
+    """No schedule of the kind asked for this many finalists."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Design:
+    """A balanced round robin: its tables (finalists 0..n-1 in seat order) and `lam`, how
+    often each ordered pair meets at each relative seat in one pass of the tables."""
+
+    players: int
+    lam: int
+    modulus: int
+    base: tuple[tuple[int | None, ...], ...]  # base tables; None is the fixed point "inf"
+    tables: tuple[tuple[int, ...], ...]
+
+
+def relative_seats(tables: Sequence[Sequence[int]]) -> Counter[tuple[int, int, int]]:
+    """How often each (a, b, d) occurs: b at relative seat d (1, 2, 3) of a."""
+    counts: Counter[tuple[int, int, int]] = Counter()
+    for table in tables:
+        size = len(table)
+        for s, a in enumerate(table):
+            for d in range(1, size):
+                counts[(a, table[(s + d) % size], d)] += 1
+    return counts
+
+
+def is_balanced(tables: Sequence[Sequence[int]], players: int) -> bool:
+    """Whether every ordered pair of the `players` meets equally often at every relative
+    seat (and at least once)."""
+    counts = relative_seats(tables)
+    wanted = {
+        (a, b, d) for a in range(players) for b in range(players) if a != b for d in range(1, 4)
+    }
+    values = {counts.get(key, 0) for key in wanted}
+    return set(counts) == wanted and len(values) == 1 and 0 not in values
+
+
+def _differences(block: Sequence[int | None], m: int) -> list[tuple[int, int]]:
+    """(offset, difference) of every finite ordered pair of seats of a base table."""
+    found = []
+    for s in range(TABLE):
+        for d in range(1, TABLE):
+            a, b = block[s], block[(s + d) % TABLE]
+            if a is not None and b is not None:
+                found.append((d, (b - a) % m))
+    return found
+
+
+def _plans(players: int) -> Iterator[tuple[int, int, int, int]]:
+    """(modulus, lam, base tables holding inf, base tables without) that the counting
+    allows, fewest tables first."""
+    options = []
+    for lam in (1, 2, 4):
+        m = players  # Z_N: 4 B differences per offset cover N - 1 elements lam times
+        if (lam * (m - 1)) % TABLE == 0:
+            options.append((m * lam * (m - 1) // TABLE, m, lam, 0, lam * (m - 1) // TABLE))
+        m = players - 1  # Z_(N-1) and inf: lam tables with inf (2 differences each)
+        if m >= 3 and (lam * (m - 3)) % TABLE == 0:
+            rest = lam * (m - 3) // TABLE
+            options.append((m * (lam + rest), m, lam, lam, rest))
+    for _, m, lam, with_inf, without in sorted(options):
+        yield m, lam, with_inf, without
+
+
+def _search(m: int, lam: int, with_inf: int, without: int) -> list[tuple[int | None, ...]] | None:
+    """Base tables meeting the difference condition, or None.
+
+    Exact-cover style, depth first and bounded: at each step the first difference
+    (offset 1 or 2: offset 3's are offset 1's negated) still short of `lam` is taken, and
+    only base tables that supply it are tried.
+    """
+    blocks: list[tuple[tuple[int | None, ...], bool, list[tuple[int, int]]]] = []
+    if with_inf:
+        for x2, x3 in itertools.permutations(range(1, m), 2):  # inf at seat 0, x1 = 0
+            block: tuple[int | None, ...] = (None, 0, x2, x3)
+            blocks.append((block, True, _differences(block, m)))
+    if without:
+        for rest in itertools.permutations(range(1, m), 3):  # translated so x0 = 0
+            block = (0, *rest)
+            blocks.append((block, False, _differences(block, m)))
+    supplies: dict[tuple[int, int], list[int]] = {}
+    for index, (_, _, diffs) in enumerate(blocks):
+        for key in set(diffs):
+            supplies.setdefault(key, []).append(index)
+    counts = [[0] * m for _ in range(TABLE)]
+    left = {True: with_inf, False: without}
+    chosen: list[tuple[int | None, ...]] = []
+    nodes = 0
+
+    def fits(diffs: list[tuple[int, int]]) -> bool:
+        seen: Counter[tuple[int, int]] = Counter(diffs)
+        return all(counts[d][x] + c <= lam for (d, x), c in seen.items())
+
+    def place() -> bool:
+        nonlocal nodes
+        nodes += 1
+        if nodes > _SEARCH_NODES:
+            raise _SearchExhaustedError
+        target = next(((d, x) for d in (1, 2) for x in range(1, m) if counts[d][x] < lam), None)
+        if target is None:
+            return left[True] == 0 and left[False] == 0
+        for index in supplies.get(target, ()):
+            block, has_inf, diffs = blocks[index]
+            if left[has_inf] == 0 or not fits(diffs):
+                continue
+            for d, x in diffs:
+                counts[d][x] += 1
+            left[has_inf] -= 1
+            chosen.append(block)
+            if place():
+                return True
+            chosen.pop()
+            left[has_inf] += 1
+            for d, x in diffs:
+                counts[d][x] -= 1
+        return False
+
+    try:
+        return list(chosen) if place() else None
+    except _SearchExhaustedError:
+        return None
+
+
+class _SearchExhaustedError(Exception):
+    """The search went past its bound."""
+
+
+def _develop(base: Sequence[tuple[int | None, ...]], m: int) -> tuple[tuple[int, ...], ...]:
+    """Every translate of every base table, inf numbered m."""
+    return tuple(
+        tuple(m if x is None else (x + i) % m for x in block) for block in base for i in range(m)
+    )
+
+
+@functools.cache
+def balanced_design(players: int) -> Design:
+    """The balanced round robin with the fewest tables this search finds for `players`.
+
+    Raises DesignError outside `SIZES` or when no plan's search succeeds.
+    """
+    if players not in SIZES:
+        raise DesignError(
+            f"balanced round robins are made for {SIZES.start}-{SIZES.stop - 1} finalists, "
+            f"not {players}"
+        )
+    for m, lam, with_inf, without in _plans(players):
+        base = _search(m, lam, with_inf, without)
+        if base is None:
+            continue
+        tables = _develop(base, m)
+        if is_balanced(tables, players):
+            return Design(players, lam, m, tuple(base), tables)
+    raise DesignError(f"no balanced design found for {players} finalists")
+
+
+def knockout_sizes() -> tuple[int, ...]:
+    """Numbers of finalists a knockout of tables of four takes (top two go on)."""
+    return (4, 8, 16, 32, 64)
+
+
+def knockout_tables(ranked: Sequence[int]) -> list[tuple[int, ...]]:
+    """One knockout round's tables from its players listed best seed first: seeds dealt
+    to the tables in snake order (1..k, then k..1, ...). Raises DesignError unless the
+    count is four times a power of two."""
+    count = len(ranked)
+    if count not in knockout_sizes():
+        raise DesignError(f"a knockout takes {', '.join(map(str, knockout_sizes()))} players")
+    k = count // TABLE
+    tables: list[list[int]] = [[] for _ in range(k)]
+    for i, player in enumerate(ranked):
+        lap, place = divmod(i, k)
+        tables[place if lap % 2 == 0 else k - 1 - place].append(player)
+    return [tuple(t) for t in tables]
+
+
+def next_round(results: Sequence[Sequence[tuple[int, float]]]) -> list[int]:
+    """The players going on from one knockout round, seeded for the next: each table's
+    (player, points) best (fewest points) first; the winners of all tables first, then the
+    runners-up, each group in table order. A tie on points is broken by the lower player
+    number (the better seed)."""
+    winners, seconds = [], []
+    for table in results:
+        ordered = sorted(table, key=lambda pp: (pp[1], pp[0]))
+        winners.append(ordered[0][0])
+        seconds.append(ordered[1][0])
+    return winners + seconds
