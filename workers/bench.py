@@ -149,9 +149,13 @@ def run_season(
     timeout: float = 3600.0,
     round_size: int | None = None,
     broker: str = "sql",
+    beside: Callable[[dict[str, str], Path], Callable[[], None]] | None = None,
 ) -> SeasonFigures:
     """Play a fresh season of `matches` matches with `workers` worker processes, all
-    enqueued at once, or `round_size` at a time (see the module's docstring)."""
+    enqueued at once, or `round_size` at a time (see the module's docstring). `beside`,
+    given the processes' environment and the folder, starts other work before the clock
+    starts (`workers.analysis_bench`: analyses queued beside the season) and returns
+    what stops it once the season is over."""
     from .config import prepare_sql_broker
 
     root.mkdir(parents=True, exist_ok=True)
@@ -187,6 +191,7 @@ def run_season(
             for i in range(PLAYERS)
         ]
     procs = [_start_worker(f"bench{i}", env, root / "workers.log") for i in range(workers)]
+    stack_stop: list[Callable[[], None]] = []
     try:
         enqueue_validations(versions)
 
@@ -249,6 +254,9 @@ def run_season(
 
             return check
 
+        stop_beside = beside(env, root) if beside is not None else None
+        if stop_beside is not None:
+            stack_stop.append(stop_beside)
         started = time.perf_counter()
         rounds: list[float] = []
         pickups: list[float] = []
@@ -279,6 +287,8 @@ def run_season(
     finally:
         for process in procs:
             _stop(process)
+        for stop in stack_stop:
+            stop()
     cpu = cpu_per_match(root / "workers.log", set(ids))
     return SeasonFigures(workers, len(ids), int(done or 0), seconds, cpu, broker, rounds, pickups)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from arena.bots.belief import Belief, InconsistentBeliefError, bits
 from arena.bots.passing import candidate_passes, danger_order, settle_queen_offers
@@ -39,9 +39,12 @@ class Playout(Protocol):
     points. The evaluation is only as good as this policy's model of how seats play: a
     stronger house bot's playouts plug in here (`ENGINE_PLAYOUTS` holds the engine's)."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """What the analysis records as its playouts ("engine:mixed")."""
 
-    def __call__(self, state: core.HandState, seed: int) -> Sequence[int]: ...
+    def __call__(self, state: Any, seed: int) -> Sequence[int]:
+        """Every seat's points at the end of the hand `state` (a `core.HandState`)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,7 +58,7 @@ class EnginePlayout:
     def name(self) -> str:
         return f"engine:{self.policy}"
 
-    def __call__(self, state: core.HandState, seed: int) -> Sequence[int]:
+    def __call__(self, state: Any, seed: int) -> Sequence[int]:
         result: Sequence[int] = state.playout(seed, POLICIES[self.policy])
         return result
 

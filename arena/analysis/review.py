@@ -18,6 +18,7 @@ from typing import Any
 from arena.engine import Card
 from arena.engine.decisions import DecisionKind
 from arena.match import replay_view
+from arena.match.verify import ReplayMismatchError
 
 from .evaluator import (
     DEFAULT_PLAYOUTS,
@@ -255,7 +256,7 @@ def analyse(
                 skipped[judged] = skipped.get(judged, 0) + 1
             else:
                 decisions.append(judged)
-    except replay_view.ReplayMismatchError as error:
+    except ReplayMismatchError as error:
         raise AnalysisError(f"the replay does not re-play: {error}") from None
     return MatchAnalysis(
         settings, playout.name, tuple(decisions), skipped, entrants, dict(sorted(hands.items()))

@@ -178,6 +178,22 @@ def _entrant(analysis: MatchAnalysis, entrant: int) -> str:
 )
 @_depth_options
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option(
+    "--season",
+    "season_matches",
+    type=click.IntRange(2, 10_000),
+    default=None,
+    help="Instead: a season of this many matches (sandboxed trivial bots, one match "
+    "worker) alone and with --matches analyses of --hands-hand matches queued beside it "
+    "on their own worker, alternated twice; matches per minute (needs the platform).",
+)
+@click.option(
+    "--season-hands",
+    type=click.IntRange(1, 100),
+    default=13,
+    show_default=True,
+    help="Hands per match of the --season.",
+)
 def bench_analysis(
     rules_name: str,
     hands: int,
@@ -187,10 +203,16 @@ def bench_analysis(
     samples: int,
     playouts: int,
     as_json: bool,
+    season_matches: int | None,
+    season_hands: int,
 ) -> None:
     """Core-seconds per analysed match (every seat judged) at a depth, and the agreement of
     two analyses of the same match with different seeds: the decisions flagged (mistake or
-    worse), the decisions marked, the worst decision of each seat's hand."""
+    worse), the decisions marked, the worst decision of each seat's hand. With --season:
+    a season's matches per minute with analyses queued beside it, and without."""
+    if season_matches is not None:
+        _bench_beside(season_matches, matches, season_hands, hands, as_json)
+        return
     from arena.benchmarks.analysis import measure
 
     rules = rules_from_option(rules_name, None).replace(target_score=None, max_hands=hands)
@@ -236,3 +258,40 @@ def bench_analysis(
         f"{min(f.flagged_agreement for f in figures):.0%}-"
         f"{max(f.flagged_agreement for f in figures):.0%}"
     )
+
+
+def _bench_beside(
+    matches: int, analyses: int, hands: int, analysis_hands: int, as_json: bool
+) -> None:
+    """`arena bench analysis --season`: `workers.analysis_bench.bench_beside`."""
+    from workers.analysis_bench import BesideFigures, bench_beside
+
+    def report(figures: BesideFigures) -> None:
+        if not as_json:
+            console.print(
+                f"season of {figures.season.matches} matches ({figures.season.done} done), "
+                f"{figures.analyses_queued} analyses queued beside it: "
+                f"{figures.per_minute:.1f} matches/min over {figures.season.seconds:.1f} s; "
+                f"{figures.analyses_done} analyses done meanwhile"
+            )
+
+    results = bench_beside(
+        matches, analyses, hands=hands, analysis_hands=analysis_hands, report=report
+    )
+    if as_json:
+        click.echo(
+            json.dumps(
+                [
+                    {
+                        "analyses_queued": r.analyses_queued,
+                        "analyses_done": r.analyses_done,
+                        "matches": r.season.matches,
+                        "done": r.season.done,
+                        "seconds": round(r.season.seconds, 2),
+                        "per_minute": round(r.per_minute, 2),
+                    }
+                    for r in results
+                ],
+                indent=2,
+            )
+        )

@@ -70,13 +70,14 @@ def test_every_legal_card_of_a_play_and_the_chosen_pass_are_evaluated(built):
     judged = {(d.hand, d.action): d for d in analysis.decisions}
     for index, action in enumerate(actions):
         decision = hand.pending()
+        assert decision is not None
         key = (0, index)
         if decision.kind.value == "play" and len(decision.legal) > 1:
-            answers = {a["answer"] for a in judged[key].answers}
-            assert answers == {str(c) for c in decision.legal}
+            cards = {a["answer"] for a in judged[key].answers}
+            assert cards == {str(c) for c in decision.legal}
         if decision.kind.value == "pass":
-            answers = [a["answer"] for a in judged[key].answers]
-            assert " ".join(action["value"]) in answers and len(answers) > 1
+            passes = [a["answer"] for a in judged[key].answers]
+            assert " ".join(action["value"]) in passes and len(passes) > 1
         hand.apply(Action(decision.kind, decision.seat, from_json(decision.kind, action["value"])))
 
 
@@ -97,6 +98,7 @@ def test_two_deals_a_seat_cannot_tell_apart_get_the_same_evaluation():
     for deal in (rotated, swapped):
         hand = Hand(rules, deal, 0, dealer=2, pass_direction="hold", seed=1)
         decision = hand.pending()
+        assert decision is not None
         hand.apply(Action(decision.kind, decision.seat, Card.from_str("2C")))
         views.append(hand.view(0))
     assert rotated != swapped and views[0] == views[1] and len(views[0].legal) > 1

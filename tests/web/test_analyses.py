@@ -5,6 +5,7 @@ The analysis is made by the real task, in this process, on the test's database."
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -18,6 +19,13 @@ from tests.analysis.built import BLUNDER_SEAT
 from tests.web.analysed import analysis_worker, record_built_match, run_analysis
 from tests.web.conftest import AuthActions, csrf_token
 from tests.web.factories import World, make_user, row
+
+
+def body(response: Any) -> Any:
+    """The response's JSON (a test fails on a response without one)."""
+    found = response.get_json()
+    assert found is not None, response.get_data(as_text=True)
+    return found
 
 
 def _ask(client: FlaskClient, match_id: int, signed_in: bool = True):
@@ -90,18 +98,18 @@ def test_the_api_asks_for_an_analysis_serves_it_and_a_bots_summary(
         _row, text = issue_token(db, row(db, User, world.alice_id), "tests")
         _row, bobs = issue_token(db, row(db, User, world.bob_id), "tests")
     headers = {"Authorization": f"Bearer {text}"}
-    assert client.get(f"/api/v1/matches/{match_id}/analysis").json["status"] == "none"
+    assert body(client.get(f"/api/v1/matches/{match_id}/analysis"))["status"] == "none"
     assert client.post(f"/api/v1/matches/{match_id}/analysis").status_code == 401
     asked = client.post(f"/api/v1/matches/{match_id}/analysis", headers=headers)
-    assert asked.status_code == 202 and asked.json["status"] == "queued"
+    assert asked.status_code == 202 and body(asked)["status"] == "queued"
     assert asked.headers["Location"].endswith(f"/api/v1/matches/{match_id}/analysis")
     again = client.post(
         f"/api/v1/matches/{match_id}/analysis", headers={"Authorization": f"Bearer {bobs}"}
     )
     assert again.status_code == 200  # bob's bot sits there too: served, not asked twice
     with analysis_worker(database, tmp_path / "data"):
-        assert run_analysis(asked.json["id"]) == "done"
-    done = client.get(f"/api/v1/matches/{match_id}/analysis").json
+        assert run_analysis(body(asked)["id"]) == "done"
+    done = body(client.get(f"/api/v1/matches/{match_id}/analysis"))
     blunder = next(
         d
         for d in done["analysis"]["decisions"]
@@ -109,7 +117,7 @@ def test_the_api_asks_for_an_analysis_serves_it_and_a_bots_summary(
     )
     assert (blunder["chosen"], blunder["mark"]) == (card, "blunder")
     assert {a["answer"] for a in blunder["answers"]} >= {card, blunder["best"]}
-    summary = client.get(f"/api/v1/bots/{world.alice_bot_id}/analysis").json
+    summary = body(client.get(f"/api/v1/bots/{world.alice_bot_id}/analysis"))
     assert summary["matches"] == 1 and summary["marks"]["blunder"] == 1
     assert summary["worst"][0]["match_id"] == match_id
     refused = client.post(f"/api/v1/matches/{world.match_id}/analysis", headers=headers)
@@ -120,4 +128,4 @@ def test_the_api_asks_for_an_analysis_serves_it_and_a_bots_summary(
     stranger = client.post(
         f"/api/v1/matches/{match_id}/analysis", headers={"Authorization": f"Bearer {daves}"}
     )
-    assert stranger.status_code == 403 and stranger.json["error"]["status"] == 403
+    assert stranger.status_code == 403 and body(stranger)["error"]["status"] == 403

@@ -68,7 +68,7 @@ def test_the_dispatcher_enqueues_queued_analyses_on_their_own_queue(
     with sessions() as session, write_transaction(session):
         analysis_id = analyses.request(session, ids[0], None, samples=4, playouts=1)[0].id
     with app.connection_for_write() as connection:  # the in-memory broker is the process's
-        connection.default_channel.queue_purge("analysis")
+        connection.default_channel.queue_purge("analysis")  # type: ignore[attr-defined]
     assert queue_lengths(app, ("analysis",)) == {"analysis": 0}
     scheduling.dispatch()
     assert queue_lengths(app, ("analysis",)) == {"analysis": 1}
