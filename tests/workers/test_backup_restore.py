@@ -19,15 +19,22 @@ from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
+import click.testing
 import pytest
 from sqlalchemy import func, inspect, select, table
 from sqlalchemy.engine import URL
 
+from arena.commands.bench import bench
 from arena.seasons import schedule_round, start_season
 from arena.store import make_engine, make_sessionmaker, migrate
 from arena.store.models import Match, MatchStatus, Rating
 from arena.store.types import utc_now
-from tests.store.databases import create_postgres_database, drop_postgres_database
+from tests.store.databases import (
+    POSTGRES_URL,
+    create_postgres_database,
+    drop_postgres_database,
+    require_postgres,
+)
 from tests.web.conftest import make_app
 from tests.workers.conftest import link_runtime
 from web.database import dispose
@@ -203,3 +210,16 @@ def test_a_dump_restored_into_a_new_database_serves_the_same_site(
         f"{len(played)} matches; pg_dump {dumped:.2f} s ({dump.stat().st_size} bytes), "
         f"pg_restore {restored:.2f} s"
     )
+
+
+def test_the_timed_drill_command_restores_a_filled_season_and_checks_it() -> None:
+    client_tool("pg_dump")
+    require_postgres()
+    result = click.testing.CliRunner().invoke(
+        bench,
+        ["restore-drill", "--url", POSTGRES_URL, "--versions", "8", "--matches", "6"],
+    )
+    assert result.exit_code == 0, result.output + repr(result.exception)
+    assert "restore drill: 8 versions, 6 matches" in result.output
+    assert "pg_restore (jobs 1)" in result.output
+    assert "the ladder page equal" in result.output
