@@ -412,6 +412,22 @@ def bench_metrics_overhead(requests: int, rounds: int) -> None:
     click.echo(metricsbench.describe(metricsbench.bench_metrics_overhead(requests, rounds)))
 
 
+@bench.command("restore-drill")
+@click.option("--url", required=True, help="PostgreSQL server URL (two scratch databases).")
+@click.option("--versions", type=click.IntRange(4), default=10_000, show_default=True)
+@click.option("--matches", type=click.IntRange(0), default=100_000, show_default=True)
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True)
+def bench_restore_drill(url: str, versions: int, matches: int, jobs: int) -> None:
+    """pg_dump a filled season, pg_restore it into a new database, check it (timed)."""
+    from web import restoredrill
+
+    click.echo(
+        restoredrill.describe(
+            restoredrill.restore_drill(url, versions=versions, matches=matches, jobs=jobs)
+        )
+    )
+
+
 @bench.command("replay-page")
 @rules_option
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the match.")
