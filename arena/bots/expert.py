@@ -36,7 +36,7 @@ from arena.engine.rules import PennyPlay
 
 from .belief import Belief, InconsistentBeliefError
 from .inference import DEFAULT_EPSILON, DEFAULT_PASS_DELTA, PlayModel
-from .pass_evaluation import evaluate_passes
+from .pass_evaluation import evaluate_passes, race_pass
 from .passing import candidate_passes
 from .strong import DEFAULT_TIME_PER_MOVE, POLICIES, StrongBot
 
@@ -88,13 +88,15 @@ class ExpertBot(StrongBot):
         pass_delta: float = DEFAULT_PASS_DELTA,
         group: bool = True,
         prune: bool = True,
+        race: bool = True,
     ) -> None:
         """The strong bot's options (`StrongBot`), and the model's: `resample` uniform
         deals drawn per deal searched (1: every deal searched, weighted by its likelihood
         instead), `epsilon` the model's chance of a non-greedy lead, follow and dump, and
         `pass_delta` its factor per dangerous card a passer kept. `group` searches one card
         of each set of equivalent cards (`representatives`), and `prune` stops playing out
-        the cards already far behind the best (`search_plays`).
+        the cards already far behind the best (`search_plays`); `race` searches the pass
+        by `race_pass` (False: as the strong bot).
 
         Raises ValueError as `StrongBot` does, and for `resample` below 1 or an ε or δ
         outside (0, 1].
@@ -118,6 +120,19 @@ class ExpertBot(StrongBot):
         self.pass_delta = pass_delta
         self.group = group
         self.prune = prune
+        self.race = race
+
+    def pass_cards(self, view: SeatView, count: int) -> list[Card]:
+        """The pass that wins a race among many (`arena.bots.pass_evaluation.race_pass`);
+        where the race does not model the game, as the strong bot passes."""
+        if not self.race or not self.pass_search or not evaluates(view):
+            return super().pass_cards(view, count)
+        started = time.perf_counter()
+        seconds, samples = self._budget()
+        chosen, self.last_samples = race_pass(
+            view, count, self._rng(view), started + seconds, samples, POLICIES[self.policy]
+        )
+        return chosen
 
     def play_card(self, view: SeatView) -> Card:
         """The legal card with the best mean outcome over likely deals."""

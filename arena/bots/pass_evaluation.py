@@ -1,4 +1,4 @@
-"""Expected points of given passes, by sampled deals and playouts (the expert's evaluation).
+"""The expert's pass: a race among many passes, and the expected points of given passes.
 
 `arena.bots.passing.search_pass` picks the strong bot's pass among its own candidates;
 this module scores any passes a caller names (a contestant's pass, in an analysis), the
@@ -7,18 +7,157 @@ most dangerous cards, `danger_order`, as the house bots pass), each named pass i
 in the engine with theirs (a refused ♠Q settled as the house bots settle it under Rickety
 Kate, `settle_queen_offers`), and the hand is played out with the engine's playout
 policy. Every pass sees the same deals and playout seeds.
+
+`race_pass` is the expert's own pass search: more passes than the strong bot weighs (every
+choice among the `count + 4` most dangerous cards, 35 passes of three, and the voids),
+raced by successive halving so that the time goes to the passes still in contention.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
+import time
 from collections.abc import Sequence
 
-from arena.engine import SeatView
+from arena.engine import CARDS, Card, SeatView
 from arena.engine.backend import core
+from arena.engine.config import CoreConfig
 
-from .belief import bits
+from .belief import SUIT_MASKS, bits
 from .passing import danger_order, settle_queen_offers
+
+
+class PassTable:
+    """One seat's pass, ready to be played out on sampled deals: the seat's view, the
+    other seats' passes by `danger_order`, the rules' refusal of a passed QS."""
+
+    def __init__(self, view: SeatView, count: int) -> None:
+        """Raises nothing: a pass of `count` cards from `view`'s hand."""
+        rules = view.rules
+        cfg = rules.core_config()
+        if count != cfg.pass_count:
+            # 004 'Passing cards': the dealer called another count
+            cfg = cfg._replace(pass_count=count)
+        self.cfg = cfg
+        self.count = count
+        self.view = view
+        self.n, self.me, self.dealer = rules.players, view.seat, view.dealer
+        self.kind = view.core_pass_kind
+        self.hand = view.hand.mask
+        self.forbidden = rules.pass_forbidden.mask
+        self.kitty = view.kitty.mask if view.kitty is not None else 0
+        self.unseen = bits(cfg.deck & ~self.hand & ~self.kitty)
+        self.hidden_kitty = cfg.kitty_size - self.kitty.bit_count()
+        self.others = [s for s in range(self.n) if s != self.me]
+        self.refusal = view.pass_direction.offset(self.n) if rules.queen_refusal else None
+
+    def deal(self, rng: random.Random) -> tuple[tuple[int, ...], int, dict[int, tuple[int, ...]]]:
+        """A sampled deal: (each seat's dealt cards, the kitty, the other seats' passes)."""
+        unseen = self.unseen
+        rng.shuffle(unseen)
+        dealt = [0] * self.n
+        dealt[self.me] = self.hand
+        at = 0
+        for seat in self.others:
+            size = self.cfg.hand_size + (seat in self.view.extra_card_seats)
+            for card in unseen[at : at + size]:
+                dealt[seat] |= 1 << card
+            at += size
+        kitty = self.kitty
+        for card in unseen[at : at + self.hidden_kitty]:
+            kitty |= 1 << card
+        passes = {
+            seat: tuple(danger_order(dealt[seat] & ~self.forbidden, self.cfg)[: self.count])
+            for seat in self.others
+        }
+        return tuple(dealt), kitty, passes
+
+    def points(
+        self,
+        hands: tuple[int, ...],
+        kitty: int,
+        passes: dict[int, tuple[int, ...]],
+        candidate: tuple[int, ...],
+        seeds: Sequence[int],
+        policy: int,
+    ) -> tuple[int, int]:
+        """(the seat's points, its margin: points times (n - 1) minus the others') summed
+        over one playout per seed, after `candidate` is passed with the others' `passes`."""
+        given = {**passes, self.me: candidate}
+        if self.refusal is not None:
+            given = settle_queen_offers(given, hands, self.refusal, self.forbidden, self.cfg)
+        state = core.HandState(self.cfg, hands, kitty, self.dealer, self.kind, seeds[0])
+        for seat in range(self.n):
+            state.apply_pass(seat, given[seat])
+        mine = margin = 0
+        me, n = self.me, self.n
+        for seed in seeds:
+            out = state.playout(seed, policy)
+            mine += out[me]
+            margin += out[me] * (n - 1) - (sum(out) - out[me])
+        return mine, margin
+
+
+def wide_candidates(hand: int, count: int, cfg: CoreConfig) -> list[tuple[int, ...]]:
+    """Passes worth racing: every choice among the `count + 4` most dangerous cards, and
+    passes that empty one short side suit (filled with the most dangerous other cards), in
+    danger order (a scatter pass sends the worst card to the left)."""
+    order = danger_order(hand, cfg)
+    top = order[: count + 4]
+    found = {frozenset(c) for c in itertools.combinations(top, count)}
+    for suit in SUIT_MASKS[:3]:
+        held = hand & suit
+        if not held or held.bit_count() > count:
+            continue
+        fill = [c for c in order if not held >> c & 1][: count - held.bit_count()]
+        found.add(frozenset((*bits(held), *fill)))
+    rank = {card: i for i, card in enumerate(order)}
+    return sorted(
+        (tuple(sorted(c, key=rank.__getitem__)) for c in found),
+        key=lambda c: [rank[x] for x in c],
+    )
+
+
+RACE_ROUND = 6
+"""Deals per round of the pass race: after each, the worse half of the passes still
+running is dropped (never below two)."""
+
+
+def race_pass(
+    view: SeatView,
+    count: int,
+    rng: random.Random,
+    deadline: float,
+    max_samples: int,
+    policy: int,
+) -> tuple[list[Card], int]:
+    """The pass with the best mean margin by successive halving over `wide_candidates`:
+    every pass still running sees the same deals; after every `RACE_ROUND` deals the
+    worse half stops. Stops at `max_samples` deals or when the next would end after
+    `deadline`; returns the pass and the deals sampled."""
+    started = time.perf_counter()
+    table = PassTable(view, count)
+    candidates = wide_candidates(table.hand & ~table.forbidden, count, table.cfg)
+    if len(candidates) == 1:
+        return [CARDS[c] for c in candidates[0]], 0
+    alive = list(range(len(candidates)))
+    totals = [0] * len(candidates)
+    samples = 0
+    while samples < max_samples:
+        hands, kitty, passes = table.deal(rng)
+        seeds = (rng.getrandbits(64), rng.getrandbits(64))
+        for i in alive:
+            totals[i] += table.points(hands, kitty, passes, candidates[i], seeds, policy)[1]
+        samples += 1
+        if samples % RACE_ROUND == 0 and len(alive) > 2:
+            alive.sort(key=totals.__getitem__)
+            alive = alive[: max(2, len(alive) // 2)]
+        now = time.perf_counter()
+        if now + (now - started) / samples > deadline:
+            break
+    best = min(alive, key=totals.__getitem__)
+    return [CARDS[c] for c in candidates[best]], samples
 
 
 def evaluate_passes(
@@ -34,8 +173,6 @@ def evaluate_passes(
 
     Raises ValueError for a pass of the wrong size or of a card the seat does not hold.
     """
-    rules = view.rules
-    cfg = rules.core_config()
     hand = view.hand.mask
     count = len(candidates[0]) if candidates else 0
     for candidate in candidates:
@@ -43,43 +180,12 @@ def evaluate_passes(
             raise ValueError(f"passes of different sizes or repeated cards: {candidates}")
         if any(not hand >> c & 1 for c in candidate):
             raise ValueError(f"a pass of a card seat {view.seat} does not hold: {candidate}")
-    if count != cfg.pass_count:
-        cfg = cfg._replace(pass_count=count)
-    n, me, dealer = rules.players, view.seat, view.dealer
-    kind = view.core_pass_kind
-    forbidden = rules.pass_forbidden.mask
-    kitty = view.kitty.mask if view.kitty is not None else 0
-    unseen = bits(cfg.deck & ~hand & ~kitty)
-    hidden_kitty = cfg.kitty_size - kitty.bit_count()
-    others = [s for s in range(n) if s != me]
-    refusal_offset = view.pass_direction.offset(n) if rules.queen_refusal else None
+    table = PassTable(view, count)
     totals = [0] * len(candidates)
     for _ in range(samples):
-        rng.shuffle(unseen)
-        dealt = [0] * n
-        dealt[me] = hand
-        at = 0
-        for seat in others:
-            size = cfg.hand_size + (seat in view.extra_card_seats)
-            for card in unseen[at : at + size]:
-                dealt[seat] |= 1 << card
-            at += size
-        deal_kitty = kitty
-        for card in unseen[at : at + hidden_kitty]:
-            deal_kitty |= 1 << card
-        hands = tuple(dealt)
-        passes = {
-            seat: tuple(danger_order(dealt[seat] & ~forbidden, cfg)[:count]) for seat in others
-        }
+        hands, kitty, passes = table.deal(rng)
         seeds = [rng.getrandbits(64) for _ in range(playouts)]
         for i, candidate in enumerate(candidates):
-            given = {**passes, me: candidate}
-            if refusal_offset is not None:
-                given = settle_queen_offers(given, hands, refusal_offset, forbidden, cfg)
-            state = core.HandState(cfg, hands, deal_kitty, dealer, kind, seeds[0])
-            for seat in range(n):
-                state.apply_pass(seat, given[seat])
-            for seed in seeds:
-                totals[i] += state.playout(seed, policy)[me]
+            totals[i] += table.points(hands, kitty, passes, candidate, seeds, policy)[0]
     scale = 1.0 / (samples * playouts) if samples else 0.0
     return [t * scale for t in totals]

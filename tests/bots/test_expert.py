@@ -10,6 +10,7 @@ from arena.bots import HOUSE_BOTS, ExpertBot, HouseBot, RandomBot
 from arena.bots.descriptions import HOUSE_DESCRIPTIONS, describe_house_bot
 from arena.bots.expert import evaluate, evaluates, representatives
 from arena.bots.inference import DUMP, FOLLOW, LEAD, PlayModel
+from arena.bots.pass_evaluation import wide_candidates
 from arena.engine import CARDS, PRESETS, Card, CardSet, Hand, preset
 from tests.bots.tables import play_hand
 
@@ -231,3 +232,27 @@ def test_a_pruned_search_still_finds_the_card_a_full_search_finds():
     pruned = ExpertBot(4, time_per_move=None, max_samples=40, prune=True, group=False)
     full = ExpertBot(4, time_per_move=None, max_samples=40, prune=False, group=False)
     assert pruned.play_card(view) == full.play_card(view)
+
+
+def test_the_pass_race_weighs_more_passes_and_returns_one_of_them():
+    rules = preset("standard")
+    hand = Hand.from_cards(
+        rules,
+        [
+            "2C 3D QS AS KS 9H TH 4C 5C 6C 7C 8C 9C",
+            "TC JC QC KC AC 2D 4D 5D 6D 7D 8D 9D TD",
+            "JD QD KD AD 2S 3S 4S 5S 6S 7S 8S 9S TS",
+            "JS 2H 3H 4H 5H 6H 7H 8H JH QH KH AH 3C",
+        ],
+        pass_direction="left",
+    )
+    view = hand.view(0)
+    cfg = rules.core_config()
+    candidates = wide_candidates(view.hand.mask, 3, cfg)
+    assert len(candidates) >= 35  # every three of the seven most dangerous, and the voids
+    diamond = Card.from_str("3D").index
+    assert any(diamond in c for c in candidates)  # the lone 3D: a void in diamonds
+    chosen = ExpertBot(2, time_per_move=None, max_samples=30).pass_cards(view, 3)
+    assert len(set(chosen)) == 3 and all(card in view.hand for card in chosen)
+    again = ExpertBot(2, time_per_move=None, max_samples=30).pass_cards(view, 3)
+    assert chosen == again
