@@ -194,6 +194,23 @@ def evaluate_play(
     return tally.evaluation(names, taken)
 
 
+def pass_candidates(view: SeatView, count: int, chosen: Sequence[str]) -> list[str]:
+    """The passes judged: `chosen` first, then the strong bot's candidates
+    (`passing.candidate_passes`), each named by its cards in pass order."""
+    cfg = view.rules.core_config()
+    if count != cfg.pass_count:
+        cfg = cfg._replace(pass_count=count)
+    hand = view.hand.mask & ~view.rules.pass_forbidden.mask
+    given = tuple(Card.from_str(c).index for c in chosen)
+    candidates = [given]
+    seen = {frozenset(given)}
+    for candidate in candidate_passes(hand, count, cfg):
+        if frozenset(candidate) not in seen:
+            seen.add(frozenset(candidate))
+            candidates.append(candidate)
+    return [" ".join(str(CARDS[c]) for c in candidate) for candidate in candidates]
+
+
 def evaluate_pass(
     view: SeatView,
     count: int,
@@ -221,14 +238,8 @@ def evaluate_pass(
     kind = view.core_pass_kind
     hand = view.hand.mask
     forbidden = rules.pass_forbidden.mask
-    given = tuple(Card.from_str(c).index for c in chosen)
-    candidates = [given]
-    seen = {frozenset(given)}
-    for candidate in candidate_passes(hand & ~forbidden, count, cfg):
-        if frozenset(candidate) not in seen:
-            seen.add(frozenset(candidate))
-            candidates.append(candidate)
-    names = [" ".join(str(CARDS[c]) for c in candidate) for candidate in candidates]
+    names = pass_candidates(view, count, chosen)
+    candidates = [tuple(Card.from_str(c).index for c in name.split()) for name in names]
     kitty = view.kitty.mask if view.kitty is not None else 0
     unseen = bits(cfg.deck & ~hand & ~kitty)
     hidden_kitty = cfg.kitty_size - kitty.bit_count()
@@ -278,6 +289,38 @@ __all__ = [
     "Playout",
     "evaluate_pass",
     "evaluate_play",
+    "expert_evaluation",
+    "pass_candidates",
     "passes_evaluable",
     "plays_evaluable",
 ]
+
+
+def expert_evaluation(
+    view: SeatView,
+    answers: Sequence[str],
+    rng: random.Random,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+) -> Evaluation:
+    """`answers` (cards, or passes as space-separated cards) evaluated by the expert house
+    bot's evaluation (`arena.bots.expert.evaluate`: deals weighted by how likely they make
+    the plays and the pass seen), `answers[0]` winning ties. The expert gives the seat's
+    own expected points; the score is those times n / (n - 1), which is the difference
+    against the table when the hand's points are shared out whole (no moon), so the marks'
+    thresholds mean the same with either evaluator; moons are not counted apart (0).
+    Raises ValueError where the expert's evaluation does not model the game."""
+    from arena.bots import expert
+
+    n = view.rules.players
+    cards: list[Card] | list[tuple[Card, ...]]
+    if all(" " not in a for a in answers) and view.legal:
+        cards = [Card.from_str(a) for a in answers]
+    else:
+        cards = [tuple(Card.from_str(c) for c in a.split()) for a in answers]
+    points = expert.evaluate(view, cards, seed=rng.getrandbits(32), samples=samples)
+    values = [
+        AnswerValue(a, round(p * n / (n - 1), 3), round(p, 3), 0.0)
+        for a, p in zip(answers, points, strict=True)
+    ]
+    return Evaluation(tuple(sorted(values, key=lambda v: v.score)), samples)

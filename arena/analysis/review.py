@@ -29,6 +29,8 @@ from .evaluator import (
     Playout,
     evaluate_pass,
     evaluate_play,
+    expert_evaluation,
+    pass_candidates,
     passes_evaluable,
     plays_evaluable,
 )
@@ -54,6 +56,7 @@ PHASES = ("pass", "lead", "follow", "discard")
 TAGS = ("queen", "moon")
 """What a decision may also concern (the ♠Q at stake, the moon at stake)."""
 WORST_SHOWN = 5
+EVALUATORS = ("strong", "expert")
 
 _QS = Card.from_str("QS")
 _PLAY = DecisionKind.PLAY
@@ -71,10 +74,15 @@ class Settings:
     samples: int = DEFAULT_SAMPLES
     playouts: int = DEFAULT_PLAYOUTS
     seed: int = 0
+    evaluator: str = "strong"
+    """"strong": the strong bot's search with the `Playout` given (the default); "expert":
+    the expert house bot's evaluation (`evaluator.expert_evaluation`)."""
 
     def __post_init__(self) -> None:
         if self.samples < 1 or self.playouts < 1:
             raise ValueError("an analysis needs at least one sample and one playout")
+        if self.evaluator not in EVALUATORS:
+            raise ValueError(f"unknown evaluator {self.evaluator!r}: one of {EVALUATORS}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -258,8 +266,9 @@ def analyse(
                 decisions.append(judged)
     except ReplayMismatchError as error:
         raise AnalysisError(f"the replay does not re-play: {error}") from None
+    judge = "expert:evaluate" if settings.evaluator == "expert" else playout.name
     return MatchAnalysis(
-        settings, playout.name, tuple(decisions), skipped, entrants, dict(sorted(hands.items()))
+        settings, judge, tuple(decisions), skipped, entrants, dict(sorted(hands.items()))
     )
 
 
@@ -289,12 +298,26 @@ def _judge(
             if len(view.legal) == 1:
                 return "forced"
             chosen = str(action.value)
-            evaluation = evaluate_play(view, rng, first=chosen, **depth)  # type: ignore[arg-type]
+            if settings.evaluator == "expert":
+                legal = [chosen] + [str(c) for c in view.legal if str(c) != chosen]
+                evaluation = expert_evaluation(view, legal, rng, samples=settings.samples)
+            else:
+                evaluation = evaluate_play(view, rng, first=chosen, **depth)  # type: ignore[arg-type]
         else:
             if not passes_evaluable(view):
                 return "pass (this game's family)"
             chosen_cards = [str(c) for c in action.value]
             chosen = " ".join(chosen_cards)
+            if settings.evaluator == "expert":
+                evaluation = expert_evaluation(
+                    view,
+                    pass_candidates(view, decision.size, chosen_cards),
+                    rng,
+                    samples=settings.samples,
+                )
+                return _decision(
+                    seating, game, hand_number, index, view, decision, action, chosen, evaluation
+                )
             evaluation = evaluate_pass(
                 view,
                 decision.size,

@@ -39,6 +39,14 @@ def _depth_options(function: Any) -> Any:
         help="Deals sampled per decision (from what the seat knew).",
     )(function)
     function = click.option(
+        "--evaluator",
+        type=click.Choice(["strong", "expert"]),
+        default="strong",
+        show_default=True,
+        help="strong: the strong bot's search; expert: house:expert's evaluation "
+        "(deals weighted by the plays seen; docs/analysis.md).",
+    )(function)
+    function = click.option(
         "--playouts",
         type=click.IntRange(1, 1000),
         default=DEFAULT_PLAYOUTS,
@@ -68,6 +76,7 @@ def analyse_command(
     seats: tuple[int, ...],
     samples: int,
     playouts: int,
+    evaluator: str,
     seed: int,
     as_json: bool,
     every: bool,
@@ -87,7 +96,7 @@ def analyse_command(
         analysis = analyse(
             replay,
             seats=set(seats) if seats else None,
-            settings=Settings(samples=samples, playouts=playouts, seed=seed),
+            settings=Settings(samples=samples, playouts=playouts, seed=seed, evaluator=evaluator),
         )
     except AnalysisError as error:
         err_console.print(f"[red]{path}: {error}[/red]")
@@ -202,6 +211,7 @@ def bench_analysis(
     bots: str,
     samples: int,
     playouts: int,
+    evaluator: str,
     as_json: bool,
     season_matches: int | None,
     season_hands: int,
@@ -216,7 +226,7 @@ def bench_analysis(
     from arena.benchmarks.analysis import measure
 
     rules = rules_from_option(rules_name, None).replace(target_score=None, max_hands=hands)
-    settings = Settings(samples=samples, playouts=playouts, seed=1)
+    settings = Settings(samples=samples, playouts=playouts, seed=1, evaluator=evaluator)
     figures = []
     with console.status("analysing …") as status:
         for m in range(matches):
@@ -228,7 +238,7 @@ def bench_analysis(
         return
     table = Table(
         title=f"arena bench analysis — {rules_name}, {hands} hand(s), house:{bots} in every "
-        f"seat, {samples} deals × {playouts} playouts"
+        f"seat, {evaluator} evaluator, {samples} deals × {playouts} playouts"
     )
     for column in (
         "match seed",

@@ -144,3 +144,14 @@ def test_the_command_prints_the_blunder_as_the_seats_worst_and_json_on_request(b
     refused = arena("--seat", 7)
     assert refused.returncode == 2 and "no seat" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+def test_the_expert_evaluator_flags_the_built_blunder_too(built):
+    replay, trick, card = built
+    analysis = analyse(replay, seats={BLUNDER_SEAT}, settings=Settings(evaluator="expert"))
+    assert analysis.playout == "expert:evaluate"
+    blunder = _the_blunder(analysis, trick)
+    assert (blunder.chosen, blunder.mark) == (str(card), "blunder")
+    assert max(analysis.decisions, key=lambda d: d.loss) is blunder
+    with pytest.raises(ValueError, match="unknown evaluator"):
+        Settings(evaluator="oracle")
