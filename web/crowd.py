@@ -14,7 +14,7 @@ the site at `LIVE_MAX_STREAMS` watchers, here thousands stay open on one process
   match waits on the match's one feed, which reads the batches after the oldest batch
   any of them lacks and the match's status in one statement (`read_feed`), and tells
   the world it is watched (`arena.store.live.watch`, the worker writes while it is)
-  once every `WATCH_BEAT_SECONDS`, for all of them. The batches are then cut per
+  once every `WATCH_BEAT_SECONDS`, for all of them, beside the polls. The batches are then cut per
   watcher with web/live.py's `Cut`, once per batch for every group of watchers who may
   read the same entrants (anonymous watchers: one group), and written to each stream's
   socket by the feed itself (`Stream`: no coroutine per watcher wakes for a message).
@@ -163,6 +163,7 @@ class Feed:
         self.streams: set[Stream] = set()
         self.task: asyncio.Task[None] | None = None
         self._beat_at: float | None = None
+        self._beat: asyncio.Future[None] | None = None
 
     async def run(self) -> None:
         """Poll while a stream is open; end every stream once the match is over."""
@@ -187,10 +188,6 @@ class Feed:
         status, batches = await asyncio.to_thread(self.hub.read, self.match_id, after)
         self.hub.polls += 1
         in_flight = status is not None and status in IN_FLIGHT_MATCH_STATUSES
-        now = time.monotonic()
-        if in_flight and (self._beat_at is None or now - self._beat_at >= self.hub.beat):
-            self._beat_at = now
-            await asyncio.to_thread(self.hub.watch, self.match_id)
         full = len(batches) >= READ_LIMIT
         cuts: dict[tuple[frozenset[int], int], bytes] = {}  # (readable, batch id): framed
         for stream in list(self.streams):
@@ -212,7 +209,26 @@ class Feed:
                 stream.end()
             if stream.closed:
                 self.streams.discard(stream)
+        if in_flight:
+            self._watch_beat()
         return full
+
+    def _watch_beat(self) -> None:
+        """Tell the worker the match is watched, at most every `beat` seconds, beside the
+        polls (a write transaction: the batches read go out before it, not after)."""
+        now = time.monotonic()
+        if self._beat_at is not None and now - self._beat_at < self.hub.beat:
+            return
+        if self._beat is not None and not self._beat.done():
+            return
+        self._beat_at = now
+        self._beat = asyncio.ensure_future(asyncio.to_thread(self.hub.watch, self.match_id))
+        self._beat.add_done_callback(self._beat_done)
+
+    def _beat_done(self, beat: asyncio.Future[None]) -> None:
+        error = None if beat.cancelled() else beat.exception()
+        if error is not None:
+            log.error("match %s: cannot say it is watched", self.match_id, exc_info=error)
 
 
 class Hub:
