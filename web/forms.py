@@ -160,6 +160,14 @@ class SeasonForm(FlaskForm):
     )
     house_bots = BooleanField("Enter the house bots", default=True)
     is_default = BooleanField("The default season: contestants' first ready bots join it")
+    # leagues with bosses (arena/seasons/leagues.py): bosses are house bot kinds, weakest first
+    leagues = BooleanField("Run as leagues: a new bot starts in the lowest, promoted past bosses")
+    league_bosses = StringField(
+        "Bosses (house bots, weakest first; empty: every house bot)", validators=[Length(max=200)]
+    )
+    league_min_games = IntegerField(
+        "Games against the boss before a promotion", default=30, validators=[NumberRange(2, 10000)]
+    )
     submit = SubmitField("Create season")
 
 

@@ -25,6 +25,7 @@ from arena.seasons import (
     start_season,
 )
 from arena.seasons.evidence import owner_pairs
+from arena.seasons.leagues import DEFAULT_MIN_GAMES, league_settings, set_leagues
 from arena.seasons.rounds import lock_season
 from arena.store.models import Season, SeasonStatus, User
 from arena.store.stats import final_results, ladder_page, season_counts
@@ -92,6 +93,7 @@ def show(season_id: int) -> str:
         action=ActionForm(),
         schedule=schedule,
         owner_pairs=suspicious_pairs(season.id),
+        leagues=league_settings(db, season.id),
     )
 
 
@@ -130,9 +132,17 @@ def create() -> Response | tuple[str, int]:
                         duplicate_sets=bool(form.duplicate_sets.data),
                         active_choice=bool(form.active_choice.data),
                     ),
-                    house_bots=bool(form.house_bots.data),
+                    house_bots=bool(form.house_bots.data) or bool(form.leagues.data),
                     is_default=bool(form.is_default.data),
                 )
+                if form.leagues.data:  # its bosses are house bots: they are entered
+                    bosses = (form.league_bosses.data or "").replace(",", " ").split()
+                    set_leagues(
+                        db,
+                        season,
+                        bosses=bosses or None,
+                        min_games=form.league_min_games.data or DEFAULT_MIN_GAMES,
+                    )
         except (RulesError, SeasonError) as error:
             add_error(form.name, str(error))
         else:

@@ -7,13 +7,13 @@ paginated with `page` and `per_page`. Every error is JSON: `{"error": {"status",
 "message"}}`, and bad input is a 4xx, never a 500.
 
 The blueprint and what its routes share are in `blueprint`; the routes are in `reads`,
-`writes`, `entries`, `data` and `analyses`, which register on it when this package is
-imported (no module here imports the package itself, so no import circle).
+`writes`, `entries`, `data`, `analyses` and `competitions`, which register on it when
+this package is imported (no module here imports the package itself, so no import circle).
 """
 
 from __future__ import annotations
 
-from . import analyses, data, entries, reads, writes  # noqa: F401  (routes register on `api`)
+from . import analyses, competitions, data, entries, reads, writes  # noqa: F401  (routes register on `api`)
 from .blueprint import api
 
 __all__ = ["api"]

@@ -1,0 +1,104 @@
+"""A league season's leagues: each league's boss and entrants, and each entrant's progress
+to promotion (`arena.seasons.leagues`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from flask import Blueprint, abort, render_template
+from sqlalchemy import select
+
+from arena.seasons.errors import SeasonError
+from arena.seasons.leagues import Standing, league_name, standings
+from arena.store.models import Bot, LeaguePlace, SeasonLeagues, User
+
+from . import database
+from .loaders import load_season
+
+bp = Blueprint("leagues", __name__, url_prefix="/seasons")
+
+
+@dataclasses.dataclass(frozen=True)
+class League:
+    """One league as a page shows it."""
+
+    number: int
+    name: str
+    boss: str | None
+    rows: list[dict[str, Any]]
+
+
+def progress_text(row: Standing, min_games: int) -> str:
+    """An entrant's progress to promotion in words.
+
+    >>> from arena.seasons.leagues import Verdict
+    >>> from datetime import datetime, UTC
+    >>> row = Standing(1, 2, 0, datetime.now(UTC), "random", Verdict(8, -2.0, -3.0, -1.0, False, 4))
+    >>> progress_text(row, 10)
+    'needs about 4 more games'
+    """
+    verdict = row.verdict
+    if row.boss is None:
+        return "top league: no boss above it"
+    if verdict.games == 0:
+        return f"no games against {row.boss} yet (at least {min_games} needed)"
+    if verdict.needs is None:
+        return f"not ahead of {row.boss} yet: {verdict.games} games"
+    if verdict.needs == 0:
+        return "promoted at the next round"
+    return f"needs about {verdict.needs} more games"
+
+
+def league_rows(season_id: int) -> tuple[SeasonLeagues, list[League]]:
+    """The season's leagues, top first, each with its entrants' rows; 404 for a season that
+    does not run as leagues."""
+    db = database.session()
+    try:
+        config, found = standings(db, season_id)
+    except SeasonError as error:
+        abort(404, str(error))
+    names = {
+        bot_id: (name, owner)
+        for bot_id, name, owner in db.execute(
+            select(Bot.id, Bot.name, User.username)
+            .join(User, User.id == Bot.owner_id)
+            .where(Bot.id.in_([r.bot_id for r in found]))
+        )
+    }
+    promotions: dict[int, list[LeaguePlace]] = {}
+    for place in db.scalars(
+        select(LeaguePlace).where(
+            LeaguePlace.season_id == season_id, LeaguePlace.promoted_at.is_not(None)
+        )
+    ):
+        promotions.setdefault(place.bot_id, []).append(place)
+    leagues = []
+    count = len(config.bosses)
+    for number in range(count, -1, -1):
+        rows = [
+            {
+                "bot_id": r.bot_id,
+                "bot": names.get(r.bot_id, ("?", "?"))[0],
+                "owner": names.get(r.bot_id, ("?", "?"))[1],
+                "version_id": r.version_id,
+                "reached_at": r.reached_at,
+                "verdict": r.verdict,
+                "progress": progress_text(r, config.min_games),
+                "promotions": sorted(p.league for p in promotions.get(r.bot_id, [])),
+            }
+            for r in found
+            if r.league == number
+        ]
+        boss = config.bosses[number] if number < count else None
+        leagues.append(League(number, league_name(number, count), boss, rows))
+    return config, leagues
+
+
+@bp.get("/<int:season_id>/leagues")
+def show(season_id: int) -> str:
+    """A league season's leagues, top first: each one's boss, its entrants and how far
+    each is from beating the boss."""
+    season = load_season(season_id)
+    config, leagues = league_rows(season_id)
+    return render_template("leagues/show.html", season=season, config=config, leagues=leagues)
