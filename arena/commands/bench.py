@@ -442,6 +442,21 @@ def bench_replay_page(rules_name: str, seed: int, repeats: int, rounds: int) -> 
     click.echo(replaybench.describe(replaybench.bench_replay_page(rules, seed, repeats, rounds)))
 
 
+@bench.command("expert-model")
+@click.option("--hands", type=click.IntRange(1, 100_000), default=150, show_default=True)
+@click.option("--samples", type=click.IntRange(1, 10_000), default=30, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="First hand's seed.")
+def bench_expert_model(hands: int, samples: int, seed: int) -> None:
+    """How often strong bots play the greedy card: the expert model's ε per kind of play."""
+    from arena.benchmarks.expert_model import calibrate
+
+    figures, passes, kept = calibrate(hands, samples, seed)
+    for name, kind in figures.items():
+        agreement, epsilon = kind.agreement, kind.epsilon
+        click.echo(f"{name:7} {kind.plays:6,} plays  greedy {agreement:.3f}  epsilon {epsilon:.3f}")
+    click.echo(f"passes read {passes:,}: dangerous cards kept {kept:,}")
+
+
 @bench.command("bots")
 @rules_option
 @click.option(
