@@ -191,6 +191,11 @@ def test_the_site_takes_only_an_answer_the_decision_offers_from_its_person(
     with sessions(app)() as db:
         table = db.get(HumanTable, match_id)
         assert table is not None and table.user_id == world.alice_id
+        seed = db.get(Match, match_id).seed  # type: ignore[union-attr]
+    # the seed deals every hand: neither the match's page nor the API tells it in play
+    assert f"seed {seed}" not in client.get(f"/matches/{match_id}").get_data(as_text=True)
+    api = client.get(f"/api/v1/matches/{match_id}", headers={"Accept": "application/json"})
+    assert api.status_code == 200 and api.get_json()["seed"] is None
     deck = [rank + suit for suit in "CDSH" for rank in "23456789TJQKA"]
     not_offered = [card for card in deck if card not in offered]
     low = max(ask["pick"][0], 1)

@@ -11,6 +11,7 @@ from werkzeug.wrappers import Response
 
 from arena.store.ladder import LadderRow, house_rows
 from arena.store.models import (
+    IN_FLIGHT_MATCH_STATUSES,
     Bot,
     BotVersion,
     Match,
@@ -140,7 +141,9 @@ def match_json(
         "reason": match.status_reason,
         "rated": match.rating_seq is not None,
         "format": match.format.value,
-        "seed": match.seed,
+        # the seed deals every hand: never told while the match is played (a person at a
+        # human table would read the bots' cards from it, docs/api.md "Playing at a table")
+        "seed": None if match.status in IN_FLIGHT_MATCH_STATUSES else match.seed,
         "rules_name": match.ruleset.name,
         "hands_played": match.hands_played,
         "created_at": match.created_at.isoformat(),
