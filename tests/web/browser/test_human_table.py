@@ -201,16 +201,20 @@ def test_a_person_plays_a_whole_hand_with_a_pass_reloads_and_the_match_verifies(
     phone = browser.new_context(
         viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
+    watcher = browser.new_context(viewport={"width": 1280, "height": 900})
     errors: list[str] = []
-    page, small = desk.new_page(), phone.new_page()
-    for tab in (page, small):
+    page, small, spectator = desk.new_page(), phone.new_page(), watcher.new_page()
+    for tab, who in ((page, "alice"), (small, "alice"), (spectator, "bob")):
         tab.set_default_timeout(30_000)
         tab.on("pageerror", lambda error: errors.append(str(error)))
-        sign_in(tab, server.url, "alice")
+        sign_in(tab, server.url, who)
     match_id = open_table(
         page, server.url, app, "standard", "house/heuristic-1, house/random-1, house/heuristic-2"
     )
     small.goto(f"{server.url}/tables/{match_id}")
+    spectator.goto(f"{server.url}/tables/{match_id}")  # another person: the match's page
+    assert spectator.url.endswith(f"/matches/{match_id}")
+    spectator.wait_for_selector('#viewer[data-live="true"]')
     thread, outcome = run_match_in_thread(match_id)
     kinds: list[str] = []
     shot = reloaded = tapped = typed = False
@@ -229,6 +233,15 @@ def test_a_person_plays_a_whole_hand_with_a_pass_reloads_and_the_match_verifies(
             page.screenshot(path=str(IMAGES / "human-table-1280.png"), full_page=True)
             small.screenshot(path=str(IMAGES / "human-table-390.png"), full_page=False)
             screenshot(small, "human-table-390-full")
+            # a spectator watches live: the person's hand is backs, as every seat's
+            spectator.wait_for_selector("#viewer .trick .play")
+            person = spectator.locator('#viewer .seat[data-seat="0"] .hand .card')
+            assert person.count() > 0
+            assert spectator.locator('#viewer .seat[data-seat="0"] .hand .card.back').count() == (
+                person.count()
+            )
+            assert spectator.locator("#viewer .seat .hand .card:not(.back)").count() == 0
+            screenshot(spectator, "human-table-spectator-1280")
             # thumb-sized: no sideways scrolling, every card of the hand at least 40 px
             assert small.evaluate("document.documentElement.scrollWidth") <= 390
             sizes = small.evaluate(
@@ -253,6 +266,7 @@ def test_a_person_plays_a_whole_hand_with_a_pass_reloads_and_the_match_verifies(
     no_fault_of_the_person(replay)
     desk.close()
     phone.close()
+    watcher.close()
     assert not errors, errors
 
 
