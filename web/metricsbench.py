@@ -134,7 +134,7 @@ def _span(values: list[float]) -> str:
 def describe(figures: OverheadFigures) -> str:
     lines = [
         f"metrics hooks' overhead per request ({figures.rounds} alternated rounds of "
-        f"{figures.requests} requests per route and setting; microseconds)"
+        f"{figures.requests} requests per route and setting; microseconds of CPU)"
     ]
     for route in figures.routes:
         lines.append(f"  {route.route} ({route.status})")
