@@ -256,3 +256,20 @@ def test_the_pass_race_weighs_more_passes_and_returns_one_of_them():
     assert len(set(chosen)) == 3 and all(card in view.hand for card in chosen)
     again = ExpertBot(2, time_per_move=None, max_samples=30).pass_cards(view, 3)
     assert chosen == again
+
+
+def test_the_served_expert_is_house_expert():
+    from arena.bots.served import Expert
+
+    assert Expert().name == "house:expert"
+
+
+def test_the_model_calibration_counts_plays_of_each_kind():
+    from arena.benchmarks.expert_model import calibrate
+
+    figures, passes, kept = calibrate(hands=3, samples=3)
+    assert set(figures) == {"lead", "follow", "dump"}
+    assert sum(kind.plays for kind in figures.values()) > 20
+    for kind in figures.values():
+        assert 0.0 <= kind.agreement <= 1.0 and 0.0 <= kind.epsilon <= 1.0
+    assert passes == 3 and 0 <= kept <= 3 * 6  # hands 0-2 pass left, right, across
