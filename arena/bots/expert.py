@@ -46,8 +46,8 @@ DEFAULT_MAX_SAMPLES = 200
 PRUNE_AFTER = 12
 PRUNE_EVERY = 6
 PRUNE_MARGIN = 4.0
-"""Pruning (`search_plays`): after 12 deals and every 6 after, a candidate 4 points or more
-behind the best in the seat's own mean points is played out no more."""
+"""Pruning (`search_plays`): after 12 deals and every 6 after, a candidate behind the best
+by the margin of 4 points moved from the others to this seat is played out no more."""
 _PLAIN_FIELDS = (
     "royal_queens",
     "booster_nines",
@@ -220,8 +220,8 @@ def search_plays(
     `resample` 1, every uniform deal counted by its weight). Stops at `max_samples` deals or
     when the next would end after `deadline` (a `time.perf_counter` value); searches at
     least one deal. With `prune`, after `PRUNE_AFTER` deals and every `PRUNE_EVERY` after,
-    a candidate whose mean points are `PRUNE_MARGIN` or more behind the best's is played out
-    no more (its figures stay those of the deals it saw; it is not chosen).
+    a candidate whose mean margin is behind the best's by `PRUNE_MARGIN` points moved from
+    the others to this seat or more is played out no more (it is not chosen).
     """
     started = time.perf_counter()
     rules = view.rules
@@ -270,9 +270,9 @@ def search_plays(
                     points_sum[i] += w * mine
             total_weight += w * playouts
             if prune and samples >= PRUNE_AFTER and samples % PRUNE_EVERY == 0 and len(alive) > 1:
-                best = min(points_sum[i] for i in alive)
-                cut = best + PRUNE_MARGIN * total_weight
-                alive = [i for i in alive if points_sum[i] < cut]
+                best = min(margins[i] for i in alive)
+                cut = best + PRUNE_MARGIN * n * total_weight  # 4 points moved to this seat
+                alive = [i for i in alive if margins[i] < cut]
         now = time.perf_counter()
         if now + (now - started) / samples > deadline:
             break
