@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response
 from arena.match.replay import ReplayError
 from arena.match.sentences import with_words
 from arena.store.models import Bot, BotVersion, Match, MatchSeat, User
+from arena.store.people import human_table
 
 from . import database
 from .auth import current_user
@@ -41,6 +42,8 @@ def seat_rows(match: Match) -> list[dict[str, Any]]:
         .where(MatchSeat.match_id == match.id)
         .order_by(MatchSeat.seat)
     )
+    table = human_table(database.session(), match.id)  # a person's seat, named as they are
+    person = database.session().get(User, table.user_id) if table is not None else None
     return [
         {
             "seat": seat.seat,
@@ -51,7 +54,9 @@ def seat_rows(match: Match) -> list[dict[str, Any]]:
             "is_house": is_house,
             "owner_id": owner_id,
             "owner": owner,
-            "label": f"{owner}/{bot_name} v{number}",
+            "label": f"{person.username} (a person)"
+            if person is not None and table is not None and seat.seat == table.seat
+            else f"{owner}/{bot_name} v{number}",
             "score": seat.score,
             "rank": seat.rank,
             "faults": seat.faults,
