@@ -241,6 +241,9 @@ def test_a_person_plays_a_whole_hand_with_a_pass_reloads_and_the_match_verifies(
                 person.count()
             )
             assert spectator.locator("#viewer .seat .hand .card:not(.back)").count() == 0
+            assert (
+                "alice (a person)" in spectator.locator('#viewer .seat[data-seat="0"]').inner_text()
+            )
             screenshot(spectator, "human-table-spectator-1280")
             # thumb-sized: no sideways scrolling, every card of the hand at least 40 px
             assert small.evaluate("document.documentElement.scrollWidth") <= 390
