@@ -18,8 +18,9 @@ the design is balanced when, for each d, the differences x_{s+d} - x_s over the 
 tables cover every non-zero element of Z_m exactly `lam` times; inf meets every element at
 every offset once per base table holding it, so `lam` base tables hold inf. Counting the
 differences gives the number of base tables (`_plans`). A depth-first search with the
-difference counts as its bound finds the base tables in well under a second for every
-size here (found afresh each time, deterministically: the same N gives the same design).
+difference counts as its bound, restarted with shuffled orders (`find_base_tables`),
+found the base tables kept in `BASE_TABLES` (seconds to minutes per size on a loaded
+2-core machine, so they are kept as data and a missing size is searched for on demand).
 
 Supported: N = 4 to 16 finalists (`SIZES`); `tests/seasons/test_designs.py` checks the
 balance of every size by counting every pair at every relative seat.
@@ -31,7 +32,7 @@ that the strongest do not meet early; a later round seats a table's winners apar
 
 >>> design = balanced_design(8)
 >>> len(design.tables), design.lam, is_balanced(design.tables, 8)
-(14, 1, True)
+(28, 2, True)
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Final
@@ -118,12 +120,16 @@ def _plans(players: int) -> Iterator[tuple[int, int, int, int]]:
         yield m, lam, with_inf, without
 
 
-def _search(m: int, lam: int, with_inf: int, without: int) -> list[tuple[int | None, ...]] | None:
+def _search(
+    m: int, lam: int, with_inf: int, without: int, *, seed: int | None = None, nodes: int = 0
+) -> list[tuple[int | None, ...]] | None:
     """Base tables meeting the difference condition, or None.
 
-    Exact-cover style, depth first and bounded: at each step the first difference
-    (offset 1 or 2: offset 3's are offset 1's negated) still short of `lam` is taken, and
-    only base tables that supply it are tried.
+    Exact-cover style, depth first and bounded (`nodes`, default `_SEARCH_NODES`): at
+    each step the first difference (offset 1 or 2: offset 3's are offset 1's negated)
+    still short of `lam` is taken, and only base tables that supply it are tried, in a
+    shuffled order when `seed` is given (restarts with other seeds find what one long
+    search misses).
     """
     blocks: list[tuple[tuple[int | None, ...], bool, list[tuple[int, int]]]] = []
     if with_inf:
@@ -138,6 +144,11 @@ def _search(m: int, lam: int, with_inf: int, without: int) -> list[tuple[int | N
     for index, (_, _, diffs) in enumerate(blocks):
         for key in set(diffs):
             supplies.setdefault(key, []).append(index)
+    if seed is not None:
+        shuffler = random.Random(seed)
+        for candidates in supplies.values():
+            shuffler.shuffle(candidates)
+    bound = nodes or _SEARCH_NODES
     counts = [[0] * m for _ in range(TABLE)]
     left = {True: with_inf, False: without}
     chosen: list[tuple[int | None, ...]] = []
@@ -150,7 +161,7 @@ def _search(m: int, lam: int, with_inf: int, without: int) -> list[tuple[int | N
     def place() -> bool:
         nonlocal nodes
         nodes += 1
-        if nodes > _SEARCH_NODES:
+        if nodes > bound:
             raise _SearchExhaustedError
         target = next(((d, x) for d in (1, 2) for x in range(1, m) if counts[d][x] < lam), None)
         if target is None:
@@ -188,9 +199,89 @@ def _develop(base: Sequence[tuple[int | None, ...]], m: int) -> tuple[tuple[int,
     )
 
 
+BASE_TABLES: Final[dict[int, tuple[int, int, tuple[tuple[int | None, ...], ...]]]] = {
+    # players: (modulus, lam, base tables), as `find_base_tables` found them (restarts of
+    # 5,000 nodes, seeds from 0; `python -m arena.seasons.designs N` searches again).
+    # Fewer tables were looked for first: none exists of the cyclic forms here for
+    # 6 (lam 2), 8 and 9 (lam 1), the searches exhaustive for 6 and 8.
+    4: (3, 2, ((None, 0, 1, 2), (None, 0, 2, 1))),
+    5: (5, 1, ((0, 1, 3, 2),)),
+    6: (
+        5,
+        4,
+        (
+            (None, 0, 1, 3),
+            (None, 0, 1, 3),
+            (0, 2, 3, 1),
+            (0, 3, 4, 2),
+            (None, 0, 4, 1),
+            (None, 0, 4, 3),
+        ),
+    ),
+    7: (7, 2, ((0, 1, 3, 2), (0, 1, 4, 3), (0, 2, 5, 3))),
+    8: (7, 2, ((0, 3, 4, 5), (None, 0, 4, 6), (None, 0, 3, 1), (0, 4, 3, 2))),
+    9: (9, 2, ((0, 3, 4, 1), (0, 7, 5, 8), (0, 6, 2, 7), (0, 4, 3, 7))),
+    10: (9, 2, ((0, 1, 4, 5), (0, 6, 8, 5), (None, 0, 2, 7), (None, 0, 8, 2), (0, 8, 6, 2))),
+    11: (11, 2, ((0, 1, 2, 4), (0, 2, 1, 6), (0, 3, 2, 8), (0, 4, 1, 7), (0, 7, 4, 2))),
+    12: (
+        11,
+        2,
+        (
+            (0, 9, 5, 10),
+            (0, 1, 3, 8),
+            (0, 10, 1, 7),
+            (None, 0, 3, 9),
+            (None, 0, 9, 2),
+            (0, 10, 7, 4),
+        ),
+    ),
+    13: (13, 1, ((0, 5, 6, 1), (0, 2, 12, 10), (0, 6, 2, 9))),
+    14: (
+        13,
+        2,
+        (
+            (0, 5, 2, 12),
+            (0, 8, 9, 1),
+            (0, 7, 5, 11),
+            (0, 2, 11, 5),
+            (None, 0, 3, 12),
+            (None, 0, 3, 1),
+            (0, 6, 10, 1),
+        ),
+    ),
+    15: (
+        15,
+        2,
+        (
+            (0, 6, 7, 9),
+            (0, 12, 13, 8),
+            (0, 3, 14, 13),
+            (0, 11, 14, 6),
+            (0, 8, 6, 11),
+            (0, 8, 6, 10),
+            (0, 12, 11, 5),
+        ),
+    ),
+}
+
+
+def find_base_tables(
+    players: int, *, restarts: int = 20, nodes: int = 5_000
+) -> tuple[int, int, list[tuple[int | None, ...]]] | None:
+    """Search afresh: (modulus, lam, base tables) of the first plan (fewest tables first)
+    that a bounded search finds, or None."""
+    for m, lam, with_inf, without in _plans(players):
+        for seed in range(restarts):
+            base = _search(m, lam, with_inf, without, seed=seed, nodes=nodes)
+            if base is not None:
+                return m, lam, base
+    return None
+
+
 @functools.cache
 def balanced_design(players: int) -> Design:
-    """The balanced round robin with the fewest tables this search finds for `players`.
+    """The balanced round robin for `players`, from `BASE_TABLES` (searched for when a
+    size is missing there).
 
     Raises DesignError outside `SIZES` or when no plan's search succeeds.
     """
@@ -199,6 +290,11 @@ def balanced_design(players: int) -> Design:
             f"balanced round robins are made for {SIZES.start}-{SIZES.stop - 1} finalists, "
             f"not {players}"
         )
+    if players in BASE_TABLES:
+        m, lam, stored = BASE_TABLES[players]
+        tables = _develop(stored, m)
+        if is_balanced(tables, players):
+            return Design(players, lam, m, stored, tables)
     for m, lam, with_inf, without in _plans(players):
         base = _search(m, lam, with_inf, without)
         if base is None:
@@ -240,3 +336,9 @@ def next_round(results: Sequence[Sequence[tuple[int, float]]]) -> list[int]:
         winners.append(ordered[0][0])
         seconds.append(ordered[1][0])
     return winners + seconds
+
+
+if __name__ == "__main__":  # python -m arena.seasons.designs N: search for N's base tables
+    import sys
+
+    print(find_base_tables(int(sys.argv[1])))
