@@ -589,7 +589,7 @@ def rehearse(
     plans: Sequence[EntrantPlan],
     *,
     workers: int = 2,
-    rounds: int = 20,
+    rounds: int = 16,
     broker_url: str | None = None,
     broker: str = "embedded",
     database_url: str | None = None,

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 @click.command("rehearsal")
 @click.option("--entrants", type=click.IntRange(4, 2000), default=48, show_default=True)
-@click.option("--rounds", type=click.IntRange(2, 1000), default=20, show_default=True)
+@click.option("--rounds", type=click.IntRange(2, 1000), default=16, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 256), default=2, show_default=True)
 @click.option(
     "--broken",
