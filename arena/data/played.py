@@ -12,9 +12,11 @@ rated in order. The season is finished with `finish_season` when asked.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from itertools import zip_longest
 from typing import Any
@@ -25,7 +27,7 @@ from sqlalchemy.orm import Session
 from arena.benchmarks.ratings import HandicappedBot
 from arena.engine import Rules, preset
 from arena.match import replay as replay_io
-from arena.match.runner import Entrant, MatchRunner
+from arena.match.runner import Entrant, MatchOutcome, MatchRunner
 from arena.match.seats import InProcessSeat
 from arena.seasons import (
     MatchmakingSettings,
@@ -64,6 +66,17 @@ def hand_points(replay: dict[str, Any], entrant: int) -> tuple[int, ...]:
     return tuple(sum(points) for points in zip_longest(*per_game, fillvalue=0))
 
 
+def _run(runner: MatchRunner) -> MatchOutcome:
+    """Run the match; in a thread of its own when this one already runs an event loop
+    (as it does under Playwright's synchronous API)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return runner.run()
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(runner.run).result()
+
+
 def play_match(
     session: Session, match_id: int, strengths: dict[int, float], *, when: datetime | None = None
 ) -> tuple[int, float]:
@@ -92,7 +105,7 @@ def play_match(
     ]
     started = when or utc_now()
     cpu = time.process_time()
-    outcome = MatchRunner(rules, entrants, seed, duplicate=duplicate, match_id=str(match_id)).run()
+    outcome = _run(MatchRunner(rules, entrants, seed, duplicate=duplicate, match_id=str(match_id)))
     cpu = time.process_time() - cpu
     hands = sum(len(game["hands"]) for game in outcome.replay["games"])
     record_match_result(
