@@ -420,6 +420,10 @@ class LiveServer:
         )
         for cookie in answer.cookies():
             response.headers.add("Set-Cookie", cookie)
+        if request.method == "HEAD":  # the head alone: a body must never follow it
+            await response.prepare(request)
+            await response.write_eof()
+            return response
         stream: Stream | None = None
         try:
             await response.prepare(request)
@@ -475,8 +479,8 @@ class LiveServer:
             if upstream.headers.get("Content-Length") is not None:
                 response.content_length = int(upstream.headers["Content-Length"])
             await response.prepare(request)
-            async for chunk in upstream.content.iter_any():
-                await response.write(chunk)
+            async for piece in upstream.content.iter_any():
+                await response.write(piece)
             await response.write_eof()
         return response
 

@@ -183,6 +183,12 @@ def test_a_running_match_is_marked_watched_and_bad_requests_get_the_sites_answer
             urllib.request.urlopen(request, timeout=10)
         assert refused.value.code == 401
         assert "Bearer" in refused.value.headers["WWW-Authenticate"]
+        # A HEAD gets the stream's head and nothing after it (no stream is opened).
+        head = urllib.request.Request(f"{stack.url}/matches/{match_id}/live", method="HEAD")
+        with urllib.request.urlopen(head, timeout=10) as answer:
+            assert answer.status == 200
+            assert answer.headers["Content-Type"].startswith("text/event-stream")
+            assert answer.read() == b""
         # Every other page is the site's, through the live server in front of it.
         with urllib.request.urlopen(f"{stack.url}/matches/{match_id}", timeout=10) as page:
             assert page.status == 200
