@@ -183,8 +183,8 @@ def representatives(view: SeatView, candidates: Sequence[int]) -> list[int]:
         return list(candidates)
     settled = view.hand.mask
     for trick in view.tricks:
-        for _, card in trick.plays:
-            settled |= card.mask
+        for _, played in trick.plays:
+            settled |= played.mask
     values = cfg.values
     kept: list[int] = []
     for card in candidates:

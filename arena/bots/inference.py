@@ -211,18 +211,15 @@ def _pass_signal(view: SeatView, cfg: CoreConfig) -> tuple[int, int, int]:
     if not isinstance(kind, int) or kind in (PASS_HOLD, PASS_CENTER, PASS_SCATTER, PASS_STAR):
         return -1, 0, 0
     passer = (view.seat - kind) % n
-    given = 0
-    for card in view.received:
-        given |= card.mask
+    given = sum(card.mask for card in view.received)
     order = danger_order(cfg.deck & ((1 << 52) - 1), cfg)
-    rank = {card: i for i, card in enumerate(order)}  # 0: the most dangerous
-    most_given = min(rank[c] for c in bits(given))
+    rank = {index: i for i, index in enumerate(order)}  # 0: the most dangerous
+    most_given = min(rank[index] for index in bits(given))
     kept = 0
-    for card in order[:most_given]:
-        if 1 << card & _DANGEROUS:
-            kept |= 1 << card
+    for index in order[:most_given]:
+        if 1 << index & _DANGEROUS:
+            kept |= 1 << index
     # Cards this seat passed to the passer are there by this seat's hand, not the passer's.
     if (view.seat + kind) % n == passer:
-        for card in view.passed:
-            kept &= ~card.mask
+        kept &= ~sum(card.mask for card in view.passed)
     return passer, kept & ~given, given

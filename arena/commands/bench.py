@@ -512,11 +512,11 @@ def bench_bots(
     from arena.bots import HOUSE_BOTS
 
     named = []
-    for pair in pairs:
-        bot, _, field = pair.partition(":")
+    for text in pairs:
+        bot, _, field = text.partition(":")
         for name in (bot, field):
             if name not in HOUSE_BOTS:
-                raise click.BadParameter(f"{pair!r}: known bots {', '.join(HOUSE_BOTS)}")
+                raise click.BadParameter(f"{text!r}: known bots {', '.join(HOUSE_BOTS)}")
         named.append((bot, field))
     rules = rules_from_option(rules_name, None)
     with console.status("playing duplicate deals …") as status:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 
@@ -198,8 +199,9 @@ def test_passes_are_evaluated_and_wrong_ones_refused():
     others = tuple(c for c in CARDS if c not in view.hand)[:3]
     with pytest.raises(ValueError, match="does not hold"):
         evaluate(view, [others], samples=2)
+    mixed: list[Any] = [cards[0], tuple(cards[:3])]
     with pytest.raises(ValueError, match="mix"):
-        evaluate(view, [cards[0], tuple(cards[:3])], samples=2)  # type: ignore[list-item]
+        evaluate(view, mixed, samples=2)
     with pytest.raises(ValueError, match="no answers"):
         evaluate(view, [])
 
