@@ -223,6 +223,7 @@ class HumanSeat:
         self._now = now
         self._shown: dict[str, Any] = {}
         self._scores: list[int] = []
+        self._ended = False
 
     def answers(self, kind: DecisionKind) -> bool:
         """A person is asked every kind the rules have."""
@@ -230,6 +231,7 @@ class HumanSeat:
 
     async def start_game(self, info: GameInfo) -> None:
         """Tell the desk who sits where and under which rules."""
+        self._ended = False
         self._scores = [0] * info.rules.players
         self.desk.tell(
             "game",
@@ -293,7 +295,12 @@ class HumanSeat:
         }
         self.desk.tell(
             "trick",
-            {"view": self._shown, "scores": self._scores, "trick": done, "number": trick_number},
+            {
+                "view": self._shown,
+                "scores": self._scores,
+                "trick": done,
+                "trick_number": trick_number,
+            },
         )
 
     async def hand_ended(
@@ -313,10 +320,15 @@ class HumanSeat:
 
     async def end_game(self, totals: tuple[int, ...], aborted: bool) -> None:
         """Tell the desk the game is over."""
+        self._ended = True
         self.desk.tell("end", {"view": self._shown, "scores": list(totals), "aborted": aborted})
 
     async def close(self) -> None:
-        """Nothing to release: the desk is the store."""
+        """Tell the desk the seat is out, when the runner closes it before the game's end
+        (the fault policy's most faults: the runner plays its defaults from now on)."""
+        if not self._ended:
+            self._ended = True
+            self.desk.tell("out", {"view": self._shown, "scores": self._scores})
 
     def log_excerpt(self) -> str:
         """A person writes no log."""

@@ -105,6 +105,7 @@ def test_a_person_who_never_answers_is_timed_out_and_the_default_is_played() -> 
     faults = outcome.replay["faults"]
     assert faults and {f["kind"] for f in faults} == {"timeout"}
     assert {f["entrant"] for f in faults} == {0}
+    assert [kind for kind, _ in desk.moments][-1] == "out"  # disqualified: told, not asked
 
 
 def test_a_bid_range_offers_every_count_and_the_pass() -> None:

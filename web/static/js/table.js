@@ -88,6 +88,7 @@
     else if (moment.kind === "hand_end") caption.textContent = "Hand over: " +
       moment.points.map(function (p, s) { return (s === mySeat ? "you" : seatName(s)) + " " + p; }).join(", ");
     else if (moment.kind === "end") caption.textContent = "Game over" + (moment.aborted ? " (aborted)" : "");
+    else if (moment.kind === "out") caption.textContent = "You are out of this match: too many clocks ran out, so the platform plays your seat's defaults.";
     else if (plays.length) caption.textContent = "Trick " + (tricks.length + 1);
     else if (moment.ask && moment.ask.trick !== null && moment.ask.trick !== undefined) caption.textContent = "Trick " + (moment.ask.trick + 1) + ": your lead";
     else caption.textContent = "Before the tricks";
@@ -252,7 +253,9 @@
     drawHand(moment);
     drawAsk();
     if (!asking && moment.kind !== "ask") {
-      asked.textContent = moment.kind === "end" ? "The game is over." : "Waiting for the other seats\u2026";
+      asked.textContent = moment.kind === "end" ? "The game is over."
+        : moment.kind === "out" ? "You are out of this match; it plays on to its end."
+        : "Waiting for the other seats\u2026";
     }
   }
 
