@@ -53,7 +53,7 @@ from arena.store.live import WATCH_BEAT_SECONDS, LiveEventBatch, watch
 from arena.store.models import IN_FLIGHT_MATCH_STATUSES, Match, MatchStatus
 
 from . import database
-from .live import HANDOFF, KEEPALIVE_SECONDS, Cut, Watcher, message
+from .live import HANDOFF, KEEPALIVE_SECONDS, READ_LIMIT, Cut, Watcher, message
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +61,6 @@ POLL_SECONDS: Final = 0.1
 """How often a match's feed reads its new batches (one statement for all its watchers)."""
 STREAM_SECONDS: Final = 600.0
 """How long a stream stays open before the browser is made to reconnect."""
-READ_LIMIT: Final = 100
-"""Batches read at most per poll (a late watcher's backlog comes over a few polls)."""
 BUFFER_LIMIT: Final = 4 * 1024 * 1024
 """Bytes a stream's socket may hold unsent before the stream is ended (its browser
 resumes)."""

@@ -55,6 +55,9 @@ POLL_SECONDS: Final = 0.5
 STREAM_SECONDS: Final = 30.0
 KEEPALIVE_SECONDS: Final = 10.0
 MAX_STREAMS: Final = 4
+READ_LIMIT: Final = 100
+"""Batches read at most at once (a match played under load may have more: the stream
+reads on before it says the match ended)."""
 _OPEN = "arena.live.open"
 HANDOFF: Final = "arena.live.handoff"
 """A WSGI environ key (no header can set one: theirs are `HTTP_…`): set to True by the
@@ -279,7 +282,7 @@ def stream_events(
         cut = Cut.resumed(session, Watcher(match_id, frozenset(readable), after))
     while True:
         with sessions() as session:
-            batches = events_after(session, match_id, after)
+            batches = events_after(session, match_id, after, limit=READ_LIMIT)
             status = session.scalar(select(Match.status).where(Match.id == match_id))
             session.rollback()
             now = time.monotonic()
@@ -291,6 +294,8 @@ def stream_events(
             yield message(cut.batch(events), event_id=batch_id)
             after = batch_id
             last_sent = time.monotonic()
+        if len(batches) >= READ_LIMIT:
+            continue  # more are waiting: send them before any end, at once
         if status is None or status not in IN_FLIGHT_MATCH_STATUSES:
             yield message({"status": "missing" if status is None else status.value}, event="end")
             return

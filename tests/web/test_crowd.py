@@ -15,11 +15,14 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
+from arena.engine import preset
 from arena.store import write_transaction
 from arena.store.live import append_events, clear_events, events_after, watched
 from arena.store.models import Match, MatchStatus
 from tests.web.test_live import _recorded_events
+from web.bench import add_match
 from web.crowdbench import LiveStack, watch_streams
+from web.live import READ_LIMIT
 
 SECRET = "test secret"  # the site's key in tests/web/conftest.py: its cookies are valid here
 
@@ -38,6 +41,22 @@ def _events(stream: list[tuple[float, dict[str, Any]]]) -> list[dict[str, Any]]:
 def _set_status(db, match_id: int, status: MatchStatus) -> None:
     with write_transaction(db):
         db.execute(update(Match).where(Match.id == match_id).values(status=status))
+
+
+def add_many_batches(db, world) -> int:
+    """A finished match whose live events are more batches than one read takes."""
+    with write_transaction(db):
+        match_id = add_match(
+            db,
+            season_id=None,
+            version_ids=[world.alice_version_id, world.bob_version_id, 4, 5],
+            rules=preset("standard"),
+            seed=12,
+        )
+    for index in range(READ_LIMIT + 20):
+        append_events(db, match_id, [{"kind": "note", "index": index}])
+    _set_status(db, match_id, MatchStatus.DONE)
+    return match_id
 
 
 def test_fifty_watchers_get_each_batch_cut_for_them_from_one_read_per_poll(
@@ -133,12 +152,17 @@ def test_a_watcher_resumes_after_its_last_event_id_with_its_own_cut(
     db.rollback()
     _set_status(db, match_id, MatchStatus.DONE)
     alice = _cookie(client, auth, "alice")
+    many = add_many_batches(db, world)
     with LiveStack(database, secret=SECRET) as stack:
         url = f"{stack.url}/matches/{match_id}/live"
         (stream,) = asyncio.run(
             watch_streams(url, 1, headers={**alice, "Last-Event-ID": str(first_id)})
         )
         (by_query,) = asyncio.run(watch_streams(f"{url}?after={second_id}", 1))
+        (all_of_them,) = asyncio.run(watch_streams(f"{stack.url}/matches/{many}/live", 1))
+    # More batches than one read takes: every one before the end.
+    assert [m["data"][0]["index"] for _, m in all_of_them[:-1]] == list(range(READ_LIMIT + 20))
+    assert all_of_them[-1][1] == {"event": "end", "data": {"status": "done"}}
     assert [m.get("id") for _, m in stream] == [str(second_id), None]
     shown = _events(stream)
     assert len(shown) == len(second)

@@ -257,3 +257,19 @@ def test_a_watcher_arriving_mid_match_is_streamed_the_whole_match_so_far(app, cl
     assert streamed[0]["kind"] == "match" and len(told) > 600
     plays = [e["play"]["card"] for e in streamed if e["kind"] == "play"]
     assert plays == [e["play"]["card"] for e in told if e["kind"] == "play"]
+
+
+def test_a_stream_sends_every_batch_before_the_end_however_many_there_are(client, db, world):
+    """A match played slowly (a loaded machine) leaves more batches than one read takes:
+    the stream reads on, and says the match ended only after the last."""
+    from web.live import READ_LIMIT
+
+    match_id, _events = _recorded_events(db, world)
+    clear_events(db, match_id)
+    count = READ_LIMIT + 20
+    for index in range(count):
+        append_events(db, match_id, [{"kind": "note", "index": index}])
+    _finish(db, match_id)
+    messages = _messages(client.get(f"/matches/{match_id}/live").get_data(as_text=True))
+    assert [m["data"][0]["index"] for m in messages[:-1]] == list(range(count))
+    assert messages[-1] == {"event": "end", "data": {"status": "done"}}
