@@ -44,10 +44,14 @@ def progress_text(row: Standing, min_games: int) -> str:
     if verdict.games == 0:
         return f"no games against {row.boss} yet (at least {min_games} needed)"
     if verdict.needs is None:
-        return f"not ahead of {row.boss} yet: {verdict.games} games"
+        return f"not ahead of {row.boss} yet after {_games(verdict.games)}"
     if verdict.needs == 0:
         return "promoted at the next round"
-    return f"needs about {verdict.needs} more games"
+    return f"needs about {verdict.needs} more {'game' if verdict.needs == 1 else 'games'}"
+
+
+def _games(count: int) -> str:
+    return "1 game" if count == 1 else f"{count} games"
 
 
 def league_rows(season_id: int) -> tuple[SeasonLeagues, list[League]]:
