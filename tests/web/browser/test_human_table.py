@@ -273,7 +273,7 @@ def test_a_person_plays_a_whole_hand_with_a_pass_reloads_and_the_match_verifies(
     assert not errors, errors
 
 
-def test_a_person_bids_in_an_auction_reloads_and_the_match_verifies(
+def test_a_person_bids_in_an_auction_reloads_loses_the_connection_and_the_match_verifies(
     site, browser, app, worker, tmp_path
 ):
     server, _world = site
@@ -294,12 +294,19 @@ def test_a_person_bids_in_an_auction_reloads_and_the_match_verifies(
     thread, outcome = run_match_in_thread(match_id)
     kinds: list[str] = []
     words: list[str] = []
-    reloaded = False
+    reloaded = cut = False
     while wait_for_turn_or_end(page):
         if len(kinds) == 5 and not reloaded:
             page.reload()
             page.wait_for_selector('#table[data-asking="true"]')
             reloaded = True
+        if len(kinds) == 8 and not cut:  # the connection is lost, then comes back
+            context.set_offline(True)
+            page.wait_for_selector('#table[data-connection="lost"]')
+            context.set_offline(False)
+            page.wait_for_selector('#table[data-connection="ok"][data-asking="true"]')
+            assert "Connection lost" not in page.locator("#refused").inner_text()
+            cut = True
         options = page.locator("#choices button.choice")
         words += [options.nth(i).inner_text() for i in range(options.count())]
         if page.locator("#table").get_attribute("data-kind") == "bid" and options.count():
@@ -310,7 +317,7 @@ def test_a_person_bids_in_an_auction_reloads_and_the_match_verifies(
     assert outcome[0].action == "recorded", outcome
     assert "bid" in kinds and "play" in kinds, kinds
     assert any("bid" in w for w in words) and any("pass" in w for w in words), words[:6]
-    assert reloaded
+    assert reloaded and cut
     replay = verify_stored_replay(app, match_id, tmp_path)
     no_fault_of_the_person(replay)
     context.close()

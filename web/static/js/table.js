@@ -277,6 +277,7 @@
       })
       .then(function (body) {
         failures = 0;
+        if (root.dataset.connection === "lost") refused.textContent = "";
         root.dataset.connection = "ok";
         setStatus(body);
         if (body.moment) draw(body.moment);
