@@ -117,12 +117,21 @@ def games_needed(mean: float, spread: float, games: int, min_games: int) -> int 
         return None
     if spread == 0:
         return max(min_games - games, 0)
-    n = max(games, min_games, 2)
-    while _half_width(spread, n) >= -mean:
-        n += max(1, n // 8)  # the bound tightens as 1 / sqrt(n): a few steps reach it
-        if n > 1_000_000:
+    low = max(games, min_games, 2)
+    if _half_width(spread, low) < -mean:
+        return low - games
+    high = low
+    while _half_width(spread, high) >= -mean:  # doubling finds a count that is enough
+        low, high = high, high * 2
+        if high > 10_000_000:
             return None
-    return n - games
+    while high - low > 1:  # then the smallest: the half-width falls as n grows
+        middle = (low + high) // 2
+        if _half_width(spread, middle) < -mean:
+            high = middle
+        else:
+            low = middle
+    return high - games
 
 
 def judge(differences: Sequence[float], min_games: int) -> Verdict:
@@ -162,19 +171,23 @@ def league_tables(
 ) -> list[tuple[int, ...]]:
     """One round of a league season: each league's players (`leagues`: version id to
     league) at tables with their league's boss (`bosses[league]`) in a random seat; the
-    top league (past the last boss) by plain matchmaking. Raises ValueError as
-    `make_tables` does."""
+    top league (past the last boss) by plain matchmaking. Seats left empty are filled
+    from `house`, bosses excepted (a boss sits only at its own league's tables).
+    Raises ValueError as `make_tables` does."""
     by_league: dict[int, list[Player]] = {}
     for player in players:
         by_league.setdefault(leagues.get(player.bot_version_id, 0), []).append(player)
     tables: list[tuple[int, ...]] = []
+    boss_ids = {b.bot_version_id for b in bosses}
+    fillers = [h for h in house if h.bot_version_id not in boss_ids]  # a boss guards one league
     for league in sorted(by_league):
         members = by_league[league]
         if league >= len(bosses):
-            tables.extend(make_tables(members, table_size, settings, history, house=house, rng=rng))
+            tables.extend(
+                make_tables(members, table_size, settings, history, house=fillers, rng=rng)
+            )
             continue
         boss = bosses[league]
-        fillers = [h for h in house if h.bot_version_id != boss.bot_version_id]
         for table in make_tables(
             members, table_size - 1, settings, history, house=fillers, rng=rng
         ):
@@ -429,3 +442,35 @@ def league_round(
     return league_tables(
         players, leagues, bosses, season.players, settings, history, house=house, rng=rng
     )
+
+
+def promotion_rate(
+    mean: float,
+    spread: float,
+    *,
+    min_games: int = DEFAULT_MIN_GAMES,
+    max_games: int = 300,
+    trials: int = 2000,
+    seed: int = 0,
+) -> tuple[float, float | None]:
+    """By simulation: the share of bots whose differences against the boss are normal
+    (`mean`, `spread`) that the rule promotes within `max_games` games, looking after
+    every game (the worst case: a season looks once a round), and the median games it
+    took them (None when none was promoted)."""
+    rng = random.Random(seed)
+    promoted_after: list[int] = []
+    for _ in range(trials):
+        total = squares = 0.0
+        for n in range(1, max_games + 1):
+            x = rng.gauss(mean, spread)
+            total += x
+            squares += x * x
+            if n < max(min_games, 2):
+                continue
+            average = total / n
+            variance = max((squares - n * average * average) / (n - 1), 0.0)
+            if average + _half_width(math.sqrt(variance), n) < 0:
+                promoted_after.append(n)
+                break
+    median = statistics.median(promoted_after) if promoted_after else None
+    return len(promoted_after) / trials, median
