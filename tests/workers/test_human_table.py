@@ -75,8 +75,9 @@ def answer_as_the_person(
     while not stop.is_set():
         with sessions() as session:
             moment = latest_moment(session, match_id)
-            waiting = moment is not None and moment.kind == "ask" and moment.answer is None
-            number, ask = (moment.number, moment.payload["ask"]) if waiting else (0, None)
+            number, ask = 0, None
+            if moment is not None and moment.kind == "ask" and moment.answer is None:
+                number, ask = moment.number, moment.payload["ask"]
             session.rollback()  # the write lock is taken before the write's first read
             if ask is not None and number > answered:
                 low = ask["pick"][0] if "cards" in ask else 0
@@ -111,7 +112,7 @@ def test_a_person_plays_against_a_sandboxed_upload_and_the_match_is_recorded_unr
     sandbox_or_skip()
     upload_id = uploaded_ready_bot(sessions)
     match_id = make_table(sessions, upload_id, seconds=30)
-    stop, kinds = threading.Event(), []
+    stop, kinds = threading.Event(), list[str]()
     person = threading.Thread(
         target=answer_as_the_person, args=(sessions, match_id, stop, kinds), daemon=True
     )
