@@ -77,7 +77,7 @@ from . import context
 from .app import app, configure
 from .bench import _start_worker, _stop, _wait, cpu_per_match
 from .config import Settings
-from .rehearsal_entrants import BuiltKits, build_kits, pack, upload_files
+from .rehearsal_entrants import BuiltKits, cached_kits, pack, upload_files
 
 
 class RehearsalError(RuntimeError):
@@ -128,6 +128,8 @@ class RehearsalFigures:
     load: tuple[float, float]
     """The load average (1 minute) when the season started and when it ended."""
     hands_per_match: float
+    kits_cached: bool = False
+    """The kits came from the cache (`build_seconds` are then the cached build's)."""
     match_seconds: list[float] = dataclasses.field(default_factory=list)
     """Per recorded match: its wall time, from a worker starting it to its end."""
     wait_seconds: list[float] = dataclasses.field(default_factory=list)
@@ -223,12 +225,14 @@ def run_rehearsal(
     database_url: str | None = None,
     hands: int | None = None,
     kits: BuiltKits | None = None,
+    kit_cache: Path | None = None,
     timeout: float = 3600.0,
     progress: Callable[[str], None] = lambda line: None,
 ) -> RehearsalFigures:
     """One rehearsal of `plans` with `workers` worker processes and `rounds` rounds (the
     module's docstring says what it does). `hands` caps a match (default: standard rules
-    to 100). Raises RehearsalError, or KitBuildError when a kit cannot be built here."""
+    to 100). The kits are built once (or taken from `kit_cache`, where a build of the same
+    sources was kept). Raises RehearsalError, or KitBuildError when a kit cannot be built."""
     from .config import prepare_sql_broker
     from .embedded_broker import EmbeddedBroker
     from .matches import enqueue_matches
@@ -237,9 +241,10 @@ def run_rehearsal(
     if rounds < 2:
         raise RehearsalError("a rehearsal needs two rounds at least (updates come half way)")
     root.mkdir(parents=True, exist_ok=True)
+    kits_cached = False
     if kits is None:
-        progress("building the starter kits")
-        kits = build_kits(root / "kits")
+        progress("building the starter kits" + (f" (or from {kit_cache})" if kit_cache else ""))
+        kits, kits_cached = cached_kits(root / "kits", kit_cache)
     data_dir = root / "data"
     data_dir.mkdir()
     log = root / "workers.log"
@@ -369,6 +374,7 @@ def run_rehearsal(
         broker=broker_url if broker_url and broker != "embedded" else broker,
         database="postgresql" if database_url and database_url.startswith("postgres") else "sqlite",
         build_seconds=kits.seconds,
+        kits_cached=kits_cached,
         validation_seconds=validation_seconds,
         season_seconds=season_seconds,
         cpu_per_match=cpu_per_match(log, set(scheduled)),
@@ -595,6 +601,7 @@ def rehearse(
     database_url: str | None = None,
     hands: int | None = None,
     keep: Path | None = None,
+    kit_cache: Path | None = None,
     progress: Callable[[str], None] = lambda line: None,
 ) -> RehearsalFigures:
     """`run_rehearsal` in a scratch folder (or `keep`, whose logs and database stay)."""
@@ -609,5 +616,6 @@ def rehearse(
             broker=broker,
             database_url=database_url,
             hands=hands,
+            kit_cache=kit_cache,
             progress=progress,
         )

@@ -15,8 +15,11 @@ The checkout's kits are never built in place: other work may be building them.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
+import hashlib
 import io
+import json
 import shutil
 import subprocess
 import tarfile
@@ -96,6 +99,50 @@ def _run(command: list[str], cwd: Path, what: str) -> None:
     if done.returncode != 0:
         tail = (done.stdout + done.stderr)[-2000:]
         raise KitBuildError(f"{what} failed ({' '.join(command)}):\n{tail}")
+
+
+def kits_digest() -> str:
+    """A hash of everything the built kits come from (their sources, the TypeScript kit's
+    lockfile, the Python example): a cached build is reused only while it is the same."""
+    digest = hashlib.sha256()
+    sources = [EXAMPLE]
+    for kit in ("cpp", "typescript"):
+        folder = SDK / "starters" / kit
+        sources += [
+            path
+            for path in sorted(folder.rglob("*"))
+            if path.is_file()
+            and not {"node_modules", "dist"} & set(path.relative_to(folder).parts)
+            and path.name not in ("bot", "upload.tar.gz", "handicap.txt")
+        ]
+    for path in sources:
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cached_kits(scratch: Path, cache: Path | None) -> tuple[BuiltKits, bool]:
+    """The kits from `cache` when a build of the same sources is there (and whether they
+    were), else `build_kits` and the build stored there. Raises KitBuildError."""
+    if cache is None:
+        return build_kits(scratch), False
+    stored = cache / f"kits-{kits_digest()}.json"
+    if stored.is_file():
+        data = json.loads(stored.read_text())
+        files = {
+            kind: {name: base64.b64decode(text) for name, text in kit.items()}
+            for kind, kit in data["files"].items()
+        }
+        return BuiltKits(files, {kind: float(v) for kind, v in data["seconds"].items()}), True
+    kits = build_kits(scratch)
+    cache.mkdir(parents=True, exist_ok=True)
+    encoded = {
+        kind: {name: base64.b64encode(content).decode() for name, content in kit.items()}
+        for kind, kit in kits.files.items()
+    }
+    part = stored.with_suffix(".part")
+    part.write_text(json.dumps({"files": encoded, "seconds": kits.seconds}))
+    part.replace(stored)
+    return kits, False
 
 
 def build_kits(scratch: Path) -> BuiltKits:

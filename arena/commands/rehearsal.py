@@ -53,6 +53,18 @@ if TYPE_CHECKING:
     help="A PostgreSQL URL of an empty scratch database (default: a scratch SQLite file).",
 )
 @click.option(
+    "--kit-cache",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=lambda: (
+        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        / "hearts-arena"
+        / "rehearsal-kits"
+    ),
+    show_default="$XDG_CACHE_HOME/hearts-arena/rehearsal-kits",
+    help="Keep the built kits here and reuse them while their sources are unchanged.",
+)
+@click.option("--rebuild-kits", is_flag=True, help="Build the kits even if cached.")
+@click.option(
     "--keep",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
@@ -67,6 +79,8 @@ def rehearsal(
     hands: int | None,
     broker: str,
     database_url: str | None,
+    kit_cache: Path,
+    rebuild_kits: bool,
     keep: Path | None,
 ) -> None:
     """Run a season of starter-kit bots of known strength through the real platform."""
@@ -91,6 +105,7 @@ def rehearsal(
         database_url=database_url,
         hands=hands,
         keep=keep,
+        kit_cache=None if rebuild_kits else kit_cache,
         progress=lambda line: console.print(f"  {line}", markup=False),
     )
     print_report(figures)
@@ -106,9 +121,13 @@ def print_report(figures: RehearsalFigures) -> None:
         f"{figures.database}; load average {figures.load[0]:.1f} at the start of the season, "
         f"{figures.load[1]:.1f} at its end"
     )
+    built = ", ".join(f"{k} {v:.1f} s" for k, v in figures.build_seconds.items())
     console.print(
-        "kits built in "
-        + ", ".join(f"{k} {v:.1f} s" for k, v in figures.build_seconds.items())
+        (
+            f"kits from the cache (built earlier in {built})"
+            if figures.kits_cached
+            else f"kits built in {built}"
+        )
         + f"; uploads validated in {figures.validation_seconds:.1f} s"
     )
     console.print(
