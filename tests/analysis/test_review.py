@@ -155,3 +155,17 @@ def test_the_expert_evaluator_flags_the_built_blunder_too(built):
     assert max(analysis.decisions, key=lambda d: d.loss) is blunder
     with pytest.raises(ValueError, match="unknown evaluator"):
         Settings(evaluator="oracle")
+
+
+@pytest.mark.parametrize(
+    "fixture", sorted((ROOT / "tests" / "match" / "fixtures").glob("v1-*.json.gz")), ids=str
+)
+def test_every_golden_replay_of_either_version_is_analysed_or_says_what_it_skipped(fixture):
+    replay = replay_io.load(fixture, replay_io.VERSIONS)
+    analysis = analyse(replay, settings=Settings(samples=4, playouts=1))
+    judged = {d.kind for d in analysis.decisions}
+    assert judged <= {"play", "pass"}
+    assert analysis.decisions or analysis.skipped, fixture
+    for d in analysis.decisions:
+        assert d.loss >= 0 and d.best == d.answers[0]["answer"]
+        assert d.chosen in {a["answer"] for a in d.answers}
