@@ -198,7 +198,7 @@
         asked.textContent = "Answered. Waiting for the other seats\u2026";
         root.dataset.answered = String(sent);
         drawAsk();
-        removeFromHand(answer.cards || []);
+        dimSent(answer.cards || []);
       } else {
         refused.textContent = result[1].error || "refused";
         if (result[0] === 409) { asking = null; drawAsk(); }
@@ -212,8 +212,8 @@
 
   var lastMoment = null;
   function drawHandAgain() { if (lastMoment) { drawHand(lastMoment); drawAsk(); } }
-  function removeFromHand(cards) {
-    if (!lastMoment || !lastMoment.ask || lastMoment.ask.kind === "reveal") { if (lastMoment) drawHand(lastMoment); return; }
+  function dimSent(cards) {
+    // the cards just sent are dimmed until the next moment draws the hand as it is now
     Array.prototype.forEach.call(handBox.querySelectorAll("button"), function (b) {
       b.disabled = true;
       b.classList.remove("legal");
