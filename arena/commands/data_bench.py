@@ -29,11 +29,28 @@ def _bar(what: str) -> Progress:
 @click.option("--url", default=None, help=URL_HELP)
 @click.option("--matches", type=click.IntRange(1), default=10_000, show_default=True)
 @click.option("--entrants", type=click.IntRange(4), default=40, show_default=True)
-def bench_export(url: str | None, matches: int, entrants: int) -> None:
+@click.option(
+    "--season",
+    type=int,
+    default=None,
+    help="Measure the export of this finished season of the database at --url instead.",
+)
+def bench_export(url: str | None, matches: int, entrants: int, season: int | None) -> None:
     """Play and store a season, export it as open data in a child process: its peak memory."""
     from arena.data.bench import bench_export as run
-    from arena.data.bench import describe_export
+    from arena.data.bench import describe_export, measure_export
 
+    if season is not None:
+        import tempfile
+        from pathlib import Path
+
+        from arena.store.database import database_url
+
+        with tempfile.TemporaryDirectory() as folder:
+            figures = measure_export(database_url(url), season, Path(folder))
+        for line in describe_export(figures):
+            console.print(line, markup=False)
+        return
     with _bar("playing and storing") as bar:
         task = bar.add_task("play", total=matches)
         figures = run(

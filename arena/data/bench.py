@@ -94,30 +94,39 @@ def bench_export(
             fill = time.perf_counter() - start
         finally:
             engine.dispose()
-        rendered = database.render_as_string(hide_password=False)
-        start = time.perf_counter()
-        child = subprocess.Popen(
-            [sys.executable, "-m", "arena.data.bench", rendered, str(played.season_id), folder],
-            stdout=subprocess.PIPE,
-        )
-        assert child.stdout is not None
-        output = child.stdout.read()
-        _, status, usage = os.wait4(child.pid, 0)
-        seconds = time.perf_counter() - start
-        if status != 0:
-            raise RuntimeError(f"the export's child process failed (status {status})")
-        report = json.loads(output)
-        return ExportFigures(
-            backend=database.get_backend_name(),
-            matches=report["matches"],
-            hands=report["hands"],
-            fill_seconds=fill,
-            export_seconds=seconds,
-            export_cpu_seconds=usage.ru_utime + usage.ru_stime,
-            rss_after_imports_kib=report["rss_after_imports_kib"],
-            peak_rss_kib=usage.ru_maxrss,
-            files=report["files"],
-        )
+        return measure_export(database, played.season_id, Path(folder), fill_seconds=fill)
+
+
+def measure_export(
+    url: URL, season_id: int, folder: Path, *, fill_seconds: float = 0.0
+) -> ExportFigures:
+    """Export finished season `season_id` of the database at `url` into `folder` in a
+    child process; its time and peak resident memory. Raises RuntimeError when the child
+    fails (an unfinished season, say: its error is on stderr)."""
+    rendered = url.render_as_string(hide_password=False)
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "arena.data.bench", rendered, str(season_id), str(folder)],
+        stdout=subprocess.PIPE,
+    )
+    assert child.stdout is not None
+    output = child.stdout.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    if status != 0:
+        raise RuntimeError(f"the export's child process failed (status {status})")
+    report = json.loads(output)
+    return ExportFigures(
+        backend=url.get_backend_name(),
+        matches=report["matches"],
+        hands=report["hands"],
+        fill_seconds=fill_seconds,
+        export_seconds=seconds,
+        export_cpu_seconds=usage.ru_utime + usage.ru_stime,
+        rss_after_imports_kib=report["rss_after_imports_kib"],
+        peak_rss_kib=usage.ru_maxrss,
+        files=report["files"],
+    )
 
 
 def _export_in_this_process(url: str, season_id: int, folder: str) -> None:
