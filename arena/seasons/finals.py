@@ -158,8 +158,8 @@ def season_finalists(session: Session, season_id: int, count: int) -> list[int]:
             Bot.is_house.is_(False),
         )
     ).all()
-    rows.sort(key=lambda r: (r[1] is None, r[1] or 0, -(r[2] or 0.0), r[0]))
-    return [bot_id for bot_id, _, _ in rows[:count]]
+    ordered = sorted(rows, key=lambda r: (r[1] is None, r[1] or 0, -(r[2] or 0.0), r[0]))
+    return [bot_id for bot_id, _, _ in ordered[:count]]
 
 
 def lock_final(session: Session, final_id: int) -> Final:
@@ -509,7 +509,9 @@ class FinalsReport:
 def advance_final(session: Session, final_id: int, *, now: datetime | None = None) -> FinalsReport:
     """Freeze, extend, finish and release one final as due (its own transaction)."""
     when = now or utc_now()
-    frozen, finished, released = [], [], []
+    frozen: list[int] = []
+    finished: list[int] = []
+    released: list[int] = []
     with write_transaction(session):
         final = lock_final(session, final_id)
         if final.status is FinalStatus.SCHEDULED and final.freeze_at <= when:
@@ -532,16 +534,17 @@ def advance_finals(session: Session, *, now: datetime | None = None) -> FinalsRe
         )
     )
     session.rollback()
-    frozen, finished, released = [], [], []
+    frozen: list[int] = []
+    finished: list[int] = []
+    released: list[int] = []
     for final_id in ids:
         try:
             report = advance_final(session, final_id, now=now)
-        except (FinalError, DesignError) as error:
-            final = session.get(Final, final_id)
-            if final is not None:
-                with write_transaction(session):
-                    locked = lock_final(session, final_id)
-                    locked.report = {**(locked.report or {}), "error": str(error)}
+        except (FinalError, DesignError) as error:  # said on its page; tried again next tick
+            session.rollback()
+            with write_transaction(session):
+                locked = lock_final(session, final_id)
+                locked.report = {**(locked.report or {}), "error": str(error)}
             continue
         frozen += report.frozen
         finished += report.finished

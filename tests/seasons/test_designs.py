@@ -51,8 +51,8 @@ def test_the_stored_base_tables_are_what_the_search_finds_balanced() -> None:
         assert is_balanced(_develop(base, m), players)
     found = find_base_tables(7)
     assert found is not None
-    m, lam, base = found
-    assert (m, lam) == (7, 2) and is_balanced(_develop(base, m), 7)
+    m, lam, found_base = found
+    assert (m, lam) == (7, 2) and is_balanced(_develop(found_base, m), 7)
     # the exhaustive search: no Z_7-and-inf design with every pair once per seat for 8
     assert _search(7, 1, 1, 1, nodes=10**7) is None
 

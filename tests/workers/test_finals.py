@@ -28,6 +28,7 @@ from arena.store.models import (
     IN_FLIGHT_MATCH_STATUSES,
     Bot,
     Final,
+    FinalFormat,
     FinalStatus,
     FinalTable,
     Match,
@@ -39,6 +40,7 @@ from arena.store.models import (
 from arena.store.types import utc_now
 from tests.workers.processes import Processes, wait_until
 from tests.workers.test_integration import env, private_redis, procs, wait_for_workers
+from web import create_app
 from workers import matches as match_tasks
 from workers.config import Settings
 from workers.seed import ensure_demo_players
@@ -160,6 +162,59 @@ def test_a_final_of_eight_frozen_entrants_runs_to_the_end_within_its_worker_shar
     with sessions() as session:
         assert late_id not in {e.bot_version_id for e in entrants(session, final_id)}
         assert progress(session, final_id).done == len(balanced_design(8).tables)
+        report = session.get(Final, final_id).report  # type: ignore[union-attr]
+    assert report is not None
+    # the site shows the same standings and tied places
+    site = create_app({"DATABASE_URL": settings.database_url, "TESTING": True})
+    client = site.test_client()
+    data = client.get(f"/api/v1/finals/{final_id}").get_json()
+    assert data["status"] == "finished" and data["tied"] == report["tied"]
+    assert [line["place"] for line in data["standings"]] == list(range(1, 9))
+    assert data["balance"]["done_balanced"] and data["progress"]["waiting"] == 0
+    page = client.get(f"/finals/{final_id}").get_data(as_text=True)
+    for group in report["tied"]:
+        assert f"{group[0]}\u2013{group[-1]}" in page
+    assert "the tables played so far are balanced" in page
+
+
+def test_a_knockout_of_eight_sends_the_top_two_of_each_table_to_the_last_table(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    with sessions() as session, write_transaction(session):
+        versions = ensure_demo_players(session, PLAYERS)
+        final_id = create_final(
+            session,
+            name="exhibition",
+            rules=SHORT,
+            bots=[v.bot_id for v in versions],
+            freeze_at=utc_now(),
+            format=FinalFormat.KNOCKOUT,
+            worker_share=2,
+        ).id
+    for _ in range(20):
+        report = advance_final(sessions(), final_id)
+        if report.finished:
+            break
+        for match_id in report.released:
+            assert match_tasks.execute_match(match_id).status == "done"
+    with sessions() as session:
+        final = session.get(Final, final_id)
+        assert final is not None and final.status is FinalStatus.FINISHED
+        schedule = tables(session, final_id)
+        assert [t.stage for t in schedule] == [0, 0, 1]
+        first_round = {t.number: t for t in schedule if t.stage == 0}
+        numbers = {e.bot_version_id: e.number for e in entrants(session, final_id)}
+        going_on = set()
+        for table in first_round.values():
+            match = session.get(Match, table.match_id)
+            assert match is not None and match.format is MatchFormat.DUPLICATE
+            ranked = sorted(match.seats, key=lambda s: (s.score, numbers[s.bot_version_id]))
+            going_on |= {numbers[s.bot_version_id] for s in ranked[:2]}
+        (last,) = [t for t in schedule if t.stage == 1]
+        assert set(last.seats) == going_on
+        places = final.report["standings"]  # type: ignore[index]
+        assert {p["entrant"] for p in places[:4]} == going_on
+        assert len(places) == 8
 
 
 @pytest.mark.timeout(600)
