@@ -309,10 +309,15 @@ class TableDesk:
         self.number = 0
 
     def clear(self) -> None:
-        """Forget an earlier run's moments (the match starts again)."""
+        """Forget an earlier run's moments (the match starts again), numbering the new
+        ones after them: a page that saw moment N never takes a new moment N for one it
+        answered."""
         with self.sessions() as session, write_transaction(session):
+            last = session.scalar(
+                select(func.max(TableMoment.number)).where(TableMoment.match_id == self.match_id)
+            )
             session.execute(delete(TableMoment).where(TableMoment.match_id == self.match_id))
-        self.number = 0
+        self.number = int(last or 0)
 
     def _write(self, kind: str, payload: dict[str, Any], deadline: datetime | None) -> int:
         self.number += 1

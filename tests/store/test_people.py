@@ -20,6 +20,7 @@ from arena.store.people import (
     answer_moment,
     create_table,
     human_ladder,
+    moments_after,
     person_version,
     tables_of,
 )
@@ -102,8 +103,10 @@ def test_the_desk_reads_the_answer_the_site_wrote_once_and_only_in_time(
     late = desk.ask({"ask": {"kind": "play"}}, utc_now() - timedelta(seconds=1))
     with sessions() as session, pytest.raises(TableError, match="clock ran out"):
         answer_moment(session, match_id, late, {"cards": ["QS"]}, now=utc_now())
-    desk.clear()  # the match starts again: its moments go, numbered from 1 again
-    assert desk.tell("deal", {}) == 1
+    desk.clear()  # the match starts again: its moments go, the new ones numbered after
+    assert desk.tell("deal", {}) == late + 1
+    with sessions() as session:
+        assert [m.number for m in moments_after(session, match_id)] == [late + 1]
 
 
 def test_the_human_ladder_rates_people_by_their_finished_tables_only(
