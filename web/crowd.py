@@ -45,10 +45,11 @@ from typing import Any, Final
 from aiohttp import ClientSession, ClientTimeout, web
 from flask import Flask
 from multidict import CIMultiDict
-from sqlalchemy import and_, event, select
+from sqlalchemy import Engine, and_, event, select
 from sqlalchemy.orm import Session, sessionmaker
 from werkzeug.test import EnvironBuilder
 
+from arena.store import make_engine, make_sessionmaker
 from arena.store.live import WATCH_BEAT_SECONDS, LiveEventBatch, watch
 from arena.store.models import IN_FLIGHT_MATCH_STATUSES, Match, MatchStatus
 
@@ -104,6 +105,16 @@ def read_feed(
     if not rows:
         return None, []
     return rows[0][0], [(row[1], row[2]) for row in rows if row[1] is not None]
+
+
+def feed_engine(engine: Engine) -> Engine:
+    """The engine the feeds read with: on PostgreSQL one of its own in autocommit and
+    without the pool's ping, so a poll is one round trip to the server (not a ping, the
+    statement and a ROLLBACK: three waits for a core on a loaded machine); on SQLite, a
+    file read in-process, `engine` itself."""
+    if engine.dialect.name == "sqlite":
+        return engine
+    return make_engine(engine.url, isolation_level="AUTOCOMMIT", pool_pre_ping=False)
 
 
 # -- the streams of one match, fed by one poll ------------------------------------------
@@ -238,8 +249,10 @@ class Hub:
         *,
         poll: float = POLL_SECONDS,
         beat: float = WATCH_BEAT_SECONDS,
+        reads: sessionmaker[Session] | None = None,
     ) -> None:
         self.sessions = sessions
+        self.reads = reads or sessions
         self.poll = poll
         self.beat = beat
         self.feeds: dict[int, Feed] = {}
@@ -250,7 +263,7 @@ class Hub:
         self, match_id: int, after: int
     ) -> tuple[MatchStatus | None, list[tuple[int, list[dict[str, Any]]]]]:
         """`read_feed` in a session of its own (run in a thread)."""
-        with self.sessions() as session:
+        with self.reads() as session:
             return read_feed(session, match_id, after)
 
     def watch(self, match_id: int) -> None:
@@ -348,7 +361,9 @@ class LiveServer:
     ) -> None:
         self.app = app
         self.site = site.rstrip("/") if site else None
-        self.hub = Hub(database.sessions(app), poll=poll)
+        engine = database.sessions(app).kw["bind"]
+        self.reads = feed_engine(engine)
+        self.hub = Hub(database.sessions(app), poll=poll, reads=make_sessionmaker(self.reads))
         self.stream_seconds = stream_seconds
         self.keepalive = keepalive
         self.max_streams = max_streams
@@ -356,8 +371,8 @@ class LiveServer:
         self.statements = 0
         """SQL statements the live server ran on `live_events` (tests: one per poll)."""
         self._client: ClientSession | None = None
-        engine = database.sessions(app).kw["bind"]
-        event.listen(engine, "before_cursor_execute", self._count)
+        for counted in {engine, self.reads}:
+            event.listen(counted, "before_cursor_execute", self._count)
 
     def _count(self, *args: Any) -> None:
         statement = args[2]
@@ -378,6 +393,7 @@ class LiveServer:
     async def _close(self, _application: web.Application) -> None:
         if self._client is not None:
             await self._client.close()
+        self.reads.dispose()
         for feed in list(self.hub.feeds.values()):
             if feed.task is not None:
                 feed.task.cancel()
