@@ -40,8 +40,14 @@ from .pass_evaluation import evaluate_passes, race_pass
 from .passing import candidate_passes
 from .strong import DEFAULT_TIME_PER_MOVE, POLICIES, StrongBot
 
-DEFAULT_RESAMPLE = 4
-"""Uniform deals drawn per deal searched (sampling importance resampling)."""
+DEFAULT_RESAMPLE = 1
+"""Uniform deals drawn per deal searched: 1 counts every deal by its likelihood (importance
+weights); k > 1 keeps one of k by likelihood (sampling importance resampling), which
+spends k samplings and weighings per playout and lost at equal time on the loaded
+benchmark machine (docs/benchmarks.md)."""
+ANALYSIS_RESAMPLE = 4
+"""`evaluate` has a number of deals, not a clock: each of its deals is the likeliest-weighted
+pick of four."""
 DEFAULT_MAX_SAMPLES = 200
 PRUNE_AFTER = 12
 PRUNE_EVERY = 6
@@ -316,7 +322,7 @@ def evaluate(
             samples,
             4,
             POLICIES["mixed"],
-            DEFAULT_RESAMPLE,
+            ANALYSIS_RESAMPLE,
         )
         return points
     if any(isinstance(a, Card) for a in answers):
