@@ -4,9 +4,10 @@
 rebuild each in the C core, play every legal card out with the engine's playout policy),
 except that each sampled deal counts by how likely it makes everything the other seats
 did (`arena.bots.inference.PlayModel`: their ducks, dumps, leads and the pass this seat
-received, under a model of how a seat plays). A uniform sample is drawn `resample` times
-per deal searched and one is kept with a chance proportional to its likelihood (sampling
-importance resampling), so the playouts, which cost most, are spent on likely deals.
+received, under a model of how a seat plays): its playouts count by that likelihood
+(importance weights; or, with `resample` k > 1, one of k uniform deals is kept by it).
+Equivalent cards are searched once, cards far behind stop being played out, and the pass
+is a race among many (`arena.bots.pass_evaluation.race_pass`).
 Where it has nothing better (the variants with their own searches, the calls, bids and
 pledges) it answers as the strong bot.
 

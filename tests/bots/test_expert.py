@@ -51,7 +51,7 @@ def test_the_expert_is_the_top_named_house_bot():
     assert isinstance(bot, ExpertBot)
     assert bot.name == "expert"
     assert set(HOUSE_DESCRIPTIONS) == set(HOUSE_BOTS)
-    assert "strongest" in describe_house_bot("expert-2")
+    assert "top house bot" in describe_house_bot("expert-2")
     assert describe_house_bot("alice-bot") == ""
 
 
