@@ -15,10 +15,12 @@ versions (what `dispatch` would), starts the season and schedules each round
 (`arena.seasons.schedule_round`, whose matchmaking seats the tables) once the last is
 recorded, so that each round's duration is its own. Half way, the entrants that update
 upload their second version; it is validated while the next round plays and takes its
-bot's place. After the last round the season is finished (`finish_season`): the frozen
-final standings (the batch fit with 95 % intervals and tie groups) are the final order.
-(Issue 35's finals have tables in the store but no code that plays them yet, so the
-final is the season's frozen standings.)
+bot's place. After the last round the season is finished (`finish_season`): its frozen
+standings (the batch fit with 95 % intervals and tie groups) are the ladder's order. Then
+the top `finalists` of them play a final (`arena.seasons.finals`, issue 35): each one's
+playing version frozen, a balanced round robin of duplicate sets, released up to one
+match per worker, its standings frozen in turn; the driver plays beat's part there too
+(`advance_final`, then enqueueing what it released).
 
 Then the checks: every scheduled match recorded exactly once (done, one replay, rated
 once: one rating change per seat, and the entries' games adding up), every replay
@@ -67,6 +69,7 @@ from arena.store.models import (
     MatchStatus,
     RatingChange,
     Replay,
+    Season,
     SeasonEntry,
     User,
     VersionStatus,
@@ -123,11 +126,16 @@ class RehearsalFigures:
     faults_by_entrant: dict[str, int]
     round_seconds: list[float]
     round_matches: list[int]
-    final: list[FinalRow]
+    standings: list[FinalRow]
     agreement: Agreement | None
     load: tuple[float, float]
     """The load average (1 minute) when the season started and when it ended."""
     hands_per_match: float
+    final: list[FinalRow] = dataclasses.field(default_factory=list)
+    """The final's standings (`rank` its place), when one was played."""
+    final_agreement: Agreement | None = None
+    final_seconds: float = 0.0
+    final_matches: int = 0
     kits_cached: bool = False
     """The kits came from the cache (`build_seconds` are then the cached build's)."""
     match_seconds: list[float] = dataclasses.field(default_factory=list)
@@ -144,12 +152,12 @@ class RehearsalFigures:
 
     @property
     def nothing_lost(self) -> bool:
-        """Every scheduled match done, recorded once, its replay verifying."""
+        """Every scheduled match (and final table) done, recorded once, its replay verifying."""
         return (
             self.recorded == self.scheduled
             and not self.duplicates
             and not self.replay_failures
-            and self.replays_verified == self.scheduled
+            and self.replays_verified == self.scheduled + self.final_matches
         )
 
 
@@ -226,6 +234,7 @@ def run_rehearsal(
     hands: int | None = None,
     kits: BuiltKits | None = None,
     kit_cache: Path | None = None,
+    finalists: int = 8,
     timeout: float = 3600.0,
     progress: Callable[[str], None] = lambda line: None,
 ) -> RehearsalFigures:
@@ -366,8 +375,16 @@ def run_rehearsal(
         load_end = os.getloadavg()[0]
         with sessions() as session:
             finish_season(session, season_id)
-        progress("season finished: checking every match and replay")
-        figures = _collect(sessions, plans, season_id, scheduled)
+        final_id = None
+        final_seconds = 0.0
+        finalists = min(finalists, len(plans), 16)  # a round robin takes 4-16
+        if finalists >= 4:
+            progress(f"season finished: the final of its top {finalists}")
+            started = time.perf_counter()
+            final_id = _play_final(sessions, season_id, finalists, workers, timeout, log)
+            final_seconds = time.perf_counter() - started
+        progress("checking every match and replay")
+        figures = _collect(sessions, plans, season_id, scheduled, final_id)
     return dataclasses.replace(
         figures,
         workers=workers,
@@ -381,7 +398,49 @@ def run_rehearsal(
         round_seconds=round_seconds,
         round_matches=round_matches,
         load=(load_start, load_end),
+        final_seconds=final_seconds,
     )
+
+
+def _play_final(
+    sessions: sessionmaker[Session],
+    season_id: int,
+    count: int,
+    workers: int,
+    timeout: float,
+    log: Path,
+) -> int:
+    """The final of the finished season's top `count` (its rules, one match in flight per
+    worker), advanced as beat would until it finishes; its id."""
+    from arena.seasons.finals import advance_final, create_final, season_finalists
+
+    from .matches import enqueue_matches
+
+    with sessions() as session, write_transaction(session):
+        season = session.get(Season, season_id)
+        assert season is not None
+        bots = season_finalists(session, season_id, count)
+        final = create_final(
+            session,
+            name=f"{season.name} final",
+            rules=season.ruleset.rules,
+            bots=bots,
+            freeze_at=utc_now(),
+            worker_share=workers,
+            season_id=season_id,
+        )
+        final_id: int = final.id
+    deadline = time.monotonic() + timeout
+    while True:
+        with sessions() as session:
+            report = advance_final(session, final_id)
+        if report.released:
+            enqueue_matches(list(report.released))
+        if final_id in report.finished:
+            return final_id
+        if time.monotonic() > deadline:
+            raise RehearsalError(f"the final did not finish in {timeout:g} s (see {log})")
+        time.sleep(0.25)
 
 
 def _all_terminal(sessions: sessionmaker[Session], ids: list[int]) -> Callable[[], bool]:
@@ -437,10 +496,19 @@ def _collect(
     plans: Sequence[EntrantPlan],
     season_id: int,
     scheduled: list[int],
+    final_id: int | None = None,
 ) -> RehearsalFigures:
-    """The checks and figures read back from the database once the season is finished."""
+    """The checks and figures read back from the database once the season (and its final)
+    is finished. The final's matches are outside the season (unrated): every one of its
+    tables must be done and verify too."""
     by_name = {plan.name: plan for plan in plans}
+    final_matches: set[int] = set()
+    final_rows: list[FinalRow] = []
+    final_order: list[str] = []
     with sessions() as session:
+        if final_id is not None:
+            final_matches, final_rows = _final_standings(session, final_id, by_name)
+            final_order = [row.name for row in final_rows]
         matches = session.execute(
             select(Match.id, Match.status, Match.hands_played).where(Match.season_id == season_id)
         ).all()
@@ -459,8 +527,12 @@ def _collect(
             .join(BotVersion, BotVersion.id == MatchSeat.bot_version_id)
             .join(Bot, Bot.id == BotVersion.bot_id)
             .join(Match, Match.id == MatchSeat.match_id)
-            .where(Match.season_id == season_id)
+            .where((Match.season_id == season_id) | Match.id.in_(final_matches))
         ).all()
+        final_statuses = Counter(
+            str(status.value)
+            for status in session.scalars(select(Match.status).where(Match.id.in_(final_matches)))
+        )
         changes = dict(
             session.execute(
                 select(RatingChange.match_id, func.count())
@@ -472,7 +544,7 @@ def _collect(
             session.execute(
                 select(Replay.match_id, func.count())
                 .join(Match)
-                .where(Match.season_id == season_id)
+                .where((Match.season_id == season_id) | Match.id.in_(final_matches))
                 .group_by(Replay.match_id)
             ).all()
         )
@@ -504,12 +576,17 @@ def _collect(
             )
     if games is not None and games != sum(len(seat_names.get(m, {})) for m in done):
         duplicates.append(f"the entries' games add up to {games}, not 4 per match")
+    if final_id is not None and final_statuses != {"done": len(final_matches)}:
+        duplicates.append(f"the final's tables' matches: {dict(final_statuses)}")
+    for match_id in sorted(final_matches):
+        if replays.get(match_id, 0) != 1:
+            duplicates.append(f"final match {match_id}: {replays.get(match_id, 0)} replays")
     faults: Counter[str] = Counter()
     faulted: Counter[str] = Counter()
     by_entrant: Counter[str] = Counter()
     verified = 0
     failures = []
-    for match_id in sorted(done):
+    for match_id in sorted(done | final_matches):
         with sessions() as session:
             content = session.scalar(select(Replay.content).where(Replay.match_id == match_id))
         if content is None:
@@ -561,6 +638,16 @@ def _collect(
         else None
     )
     hands = [h for m, _, h in matches if m in done and h]
+    final_truth = [name for name in true_order(plans) if name in set(final_order)]
+    final_judged = (
+        agreement(
+            final_truth,
+            [name for name in final_order if name in set(final_truth)],
+            {row.name: (row.low or 0.0, row.high or 0.0) for row in final_rows},
+        )
+        if len(final_truth) >= 2
+        else None
+    )
     return RehearsalFigures(
         entrants=len(plans),
         workers=0,
@@ -581,14 +668,57 @@ def _collect(
         faults_by_entrant=dict(by_entrant),
         round_seconds=[],
         round_matches=[],
-        final=final,
+        standings=final,
         agreement=judged,
         load=(0.0, 0.0),
         hands_per_match=sum(hands) / len(hands) if hands else 0.0,
         match_seconds=[(f - s).total_seconds() for _, s, f in times if s and f],
         wait_seconds=[(s - c).total_seconds() for c, s, _ in times if s],
         validation_seconds_each=[(d - c).total_seconds() for c, d in validations],
+        final=final_rows,
+        final_agreement=final_judged,
+        final_matches=len(final_matches),
     )
+
+
+def _final_standings(
+    session: Session, final_id: int, by_name: dict[str, EntrantPlan]
+) -> tuple[set[int], list[FinalRow]]:
+    """The final's tables' matches, and its frozen standings as rows (place first)."""
+    from arena.store.models import Final, FinalTable
+
+    final = session.get(Final, final_id)
+    assert final is not None
+    assert final.report is not None
+    matches = set(
+        session.scalars(
+            select(FinalTable.match_id).where(
+                FinalTable.final_id == final_id, FinalTable.match_id.is_not(None)
+            )
+        )
+    )
+    names = dict(session.execute(select(Bot.id, Bot.name)).all())
+    numbers = dict(session.execute(select(BotVersion.id, BotVersion.number)).all())
+    rows = []
+    for standing in final.report["standings"]:
+        name = names[standing["bot_id"]]
+        plan = by_name[name]
+        rows.append(
+            FinalRow(
+                name=name,
+                kind=plan.kind,
+                handicap=plan.handicap,
+                fault=plan.fault,
+                version=numbers[standing["bot_version_id"]],
+                rank=standing["place"],
+                points=standing["points"],
+                low=standing["low"],
+                high=standing["high"],
+                games=standing["tables"],
+            )
+        )
+    rows.sort(key=lambda row: (row.rank or 0, row.name))
+    return {m for m in matches if m is not None}, rows
 
 
 def rehearse(
@@ -602,6 +732,7 @@ def rehearse(
     hands: int | None = None,
     keep: Path | None = None,
     kit_cache: Path | None = None,
+    finalists: int = 8,
     progress: Callable[[str], None] = lambda line: None,
 ) -> RehearsalFigures:
     """`run_rehearsal` in a scratch folder (or `keep`, whose logs and database stay)."""
@@ -617,5 +748,6 @@ def rehearse(
             database_url=database_url,
             hands=hands,
             kit_cache=kit_cache,
+            finalists=finalists,
             progress=progress,
         )

@@ -13,7 +13,8 @@ import click
 from .common import console
 
 if TYPE_CHECKING:
-    from workers.rehearsal import RehearsalFigures
+    from arena.benchmarks.rehearsal import Agreement
+    from workers.rehearsal import FinalRow, RehearsalFigures
 
 
 @click.command("rehearsal")
@@ -32,6 +33,13 @@ if TYPE_CHECKING:
     type=click.IntRange(0, 2000),
     default=None,
     help="Entrants that upload a new version half way [default: one in eight].",
+)
+@click.option(
+    "--finalists",
+    type=click.IntRange(0, 16),
+    default=8,
+    show_default=True,
+    help="The season's top N then play a final (a round robin of duplicate sets); 0: none.",
 )
 @click.option(
     "--hands",
@@ -76,6 +84,7 @@ def rehearsal(
     workers: int,
     broken: int,
     updaters: int | None,
+    finalists: int,
     hands: int | None,
     broker: str,
     database_url: str | None,
@@ -106,6 +115,7 @@ def rehearsal(
         hands=hands,
         keep=keep,
         kit_cache=None if rebuild_kits else kit_cache,
+        finalists=finalists,
         progress=lambda line: console.print(f"  {line}", markup=False),
     )
     print_report(figures)
@@ -160,21 +170,20 @@ def print_report(figures: RehearsalFigures) -> None:
     console.print(f"faults by kind: {faults or 'none'}; matches with one: {faulted or 'none'}")
     who = ", ".join(f"{k} {v}" for k, v in sorted(figures.faults_by_entrant.items()))
     console.print(f"faults by entrant: {who or 'none'}", markup=False)
-    _print_final(figures)
-    judged = figures.agreement
-    if judged is not None:
+    _print_rows("the season's standings (frozen at its finish)", figures.standings)
+    _print_agreement("the season's order", figures.agreement)
+    if figures.final:
         console.print(
-            f"final order against the truth ({judged.entrants} sound entrants): Kendall's tau "
-            f"{judged.tau:.3f}; true neighbours in the right order {judged.adjacent_right}/"
-            f"{judged.adjacent}; neighbours the ranking's 95 % intervals tell apart "
-            f"{judged.adjacent_separated}/{judged.adjacent}; pairs told apart "
-            f"{judged.pairs_separated}, of them the wrong way round {judged.separated_wrong}"
+            f"the final: {figures.final_matches} duplicate sets in {figures.final_seconds:.1f} s"
         )
+        _print_rows("the final's standings (frozen at its finish)", figures.final)
+        _print_agreement("the final's order", figures.final_agreement)
     statuses = ", ".join(f"{k} {v}" for k, v in sorted(figures.statuses.items()))
     if figures.nothing_lost:
         console.print(
             f"[green]nothing lost[/green]: {figures.scheduled} scheduled matches, each recorded "
-            f"once ({statuses}), rated once per seat, {figures.replays_verified} replays verified"
+            f"once ({statuses}), rated once per seat; the final's {figures.final_matches} tables "
+            f"done; {figures.replays_verified} replays verified"
         )
     else:
         console.print(f"[red]LOST OR DOUBLED[/red]: matches {statuses}")
@@ -194,15 +203,27 @@ def _spread(values: list[float]) -> str:
     )
 
 
-def _print_final(figures: RehearsalFigures) -> None:
+def _print_agreement(what: str, judged: Agreement | None) -> None:
+    if judged is None:
+        return
+    console.print(
+        f"{what} against the truth ({judged.entrants} sound entrants): Kendall's tau "
+        f"{judged.tau:.3f}; true neighbours in the right order {judged.adjacent_right}/"
+        f"{judged.adjacent}; neighbours the ranking's 95 % intervals tell apart "
+        f"{judged.adjacent_separated}/{judged.adjacent}; pairs told apart "
+        f"{judged.pairs_separated}, of them the wrong way round {judged.separated_wrong}"
+    )
+
+
+def _print_rows(title: str, rows: list[FinalRow]) -> None:
     """One line per entrant (plain text, so that no terminal width cuts a name)."""
-    console.print("final standings (frozen at the finish) against the handicaps:")
+    console.print(f"{title}, against the handicaps:")
     console.print(
         f"{'rank':>4}  {'entrant':<22} {'kit':<10} {'p':>5} {'ver':>3} {'games':>5} "
         f"{'pts/hand':>8}  95 % interval",
         markup=False,
     )
-    for row in figures.final:
+    for row in rows:
         points = f"{row.points:.2f}" if row.points is not None else "-"
         interval = (
             f"{row.low:.2f}..{row.high:.2f}"
