@@ -1,0 +1,87 @@
+"""A small `arena bench rehearsal`, end to end: the three kits built, eight entrants uploaded
+over HTTP to the real site, validated and played by real worker processes in the sandbox,
+one of them crashing at every play from a match's third hand (so faults are certain),
+one uploading a second version half way; the season finished, its top four playing a
+final (a round robin of duplicate sets), and the report's invariants checked (nothing
+lost, faults counted by kind and entrant, tau against the known order)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena.benchmarks.rehearsal import kendall_tau, plan_entrants, true_order
+from tests.workers.conftest import sandbox_or_skip
+from workers import rehearsal_entrants
+from workers.embedded_broker import EmbeddedBrokerError, server_binary
+from workers.rehearsal import run_rehearsal
+from workers.rehearsal_entrants import KitBuildError, cached_kits, check_tools
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
+
+
+def test_a_small_rehearsal_loses_nothing_and_judges_the_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sandbox_or_skip()
+    try:
+        server_binary()
+    except EmbeddedBrokerError as error:
+        pytest.skip(str(error))
+    missing = check_tools()
+    if missing is not None:
+        pytest.skip(f"the starter kits cannot be built here: {missing}")
+    try:
+        kits, cached = cached_kits(tmp_path / "kits", tmp_path / "cache")
+    except KitBuildError as error:
+        pytest.fail(str(error))
+    assert not cached and {"python", "cpp", "typescript"} == set(kits.files)
+    assert kits.files["cpp"]["bot"][:4] == b"\x7fELF"
+    again, cached = cached_kits(tmp_path / "kits-again", tmp_path / "cache")  # not rebuilt
+    assert cached and again.files == kits.files and not (tmp_path / "kits-again").exists()
+    # every play from the third hand on is the fault: the crash is certain, not "now and then"
+    monkeypatch.setitem(rehearsal_entrants.FAULT_RATE, "crash", 1.0)
+    plans = plan_entrants(8, broken=1, updaters=1)
+    broken = next(plan for plan in plans if plan.fault)
+    updater = next(plan for plan in plans if plan.updates)
+    assert broken.fault == "crash" and {plan.kind for plan in plans} >= {"cpp", "typescript"}
+
+    figures = run_rehearsal(
+        plans, workers=2, rounds=2, root=tmp_path / "run", hands=3, kits=kits, finalists=4
+    )
+
+    assert figures.nothing_lost, (figures.duplicates, figures.replay_failures, figures.statuses)
+    assert figures.scheduled == figures.recorded == 4  # 2 tables x 2 rounds
+    assert figures.final_matches == 6  # the balanced design of four: 6 duplicate sets
+    assert figures.replays_verified == 4 + 6
+    assert figures.statuses == {"done": 4}
+    assert len(figures.round_seconds) == 2 and min(figures.round_seconds) > 0
+    assert figures.per_minute > 0
+    assert figures.cpu_per_match["total"] > 0 and figures.cpu_per_match["sandboxed"] == 4
+    # the broken entrant played both rounds (every entrant sits at a table each round) and
+    # crashed in its third hand each time (and in every final table, if it got there): its
+    # faults, and only its, are counted by kind
+    in_final = broken.name in {row.name for row in figures.final}
+    assert set(figures.faults_by_entrant) == {broken.name}
+    assert figures.faulted_matches.get("crash") == 2 + (6 if in_final else 0)
+    assert sum(figures.faults.values()) == figures.faults_by_entrant[broken.name]
+    assert sum(figures.faults.values()) >= 2
+    # the season's standings: every entrant, the updater with its second version
+    assert {row.name for row in figures.standings} == {plan.name for plan in plans}
+    versions = {row.name: row.version for row in figures.standings}
+    assert versions[updater.name] == 2
+    assert all(v == 1 for name, v in versions.items() if name != updater.name)
+    # the final: the season's top four by place, in places 1-4
+    top = [row.name for row in figures.standings if row.rank is not None][:4]
+    assert sorted(row.name for row in figures.final) == sorted(top)
+    assert sorted(row.rank or 0 for row in figures.final) == [1, 2, 3, 4]
+    # the agreement is computed over the sound entrants that the fit ranked, in the true order
+    judged = figures.agreement
+    assert judged is not None
+    ranked = [row.name for row in figures.standings if row.low is not None and not row.fault]
+    truth = [name for name in true_order(plans) if name in ranked]
+    assert judged.entrants == len(truth) >= 2
+    assert judged.tau == pytest.approx(kendall_tau(truth, ranked))
+    assert 0 <= judged.adjacent_right <= judged.adjacent
+    assert judged.separated_wrong <= judged.pairs_separated
