@@ -43,6 +43,7 @@ from arena.ratings.elo import EloRating, rate_table
 from .bots import HOUSE_USERNAME, add_version, create_bot, set_version_status
 from .database import write_transaction
 from .models import (
+    IN_FLIGHT_MATCH_STATUSES,
     Base,
     Bot,
     BotVersion,
@@ -153,7 +154,9 @@ def create_table(
     in order (flushes).
 
     Raises TableError when an opponent is not ready or sits twice, the table is the wrong
-    size for the rules, the seat is not one of the table's, or the clock is out of bounds.
+    size for the rules, the seat is not one of the table's, the clock is out of bounds, or
+    the person has a table queued or in play already (one at a time: a table holds a
+    worker for as long as it lasts).
     """
     if len(opponents) != rules.players - 1:
         raise TableError(
@@ -172,6 +175,14 @@ def create_table(
             raise TableError(f"a bot version at the table is {version.status.value}, not ready")
     if len({version.id for version in opponents}) != len(opponents):
         raise TableError("a bot version can sit at the table only once")
+    playing = session.scalar(
+        select(HumanTable.match_id)
+        .join(Match, Match.id == HumanTable.match_id)
+        .where(HumanTable.user_id == person.id, Match.status.in_(IN_FLIGHT_MATCH_STATUSES))
+        .limit(1)
+    )
+    if playing is not None:
+        raise TableError(f"you are at table {playing} already: finish it first")
     mine = person_version(session)
     if any(version.id == mine.id for version in opponents):
         raise TableError("a person's seat is not a bot")

@@ -45,6 +45,8 @@ def test_a_table_is_an_unrated_queued_match_with_the_person_bot_at_the_persons_s
         assert match.season_id is None and match.status is MatchStatus.QUEUED
         assert seats == [bots[0].id, bots[1].id, person_version(session).id, bots[2].id]
         assert [line.match_id for line in tables_of(session, person.id)] == [match.id]
+        with pytest.raises(TableError, match=f"at table {match.id} already"):
+            create_table(session, person, bots, RULES)  # one table at a time
 
 
 @pytest.mark.parametrize(
