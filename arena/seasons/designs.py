@@ -154,9 +154,10 @@ def _search(
     chosen: list[tuple[int | None, ...]] = []
     nodes = 0
 
-    def fits(diffs: list[tuple[int, int]]) -> bool:
-        seen: Counter[tuple[int, int]] = Counter(diffs)
-        return all(counts[d][x] + c <= lam for (d, x), c in seen.items())
+    tallies = [tuple(Counter(diffs).items()) for _, _, diffs in blocks]
+
+    def fits(index: int) -> bool:
+        return all(counts[d][x] + c <= lam for (d, x), c in tallies[index])
 
     def place() -> bool:
         nonlocal nodes
@@ -168,7 +169,7 @@ def _search(
             return left[True] == 0 and left[False] == 0
         for index in supplies.get(target, ()):
             block, has_inf, diffs = blocks[index]
-            if left[has_inf] == 0 or not fits(diffs):
+            if left[has_inf] == 0 or not fits(index):
                 continue
             for d, x in diffs:
                 counts[d][x] += 1
@@ -203,7 +204,8 @@ BASE_TABLES: Final[dict[int, tuple[int, int, tuple[tuple[int | None, ...], ...]]
     # players: (modulus, lam, base tables), as `find_base_tables` found them (restarts of
     # 5,000 nodes, seeds from 0; `python -m arena.seasons.designs N` searches again).
     # Fewer tables were looked for first: none exists of the cyclic forms here for
-    # 6 (lam 2), 8 and 9 (lam 1), the searches exhaustive for 6 and 8.
+    # 6 (lam 2) and 8 (lam 1) (exhaustive searches); none was found for 9, 12 and 16 at
+    # lam 1 within the bound (16's lam-2 tables: 8 base tables, seed 5 of 3,000 nodes).
     4: (3, 2, ((None, 0, 1, 2), (None, 0, 2, 1))),
     5: (5, 1, ((0, 1, 3, 2),)),
     6: (
@@ -260,6 +262,20 @@ BASE_TABLES: Final[dict[int, tuple[int, int, tuple[tuple[int | None, ...], ...]]
             (0, 8, 6, 11),
             (0, 8, 6, 10),
             (0, 12, 11, 5),
+        ),
+    ),
+    16: (
+        15,
+        2,
+        (
+            (0, 6, 1, 2),
+            (0, 6, 1, 2),
+            (0, 2, 9, 11),
+            (0, 4, 3, 6),
+            (0, 7, 3, 12),
+            (0, 5, 13, 10),
+            (None, 0, 8, 7),
+            (None, 0, 12, 8),
         ),
     ),
 }
