@@ -139,3 +139,19 @@ def test_a_platform_command_says_how_to_get_the_platform(light: Path, tmp_path: 
     assert "'.[platform]'" in done.stderr
     listed = run(light, "arena", "--help", cwd=tmp_path)
     assert listed.returncode == 0 and "platform" in listed.stdout
+
+
+def test_a_local_match_is_analysed_in_the_light_install(light: Path, tmp_path: Path) -> None:
+    """`arena replay analyse` (issue 33) needs nothing beyond `pip install ./sdk .`."""
+    played = run(
+        light, "hearts-bot", "play", "starter:heuristic", "--vs", "random,heuristic",
+        "--hands", "1", "--seed", "5", "--out", "match.json.gz", cwd=tmp_path,
+    )  # fmt: skip
+    assert played.returncode == 0, played.stdout + played.stderr
+    analysed = run(
+        light, "arena", "replay", "analyse", "match.json.gz", "--seat", "1",
+        "--samples", "10", "--playouts", "1", "--json", cwd=tmp_path,
+    )  # fmt: skip
+    assert analysed.returncode == 0, analysed.stdout + analysed.stderr
+    document = json.loads(analysed.stdout)
+    assert document["decisions"] and {d["seat"] for d in document["decisions"]} == {1}
