@@ -278,6 +278,51 @@ def evaluate_pass(
     return tally.evaluation(names, samples)
 
 
+HINDSIGHT_PLAYOUTS = 64
+"""Playouts per answer of the hindsight view (one deal: the real one)."""
+
+
+def evaluate_hindsight(
+    view: SeatView,
+    holdings: Sequence[int],
+    rng: random.Random,
+    *,
+    playouts: int = HINDSIGHT_PLAYOUTS,
+    playout: Playout = ENGINE_PLAYOUTS,
+    first: str | None = None,
+) -> Evaluation:
+    """The "all hands known" hindsight: every legal card of `view` played out on the real
+    deal (`holdings`: every seat's cards now, as masks), `playouts` times each. What no
+    seat could know: never mixed with the fair evaluation (docs/analysis.md). Raises
+    ValueError for a view without a play, rules not evaluated, or a kitty (whose hidden
+    part the hindsight does not rebuild)."""
+    if not view.legal or not plays_evaluable(view) or view.rules.kitty_size:
+        raise ValueError("no hindsight for this view")
+    rules = view.rules
+    n, me, dealer = rules.players, view.seat, view.dealer
+    if view.declarer is not None:
+        dealer = (view.declarer - 1) % n
+    names = [str(c) for c in view.legal]
+    if first in names:
+        names.remove(first)
+        names.insert(0, first)
+    candidates = [Card.from_str(name).index for name in names]
+    belief = Belief.from_view(view)  # what was played, by whom, in order
+    hands = tuple(holdings[s] | belief.played[s] for s in range(n))
+    state = core.HandState(view.play_config(), hands, 0, dealer, 0, 0)
+    for card in belief.history:
+        state.push(card)
+    tally = _Tally(len(candidates), me, n, _moon_total(view))
+    for _ in range(playouts):
+        seed = rng.getrandbits(64)
+        for i, card in enumerate(candidates):
+            state.push(card)
+            tally.add(i, playout(state, seed))
+            state.pop()
+        tally.count += 1
+    return tally.evaluation(names, 1)
+
+
 __all__ = [
     "DEFAULT_PLAYOUTS",
     "DEFAULT_SAMPLES",
@@ -287,6 +332,7 @@ __all__ = [
     "Evaluation",
     "InconsistentBeliefError",
     "Playout",
+    "evaluate_hindsight",
     "evaluate_pass",
     "evaluate_play",
     "expert_evaluation",

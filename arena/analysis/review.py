@@ -27,6 +27,7 @@ from .evaluator import (
     Evaluation,
     InconsistentBeliefError,
     Playout,
+    evaluate_hindsight,
     evaluate_pass,
     evaluate_play,
     expert_evaluation,
@@ -75,6 +76,9 @@ class Settings:
     playouts: int = DEFAULT_PLAYOUTS
     seed: int = 0
     evaluator: str = "strong"
+    hindsight: bool = False
+    """Also the "all hands known" view of each play (`DecisionAnalysis.hindsight`), kept
+    apart: never in the loss, the marks or the summary."""
     """"strong": the strong bot's search with the `Playout` given (the default); "expert":
     the expert house bot's evaluation (`evaluator.expert_evaluation`)."""
 
@@ -108,6 +112,10 @@ class DecisionAnalysis:
     answers: tuple[dict[str, Any], ...]
     samples: int
     fault: str | None = None
+    hindsight: dict[str, Any] | None = None
+    """With `Settings.hindsight`, for a play: the best answer, the chosen answer's loss and
+    every answer's value on the real deal ("all hands known", which the seat could not
+    know; `evaluator.evaluate_hindsight`). Never part of `loss` or `mark`."""
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -303,6 +311,21 @@ def _judge(
                 evaluation = expert_evaluation(view, legal, rng, samples=settings.samples)
             else:
                 evaluation = evaluate_play(view, rng, first=chosen, **depth)  # type: ignore[arg-type]
+            if settings.hindsight and not view.rules.kitty_size:
+                holdings = [hand.hand_of(s).mask for s in range(view.rules.players)]
+                known = evaluate_hindsight(view, holdings, rng, playout=playout, first=chosen)
+                judged = _decision(
+                    seating, game, hand_number, index, view, decision, action, chosen, evaluation
+                )
+                mine = known.of(chosen).score - known.answers[0].score
+                return dataclasses.replace(
+                    judged,
+                    hindsight={
+                        "best": known.answers[0].answer,
+                        "loss": round(max(mine, 0.0), 3),
+                        "answers": [dataclasses.asdict(a) for a in known.answers],
+                    },
+                )
         else:
             if not passes_evaluable(view):
                 return "pass (this game's family)"

@@ -14,6 +14,7 @@ from rich.table import Table
 from arena.analysis import (
     DEFAULT_PLAYOUTS,
     DEFAULT_SAMPLES,
+    MISTAKE,
     AnalysisError,
     DecisionAnalysis,
     MatchAnalysis,
@@ -71,6 +72,12 @@ def _depth_options(function: Any) -> Any:
 @click.option(
     "--all", "every", is_flag=True, help="List every judged decision, not only the marked."
 )
+@click.option(
+    "--hindsight",
+    is_flag=True,
+    help="Also each play judged with all hands known (what no seat could know), shown "
+    "apart and never in the marks.",
+)
 def analyse_command(
     path: Path,
     seats: tuple[int, ...],
@@ -80,6 +87,7 @@ def analyse_command(
     seed: int,
     as_json: bool,
     every: bool,
+    hindsight: bool,
 ) -> None:
     """Judge every play and pass of a match from what the seat knew: each legal answer's
     expected points, the loss of the answer chosen, marks (inaccuracy, mistake, blunder)
@@ -96,7 +104,13 @@ def analyse_command(
         analysis = analyse(
             replay,
             seats=set(seats) if seats else None,
-            settings=Settings(samples=samples, playouts=playouts, seed=seed, evaluator=evaluator),
+            settings=Settings(
+                samples=samples,
+                playouts=playouts,
+                seed=seed,
+                evaluator=evaluator,
+                hindsight=hindsight,
+            ),
         )
     except AnalysisError as error:
         err_console.print(f"[red]{path}: {error}[/red]")
@@ -105,6 +119,7 @@ def analyse_command(
         click.echo(json.dumps(analysis.to_dict(), indent=1))
         return
     _print_analysis(path, analysis, every)
+    _print_hindsight(analysis)
 
 
 def describe(d: DecisionAnalysis) -> str:
@@ -166,6 +181,28 @@ def _print_analysis(path: Path, analysis: MatchAnalysis, every: bool) -> None:
                 f"{worst['chosen']} instead of {worst['best']} (-{worst['loss']:.2f}, "
                 f"{worst['mark'] or 'no mark'})"
             )
+
+
+def _print_hindsight(analysis: MatchAnalysis) -> None:
+    """The plays that cost points with all hands known, apart from the fair judgement."""
+    known = [d for d in analysis.decisions if d.hindsight and d.hindsight["loss"] >= MISTAKE]
+    if not any(d.hindsight for d in analysis.decisions):
+        return
+    table = Table(
+        title="with all hands known (hindsight: what no seat could know; not in the marks)"
+    )
+    for column in ("where", "entrant", "chosen", "best in hindsight", "loss in hindsight"):
+        table.add_column(column, justify="right" if column.startswith("loss") else "left")
+    for d in sorted(known, key=lambda d: -d.hindsight["loss"] if d.hindsight else 0):
+        assert d.hindsight is not None
+        table.add_row(
+            describe(d),
+            _entrant(analysis, d.entrant),
+            d.chosen,
+            d.hindsight["best"],
+            f"{d.hindsight['loss']:.2f}",
+        )
+    console.print(table)
 
 
 def _entrant(analysis: MatchAnalysis, entrant: int) -> str:

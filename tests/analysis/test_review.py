@@ -3,6 +3,7 @@ deterministic by seed, and the kinds it does not judge listed."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import subprocess
@@ -169,3 +170,23 @@ def test_every_golden_replay_of_either_version_is_analysed_or_says_what_it_skipp
     for d in analysis.decisions:
         assert d.loss >= 0 and d.best == d.answers[0]["answer"]
         assert d.chosen in {a["answer"] for a in d.answers}
+
+
+def test_the_hindsight_view_is_kept_apart_and_changes_nothing_of_the_fair_one(built):
+    replay, trick, _ = built
+    fair = analyse(replay, seats={BLUNDER_SEAT}, settings=FAST)
+    both = analyse(replay, seats={BLUNDER_SEAT}, settings=dataclasses.replace(FAST, hindsight=True))
+    stripped = both.to_dict()
+    for d in stripped["decisions"]:
+        assert d.pop("hindsight") is not None or d["kind"] == "pass"
+    expected = fair.to_dict()
+    for d in expected["decisions"]:
+        d.pop("hindsight")
+    stripped["settings"].pop("hindsight")
+    expected["settings"].pop("hindsight")
+    assert stripped == expected  # the marks and the summary are the fair view's alone
+    blunder = _the_blunder(both, trick)
+    assert blunder.hindsight is not None and blunder.hindsight["loss"] >= BLUNDER
+    assert {a["answer"] for a in blunder.hindsight["answers"]} == {
+        a["answer"] for a in blunder.answers
+    }
