@@ -162,17 +162,19 @@ def test_a_final_of_eight_frozen_entrants_runs_to_the_end_within_its_worker_shar
     with sessions() as session:
         assert late_id not in {e.bot_version_id for e in entrants(session, final_id)}
         assert progress(session, final_id).done == len(balanced_design(8).tables)
-        report = session.get(Final, final_id).report  # type: ignore[union-attr]
-    assert report is not None
+        finished = session.get(Final, final_id)
+        assert finished is not None
+        stored = finished.report
+    assert stored is not None
     # the site shows the same standings and tied places
     site = create_app({"DATABASE_URL": settings.database_url, "TESTING": True})
     client = site.test_client()
     data = client.get(f"/api/v1/finals/{final_id}").get_json()
-    assert data["status"] == "finished" and data["tied"] == report["tied"]
+    assert data["status"] == "finished" and data["tied"] == stored["tied"]
     assert [line["place"] for line in data["standings"]] == list(range(1, 9))
     assert data["balance"]["done_balanced"] and data["progress"]["waiting"] == 0
     page = client.get(f"/finals/{final_id}").get_data(as_text=True)
-    for group in report["tied"]:
+    for group in stored["tied"]:
         assert f"{group[0]}\u2013{group[-1]}" in page
     assert "the tables played so far are balanced" in page
 
