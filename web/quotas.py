@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 from werkzeug.exceptions import TooManyRequests
 
 from arena.store import analyses
-from arena.store.models import Bot, BotVersion, Match, MatchSeat, MatchStatus, User
+from arena.store.models import Bot, BotVersion, FinalTable, Match, MatchSeat, MatchStatus, User
 from arena.store.types import utc_now
 
 DAY: Final = timedelta(hours=24)
@@ -70,6 +70,8 @@ def check_challenge(db: Session, user: User) -> None:
             Bot.owner_id == user.id,
             Match.season_id.is_(None),
             Match.created_at > utc_now() - DAY,
+            # a final's matches are outside any season too, but no one asked for them
+            Match.id.not_in(select(FinalTable.match_id).where(FinalTable.match_id.is_not(None))),
         )
         .subquery()
     )
