@@ -54,7 +54,7 @@ from .record import SCHEMA_VERSION, Entrant, MatchRow, match_line
 CHUNK: Final = 100
 """Matches read from the database at once."""
 
-ROW_GROUP: Final = 20_000
+ROW_GROUP: Final = 4_096
 """Hands per Parquet row group."""
 
 MATCHES_FILE: Final = "matches.jsonl.gz"

@@ -198,3 +198,25 @@ def test_the_line_schema_embeds_replay_v2() -> None:
     schema = line_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     assert schema["$defs"]["replay"]["$id"] == schema["properties"]["replay"]["$ref"]
+
+
+def test_small_pages_and_row_groups_write_the_same_dump(
+    session: Session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What bounds the export's memory: pages of CHUNK matches and row groups of
+    # ROW_GROUP hands. Tiny ones must give the same lines and rows.
+    from arena.data import export
+
+    played = play_season(session, name="pages", strengths=STRENGTHS, matches=6)
+    whole = tmp_path / "whole"
+    export_season(session, played.season_id, whole)
+    monkeypatch.setattr(export, "CHUNK", 2)
+    monkeypatch.setattr(export, "ROW_GROUP", 16)
+    small = tmp_path / "small"
+    dump = export_season(session, played.season_id, small)
+    checked = check_dump(small / dump.folder)
+    assert checked.row_groups >= played.hands // 16
+    assert list(read_lines(small / dump.folder)) == list(read_lines(whole / dump.folder))
+    assert pq.read_table(small / dump.folder / HANDS_FILE).equals(
+        pq.read_table(whole / dump.folder / HANDS_FILE)
+    )
