@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 
 from arena.match.replay import ReplayError
 from arena.match.sentences import with_words
-from arena.store.models import Bot, BotVersion, Match, MatchSeat, User
+from arena.store.models import Bot, BotVersion, Final, FinalTable, Match, MatchSeat, User
 from arena.store.people import human_table
 
 from . import database
@@ -99,6 +99,17 @@ def show(match_id: int) -> str:
         sheet=sheet,
         faults=readable_faults(replay, readable) if replay else [],
         readable=readable,
+        final=final_of(match.id),
+    )
+
+
+def final_of(match_id: int) -> Final | None:
+    """The final whose table this match plays, if any (a final's matches are outside any
+    season, as challenges are)."""
+    return database.session().scalar(
+        select(Final)
+        .join(FinalTable, FinalTable.final_id == Final.id)
+        .where(FinalTable.match_id == match_id)
     )
 
 

@@ -177,6 +177,8 @@ def test_a_final_of_eight_frozen_entrants_runs_to_the_end_within_its_worker_shar
     for group in stored["tied"]:
         assert f"{group[0]}\u2013{group[-1]}" in page
     assert "the tables played so far are balanced" in page
+    a_table = client.get(f"/matches/{tables(sessions(), final_id)[0].match_id}")
+    assert "a final's table" in a_table.get_data(as_text=True)  # not "Challenge"
 
 
 def test_a_knockout_of_eight_sends_the_top_two_of_each_table_to_the_last_table(
