@@ -16,6 +16,7 @@ from arena.store.live import (
     append_events,
     clear_events,
     events_after,
+    watch,
     watched,
 )
 from arena.store.models import Match, MatchStatus, Replay
@@ -244,6 +245,12 @@ def test_a_watcher_arriving_mid_match_is_streamed_the_whole_match_so_far(app, cl
         if len(told) == 300:  # the third hand or so: a watcher opens the page
             body = client.get(f"/matches/{match_id}/live").get_data(as_text=True)
             first.append([e for m in _messages(body) for e in m["data"]])
+        elif len(told) > 300 and len(told) % 50 == 0:
+            # The watcher's page stays open: its stream says so every second. (Played
+            # on a loaded machine, the rest of the match outlasted the one beat of the
+            # request above, and the writer rightly stopped writing.)
+            with database.sessions(app)() as session:
+                watch(session, match_id)
         writer(event)
 
     play_and_record(db, match_id, on_event=sink)
