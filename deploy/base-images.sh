@@ -14,6 +14,10 @@
 #   hearts-arena/redis:local      redis-server 7 from Debian, run as the redis user
 #   hearts-arena/postgres:local   PostgreSQL 15 from Debian, with the official image's
 #                                 POSTGRES_USER / POSTGRES_PASSWORD / POSTGRES_DB / PGDATA
+# The compose stack's Prometheus (Debian's prometheus package, deploy/prometheus.Dockerfile)
+# is built by compose itself on hearts-arena/bookworm:local (deploy/compose.offline.yml);
+# by hand: docker build --network host --build-arg BASE_IMAGE=hearts-arena/bookworm:local \
+#   -t hearts-arena/prometheus:latest -f deploy/prometheus.Dockerfile deploy
 # Packages come from the machine's own apt sources (/etc/apt/sources.list.d/*.sources and
 # sources.list), or from DEBIAN_MIRROR when set. Builds use the host's network namespace
 # (--network host): no bridge, no private-range address.
