@@ -283,3 +283,54 @@ def test_the_deployed_configuration_and_rules_pass_promtool(tmp_path: Path) -> N
     rules = yaml.safe_load((ROOT / "deploy" / "prometheus-alerts.yml").read_text())["groups"]
     count = sum(len(group["rules"]) for group in rules)
     assert f"SUCCESS: {count} rules found" in checked.stdout + checked.stderr
+
+
+GRAPHS = re.findall(r'<div id="(g-[a-z]+)">', CONSOLE.read_text())
+
+
+def test_the_console_page_draws_its_graphs_in_a_browser(
+    prometheus: Prometheus, site: tuple[LiveServer, World, Flask]
+) -> None:
+    """Debian's Prometheus serves the scripts and styles the page names (d3, Rickshaw,
+    prom_console.js under /classic/static): in Chromium every graph draws, the queue's
+    with the site's data, and nothing the page asks for fails."""
+    chromium = Path(os.environ.get("ARENA_CHROMIUM", "/usr/bin/chromium"))
+    if not chromium.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"Chromium is not installed ({chromium}); CI is set")
+        pytest.skip(f"Chromium is not installed ({chromium}): apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    wait_until(lambda: prometheus.value("max(arena_queue_depth)") is not None, 60, "a scrape")
+    assert len(GRAPHS) == 12
+    failed: list[str] = []
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(chromium), args=["--headless", "--no-sandbox"], headless=True
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.on("requestfailed", lambda request: failed.append(request.url))
+            page.on(
+                "response",
+                lambda answer: (
+                    failed.append(f"{answer.status} {answer.url}") if answer.status >= 400 else None
+                ),
+            )
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(f"{prometheus.url}/consoles/arena.html", wait_until="networkidle")
+            for graph in GRAPHS:
+                # a drawn graph holds Rickshaw's svg, an empty one says so
+                page.wait_for_function(
+                    "id => { const n = document.getElementById(id);"
+                    " return n.querySelector('svg') || n.textContent.includes('No timeseries'); }",
+                    arg=graph,
+                    timeout=30_000,
+                )
+            queue_drawn = page.evaluate("document.querySelectorAll('#g-queue svg path').length")
+        finally:
+            browser.close()
+    assert not failed
+    assert not errors
+    assert queue_drawn > 0
