@@ -74,8 +74,13 @@ def test_fifty_watchers_get_each_batch_cut_for_them_from_one_read_per_poll(
     def play_on(stack: LiveStack) -> None:
         try:
             before = stack.status()
-            time.sleep(1.0)  # polls with every stream open and nothing to send
-            after = stack.status()
+            after = before
+            deadline = time.monotonic() + 30
+            # Polls with every stream open and nothing to send (ten or so: a second
+            # on a quiet machine).
+            while after["polls"] - before["polls"] < 10 and time.monotonic() < deadline:
+                time.sleep(0.2)
+                after = stack.status()
             counted.update(before=before, after=after)
             append_events(db, match_id, events[half:])  # as the worker writes it
             time.sleep(0.5)
@@ -114,8 +119,10 @@ def test_fifty_watchers_get_each_batch_cut_for_them_from_one_read_per_poll(
     assert before["open_streams"] == after["open_streams"] == 50
     assert after["matches"] == 1
     polls = after["polls"] - before["polls"]
-    assert polls >= 3
-    assert after["statements"] - before["statements"] == polls
+    assert polls >= 10
+    # One statement a poll, for all fifty (one read may be under way when either count
+    # is taken: its statement counted, its poll not yet).
+    assert abs(after["statements"] - before["statements"] - polls) <= 1
     kinds = [e["kind"] for e in events]
     for stream in anonymous + owners:
         assert stream[-1][1] == {"event": "end", "data": {"status": "done"}}
@@ -185,10 +192,21 @@ def test_a_running_match_is_marked_watched_and_bad_requests_get_the_sites_answer
         async def watch_a_moment() -> None:
             stop = asyncio.Event()
 
+            async def until_watched() -> None:  # the stream's beat, however loaded we are
+                deadline = time.monotonic() + 30
+                while not await asyncio.to_thread(watched, db, match_id):
+                    if time.monotonic() > deadline:
+                        break
+                    await asyncio.sleep(0.2)
+                stop.set()
+
+            checking: list[asyncio.Task[None]] = []
+
             def opened(_count: int) -> None:
-                asyncio.get_running_loop().call_later(1.5, stop.set)
+                checking.append(asyncio.create_task(until_watched()))
 
             await watch_streams(f"{stack.url}/matches/{match_id}/live", 3, opened=opened, stop=stop)
+            await asyncio.gather(*checking)
 
         asyncio.run(watch_a_moment())
         assert watched(db, match_id)  # the worker now writes this match's events
