@@ -137,14 +137,14 @@ class LiveStack:
 
 
 def _wait_until_answers(url: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"{process.args!r} exited with {process.returncode}")
         with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2):
             return
         time.sleep(0.1)
-    raise RuntimeError(f"{url} did not answer within a minute")
+    raise RuntimeError(f"{url} did not answer within two minutes")
 
 
 # -- watchers ---------------------------------------------------------------------------
