@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
+from arena.bots import HOUSE_BOTS
 from arena.engine import preset
 from arena.store.models import Match, MatchStatus, Season, SeasonStatus
 
@@ -14,7 +15,9 @@ def test_season_list_and_page(client, world):
     page = client.get(f"/seasons/{world.season_id}").get_data(as_text=True)
     assert "Hearts may not be led until a heart or the queen of spades has been played" in page
     assert "every 10 minutes" in page
-    assert "2 ranked; 9 house bots fill empty seats (never ranked)" in page
+    # Three of each house bot kind (ensure_house_bots' per_kind for four seats).
+    fillers = 3 * len(HOUSE_BOTS)
+    assert f"2 ranked; {fillers} house bots fill empty seats (never ranked)" in page
     assert "Standings" in page
     assert "shark" in page
     assert "Admin" not in page
