@@ -250,7 +250,7 @@ def test_arena_status_shows_queues_running_matches_and_heartbeats(
     assert snapshot["heartbeats"][0]["name"] == "worker:w1@host"
     assert snapshot["heartbeats"][0]["fresh"] is True
     assert snapshot["matches"]["running"] == 1
-    assert set(snapshot["queues"]) == {"default", "matches", "validate"}
+    assert set(snapshot["queues"]) == {"default", "matches", "validate", "analysis"}
     text = CliRunner().invoke(status, [])
     assert text.exit_code == 0 and "worker:w1@host" in text.output
 
