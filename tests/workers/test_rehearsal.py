@@ -7,6 +7,10 @@ lost, faults counted by kind and entrant, tau against the known order)."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,30 +20,38 @@ from tests.workers.conftest import sandbox_or_skip
 from workers import rehearsal_entrants
 from workers.embedded_broker import EmbeddedBrokerError, server_binary
 from workers.rehearsal import run_rehearsal
-from workers.rehearsal_entrants import KitBuildError, cached_kits, check_tools
+from workers.rehearsal_entrants import BuiltKits, KitBuildError, cached_kits, check_tools
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
 
 
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory: pytest.TempPathFactory) -> BuiltKits:
+    """The kits built once for this module, in a cache of its own, and taken from there
+    the second time without a build."""
+    missing = check_tools()
+    if missing is not None:
+        pytest.skip(f"the starter kits cannot be built here: {missing}")
+    root = tmp_path_factory.mktemp("kits")
+    try:
+        built, cached = cached_kits(root / "kits", root / "cache")
+    except KitBuildError as error:
+        pytest.fail(str(error))
+    assert not cached and {"python", "cpp", "typescript"} == set(built.files)
+    assert built.files["cpp"]["bot"][:4] == b"\x7fELF"
+    again, cached = cached_kits(root / "kits-again", root / "cache")
+    assert cached and again.files == built.files and not (root / "kits-again").exists()
+    return built
+
+
 def test_a_small_rehearsal_loses_nothing_and_judges_the_order(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kits: BuiltKits
 ) -> None:
     sandbox_or_skip()
     try:
         server_binary()
     except EmbeddedBrokerError as error:
         pytest.skip(str(error))
-    missing = check_tools()
-    if missing is not None:
-        pytest.skip(f"the starter kits cannot be built here: {missing}")
-    try:
-        kits, cached = cached_kits(tmp_path / "kits", tmp_path / "cache")
-    except KitBuildError as error:
-        pytest.fail(str(error))
-    assert not cached and {"python", "cpp", "typescript"} == set(kits.files)
-    assert kits.files["cpp"]["bot"][:4] == b"\x7fELF"
-    again, cached = cached_kits(tmp_path / "kits-again", tmp_path / "cache")  # not rebuilt
-    assert cached and again.files == kits.files and not (tmp_path / "kits-again").exists()
     # every play from the third hand on is the fault: the crash is certain, not "now and then"
     monkeypatch.setitem(rehearsal_entrants.FAULT_RATE, "crash", 1.0)
     plans = plan_entrants(8, broken=1, updaters=1)
@@ -85,3 +97,59 @@ def test_a_small_rehearsal_loses_nothing_and_judges_the_order(
     assert judged.tau == pytest.approx(kendall_tau(truth, ranked))
     assert 0 <= judged.adjacent_right <= judged.adjacent
     assert judged.separated_wrong <= judged.pairs_separated
+
+
+def _scores(folder: Path, command: list[str], out: Path) -> list[int]:
+    """The seats' scores of a seeded local match of the bot in `folder` against three house
+    heuristics (`hearts-bot play`, the bot a plain local process)."""
+    hearts_bot = Path(sys.executable).with_name("hearts-bot")
+    env = {**os.environ, "PATH": f"{hearts_bot.parent}{os.pathsep}{os.environ['PATH']}"}
+    played = subprocess.run(
+        [
+            str(hearts_bot),
+            "play",
+            *command,
+            "--vs",
+            "heuristic",
+            "--hands",
+            "30",
+            "--seed",
+            "4",
+            "--out",
+            str(out),
+        ],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert played.returncode == 0, played.stdout + played.stderr
+    replay = json.loads(out.read_text())
+    return [entrant["score"] for entrant in replay["result"]["entrants"]]
+
+
+def test_the_three_kinds_play_the_same_cards_at_the_same_handicap(
+    tmp_path: Path, kits: BuiltKits
+) -> None:
+    """The known order rests on this: at p = 0 the Python example, the C++ kit and the
+    TypeScript kit answer the same hands with the same cards (the same seeded match ends
+    with the same scores), and p = 1 plays otherwise."""
+    scores = {}
+    for kind, command in (
+        ("python", ["bot.py"]),
+        ("cpp", ["--command", "./bot"]),
+        ("typescript", ["--command", "node dist/bot.js"]),
+    ):
+        folder = tmp_path / kind
+        for name, content in kits.files[kind].items():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_bytes(content)
+        if kind == "cpp":
+            (folder / "bot").chmod(0o755)
+        (folder / "handicap.txt").write_text("0\n")
+        scores[kind] = _scores(folder, command, tmp_path / f"{kind}.json")
+    assert scores["python"] == scores["cpp"] == scores["typescript"], scores
+    (tmp_path / "python" / "handicap.txt").write_text("1\n")
+    assert _scores(tmp_path / "python", ["bot.py"], tmp_path / "random.json") != scores["python"]
