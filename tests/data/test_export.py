@@ -220,3 +220,22 @@ def test_small_pages_and_row_groups_write_the_same_dump(
     assert pq.read_table(small / dump.folder / HANDS_FILE).equals(
         pq.read_table(whole / dump.folder / HANDS_FILE)
     )
+
+
+def test_a_faults_text_and_the_logs_are_never_published() -> None:
+    from arena.data.record import public_replay
+
+    stored = {
+        "version": 2,
+        "games": [],
+        "logs": ["Traceback: my secret strategy", ""],
+        "faults": [{"entrant": 0, "kind": "error", "detail": "ValueError: secret", "hand": 3}],
+    }
+    published = public_replay(stored, notes_from={0, 1})
+    assert published["logs"] == ["", ""]
+    assert published["faults"] == [
+        {"entrant": 0, "kind": "error", "detail": HIDDEN_DETAIL, "hand": 3}
+    ]
+    assert stored["faults"][0]["detail"] == "ValueError: secret"  # the stored one kept
+    with pytest.raises(ValueError, match="v2"):
+        public_replay({"version": 1, "games": []}, notes_from=set())
