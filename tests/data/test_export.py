@@ -9,6 +9,7 @@ import json
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pyarrow.parquet as pq
@@ -225,7 +226,7 @@ def test_small_pages_and_row_groups_write_the_same_dump(
 def test_a_faults_text_and_the_logs_are_never_published() -> None:
     from arena.data.record import public_replay
 
-    stored = {
+    stored: dict[str, Any] = {
         "version": 2,
         "games": [],
         "logs": ["Traceback: my secret strategy", ""],
