@@ -10,22 +10,29 @@ which the bot's playing version and its league's boss both sat, since the bot re
 league, gives one difference: the bot's points per hand minus the boss's (a duplicate
 set: totals over its rotations, per hand of all of them; fewer points is better in
 Hearts, so a bot that beats the boss has a negative mean). The bot is promoted when it
-has at least `min_games` such matches and the 95 % interval of the mean difference lies
-wholly below zero: mean + t95(n - 1) * s / sqrt(n) < 0, Student's t with the games - 1
-degrees of freedom, the interval the ladder's final order uses
-(`arena.ratings.batch.t95`). The other seats are the bot's league-mates and house
-fillers ("mixed tables"), the same for both, so the difference measures the two against
-one field. Nothing demotes: a bad run only delays the next promotion, and a newer
+has at least `min_games` such matches and the mean difference m of its n games lies
+below zero by more than a confidence sequence's radius:
+
+    m + s * sqrt((n + r) * (ln((n + r) / r) + 2 ln(1 / ALPHA))) / n * t95(n - 1) / Z95 < 0
+
+with s the differences' spread, r = `min_games` and ALPHA = 5 %. The season looks after
+every round, so the rule is a sequential test and a fixed-n interval would not do: with
+the 95 % t interval at every look an equal bot was promoted about 15 % of the time over
+300 looks. The radius is Robbins' normal-mixture boundary (Ville's inequality: for
+differences of mean 0 and known spread, the chance that ANY look ever crosses it is at
+most ALPHA, however long the season), with r putting its tightest point at the minimum
+and Student's t95(n - 1) / Z95 widening it for a spread estimated from n games (the
+ladder's interval method, `arena.ratings.batch.t95`). `promotion_rate` measures it by
+simulation (docs/ratings.md, "Leagues"). The other seats are the bot's league-mates and
+house fillers ("mixed tables"), the same for both, so the difference measures the two
+against one field. Nothing demotes: a bad run only delays the next promotion, and a newer
 version keeps its bot's league (its own games start the count again, since the code
 that earned the league is not the code that plays).
 
-"Needs about N more games": with the current mean m < 0 and spread s, the interval
-clears zero at the smallest n with t95(n - 1) * s / sqrt(n) < -m (and n >= min_games);
-N is that n minus the games played. A bot not ahead of its boss (m >= 0) has no such N.
-
-Checking after every round is a sequential test: looking often raises the chance that
-an equal bot is promoted by a lucky run above the 2.5 % of one look.
-`tests/seasons/test_leagues.py` measures it by simulation for the default rule.
+"Needs about N more games": with the current mean m < 0 and spread s, the boundary is
+crossed at the smallest n >= min_games whose radius (above, which falls as n grows) is
+under -m; N is that n minus the games played. A bot not ahead of its boss (m >= 0) has
+no such N.
 
 Rounds (`league_tables`): each league's entrants are seated together, three to a table
 of four, and the league's boss takes the fourth seat (a random one); a league too small
@@ -106,8 +113,29 @@ class Verdict:
         return dataclasses.asdict(self)
 
 
-def _half_width(spread: float, games: int) -> float:
-    return t95(games - 1) * spread / math.sqrt(games)
+ALPHA: Final = 0.05
+"""The promotion rule's error over every look of a season: the chance that a bot no
+better than its boss is ever promoted (module docstring)."""
+
+
+def _radius(games: int, scale: int) -> float:
+    """The confidence sequence's radius in units of the spread: the mean difference must
+    lie more than this (times the spread) below zero. Robbins' normal mixture: for a sum
+    S_n of n independent normal differences of spread s and mean 0,
+    P(some n has |S_n| >= s * sqrt((n + r) * (ln((n + r) / r) + 2 ln(1 / ALPHA)))) <= ALPHA,
+    for any r > 0 (Ville's inequality on the mixture martingale); dividing by n gives the
+    mean's radius. `scale` (r) is where the boundary is tightest: the minimum games."""
+    total = games + scale
+    return math.sqrt(total * (math.log(total / scale) + 2 * math.log(1 / ALPHA))) / games
+
+
+Z95: Final = 1.959963984540054
+"""The normal 97.5 % quantile: t95(n - 1) / Z95 widens the radius for a spread that is
+itself estimated from n games, as Student's t widens the normal interval."""
+
+
+def _half_width(spread: float, games: int, scale: int) -> float:
+    return spread * _radius(games, scale) * t95(games - 1) / Z95
 
 
 def games_needed(mean: float, spread: float, games: int, min_games: int) -> int | None:
@@ -117,17 +145,18 @@ def games_needed(mean: float, spread: float, games: int, min_games: int) -> int 
         return None
     if spread == 0:
         return max(min_games - games, 0)
+    scale = max(min_games, 2)
     low = max(games, min_games, 2)
-    if _half_width(spread, low) < -mean:
+    if _half_width(spread, low, scale) < -mean:
         return low - games
     high = low
-    while _half_width(spread, high) >= -mean:  # doubling finds a count that is enough
+    while _half_width(spread, high, scale) >= -mean:  # doubling finds a count that is enough
         low, high = high, high * 2
         if high > 10_000_000:
             return None
     while high - low > 1:  # then the smallest: the half-width falls as n grows
         middle = (low + high) // 2
-        if _half_width(spread, middle) < -mean:
+        if _half_width(spread, middle, scale) < -mean:
             high = middle
         else:
             low = middle
@@ -149,7 +178,7 @@ def judge(differences: Sequence[float], min_games: int) -> Verdict:
     if games < 2:
         return Verdict(games, mean, None, None, False, None if mean >= 0 else min_games - games)
     spread = statistics.stdev(differences)
-    half = _half_width(spread, games)
+    half = _half_width(spread, games, max(min_games, 2))
     promoted = games >= min_games and mean + half < 0
     needs = 0 if promoted else games_needed(mean, spread, games, min_games)
     return Verdict(games, mean, mean - half, mean + half, promoted, needs)
@@ -469,7 +498,7 @@ def promotion_rate(
                 continue
             average = total / n
             variance = max((squares - n * average * average) / (n - 1), 0.0)
-            if average + _half_width(math.sqrt(variance), n) < 0:
+            if average + _half_width(math.sqrt(variance), n, max(min_games, 2)) < 0:
                 promoted_after.append(n)
                 break
     median = statistics.median(promoted_after) if promoted_after else None
