@@ -38,6 +38,7 @@ TASK_MODULES = (
     "workers.scheduling",
     "workers.heartbeats",
     "workers.analysis",
+    "workers.opendata",
 )
 
 RUN_MATCH = "workers.matches.run_match"
@@ -46,6 +47,9 @@ ANALYSE = "workers.analysis.analyse_match"
 ADVANCE = "workers.scheduling.advance_seasons"
 DISPATCH = "workers.scheduling.dispatch"
 REAP = "workers.scheduling.reap"
+OPEN_DATA = "workers.opendata.publish_open_data"
+OPEN_DATA_SECONDS = 600
+"""How often beat asks for the open-data dumps that are due (workers/opendata.py)."""
 
 
 def celery_config(settings: Settings) -> dict[str, Any]:
@@ -101,6 +105,11 @@ def celery_config(settings: Settings) -> dict[str, Any]:
                 "task": REAP,
                 "schedule": settings.reaper_seconds,
                 "options": {"expires": settings.reaper_seconds},
+            },
+            "open-data": {  # the default queue: a long export never holds a match slot
+                "task": OPEN_DATA,
+                "schedule": OPEN_DATA_SECONDS,
+                "options": {"expires": OPEN_DATA_SECONDS},
             },
         },
         "timezone": "UTC",
