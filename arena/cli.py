@@ -33,6 +33,7 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "status": ("arena.commands.operations", "status"),
     "season-report": ("arena.commands.ratings", "season_report"),
     "data": ("arena.commands.data", "data"),
+    "final": ("arena.commands.finals", "final"),
     "db": ("arena.store.commands", "db"),
 }
 
