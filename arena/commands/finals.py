@@ -150,6 +150,7 @@ def freeze_command(final_ref: str, url: str | None) -> None:
     sessions = make_sessionmaker(make_engine(url))
     with sessions() as session:
         final_id = _find(session, final_ref)
+        session.rollback()  # the write lock is taken before the transaction's first read
         try:
             with write_transaction(session):
                 locked = lock_final(session, final_id)
