@@ -13,7 +13,10 @@ from typing import Any
 from flask import Blueprint, abort, flash, g, redirect, render_template, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
+from wtforms import SelectField, SubmitField
+from wtforms.validators import AnyOf
 
+from arena.data.export import LICENCES
 from arena.engine import RulesError, preset
 from arena.ratings.collusion import OwnerPair
 from arena.seasons import (
@@ -32,11 +35,23 @@ from arena.store.stats import final_results, ladder_page, season_counts
 
 from . import database
 from .auth import admin_required
-from .forms import ActionForm, ScheduleForm, SeasonForm, add_error
+from .forms import ActionForm, FlaskForm, ScheduleForm, SeasonForm, add_error, choices
 from .loaders import load_season
 from .rulebook import describe
 
 bp = Blueprint("seasons", __name__, url_prefix="/seasons")
+
+
+class LicenceForm(FlaskForm):
+    """An admin's choice of the licence the season's open data is published under
+    (docs/open-data.md; dumps already written keep the licence they were written with)."""
+
+    licence = SelectField(
+        "Open data licence",
+        choices=choices((key, f"{title} ({key})") for key, (title, _) in LICENCES.items()),
+        validators=[AnyOf(list(LICENCES))],
+    )
+    submit = SubmitField("Save licence")
 
 
 def cadence_text(seconds: int) -> str:
@@ -94,6 +109,8 @@ def show(season_id: int) -> str:
         schedule=schedule,
         owner_pairs=suspicious_pairs(season.id),
         leagues=league_settings(db, season.id),
+        licence_form=LicenceForm(formdata=None, licence=season.data_licence),
+        licence_name=LICENCES.get(season.data_licence, (season.data_licence, ""))[0],
     )
 
 
@@ -191,6 +208,22 @@ def reschedule(season_id: int) -> Response:
         season.starts_at, season.ends_at = starts, ends
         season.cadence_seconds = 60 * (form.cadence_minutes.data or 10)
     flash("Schedule saved.", "success")
+    return redirect(url_for("seasons.show", season_id=season_id))
+
+
+@bp.post("/<int:season_id>/licence")
+@admin_required
+def set_licence(season_id: int) -> Response:
+    """Choose the licence of the season's open data (admins): the dumps written from now
+    on carry it (`arena data licence` does the same from the command line)."""
+    load_season(season_id)
+    form = LicenceForm()
+    if not form.validate_on_submit():
+        abort(400, "; ".join(f"{k}: {', '.join(v)}" for k, v in form.errors.items()))
+    with database.writing() as db:
+        season = lock_season(db, season_id)
+        season.data_licence = form.licence.data
+    flash(f"Open data licence set to {form.licence.data}.", "success")
     return redirect(url_for("seasons.show", season_id=season_id))
 
 
