@@ -17,6 +17,7 @@ from typing import Any, Final
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
+from wtforms import BooleanField, SubmitField
 
 from arena.seasons import (
     SeasonError,
@@ -50,11 +51,20 @@ from arena.uploads import archive_kind
 from . import database
 from .auth import current_user
 from .charts import elo_chart
-from .forms import EnterForm, PinForm, WithdrawForm, choices
+from .forms import EnterForm, FlaskForm, PinForm, WithdrawForm, choices
 from .loaders import load_bot, load_match, load_version, may_see_logs, require_logs
 from .replays import stored_replay
 
 bp = Blueprint("bots", __name__)
+
+
+class NotesPublicForm(FlaskForm):
+    """The owner's opt-in to publish the bot's notes in the open data (docs/open-data.md:
+    without it the dumps leave them out)."""
+
+    public = BooleanField("Publish this bot's match notes in the open data")
+    submit = SubmitField("Save")
+
 
 SETTLED_STATUSES = frozenset({VersionStatus.READY, VersionStatus.REJECTED, VersionStatus.DISABLED})
 
@@ -171,6 +181,7 @@ def show(bot_id: int) -> str:
         enter=_enter_form(bot.id, entered) if owner else None,
         pin=_pin_form(bot.pinned_number or 0, versions) if owner else None,
         withdraw=WithdrawForm(formdata=None) if owner else None,
+        notes_form=NotesPublicForm(formdata=None, public=bot.notes_public) if owner else None,
     )
 
 
@@ -268,6 +279,28 @@ def pin(bot_id: int) -> Response:
         f"v{number} is pinned: it plays wherever {bot.name} is entered."
         if number
         else f"{bot.name} follows its newest ready version again.",
+        "success",
+    )
+    return redirect(url_for("bots.show", bot_id=bot.id))
+
+
+@bp.post("/bots/<int:bot_id>/notes-public")
+def notes_public(bot_id: int) -> Response:
+    """The owner's consent (box ticked) or its withdrawal to publish the bot's notes in the
+    open data written from now on (the API's PUT /api/v1/bots/ID/notes-public alike)."""
+    bot = _owned_bot(bot_id)
+    form = NotesPublicForm()
+    if not form.validate_on_submit():
+        abort(400, "The form was not valid.")
+    public = bool(form.public.data)
+    with database.writing() as db:
+        owned = db.get(Bot, bot.id)
+        assert owned is not None
+        owned.notes_public = public
+    flash(
+        f"{bot.name}'s notes will be published in the open data written from now on."
+        if public
+        else f"{bot.name}'s notes are left out of the open data written from now on.",
         "success",
     )
     return redirect(url_for("bots.show", bot_id=bot.id))
