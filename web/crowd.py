@@ -280,7 +280,7 @@ class Hub:
         """A stream of the watcher's match on `transport` (its response's head sent),
         fed from its match's next poll on."""
         cut = await asyncio.to_thread(self.resume, watcher) if watcher.after else None
-        stream = Stream(cut or Cut(watcher.readable), watcher.after, transport)
+        stream = Stream(cut or Cut.started(watcher), watcher.after, transport)
         feed = self.feeds.get(watcher.match_id)
         if feed is None or feed.task is None or feed.task.done():
             feed = self.feeds[watcher.match_id] = Feed(self, watcher.match_id)

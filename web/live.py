@@ -18,7 +18,11 @@ which reaches this stream at its next poll.
 What a watcher sees is cut here, per watcher, as the replay is on the match page: no
 card of another owner's seat before it is played (their hands, passes, what they were
 passed, a kitty, the stock's draws: "XX"), no deal seed (it would give every hand away),
-and no bot note but their own bots'.
+and no bot note but their own bots'. A human table set to show spectators every hand's
+cards once it is over (`HumanTable.show_after_hand`, arena/store/people.py) shows them in
+the hand's `hand_end` event, its complete record: every seat's deal, passes, what they were
+passed, the kitty and the draws of the hand just ended (never its seed or a note); every
+event before it, the person's seat included, is cut as any match's (`Cut.shows_hands`).
 
 **Held by another server.** `arena live` (web/crowd.py) serves the same URL on one event
 loop, for crowds: it asks this module who the watcher is (`HANDOFF`: the site's own
@@ -42,6 +46,7 @@ from werkzeug.wrappers import Response
 
 from arena.store.live import WATCH_BEAT_SECONDS, events_after, watch
 from arena.store.models import IN_FLIGHT_MATCH_STATUSES, Match
+from arena.store.people import human_table
 
 from . import database
 from .auth import current_user
@@ -72,62 +77,84 @@ def _hide(cards: list[str]) -> list[str]:
     return [HIDDEN] * len(cards)
 
 
-def redact_decision(decision: dict[str, Any], hidden: bool) -> dict[str, Any]:
-    """A decision record (a play, a pass, a bid…) without its note and draws when `hidden`.
+def redact_decision(
+    decision: dict[str, Any], hidden: bool, *, shown: bool = False
+) -> dict[str, Any]:
+    """A decision record (a play, a pass, a bid…) without its note and draws when `hidden`
+    (its draws kept when `shown`: a hand over at a table that shows its cards).
 
     >>> redact_decision({"seat": 1, "card": "QS", "note": "mine", "drew": ["2C"]}, True)
     {'seat': 1, 'card': 'QS', 'drew': ['XX']}
+    >>> redact_decision({"seat": 1, "note": "mine", "drew": ["2C"]}, True, shown=True)
+    {'seat': 1, 'drew': ['2C']}
     """
     if not hidden:
         return decision
     result = {key: value for key, value in decision.items() if key != "note"}
-    if "drew" in result:
+    if "drew" in result and not shown:
         result["drew"] = _hide(result["drew"])
     return result
 
 
-def redact_hand(hand: dict[str, Any], hidden: Collection[int]) -> dict[str, Any]:
+def redact_hand(
+    hand: dict[str, Any], hidden: Collection[int], *, shown: bool = False
+) -> dict[str, Any]:
     """A hand's record with the cards of the `hidden` seats' hands shown as "XX".
 
     The cards they play stay (they are on the table); their passes, what they were
-    passed, the kitty, the hand's seed and their notes go.
+    passed, the kitty, the hand's seed and their notes go. When `shown` (the hand is over
+    at a table that shows spectators its cards) every card stays; the seed and the hidden
+    seats' notes still go.
     """
+    cards: Collection[int] = () if shown else hidden
     result = {key: value for key, value in hand.items() if key != "seed"}
     if "deal" in hand:
         result["deal"] = [
-            _hide(cards) if seat in hidden else cards for seat, cards in enumerate(hand["deal"])
+            _hide(dealt) if seat in cards else dealt for seat, dealt in enumerate(hand["deal"])
         ]
-    if hand.get("kitty"):
+    if hand.get("kitty") and not shown:
         result["kitty"] = _hide(hand["kitty"])
     if "passes" in hand:
-        result["passes"] = _redact_passes(hand["passes"], hidden)
+        result["passes"] = _redact_passes(hand["passes"], hidden, shown)
     if "received" in hand:
-        result["received"] = _redact_received(hand["received"], hidden)
+        result["received"] = _redact_received(hand["received"], cards)
     for key in ("tricks", "multi_rounds"):
         if key in hand:
-            result[key] = [_redact_trick(trick, hidden) for trick in hand[key]]
+            result[key] = [_redact_trick(trick, hidden, shown) for trick in hand[key]]
     if "reveals" in hand:
-        result["reveals"] = [redact_decision(r, r.get("seat") in hidden) for r in hand["reveals"]]
+        result["reveals"] = [
+            redact_decision(r, r.get("seat") in hidden, shown=shown) for r in hand["reveals"]
+        ]
     if hand.get("call"):
-        result["call"] = redact_decision(hand["call"], hand.get("dealer") in hidden)
+        result["call"] = redact_decision(hand["call"], hand.get("dealer") in hidden, shown=shown)
     if hand.get("auction"):
         auction = dict(hand["auction"])
-        auction["bids"] = [redact_decision(b, b.get("seat") in hidden) for b in auction["bids"]]
-        auction["naming"] = redact_decision(auction["naming"], auction.get("declarer") in hidden)
+        auction["bids"] = [
+            redact_decision(b, b.get("seat") in hidden, shown=shown) for b in auction["bids"]
+        ]
+        auction["naming"] = redact_decision(
+            auction["naming"], auction.get("declarer") in hidden, shown=shown
+        )
         result["auction"] = auction
     if hand.get("decisions"):  # kinds v1 files in order (the pledges, the shooter's choice)
         result["decisions"] = [
-            redact_decision(d, d.get("seat") in hidden) for d in hand["decisions"]
+            redact_decision(d, d.get("seat") in hidden, shown=shown) for d in hand["decisions"]
         ]
     kept = hand.get("kept")
-    if kept and kept.get("seat") in hidden:
+    if kept and kept.get("seat") in cards:
         result["kept"] = {**kept, "cards": _hide(kept["cards"])}
     return result
 
 
-def _redact_passes(passes: list[dict[str, Any]], hidden: Collection[int]) -> list[dict[str, Any]]:
+def _redact_passes(
+    passes: list[dict[str, Any]], hidden: Collection[int], shown: bool = False
+) -> list[dict[str, Any]]:
     return [
-        {**redact_decision(entry, True), "cards": _hide(entry.get("cards") or [])}
+        (
+            redact_decision(entry, True, shown=True)
+            if shown
+            else {**redact_decision(entry, True), "cards": _hide(entry.get("cards") or [])}
+        )
         if entry.get("seat") in hidden
         else entry
         for entry in passes
@@ -138,17 +165,27 @@ def _redact_received(received: list[list[str]], hidden: Collection[int]) -> list
     return [_hide(cards) if seat in hidden else cards for seat, cards in enumerate(received)]
 
 
-def _redact_trick(trick: dict[str, Any], hidden: Collection[int]) -> dict[str, Any]:
-    plays = [redact_decision(play, play.get("seat") in hidden) for play in trick["plays"]]
+def _redact_trick(
+    trick: dict[str, Any], hidden: Collection[int], shown: bool = False
+) -> dict[str, Any]:
+    plays = [
+        redact_decision(play, play.get("seat") in hidden, shown=shown) for play in trick["plays"]
+    ]
     return {**trick, "plays": plays}
 
 
 def redact_event(
-    event: dict[str, Any], seating: list[int] | None, readable: Collection[int]
+    event: dict[str, Any],
+    seating: list[int] | None,
+    readable: Collection[int],
+    *,
+    shows_hands: bool = False,
 ) -> dict[str, Any]:
     """One runner event as a watcher who may read the entrants `readable` may see it.
 
     `seating` is the game's (seating[seat] = entrant); unknown, every seat is hidden.
+    `shows_hands`: the match is a human table that shows spectators every hand's cards
+    once it is over; a `hand_end` event (the hand is over) then keeps them all.
     """
     kind = event.get("kind")
     if kind == "match":
@@ -159,7 +196,8 @@ def redact_event(
     else:
         hidden = {seat for seat, entrant in enumerate(seating) if entrant not in readable}
     if kind in ("hand", "hand_end"):
-        return {**event, "hand": redact_hand(event["hand"], hidden)}
+        shown = shows_hands and kind == "hand_end"
+        return {**event, "hand": redact_hand(event["hand"], hidden, shown=shown)}
     if kind == "passes":
         return {
             **event,
@@ -184,22 +222,32 @@ class Watcher:
     match_id: int
     readable: frozenset[int]
     after: int
+    shows_hands: bool = False
+    """The match is a human table that shows spectators each hand's cards once it is over."""
 
 
 @dataclass
 class Cut:
     """What one watcher may see of each batch, in order: the games' seatings followed as
-    the batches tell them (a hand's seats are hidden by their entrant's owner)."""
+    the batches tell them (a hand's seats are hidden by their entrant's owner), and, at a
+    human table that shows them (`shows_hands`, the same for every watcher of a match),
+    every card of a hand once it is over (`redact_event`)."""
 
     readable: frozenset[int]
     seatings: dict[int, list[int]] = field(default_factory=dict)
+    shows_hands: bool = False
+
+    @classmethod
+    def started(cls, watcher: Watcher) -> Cut:
+        """The cut of a watcher who has no batch yet."""
+        return cls(watcher.readable, shows_hands=watcher.shows_hands)
 
     @classmethod
     def resumed(cls, session: Session, watcher: Watcher) -> Cut:
         """The cut of a watcher who has the batches up to `watcher.after` already."""
         after = watcher.after
         seatings = _seatings(session, watcher.match_id, after) if after else {}
-        return cls(watcher.readable, seatings)
+        return cls(watcher.readable, seatings, shows_hands=watcher.shows_hands)
 
     def follow(self, events: list[dict[str, Any]]) -> None:
         """Take note of the seatings a batch tells (its cut was made for another)."""
@@ -215,7 +263,7 @@ class Cut:
                 self.seatings[int(event["game"])] = list(event["seating"])
             game = event.get("game")
             seating = self.seatings.get(int(game)) if game is not None else None
-            shown.append(redact_event(event, seating, self.readable))
+            shown.append(redact_event(event, seating, self.readable, shows_hands=self.shows_hands))
         return shown
 
 
@@ -272,14 +320,17 @@ def stream_events(
     poll: float = POLL_SECONDS,
     duration: float = STREAM_SECONDS,
     keepalive: float = KEEPALIVE_SECONDS,
+    shows_hands: bool = False,
 ) -> Iterator[str]:
     """The SSE text of match `match_id`'s events after batch `after`, then `end` once the
-    match is over; it stops after `duration` seconds (the browser reconnects)."""
+    match is over; it stops after `duration` seconds (the browser reconnects).
+    `shows_hands`: a human table showing each hand's cards once it is over (`Cut`)."""
     yield "retry: 1000\n\n"
     started = last_sent = time.monotonic()
     beat_at: float | None = None
     with sessions() as session:
-        cut = Cut.resumed(session, Watcher(match_id, frozenset(readable), after))
+        watcher = Watcher(match_id, frozenset(readable), after, shows_hands)
+        cut = Cut.resumed(session, watcher)
     while True:
         with sessions() as session:
             batches = events_after(session, match_id, after, limit=READ_LIMIT)
@@ -371,8 +422,10 @@ def live_response(match: Match) -> Response:
     """The SSE stream of `match` for the current watcher (the page's and the API's)."""
     readable = owned_entrants(database.session(), match, current_user())
     after = _after()
+    table = human_table(database.session(), match.id)
+    shows_hands = table is not None and table.show_after_hand
     if request.environ.get(HANDOFF) is True:  # the live server streams it (module doc)
-        request.environ[HANDOFF] = Watcher(match.id, readable, after)
+        request.environ[HANDOFF] = Watcher(match.id, readable, after, shows_hands)
         return Response(status=200)
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     config = app.config
@@ -393,6 +446,7 @@ def live_response(match: Match) -> Response:
             after,
             poll=config.get("LIVE_POLL_SECONDS", POLL_SECONDS),
             duration=config.get("LIVE_STREAM_SECONDS", STREAM_SECONDS),
+            shows_hands=shows_hands,
         )
         response = Response(_counted(slot, chunks), mimetype="text/event-stream")
         response.call_on_close(slot.release)  # also when the body is never iterated

@@ -8,7 +8,9 @@ table is a queued, unrated match with the person's seat held by the house's pers
 through the store.
 
 `GET /tables/<id>` is the person's page (anyone else is sent to the match's page, where
-spectators watch it live with every hidden card hidden). Its script polls
+spectators watch it live with every hidden card hidden; at a table made with "show
+spectators every hand's cards once the hand is over", every card of a hand is shown them
+once that hand is over: web/live.py's `Cut`). Its script polls
 `GET /tables/<id>/state?after=N`, which answers the table's latest moment as the person's
 seat saw it (only that seat's view: the worker never writes more), with the decision asked,
 its legal answers and the seconds left; and posts the person's answer to
@@ -25,7 +27,7 @@ from typing import Any
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
-from wtforms import IntegerField, SelectField, StringField, SubmitField
+from wtforms import BooleanField, IntegerField, SelectField, StringField, SubmitField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from arena.engine import PRESETS
@@ -75,6 +77,10 @@ class TableForm(FlaskForm):
         validators=[Optional(), NumberRange(int(MIN_SECONDS), int(MAX_SECONDS))],
     )
     hands = IntegerField("Hands", default=1, validators=[Optional(), NumberRange(1, MAX_HANDS)])
+    show_after_hand = BooleanField(
+        "Show spectators every hand's cards once the hand is over",
+        description="off: spectators see only the cards played until the match is over",
+    )
     submit = SubmitField("Sit down")
 
 
@@ -127,6 +133,7 @@ def new() -> Response | tuple[str, int]:
                     rules,
                     seat=min(form.seat.data or 0, rules.players - 1),
                     per_decision=float(form.seconds.data or 60),
+                    show_after_hand=bool(form.show_after_hand.data),
                 )
         except (ChallengeError, TableError) as error:
             add_error(form.opponents, str(error))

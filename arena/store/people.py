@@ -88,9 +88,10 @@ class HumanTable(Base):
     seat: Mapped[int] = mapped_column(SmallInteger)
     per_decision: Mapped[float] = mapped_column(Float)
     show_after_hand: Mapped[bool]
-    """Whether spectators may see every hand's cards once it is over. Recorded, always
-    False today: the live stream (web/live.py) hides a human table's hidden cards from
-    spectators until the match is over, when its replay shows them, as any match's."""
+    """Whether spectators may see every hand's cards once it is over (the table's form,
+    off by default): the live stream (web/live.py, `Cut`) then shows them in each hand's
+    `hand_end` event; off, a human table's hidden cards stay hidden from spectators until
+    the match is over, when its replay shows them, as any match's."""
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
 
 
