@@ -40,8 +40,8 @@ from .app import OPEN_DATA, app
 log = logging.getLogger(__name__)
 
 SOFT_LIMIT: Final = 3_600
-"""A season of 10,000 matches takes minutes to write (docs/benchmarks.md): the task's
-own time limits, far above Celery's default of two minutes."""
+"""The task's own time limits, far above Celery's default of two minutes: an export of
+6,557 matches took 119 core-seconds (docs/benchmarks.md, "Open data export")."""
 
 
 @dataclass(frozen=True)
