@@ -181,4 +181,4 @@ def test_the_tables_form_sets_what_spectators_see(client, auth, db, world):
         with write_transaction(db):  # one table at a time: the first one is over
             db.execute(update(Match).where(Match.id == match_id).values(status=MatchStatus.VOID))
     db.rollback()
-    assert [db.get(HumanTable, m).show_after_hand for m in made] == [False, True]  # type: ignore[union-attr]
+    assert [db.get(HumanTable, m).show_after_hand for m in made] == [False, True]
