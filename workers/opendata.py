@@ -20,6 +20,7 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,7 +28,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from sqlalchemy import exists, select
+from sqlalchemy import exists, select, text
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from arena.data.export import ExportError, _rated, export_season, month_bounds
@@ -117,9 +119,38 @@ def due_dumps(session: Session, now: datetime | None = None) -> list[Due]:
     return due
 
 
+LOCK_CLASS: Final = 0x0DA7A
+"""The first key of the PostgreSQL advisory locks taken here (the second: the dump's
+name's CRC-32), so they meet no other advisory lock."""
+
+
 @contextmanager
-def dump_lock(root: Path, name: str) -> Iterator[bool]:
-    """Hold the lock of dump `name` if no one else does: yields whether it is held."""
+def dump_lock(root: Path, name: str, engine: Engine | None = None) -> Iterator[bool]:
+    """Hold the lock of dump `name` if no one else does: yields whether it is held.
+
+    The lock is a `flock` on a file of the open-data folder (runs on one host, or on hosts
+    sharing a local folder) and, on PostgreSQL (`engine`), also a session advisory lock on
+    a connection of its own, so that workers on different hosts with the same database
+    never write the same dump at once either."""
+    if engine is not None and engine.dialect.name == "postgresql":
+        with engine.connect() as connection:
+            key = {"a": LOCK_CLASS, "b": zlib.crc32(name.encode()) - 2**31}
+            got = connection.scalar(text("SELECT pg_try_advisory_lock(:a, :b)"), key)
+            if not got:
+                yield False
+                return
+            try:
+                with _file_lock(root, name) as held:
+                    yield held
+            finally:
+                connection.scalar(text("SELECT pg_advisory_unlock(:a, :b)"), key)
+        return
+    with _file_lock(root, name) as held:
+        yield held
+
+
+@contextmanager
+def _file_lock(root: Path, name: str) -> Iterator[bool]:
     root.mkdir(parents=True, exist_ok=True)
     fd = os.open(root / f".{name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
     try:
@@ -144,7 +175,7 @@ def write_due_dumps(
     busy: list[str] = []
     failed: list[str] = []
     for due in due_dumps(session, now):
-        with dump_lock(root, due.name) as held:
+        with dump_lock(root, due.name, session.get_bind().engine) as held:
             if not held:
                 busy.append(due.name)
                 continue

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from arena.data.check import check_dump
@@ -109,4 +112,19 @@ def test_a_dump_another_run_is_writing_is_left_to_it(settings: Settings, session
         assert not (root / name).exists()
     with session.begin():
         assert session.scalar(select(func.count()).select_from(DataExport)) == 0
+    assert opendata.publish_open_data()["written"] == [name]
+
+
+def test_on_postgresql_a_run_on_another_host_holds_the_dump_too(
+    settings: Settings, session: Session, engine: Engine, tmp_path: Path
+) -> None:
+    if engine.dialect.name != "postgresql":
+        pytest.skip("SQLite is one host's database: the folder's lock is the lock there")
+    finished = play_season(session, name="elsewhere", strengths=STRENGTHS, matches=4)
+    session.rollback()
+    name = f"season-{finished.season_id}"
+    other_host = tmp_path / "another-hosts-open-data"  # not this worker's folder
+    with opendata.dump_lock(other_host, name, engine) as held:
+        assert held
+        assert opendata.publish_open_data()["busy"] == [name]
     assert opendata.publish_open_data()["written"] == [name]
