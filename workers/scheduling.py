@@ -14,6 +14,8 @@
 * `reap` (every ``ARENA_REAPER_SECONDS``): a running match that no live worker's
   heartbeat names for ``ARENA_STALL_SECONDS``, or that is past the hard time limit, is
   queued again (and made void the second time); validations alike.
+* `workers.opendata.publish_open_data` (every ``OPEN_DATA_SECONDS``, in a module of its
+  own): the open-data dumps of finished seasons and of a running ladder's ended months.
 
 A transient fault in a periodic task is not retried: the next tick does the same work.
 """
