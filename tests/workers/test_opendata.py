@@ -11,14 +11,18 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
 from arena.data.check import check_dump
 from arena.data.played import play_season
 from arena.store.models import DataExport, Match, MatchStatus
+from tests.workers.processes import Processes, wait_until
+from tests.workers.test_integration import env, private_redis, procs, wait_for_workers
 from workers import opendata
 from workers.app import OPEN_DATA, app, celery_config
 from workers.config import Settings
+
+__all__ = ["env", "private_redis", "procs"]  # the platform fixtures, used here too
 
 STRENGTHS = (0.0, 0.4, 0.7, 1.0, 0.2)
 
@@ -128,3 +132,37 @@ def test_on_postgresql_a_run_on_another_host_holds_the_dump_too(
         assert held
         assert opendata.publish_open_data()["busy"] == [name]
     assert opendata.publish_open_data()["written"] == [name]
+
+
+def test_two_real_workers_asked_at_once_write_one_dump(
+    env: dict[str, str], procs: Processes, sessions: sessionmaker[Session]
+) -> None:
+    with sessions() as session:
+        finished = play_season(session, name="platform", strengths=STRENGTHS, matches=6)
+    procs.worker("w1", env)
+    procs.worker("w2", env)
+    wait_for_workers(sessions, "w1", "w2")
+    for _ in range(4):  # on the default queue, as beat sends it
+        app.send_task(OPEN_DATA, queue="default")
+
+    def dumps() -> list[tuple[str, int]]:
+        with sessions() as session:
+            return [
+                (row.folder, row.matches)
+                for row in session.scalars(
+                    select(DataExport).where(DataExport.season_id == finished.season_id)
+                )
+            ]
+
+    name = f"season-{finished.season_id}"
+    assert wait_until(dumps, 120, "the dump's row") == [(name, finished.matches)]
+    root = Path(env["ARENA_DATA_DIR"]) / "open-data"
+    assert check_dump(root / name).matches == finished.matches
+    runs = [
+        entry
+        for process in procs.started
+        for entry in process.log_entries()
+        if entry.get("msg") == "open data published"
+    ]
+    assert sum(name in entry.get("written", []) for entry in runs) == 1
+    assert sorted(p.name for p in root.iterdir() if not p.name.startswith(".")) == [name]
