@@ -236,12 +236,16 @@ def run_rehearsal(
     kit_cache: Path | None = None,
     finalists: int = 8,
     timeout: float = 3600.0,
+    metrics_port: int | None = None,
     progress: Callable[[str], None] = lambda line: None,
 ) -> RehearsalFigures:
     """One rehearsal of `plans` with `workers` worker processes and `rounds` rounds (the
     module's docstring says what it does). `hands` caps a match (default: standard rules
     to 100). The kits are built once (or taken from `kit_cache`, where a build of the same
-    sources was kept). Raises RehearsalError, or KitBuildError when a kit cannot be built."""
+    sources was kept). With `metrics_port`, the workers' Prometheus metrics are summed and
+    served on 127.0.0.1:`metrics_port` (0: a free one, said by `progress`) as `arena
+    platform` serves its own, so a Prometheus can watch the rehearsal (docs/operations.md,
+    Dashboards). Raises RehearsalError, or KitBuildError when a kit cannot be built."""
     from .config import prepare_sql_broker
     from .embedded_broker import EmbeddedBroker
     from .matches import enqueue_matches
@@ -275,6 +279,8 @@ def run_rehearsal(
             ARENA_LOG_LEVEL="INFO",  # each recorded match's line carries its CPU account
             ARENA_SECRET_KEY=secrets.token_hex(32),
         )
+        if metrics_port is not None:
+            _serve_worker_metrics(env, data_dir / "metrics", metrics_port, stack, progress)
         settings = Settings.from_environ(env)
         configure(app, settings)
         stack.callback(lambda: configure(app, Settings.from_environ()))
@@ -400,6 +406,26 @@ def run_rehearsal(
         load=(load_start, load_end),
         final_seconds=final_seconds,
     )
+
+
+def _serve_worker_metrics(
+    env: dict[str, str],
+    folder: Path,
+    port: int,
+    stack: contextlib.ExitStack,
+    progress: Callable[[str], None],
+) -> None:
+    """The workers write their metrics in `folder` (named in `env` only: this driver's own
+    process keeps its single-process metrics) and this process serves their sum."""
+    from .metrics import ENV, start_exporter
+
+    folder.mkdir(parents=True, mode=0o700)
+    env[ENV] = str(folder)
+    env.pop("ARENA_METRICS_PORT", None)  # every worker would ask for the same port
+    server, _thread = start_exporter(folder, "127.0.0.1", port)
+    stack.callback(server.server_close)
+    stack.callback(server.shutdown)
+    progress(f"the workers' metrics on http://127.0.0.1:{server.server_port}/metrics")
 
 
 def _play_final(
@@ -733,6 +759,7 @@ def rehearse(
     keep: Path | None = None,
     kit_cache: Path | None = None,
     finalists: int = 8,
+    metrics_port: int | None = None,
     progress: Callable[[str], None] = lambda line: None,
 ) -> RehearsalFigures:
     """`run_rehearsal` in a scratch folder (or `keep`, whose logs and database stay)."""
@@ -749,5 +776,6 @@ def rehearse(
             hands=hands,
             kit_cache=kit_cache,
             finalists=finalists,
+            metrics_port=metrics_port,
             progress=progress,
         )

@@ -78,6 +78,13 @@ if TYPE_CHECKING:
     default=None,
     help="Run in this folder and keep its database, logs and built kits.",
 )
+@click.option(
+    "--metrics-port",
+    type=click.IntRange(0, 65535),
+    default=None,
+    help="Serve the workers' Prometheus metrics on this port of 127.0.0.1 (0: a free one), "
+    "for a Prometheus to scrape during the rehearsal (docs/operations.md, Dashboards).",
+)
 def rehearsal(
     entrants: int,
     rounds: int,
@@ -91,6 +98,7 @@ def rehearsal(
     kit_cache: Path,
     rebuild_kits: bool,
     keep: Path | None,
+    metrics_port: int | None,
 ) -> None:
     """Run a season of starter-kit bots of known strength through the real platform."""
     from arena.benchmarks.rehearsal import plan_entrants
@@ -116,6 +124,7 @@ def rehearsal(
         keep=keep,
         kit_cache=None if rebuild_kits else kit_cache,
         finalists=finalists,
+        metrics_port=metrics_port,
         progress=lambda line: console.print(f"  {line}", markup=False),
     )
     print_report(figures)

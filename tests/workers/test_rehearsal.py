@@ -19,6 +19,7 @@ from arena.benchmarks.rehearsal import kendall_tau, plan_entrants, true_order
 from tests.workers.conftest import sandbox_or_skip
 from workers import rehearsal_entrants
 from workers.embedded_broker import EmbeddedBrokerError, server_binary
+from workers.metrics import multiprocess_registry
 from workers.rehearsal import run_rehearsal
 from workers.rehearsal_entrants import BuiltKits, KitBuildError, cached_kits, check_tools
 
@@ -59,11 +60,30 @@ def test_a_small_rehearsal_loses_nothing_and_judges_the_order(
     updater = next(plan for plan in plans if plan.updates)
     assert broken.fault == "crash" and {plan.kind for plan in plans} >= {"cpp", "typescript"}
 
+    said: list[str] = []
     figures = run_rehearsal(
-        plans, workers=2, rounds=2, root=tmp_path / "run", hands=3, kits=kits, finalists=4
+        plans,
+        workers=2,
+        rounds=2,
+        root=tmp_path / "run",
+        hands=3,
+        kits=kits,
+        finalists=4,
+        metrics_port=0,
+        progress=said.append,
     )
 
     assert figures.nothing_lost, (figures.duplicates, figures.replay_failures, figures.statuses)
+    # the workers' metrics were served for a Prometheus to watch, and count every match
+    assert any("the workers' metrics on http://127.0.0.1:" in line for line in said), said
+    finished = [
+        sample.value
+        for metric in multiprocess_registry(tmp_path / "run" / "data" / "metrics").collect()
+        if metric.name == "arena_matches_finished"
+        for sample in metric.samples
+        if sample.name == "arena_matches_finished_total"
+    ]
+    assert sum(finished) == 4 + 6, finished
     assert figures.scheduled == figures.recorded == 4  # 2 tables x 2 rounds
     assert figures.final_matches == 6  # the balanced design of four: 6 duplicate sets
     assert figures.replays_verified == 4 + 6
