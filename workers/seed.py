@@ -38,7 +38,7 @@ from arena.store.types import utc_now
 DEMO_SEASON: Final = "Demo season"
 DEMO_PLAYERS: Final = (("heuristic", 3), ("random", 2), ("strong", 2), ("expert", 1))
 """(house bot, how many) of the demo season's players: eight, two tables a round; the
-expert, the top house bot, plays ranked so a contestant can see where the best stands."""
+expert, the newest house bot (measured level with strong so far), plays ranked beside them."""
 
 
 def ensure_demo_players(

@@ -13,9 +13,10 @@ HOUSE_DESCRIPTIONS: Final[dict[str, str]] = {
         "every card out in the C engine; about 5 points a hand better than the heuristic."
     ),
     "expert": (
-        "The top house bot: the strong bot's search, with the hidden hands weighed by how "
-        "likely the other seats' own plays and pass make them (their ducks, dumps and leads "
-        "read as a player's habits), and a wider pass search."
+        "The strong bot's search, with the hidden hands weighed by how likely the other "
+        "seats' own plays and pass make them (their ducks, dumps and leads read as a "
+        "player's habits), and a wider pass search; measured so far level with the strong "
+        "bot, not yet better (docs/benchmarks.md)."
     ),
 }
 """A house bot's kind (its name in `arena.bots.HOUSE_BOTS`) to what it is."""
