@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from arena.bots.belief import Belief, InconsistentBeliefError, bits
-from arena.bots.passing import candidate_passes, danger_order, settle_queen_offers
+from arena.bots.passing import PassDeals, candidate_passes
 from arena.bots.strong import POLICIES
 from arena.engine import CARDS, Card, SeatView
 from arena.engine.backend import core
@@ -230,50 +230,17 @@ def evaluate_pass(
     Raises ValueError when the rules' passes are not evaluated (`passes_evaluable`)."""
     if not passes_evaluable(view):
         raise ValueError("no evaluable pass in this view")
-    rules = view.rules
-    cfg = rules.core_config()
-    if count != cfg.pass_count:
-        cfg = cfg._replace(pass_count=count)
-    n, me, dealer = rules.players, view.seat, view.dealer
-    kind = view.core_pass_kind
-    hand = view.hand.mask
-    forbidden = rules.pass_forbidden.mask
+    deals = PassDeals.of(view, count)
+    n, me = view.rules.players, view.seat
     names = pass_candidates(view, count, chosen)
     candidates = [tuple(Card.from_str(c).index for c in name.split()) for name in names]
-    kitty = view.kitty.mask if view.kitty is not None else 0
-    unseen = bits(cfg.deck & ~hand & ~kitty)
-    hidden_kitty = cfg.kitty_size - kitty.bit_count()
-    others = [s for s in range(n) if s != me]
-    # Rickety Kate: a passed QS may be refused and come back, as the house bots settle it.
-    refusal_offset = view.pass_direction.offset(n) if rules.queen_refusal else None
     tally = _Tally(len(candidates), me, n, _moon_total(view))
     for _ in range(samples):
-        rng.shuffle(unseen)
-        dealt = [0] * n
-        dealt[me] = hand
-        at = 0
-        for seat in others:
-            size = cfg.hand_size + (seat in view.extra_card_seats)
-            for card in unseen[at : at + size]:
-                dealt[seat] |= 1 << card
-            at += size
-        deal_kitty = kitty
-        for card in unseen[at : at + hidden_kitty]:
-            deal_kitty |= 1 << card
-        hands = tuple(dealt)
-        passes = {s: tuple(danger_order(dealt[s] & ~forbidden, cfg)[:count]) for s in others}
+        hands, kitty, passes = deals.sample(rng)
         for _ in range(playouts):
             seed = rng.getrandbits(64)
             for i, candidate in enumerate(candidates):
-                state = core.HandState(cfg, hands, deal_kitty, dealer, kind, seed)
-                chosen_by = {**passes, me: candidate}
-                if refusal_offset is not None:
-                    chosen_by = settle_queen_offers(
-                        chosen_by, hands, refusal_offset, forbidden, cfg
-                    )
-                for seat in range(n):
-                    state.apply_pass(seat, chosen_by[seat])
-                tally.add(i, playout(state, seed))
+                tally.add(i, playout(deals.exchanged(hands, kitty, passes, candidate, seed), seed))
             tally.count += 1
     return tally.evaluation(names, samples)
 

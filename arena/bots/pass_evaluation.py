@@ -21,82 +21,10 @@ import time
 from collections.abc import Sequence
 
 from arena.engine import CARDS, Card, SeatView
-from arena.engine.backend import core
 from arena.engine.config import CoreConfig
 
 from .belief import SUIT_MASKS, bits
-from .passing import danger_order, settle_queen_offers
-
-
-class PassTable:
-    """One seat's pass, ready to be played out on sampled deals: the seat's view, the
-    other seats' passes by `danger_order`, the rules' refusal of a passed QS."""
-
-    def __init__(self, view: SeatView, count: int) -> None:
-        """Raises nothing: a pass of `count` cards from `view`'s hand."""
-        rules = view.rules
-        cfg = rules.core_config()
-        if count != cfg.pass_count:
-            # 004 'Passing cards': the dealer called another count
-            cfg = cfg._replace(pass_count=count)
-        self.cfg = cfg
-        self.count = count
-        self.view = view
-        self.n, self.me, self.dealer = rules.players, view.seat, view.dealer
-        self.kind = view.core_pass_kind
-        self.hand = view.hand.mask
-        self.forbidden = rules.pass_forbidden.mask
-        self.kitty = view.kitty.mask if view.kitty is not None else 0
-        self.unseen = bits(cfg.deck & ~self.hand & ~self.kitty)
-        self.hidden_kitty = cfg.kitty_size - self.kitty.bit_count()
-        self.others = [s for s in range(self.n) if s != self.me]
-        self.refusal = view.pass_direction.offset(self.n) if rules.queen_refusal else None
-
-    def deal(self, rng: random.Random) -> tuple[tuple[int, ...], int, dict[int, tuple[int, ...]]]:
-        """A sampled deal: (each seat's dealt cards, the kitty, the other seats' passes)."""
-        unseen = self.unseen
-        rng.shuffle(unseen)
-        dealt = [0] * self.n
-        dealt[self.me] = self.hand
-        at = 0
-        for seat in self.others:
-            size = self.cfg.hand_size + (seat in self.view.extra_card_seats)
-            for card in unseen[at : at + size]:
-                dealt[seat] |= 1 << card
-            at += size
-        kitty = self.kitty
-        for card in unseen[at : at + self.hidden_kitty]:
-            kitty |= 1 << card
-        passes = {
-            seat: tuple(danger_order(dealt[seat] & ~self.forbidden, self.cfg)[: self.count])
-            for seat in self.others
-        }
-        return tuple(dealt), kitty, passes
-
-    def points(
-        self,
-        hands: tuple[int, ...],
-        kitty: int,
-        passes: dict[int, tuple[int, ...]],
-        candidate: tuple[int, ...],
-        seeds: Sequence[int],
-        policy: int,
-    ) -> tuple[int, int]:
-        """(the seat's points, its margin: points times (n - 1) minus the others') summed
-        over one playout per seed, after `candidate` is passed with the others' `passes`."""
-        given = {**passes, self.me: candidate}
-        if self.refusal is not None:
-            given = settle_queen_offers(given, hands, self.refusal, self.forbidden, self.cfg)
-        state = core.HandState(self.cfg, hands, kitty, self.dealer, self.kind, seeds[0])
-        for seat in range(self.n):
-            state.apply_pass(seat, given[seat])
-        mine = margin = 0
-        me, n = self.me, self.n
-        for seed in seeds:
-            out = state.playout(seed, policy)
-            mine += out[me]
-            margin += out[me] * (n - 1) - (sum(out) - out[me])
-        return mine, margin
+from .passing import PassDeals, danger_order
 
 
 def wide_candidates(hand: int, count: int, cfg: CoreConfig) -> list[tuple[int, ...]]:
@@ -141,7 +69,7 @@ def race_pass(
     (`RACE_MARGIN`). Stops at `max_samples` deals or when the next would end after
     `deadline`; returns the pass and the deals sampled."""
     started = time.perf_counter()
-    table = PassTable(view, count)
+    table = PassDeals.of(view, count)
     candidates = wide_candidates(table.hand & ~table.forbidden, count, table.cfg)
     if len(candidates) == 1:
         return [CARDS[c] for c in candidates[0]], 0
@@ -149,14 +77,14 @@ def race_pass(
     totals = [0] * len(candidates)
     samples = 0
     while samples < max_samples:
-        hands, kitty, passes = table.deal(rng)
+        hands, kitty, passes = table.sample(rng)
         seeds = (rng.getrandbits(64), rng.getrandbits(64))
         for i in alive:
             totals[i] += table.points(hands, kitty, passes, candidates[i], seeds, policy)[1]
         samples += 1
         if samples >= RACE_AFTER and samples % RACE_ROUND == 0 and len(alive) > 1:
             best = min(totals[i] for i in alive)
-            cut = best + RACE_MARGIN * table.n * 2 * samples  # two playouts a deal
+            cut = best + RACE_MARGIN * table.players * 2 * samples  # two playouts a deal
             alive = [i for i in alive if totals[i] < cut]
         now = time.perf_counter()
         if now + (now - started) / samples > deadline:
@@ -185,10 +113,10 @@ def evaluate_passes(
             raise ValueError(f"passes of different sizes or repeated cards: {candidates}")
         if any(not hand >> c & 1 for c in candidate):
             raise ValueError(f"a pass of a card seat {view.seat} does not hold: {candidate}")
-    table = PassTable(view, count)
+    table = PassDeals.of(view, count)
     totals = [0] * len(candidates)
     for _ in range(samples):
-        hands, kitty, passes = table.deal(rng)
+        hands, kitty, passes = table.sample(rng)
         seeds = [rng.getrandbits(64) for _ in range(playouts)]
         for i, candidate in enumerate(candidates):
             totals[i] += table.points(hands, kitty, passes, candidate, seeds, policy)[0]

@@ -12,10 +12,13 @@ drowned in the deals' own variance.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import random
 import time
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from arena.engine import CARDS, Card, SeatView
 from arena.engine.backend import core
@@ -108,6 +111,122 @@ def settle_queen_offers(
     return settled
 
 
+@dataclasses.dataclass(frozen=True)
+class PassDeals:
+    """Deals before the pass as one seat sees them: what every sampled deal shares, and
+    how one is drawn and its passes exchanged in the engine. The pass search and the
+    analysis of a pass (arena.analysis.evaluator) judge candidates on the same deals."""
+
+    cfg: CoreConfig
+    me: int
+    dealer: int
+    kind: int | tuple[int, ...]
+    hand: int
+    forbidden: int
+    kitty: int
+    hidden_kitty: int
+    others: tuple[int, ...]
+    extra_card_seats: frozenset[int]
+    refusal_offset: int | None
+    unseen: list[int]
+
+    @classmethod
+    def of(cls, view: SeatView, count: int) -> PassDeals:
+        """The deals of `view`'s seat before it passes `count` cards."""
+        rules = view.rules
+        cfg = rules.core_config()
+        if count != cfg.pass_count:
+            # 004 'Passing cards': the dealer called another count (a scatter's or a
+            # star's own size is the core's, whatever pass_count says).
+            cfg = cfg._replace(pass_count=count)
+        n, me = rules.players, view.seat
+        hand = view.hand.mask
+        kitty = view.kitty.mask if view.kitty is not None else 0
+        return cls(
+            cfg=cfg,
+            me=me,
+            dealer=view.dealer,
+            kind=view.core_pass_kind,
+            hand=hand,
+            forbidden=rules.pass_forbidden.mask,  # 004: some games never pass the high spades
+            kitty=kitty,
+            hidden_kitty=cfg.kitty_size - kitty.bit_count(),
+            others=tuple(s for s in range(n) if s != me),
+            extra_card_seats=frozenset(view.extra_card_seats),
+            # Rickety Kate: a passed QS may be refused and come back (`settle_queen_offers`).
+            refusal_offset=view.pass_direction.offset(n) if rules.queen_refusal else None,
+            unseen=bits(cfg.deck & ~hand & ~kitty),
+        )
+
+    def sample(self, rng: random.Random) -> tuple[tuple[int, ...], int, dict[int, tuple[int, ...]]]:
+        """A deal of the unseen cards (every hand, the kitty) and the other seats' passes
+        (their most dangerous cards, as the house bots pass). Shuffles `unseen` in place."""
+        cfg, count = self.cfg, self.cfg.pass_count
+        rng.shuffle(self.unseen)
+        dealt = [0] * (len(self.others) + 1)
+        dealt[self.me] = self.hand
+        at = 0
+        for seat in self.others:
+            # 002 'Alternatives to the "Kitty"': an extra-card seat was dealt one more.
+            size = cfg.hand_size + (seat in self.extra_card_seats)
+            for card in self.unseen[at : at + size]:
+                dealt[seat] |= 1 << card
+            at += size
+        deal_kitty = self.kitty
+        for card in self.unseen[at : at + self.hidden_kitty]:
+            deal_kitty |= 1 << card
+        passes = {
+            seat: tuple(danger_order(dealt[seat] & ~self.forbidden, cfg)[:count])
+            for seat in self.others
+        }
+        return tuple(dealt), deal_kitty, passes
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return len(self.others) + 1
+
+    def exchanged(
+        self,
+        hands: Sequence[int],
+        kitty: int,
+        passes: Mapping[int, tuple[int, ...]],
+        candidate: tuple[int, ...],
+        seed: int,
+    ) -> Any:
+        """The engine's hand after every seat passed (this seat `candidate`, a QS refused
+        or accepted as the house bots would), ready to be played out with `seed`."""
+        given = {**passes, self.me: candidate}
+        if self.refusal_offset is not None:
+            given = settle_queen_offers(
+                given, tuple(hands), self.refusal_offset, self.forbidden, self.cfg
+            )
+        state = core.HandState(self.cfg, tuple(hands), kitty, self.dealer, self.kind, seed)
+        for seat in range(len(hands)):
+            state.apply_pass(seat, given[seat])
+        return state  # the backend's HandState (C core or reference: `backend.core`)
+
+    def points(
+        self,
+        hands: Sequence[int],
+        kitty: int,
+        passes: Mapping[int, tuple[int, ...]],
+        candidate: tuple[int, ...],
+        seeds: Sequence[int],
+        policy: int,
+    ) -> tuple[int, int]:
+        """(the seat's points, its margin: points times (n - 1) minus the others') summed
+        over one playout per seed, after `candidate` is passed with the others' `passes`."""
+        state = self.exchanged(hands, kitty, passes, candidate, seeds[0])
+        me, n = self.me, self.players
+        mine = margin = 0
+        for seed in seeds:
+            out = state.playout(seed, policy)
+            mine += out[me]
+            margin += out[me] * (n - 1) - (sum(out) - out[me])
+        return mine, margin
+
+
 def search_pass(
     view: SeatView,
     count: int,
@@ -122,56 +241,17 @@ def search_pass(
     (a `time.perf_counter` value); always samples at least one deal.
     """
     started = time.perf_counter()
-    rules = view.rules
-    cfg = rules.core_config()
-    if count != cfg.pass_count:
-        # 004 'Passing cards': the dealer called another count (a scatter's or a star's
-        # own size is the core's, whatever pass_count says).
-        cfg = cfg._replace(pass_count=count)
-    n, me, dealer = rules.players, view.seat, view.dealer
-    kind = view.core_pass_kind
-    hand = view.hand.mask
-    forbidden = rules.pass_forbidden.mask  # 004: some games never pass the high spades
-    candidates = candidate_passes(hand & ~forbidden, count, cfg)
+    deals = PassDeals.of(view, count)
+    candidates = candidate_passes(deals.hand & ~deals.forbidden, count, deals.cfg)
     if len(candidates) == 1:
         return [CARDS[c] for c in candidates[0]], 0
-    kitty = view.kitty.mask if view.kitty is not None else 0
-    unseen = bits(cfg.deck & ~hand & ~kitty)
-    hidden_kitty = cfg.kitty_size - kitty.bit_count()
-    others = [s for s in range(n) if s != me]
-    # Rickety Kate: a passed QS may be refused and come back (`settle_queen_offers`).
-    refusal_offset = view.pass_direction.offset(n) if rules.queen_refusal else None
     totals = [0] * len(candidates)
     samples = 0
     while samples < max_samples:
-        rng.shuffle(unseen)
-        dealt = [0] * n
-        dealt[me] = hand
-        at = 0
-        for seat in others:
-            # 002 'Alternatives to the "Kitty"': an extra-card seat was dealt one more.
-            size = cfg.hand_size + (seat in view.extra_card_seats)
-            for card in unseen[at : at + size]:
-                dealt[seat] |= 1 << card
-            at += size
-        deal_kitty = kitty
-        for card in unseen[at : at + hidden_kitty]:
-            deal_kitty |= 1 << card
-        hands = tuple(dealt)
-        passes = {
-            seat: tuple(danger_order(dealt[seat] & ~forbidden, cfg)[:count]) for seat in others
-        }
+        hands, kitty, passes = deals.sample(rng)
         seed = rng.getrandbits(64)
         for i, candidate in enumerate(candidates):
-            given = {**passes, me: candidate}
-            if refusal_offset is not None:
-                given = settle_queen_offers(given, hands, refusal_offset, forbidden, cfg)
-            state = core.HandState(cfg, hands, deal_kitty, dealer, kind, seed)
-            for seat in range(n):
-                state.apply_pass(seat, given[seat])
-            points = state.playout(seed, policy)
-            mine = points[me]
-            totals[i] += mine * (n - 1) - (sum(points) - mine)
+            totals[i] += deals.points(hands, kitty, passes, candidate, (seed,), policy)[1]
         samples += 1
         now = time.perf_counter()
         if now + (now - started) / samples > deadline:
