@@ -31,19 +31,17 @@ from sqlalchemy.orm import Session
 
 from arena.bots import HOUSE_BOTS
 from arena.engine import Rules, SeatView, preset
-from arena.match import replay as replay_io
 from arena.match.faults import FaultKind, SeatFault
 from arena.match.runner import Entrant, EventSink, MatchOutcome, MatchRunner
 from arena.match.seats import DecisionContext, InProcessSeat
 from arena.store import (
-    MatchResult,
-    SeatResult,
     make_engine,
     make_sessionmaker,
     migrate,
     record_match_result,
 )
 from arena.store.models import Bot, BotVersion, Match, MatchSeat, MatchStatus, Rating
+from arena.store.results import outcome_result
 from arena.store.rulesets import store_ruleset
 
 
@@ -125,27 +123,7 @@ def play_and_record(
     started = datetime.now(UTC)
     outcome = _run(MatchRunner(rules, entrants, seed, match_id=str(match_id), on_event=on_event))
     record_match_result(
-        session,
-        match_id,
-        MatchResult(
-            seats=tuple(
-                SeatResult(
-                    bot_version_id=version_ids[r.entrant],
-                    score=r.score,
-                    rank=r.rank,
-                    faults=r.faults,
-                    disqualified=r.disqualified,
-                    moons=r.moons,
-                )
-                for r in outcome.results
-            ),
-            hands_played=max(r.hands for r in outcome.results),
-            replay=replay_io.dumps(outcome.replay),
-            started_at=started,
-            finished_at=datetime.now(UTC),
-            void=outcome.void,
-            reason=outcome.void_reason,
-        ),
+        session, match_id, outcome_result(outcome, version_ids, started, datetime.now(UTC))
     )
 
 

@@ -31,14 +31,13 @@ from sqlalchemy import func, select
 from arena.analysis import Settings as Depth
 from arena.bots import HeuristicBot
 from arena.engine import preset
-from arena.match import replay as replay_io
 from arena.match.runner import Entrant, MatchOutcome, MatchRunner
 from arena.match.seats import InProcessSeat
 from arena.store import analyses
 from arena.store.bots import ensure_house_bots
 from arena.store.database import write_transaction
 from arena.store.models import AnalysisStatus, Match, MatchAnalysis, MatchSeat, MatchStatus
-from arena.store.results import MatchResult, SeatResult, record_match_result
+from arena.store.results import outcome_result, record_match_result
 from arena.store.rulesets import store_ruleset
 
 from . import context
@@ -95,26 +94,9 @@ def queue_analyses(count: int, hands: int) -> Callable[[dict[str, str], Path], C
             for seed, match_id in enumerate(ids):
                 started = datetime.now(UTC)
                 outcome = _played(seed, hands)
+                finished = datetime.now(UTC)
                 record_match_result(
-                    session,
-                    match_id,
-                    MatchResult(
-                        seats=tuple(
-                            SeatResult(
-                                bot_version_id=house[r.entrant],
-                                score=r.score,
-                                rank=r.rank,
-                                faults=r.faults,
-                                disqualified=r.disqualified,
-                                moons=r.moons,
-                            )
-                            for r in outcome.results
-                        ),
-                        hands_played=hands,
-                        replay=replay_io.dumps(outcome.replay),
-                        started_at=started,
-                        finished_at=datetime.now(UTC),
-                    ),
+                    session, match_id, outcome_result(outcome, house, started, finished)
                 )
             depth = Depth()
             with write_transaction(session):

@@ -33,7 +33,6 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
-from itertools import zip_longest
 from typing import Any, TypeVar
 
 from hearts_bot import transport
@@ -42,18 +41,18 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from arena.bots import HOUSE_BOTS
 from arena.engine import Rules
-from arena.match import replay as replay_io
 from arena.match.clock import TimePolicy
 from arena.match.human import HumanSeat
 from arena.match.remote import GrpcSeat
 from arena.match.runner import Entrant, EventSink, MatchOutcome, MatchRunner
 from arena.match.seats import InProcessSeat, Seat
-from arena.store import MatchResult, SeatResult, fail_match, record_match_result, start_match
+from arena.store import MatchResult, fail_match, record_match_result, start_match
 from arena.store.bots import archive_content, trusted_house_bot
 from arena.store.dispatch import release_match
 from arena.store.live import LiveWriter, clear_events
 from arena.store.models import Bot, BotVersion, Match, MatchFormat, MatchSeat, User
 from arena.store.people import TableDesk, human_table
+from arena.store.results import outcome_result
 from arena.store.types import utc_now
 from arena.uploads import UploadError
 
@@ -239,42 +238,13 @@ def play(run: MatchRun, seats: Sequence[Seat], on_event: EventSink | None = None
     return transport.run(runner.run_async())
 
 
-def hand_points(replay: dict[str, Any], entrant: int) -> tuple[int, ...]:
-    """The entrant's points per hand (in a duplicate set: summed over the rotations).
-
-    >>> game = {"seating": [1, 0], "hands": [{"points": [3, 10]}, {"points": [0, 13]}]}
-    >>> hand_points({"games": [game]}, 0)
-    (10, 13)
-    """
-    per_game = []
-    for game in replay["games"]:
-        seat = game["seating"].index(entrant)
-        per_game.append([hand["points"][seat] for hand in game["hands"]])
-    return tuple(sum(points) for points in zip_longest(*per_game, fillvalue=0))
-
-
 def match_result(run: MatchRun, outcome: MatchOutcome, finished_at: datetime) -> MatchResult:
     """The store's `MatchResult` for an outcome (entrant i sat at seat i)."""
-    seats = tuple(
-        SeatResult(
-            bot_version_id=plan.version_id,
-            score=result.score,
-            rank=result.rank,
-            faults=result.faults,
-            disqualified=result.disqualified,
-            moons=result.moons,
-            hand_points=hand_points(outcome.replay, index),
-        )
-        for index, (plan, result) in enumerate(zip(run.seats, outcome.results, strict=True))
-    )
-    return MatchResult(
-        seats=seats,
-        hands_played=sum(len(game["hands"]) for game in outcome.replay["games"]),
-        replay=replay_io.dumps(outcome.replay),
-        started_at=run.started_at,
-        finished_at=max(finished_at, run.started_at),
-        void=outcome.void,
-        reason=outcome.void_reason,
+    return outcome_result(
+        outcome,
+        [plan.version_id for plan in run.seats],
+        run.started_at,
+        max(finished_at, run.started_at),
     )
 
 

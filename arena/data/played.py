@@ -18,15 +18,12 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
-from itertools import zip_longest
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.benchmarks.ratings import HandicappedBot
 from arena.engine import Rules, preset
-from arena.match import replay as replay_io
 from arena.match.runner import Entrant, MatchOutcome, MatchRunner
 from arena.match.seats import InProcessSeat
 from arena.seasons import (
@@ -37,10 +34,11 @@ from arena.seasons import (
     schedule_round,
     start_season,
 )
-from arena.store import MatchResult, SeatResult, record_match_result, write_transaction
+from arena.store import record_match_result, write_transaction
 from arena.store.accounts import create_user
 from arena.store.bots import add_version, create_bot, set_version_status
 from arena.store.models import Match, MatchFormat, MatchSeat, VersionStatus
+from arena.store.results import outcome_result
 from arena.store.types import utc_now
 
 
@@ -54,16 +52,6 @@ class PlayedSeason:
     matches: int = 0
     hands: int = 0
     play_seconds: float = 0.0
-
-
-def hand_points(replay: dict[str, Any], entrant: int) -> tuple[int, ...]:
-    """The entrant's points per hand (in a duplicate set: summed over the rotations), as
-    the workers record them."""
-    per_game = []
-    for game in replay["games"]:
-        seat = game["seating"].index(entrant)
-        per_game.append([hand["points"][seat] for hand in game["hands"]])
-    return tuple(sum(points) for points in zip_longest(*per_game, fillvalue=0))
 
 
 def _run(runner: MatchRunner) -> MatchOutcome:
@@ -107,31 +95,9 @@ def play_match(
     cpu = time.process_time()
     outcome = _run(MatchRunner(rules, entrants, seed, duplicate=duplicate, match_id=str(match_id)))
     cpu = time.process_time() - cpu
-    hands = sum(len(game["hands"]) for game in outcome.replay["games"])
-    record_match_result(
-        session,
-        match_id,
-        MatchResult(
-            seats=tuple(
-                SeatResult(
-                    bot_version_id=version_ids[i],
-                    score=r.score,
-                    rank=r.rank,
-                    faults=r.faults,
-                    disqualified=r.disqualified,
-                    moons=r.moons,
-                    hand_points=hand_points(outcome.replay, i),
-                )
-                for i, r in enumerate(outcome.results)
-            ),
-            hands_played=hands,
-            replay=replay_io.dumps(outcome.replay),
-            started_at=started,
-            finished_at=started + timedelta(seconds=1),
-            void=outcome.void,
-            reason=outcome.void_reason,
-        ),
-    )
+    result = outcome_result(outcome, version_ids, started, started + timedelta(seconds=1))
+    record_match_result(session, match_id, result)
+    hands = result.hands_played
     return hands, cpu
 
 

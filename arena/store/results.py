@@ -24,10 +24,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from datetime import datetime
+from itertools import zip_longest
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
+from arena.match.replay import dumps as replay_dumps
 from arena.ratings.elo import DEFAULT_SETTINGS, EloRating, EloSettings, rate_table
 from arena.ratings.uncertainty import DEFAULT_SKILL, Skill, rate_skills
 
@@ -44,6 +47,9 @@ from .models import (
     SeasonStatus,
 )
 from .types import utc_now
+
+if TYPE_CHECKING:
+    from arena.match.runner import MatchOutcome
 
 
 class MatchResultError(ValueError):
@@ -99,6 +105,53 @@ class MatchResult:
             raise MatchResultError("finished_at is before started_at")
         if self.hands_played < 0:
             raise MatchResultError(f"hands_played {self.hands_played} < 0")
+
+
+def hand_points(replay: dict[str, Any], entrant: int) -> tuple[int, ...]:
+    """The entrant's points per hand (in a duplicate set: summed over the rotations).
+
+    >>> game = {"seating": [1, 0], "hands": [{"points": [3, 10]}, {"points": [0, 13]}]}
+    >>> hand_points({"games": [game]}, 0)
+    (10, 13)
+    """
+    per_game = []
+    for game in replay["games"]:
+        seat = game["seating"].index(entrant)
+        per_game.append([hand["points"][seat] for hand in game["hands"]])
+    return tuple(sum(points) for points in zip_longest(*per_game, fillvalue=0))
+
+
+def outcome_result(
+    outcome: MatchOutcome,
+    version_ids: Sequence[int],
+    started_at: datetime,
+    finished_at: datetime,
+) -> MatchResult:
+    """The `MatchResult` of a runner's outcome whose entrant i is the bot version
+    `version_ids[i]`: what a worker records, and what the benches and the open data's
+    played seasons record the same way (hands played: every game's, duplicate rotations
+    included)."""
+    replay = outcome.replay
+    return MatchResult(
+        seats=tuple(
+            SeatResult(
+                bot_version_id=version_ids[result.entrant],
+                score=result.score,
+                rank=result.rank,
+                faults=result.faults,
+                disqualified=result.disqualified,
+                moons=result.moons,
+                hand_points=hand_points(replay, result.entrant),
+            )
+            for result in outcome.results
+        ),
+        hands_played=sum(len(game["hands"]) for game in replay["games"]),
+        replay=replay_dumps(replay),
+        started_at=started_at,
+        finished_at=finished_at,
+        void=outcome.void,
+        reason=outcome.void_reason,
+    )
 
 
 @dataclasses.dataclass(frozen=True)
