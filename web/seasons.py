@@ -13,7 +13,7 @@ from typing import Any
 from flask import Blueprint, abort, flash, g, redirect, render_template, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
-from wtforms import SelectField, SubmitField
+from wtforms import BooleanField, SelectField, SubmitField
 from wtforms.validators import AnyOf
 
 from arena.data.export import LICENCES
@@ -52,6 +52,14 @@ class LicenceForm(FlaskForm):
         validators=[AnyOf(list(LICENCES))],
     )
     submit = SubmitField("Save licence")
+
+
+class AnalysesForm(FlaskForm):
+    """An admin's choice of who may ask for the analysis of the season's matches: anyone
+    signed in, or only the bots' owners (docs/analysis.md)."""
+
+    public = BooleanField("Anyone signed in may ask for a match's analysis")
+    submit = SubmitField("Save")
 
 
 def cadence_text(seconds: int) -> str:
@@ -111,6 +119,7 @@ def show(season_id: int) -> str:
         leagues=league_settings(db, season.id),
         licence_form=LicenceForm(formdata=None, licence=season.data_licence),
         licence_name=LICENCES.get(season.data_licence, (season.data_licence, ""))[0],
+        analyses_form=AnalysesForm(formdata=None, public=season.public_analyses),
     )
 
 
@@ -224,6 +233,23 @@ def set_licence(season_id: int) -> Response:
         season = lock_season(db, season_id)
         season.data_licence = form.licence.data
     flash(f"Open data licence set to {form.licence.data}.", "success")
+    return redirect(url_for("seasons.show", season_id=season_id))
+
+
+@bp.post("/<int:season_id>/analyses")
+@admin_required
+def set_public_analyses(season_id: int) -> Response:
+    """Open the analysis of the season's matches to anyone signed in, or close it to the
+    bots' owners again (admins); each ask still counts against the asker's quota."""
+    load_season(season_id)
+    form = AnalysesForm()
+    if not form.validate_on_submit():
+        abort(400, "; ".join(f"{k}: {', '.join(v)}" for k, v in form.errors.items()))
+    with database.writing() as db:
+        season = lock_season(db, season_id)
+        season.public_analyses = bool(form.public.data)
+    who = "anyone signed in" if form.public.data else "the bots' owners"
+    flash(f"Analyses of this season's matches: {who} may ask.", "success")
     return redirect(url_for("seasons.show", season_id=season_id))
 
 

@@ -129,3 +129,37 @@ def test_the_api_asks_for_an_analysis_serves_it_and_a_bots_summary(
         f"/api/v1/matches/{match_id}/analysis", headers={"Authorization": f"Bearer {daves}"}
     )
     assert stranger.status_code == 403 and body(stranger)["error"]["status"] == 403
+
+
+def test_an_admin_opens_the_seasons_analyses_to_anyone_on_its_page(
+    app: Flask, client: FlaskClient, auth: AuthActions, world: World, db: Session
+) -> None:
+    url = f"/seasons/{world.season_id}/analyses"
+    page = client.get(f"/seasons/{world.season_id}").get_data(as_text=True)
+    assert "asked by its bots' owners" in page and 'id="analyses-form"' not in page
+    with write_transaction(db):
+        make_user(db, app, "carol")
+    auth.login("carol")  # neither an admin nor an owner of the season's match
+    assert client.post(url, data={"public": "y", "csrf_token": auth.token()}).status_code == 403
+    assert _ask(client, world.match_id).status_code == 403
+    auth.logout()
+
+    auth.login("root")
+    assert 'id="analyses-form"' in client.get(f"/seasons/{world.season_id}").get_data(as_text=True)
+    assert client.post(url, data={"public": "y"}).status_code == 400  # no CSRF token
+    token = csrf_token(client, f"/seasons/{world.season_id}")
+    assert client.post(url, data={"public": "y", "csrf_token": token}).status_code == 302
+    db.rollback()
+    assert row(db, Season, world.season_id).public_analyses is True
+    page = client.get(f"/seasons/{world.season_id}").get_data(as_text=True)
+    assert "anyone signed in may ask for a match's analysis" in page
+    auth.logout()
+
+    auth.login("carol")
+    assert _ask(client, world.match_id).status_code == 302  # now anyone signed in may
+    auth.logout()
+    auth.login("root")
+    token = csrf_token(client, f"/seasons/{world.season_id}")
+    assert client.post(url, data={"csrf_token": token}).status_code == 302  # unticked
+    db.rollback()
+    assert row(db, Season, world.season_id).public_analyses is False
