@@ -530,10 +530,19 @@ def run_platform(
     children.append(Child("beat", process_command("beat"), env))
     if not no_web:
         site_host, site_port = (host, port) if not live else ("127.0.0.1", _free_port())
+        site_env = env
+        if live and not env.get("ARENA_SITE_URL"):
+            # Behind the live server the site listens on a private port: the account
+            # page's `arena login` line must name the address people reach, not that one.
+            shown = server_name(host)
+            shown = f"[{shown}]" if ":" in shown else shown
+            site_env = {**env, "ARENA_SITE_URL": f"http://{shown}:{port}"}
         children.insert(
             0,
             Child(
-                "web", process_command("web", "--host", site_host, "--port", str(site_port)), env
+                "web",
+                process_command("web", "--host", site_host, "--port", str(site_port)),
+                site_env,
             ),
         )
         if live:
