@@ -152,7 +152,7 @@ def prompt(decision: Decision, view: SeatView, seconds: float) -> dict[str, Any]
 def _words(kind: DecisionKind, seat: int, value: Any) -> str:
     room = room_of(kind)
     try:
-        return room.words(kind, seat, room.encode(kind, value), pretty)
+        return room.words(kind, seat, room.encode(kind, value), pretty, you=True)
     except (ValueError, KeyError, TypeError, IndexError, NotImplementedError):
         return str(room.encode(kind, value))
 

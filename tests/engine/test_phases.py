@@ -4,6 +4,7 @@ codec that round-trips what the engine applies; the registry refuses a kind twic
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -50,11 +51,32 @@ def test_every_registered_kind_has_words(kind: DecisionKind) -> None:
     said for every answer they gave."""
     room = room_of(kind)
     assert room.words.__func__ is not Room.words.__func__, f"{kind.value} has no words"  # type: ignore[attr-defined]
-    answers = [(a.seat, room.encode(kind, a.value)) for a in PLAYED.get(kind, [])[:20]]
-    answers += [(1, data) for data in SAMPLES.get(kind, [])]
-    for seat, data in answers:
+    for seat, data in _answers(kind):
         said = words(kind, seat, data)
         assert f"seat {seat} " in said or said.startswith("the dealer calls "), said
+
+
+def _answers(kind: DecisionKind) -> list[tuple[int, Any]]:
+    """(seat, JSON answer) pairs of `kind`: what the presets' hands gave, and the samples."""
+    room = room_of(kind)
+    answers = [(a.seat, room.encode(kind, a.value)) for a in PLAYED.get(kind, [])[:20]]
+    return answers + [(1, data) for data in SAMPLES.get(kind, [])]
+
+
+@pytest.mark.parametrize("kind", sorted(kinds(), key=str))
+def test_every_registered_kind_speaks_to_the_person_in_its_seat(kind: DecisionKind) -> None:
+    """A person at a table reads their own answers said to them (issue 34's gap): every
+    room's words with `you` are in the second person, never "seat N" nor "the dealer",
+    and differ from the third person the replay keeps, for every answer of every kind."""
+    answers = _answers(kind)
+    assert answers, f"{kind.value}: no answer to say (add a sample above)"
+    for seat, data in answers:
+        said = words(kind, seat, data, you=True)
+        third = words(kind, seat, data)
+        assert said.startswith("You "), said
+        assert not re.search(r"\b(seat|dealer|his|her|to it)\b", said), said
+        assert said != third, said
+        assert f"seat {seat} " in third or third.startswith("the dealer calls "), third
 
 
 @pytest.mark.parametrize("kind", sorted(PLAYED, key=str))

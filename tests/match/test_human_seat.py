@@ -79,6 +79,10 @@ def test_a_person_answers_every_decision_a_preset_asks_and_the_replay_verifies(n
     verify(outcome.v1)
     asked = [payload for kind, payload in desk.moments if kind == "ask"]
     assert asked, "the person was asked nothing"
+    # The prompts speak to the person ("You bid 3 chips"), never of "seat 0" (Room.words).
+    said = [p["ask"]["default_words"] for p in asked if "default_words" in p["ask"]]
+    said += [c["words"] for p in asked for c in p["ask"].get("choices", [])]
+    assert said and all(w.startswith("You ") and "seat" not in w for w in said), said[:5]
     kinds = [kind for kind, _ in desk.moments]
     assert kinds[0] == "game" and "deal" in kinds and kinds[-1] == "end"
 
@@ -96,6 +100,8 @@ def test_a_person_is_asked_the_auction_and_the_naming_with_their_words() -> None
                 words += [choice["words"] for choice in payload["ask"]["choices"]]
     assert {"bid", "play"} <= seen
     assert any("bid" in w or "pass" in w for w in words), words[:5]
+    assert "You pass" in words and "You bid 3 chips" in words, sorted(set(words))[:8]
+    assert any(w.startswith("You name ") for w in words), sorted(set(words))[:8]
 
 
 def test_a_person_who_never_answers_is_timed_out_and_the_default_is_played() -> None:

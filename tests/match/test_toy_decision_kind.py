@@ -60,8 +60,11 @@ class ToyWagerRoom(Room):
         return rules.name == "toy_rules"
 
     @classmethod
-    def words(cls, kind: DecisionKind, seat: int, data: Any, show: Any = str) -> str:
-        return f"seat {seat} wagers {data} token{'' if data == 1 else 's'}"
+    def words(
+        cls, kind: DecisionKind, seat: int, data: Any, show: Any = str, *, you: bool = False
+    ) -> str:
+        who = "You wager" if you else f"seat {seat} wagers"
+        return f"{who} {data} token{'' if data == 1 else 's'}"
 
     @classmethod
     def judge(cls, hand: Any, kind: DecisionKind, seat: int, answer: object) -> Any:

@@ -31,7 +31,13 @@ class AuctionRoom(Room):
         return rules.scoring_suit_choice is ScoringSuitChoice.AUCTION
 
     @classmethod
-    def words(cls, kind: DecisionKind, seat: int, data: Any, show: Show = str) -> str:
+    def words(
+        cls, kind: DecisionKind, seat: int, data: Any, show: Show = str, *, you: bool = False
+    ) -> str:
+        if you:
+            if kind is DecisionKind.NAMING:
+                return f"You name {data} to avoid"
+            return "You pass" if data is None else f"You bid {data} chips"
         if kind is DecisionKind.NAMING:
             return f"seat {seat} names {data} to avoid"
         return f"seat {seat} " + ("passes" if data is None else f"bids {data} chips")

@@ -71,14 +71,16 @@ class CallRoom(Room):
         return tuple(data) if isinstance(data, list) else data
 
     @classmethod
-    def words(cls, kind: DecisionKind, seat: int, data: Any, show: Show = str) -> str:
+    def words(
+        cls, kind: DecisionKind, seat: int, data: Any, show: Show = str, *, you: bool = False
+    ) -> str:
         if _is_counted(data):
             how = f"{data[0]}, {data[1]} card{'' if data[1] == 1 else 's'}"
         elif isinstance(data, list):  # 003 'Simple variations': each card its own way
             how = "a split: " + ", ".join(f"card {i + 1} {way}" for i, way in enumerate(data))
         else:
             how = str(data)
-        return f"the dealer calls {how}"
+        return f"You call {how}" if you else f"the dealer calls {how}"
 
     @classmethod
     def judge(cls, hand: Any, kind: DecisionKind, seat: int, answer: object) -> Any:

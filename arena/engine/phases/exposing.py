@@ -59,7 +59,11 @@ class ExposeRoom(Room):
         return tuple(to_card(card) for card in data)
 
     @classmethod
-    def words(cls, kind: DecisionKind, seat: int, data: Any, show: Show = str) -> str:
+    def words(
+        cls, kind: DecisionKind, seat: int, data: Any, show: Show = str, *, you: bool = False
+    ) -> str:
+        if you:
+            return "You expose " + cards_text(data, show) if data else "You expose nothing"
         return f"seat {seat} " + (
             "exposes " + cards_text(data, show) if data else "exposes nothing"
         )

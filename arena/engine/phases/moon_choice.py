@@ -42,7 +42,12 @@ class MoonChoiceRoom(Room):
         return rules.moon in CHOOSING_MOONS
 
     @classmethod
-    def words(cls, kind: DecisionKind, seat: int, data: Any, show: Show = str) -> str:
+    def words(
+        cls, kind: DecisionKind, seat: int, data: Any, show: Show = str, *, you: bool = False
+    ) -> str:
+        if you:
+            said = "add it to the others" if data == "add" else "subtract it from your own score"
+            return f"You shot the moon: you {said}"
         said = "adds it to the others" if data == "add" else "subtracts it from his own score"
         return f"seat {seat} shot the moon: {said}"
 

@@ -42,7 +42,11 @@ class PassRoom(Room):
         return tuple(data)
 
     @classmethod
-    def words(cls, kind: DecisionKind, seat: int, data: Any, show: Show = str) -> str:
+    def words(
+        cls, kind: DecisionKind, seat: int, data: Any, show: Show = str, *, you: bool = False
+    ) -> str:
+        if you:
+            return f"You pass {cards_text(data, show)}"
         return f"seat {seat} passes {cards_text(data, show)}"
 
     @classmethod

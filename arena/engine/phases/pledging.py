@@ -37,7 +37,11 @@ class PledgeRoom(Room):
         return rules.no_hearts_pledge
 
     @classmethod
-    def words(cls, kind: DecisionKind, seat: int, data: Any, show: Show = str) -> str:
+    def words(
+        cls, kind: DecisionKind, seat: int, data: Any, show: Show = str, *, you: bool = False
+    ) -> str:
+        if you:
+            return "You pledge to take no hearts" if data else "You make no pledge"
         return f"seat {seat} " + ("pledges to take no hearts" if data else "makes no pledge")
 
     @classmethod

@@ -62,10 +62,17 @@ class QueenRefusalRoom(Room):
         return to_card(data) if kind is DecisionKind.REPLACE_PASS else data
 
     @classmethod
-    def words(cls, kind: DecisionKind, seat: int, data: Any, show: Show = str) -> str:
+    def words(
+        cls, kind: DecisionKind, seat: int, data: Any, show: Show = str, *, you: bool = False
+    ) -> str:
+        queen = show("QS")
+        if you:
+            if kind is DecisionKind.REPLACE_PASS:
+                return f"You pass {show(data)} in the refused {queen}'s place"
+            return f"You {'refuse' if data else 'accept'} the {queen} passed to you"
         if kind is DecisionKind.REPLACE_PASS:
-            return f"seat {seat} passes {show(data)} in the refused {show('QS')}'s place"
-        return f"seat {seat} {'refuses' if data else 'accepts'} the {show('QS')} passed to it"
+            return f"seat {seat} passes {show(data)} in the refused {queen}'s place"
+        return f"seat {seat} {'refuses' if data else 'accepts'} the {queen} passed to it"
 
     @classmethod
     def judge(cls, hand: Any, kind: DecisionKind, seat: int, answer: object) -> Any:

@@ -43,8 +43,11 @@ class RevealRoom(Room):
         return to_card(data)
 
     @classmethod
-    def words(cls, kind: DecisionKind, seat: int, data: Any, show: Show = str) -> str:
-        return f"seat {seat} lays {show(data)} face down"
+    def words(
+        cls, kind: DecisionKind, seat: int, data: Any, show: Show = str, *, you: bool = False
+    ) -> str:
+        who = "You lay" if you else f"seat {seat} lays"
+        return f"{who} {show(data)} face down"
 
     @classmethod
     def judge(cls, hand: Any, kind: DecisionKind, seat: int, answer: object) -> Any:

@@ -190,8 +190,14 @@ class Room:
         return data
 
     @classmethod
-    def words(cls, kind: DecisionKind, seat: int, data: Any, show: Show = str) -> str:
-        """What seat `seat` did, answering `data` (the JSON form), as a sentence."""
+    def words(
+        cls, kind: DecisionKind, seat: int, data: Any, show: Show = str, *, you: bool = False
+    ) -> str:
+        """What seat `seat` did, answering `data` (the JSON form), as a sentence: in the
+        third person ("seat 2 bids 3 chips") for the replay, the viewer and the text; said
+        to the person in that seat when `you` ("You bid 3 chips"), for a person's table
+        (arena/match/human.py), which would otherwise speak of them as "seat 2".
+        Every room says both (tests/engine/test_phases.py asks each kind for each)."""
         raise NotImplementedError(f"{cls.__name__} has no words for {kind.value}")
 
     @classmethod
@@ -309,9 +315,10 @@ def selected(rules: Rules) -> tuple[type[Room], ...]:
     return tuple(sorted((r for r in _ORDER if r.selects(rules)), key=lambda r: r.stage))
 
 
-def words(kind: DecisionKind, seat: int, data: Any, show: Show = str) -> str:
-    """The sentence of an answer `data` (its JSON form) by `seat`: its room's words."""
-    return _ROOMS[kind].words(kind, seat, data, show)
+def words(kind: DecisionKind, seat: int, data: Any, show: Show = str, *, you: bool = False) -> str:
+    """The sentence of an answer `data` (its JSON form) by `seat`: its room's words (said
+    to the person in `seat` when `you`, `Room.words`)."""
+    return _ROOMS[kind].words(kind, seat, data, show, you=you)
 
 
 def cards_text(cards: Sequence[Card | str], show: Show = str) -> str:

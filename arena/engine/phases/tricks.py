@@ -65,8 +65,10 @@ class PlayRoom(Room):
         return to_card(data)
 
     @classmethod
-    def words(cls, kind: DecisionKind, seat: int, data: Any, show: Show = str) -> str:
-        return f"seat {seat} plays {show(data)}"
+    def words(
+        cls, kind: DecisionKind, seat: int, data: Any, show: Show = str, *, you: bool = False
+    ) -> str:
+        return f"You play {show(data)}" if you else f"seat {seat} plays {show(data)}"
 
     @classmethod
     def judge(cls, hand: Any, kind: DecisionKind, seat: int, answer: object) -> Any:
@@ -103,8 +105,11 @@ class PennyPlayRoom(Room):
         return penny, to_card(card)
 
     @classmethod
-    def words(cls, kind: DecisionKind, seat: int, data: Any, show: Show = str) -> str:
-        return f"seat {seat} plays {show(data[1])} to penny {data[0]}"
+    def words(
+        cls, kind: DecisionKind, seat: int, data: Any, show: Show = str, *, you: bool = False
+    ) -> str:
+        who = "You play" if you else f"seat {seat} plays"
+        return f"{who} {show(data[1])} to penny {data[0]}"
 
     @classmethod
     def judge(cls, hand: Any, kind: DecisionKind, seat: int, answer: object) -> Any:
@@ -144,8 +149,11 @@ class DrawRoom(Room):
         return to_card(data)
 
     @classmethod
-    def words(cls, kind: DecisionKind, seat: int, data: Any, show: Show = str) -> str:
-        return f"seat {seat} draws {show(data)} from the stock"
+    def words(
+        cls, kind: DecisionKind, seat: int, data: Any, show: Show = str, *, you: bool = False
+    ) -> str:
+        who = "You draw" if you else f"seat {seat} draws"
+        return f"{who} {show(data)} from the stock"
 
 
 class PickupRoom(Room):
@@ -162,12 +170,12 @@ class PickupRoom(Room):
         return tuple(to_card(card) for card in data)
 
     @classmethod
-    def words(cls, kind: DecisionKind, seat: int, data: Any, show: Show = str) -> str:
+    def words(
+        cls, kind: DecisionKind, seat: int, data: Any, show: Show = str, *, you: bool = False
+    ) -> str:
         n = len(data)
-        return (
-            f"seat {seat} cannot follow and takes up {n} card{'' if n == 1 else 's'}: "
-            + cards_text(data, show)
-        )
+        who = "You cannot follow and take up" if you else f"seat {seat} cannot follow and takes up"
+        return f"{who} {n} card{'' if n == 1 else 's'}: " + cards_text(data, show)
 
 
 def play_reason(hand: Any, code: int, card: Card, who: str) -> str:

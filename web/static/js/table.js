@@ -8,6 +8,12 @@
   if (!root) return;
   var SUITS = { C: "\u2663", D: "\u2666", S: "\u2660", H: "\u2665" };
   var POLL_MS = 400;
+  // Where the pass goes (arena.engine.rules.PassDirection), said to the person passing.
+  var PASS_TO = {
+    left: "to the left", right: "to the right", across: "across the table",
+    left2: "two seats to the left", right2: "two seats to the right",
+    scatter: "one to each other player", center: "to the centre", star: "one to each of the two seats opposite"
+  };
   var stateUrl = root.dataset.stateUrl;
   var answerUrl = root.dataset.answerUrl;
   var csrf = root.dataset.csrf;
@@ -133,12 +139,14 @@
       var range = pickRange();
       var wanted = range[0] === range[1] ? (range[0] === 1 ? "one card" : range[0] + " cards")
         : "any of the highlighted cards (" + range[0] + " to " + range[1] + ")";
-      asked.textContent = "Your turn \u2014 " + kind + ": choose " + wanted + ".";
+      asked.textContent = asking.ask.kind === "pass" && PASS_TO[asking.view && asking.view.pass_direction]
+        ? "Your turn \u2014 pass " + wanted + " " + PASS_TO[asking.view.pass_direction] + "."
+        : "Your turn \u2014 " + kind + ": choose " + wanted + ".";
       if (!(range[0] === 1 && range[1] === 1)) {
         confirmButton.hidden = false;
         updateConfirm();
       }
-      if (asking.ask.default_words) fallback.textContent = "If your clock runs out: " + asking.ask.default_words + ".";
+      if (asking.ask.default_words) fallback.textContent = "If your clock runs out, this is played for you: " + asking.ask.default_words + ".";
     } else {
       asked.textContent = "Your turn \u2014 " + kind + ": choose one.";
       asking.ask.choices.forEach(function (choice, index) {
