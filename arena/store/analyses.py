@@ -33,15 +33,22 @@ MARKS = ("blunder", "mistake", "inaccuracy")
 
 
 def find(
-    session: Session, match_id: int, samples: int, playouts: int, seed: int
+    session: Session,
+    match_id: int,
+    samples: int,
+    playouts: int,
+    seed: int,
+    hindsight: bool = False,
 ) -> MatchAnalysis | None:
-    """The analysis of `match_id` at that depth, if asked before."""
+    """The analysis of `match_id` at that depth (with the hindsight view or without: one
+    without it is never the one with it), if asked before."""
     return session.scalar(
         select(MatchAnalysis).where(
             MatchAnalysis.match_id == match_id,
             MatchAnalysis.samples == samples,
             MatchAnalysis.playouts == playouts,
             MatchAnalysis.seed == seed,
+            MatchAnalysis.hindsight == hindsight,
         )
     )
 
@@ -64,15 +71,22 @@ def request(
     samples: int,
     playouts: int,
     seed: int = 0,
+    hindsight: bool = False,
 ) -> tuple[MatchAnalysis, bool]:
     """The analysis of `match_id` at that depth, and whether this call asked for it (a new
     row, or a failed one queued again); the caller commits."""
-    row = find(session, match_id, samples, playouts, seed)
+    row = find(session, match_id, samples, playouts, seed, hindsight)
     if row is not None and row.status is not AnalysisStatus.FAILED:
         return row, False
     if row is None:
         row = MatchAnalysis(
-            match_id=match_id, samples=samples, playouts=playouts, seed=seed, done=0, total=0
+            match_id=match_id,
+            samples=samples,
+            playouts=playouts,
+            seed=seed,
+            hindsight=hindsight,
+            done=0,
+            total=0,
         )
         session.add(row)
     row.status = AnalysisStatus.QUEUED

@@ -614,11 +614,12 @@ class AnalysisStatus(StrEnum):
 
 class MatchAnalysis(Base):
     """One analysis of a match at one depth, asked by a user: its progress, then its result
-    (`arena.analysis.MatchAnalysis.to_dict`). The row is the cache: one per match and depth."""
+    (`arena.analysis.MatchAnalysis.to_dict`). The row is the cache: one per match and depth
+    (samples, playouts, seed, and whether it holds the hindsight view: migration 0014)."""
 
     __tablename__ = "match_analyses"
     __table_args__ = (
-        UniqueConstraint("match_id", "samples", "playouts", "seed"),
+        UniqueConstraint("match_id", "samples", "playouts", "seed", "hindsight"),
         Index(None, "status", "created_at"),
         Index(None, "requested_by", "created_at"),
     )
@@ -628,6 +629,9 @@ class MatchAnalysis(Base):
     samples: Mapped[int]
     playouts: Mapped[int]
     seed: Mapped[int]
+    hindsight: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Whether the analysis also judges each play with all hands known
+    (`arena.analysis.Settings.hindsight`)."""
     status: Mapped[AnalysisStatus] = mapped_column(
         _enum(AnalysisStatus, "analysis_status"), default=AnalysisStatus.QUEUED
     )
