@@ -24,13 +24,29 @@ from collections.abc import Iterator
 from .cards import Card
 from .hand import Hand
 from .rules import DealerRule, Rules, Settlement
-from .settlement import settle
+from .settlement import Settled, settle
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
 # Danger Hearts: "Further rounds are played until an overall winner is decided". A tie
 # that outlasts this many extra hands is shared, so a game always ends.
 DANGER_EXTRA_HANDS = 50
 QUEEN_OF_SPADES = Card.from_str("QS")
+
+
+def settle_hand(hand: Hand, points: tuple[int, ...], pot: int) -> Settled:
+    """A finished hand settled in chips under its rules' `settlement` (`points`: its
+    points, `pot`: the chips the earlier hands left): what a game adds to its totals, and
+    what an evaluation of a decision scores a hand by (arena.analysis). The hand's own
+    rules name the penalty cards (in Heartless (003), the revealed suit's); Auction Hearts'
+    declarer puts up its bid (000 'Auction Hearts')."""
+    played = hand.rules
+    penalty = played.penalty_cards.mask
+    clean = tuple(not hand.taken(s).mask & penalty for s in range(played.players))
+    auction = hand.auction
+    bid = None
+    if auction is not None and auction.declarer is not None:
+        bid = (auction.declarer, auction.winning_bid)
+    return settle(hand.base_rules.settlement, points, clean, pot, played.penalty_total, bid=bid)
 
 
 def hand_seeds(game_seed: int) -> Iterator[int]:
@@ -133,19 +149,11 @@ class Game:
         if rules.settlement is Settlement.POINTS:
             scores = points
         else:
-            # The hand's own rules: in Heartless (003) they name the revealed suit's cards.
-            played = hand.rules
-            penalty = played.penalty_cards.mask
-            clean = tuple(not hand.taken(s).mask & penalty for s in range(rules.players))
-            auction = hand.auction
-            bid = None
-            if auction is not None and auction.declarer is not None:
-                bid = (auction.declarer, auction.winning_bid)
-            settled = settle(
-                rules.settlement, points, clean, self.pot, played.penalty_total, bid=bid
-            )
+            settled = settle_hand(hand, points, self.pot)
             scores, self.pot = settled.paid, settled.pot
-            self._standing_declarer = None if settled.won or bid is None else bid[0]
+            auction = hand.auction
+            bid = None if auction is None else auction.declarer
+            self._standing_declarer = None if settled.won else bid
         self.hand_scores.append(scores)
         if rules.lives:
             # 004: "If a player receives 15 hearts (and over) in a round, they lose a life":
