@@ -1,14 +1,17 @@
 """`arena bench rehearsal`: a season the way a real competition looks, through the real
 platform, checked against a known truth (issue 36, item 3; docs/scaling.md).
 
-One run, in a scratch folder: the starter kits built once (`workers.rehearsal_entrants`);
-a fresh database (SQLite, or the PostgreSQL URL given, which must be empty) and broker
-(the embedded server, a scratch SQL broker, or the Redis URL given, flushed first); the
-real site (`arena web`) and real worker processes (`arena worker`, the sandbox for every
-bot). The entrants (`arena.benchmarks.rehearsal.plan_entrants`) each get an account and
-an API token and upload their bot over HTTP to `POST /api/v1/bots/<name>/versions`, as
-`arena bot upload` does; their first ready version joins the default season, as a
-contestant's does (`arena.seasons.entries.promote_version`).
+One run, in a scratch folder: the starter kits built once (`workers.rehearsal_entrants`),
+in the background while the platform starts and the Python entrants are uploaded and
+validated (they need no build); a fresh database (SQLite; a PostgreSQL server of the
+run's own, `workers.rehearsal_servers`; or the PostgreSQL URL given, which must be empty)
+and broker (the embedded server, a scratch SQL broker, a Redis server of the run's own,
+or the Redis URL given, flushed first); the real site (`arena web`) and real worker
+processes (`arena worker`, the sandbox for every bot). The entrants
+(`arena.benchmarks.rehearsal.plan_entrants`) each get an account and an API token and
+upload their bot over HTTP to `POST /api/v1/bots/<name>/versions`, as `arena bot upload`
+does; their first ready version joins the default season, as a contestant's does
+(`arena.seasons.entries.promote_version`).
 
 The driver then plays beat's part, as `workers.bench` does: it enqueues the pending
 versions (what `dispatch` would), starts the season and schedules each round
@@ -44,6 +47,7 @@ import urllib.error
 import urllib.request
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -80,7 +84,8 @@ from . import context
 from .app import app, configure
 from .bench import _start_worker, _stop, _wait, cpu_per_match
 from .config import Settings
-from .rehearsal_entrants import BuiltKits, cached_kits, pack, upload_files
+from .rehearsal_entrants import BuiltKits, cached_kits, pack, python_kit, upload_files
+from .rehearsal_servers import scratch_postgres, scratch_redis
 
 
 class RehearsalError(RuntimeError):
@@ -144,6 +149,11 @@ class RehearsalFigures:
     """Per recorded match: its wait in the queue, from its creation to a worker starting it."""
     validation_seconds_each: list[float] = dataclasses.field(default_factory=list)
     """Per uploaded version: from the upload to its validation's verdict."""
+    wall_seconds: float = 0.0
+    """The whole run, end to end: kits, servers, uploads, season, final and checks."""
+    stages: dict[str, float] = dataclasses.field(default_factory=dict)
+    """Where the wall time went, stage by stage (seconds, in order; they add up to
+    `wall_seconds` but for the stop of the servers at the end)."""
 
     @property
     def per_minute(self) -> float:
@@ -231,6 +241,7 @@ def run_rehearsal(
     broker_url: str | None = None,
     broker: str = "embedded",
     database_url: str | None = None,
+    database: str = "sqlite",
     hands: int | None = None,
     kits: BuiltKits | None = None,
     kit_cache: Path | None = None,
@@ -241,11 +252,16 @@ def run_rehearsal(
 ) -> RehearsalFigures:
     """One rehearsal of `plans` with `workers` worker processes and `rounds` rounds (the
     module's docstring says what it does). `hands` caps a match (default: standard rules
-    to 100). The kits are built once (or taken from `kit_cache`, where a build of the same
-    sources was kept). With `metrics_port`, the workers' Prometheus metrics are summed and
-    served on 127.0.0.1:`metrics_port` (0: a free one, said by `progress`) as `arena
-    platform` serves its own, so a Prometheus can watch the rehearsal (docs/operations.md,
-    Dashboards). Raises RehearsalError, or KitBuildError when a kit cannot be built."""
+    to 100). The broker: `broker_url` when given, else `broker` "embedded", "sql" or
+    "redis" (a Redis server of the run's own); the database: `database_url` when given
+    (an empty one), else `database` "sqlite" or "postgresql" (a server of the run's own).
+    The kits are built once (or taken from `kit_cache`, where a build of the same
+    sources was kept), beside the platform's start. With `metrics_port`, the workers'
+    Prometheus metrics are summed and served on 127.0.0.1:`metrics_port` (0: a free one,
+    said by `progress`) as `arena platform` serves its own, so a Prometheus can watch the
+    rehearsal (docs/operations.md,
+    Dashboards). Raises RehearsalError, KitBuildError when a kit cannot be built, or
+    ScratchServerError when a server of the run's own cannot start."""
     from .config import prepare_sql_broker
     from .embedded_broker import EmbeddedBroker
     from .matches import enqueue_matches
@@ -253,23 +269,46 @@ def run_rehearsal(
 
     if rounds < 2:
         raise RehearsalError("a rehearsal needs two rounds at least (updates come half way)")
+    if broker_url is None and broker not in ("embedded", "sql", "redis"):
+        raise RehearsalError(f"no broker {broker!r}: embedded, sql, redis or a Redis URL")
+    if database_url is None and database not in ("sqlite", "postgresql"):
+        raise RehearsalError(f"no database {database!r}: sqlite, postgresql or a URL")
+    wall = time.perf_counter()
+    stages: dict[str, float] = {}
     root.mkdir(parents=True, exist_ok=True)
-    kits_cached = False
-    if kits is None:
-        progress("building the starter kits" + (f" (or from {kit_cache})" if kit_cache else ""))
-        kits, kits_cached = cached_kits(root / "kits", kit_cache)
     data_dir = root / "data"
     data_dir.mkdir()
     log = root / "workers.log"
+    broker_label = broker if broker_url is None else broker_url
+    database_label = database if database_url is None else "postgresql (URL given)"
     with contextlib.ExitStack() as stack:
-        if broker == "embedded" and broker_url is None:
+        building = None
+        if kits is None:
+            # In a thread of its own (the builds are subprocesses): the C++ kit's build is
+            # the run's longest wait before a match (25 s on a quiet machine, 273 s at load
+            # 30), and nothing before the C++ and TypeScript uploads needs it.
+            progress(
+                "building the starter kits in the background"
+                + (f" (or from {kit_cache})" if kit_cache else "")
+            )
+            pool = stack.enter_context(ThreadPoolExecutor(1, thread_name_prefix="kits"))
+            building = pool.submit(cached_kits, root / "kits", kit_cache)
+        if broker_url is None and broker == "embedded":
             server = EmbeddedBroker(root / "broker")
             broker_url = server.start()
             stack.callback(server.stop)
+        elif broker_url is None and broker == "redis":
+            broker_url = stack.enter_context(scratch_redis(root / "redis"))
+            broker_label = "redis (a server of its own)"
+            progress(f"a Redis server of the rehearsal's own: {broker_url}")
         elif broker_url is not None and broker_url.startswith("redis"):
             import redis
 
             redis.Redis.from_url(broker_url).flushdb()
+        if database_url is None and database == "postgresql":
+            database_url = stack.enter_context(scratch_postgres())
+            database_label = "postgresql (a server of its own)"
+            progress(f"a PostgreSQL server of the rehearsal's own: {database_url}")
         env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
         env.update(
             ARENA_DATA_DIR=str(data_dir),
@@ -301,8 +340,9 @@ def run_rehearsal(
         for process in procs:
             stack.callback(_stop, process)
         _wait(lambda: _site_up(base), 60, f"the site (see {root / 'site.log'})")
+        stages["start"] = time.perf_counter() - wall
 
-        def upload_all(which: Sequence[EntrantPlan], first: bool) -> list[int]:
+        def upload_all(which: Sequence[EntrantPlan], first: bool, kits: BuiltKits) -> list[int]:
             ids = []
             for plan in which:
                 p = (
@@ -334,9 +374,20 @@ def run_rehearsal(
 
         progress(f"uploading {len(plans)} entrants through {base}/api/v1")
         started = time.perf_counter()
-        first_ids = upload_all(plans, first=True)
+        kits_cached = False
+        if kits is None:  # the Python entrants first, while the kits build: they need none
+            assert building is not None
+            python = [plan for plan in plans if plan.kind == "python"]
+            first_ids = upload_all(python, True, python_kit())
+            waited = time.perf_counter()
+            kits, kits_cached = building.result()
+            stages["kits waited for"] = time.perf_counter() - waited
+            first_ids += upload_all([p for p in plans if p.kind != "python"], True, kits)
+        else:
+            first_ids = upload_all(plans, True, kits)
         _wait(settled(first_ids), timeout, f"the entrants' validation (see {log})")
         validation_seconds = time.perf_counter() - started
+        stages["uploads to ready"] = validation_seconds - stages.get("kits waited for", 0.0)
         with sessions() as session:
             entered = session.scalar(
                 select(func.count())
@@ -359,7 +410,7 @@ def run_rehearsal(
                 updaters = [plan for plan in plans if plan.updates]
                 if updaters:
                     progress(f"round {number}: {len(updaters)} entrants upload a new version")
-                    update_ids = upload_all(updaters, first=False)
+                    update_ids = upload_all(updaters, False, kits)
             enqueued = utc_now()
             with sessions() as session:
                 report = schedule_round(session, season_id, enqueue_matches)
@@ -379,6 +430,7 @@ def run_rehearsal(
                 _wait(settled(update_ids), timeout, f"the new versions' validation (see {log})")
         season_seconds = time.perf_counter() - season_started
         load_end = os.getloadavg()[0]
+        stages["season"] = time.perf_counter() - wall - sum(stages.values())
         with sessions() as session:
             finish_season(session, season_id)
         final_id = None
@@ -389,13 +441,15 @@ def run_rehearsal(
             started = time.perf_counter()
             final_id = _play_final(sessions, season_id, finalists, workers, timeout, log)
             final_seconds = time.perf_counter() - started
+        stages["final"] = time.perf_counter() - wall - sum(stages.values())
         progress("checking every match and replay")
         figures = _collect(sessions, plans, season_id, scheduled, final_id)
+        stages["checks"] = time.perf_counter() - wall - sum(stages.values())
     return dataclasses.replace(
         figures,
         workers=workers,
-        broker=broker_url if broker_url and broker != "embedded" else broker,
-        database="postgresql" if database_url and database_url.startswith("postgres") else "sqlite",
+        broker=broker_label,
+        database=database_label,
         build_seconds=kits.seconds,
         kits_cached=kits_cached,
         validation_seconds=validation_seconds,
@@ -405,6 +459,8 @@ def run_rehearsal(
         round_matches=round_matches,
         load=(load_start, load_end),
         final_seconds=final_seconds,
+        wall_seconds=time.perf_counter() - wall,
+        stages=stages,
     )
 
 
@@ -755,6 +811,7 @@ def rehearse(
     broker_url: str | None = None,
     broker: str = "embedded",
     database_url: str | None = None,
+    database: str = "sqlite",
     hands: int | None = None,
     keep: Path | None = None,
     kit_cache: Path | None = None,
@@ -773,6 +830,7 @@ def rehearse(
             broker_url=broker_url,
             broker=broker,
             database_url=database_url,
+            database=database,
             hands=hands,
             kit_cache=kit_cache,
             finalists=finalists,

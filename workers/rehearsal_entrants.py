@@ -24,6 +24,8 @@ import shutil
 import subprocess
 import tarfile
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Final
 
@@ -145,21 +147,42 @@ def cached_kits(scratch: Path, cache: Path | None) -> tuple[BuiltKits, bool]:
     return kits, False
 
 
+def python_kit() -> BuiltKits:
+    """The Python kit alone: the example, read (nothing to build)."""
+    return BuiltKits({"python": {"bot.py": EXAMPLE.read_bytes()}}, {})
+
+
 def build_kits(scratch: Path) -> BuiltKits:
-    """Build the C++ and TypeScript kits once in `scratch` (copies of the checkout's), and
-    read the Python example. Raises KitBuildError naming what is missing."""
-    seconds: dict[str, float] = {}
-    files: dict[str, dict[str, bytes]] = {"python": {"bot.py": EXAMPLE.read_bytes()}}
+    """Build the C++ and TypeScript kits once in `scratch` (copies of the checkout's), at
+    the same time (two subprocesses: the C++ compile is one g++ process, so a second core
+    takes the TypeScript one), and read the Python example. Raises KitBuildError naming
+    what is missing (the C++ kit's error first when both fail)."""
+    with ThreadPoolExecutor(2, thread_name_prefix="kit") as pool:
+        cpp = pool.submit(_timed, _build_cpp, scratch)
+        typescript = pool.submit(_timed, _build_typescript, scratch)
+        built = {"cpp": cpp.result(), "typescript": typescript.result()}
+    files = {**python_kit().files, **{kind: kit for kind, (kit, _) in built.items()}}
+    return BuiltKits(files, {kind: seconds for kind, (_, seconds) in built.items()})
+
+
+def _timed(
+    build: Callable[[Path], dict[str, bytes]], scratch: Path
+) -> tuple[dict[str, bytes], float]:
     started = time.perf_counter()
+    return build(scratch), time.perf_counter() - started
+
+
+def _build_cpp(scratch: Path) -> dict[str, bytes]:
     cpp = scratch / "cpp"
     shutil.copytree(SDK / "starters" / "cpp", cpp, ignore=shutil.ignore_patterns("bot", "*.tar.gz"))
     _run(["make", "bot"], cpp, "building the C++ kit (needs g++, make, libgrpc++-dev)")
-    files["cpp"] = {
+    return {
         "hearts-bot.toml": (cpp / "hearts-bot.toml").read_bytes(),
         "bot": (cpp / "bot").read_bytes(),
     }
-    seconds["cpp"] = time.perf_counter() - started
-    started = time.perf_counter()
+
+
+def _build_typescript(scratch: Path) -> dict[str, bytes]:
     kit = SDK / "starters" / "typescript"
     modules = kit / "node_modules"
     if not (modules / "@grpc" / "grpc-js").is_dir():
@@ -179,9 +202,7 @@ def build_kits(scratch: Path) -> BuiltKits:
     for path in sorted((typescript / "proto").rglob("*")):
         if path.is_file():
             ts_files[path.relative_to(typescript).as_posix()] = path.read_bytes()
-    files["typescript"] = ts_files
-    seconds["typescript"] = time.perf_counter() - started
-    return BuiltKits(files, seconds)
+    return ts_files
 
 
 def upload_files(plan: EntrantPlan, kits: BuiltKits, handicap: float) -> dict[str, bytes]:

@@ -52,13 +52,16 @@ if TYPE_CHECKING:
     default="embedded",
     show_default=True,
     help="embedded (a scratch embedded server, as `arena platform` runs), sql (a scratch "
-    "SQL broker), or a Redis URL (flushed first: give a scratch one).",
+    "SQL broker), redis (a Redis server of the run's own on a free port of 127.0.0.1, "
+    "stopped at the end), or a Redis URL (flushed first: give a scratch one).",
 )
 @click.option(
     "--database",
-    "database_url",
-    default=None,
-    help="A PostgreSQL URL of an empty scratch database (default: a scratch SQLite file).",
+    default="sqlite",
+    show_default=True,
+    help="sqlite (a scratch file), postgresql (a PostgreSQL server of the run's own on a "
+    "free port of 127.0.0.1, removed at the end), or a PostgreSQL URL of an empty "
+    "scratch database.",
 )
 @click.option(
     "--kit-cache",
@@ -94,7 +97,7 @@ def rehearsal(
     finalists: int,
     hands: int | None,
     broker: str,
-    database_url: str | None,
+    database: str,
     kit_cache: Path,
     rebuild_kits: bool,
     keep: Path | None,
@@ -108,7 +111,18 @@ def rehearsal(
         plans = plan_entrants(entrants, broken=broken, updaters=updaters)
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
-    kind = broker if broker in ("embedded", "sql") else "url"
+    from workers.config import REDIS_SCHEMES
+
+    kind = broker if broker in ("embedded", "sql", "redis") else "url"
+    if kind == "url" and not broker.startswith(REDIS_SCHEMES):
+        raise click.BadParameter(
+            f"{broker!r}: embedded, sql, redis or a Redis URL", param_hint="--broker"
+        )
+    if database not in ("sqlite", "postgresql") and not database.startswith("postgresql"):
+        raise click.BadParameter(
+            f"{database!r}: sqlite, postgresql or a PostgreSQL URL", param_hint="--database"
+        )
+    database_url = None if database in ("sqlite", "postgresql") else database
     console.print(
         f"arena bench rehearsal: {entrants} entrants, {rounds} rounds, {workers} worker(s); "
         f"load average {os.getloadavg()[0]:.1f}"
@@ -120,6 +134,7 @@ def rehearsal(
         broker_url=broker if kind == "url" else None,
         broker=kind,
         database_url=database_url,
+        database=database if database_url is None else "url",
         hands=hands,
         keep=keep,
         kit_cache=None if rebuild_kits else kit_cache,
@@ -128,6 +143,7 @@ def rehearsal(
         progress=lambda line: console.print(f"  {line}", markup=False),
     )
     print_report(figures)
+    console.print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     if not figures.nothing_lost:
         raise SystemExit(1)
 
@@ -187,6 +203,11 @@ def print_report(figures: RehearsalFigures) -> None:
         )
         _print_rows("the final's standings (frozen at its finish)", figures.final)
         _print_agreement("the final's order", figures.final_agreement)
+    if figures.wall_seconds:
+        console.print(
+            f"wall time {figures.wall_seconds:.1f} s end to end: "
+            + ", ".join(f"{stage} {seconds:.1f} s" for stage, seconds in figures.stages.items())
+        )
     statuses = ", ".join(f"{k} {v}" for k, v in sorted(figures.statuses.items()))
     if figures.nothing_lost:
         console.print(

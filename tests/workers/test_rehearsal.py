@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ from workers.embedded_broker import EmbeddedBrokerError, server_binary
 from workers.metrics import multiprocess_registry
 from workers.rehearsal import run_rehearsal
 from workers.rehearsal_entrants import BuiltKits, KitBuildError, cached_kits, check_tools
+from workers.rehearsal_servers import ScratchServerError, postgres_binaries, redis_binary
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
 
@@ -117,6 +119,66 @@ def test_a_small_rehearsal_loses_nothing_and_judges_the_order(
     assert judged.tau == pytest.approx(kendall_tau(truth, ranked))
     assert 0 <= judged.adjacent_right <= judged.adjacent
     assert judged.separated_wrong <= judged.pairs_separated
+
+
+def test_a_small_rehearsal_on_its_own_redis_and_postgresql_loses_nothing(
+    tmp_path: Path, kits: BuiltKits
+) -> None:
+    """`arena bench rehearsal --broker redis --database postgresql`: the production kinds
+    of broker and database, servers of the run's own on free ports of 127.0.0.1 (never the
+    machine's), every match and final table recorded once and verifying, the faults
+    attributed, and both servers gone at the end."""
+    sandbox_or_skip()
+    for missing in _missing_servers():
+        if os.environ.get("CI"):
+            pytest.fail(f"{missing} (CI is set, so this rehearsal must run)")
+        pytest.skip(missing)
+    plans = plan_entrants(8, broken=1, updaters=1)
+    broken = next(plan for plan in plans if plan.fault)
+    said: list[str] = []
+    figures = run_rehearsal(
+        plans,
+        workers=2,
+        rounds=2,
+        root=tmp_path / "run",
+        broker="redis",
+        database="postgresql",
+        hands=3,
+        kits=kits,
+        finalists=4,
+        progress=said.append,
+    )
+
+    assert figures.nothing_lost, (figures.duplicates, figures.replay_failures, figures.statuses)
+    assert figures.broker == "redis (a server of its own)"
+    assert figures.database == "postgresql (a server of its own)"
+    assert figures.scheduled == figures.recorded == 4 and figures.statuses == {"done": 4}
+    assert figures.final_matches == 6 and figures.replays_verified == 4 + 6
+    assert figures.cpu_per_match["sandboxed"] == 4
+    assert set(figures.faults_by_entrant) <= {broken.name}
+    assert {row.name for row in figures.standings} == {plan.name for plan in plans}
+    assert sorted(row.rank or 0 for row in figures.final) == [1, 2, 3, 4]
+    assert list(figures.stages) == ["start", "uploads to ready", "season", "final", "checks"]
+    assert sum(figures.stages.values()) <= figures.wall_seconds
+    # the servers it started listened on 127.0.0.1, and are gone
+    urls = [line.rsplit(": ", 1)[1] for line in said if "server of the rehearsal's own" in line]
+    assert [url.split("://")[0] for url in urls] == ["redis", "postgresql+psycopg"], said
+    for url in urls:
+        host, port = url.split("@")[-1].split("://")[-1].split("/")[0].split(":")
+        assert host == "127.0.0.1"
+        with socket.socket() as probe:
+            assert probe.connect_ex((host, int(port))) != 0, f"{url} still answers"
+
+
+def _missing_servers() -> list[str]:
+    """What this machine lacks to start the rehearsal's own Redis and PostgreSQL."""
+    missing = []
+    for start in (redis_binary, postgres_binaries):
+        try:
+            start()
+        except ScratchServerError as error:
+            missing.append(str(error))
+    return missing
 
 
 def _scores(folder: Path, command: list[str], out: Path) -> list[int]:
