@@ -107,17 +107,21 @@ def passes_evaluable(view: SeatView) -> bool:
     return plays_evaluable(view)
 
 
-def _moon_total(view: SeatView) -> int | None:
+def moon_total(view: SeatView) -> int | None:
     """The points a hand without a moon shares out (a playout summing to anything else
     ended in a moon); None when the rules have no moon."""
     if view.rules.moon.value == "none":
         return None
-    cfg = view.play_config()
+    try:
+        cfg = view.play_config()
+    except ValueError:  # two packs: no one-pack config (their own searches count moons)
+        return None
     return sum(cfg.values[c] for c in bits(cfg.deck & ((1 << 52) - 1)))
 
 
-class _Tally:
-    """Sums of score, points and moons per answer."""
+class Tally:
+    """Sums of score, points and moons per answer (every evaluation's: the C playouts',
+    the worlds' and the families' searches')."""
 
     def __init__(self, size: int, me: int, players: int, moon_total: int | None) -> None:
         self.score = [0] * size
@@ -126,12 +130,16 @@ class _Tally:
         self.count = 0
         self.me, self.n, self.moon_total = me, players, moon_total
 
-    def add(self, i: int, points: Sequence[int]) -> None:
+    def add(self, i: int, points: Sequence[int], moon: bool | None = None) -> None:
+        """One outcome of answer `i`: every seat's `points`, and whether a seat shot the
+        moon (None: read from the points' sum, which a moon changes)."""
         mine = points[self.me]
         total = sum(points)
         self.score[i] += mine * (self.n - 1) - (total - mine)
         self.points[i] += mine
-        if self.moon_total is not None and total != self.moon_total:
+        if moon is None:
+            moon = self.moon_total is not None and total != self.moon_total
+        if moon:
             self.moons[i] += 1
 
     def evaluation(self, names: Sequence[str], samples: int) -> Evaluation:
@@ -175,7 +183,7 @@ def evaluate_play(
     candidates = [Card.from_str(name).index for name in names]
     belief = Belief.from_view(view)
     cfg = view.play_config()
-    tally = _Tally(len(candidates), me, n, _moon_total(view))
+    tally = Tally(len(candidates), me, n, moon_total(view))
     taken = 0
     for _ in range(samples):
         deal = belief.sample(rng)
@@ -234,7 +242,7 @@ def evaluate_pass(
     n, me = view.rules.players, view.seat
     names = pass_candidates(view, count, chosen)
     candidates = [tuple(Card.from_str(c).index for c in name.split()) for name in names]
-    tally = _Tally(len(candidates), me, n, _moon_total(view))
+    tally = Tally(len(candidates), me, n, moon_total(view))
     for _ in range(samples):
         hands, kitty, passes = deals.sample(rng)
         for _ in range(playouts):
@@ -279,7 +287,7 @@ def evaluate_hindsight(
     state = core.HandState(view.play_config(), hands, 0, dealer, 0, 0)
     for card in belief.history:
         state.push(card)
-    tally = _Tally(len(candidates), me, n, _moon_total(view))
+    tally = Tally(len(candidates), me, n, moon_total(view))
     for _ in range(playouts):
         seed = rng.getrandbits(64)
         for i, card in enumerate(candidates):

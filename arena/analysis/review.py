@@ -15,11 +15,13 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from arena.engine import Card
-from arena.engine.decisions import DecisionKind
+from arena.engine import PassDirection
+from arena.engine.decisions import ENGINE_KINDS, DecisionKind
+from arena.engine.phases import room_of
 from arena.match import replay_view
 from arena.match.verify import ReplayMismatchError
 
+from .answers import answer_text, candidates, concerns_queen, legal_count, phase_of
 from .evaluator import (
     DEFAULT_PLAYOUTS,
     DEFAULT_SAMPLES,
@@ -35,9 +37,14 @@ from .evaluator import (
     passes_evaluable,
     plays_evaluable,
 )
+from .families import evaluate_family_play, family_of
+from .moon import evaluate_moon_choice
+from .rollout import evaluate_on_worlds
+from .worlds import Table, seen_record
 
-ANALYSIS_VERSION = 1
-"""The layout of `MatchAnalysis.to_dict` (a stored analysis of another version is redone)."""
+ANALYSIS_VERSION = 2
+"""The layout of `MatchAnalysis.to_dict` (a stored analysis of another version is redone).
+2: every decision kind and family judged, with the phases beyond the play and the pass."""
 
 INACCURACY = 1.5
 """Loss (points of the hand, counted against the table) from which a decision is an
@@ -52,14 +59,40 @@ MOON_SHIFT = 0.2
 """A decision concerns the moon when the best answer's and the chosen answer's shares of
 playouts ending in a moon differ by at least this much."""
 
-PHASES = ("pass", "lead", "follow", "discard")
-"""Where a decision is: every analysed decision is in exactly one."""
+PHASES = (
+    "pass",
+    "lead",
+    "follow",
+    "discard",
+    "call",
+    "auction",
+    "reveal",
+    "pledge",
+    "expose",
+    "queen_refusal",
+    "moon_choice",
+)
+"""Where a decision is: every analysed decision is in exactly one. A card played (to a
+trick, or to a penny-round) is a lead, a follow or a discard; the other kinds each have
+their own (`answers.PHASE_OF_KIND`): the dealer's call, the auction (a bid, the suit
+named), Heartless' face-down card, the no-hearts pledge, Gong Zhu's exposures, Rickety
+Kate's refusal of a passed QS and its replacement, and the shooter's choice."""
+
+WORLD_SHARE = 8
+"""The decisions judged on sampled worlds (`rollout`: the engine's decision loop, a
+whole hand per answer) take `samples // WORLD_SHARE` deals (at least `WORLD_MIN`): one
+deterministic playout per deal and answer, each costing a hand played in Python rather
+than a C playout (`arena bench analysis --preset` measures the budget)."""
+WORLD_MIN = 8
+PENNY_SHARE = 40
+"""A penny-round's card (48 of them a hand in the four-penny game) takes `samples //
+PENNY_SHARE` worlds (at least `PENNY_MIN`), to keep a 13-hand match near a core-minute."""
+PENNY_MIN = 4
 TAGS = ("queen", "moon")
 """What a decision may also concern (the ♠Q at stake, the moon at stake)."""
 WORST_SHOWN = 5
 EVALUATORS = ("strong", "expert")
 
-_QS = Card.from_str("QS")
 _PLAY = DecisionKind.PLAY
 _PASS = DecisionKind.PASS
 
@@ -239,7 +272,7 @@ def analyse(
         for record in document.games
         for hand in record.hands
         for action in hand.actions
-        if action.seat in chosen_seats and action.kind in (_PLAY.value, _PASS.value)
+        if action.seat in chosen_seats and DecisionKind(action.kind) not in ENGINE_KINDS
     )
     decisions: list[DecisionAnalysis] = []
     skipped: dict[str, int] = {}
@@ -249,11 +282,9 @@ def analyse(
             if decision.seat not in chosen_seats:
                 continue
             action = hand_record.actions[index]
-            kind = decision.kind
-            if kind in (_PLAY, _PASS):
-                done += 1
-                if progress is not None:
-                    progress(done, total)
+            done += 1
+            if progress is not None:
+                progress(done, total)
             if action.auto:
                 skipped["auto"] = skipped.get("auto", 0) + 1
                 continue
@@ -291,66 +322,105 @@ def _judge(
     settings: Settings,
     playout: Playout,
 ) -> DecisionAnalysis | str:
-    """The decision judged, or the reason it was not (its kind, "forced")."""
+    """The decision judged, or the reason it was not ("forced", "no deal fits the view")."""
     kind = decision.kind
     seat = decision.seat
-    if kind not in (_PLAY, _PASS):
-        return str(kind.value)
     view = hand.view(seat)
+    value = room_of(kind).decode(kind, action.value)
+    chosen = answer_text(kind, value)
+    if legal_count(decision) <= 1:
+        return "forced"
     rng = random.Random(f"analysis/{settings.seed}/{game}/{hand_number}/{index}")
     depth = {"samples": settings.samples, "playouts": settings.playouts, "playout": playout}
+    hindsight = None
     try:
-        if kind is _PLAY:
-            if not plays_evaluable(view):
-                return "play (this game's family)"
-            if len(view.legal) == 1:
-                return "forced"
-            chosen = str(action.value)
-            if settings.evaluator == "expert":
-                legal = [chosen] + [str(c) for c in view.legal if str(c) != chosen]
-                evaluation = expert_evaluation(view, legal, rng, samples=settings.samples)
-            else:
-                evaluation = evaluate_play(view, rng, first=chosen, **depth)  # type: ignore[arg-type]
+        if kind is DecisionKind.MOON_CHOICE:
+            evaluation = evaluate_moon_choice(
+                hand, seat, tuple(hand.game_totals), hand_number, chosen
+            )
+        elif kind is _PLAY and family_of(view) is not None:
+            evaluation = evaluate_family_play(
+                view, rng, samples=settings.samples, playouts=settings.playouts, first=chosen
+            )
+        elif kind is _PLAY and plays_evaluable(view):
+            evaluation = _judge_play(view, chosen, rng, settings, playout)
             if settings.hindsight and not view.rules.kitty_size:
                 holdings = [hand.hand_of(s).mask for s in range(view.rules.players)]
-                known = evaluate_hindsight(view, holdings, rng, playout=playout, first=chosen)
-                judged = _decision(
-                    seating, game, hand_number, index, view, decision, action, chosen, evaluation
-                )
-                mine = known.of(chosen).score - known.answers[0].score
-                return dataclasses.replace(
-                    judged,
-                    hindsight={
-                        "best": known.answers[0].answer,
-                        "loss": round(max(mine, 0.0), 3),
-                        "answers": [dataclasses.asdict(a) for a in known.answers],
-                    },
-                )
-        else:
-            if not passes_evaluable(view):
-                return "pass (this game's family)"
-            chosen_cards = [str(c) for c in action.value]
-            chosen = " ".join(chosen_cards)
+                hindsight = _hindsight(view, holdings, chosen, rng, playout)
+        elif kind is _PASS and passes_evaluable(view):
+            cards = [str(c) for c in value]
             if settings.evaluator == "expert":
                 evaluation = expert_evaluation(
-                    view,
-                    pass_candidates(view, decision.size, chosen_cards),
-                    rng,
-                    samples=settings.samples,
+                    view, pass_candidates(view, decision.size, cards), rng, samples=settings.samples
                 )
-                return _decision(
-                    seating, game, hand_number, index, view, decision, action, chosen, evaluation
-                )
-            evaluation = evaluate_pass(
+            else:
+                evaluation = evaluate_pass(view, decision.size, cards, rng, **depth)  # type: ignore[arg-type]
+        else:
+            evaluation = evaluate_on_worlds(
                 view,
-                decision.size,
-                chosen_cards,
+                _table(hand, hand_number),
+                seen_record(hand.history, view),
+                kind,
+                candidates(decision, view, value),
                 rng,
-                **depth,  # type: ignore[arg-type]
+                samples=_world_samples(kind, view, settings),
             )
     except InconsistentBeliefError:
         return "no deal fits the view"
-    return _decision(seating, game, hand_number, index, view, decision, action, chosen, evaluation)
+    judged = _decision(
+        seating, game, hand_number, index, view, decision, action, value, chosen, evaluation
+    )
+    return judged if hindsight is None else dataclasses.replace(judged, hindsight=hindsight)
+
+
+def _judge_play(
+    view: Any, chosen: str, rng: random.Random, settings: Settings, playout: Playout
+) -> Evaluation:
+    """A card of the one-pack game, by the C playouts (or the expert's evaluation)."""
+    if settings.evaluator == "expert":
+        legal = [chosen] + [str(c) for c in view.legal if str(c) != chosen]
+        return expert_evaluation(view, legal, rng, samples=settings.samples)
+    return evaluate_play(
+        view,
+        rng,
+        samples=settings.samples,
+        playouts=settings.playouts,
+        playout=playout,
+        first=chosen,
+    )
+
+
+def _hindsight(
+    view: Any, holdings: list[int], chosen: str, rng: random.Random, playout: Playout
+) -> dict[str, Any]:
+    """The "all hands known" view of a play, kept apart (`DecisionAnalysis.hindsight`)."""
+    known = evaluate_hindsight(view, holdings, rng, playout=playout, first=chosen)
+    mine = known.of(chosen).score - known.answers[0].score
+    return {
+        "best": known.answers[0].answer,
+        "loss": round(max(mine, 0.0), 3),
+        "answers": [dataclasses.asdict(a) for a in known.answers],
+    }
+
+
+def _table(hand: Any, number: int) -> Table:
+    """What is public of how `hand` was dealt (a called pass was the dealer's to call)."""
+    called = any(a.kind is DecisionKind.CALL for a in hand.history)
+    return Table(
+        rules=hand.base_rules,
+        dealer=hand.dealer,
+        pass_direction=PassDirection.DEALER_CALLS if called else hand.pass_direction,
+        declarer=hand.declarer_given,
+        totals=tuple(hand.game_totals),
+        number=number,
+    )
+
+
+def _world_samples(kind: DecisionKind, view: Any, settings: Settings) -> int:
+    """The worlds a decision judged on sampled worlds takes (`WORLD_SHARE`, `PENNY_SHARE`)."""
+    if kind is DecisionKind.PENNY_PLAY or (kind is _PLAY and view.rules.penny_play.value != "none"):
+        return max(PENNY_MIN, settings.samples // PENNY_SHARE)
+    return max(WORLD_MIN, settings.samples // WORLD_SHARE)
 
 
 def _decision(
@@ -361,27 +431,18 @@ def _decision(
     view: Any,
     decision: Any,
     action: Any,
+    value: Any,
     chosen: str,
     evaluation: Evaluation,
 ) -> DecisionAnalysis:
     best = evaluation.answers[0]
     mine = evaluation.of(chosen)
     loss = round(max(mine.score - best.score, 0.0), 3)
-    if decision.kind is _PASS:
-        phase = "pass"
-    elif not view.current_trick:
-        phase = "lead"
-    else:
-        led = view.current_trick[0][1].suit
-        phase = "follow" if all(c.suit == led for c in view.legal) else "discard"
+    phase, position = phase_of(decision, view, value)
     tags = []
-    if decision.kind is _PLAY and (
-        _QS in view.legal or any(card == _QS for _, card in view.current_trick)
-    ):
+    if concerns_queen(decision, view, value):
         tags.append("queen")
-    if decision.kind is _PASS and _QS in view.hand:
-        tags.append("queen")
-    if abs(mine.moon - best.moon) >= MOON_SHIFT:
+    if decision.kind is DecisionKind.MOON_CHOICE or abs(mine.moon - best.moon) >= MOON_SHIFT:
         tags.append("moon")
     return DecisionAnalysis(
         game=game,
@@ -391,7 +452,7 @@ def _decision(
         entrant=seating[decision.seat],
         kind=decision.kind.value,
         trick=decision.trick,
-        position=len(view.current_trick) if decision.kind is _PLAY else None,
+        position=position,
         phase=phase,
         tags=tuple(tags),
         chosen=chosen,

@@ -1,5 +1,6 @@
 """The analysis of a match: a built blunder found, every answer judged from the seat's view,
-deterministic by seed, and the kinds it does not judge listed."""
+deterministic by seed, every kind judged (tests/analysis/test_kinds.py: each kind and
+family), only forced decisions left unjudged."""
 
 from __future__ import annotations
 
@@ -110,13 +111,16 @@ def test_two_deals_a_seat_cannot_tell_apart_get_the_same_evaluation():
     assert {a.answer for a in first.answers} == {str(c) for c in views[0].legal}
 
 
-def test_kinds_beyond_plays_and_passes_are_listed_as_not_judged():
+def test_the_pledges_are_judged_beside_the_plays_and_passes():
     rules = preset("pledge").replace(target_score=None, max_hands=1)
     entrants = [Entrant(f"h{i}", InProcessSeat(HeuristicBot(i))) for i in range(4)]
     replay = MatchRunner(rules, entrants, seed=2).run().v1
-    analysis = analyse(replay, settings=Settings(10, 1))
-    assert analysis.skipped.get("pledge") == 4
-    assert {d.kind for d in analysis.decisions} == {"play", "pass"}
+    analysis = analyse(replay, settings=Settings(16, 1))
+    assert set(analysis.skipped) <= {"forced"}
+    pledges = [d for d in analysis.decisions if d.kind == "pledge"]
+    assert len(pledges) == 4 and {d.phase for d in pledges} == {"pledge"}
+    for d in pledges:
+        assert {a["answer"] for a in d.answers} == {"true", "false"} and d.position is None
 
 
 def test_the_command_prints_the_blunder_as_the_seats_worst_and_json_on_request(built, tmp_path):
@@ -164,8 +168,7 @@ def test_the_expert_evaluator_flags_the_built_blunder_too(built):
 def test_every_golden_replay_of_either_version_is_analysed_or_says_what_it_skipped(fixture):
     replay = replay_io.load(fixture, replay_io.VERSIONS)
     analysis = analyse(replay, settings=Settings(samples=4, playouts=1))
-    judged = {d.kind for d in analysis.decisions}
-    assert judged <= {"play", "pass"}
+    assert set(analysis.skipped) <= {"forced", "auto"}, analysis.skipped
     assert analysis.decisions or analysis.skipped, fixture
     for d in analysis.decisions:
         assert d.loss >= 0 and d.best == d.answers[0]["answer"]
