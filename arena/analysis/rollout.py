@@ -59,7 +59,7 @@ class HouseModel:
         points = hand.points(self.totals)
         try:
             moon: bool | None = hand.shooter() >= 0
-        except ValueError:  # a family whose core does not say (the penny-rounds'): by the sum
+        except (AttributeError, ValueError):  # a family whose core does not say: by the sum
             moon = None
         if hand.base_rules.settlement is Settlement.POINTS:
             return points, moon
