@@ -1,9 +1,11 @@
 """The live server: the site's live streams held on one event loop, for crowds (issue 34).
 
-`arena live` runs it (aiohttp). It answers `GET /matches/<id>/live` and
-`GET /api/v1/matches/<id>/live`, the site's own URLs, with the same messages as web/live.py
-does under waitress, but an open stream holds no thread: a waitress thread each capped
-the site at `LIVE_MAX_STREAMS` watchers, here thousands stay open on one process.
+`arena live` runs it (aiohttp). It answers `GET /matches/<id>/live`,
+`GET /api/v1/matches/<id>/live` and a person's own table, `GET /tables/<id>/live`
+(web/table_live.py: the match's feed also reads the table's moments for it), the site's own
+URLs, with the same messages as the site does under waitress, but an open stream holds no
+thread: a waitress thread each capped the site at `LIVE_MAX_STREAMS` watchers, here
+thousands stay open on one process.
 
 * **Who watches** is the site's to say: each new stream runs the site's own request
   (`create_app()`'s request handling in a thread: the Flask session cookie, an API
@@ -40,6 +42,7 @@ import resource
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Final
 
 from aiohttp import ClientSession, ClientTimeout, web
@@ -52,9 +55,11 @@ from werkzeug.test import EnvironBuilder
 from arena.store import make_engine, make_sessionmaker
 from arena.store.live import WATCH_BEAT_SECONDS, LiveEventBatch, watch
 from arena.store.models import IN_FLIGHT_MATCH_STATUSES, Match, MatchStatus
+from arena.store.people import TableMoment
 
 from . import database
 from .live import HANDOFF, KEEPALIVE_SECONDS, READ_LIMIT, Cut, Watcher, message
+from .table_live import MOMENT_LIMIT, TableWatcher, batch_message, moment_messages, read_moments
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +149,8 @@ class Stream:
     transport: asyncio.BaseTransport | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
+    moments: int | None = None
+    """A person's own table (web/table_live.py): the last moment of the table it has."""
 
     def send(self, framed: bytes) -> None:
         """Write one framed message; a stream whose socket holds more than
@@ -198,8 +205,22 @@ class Feed:
         self.hub.polls += 1
         in_flight = status is not None and status in IN_FLIGHT_MATCH_STATUSES
         full = len(batches) >= READ_LIMIT
+        tables = [stream for stream in self.streams if stream.moments is not None]
+        if tables:  # read after the status: a moment before the match's end is in it
+            seat, moments = await asyncio.to_thread(
+                self.hub.read_moments, self.match_id, min(s.moments or 0 for s in tables)
+            )
+            full = full or len(moments) >= MOMENT_LIMIT
+            for stream in tables:
+                self._feed_table(stream, status, batches, seat, moments)
+                if not in_flight and not full:
+                    self._end(stream, status)
+                if stream.closed:
+                    self.streams.discard(stream)
         cuts: dict[tuple[frozenset[int], int], bytes] = {}  # (readable, batch id): framed
         for stream in list(self.streams):
+            if stream.moments is not None:
+                continue  # a person's table: fed above
             for batch_id, events in batches:
                 if batch_id <= stream.after:
                     continue
@@ -213,14 +234,39 @@ class Feed:
                 stream.send(text)
                 stream.after = batch_id
             if not in_flight and not full:
-                ended = "missing" if status is None else status.value
-                stream.send(chunk(message({"status": ended}, event="end").encode()))
-                stream.end()
+                self._end(stream, status)
             if stream.closed:
                 self.streams.discard(stream)
         if in_flight:
             self._watch_beat()
         return full
+
+    @staticmethod
+    def _end(stream: Stream, status: MatchStatus | None) -> None:
+        """The match is over: say so and end the stream."""
+        ended = "missing" if status is None else status.value
+        stream.send(chunk(message({"status": ended}, event="end").encode()))
+        stream.end()
+
+    @staticmethod
+    def _feed_table(
+        stream: Stream,
+        status: MatchStatus | None,
+        batches: list[tuple[int, list[dict[str, Any]]]],
+        seat: int | None,
+        moments: list[TableMoment],
+    ) -> None:
+        """A person's own table: the batches cut for their seat, then the moments it lacks,
+        each with its position (web/table_live.py); one person, so nothing is shared."""
+        moment = stream.moments or 0
+        for batch_id, events in batches:
+            if batch_id > stream.after:
+                stream.send(chunk(batch_message(stream.cut, events, batch_id, moment).encode()))
+                stream.after = batch_id
+        fresh = [m for m in moments if m.number > moment]
+        for number, text in moment_messages(status, seat, fresh, stream.after, datetime.now(UTC)):
+            stream.send(chunk(text.encode()))
+            stream.moments = number
 
     def _watch_beat(self) -> None:
         """Tell the worker the match is watched, at most every `beat` seconds, beside the
@@ -266,6 +312,11 @@ class Hub:
         with self.reads() as session:
             return read_feed(session, match_id, after)
 
+    def read_moments(self, match_id: int, after: int) -> tuple[int | None, list[TableMoment]]:
+        """A person's table: its seat and its moments after `after` (run in a thread)."""
+        with self.sessions() as session:
+            return read_moments(session, match_id, after)
+
     def watch(self, match_id: int) -> None:
         """Tell the worker the match is watched (run in a thread)."""
         with self.sessions() as session:
@@ -281,6 +332,8 @@ class Hub:
         fed from its match's next poll on."""
         cut = await asyncio.to_thread(self.resume, watcher) if watcher.after else None
         stream = Stream(cut or Cut.started(watcher), watcher.after, transport)
+        if isinstance(watcher, TableWatcher):
+            stream.moments = watcher.moments
         feed = self.feeds.get(watcher.match_id)
         if feed is None or feed.task is None or feed.task.done():
             feed = self.feeds[watcher.match_id] = Feed(self, watcher.match_id)
@@ -384,6 +437,7 @@ class LiveServer:
         application = web.Application()
         application.router.add_get(r"/matches/{match_id:\d+}/live", self.stream)
         application.router.add_get(r"/api/v1/matches/{match_id:\d+}/live", self.stream)
+        application.router.add_get(r"/tables/{match_id:\d+}/live", self.stream)
         application.router.add_get("/live/status", self.status)
         if self.site:
             application.router.add_route("*", "/{tail:.*}", self.forward)

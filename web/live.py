@@ -35,7 +35,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -278,7 +278,7 @@ def _after() -> int:
     return int(raw)
 
 
-def message(data: Any, *, event: str | None = None, event_id: int | None = None) -> str:
+def message(data: Any, *, event: str | None = None, event_id: int | str | None = None) -> str:
     """One SSE message: its `event:` and `id:` lines when given, `data:` the JSON of `data`.
 
     >>> message({"status": "done"}, event="end")
@@ -424,8 +424,33 @@ def live_response(match: Match) -> Response:
     after = _after()
     table = human_table(database.session(), match.id)
     shows_hands = table is not None and table.show_after_hand
+    watcher = Watcher(match.id, readable, after, shows_hands)
+    return held_stream(
+        watcher,
+        lambda sessions, poll, duration: stream_events(
+            sessions,
+            match.id,
+            readable,
+            after,
+            poll=poll,
+            duration=duration,
+            shows_hands=shows_hands,
+        ),
+    )
+
+
+Chunks = Callable[[sessionmaker[Session], float, float], Iterator[str]]
+"""A stream's SSE text, given the sessions, the poll and the duration (the app's config)."""
+
+
+def held_stream(watcher: Watcher, chunks_of: Chunks) -> Response:
+    """The SSE response of `watcher`'s stream: handed to the live server when it runs this
+    request (`HANDOFF`: the watcher is put in the environ, 200 with no body), else served
+    here from `chunks_of`, holding one of the `LIVE_MAX_STREAMS` places (503 when none
+    is free). The match's stream (`live_response`) and a person's table
+    (web/table_live.py) both answer through it."""
     if request.environ.get(HANDOFF) is True:  # the live server streams it (module doc)
-        request.environ[HANDOFF] = Watcher(match.id, readable, after, shows_hands)
+        request.environ[HANDOFF] = watcher
         return Response(status=200)
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     config = app.config
@@ -439,14 +464,10 @@ def live_response(match: Match) -> Response:
         response.headers["Retry-After"] = "5"
         return response
     try:
-        chunks = stream_events(
+        chunks = chunks_of(
             database.sessions(app),
-            match.id,
-            readable,
-            after,
-            poll=config.get("LIVE_POLL_SECONDS", POLL_SECONDS),
-            duration=config.get("LIVE_STREAM_SECONDS", STREAM_SECONDS),
-            shows_hands=shows_hands,
+            config.get("LIVE_POLL_SECONDS", POLL_SECONDS),
+            config.get("LIVE_STREAM_SECONDS", STREAM_SECONDS),
         )
         response = Response(_counted(slot, chunks), mimetype="text/event-stream")
         response.call_on_close(slot.release)  # also when the body is never iterated

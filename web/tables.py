@@ -10,13 +10,15 @@ through the store.
 `GET /tables/<id>` is the person's page (anyone else is sent to the match's page, where
 spectators watch it live with every hidden card hidden; at a table made with "show
 spectators every hand's cards once the hand is over", every card of a hand is shown them
-once that hand is over: web/live.py's `Cut`). Its script polls
-`GET /tables/<id>/state?after=N`, which answers the table's latest moment as the person's
-seat saw it (only that seat's view: the worker never writes more), with the decision asked,
-its legal answers and the seconds left; and posts the person's answer to
-`POST /tables/<id>/answer`, which takes only an answer the decision offers. A reload
-asks the state again and resumes where the table stands. The state is a short request,
-never a held connection.
+once that hand is over: web/live.py's `Cut`). Its script reads
+`GET /tables/<id>/state`, which answers the table's latest moment as the person's seat saw
+it (only that seat's view: the worker never writes more), with the decision asked, its
+legal answers and the seconds left; then follows `GET /tables/<id>/live`, the same moments
+and the match's live events cut for that seat as a stream (web/table_live.py: a bot's card
+shows as it is played; `arena live` holds it when it stands in front), falling back to
+polling the state when the stream is refused. It posts the person's answer to
+`POST /tables/<id>/answer`, which takes only an answer the decision offers. A reload asks
+the state again and resumes where the table stands.
 """
 
 from __future__ import annotations
@@ -52,7 +54,9 @@ from . import database
 from .auth import current_user, login_required
 from .challenges import ChallengeError, challenge_rules, find_opponent
 from .forms import FlaskForm, add_error, choices
+from .live import held_stream
 from .loaders import load_match
+from .table_live import TableWatcher, moment_state, requested_position, stream_table
 
 bp = Blueprint("tables", __name__, url_prefix="/tables")
 
@@ -195,20 +199,6 @@ def show(match_id: int) -> Response | str:
     )
 
 
-def moment_state(moment: TableMoment | None, now: datetime) -> dict[str, Any] | None:
-    """A moment as the person's page reads it: its kind and number, the seat's view, the
-    scores, the decision asked (if still waiting for an answer) and its seconds left."""
-    if moment is None:
-        return None
-    payload = moment.payload
-    state: dict[str, Any] = {**payload, "number": moment.number, "kind": moment.kind}
-    if moment.kind == "ask":
-        state["answered"] = moment.answer is not None
-        left = (moment.deadline - now).total_seconds() if moment.deadline else None
-        state["remaining"] = None if left is None else max(0.0, round(left, 2))
-    return state
-
-
 @bp.get("/<int:match_id>/state")
 def state(match_id: int) -> Response:
     """The table as the person's seat sees it now (JSON; `after`: the last moment seen)."""
@@ -230,6 +220,22 @@ def state(match_id: int) -> Response:
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.get("/<int:match_id>/live")
+def live(match_id: int) -> Response:
+    """The person's table as server-sent events: the seat's moments and the match's live
+    events cut for that seat (web/table_live.py); `Last-Event-ID` or `?after=batch:moment`
+    resumes. Through `arena live` when it stands in front, else from the site itself."""
+    match, table = _own_table(match_id)
+    batch, moment = requested_position()
+    watcher = TableWatcher(match.id, frozenset({table.seat}), batch, moments=moment)
+    return held_stream(
+        watcher,
+        lambda sessions, poll, duration: stream_table(
+            sessions, watcher, poll=poll, duration=duration
+        ),
+    )
 
 
 @bp.post("/<int:match_id>/answer")

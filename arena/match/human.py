@@ -224,6 +224,11 @@ class HumanSeat:
         self._shown: dict[str, Any] = {}
         self._scores: list[int] = []
         self._ended = False
+        self._game = 0
+        self._hand = 0
+        """The game and hand the moments belong to: each moment says them, so the page can
+        tell which of the match's live events (a bot's card played) belong to the hand it
+        shows (web/table_live.py)."""
 
     def answers(self, kind: DecisionKind) -> bool:
         """A person is asked every kind the rules have."""
@@ -232,6 +237,7 @@ class HumanSeat:
     async def start_game(self, info: GameInfo) -> None:
         """Tell the desk who sits where and under which rules."""
         self._ended = False
+        self._game = info.game_index
         self._scores = [0] * info.rules.players
         self.desk.tell(
             "game",
@@ -256,7 +262,14 @@ class HumanSeat:
         started = self._now()
         deadline = datetime.now(UTC) + timedelta(seconds=timeout)
         number = self.desk.ask(
-            {"view": self._shown, "scores": list(context.scores), "ask": asked}, deadline
+            {
+                "view": self._shown,
+                "scores": list(context.scores),
+                "ask": asked,
+                "game": self._game,
+                "hand": self._hand,
+            },
+            deadline,
         )
         while True:
             answered, answer = self.desk.answer(number)
@@ -275,12 +288,19 @@ class HumanSeat:
     def _see(self, view: SeatView, context: DecisionContext) -> None:
         self._shown = jsonable(view)
         self._scores = list(context.scores)
+        self._hand = context.hand_number
 
     async def hand_started(self, view: SeatView, context: DecisionContext) -> None:
         """Tell the desk the seat's cards as dealt."""
         self._see(view, context)
         self.desk.tell(
-            "deal", {"view": self._shown, "scores": self._scores, "hand": context.hand_number}
+            "deal",
+            {
+                "view": self._shown,
+                "scores": self._scores,
+                "game": self._game,
+                "hand": context.hand_number,
+            },
         )
 
     async def trick_ended(self, hand_number: int, trick_number: int, trick: Trick) -> None:
@@ -300,6 +320,8 @@ class HumanSeat:
                 "scores": self._scores,
                 "trick": done,
                 "trick_number": trick_number,
+                "game": self._game,
+                "hand": hand_number,
             },
         )
 
@@ -313,6 +335,7 @@ class HumanSeat:
             {
                 "view": self._shown,
                 "scores": self._scores,
+                "game": self._game,
                 "hand": hand_number,
                 "points": list(points),
             },

@@ -197,6 +197,7 @@ def test_a_person_plays_a_whole_hand_with_a_pass_reloads_and_the_match_verifies(
     site, browser, app, worker, tmp_path
 ):
     server, _world = site
+    app.config["LIVE_MAX_STREAMS"] = 16  # three pages stream, and a reload's old stream
     desk = browser.new_context(viewport={"width": 1280, "height": 900})
     phone = browser.new_context(
         viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
@@ -208,6 +209,8 @@ def test_a_person_plays_a_whole_hand_with_a_pass_reloads_and_the_match_verifies(
         tab.set_default_timeout(30_000)
         tab.on("pageerror", lambda error: errors.append(str(error)))
         sign_in(tab, server.url, who)
+    polls: list[str] = []  # the desk page's state requests: its updates come by the stream
+    page.on("request", lambda r: polls.append(r.url) if "/state" in r.url else None)
     match_id = open_table(
         page, server.url, app, "standard", "house/heuristic-1, house/random-1, house/heuristic-2"
     )
@@ -215,8 +218,10 @@ def test_a_person_plays_a_whole_hand_with_a_pass_reloads_and_the_match_verifies(
     spectator.goto(f"{server.url}/tables/{match_id}")  # another person: the match's page
     assert spectator.url.endswith(f"/matches/{match_id}")
     spectator.wait_for_selector('#viewer[data-live="true"]')
+    page.wait_for_selector('#table[data-updates="stream"][data-connection="ok"]')
     thread, outcome = run_match_in_thread(match_id)
     kinds: list[str] = []
+    bots_seen = 0
     shot = reloaded = tapped = typed = False
     while wait_for_turn_or_end(page):
         kind = page.locator("#table").get_attribute("data-kind")
@@ -226,6 +231,7 @@ def test_a_person_plays_a_whole_hand_with_a_pass_reloads_and_the_match_verifies(
             page.wait_for_selector('#table[data-asking="true"]')
             reloaded = True
         on_table = page.locator("#trick .t-play").count()
+        bots_seen += page.locator("#trick .t-play:not(.mine)").count()
         if kind == "play" and plays >= 4 and on_table and not shot:  # a trick under way
             now = page.locator("#table").get_attribute("data-number")
             small.wait_for_selector(f'#table[data-asking="true"][data-number="{now}"]')
@@ -263,6 +269,11 @@ def test_a_person_plays_a_whole_hand_with_a_pass_reloads_and_the_match_verifies(
     assert kinds[0] == "pass" and kinds.count("play") == 13, kinds
     assert reloaded and shot and tapped and typed
     page.wait_for_selector("#done:not([hidden])")
+    # The bots' cards reached the page by its stream: it asked the state only when loaded,
+    # reloaded and at the end (never polled), and stayed on the stream throughout.
+    assert bots_seen > 0
+    assert page.locator("#table").get_attribute("data-updates") == "stream"
+    assert len(polls) <= 3, polls
     replay = verify_stored_replay(app, match_id, tmp_path)
     no_fault_of_the_person(replay)
     desk.close()

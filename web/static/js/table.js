@@ -1,7 +1,11 @@
-// A person's table (web/tables.py): polls the seat's state, draws what the seat sees, and
-// sends the person's answer to the decision asked. Only the cards and options the decision
-// offers can be chosen; the server checks again. Keyboard: arrows move between the cards
-// you may choose, Enter or Space chooses, 1-9 pick an option, C confirms a pick of several.
+// A person's table (web/tables.py): reads the seat's state once, then follows the table's
+// stream (web/table_live.py: the seat's moments, and the match's live events cut for the
+// seat, so a bot's card shows as it is played; EventSource resumes a dropped connection
+// with Last-Event-ID), falling back to polling the state when the stream is refused. It
+// draws what the seat sees and sends the person's answer to the decision asked. Only the
+// cards and options the decision offers can be chosen; the server checks again. Keyboard:
+// arrows move between the cards you may choose, Enter or Space chooses, 1-9 pick an
+// option, C confirms a pick of several.
 (function () {
   "use strict";
   var root = document.getElementById("table");
@@ -15,6 +19,7 @@
     scatter: "one to each other player", center: "to the centre", star: "one to each of the two seats opposite"
   };
   var stateUrl = root.dataset.stateUrl;
+  var liveUrl = root.dataset.liveUrl;
   var answerUrl = root.dataset.answerUrl;
   var csrf = root.dataset.csrf;
   var mySeat = Number(root.dataset.seat);
@@ -30,6 +35,9 @@
   var selected = [];
   var deadline = 0, seconds = 0;
   var finished = false, failures = 0;
+  var live = null;           // the table's stream, while it is followed
+  var liveHand = null;       // "game:hand" of the last hand the live events began
+  var liveCards = 0;         // cards drawn from the live events (ahead of a moment)
 
   function pretty(card) {
     var suit = card.slice(-1), rank = card.slice(0, -1);
@@ -67,6 +75,9 @@
     trickBox.textContent = "";
     var shown = plays;
     if (moment.kind === "trick" && moment.trick) shown = moment.trick.plays;
+    // which trick the table shows, and whether it is over (the live events draw on it)
+    trickBox.dataset.trick = String(moment.kind === "trick" ? moment.trick_number : (view.tricks || []).length);
+    trickBox.dataset.done = String(moment.kind === "trick" || moment.kind === "hand_end");
     shown.forEach(function (play) {
       var li = document.createElement("li");
       li.className = "t-play" + (play[0] === mySeat ? " mine" : "");
@@ -277,34 +288,109 @@
     }
   }
 
-  function poll() {
-    fetch(stateUrl + "?after=" + number, { credentials: "same-origin", cache: "no-store" })
+  function connected() {
+    failures = 0;
+    if (root.dataset.connection === "lost") refused.textContent = "";
+    root.dataset.connection = "ok";
+  }
+  function lost() {
+    root.dataset.connection = "lost";
+    refused.textContent = "Connection lost: trying again\u2026";
+  }
+
+  // The state's body, from the state endpoint or a stream's moment: the same shape.
+  function take(body) {
+    if (body.status) setStatus(body);
+    if (body.moment) draw(body.moment);
+    if (body.replay) {
+      finished = true;
+      asking = null;
+      drawAsk();
+      el("done").hidden = false;
+      asked.textContent = body.status === "done" ? "The game is over." : "The match ended: " + (body.reason || body.status) + ".";
+    }
+  }
+
+  function fetchState() {
+    return fetch(stateUrl + "?after=" + number, { credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
         if (!response.ok) throw new Error("status " + response.status);
         return response.json();
       })
-      .then(function (body) {
-        failures = 0;
-        if (root.dataset.connection === "lost") refused.textContent = "";
-        root.dataset.connection = "ok";
-        setStatus(body);
-        if (body.moment) draw(body.moment);
-        if (body.replay) {
-          finished = true;
-          asking = null;
-          drawAsk();
-          el("done").hidden = false;
-          asked.textContent = body.status === "done" ? "The game is over." : "The match ended: " + (body.reason || body.status) + ".";
-        }
-      })
-      .catch(function () {
-        failures += 1;
-        root.dataset.connection = "lost";
-        refused.textContent = "Connection lost: trying again\u2026";
-      })
-      .then(function () {
-        if (!finished) setTimeout(poll, failures ? Math.min(5000, 500 * failures) : POLL_MS);
-      });
+      .then(function (body) { connected(); take(body); return true; })
+      .catch(function () { failures += 1; lost(); return false; });
+  }
+
+  function poll() {
+    root.dataset.updates = "polling";
+    fetchState().then(function () {
+      if (!finished) setTimeout(poll, failures ? Math.min(5000, 500 * failures) : POLL_MS);
+    });
+  }
+
+  // A live event of the match (cut for this seat): a card played, or a trick taken, in the
+  // hand the page shows, drawn before the seat's next moment says it.
+  function momentKey(moment) {
+    return moment && moment.hand !== undefined ? (moment.game || 0) + ":" + moment.hand : null;
+  }
+  function liveEvent(event) {
+    if (event.kind === "hand" && event.hand) { liveHand = (event.game || 0) + ":" + event.hand.number; return; }
+    if (event.kind !== "play" && event.kind !== "trick") return;
+    if (!lastMoment || liveHand === null || momentKey(lastMoment) !== liveHand) return;
+    var shown = Number(trickBox.dataset.trick), done = trickBox.dataset.done === "true";
+    if (done && event.trick === shown + 1) {  // the next trick begins on the table
+      trickBox.textContent = "";
+      trickBox.dataset.trick = String(event.trick);
+      trickBox.dataset.done = "false";
+      el("trick-caption").textContent = "Trick " + (event.trick + 1);
+    } else if (done || event.trick !== shown) {
+      return;
+    }
+    var plays = event.kind === "play" ? [event.play] : event.record.plays;
+    plays.forEach(function (play) {
+      if (!play || !play.card || trickBox.querySelector('[data-card="' + play.card + '"]')) return;
+      var li = document.createElement("li");
+      li.className = "t-play" + (play.seat === mySeat ? " mine" : "");
+      li.dataset.seat = play.seat;
+      li.dataset.live = "true";
+      var who = document.createElement("span");
+      who.className = "who";
+      who.textContent = play.seat === mySeat ? "you" : seatName(play.seat);
+      li.appendChild(who);
+      li.appendChild(cardNode("span", play.card));
+      trickBox.appendChild(li);
+      liveCards += 1;
+      root.dataset.liveCards = String(liveCards);
+    });
+    if (event.kind === "trick") trickBox.dataset.done = "true";
+    if (event.kind === "trick" && event.record.winner >= 0) {
+      el("trick-caption").textContent = "Trick " + (event.trick + 1) + " won by " +
+        (event.record.winner === mySeat ? "you" : seatName(event.record.winner));
+    }
+  }
+
+  // Follow the table's stream from the moment drawn; refused (no stream place, an old
+  // browser), poll the state instead.
+  function follow() {
+    if (!window.EventSource || !liveUrl) { poll(); return; }
+    root.dataset.updates = "stream";
+    live = new EventSource(liveUrl + "?after=0:" + number);
+    live.onopen = connected;
+    live.onmessage = function (message) { JSON.parse(message.data).forEach(liveEvent); };
+    live.addEventListener("moment", function (message) { take(JSON.parse(message.data)); });
+    live.addEventListener("end", function () {
+      live.close();
+      live = null;
+      fetchState().then(function () { if (!finished) poll(); });
+    });
+    live.onerror = function () {
+      if (live && live.readyState === EventSource.CLOSED) {
+        live = null;
+        poll();
+      } else {
+        lost();
+      }
+    };
   }
 
   document.addEventListener("keydown", function (event) {
@@ -328,5 +414,5 @@
     }
   });
 
-  poll();
+  fetchState().then(function (ok) { if (finished) return; if (ok) follow(); else poll(); });
 })();
