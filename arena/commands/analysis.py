@@ -223,6 +223,12 @@ def _entrant(analysis: MatchAnalysis, entrant: int) -> str:
     help="The house bot in every seat of the analysed matches.",
 )
 @_depth_options
+@click.option(
+    "--hindsight",
+    is_flag=True,
+    help="Also each play judged with all hands known (as the site analyses): its cost is "
+    "in the core-seconds.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option(
     "--season",
@@ -249,6 +255,7 @@ def bench_analysis(
     samples: int,
     playouts: int,
     evaluator: str,
+    hindsight: bool,
     as_json: bool,
     season_matches: int | None,
     season_hands: int,
@@ -263,7 +270,9 @@ def bench_analysis(
     from arena.benchmarks.analysis import measure
 
     rules = rules_from_option(rules_name, None).replace(target_score=None, max_hands=hands)
-    settings = Settings(samples=samples, playouts=playouts, seed=1, evaluator=evaluator)
+    settings = Settings(
+        samples=samples, playouts=playouts, seed=1, evaluator=evaluator, hindsight=hindsight
+    )
     figures = []
     with console.status("analysing …") as status:
         for m in range(matches):
@@ -276,6 +285,7 @@ def bench_analysis(
     table = Table(
         title=f"arena bench analysis — {rules_name}, {hands} hand(s), house:{bots} in every "
         f"seat, {evaluator} evaluator, {samples} deals × {playouts} playouts"
+        + (", with hindsight" if hindsight else "")
     )
     for column in (
         "match seed",
