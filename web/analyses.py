@@ -21,14 +21,24 @@ from arena.analysis import Settings
 from arena.store import analyses
 from arena.store.models import AnalysisStatus, Match, MatchAnalysis, MatchStatus, User
 
+from . import analysis_labels as labels
 from . import database, quotas
 from .auth import current_user
 from .loaders import load_match
 
 bp = Blueprint("analyses", __name__)
 
-DEFAULT = Settings()
-"""The depth the site analyses at (`arena.analysis`'s default)."""
+DEFAULT = Settings(hindsight=True)
+"""The depth the site analyses at: `arena.analysis`'s default, with the "all hands known"
+hindsight of every play (always: it adds a few per cent to an analysis's cost,
+docs/benchmarks.md), shown apart from the fair view and only for a finished match."""
+
+HINDSIGHT_ABOUT = (
+    "Hindsight: each card played out on the real deal, with every hand known, which no "
+    "seat could know. It is not a judgement of the decision: a large loss here with a "
+    "small fair one is bad luck, not a mistake."
+)
+"""The one line that says what the hindsight view is (the viewer and the API show it)."""
 
 
 def may_request(match: Match, user: User | None) -> bool:
@@ -42,21 +52,32 @@ def may_request(match: Match, user: User | None) -> bool:
 
 def state(match: Match, user: User | None = None) -> dict[str, Any]:
     """The match's analysis as the page and the API show it: status, progress, result,
-    and whether `user` (by default the signed-in user) may ask for it."""
-    row = analyses.find(
-        database.session(), match.id, DEFAULT.samples, DEFAULT.playouts, DEFAULT.seed
-    )
+    and whether `user` (by default the signed-in user) may ask for it.
+
+    The site's depth holds the hindsight view; a finished analysis made before the site
+    asked for it (`hindsight` false in its depth key) is served for its fair view, which
+    asking for hindsight does not change, with no hindsight (`with_hindsight` false)."""
+    db = database.session()
+    depth = (match.id, DEFAULT.samples, DEFAULT.playouts, DEFAULT.seed)
+    row = analyses.find(db, *depth, hindsight=True)
+    if row is None:
+        older = analyses.find(db, *depth, hindsight=False)
+        if older is not None and older.status is AnalysisStatus.DONE:
+            row = older
     return describe(match, row, current_user() if user is None else user)
 
 
 def describe(match: Match, row: MatchAnalysis | None, user: User | None) -> dict[str, Any]:
-    """`row` (or none) as JSON, with whether `user` may ask for it."""
+    """`row` (or none) as JSON, with whether `user` may ask for it: the fair analysis under
+    `analysis`, its hindsight apart under `hindsight` (see `hindsight_of`)."""
     body: dict[str, Any] = {
         "match_id": match.id,
         "status": "none" if row is None else row.status.value,
         "may_request": may_request(match, user),
+        "hindsight": None,
     }
     if row is not None:
+        result = row.result if row.status is AnalysisStatus.DONE else None
         body.update(
             {
                 "id": row.id,
@@ -65,13 +86,43 @@ def describe(match: Match, row: MatchAnalysis | None, user: User | None) -> dict
                 "samples": row.samples,
                 "playouts": row.playouts,
                 "seed": row.seed,
+                "with_hindsight": row.hindsight,
                 "asked_at": row.created_at.isoformat(),
                 "finished_at": row.finished_at.isoformat() if row.finished_at else None,
                 "error": row.error,
-                "analysis": row.result if row.status is AnalysisStatus.DONE else None,
+                "analysis": fair_of(result),
+                "hindsight": hindsight_of(match, row, result),
             }
         )
     return body
+
+
+def fair_of(result: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The stored result without the hindsight of its decisions: the fair view alone."""
+    if result is None:
+        return None
+    decisions = [
+        {k: v for k, v in d.items() if k != "hindsight"} for d in result.get("decisions", [])
+    ]
+    return {**result, "decisions": decisions}
+
+
+def hindsight_of(
+    match: Match, row: MatchAnalysis, result: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """The "all hands known" view of a finished match's analysis made with it: `about`
+    (what it is, in one line) and, per play that has one, where it was, the card chosen,
+    the best card in hindsight, the chosen card's loss and every card's value on the real
+    deal. None for a match not finished (it shows every hand), or an analysis without it."""
+    if match.status is not MatchStatus.DONE or not row.hindsight or result is None:
+        return None
+    place = ("game", "hand", "action", "seat", "entrant", "kind", "trick", "position", "chosen")
+    decisions = [
+        {**{k: d.get(k) for k in place}, **d["hindsight"]}
+        for d in result.get("decisions", [])
+        if d.get("hindsight")
+    ]
+    return {"about": HINDSIGHT_ABOUT, "decisions": decisions}
 
 
 def ask(match: Match, user: User) -> tuple[MatchAnalysis, bool]:
@@ -83,7 +134,9 @@ def ask(match: Match, user: User) -> tuple[MatchAnalysis, bool]:
     asked = False
     for attempt in database.conflict_retries():  # two asks at once: one row
         with attempt as db:
-            existing = analyses.find(db, match.id, DEFAULT.samples, DEFAULT.playouts, DEFAULT.seed)
+            existing = analyses.find(
+                db, match.id, DEFAULT.samples, DEFAULT.playouts, DEFAULT.seed, DEFAULT.hindsight
+            )
             if existing is None or existing.status is AnalysisStatus.FAILED:
                 quotas.check_analysis(db, user)
             row, asked = analyses.request(
@@ -93,9 +146,26 @@ def ask(match: Match, user: User) -> tuple[MatchAnalysis, bool]:
                 samples=DEFAULT.samples,
                 playouts=DEFAULT.playouts,
                 seed=DEFAULT.seed,
+                hindsight=DEFAULT.hindsight,
             )
     assert row is not None
     return row, asked
+
+
+def page_data(body: dict[str, Any]) -> dict[str, Any]:
+    """What the match page hands the viewer's box (web/static/js/analysis.js): the fair
+    analysis and the hindsight apart, each decision `present`ed (its words and the viewer
+    step that shows it), so the script keeps no table of its own."""
+    fair = body.get("analysis")
+    known = body.get("hindsight")
+    return {
+        "fair": None
+        if fair is None
+        else {**fair, "decisions": [labels.present(d) for d in fair["decisions"]]},
+        "hindsight": None
+        if known is None
+        else {**known, "decisions": [labels.present(d) for d in known["decisions"]]},
+    }
 
 
 @bp.post("/matches/<int:match_id>/analysis")
@@ -126,7 +196,8 @@ def analysis_json(match_id: int) -> Response:
 @bp.app_context_processor
 def _helpers() -> dict[str, Any]:
     """`analysis_of(match)` for the match page's panel, `bot_analysis(bot_id)` for the
-    bot page's summary."""
+    bot page's summary, and `analysis_words`: the labels of kinds and phases
+    (web/analysis_labels.py)."""
 
     def bot_analysis(bot_id: int) -> dict[str, Any]:
         return analyses.bot_summary(database.session(), bot_id)
@@ -134,4 +205,9 @@ def _helpers() -> dict[str, Any]:
     def analysis_of(match: Match) -> dict[str, Any]:
         return state(match)
 
-    return {"analysis_of": analysis_of, "bot_analysis": bot_analysis}
+    return {
+        "analysis_of": analysis_of,
+        "analysis_page_data": page_data,
+        "bot_analysis": bot_analysis,
+        "analysis_words": labels,
+    }

@@ -3,10 +3,11 @@
 The site writes a `match_analyses` row; the dispatcher (`workers.scheduling.dispatch`)
 puts queued ones here. The task claims the row (queued → running, once: an id enqueued
 twice runs once), reads the match's replay, runs `arena.analysis.analyse` at the row's
-depth writing its progress every few decisions (the page's progress bar), and stores the
-result. Analyses never run on a match's worker: the "analysis" queue has a worker of its
-own (`arena platform` starts one at a lower CPU priority; docs/analysis.md), so a queue of
-analyses never delays a season's matches.
+depth (with the "all hands known" hindsight when the row asks for it) writing its progress
+every few decisions (the page's progress bar), and stores the result. Analyses never run
+on a match's worker: the "analysis" queue has a worker of its own (`arena platform` starts
+one at a lower CPU priority; docs/analysis.md), so a queue of analyses never delays a
+season's matches.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def analyse_match(analysis_id: int) -> dict[str, Any]:
         row = session.get(MatchAnalysis, analysis_id)
         assert row is not None
         match_id, samples, playouts, seed = row.match_id, row.samples, row.playouts, row.seed
+        hindsight = row.hindsight
         content = session.query(Replay.content).filter(Replay.match_id == match_id).scalar()
     last = [0.0]
 
@@ -57,7 +59,7 @@ def analyse_match(analysis_id: int) -> dict[str, Any]:
             raise AnalysisError(f"match {match_id} has no replay")
         result = analyse(
             loads(content),
-            settings=Settings(samples=samples, playouts=playouts, seed=seed),
+            settings=Settings(samples=samples, playouts=playouts, seed=seed, hindsight=hindsight),
             progress=progress,
         ).to_dict()
     except (AnalysisError, ReplayError) as error:

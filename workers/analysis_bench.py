@@ -98,7 +98,7 @@ def queue_analyses(count: int, hands: int) -> Callable[[dict[str, str], Path], C
                 record_match_result(
                     session, match_id, outcome_result(outcome, house, started, finished)
                 )
-            depth = Depth()
+            depth = Depth(hindsight=True)  # as the site analyses (web/analyses.py)
             with write_transaction(session):
                 asked = [
                     analyses.request(
@@ -108,6 +108,7 @@ def queue_analyses(count: int, hands: int) -> Callable[[dict[str, str], Path], C
                         samples=depth.samples,
                         playouts=depth.playouts,
                         seed=depth.seed,
+                        hindsight=depth.hindsight,
                     )[0].id
                     for match_id in ids
                 ]

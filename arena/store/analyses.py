@@ -27,7 +27,6 @@ from .types import utc_now
 
 RECENT_MATCHES = 20
 """The bot page's summary reads this many of the bot's latest analysed matches."""
-PHASES = ("pass", "lead", "follow", "discard")
 TAGS = ("queen", "moon")
 MARKS = ("blunder", "mistake", "inaccuracy")
 
@@ -177,7 +176,9 @@ def requeue_stalled(session: Session, older_than: timedelta) -> int:
 def bot_summary(session: Session, bot_id: int, limit: int = RECENT_MATCHES) -> dict[str, Any]:
     """The bot's points lost per hand by phase over its `limit` latest analysed matches
     (each match's newest finished analysis; the bot's entrants in it, weighted by hands),
-    with its marks and its worst decisions there. Empty figures when none is analysed."""
+    with its marks and its worst decisions there. Empty figures when none is analysed.
+    The phases are those the analyses name (`arena.analysis.review.PHASES` when they were
+    made): a phase one match has and another lacks counts nothing in the other."""
     rows = session.execute(
         select(MatchAnalysis.match_id, MatchAnalysis.result, MatchSeat.seat)
         .join(MatchSeat, MatchSeat.match_id == MatchAnalysis.match_id)
@@ -188,7 +189,8 @@ def bot_summary(session: Session, bot_id: int, limit: int = RECENT_MATCHES) -> d
     ).all()
     seen: set[int] = set()
     hands = 0
-    lost = dict.fromkeys((*PHASES, *TAGS), 0.0)
+    phases: dict[str, float] = {}
+    tags = dict.fromkeys(TAGS, 0.0)
     marks = dict.fromkeys(MARKS, 0)
     worst: list[dict[str, Any]] = []
     total = 0.0
@@ -204,20 +206,23 @@ def bot_summary(session: Session, bot_id: int, limit: int = RECENT_MATCHES) -> d
         played = int(summary["hands"])
         hands += played
         total += summary["loss_per_hand"] * played
-        for phase in PHASES:
-            lost[phase] += summary["phases"][phase] * played
+        for phase, loss in summary["phases"].items():
+            phases[phase] = phases.get(phase, 0.0) + loss * played
         for tag in TAGS:
-            lost[tag] += summary["tags"][tag] * played
+            tags[tag] += summary["tags"].get(tag, 0.0) * played
         for name in MARKS:
             marks[name] += summary["marks"].get(name, 0)
         worst.extend({**w, "match_id": match_id} for w in summary["worst"])
-    per_hand = {k: round(v / hands, 3) if hands else 0.0 for k, v in lost.items()}
+
+    def per_hand(lost: dict[str, float]) -> dict[str, float]:
+        return {k: round(v / hands, 3) if hands else 0.0 for k, v in lost.items()}
+
     return {
         "matches": len(seen),
         "hands": hands,
         "loss_per_hand": round(total / hands, 3) if hands else 0.0,
-        "phases": {p: per_hand[p] for p in PHASES},
-        "tags": {t: per_hand[t] for t in TAGS},
+        "phases": per_hand(phases),
+        "tags": per_hand(tags),
         "marks": marks,
         "worst": sorted(worst, key=lambda w: -w["loss"])[:5],
     }

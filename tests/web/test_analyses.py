@@ -16,7 +16,7 @@ from arena.store import write_transaction
 from arena.store.accounts import issue_token
 from arena.store.models import Season, User
 from tests.analysis.built import BLUNDER_SEAT
-from tests.web.analysed import analysis_worker, record_built_match, run_analysis
+from tests.web.analysed import BUILT_RULES, analysis_worker, record_built_match, run_analysis
 from tests.web.conftest import AuthActions, csrf_token
 from tests.web.factories import World, make_user, row
 
@@ -163,3 +163,143 @@ def test_an_admin_opens_the_seasons_analyses_to_anyone_on_its_page(
     assert client.post(url, data={"csrf_token": token}).status_code == 302  # unticked
     db.rollback()
     assert row(db, Season, world.season_id).public_analyses is False
+
+
+def _analysed_with_and_without_hindsight(
+    app: Flask, world: World, db: Session, database: str, data: Path
+) -> tuple[int, int, str, dict[str, Any]]:
+    """The built match analysed by the real task at the site's depth (with hindsight) and
+    at the same depth without it: the match, the blunder's trick and card, and the result
+    without hindsight."""
+    from arena.store import analyses
+    from web.analyses import DEFAULT
+
+    match_id, trick, card = record_built_match(app, world)
+    depth = {"samples": DEFAULT.samples, "playouts": DEFAULT.playouts, "seed": DEFAULT.seed}
+    with write_transaction(db):
+        fair_id = analyses.request(db, match_id, None, **depth, hindsight=False)[0].id
+        full_id = analyses.request(db, match_id, world.alice_id, **depth, hindsight=True)[0].id
+    with analysis_worker(database, data):
+        assert run_analysis(fair_id) == run_analysis(full_id) == "done"
+    db.rollback()
+    fair = analyses.find(db, match_id, **depth, hindsight=False)
+    assert fair is not None and fair.result is not None
+    result = fair.result
+    db.rollback()  # the read's transaction ends: the test may write again
+    return match_id, trick, card, result
+
+
+def test_the_api_serves_the_hindsight_under_its_own_key_and_the_fair_view_unchanged(
+    app: Flask, client: FlaskClient, world: World, db: Session, database: str, tmp_path: Path
+) -> None:
+    match_id, trick, card, fair_only = _analysed_with_and_without_hindsight(
+        app, world, db, database, tmp_path / "data"
+    )
+    served = body(client.get(f"/api/v1/matches/{match_id}/analysis"))
+    assert served["status"] == "done" and served["with_hindsight"] is True
+    # The fair view holds no hindsight, and is the analysis made without it, mark for mark.
+    assert all("hindsight" not in d for d in served["analysis"]["decisions"])
+    assert served["analysis"]["decisions"] == [
+        {k: v for k, v in d.items() if k != "hindsight"} for d in fair_only["decisions"]
+    ]
+    assert served["analysis"]["summary"] == fair_only["summary"]
+    known = served["hindsight"]
+    assert "no seat could know" in known["about"] and "not a judgement" in known["about"]
+    plays = [d for d in served["analysis"]["decisions"] if d["kind"] == "play"]
+    assert len(known["decisions"]) == len(plays) > 0
+    blunder = next(
+        d for d in known["decisions"] if d["seat"] == BLUNDER_SEAT and d["trick"] == trick
+    )
+    assert blunder["chosen"] == card and blunder["kind"] == "play"
+    assert {a["answer"] for a in blunder["answers"]} >= {card, blunder["best"]}
+    assert blunder["loss"] == round(
+        next(a["score"] for a in blunder["answers"] if a["answer"] == card)
+        - blunder["answers"][0]["score"],
+        3,
+    )
+    assert "mark" not in blunder  # hindsight is no judgement
+    # The page hands the viewer both, apart: the fair data and the hindsight's own.
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'id="analysis-data"' in page and 'id="analysis-hindsight"' in page
+    assert 'id="analysis-no-hindsight"' not in page
+
+
+def test_an_analysis_made_without_hindsight_is_never_served_as_one_with_it(
+    app: Flask,
+    client: FlaskClient,
+    auth: AuthActions,
+    world: World,
+    db: Session,
+    database: str,
+    tmp_path: Path,
+) -> None:
+    from arena.store import analyses
+    from arena.store.models import MatchAnalysis
+
+    match_id, _, _ = record_built_match(app, world)
+    with write_transaction(db):
+        fair_id = analyses.request(db, match_id, None, samples=8, playouts=1)[0].id
+    with analysis_worker(database, tmp_path / "data"):
+        assert run_analysis(fair_id) == "done"
+    # Made at another depth: not the site's analysis.
+    assert body(client.get(f"/api/v1/matches/{match_id}/analysis"))["status"] == "none"
+    from web.analyses import DEFAULT
+
+    with write_transaction(db):
+        db.execute(
+            update(MatchAnalysis)
+            .where(MatchAnalysis.id == fair_id)
+            .values(samples=DEFAULT.samples, playouts=DEFAULT.playouts, seed=DEFAULT.seed)
+        )
+    # At the site's depth but without hindsight (made before the site asked for it): its
+    # fair view is served, without hindsight, and its owners may ask for the full one.
+    served = body(client.get(f"/api/v1/matches/{match_id}/analysis"))
+    assert (served["status"], served["id"], served["with_hindsight"]) == ("done", fair_id, False)
+    assert served["hindsight"] is None and served["analysis"]["decisions"]
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'id="analysis-no-hindsight"' in page and 'id="analysis-hindsight"' not in page
+    assert 'id="ask-hindsight"' not in page  # signed out: may not ask
+    auth.login("alice")
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'id="ask-hindsight"' in page
+    assert _ask(client, match_id).status_code == 302
+    asked = body(client.get(f"/matches/{match_id}/analysis.json"))
+    assert asked["status"] == "queued" and asked["id"] != fair_id and asked["with_hindsight"]
+    db.rollback()
+    assert db.get(MatchAnalysis, asked["id"]).hindsight is True  # type: ignore[union-attr]
+
+
+def test_no_hindsight_for_a_match_not_finished(
+    app: Flask, client: FlaskClient, world: World, db: Session, database: str, tmp_path: Path
+) -> None:
+    from arena.store.bots import ensure_house_bots
+    from arena.store.models import Match, MatchStatus
+    from web.bench import add_match
+
+    with write_transaction(db):
+        house = ensure_house_bots(db)
+        running = add_match(
+            db,
+            season_id=None,
+            version_ids=[world.alice_version_id, world.bob_version_id, house[0].id, house[1].id],
+            rules=BUILT_RULES,
+            seed=5,
+        )
+        db.execute(update(Match).where(Match.id == running).values(status=MatchStatus.RUNNING))
+        _row, text = issue_token(db, row(db, User, world.alice_id), "tests")
+    served = body(client.get(f"/api/v1/matches/{running}/analysis"))
+    assert (served["status"], served["hindsight"], served["may_request"]) == ("none", None, False)
+    asked = client.post(
+        f"/api/v1/matches/{running}/analysis", headers={"Authorization": f"Bearer {text}"}
+    )
+    assert asked.status_code == 403
+    # No analysis of a match not finished is ever made (asking is refused); should a row
+    # exist beside such a match, its hindsight (every hand) is still held back.
+    match_id, _, _, _ = _analysed_with_and_without_hindsight(
+        app, world, db, database, tmp_path / "data"
+    )
+    assert body(client.get(f"/api/v1/matches/{match_id}/analysis"))["hindsight"] is not None
+    with write_transaction(db):
+        db.execute(update(Match).where(Match.id == match_id).values(status=MatchStatus.RUNNING))
+    served = body(client.get(f"/api/v1/matches/{match_id}/analysis"))
+    assert served["analysis"] is not None and served["hindsight"] is None

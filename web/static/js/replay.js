@@ -852,6 +852,8 @@
     const hidden = state.hand.deal.some((cards) => cards.includes(HIDDEN));
     ui.allView.textContent = hidden ? "Every seat (hands hidden until played)" : "All hands face up";
     root.dataset.step = `${step.g + 1}-${step.h + 1}-${step.t}-${step.c}`;
+    // The hand's last step (where its end is shown: the analysis marks a decision there).
+    root.dataset.handEnd = String(index === steps.length - 1 || !same(steps[index + 1], step, ["g", "h"]));
     root.dataset.view = view;
     const hash = `#g=${step.g + 1}&h=${step.h + 1}&t=${step.t}&c=${step.c}&view=${view}`;
     if (window.location.hash !== hash) history.replaceState(null, "", hash);
