@@ -1,22 +1,42 @@
 """A league season's leagues: each league's boss and entrants, and each entrant's progress
-to promotion (`arena.seasons.leagues`)."""
+to promotion (`arena.seasons.leagues`); an admin changes its bosses there while it runs
+(`arena.seasons.league_changes`: what that does to the bots already placed is said on the
+form and in docs/ratings.md, "Changing the leagues")."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Any
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from sqlalchemy import select
+from werkzeug.wrappers import Response
+from wtforms import StringField, SubmitField
+from wtforms.validators import DataRequired, Length
 
 from arena.seasons.errors import SeasonError
+from arena.seasons.league_changes import change_bosses
 from arena.seasons.leagues import Standing, league_name, standings
-from arena.store.models import Bot, LeaguePlace, SeasonLeagues, User
+from arena.seasons.rounds import lock_season
+from arena.store.models import Bot, LeaguePlace, SeasonLeagues, SeasonStatus, User
 
 from . import database
+from .auth import admin_required
+from .forms import FlaskForm, add_error
 from .loaders import load_season
 
 bp = Blueprint("leagues", __name__, url_prefix="/seasons")
+
+
+class BossesForm(FlaskForm):
+    """An admin's change to a league season's bosses (weakest first)."""
+
+    bosses = StringField(
+        "Bosses (house bots, weakest first)",
+        description="e.g. random heuristic strong: one league per boss, and the top above",
+        validators=[DataRequired(), Length(max=200)],
+    )
+    submit = SubmitField("Change the bosses")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -92,7 +112,7 @@ def league_rows(season_id: int) -> tuple[SeasonLeagues, list[League]]:
                 "promotions": sorted(p.league for p in promotions.get(r.bot_id, [])),
             }
             for r in found
-            if r.league == number
+            if min(r.league, count) == number  # past the last boss: the top league
         ]
         boss = config.bosses[number] if number < count else None
         leagues.append(League(number, league_name(number, count), boss, rows))
@@ -105,4 +125,37 @@ def show(season_id: int) -> str:
     each is from beating the boss."""
     season = load_season(season_id)
     config, leagues = league_rows(season_id)
-    return render_template("leagues/show.html", season=season, config=config, leagues=leagues)
+    form = BossesForm(formdata=None, bosses=" ".join(config.bosses))
+    return render_template(
+        "leagues/show.html", season=season, config=config, leagues=leagues, form=form
+    )
+
+
+@bp.post("/<int:season_id>/leagues")
+@admin_required
+def change(season_id: int) -> Response | tuple[str, int]:
+    """Change a league season's bosses (admins): 400 with the form for an edit the leagues
+    refuse (an unknown or repeated boss, a league that holds bots removed), 409 for a
+    finished season, 404 for a season without leagues."""
+    season = load_season(season_id)
+    form = BossesForm()
+    if form.validate_on_submit():
+        kinds = (form.bosses.data or "").replace(",", " ").split()
+        try:
+            with database.writing() as db:
+                locked = lock_season(db, season_id)
+                if locked.status is SeasonStatus.FINISHED:
+                    abort(409, "The season is finished: its leagues are frozen.")
+                change_bosses(db, locked, kinds)
+        except SeasonError as error:
+            add_error(form.bosses, str(error))
+        else:
+            flash(f"Bosses changed: {', '.join(kinds)}. Every bot keeps its league.", "success")
+            return redirect(url_for("leagues.show", season_id=season_id))
+    elif "csrf_token" in form.errors:
+        abort(400, "The form's CSRF token is missing or expired: reload the page and try again.")
+    config, leagues = league_rows(season_id)
+    page = render_template(
+        "leagues/show.html", season=season, config=config, leagues=leagues, form=form
+    )
+    return page, 400

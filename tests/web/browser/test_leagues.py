@@ -156,3 +156,36 @@ def test_a_new_bot_starts_in_the_lowest_league_and_is_promoted_after_beating_its
         evidence = place.evidence
         assert evidence is not None and evidence["promoted"] and evidence["games"] >= 3
         assert evidence["high"] < 0  # the interval of (bot - boss) points per hand below zero
+
+    # The admin changes the running season's bosses on the leagues page: a boss named
+    # twice is refused with the reason, then Bronze's boss is replaced (heuristic by
+    # strong) and a boss added above; the bot keeps its league (Bronze), and plays its
+    # next round against the new boss.
+    page.goto(f"{url}/seasons/{season_id}/leagues")
+    assert page.input_value("#bosses") == "random heuristic"
+    assert "nothing sends a bot down" in page.inner_text("#change-leagues")
+    page.fill("#bosses", "random random")
+    page.click("#bosses-form [type=submit]")
+    page.wait_for_selector("#bosses-form .error")
+    assert "random is named twice" in page.inner_text("#bosses-form .error")
+    page.fill("#bosses", "random strong heuristic")
+    screenshot(page, "leagues-change-bosses")
+    page.click("#bosses-form [type=submit]")
+    page.wait_for_selector("text=Every bot keeps its league")
+    assert page.inner_text("#league-1 .boss") == "strong"
+    assert page.inner_text("#league-2 .boss") == "heuristic"
+    assert "demo-heuristic-1" in page.inner_text("#league-1")
+    assert "no games against strong yet" in page.inner_text(
+        "#league-1 tr[data-bot='demo-heuristic-1'] .promotion"
+    )
+    assert league_of(app, season_id, bot_id) == 1
+    ids = []
+    with sessions(app)() as db:
+        schedule_round(db, season_id, ids.extend)
+    for match_id in ids:
+        assert played(execute_match, match_id) == "done"
+    assert league_of(app, season_id, bot_id) == 1  # nothing moved it by the edit
+    page.goto(f"{url}/seasons/{season_id}/leagues")
+    row = page.inner_text("#league-1 tr[data-bot='demo-heuristic-1']")
+    assert "no games against strong yet" not in row, row
+    screenshot(page, "leagues-after-change")
