@@ -296,7 +296,9 @@ def test_a_two_pack_play_taking_a_costly_trick_that_could_be_ducked_is_flagged()
     """Cancellation Hearts: last to a trick worth 5 points or more (the ♠Q's 13 among them,
     often), the seat that takes it rather than ducking loses about that much."""
     hand, decision = _last_to_a_costly_trick("cancellation", DecisionKind.PLAY, 5)
-    duck, take = _duck_or_take(hand, decision, 5)
+    found = _duck_or_take(hand, decision, 5)
+    assert found is not None
+    duck, take = found
     view = hand.view(decision.seat)
     evaluation = evaluate_family_play(
         view, random.Random(2), samples=40, playouts=2, first=str(take)
@@ -306,7 +308,9 @@ def test_a_two_pack_play_taking_a_costly_trick_that_could_be_ducked_is_flagged()
 
 def test_a_penny_round_taken_that_could_be_ducked_is_flagged():
     hand, decision = _last_to_a_costly_trick("four_penny", DecisionKind.PENNY_PLAY, 5)
-    duck, take = _duck_or_take(hand, decision, 5)
+    found = _duck_or_take(hand, decision, 5)
+    assert found is not None
+    duck, take = found
     view = hand.view(decision.seat)
     evaluation = evaluate_on_worlds(
         view,
