@@ -22,6 +22,7 @@ from arena.analysis import (
     analyse,
 )
 from arena.analysis.review import MARKS, PHASES, TAGS
+from arena.engine.rules import RulesError
 from arena.match import replay as replay_io
 from arena.match import replay_view
 
@@ -122,9 +123,13 @@ def analyse_command(
     _print_hindsight(analysis)
 
 
+_ALWAYS_SHOWN = ("pass", "lead", "follow", "discard")
+
+
 def describe(d: DecisionAnalysis) -> str:
-    """Where a decision was, for people: "g1 h3 trick 5 s2" (game, hand, seat from 0)."""
-    place = "pass" if d.trick is None else f"trick {d.trick + 1}"
+    """Where a decision was, for people: "g1 h3 trick 5 s2" (game, hand, seat from 0); a
+    decision before the tricks or after them by its phase ("g1 h3 pledge s2")."""
+    place = d.phase if d.trick is None else f"trick {d.trick + 1}"
     return f"g{d.game + 1} h{d.hand + 1} {place} s{d.seat}"
 
 
@@ -167,15 +172,20 @@ def _print_analysis(path: Path, analysis: MatchAnalysis, every: bool) -> None:
         )
         table.add_column("phase")
         table.add_column("lost per hand", justify="right")
-        for phase in PHASES:
-            table.add_row(phase, f"{summary['phases'][phase]:.2f}")
+        for phase in PHASES:  # the play's and the pass's always, the other kinds' when judged
+            if phase in _ALWAYS_SHOWN or any(
+                d.phase == phase and d.entrant == entrant for d in analysis.decisions
+            ):
+                table.add_row(phase, f"{summary['phases'][phase]:.2f}")
         for tag in TAGS:
             table.add_row(f"of which {_PHASE_NAMES[tag]}", f"{summary['tags'][tag]:.2f}")
         marks = summary["marks"]
         table.add_row("marks", ", ".join(f"{marks[name]} {name}" for name, _ in MARKS))
         console.print(table)
         for worst in summary["worst"]:
-            place = "the pass" if worst["trick"] is None else f"trick {worst['trick'] + 1}"
+            place = (
+                f"the {worst['phase']}" if worst["trick"] is None else f"trick {worst['trick'] + 1}"
+            )
             console.print(
                 f"  worst: game {worst['game'] + 1}, hand {worst['hand'] + 1}, {place}: "
                 f"{worst['chosen']} instead of {worst['best']} (-{worst['loss']:.2f}, "
@@ -269,7 +279,11 @@ def bench_analysis(
         return
     from arena.benchmarks.analysis import measure
 
-    rules = rules_from_option(rules_name, None).replace(target_score=None, max_hands=hands)
+    dealt = rules_from_option(rules_name, None)
+    try:
+        rules = dealt.replace(target_score=None, max_hands=hands)
+    except RulesError:  # a game in chips ends at its stake: kept (it may end sooner)
+        rules = dealt.replace(max_hands=hands)
     settings = Settings(
         samples=samples, playouts=playouts, seed=1, evaluator=evaluator, hindsight=hindsight
     )
