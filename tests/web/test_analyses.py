@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import jsonschema
+import yaml
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import update
@@ -26,6 +28,13 @@ def body(response: Any) -> Any:
     found = response.get_json()
     assert found is not None, response.get_data(as_text=True)
     return found
+
+
+def _openapi_schema(name: str) -> dict[str, Any]:
+    """A schema of the API's published OpenAPI document (docs/openapi.yaml)."""
+    document = yaml.safe_load((Path(__file__).parents[2] / "docs" / "openapi.yaml").read_text())
+    schema: dict[str, Any] = document["components"]["schemas"][name]
+    return schema
 
 
 def _ask(client: FlaskClient, match_id: int, signed_in: bool = True):
@@ -197,6 +206,7 @@ def test_the_api_serves_the_hindsight_under_its_own_key_and_the_fair_view_unchan
     )
     served = body(client.get(f"/api/v1/matches/{match_id}/analysis"))
     assert served["status"] == "done" and served["with_hindsight"] is True
+    jsonschema.validate(served, _openapi_schema("MatchAnalysisState"))  # as published
     # The fair view holds no hindsight, and is the analysis made without it, mark for mark.
     assert all("hindsight" not in d for d in served["analysis"]["decisions"])
     assert served["analysis"]["decisions"] == [

@@ -7,6 +7,7 @@ artifacts/screenshots/analysis-*.png (copies in docs/images/ for docs/analysis.m
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 from sqlalchemy import select
 
@@ -101,7 +102,7 @@ def test_an_analysed_match_marks_the_built_blunder_in_the_viewer_and_on_the_bot_
     )
 
 
-def _analysed(app, world, database, tmp_path, match_id: int) -> dict:
+def _analysed(app, world, database, tmp_path, match_id: int) -> dict[str, Any]:
     """The match analysed by the real task at the site's depth (with the hindsight), as
     asked by alice; the stored result."""
     from arena.store import analyses
