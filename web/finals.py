@@ -4,6 +4,7 @@ and standings, refreshed live while it runs). The beat runs finals
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -13,6 +14,7 @@ from werkzeug.wrappers import Response
 from wtforms import DateTimeLocalField, IntegerField, SelectField, StringField, SubmitField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
+from arena.seasons.brackets import Bracket, bracket
 from arena.seasons.finals import (
     FinalError,
     create_final,
@@ -167,7 +169,55 @@ def final_view(final: Final) -> dict[str, Any]:
         "tied": tied_places(order),
         "balance": seat_balance(db, final) if final.status is not FinalStatus.SCHEDULED else None,
         "error": (final.report or {}).get("error"),
+        "bracket": bracket_view(
+            bracket(db, final, len(finalists)),
+            lambda entrant: names.get(by_number[entrant].bot_id, "?"),
+        ),
     }
+
+
+def bracket_view(shown: Bracket | None, name: Callable[[int], str]) -> dict[str, Any] | None:
+    """A knockout's bracket as the page and the API show it (None for a round robin):
+    each round's tables with their finalists named, their points per hand and places once
+    done, who goes on, and the winner once the Final is done."""
+    if shown is None:
+        return None
+    return {
+        "rounds": [
+            {
+                "stage": played.stage,
+                "name": played.name,
+                "tables": [
+                    {
+                        "number": table.number,
+                        "match_id": table.match_id,
+                        "state": table.state,
+                        "seats": [
+                            {
+                                "entrant": seat.entrant,
+                                "bot": name(seat.entrant),
+                                "points": seat.points,
+                                "place": seat.place,
+                                "goes_on": seat.goes_on,
+                            }
+                            for seat in table.seats
+                        ],
+                    }
+                    for table in played.tables
+                ],
+            }
+            for played in shown.rounds
+        ],
+        "winner": None if shown.winner is None else _winner(shown, name),
+    }
+
+
+def _winner(shown: Bracket, name: Callable[[int], str]) -> dict[str, Any]:
+    """The winner, and who was level with them on points at the Final's table (the
+    better seed takes a tie, `designs.next_round`)."""
+    first, *others = shown.rounds[-1].tables[0].seats
+    level = [name(seat.entrant) for seat in others if seat.points == first.points]
+    return {"entrant": first.entrant, "bot": name(first.entrant), "level_with": level}
 
 
 @bp.get("/<int:final_id>")
