@@ -6,7 +6,13 @@ page draws its bracket, round by round, and names the winner."""
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
+import shutil
+import subprocess
+import sys
 import threading
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,8 +23,8 @@ from sqlalchemy import select
 
 from arena.engine import preset
 from arena.seasons.finals import advance_final, create_final
-from arena.store.database import write_transaction
-from arena.store.models import Bot, Final, FinalFormat
+from arena.store.database import make_engine, make_sessionmaker, write_transaction
+from arena.store.models import Bot, Final, FinalFormat, Season
 from arena.store.types import utc_now
 from tests.web.browser.conftest import screenshot
 from web.database import sessions
@@ -164,3 +170,85 @@ def test_a_knockout_of_eight_shows_its_bracket_live_and_its_winner(
     assert page.locator("#final-status").text_content() == "finished"
     assert page.locator("#final-standings tbody tr").count() == 8
     screenshot(page, "final-knockout")
+
+
+@pytest.fixture
+def platform(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """`arena platform` (the site behind the live server, two Celery workers with the
+    sandbox, beat) in a folder of its own, with no demo round after its first; its URL
+    and its database's."""
+    from tests.web.browser.test_contestant_loop import _answers
+    from tests.workers.processes import wait_until
+    from tests.workers.test_platform import ctrl_c, free_port, start_platform
+
+    if shutil.which("bwrap") is None or os.geteuid() != 0:
+        pytest.skip("the sandbox needs root and bubblewrap (apt-get install bubblewrap)")
+    port = free_port()
+    log = tmp_path / "platform.log"
+    process = start_platform(tmp_path, port, log, "--cadence", "3600")
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until(lambda: _answers(url), 120, "the site to answer")
+        yield url, f"sqlite:///{tmp_path / 'var' / 'arena.db'}"
+    finally:
+        ctrl_c(process)
+        print(log.read_text(errors="replace")[-4000:])
+
+
+@pytest.mark.slow
+def test_a_knockout_made_with_the_command_runs_on_the_platforms_workers_to_its_winner(
+    platform: tuple[str, str], browser: Any, tmp_path: Path
+) -> None:
+    """The same knockout of eight on the real platform: made by `arena final create`,
+    released by its beat, played by its two workers, followed in Chromium to the winner."""
+    url, database = platform
+    engine = make_engine(database)
+    with make_sessionmaker(engine)() as db:
+        season_id = db.scalar(select(Season.id).where(Season.name.startswith("Demo")))
+        rows = db.execute(
+            select(Bot.id, Bot.name).where(
+                Bot.name.in_(
+                    [f"demo-heuristic-{i}" for i in (1, 2, 3)]
+                    + [f"demo-random-{i}" for i in (1, 2)]
+                    + [f"random-{i}" for i in (1, 2, 3)]
+                )
+            )
+        ).all()
+    engine.dispose()
+    assert season_id is not None and len(rows) == 8, rows
+    names = dict(rows)
+    made = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("arena")),
+            *("final", "create", "Platform knockout", "--season", str(season_id)),
+            *(arg for bot_id, _ in rows for arg in ("--bot", str(bot_id))),
+            *("--format", "knockout", "--worker-share", "2", "--now", "--url", database),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert made.returncode == 0, made.stdout + made.stderr
+    final_id = int(made.stdout.split()[1])
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{url}/finals/{final_id}")
+    semis = "#final-bracket .bracket-round[data-stage='0'] .ko-table"
+    assert page.locator(semis).count() == 2
+    page.wait_for_selector(f"{semis}[data-state='done'] >> nth=1", timeout=600_000)
+    page.wait_for_selector("#final-winner", timeout=600_000)  # the page followed, no reload
+    request = urllib.request.Request(
+        f"{url}/api/v1/finals/{final_id}", headers={"Accept": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as reply:
+        view = json.loads(reply.read())
+    assert view["status"] == "finished"
+    winner = view["bracket"]["winner"]
+    assert winner["bot"] == names[view["standings"][0]["bot_id"]]
+    assert page.inner_text("#final-winner").startswith(f"Winner: {winner['bot']}")
+    screenshot(page, "final-knockout-platform")
+    context.close()
+    assert not errors, errors
