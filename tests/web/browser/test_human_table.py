@@ -6,8 +6,10 @@ plays the match, asking the person's seat through the store. The test answers ev
 decision on the page by clicking only cards and options the page offers as legal (every
 other card is disabled), plays once by keyboard and once by a tap on a 390 px phone,
 reloads the page in the middle and goes on, and ends with the match recorded and
-`arena replay verify` passing on its stored replay. The same for Auction Hearts, whose
-bids (and the naming, when the person wins the auction) are options with their words.
+`arena replay verify` passing on its stored replay; the page takes its updates from the
+table's stream (web/table_live.py) and never polls. The same for Auction Hearts, whose
+bids (and the naming, when the person wins the auction) are options with their words,
+with no stream place left on the site: the page falls back to polling the state.
 Screenshots of a hand in play at 1280 and 390 px go to artifacts/screenshots/ (the copies
 in docs/images/human-table-*.png are from one run, looked at).
 """
@@ -286,6 +288,9 @@ def test_a_person_bids_in_an_auction_reloads_loses_the_connection_and_the_match_
     site, browser, app, worker, tmp_path
 ):
     server, _world = site
+    # No stream place left on the site: the page is refused its stream (503) and falls
+    # back to polling the state, and the whole table still plays, reloads and resumes.
+    app.config["LIVE_MAX_STREAMS"] = 0
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(30_000)
@@ -327,6 +332,7 @@ def test_a_person_bids_in_an_auction_reloads_loses_the_connection_and_the_match_
     assert "bid" in kinds and "play" in kinds, kinds
     assert any("bid" in w for w in words) and any("pass" in w for w in words), words[:6]
     assert reloaded and cut
+    assert page.locator("#table").get_attribute("data-updates") == "polling"
     replay = verify_stored_replay(app, match_id, tmp_path)
     no_fault_of_the_person(replay)
     context.close()
