@@ -50,24 +50,50 @@ def compose_command() -> list[str]:
 
 
 class Stack:
-    """One compose project of docker-compose.yml + the offline and test overrides."""
+    """One compose project of docker-compose.yml + the offline and test overrides.
 
-    def __init__(self, compose: list[str]) -> None:
+    `targets` is the folder of Prometheus's file discovery (deploy/prometheus.test.yml):
+    the site's target is written there now, the workers' by `write_worker_targets`."""
+
+    def __init__(self, compose: list[str], targets: Path) -> None:
         self.compose = compose
         self.project = f"hearts-e2e-{secrets.token_hex(4)}"
         self.password = secrets.token_hex(12)
+        self.metrics_token = secrets.token_hex(16)
         self.ports = {
             "ARENA_E2E_REDIS_PORT": free_port(),
             "ARENA_E2E_POSTGRES_PORT": free_port(),
             "ARENA_E2E_WEB_PORT": free_port(),
+            "ARENA_E2E_PROMETHEUS_PORT": free_port(),
         }
+        self.targets = targets
         self.env = {
             **{k: v for k, v in os.environ.items() if not k.startswith("ARENA_")},
             **{name: str(port) for name, port in self.ports.items()},
             "ARENA_SECRET_KEY": secrets.token_hex(32),
+            "ARENA_METRICS_TOKEN": self.metrics_token,
+            "ARENA_E2E_PROMETHEUS_TARGETS": str(targets),
             "POSTGRES_PASSWORD": self.password,
             "COMPOSE_PROJECT_NAME": self.project,
         }
+        # Prometheus reads the folder as its own user (a bind mount: only the folder's
+        # own mode counts, not its parents')
+        targets.chmod(0o755)
+        self._write_targets("site", [f"127.0.0.1:{self.ports['ARENA_E2E_WEB_PORT']}"])
+
+    @property
+    def prometheus(self) -> str:
+        return f"http://127.0.0.1:{self.ports['ARENA_E2E_PROMETHEUS_PORT']}"
+
+    def write_worker_targets(self, addresses: list[str]) -> None:
+        """The workers' metrics addresses (host:port) for Prometheus to scrape."""
+        self._write_targets("workers", addresses)
+
+    def _write_targets(self, name: str, addresses: list[str]) -> None:
+        part = self.targets / f".{name}.json"  # renamed into place: never read half written
+        part.write_text(json.dumps([{"targets": addresses}]))
+        part.chmod(0o644)
+        part.replace(self.targets / f"{name}.json")
 
     @property
     def web(self) -> str:

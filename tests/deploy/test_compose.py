@@ -232,7 +232,7 @@ def test_the_test_override_runs_every_container_on_the_host_network_on_127_0_0_1
     enabled = {name: s for name, s in test.items() if not s.get("profiles")}
     # web, live and prometheus publish ports, which the host's network cannot: off there.
     off = {"web", "live", "prometheus"}
-    assert set(enabled) | off == set(services()) - profiled() | {"site"}
+    assert set(enabled) | off == set(services()) - profiled() | {"site", "prometheus-host"}
     assert all(test[name]["profiles"] for name in off)
     for name, service in enabled.items():
         assert service["network_mode"] == "host", name
@@ -400,3 +400,41 @@ def test_grafana_is_optional_provisioned_from_deploy_and_reads_our_prometheus() 
     uids = {p["datasource"]["uid"] for p in dashboard["panels"] if "datasource" in p}
     assert uids == {source["uid"]}
     assert "${GRAFANA_ADMIN_PASSWORD" in grafana["environment"]["GF_SECURITY_ADMIN_PASSWORD"]
+
+
+def test_the_test_stacks_prometheus_is_the_deployments_on_the_hosts_network() -> None:
+    """deploy/compose.test.yml's `prometheus-host` (run by tests/deploy/test_stack.py) is
+    docker-compose.yml's Prometheus image and rights, on 127.0.0.1, with the deployment's
+    jobs, token file and alert rules: only where the targets are found differs."""
+    host = override("compose.test.yml")["services"]["prometheus-host"]
+    deployed = services()["prometheus"]
+    assert host["image"] == deployed["image"]
+    assert host["build"]["dockerfile"] == deployed["build"]["dockerfile"]
+    assert host["build"]["context"] == deployed["build"]["context"]
+    for key in ("cap_drop", "cap_add", "security_opt"):
+        assert host[key] == deployed[key], key
+    assert host["network_mode"] == "host" and "ports" not in host
+    command = host["command"]
+    listen = next(a for a in command if a.startswith("--web.listen-address="))
+    assert listen.startswith("--web.listen-address=127.0.0.1:")
+    (config,) = [a.split("=", 1)[1] for a in command if a.startswith("--config.file=")]
+    mounts = {}  # target: source (a source may hold ${VAR:?}, colon and all)
+    for volume in host["volumes"]:
+        found = re.fullmatch(r"(.+?):(/[^:]*)(?::ro)?", volume)
+        assert found, volume
+        mounts[found.group(2)] = found.group(1)
+    assert mounts[config] == "./deploy/prometheus.test.yml"
+    assert mounts["/prometheus"] == "prometheus-data"  # a named volume, gone with `down -v`
+    assert "ARENA_METRICS_TOKEN" in host["environment"]
+    test_config = yaml.safe_load((ROOT / "deploy" / "prometheus.test.yml").read_text())
+    jobs = {job["job_name"]: job for job in test_config["scrape_configs"]}
+    real = {job["job_name"]: job for job in prometheus_config()["scrape_configs"]}
+    assert set(jobs) == set(real)
+    assert jobs["arena-site"]["authorization"] == real["arena-site"]["authorization"]
+    assert jobs["arena-site"]["metrics_path"] == real["arena-site"]["metrics_path"]
+    for job in jobs.values():
+        (discovery,) = job["file_sd_configs"]
+        for path in discovery["files"]:
+            assert Path(path).parent.as_posix() in mounts, path  # the test's folder
+    (rules,) = test_config["rule_files"]
+    assert rules == "/etc/prometheus/" + prometheus_config()["rule_files"][0]

@@ -6,6 +6,9 @@
 * the migration step ran and the site answers;
 * a bot uploaded through the API is validated in a worker container's sandbox;
 * a season plays matches on both worker containers, each recorded once with its ratings;
+* Prometheus (docker-compose.yml's image, on the host's network: deploy/compose.test.yml's
+  `prometheus-host`) scrapes the site with the metrics token and every worker container's
+  exporter, and holds the season's matches and the site's requests;
 * the worker container playing a match is killed (SIGKILL) mid-match: the other worker
   container plays it again, and it is recorded once;
 * the sandbox battery's file and environment attacks, run inside a worker container;
@@ -18,6 +21,7 @@ can run here, except under CI, where that is a failure. Timings are printed at t
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import re
@@ -76,7 +80,7 @@ def timed(step: str, started: float) -> None:
 
 
 @pytest.fixture(scope="module")
-def stack() -> Iterator[Stack]:
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     try:
         compose = compose_command()
     except DockerUnavailableError as error:
@@ -86,10 +90,10 @@ def stack() -> Iterator[Stack]:
     started = time.monotonic()
     subprocess.run(["sh", str(ROOT / "deploy" / "base-images.sh")], check=True, cwd=ROOT)
     timed("base images (deploy/base-images.sh)", started)
-    stack = Stack(compose)
+    stack = Stack(compose, tmp_path_factory.mktemp("prometheus-targets"))
     try:
         started = time.monotonic()
-        stack.run("build", "migrate", timeout=1800)
+        stack.run("build", "migrate", "prometheus-host", timeout=1800)
         timed("build (compose build)", started)
         started = time.monotonic()
         stack.run("up", "-d", "--no-build", timeout=600)
@@ -265,6 +269,92 @@ def test_a_season_plays_on_both_worker_containers(
     by_container = [recorded_matches(stack, c) for c in worker_containers(stack)]
     assert not set.intersection(*by_container), "a match was recorded by both containers"
     assert rated >= sum(len(found) for found in by_container) > 0
+
+
+WORKER_SERVICES = ("worker", "worker-default", "worker-analysis")
+METRICS_LINE = re.compile(r"worker metrics on http://(127\.0\.0\.1:\d+)/metrics")
+
+
+def metrics_address(stack: Stack, container: str) -> str | None:
+    """Where the container's worker serves its metrics (its start-up line says)."""
+    found = METRICS_LINE.findall(stack.logs(container))
+    return found[-1] if found else None
+
+
+def prometheus(stack: Stack, path: str, **params: str) -> Any:
+    """The `data` of a Prometheus HTTP API answer."""
+    answer = requests.get(f"{stack.prometheus}/api/v1/{path}", params=params, timeout=10)
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["status"] == "success", body
+    return body["data"]
+
+
+def scraped(stack: Stack, expected: int) -> list[dict[str, Any]] | None:
+    """Prometheus's active targets once there are `expected`, each scraped and up."""
+    try:
+        targets: list[dict[str, Any]] = prometheus(stack, "targets")["activeTargets"]
+    except (requests.RequestException, AssertionError):
+        return None  # not serving yet
+    if len(targets) != expected or any(t["health"] != "up" for t in targets):
+        return None
+    return targets
+
+
+def sample(stack: Stack, query: str) -> float:
+    """The value of an instant query that yields one number (0 when it yields none)."""
+    result = prometheus(stack, "query", query=query)["result"]
+    return float(result[0]["value"][1]) if result else 0.0
+
+
+def evaluated_rules(stack: Stack) -> list[dict[str, Any]] | None:
+    """The alert rules once each has been evaluated (health no longer "unknown")."""
+    groups = prometheus(stack, "rules")["groups"]
+    rules = [rule for group in groups for rule in group["rules"]]
+    return rules if rules and all(rule["health"] != "unknown" for rule in rules) else None
+
+
+def test_prometheus_in_the_stack_scrapes_the_site_and_every_worker(stack: Stack) -> None:
+    """docker-compose.yml's Prometheus image, its token and alert rules, in the running
+    stack: the site's /metrics opens to the token only (ARENA_METRICS_ALLOW is empty
+    there), every worker container's exporter is found and scraped, and what they
+    counted is queryable: the season's matches (the test before this one played them)
+    and the site's requests."""
+    started = time.monotonic()
+    containers = [c for service in WORKER_SERVICES for c in stack.containers(service)]
+    assert len(containers) == 4  # two match workers, the default and the analysis worker
+    addresses: list[str] = []
+    for container in containers:
+        found = wait_until(
+            functools.partial(metrics_address, stack, container), 60, "a worker's metrics port"
+        )
+        assert found is not None
+        addresses.append(found)
+    stack.write_worker_targets(sorted(addresses))
+    # the site refuses the scrape without the token, from the machine itself too
+    metrics = f"{stack.web}/metrics"
+    assert requests.get(metrics, timeout=10).status_code == 403
+    with_token = {"Authorization": f"Bearer {stack.metrics_token}"}
+    assert requests.get(metrics, headers=with_token, timeout=10).status_code == 200
+    targets = wait_until(lambda: scraped(stack, 1 + len(addresses)), 120, "every target up")
+    assert targets is not None
+    jobs = sorted((t["labels"]["job"], t["labels"]["instance"]) for t in targets)
+    site = f"127.0.0.1:{stack.ports['ARENA_E2E_WEB_PORT']}"
+    assert jobs == [("arena-site", site)] + [("arena-workers", a) for a in sorted(addresses)]
+    # the match workers' counters hold the season's matches (each worker's own share)
+    finished = wait_until(
+        lambda: sample(stack, 'sum(arena_matches_finished_total{job="arena-workers"})'),
+        60,
+        "the finished matches to be scraped",
+    )
+    assert finished >= 2, finished
+    by_worker = 'count(sum by (instance) (arena_matches_finished_total{job="arena-workers"}) > 0)'
+    assert sample(stack, by_worker) == 2  # both match workers recorded matches
+    assert sample(stack, 'sum(arena_http_requests_total{job="arena-site"})') > 0
+    # the alert rules (docker-compose.yml's file, baked into the image) load and evaluate
+    rules = wait_until(lambda: evaluated_rules(stack), 60, "the alert rules to be evaluated")
+    assert rules and all(rule["health"] == "ok" for rule in rules), rules
+    timed("prometheus (worker ports to every target scraped)", started)
 
 
 def holder_of(stack: Stack, sessions: sessionmaker[Session], match_id: int) -> str | None:
