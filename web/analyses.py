@@ -18,6 +18,7 @@ from flask import Blueprint, abort, flash, jsonify, redirect, url_for
 from werkzeug.wrappers import Response
 
 from arena.analysis import Settings
+from arena.engine import Rules
 from arena.store import analyses
 from arena.store.models import AnalysisStatus, Match, MatchAnalysis, MatchStatus, User
 
@@ -152,20 +153,18 @@ def ask(match: Match, user: User) -> tuple[MatchAnalysis, bool]:
     return row, asked
 
 
-def page_data(body: dict[str, Any]) -> dict[str, Any]:
+def page_data(body: dict[str, Any], rules: Rules | None = None) -> dict[str, Any]:
     """What the match page hands the viewer's box (web/static/js/analysis.js): the fair
-    analysis and the hindsight apart, each decision `present`ed (its words and the viewer
-    step that shows it), so the script keeps no table of its own."""
-    fair = body.get("analysis")
-    known = body.get("hindsight")
-    return {
-        "fair": None
-        if fair is None
-        else {**fair, "decisions": [labels.present(d) for d in fair["decisions"]]},
-        "hindsight": None
-        if known is None
-        else {**known, "decisions": [labels.present(d) for d in known["decisions"]]},
-    }
+    analysis and the hindsight apart, each decision `present`ed under the match's `rules`
+    (its words and the viewer step that shows it), so the script keeps no table of its
+    own."""
+
+    def presented(part: dict[str, Any] | None) -> dict[str, Any] | None:
+        if part is None:
+            return None
+        return {**part, "decisions": [labels.present(d, rules) for d in part["decisions"]]}
+
+    return {"fair": presented(body.get("analysis")), "hindsight": presented(body.get("hindsight"))}
 
 
 @bp.post("/matches/<int:match_id>/analysis")

@@ -16,6 +16,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from arena.analysis.review import PHASES
+from arena.engine import Rules
 
 from .templating import JOKERS, RANKS, SUITS, card_html
 
@@ -30,8 +31,9 @@ class KindLabel:
     """The heading of the column of its answers."""
     when: str
     """Where the replay viewer shows it: "trick" (the card's own step), "round" (a
-    four-penny multi-round, any of its steps: the analysis gives a penny-round card's place
-    in its penny's pile, not in the round's order of play), "deal" (the deal, where the
+    four-penny multi-round, any of its steps: the analysis numbers a penny-round card's
+    trick as the opening tricks plus the pennies finished, and gives its place in its
+    penny's pile, not in the round's order of play), "deal" (the deal, where the
     dealer's call is shown), "before" (the step before the first trick: the pass, the
     auction, the reveals and the decisions made before play) or "end" (the hand's last
     step: the shooter's choice)."""
@@ -113,14 +115,24 @@ def _kind_of(decision: Mapping[str, Any]) -> str | None:
     return phase or None
 
 
-def step(decision: Mapping[str, Any]) -> tuple[int, int] | None:
+def _round(trick: int, rules: Rules | None) -> int:
+    """The viewer's trick (from 1) of a penny-round card whose analysis says `trick` (003
+    'FOUR-PENNY HEARTS': the opening tricks, then multi-rounds of `players` pennies, each
+    counted as a trick once the round is over)."""
+    if rules is None:
+        return trick + 1
+    openings = rules.penny_openings
+    return openings + (trick - openings) // rules.players + 1
+
+
+def step(decision: Mapping[str, Any], rules: Rules | None = None) -> tuple[int, int] | None:
     """The viewer's step of a decision (trick from 1, card from 1; trick 0 is the deal
     (card 0) and what comes before the first trick (card 1)); None for the hand's end. A
-    multi-round's card: the round's first step."""
+    multi-round's card: the round's first step (found with the match's `rules`)."""
     trick = decision.get("trick")
     when = kind_label(_kind_of(decision), trick).when
     if trick is not None and when == "round":
-        return trick + 1, 1
+        return _round(trick, rules), 1
     if trick is not None and when == "trick":
         return trick + 1, (decision.get("position") or 0) + 1
     if when == "end":
@@ -133,18 +145,18 @@ LAST = 99
 step (the viewer goes to the last step at or before the one asked)."""
 
 
-def jump(decision: Mapping[str, Any]) -> str:
+def jump(decision: Mapping[str, Any], rules: Rules | None = None) -> str:
     """The viewer's link to the step that shows the decision ("#g=1&h=2&t=5&c=3")."""
-    at = step(decision) or (LAST, LAST)
+    at = step(decision, rules) or (LAST, LAST)
     g, h = decision["game"] + 1, decision["hand"] + 1
     return f"#g={g}&h={h}&t={at[0]}&c={at[1]}"
 
 
-def key(decision: Mapping[str, Any]) -> str:
+def key(decision: Mapping[str, Any], rules: Rules | None = None) -> str:
     """The viewer's `data-step` at which the decision is shown ("1-2-5-3"); "1-2-end" for
-    the hand's last step (the viewer marks it `data-hand-end`), "1-2-9-*" for any step of
+    the hand's last step (the viewer marks it `data-hand-end`), "1-2-3-*" for any step of
     a multi-round."""
-    at = step(decision)
+    at = step(decision, rules)
     g, h = decision["game"] + 1, decision["hand"] + 1
     if at is None:
         return f"{g}-{h}-end"
@@ -153,11 +165,13 @@ def key(decision: Mapping[str, Any]) -> str:
     return f"{g}-{h}-{at[0]}-{at[1]}"
 
 
-def place(decision: Mapping[str, Any]) -> str:
+def place(decision: Mapping[str, Any], rules: Rules | None = None) -> str:
     """Where the decision was in its hand, for people: "trick 5", "the pass"."""
     kind = _kind_of(decision)
     trick = decision.get("trick")
     when = kind_label(kind, trick).when
+    if trick is not None and when == "round" and rules is not None:
+        return f"multi-round {_round(trick, rules) - rules.penny_openings}"
     if trick is not None and when in ("trick", "round"):
         return f"trick {trick + 1}"
     if when == "deal":
@@ -180,9 +194,10 @@ def answer_html(text: str) -> Markup:
     return Markup(" ").join(card_html(t) if _is_card(t) else escape(t) for t in tokens)
 
 
-def present(decision: Mapping[str, Any]) -> dict[str, Any]:
+def present(decision: Mapping[str, Any], rules: Rules | None = None) -> dict[str, Any]:
     """A judged decision with the words the viewer's box shows (`label`): its verb, the
-    heading of its answers, its phase's name, its place and the viewer step showing it."""
+    heading of its answers, its phase's name, its place and the viewer step showing it
+    (under the match's `rules`)."""
     label = kind_label(_kind_of(decision), decision.get("trick"))
     return {
         **decision,
@@ -190,7 +205,7 @@ def present(decision: Mapping[str, Any]) -> dict[str, Any]:
             "verb": label.verb,
             "answers": label.answers,
             "phase": phase_name(str(decision.get("phase") or "")),
-            "place": place(decision),
-            "key": key(decision),
+            "place": place(decision, rules),
+            "key": key(decision, rules),
         },
     }

@@ -91,3 +91,16 @@ def test_a_real_analysis_presents_every_decision_at_a_viewer_step() -> None:
             assert (d["kind"], t, c) == ("pass", 0, 1) and d["label"]["place"] == "the pass"
     blunder = next(d for d in presented if d["trick"] == trick and d["chosen"] == str(card))
     assert blunder["label"]["phase"] in {"Follow", "Discard", "Lead"}
+
+
+def test_a_penny_round_card_is_found_in_its_multi_round_under_the_match_rules() -> None:
+    from arena.engine import preset
+
+    rules = preset("four_penny")
+    n, openings = rules.players, rules.penny_openings
+    # the second multi-round: its cards count the openings and one round of n pennies
+    card = {"game": 0, "hand": 0, "kind": "penny_play", "trick": openings + n, "position": 0}
+    assert labels.key(card, rules) == f"1-1-{openings + 2}-*"
+    assert labels.jump(card, rules) == f"#g=1&h=1&t={openings + 2}&c=1"
+    assert labels.place(card, rules) == "multi-round 2"
+    assert labels.present(card, rules)["label"]["key"] == f"1-1-{openings + 2}-*"

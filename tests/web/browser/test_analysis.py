@@ -271,3 +271,80 @@ def test_an_auction_match_shows_its_bids_and_naming_before_the_first_trick(
     assert sorted(rows.nth(i).get_attribute("data-phase") for i in range(rows.count())) == sorted(
         lost
     )
+
+
+KIND_PRESETS = ("dealer_calls", "heartless", "pledge", "gong_zhu", "rickety_kate", "four_penny")
+"""Presets whose hands ask decisions other than a pass and a card to a trick: the dealer's
+call, a face-down card, pledges, exposures, a refused ♠Q and its replacement, and the
+penny-rounds' cards."""
+
+
+def test_every_judged_decision_of_every_kind_is_shown_at_its_step_in_the_viewer(
+    site, page, app, database, tmp_path
+):
+    """A real one-hand match of each preset, analysed by the real task: every judged
+    decision that is not a card to a trick, and the first cards, opened by its link
+    (`analysis_labels.jump`) shows in the viewer's box, under its kind's words."""
+    from arena.engine import preset
+    from arena.store.bots import ensure_house_bots
+    from arena.store.database import write_transaction
+    from web import analysis_labels as labels
+    from web.bench import add_match, play_and_record
+
+    server, world = site
+    ids: dict[str, int] = {}
+
+    def play() -> None:
+        with sessions(app)() as db:
+            for name in KIND_PRESETS:
+                rules = preset(name).replace(max_hands=1)
+                with write_transaction(db):
+                    house = ensure_house_bots(db)
+                    seats = [world.alice_version_id, *(h.id for h in house)]
+                    ids[name] = add_match(
+                        db,
+                        season_id=None,
+                        version_ids=seats[: rules.players],
+                        rules=rules,
+                        seed=3,
+                    )
+                play_and_record(db, ids[name])
+
+    maker = threading.Thread(target=play)
+    maker.start()
+    maker.join(timeout=300)
+    kinds_seen: set[str] = set()
+    for name in KIND_PRESETS:
+        match_id = ids[name]
+        result = _analysed(app, world, database, tmp_path, match_id)
+        others = [d for d in result["decisions"] if d["kind"] not in ("play", "pass")]
+        assert others, f"{name}: no decision of its own kind judged"
+        cards = [d for d in result["decisions"] if d["kind"] == "play"][:3]
+        page.goto(f"{server.url}/matches/{match_id}")
+        page.wait_for_selector('#viewer[data-ready="true"]')
+        for d in others + cards:
+            where = f"{d['game']}-{d['hand']}-{d['action']}"
+            jump = labels.jump(d, preset(name).replace(max_hands=1))
+            page.evaluate("(hash) => { window.location.hash = hash; }", jump)
+            shown = page.locator(f'#analysis-decision .analysis-one[data-decision="{where}"]')
+            try:
+                shown.wait_for(timeout=10_000)
+            except Exception as error:
+                step = page.locator("#viewer").get_attribute("data-step")
+                raise AssertionError(f"{name}: {d} not shown at step {step}") from error
+            verb = labels.kind_label(d["kind"], d["trick"]).verb
+            assert f"{verb} {d['chosen']}" in shown.inner_text(), (name, d["kind"])
+            kinds_seen.add(d["kind"])
+        if name == "rickety_kate":
+            page.locator("#viewer").scroll_into_view_if_needed()
+            screenshot(page, "analysis-06-rickety-kate")
+    assert kinds_seen >= {
+        "call",
+        "reveal",
+        "pledge",
+        "expose",
+        "refuse_queen",
+        "replace_pass",
+        "penny_play",
+        "play",
+    }
