@@ -76,3 +76,28 @@ def test_the_dispatcher_enqueues_queued_analyses_on_their_own_queue(
     assert queue_lengths(app, ("analysis",)) == {"analysis": 1}
     with sessions() as session:
         assert analyses.queued_ids(session) == [analysis_id]
+
+
+def test_the_task_adds_the_hindsight_when_its_row_asks_and_keeps_the_two_apart(
+    settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    _season, ids = new_round(sessions)
+    assert match_tasks.execute_match(ids[0]).status == "done"
+    with sessions() as session, write_transaction(session):
+        fair = analyses.request(session, ids[0], None, samples=8, playouts=1)[0].id
+        full = analyses.request(session, ids[0], None, samples=8, playouts=1, hindsight=True)
+        assert full[1] and full[0].id != fair  # another depth: another row
+    for analysis_id in (fair, full[0].id):
+        assert analysis_tasks.analyse_match.apply(args=(analysis_id,)).get()["status"] == "done"
+    with sessions() as session:
+        without = session.get(MatchAnalysis, fair)
+        within = session.get(MatchAnalysis, full[0].id)
+        assert without is not None and within is not None
+        assert without.result is not None and within.result is not None
+        assert not without.hindsight and within.hindsight
+        assert not any(d["hindsight"] for d in without.result["decisions"])
+        plays = [d for d in within.result["decisions"] if d["kind"] == "play"]
+        assert plays and all(d["hindsight"]["best"] for d in plays)
+        assert without.result["summary"] == within.result["summary"]  # the fair view alike
+        found = analyses.find(session, ids[0], 8, 1, 0, hindsight=True)
+        assert found is not None and found.id == full[0].id
