@@ -120,6 +120,9 @@ POLICY_GREEDY = 1
 POLICY_MIXED = 2
 MIXED_ODDS = 8
 """The mixed policy plays a random card at one decision in 8 on average, greedy otherwise."""
+POLICY_SHOOT = 16
+"""Policy `POLICY_SHOOT + s`: seat s plays the shooter's plan while it can still take every
+penalty card, every other decision is mixed (a search that plans a moon for seat s)."""
 
 Trick = tuple[int, tuple[int, ...], int]
 
@@ -1130,10 +1133,11 @@ class HandState:
 
     def playout(self, seed: int, policy: int) -> tuple[int, ...]:
         """Play the hand out from here with `policy` for every seat (0 random from
-        SplitMix64(seed), 1 greedy, 2 mixed: random at one decision in 8), score it with
-        zero totals and target 0, and put every play back: the state is left as it was.
-        Why: a search bot evaluates a position by many whole playouts, and one call per
-        playout keeps the loop out of Python.
+        SplitMix64(seed), 1 greedy, 2 mixed: random at one decision in 8; 16 + s: seat s
+        plays the shooter's plan while no other seat has taken a penalty card, every other
+        decision mixed), score it with zero totals and target 0, and put every play back:
+        the state is left as it was. Why: a search bot evaluates a position by many whole
+        playouts, and one call per playout keeps the loop out of Python.
 
         Raises ValueError for a seed outside 0..2**64-1, an unknown policy, or a hand that
         is still passing.
@@ -1141,15 +1145,25 @@ class HandState:
         seed = operator.index(seed)
         _check_seed(seed)
         policy = operator.index(policy)
+        shooter = -1
+        if POLICY_SHOOT <= policy < POLICY_SHOOT + self._n:
+            shooter, policy = policy - POLICY_SHOOT, POLICY_MIXED
         if policy not in (POLICY_RANDOM, POLICY_GREEDY, POLICY_MIXED):
-            raise ValueError(f"playout: unknown policy {policy} (0 random, 1 greedy, 2 mixed)")
+            raise ValueError(
+                f"playout: unknown policy {policy} (0 random, 1 greedy, 2 mixed, "
+                "16 + seat: that seat shoots)"
+            )
         if self._phase == PHASE_PASSING:
             raise ValueError("playout: the hand is still in the passing phase")
         rng = SplitMix64(seed)
         pushed = 0
         while self._phase == PHASE_PLAYING:
             legal = self.legal_mask()
-            if policy == POLICY_RANDOM or (policy == POLICY_MIXED and rng.bounded(MIXED_ODDS) == 0):
+            if self._to_play == shooter and self._still_shooting(shooter):
+                card = self._shoot_card(legal)
+            elif policy == POLICY_RANDOM or (
+                policy == POLICY_MIXED and rng.bounded(MIXED_ODDS) == 0
+            ):
                 card = nth_lowest(legal, rng.bounded(legal.bit_count()))
             else:
                 card = self._greedy_card(legal)
@@ -1159,6 +1173,47 @@ class HandState:
         for _ in range(pushed):
             self.pop()
         return scores
+
+    def _still_shooting(self, seat: int) -> bool:
+        """Whether `seat` may still take every penalty card (no other seat took one), in a
+        deck without jokers (their order is the greedy policy's alone)."""
+        if self._derived.jokers:
+            return False
+        penalty = self._derived.penalty
+        return not any(t != seat and taken & penalty for t, taken in enumerate(self._taken))
+
+    def _shoot_card(self, legal: int) -> int:
+        """The shooter's plan: win every trick. Lead a master card (the highest of its suit
+        still in a hand) of the suit it holds most of, else its highest rank; follow with
+        the highest card that beats the trick (the lowest such as the last to play), else
+        the lowest of the suit; when void, throw the lowest rank worth no penalty."""
+        mine = self._hands[self._to_play]
+        if not self._trick:
+            live = 0
+            for hand in self._hands:
+                live |= hand
+            masters = [
+                (-(mine & SUIT_MASKS[suit]).bit_count(), suit, top)
+                for suit in range(4)
+                if (in_suit := live & SUIT_MASKS[suit])
+                and legal >> (top := in_suit.bit_length() - 1) & 1
+            ]
+            if masters:
+                return min(masters)[2]
+            return max(cards_of(legal), key=lambda card: (card % RANKS, card))
+        led = self._led_suit()
+        best = max(c for c in self._trick if self._suit_of(c) == led)
+        suit = SUIT_MASKS[led]
+        if legal & suit:
+            above = legal & suit & ~((1 << (best + 1)) - 1)
+            if above:
+                if len(self._trick) == self._trick_size() - 1:
+                    return (above & -above).bit_length() - 1
+                return above.bit_length() - 1
+            low = legal & suit
+            return (low & -low).bit_length() - 1
+        calm = legal & ~self._derived.penalty or legal
+        return min(cards_of(calm), key=lambda card: (card % RANKS, card))
 
     def _greedy_card(self, legal: int) -> int:
         """The contract's greedy policy: a cheap imitation of a careful player."""

@@ -263,12 +263,13 @@ def compare_playouts(pair: Pair, rng: random.Random) -> None:
     """Every playout policy from this position gives the same scores in both backends and
     leaves the state as it was (contract "Playouts"); bad arguments raise in both."""
     before = [snapshot(pair.ref, pair.n), snapshot(pair.c, pair.n)]
-    for policy in PLAYOUT_POLICIES:
+    shooter = SHOOT + rng.randrange(pair.n)  # one seat plays the shooter's plan
+    for policy in (*PLAYOUT_POLICIES, shooter):
         pair.call("playout", rng.getrandbits(64), policy)
         pair.same(
             "the state after playout", before, [snapshot(s, pair.n) for s in (pair.ref, pair.c)]
         )
-    pair.call("playout", 0, rng.choice([-1, 3, 2**70]))
+    pair.call("playout", 0, rng.choice([-1, 3, SHOOT - 1, SHOOT + pair.n, 2**70]))
     pair.call("playout", rng.choice([-1, 2**64]), 1)
 
 
@@ -301,6 +302,7 @@ def compare_passes(
 
 
 PLAYOUT_POLICIES = (0, 1, 2)  # random, greedy, mixed
+SHOOT = 16  # 16 + s: seat s plays the shooter's plan, every other decision mixed
 
 
 def compare_batch(rng: random.Random, label: str) -> None:

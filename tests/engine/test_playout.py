@@ -16,6 +16,7 @@ from tests.engine.backends import BACKEND_IDS, BACKENDS
 from tests.engine.test_backend_contract import SplitMix64, kth, new_hand, play_all, snapshot
 
 RANDOM, GREEDY, MIXED = 0, 1, 2
+SHOOT = 16
 
 
 def dealt_state(backend: ModuleType, seed: int, plays: int) -> Any:
@@ -29,7 +30,7 @@ def dealt_state(backend: ModuleType, seed: int, plays: int) -> Any:
 
 
 @pytest.mark.parametrize("backend", BACKENDS, ids=BACKEND_IDS)
-@pytest.mark.parametrize("policy", [RANDOM, GREEDY, MIXED])
+@pytest.mark.parametrize("policy", [RANDOM, GREEDY, MIXED, SHOOT, SHOOT + 3])
 def test_playout_leaves_the_state_as_it_was(backend, policy):
     for plays in (0, 1, 13, 30, 51):
         state = dealt_state(backend, 11 + plays, plays)
@@ -63,7 +64,7 @@ def test_playout_refuses_a_passing_hand_and_unknown_policies(backend):
     with pytest.raises(ValueError, match="passing"):
         passing.playout(1, GREEDY)
     playing = backend.HandState(cfg, hands, kitty, 0, 0, 1)
-    for policy in (-1, 3, 2**70):
+    for policy in (-1, 3, SHOOT - 1, SHOOT + 4, 2**70):
         with pytest.raises(ValueError, match="policy"):
             playing.playout(1, policy)
     for seed in (-1, 2**64):
@@ -97,6 +98,34 @@ def test_mixed_playout_sometimes_leaves_the_greedy_line(backend):
     rng = random.Random(4)
     mixed = {state.playout(rng.getrandbits(64), MIXED) for _ in range(60)}
     assert mixed - {greedy_points}
+
+
+@pytest.mark.parametrize("backend", BACKENDS, ids=BACKEND_IDS)
+def test_the_shooters_plan_takes_every_trick_it_can(backend):
+    # Every other seat's card is forced. Greedy, seat 0 leads its lowest heart, the 5H,
+    # and seat 1's 6H takes the trick's four hearts; shooting, seat 0 leads the master AH
+    # first, then the 5H when nobody holds a heart, and takes all five: the moon.
+    hands = ["AC AH 5H", "2C 6H 3D", "3C 3H 4D", "4C 4H 5D"]
+    state = new_hand(backend, hands)
+    assert state.playout(0, GREEDY) == (0, 4, 0, 1)
+    moon = state.playout(0, SHOOT)
+    assert moon[0] == 0 and moon[1] == moon[2] == moon[3] > 0
+    assert state.playout(0, SHOOT + 1)[0] == 0  # seat 1's plan cannot help seat 0 shoot
+
+
+@pytest.mark.parametrize("backend", BACKENDS, ids=BACKEND_IDS)
+def test_the_shooter_plays_mixed_once_another_seat_took_a_penalty_card(backend):
+    # Once the moon is out of reach, the plan has nothing to win: the shooter's decisions
+    # are the mixed policy's, with the same random draws.
+    state = dealt_state(backend, 21, 0)
+    while not any(state.taken(s) & 0xFFFF << 39 for s in range(1, 4)):
+        legal = state.legal_mask()
+        state.play(legal.bit_length() - 1)  # the highest card: hearts soon fly
+    assert state.phase == PHASE_PLAYING and state.trick_number < 10
+    rng = random.Random(8)
+    for _ in range(20):
+        seed = rng.getrandbits(64)
+        assert state.playout(seed, SHOOT) == state.playout(seed, MIXED)
 
 
 def greedy(hands: list[str], plays: str, **fields: Any) -> str:

@@ -677,7 +677,8 @@ static PyObject *HandState_playout(PyObject *self, PyObject *const *args, Py_ssi
     int code = hc_playout(h, seed, policy, out);
     if (code == -2) {
         PyErr_Format(PyExc_ValueError,
-                     "playout: unknown policy %lld (0 random, 1 greedy, 2 mixed)",
+                     "playout: unknown policy %lld (0 random, 1 greedy, 2 mixed, "
+                     "16 + seat: that seat shoots)",
                      (long long)policy);
         return NULL;
     }

@@ -1284,10 +1284,76 @@ static int greedy_card(const hc_hand *h, uint64_t legal)
     return best;
 }
 
+/* The shooter's plan (policy HC_POLICY_SHOOT + s, contract "Playouts"): seat s
+ * tries to take every trick while no other seat has taken a penalty card.
+ * Leading: a master card (the highest of its suit still in a hand) of the suit
+ * s holds most of (the lowest suit on ties), else its highest rank (highest
+ * index on ties).  Following: the highest card that beats the trick's best, the
+ * lowest such card as the last to play; else the lowest of the suit.  Void: the
+ * lowest rank worth no penalty (lowest index on ties), else the lowest rank. */
+static int shoot_card(const hc_hand *h, uint64_t legal)
+{
+    const hc_config *c = h->cfg;
+    const hc_dyn *d = &h->d;
+    const uint64_t mine = d->hand[d->to_play];
+    if (!d->trick) {
+        uint64_t live = 0;
+        for (int s = 0; s < (int)c->players; s++)
+            live |= d->hand[s];
+        int best = -1, most = -1;
+        for (int suit = 0; suit < 4; suit++) {
+            uint64_t in_suit = live & (HC_SUIT_MASK << (13 * suit));
+            if (!in_suit)
+                continue;
+            int top = highest(in_suit);
+            int held = popcount_sw(mine & (HC_SUIT_MASK << (13 * suit)));
+            if ((legal & BIT(top)) && held > most) {
+                best = top;
+                most = held;
+            }
+        }
+        if (best >= 0)
+            return best;
+        int pick = -1;
+        for (uint64_t x = legal; x; x &= x - 1) {
+            int card = lowest(x);
+            if (pick < 0 || card % 13 >= pick % 13)
+                pick = card;
+        }
+        return pick;
+    }
+    uint64_t suit = HC_SUIT_MASK << (13 * (d->best / 13));
+    if (legal & suit) {
+        uint64_t above = legal & suit & ~((BIT(d->best) << 1) - 1);
+        if (above)
+            return hc_trick_len(h) == trick_size(h) - 1 ? lowest(above) : highest(above);
+        return lowest(legal & suit);
+    }
+    uint64_t calm = legal & ~c->penalty;
+    return lowest_rank(calm ? calm : legal);
+}
+
+/* Whether seat `s` still plays the shooter's plan: no other seat has taken a
+ * penalty card, and the deck has no jokers (their order is the greedy's). */
+static int still_shooting(const hc_hand *h, int s)
+{
+    if (h->cfg->jokers)
+        return 0;
+    for (int t = 0; t < (int)h->cfg->players; t++)
+        if (t != s && (h->d.taken[t] & h->cfg->penalty))
+            return 0;
+    return 1;
+}
+
 static const int64_t zero_totals[HC_MAX_PLAYERS];
 
 int hc_playout(hc_hand *h, uint64_t seed, int64_t policy, int64_t out[])
 {
+    int shooter = -1;
+    if (policy >= HC_POLICY_SHOOT && policy < HC_POLICY_SHOOT + (int64_t)h->cfg->players) {
+        shooter = (int)(policy - HC_POLICY_SHOOT);
+        policy = HC_POLICY_MIXED;
+    }
     if (policy != HC_POLICY_RANDOM && policy != HC_POLICY_GREEDY && policy != HC_POLICY_MIXED)
         return -2;
     if (h->d.phase == HC_PHASE_PASSING)
@@ -1299,8 +1365,10 @@ int hc_playout(hc_hand *h, uint64_t seed, int64_t policy, int64_t out[])
         int code;
         uint64_t legal = legal_for(h, -1, &code);
         int card;
-        if (policy == HC_POLICY_RANDOM ||
-            (policy == HC_POLICY_MIXED && bounded(&rng, HC_MIXED_ODDS) == 0)) {
+        if (h->d.to_play == shooter && still_shooting(h, shooter)) {
+            card = shoot_card(h, legal);
+        } else if (policy == HC_POLICY_RANDOM ||
+                   (policy == HC_POLICY_MIXED && bounded(&rng, HC_MIXED_ODDS) == 0)) {
             unsigned k = (unsigned)bounded(&rng, (uint64_t)popcount_sw(legal));
             card = select_sw(legal, k);
         } else {

@@ -334,10 +334,14 @@ int hc_shooter(const hc_hand *h, int64_t *worth);
  * bounded(popcount(legal)); HC_POLICY_GREEDY the contract's deterministic
  * duck-and-dump choice (seed unused); HC_POLICY_MIXED draws r = bounded(8) at
  * each decision and plays as RANDOM (drawing k next) when r == 0, else GREEDY.
+ * HC_POLICY_SHOOT + s (s < players): seat s plays the shooter's plan (take
+ * every trick, drawing nothing) while no other seat has taken a penalty card,
+ * and every other decision is MIXED.
  * Returns 0; -1 while passing (nothing done); -2 for an unknown policy. */
 #define HC_POLICY_RANDOM 0
 #define HC_POLICY_GREEDY 1
 #define HC_POLICY_MIXED 2
+#define HC_POLICY_SHOOT 16
 #define HC_MIXED_ODDS 8
 int hc_playout(hc_hand *h, uint64_t seed, int64_t policy, int64_t out[]);
 
