@@ -357,10 +357,16 @@ SEARCH_BOTS = ("strong", "expert")
 """House bots that take a budget per move (`time_per_move`, `max_samples`)."""
 
 
-def spec(name: str, time_per_move: float | None, max_samples: int | None) -> BotSpec:
-    """A house bot by name; a search bot (`SEARCH_BOTS`) with the budget per move."""
+def spec(
+    name: str, time_per_move: float | None, max_samples: int | None, clock: str = "wall"
+) -> BotSpec:
+    """A house bot by name; a search bot (`SEARCH_BOTS`) with the budget per move, its
+    time counted by `clock` (`arena.bots.strong.CLOCKS`: "wall" or "cpu")."""
     if name in SEARCH_BOTS:
-        return BotSpec(name, {"time_per_move": time_per_move, "max_samples": max_samples})
+        options: dict[str, Any] = {"time_per_move": time_per_move, "max_samples": max_samples}
+        if clock != "wall":
+            options["clock"] = clock
+        return BotSpec(name, options)
     return BotSpec(name)
 
 
@@ -374,17 +380,23 @@ def measure(
     workers: int = 2,
     progress: Callable[[str, int, int], None] | None = None,
     pairs: Sequence[tuple[str, str]] = (),
+    clock: str = "wall",
 ) -> list[PairFigures]:
     """The two pairs of `arena bench bots`: heuristic against random, strong against
     heuristic (the strong bot with at most `strong_samples` deals and `strong_time` seconds
     per move); or the named `pairs` (bot, field), every search bot in them with that same
-    budget (so "expert" against "strong" compares them at equal time per move)."""
+    budget (so "expert" against "strong" compares them at equal time per move). `clock`
+    is what the search bots' seconds count: "wall", or "cpu" (each bot's own CPU time, so
+    "equal time" stays equal work on a loaded machine)."""
     chosen = [
-        (spec(bot, strong_time, strong_samples), spec(field, strong_time, strong_samples))
+        (
+            spec(bot, strong_time, strong_samples, clock),
+            spec(field, strong_time, strong_samples, clock),
+        )
         for bot, field in pairs
     ] or [
         (BotSpec("heuristic"), BotSpec("random")),
-        (strong_spec(strong_time, strong_samples), BotSpec("heuristic")),
+        (spec("strong", strong_time, strong_samples, clock), BotSpec("heuristic")),
     ]
     figures = []
     for bot, field in chosen:

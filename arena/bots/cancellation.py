@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 
 from arena.engine import CARDS, Card, SeatView
 from arena.engine.config import PHASE_OVER
@@ -163,17 +164,23 @@ class CancellationSearch:
 
 
 def search_play(
-    view: SeatView, preferred: Card, rng: random.Random, deadline: float, max_samples: int
+    view: SeatView,
+    preferred: Card,
+    rng: random.Random,
+    deadline: float,
+    max_samples: int,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[Card, int]:
     """The legal card with the lowest mean points over sampled deals (the `preferred` card
-    first, so it wins ties), and the number of deals sampled."""
+    first, so it wins ties), and the number of deals sampled; `deadline` is a `clock`
+    value."""
     legal = [preferred.index] + [c.index for c in view.legal if c is not preferred]
     if len(legal) == 1:
         return preferred, 0
     search = CancellationSearch(view)
     totals = [0] * len(legal)
     samples = 0
-    while samples < max_samples and (samples == 0 or time.perf_counter() < deadline):
+    while samples < max_samples and (samples == 0 or clock() < deadline):
         hands, widow = search.sample(rng)
         for k, card in enumerate(legal):
             totals[k] += search.score(hands, widow, card, rng)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.engine import CARDS, Card, SeatView
@@ -32,6 +32,7 @@ def search_domino(
     deadline: float,
     max_samples: int,
     playouts: int,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[Card, int]:
     """The legal card with the best mean outcome over sampled deals (`preferred` first,
     so it wins ties), and the number of deals sampled."""
@@ -46,7 +47,7 @@ def search_domino(
     penalty = sum(value for value in values if value > 0)
     totals = [0] * len(candidates)
     samples = 0
-    while samples < max_samples and (samples == 0 or time.perf_counter() < deadline):
+    while samples < max_samples and (samples == 0 or clock() < deadline):
         hands, stock = _sample(view, unseen, sizes, voids, rng)
         samples += 1
         for i, card in enumerate(candidates):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.engine import CARDS, Card, SeatView
@@ -69,6 +69,7 @@ def search_enfle(
     deadline: float,
     max_samples: int,
     playouts: int,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[Card, int]:
     """The legal card with the best mean outcome over sampled deals (`preferred` first, so
     it wins ties), and the number of deals sampled."""
@@ -86,7 +87,7 @@ def search_enfle(
     trick = [card.index for _, card in view.current_trick]
     totals = [0.0] * len(candidates)
     samples = 0
-    while samples < max_samples and (samples == 0 or time.perf_counter() < deadline):
+    while samples < max_samples and (samples == 0 or clock() < deadline):
         hands = _sample(view, unseen, sizes, rng)
         samples += 1
         for i, card in enumerate(candidates):

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from arena.engine import CARDS, Card, SeatView
 from arena.engine.backend import core
@@ -37,6 +37,7 @@ from arena.engine.rules import PennyPlay
 
 from .belief import Belief, InconsistentBeliefError
 from .inference import DEFAULT_EPSILON, DEFAULT_PASS_DELTA, PlayModel
+from .moon import moon_open, shooter_policy
 from .pass_evaluation import evaluate_passes, race_pass
 from .passing import candidate_passes
 from .strong import DEFAULT_TIME_PER_MOVE, POLICIES, StrongBot
@@ -96,6 +97,8 @@ class ExpertBot(StrongBot):
         group: bool = True,
         prune: bool = True,
         race: bool = True,
+        moon: bool = False,
+        clock: str = "wall",
     ) -> None:
         """The strong bot's options (`StrongBot`), and the model's: `resample` uniform
         deals drawn per deal searched (1: every deal searched, weighted by its likelihood
@@ -103,7 +106,9 @@ class ExpertBot(StrongBot):
         `pass_delta` its factor per dangerous card a passer kept. `group` searches one card
         of each set of equivalent cards (`representatives`), and `prune` stops playing out
         the cards already far behind the best (`search_plays`); `race` searches the pass
-        by `race_pass` (False: as the strong bot).
+        by `race_pass` (False: as the strong bot); `moon` also plays every candidate out
+        with this seat trying to shoot the moon and keeps the better plan
+        (`arena.bots.moon`).
 
         Raises ValueError as `StrongBot` does, and for `resample` below 1 or an ε or δ
         outside (0, 1].
@@ -115,6 +120,7 @@ class ExpertBot(StrongBot):
             policy=policy,
             playouts=playouts,
             pass_search=pass_search,
+            clock=clock,
         )
         if resample < 1:
             raise ValueError(f"resample must be at least 1, got {resample}")
@@ -128,16 +134,23 @@ class ExpertBot(StrongBot):
         self.group = group
         self.prune = prune
         self.race = race
+        self.moon = moon
 
     def pass_cards(self, view: SeatView, count: int) -> list[Card]:
         """The pass that wins a race among many (`arena.bots.pass_evaluation.race_pass`);
         where the race does not model the game, as the strong bot passes."""
         if not self.race or not self.pass_search or not evaluates(view):
             return super().pass_cards(view, count)
-        started = time.perf_counter()
+        started = self.clock()
         seconds, samples = self._budget()
         chosen, self.last_samples = race_pass(
-            view, count, self._rng(view), started + seconds, samples, POLICIES[self.policy]
+            view,
+            count,
+            self._rng(view),
+            started + seconds,
+            samples,
+            POLICIES[self.policy],
+            self.clock,
         )
         return chosen
 
@@ -145,7 +158,7 @@ class ExpertBot(StrongBot):
         """The legal card with the best mean outcome over likely deals."""
         if not evaluates(view) or view.rules.players < 3:
             return super().play_card(view)
-        started = time.perf_counter()
+        started = self.clock()
         self.last_samples = 0
         legal = view.legal
         preferred = self._fallback.play_card(view)
@@ -173,6 +186,8 @@ class ExpertBot(StrongBot):
             POLICIES[self.policy],
             self.resample,
             self.prune,
+            self.clock,
+            self.moon,
         )
         best = min(range(len(candidates)), key=margins.__getitem__)
         return CARDS[candidates[best]]
@@ -219,18 +234,28 @@ def search_plays(
     policy: int,
     resample: int,
     prune: bool = False,
+    clock: Callable[[], float] = time.perf_counter,
+    shoot: bool = False,
 ) -> tuple[list[float], list[float], int]:
     """Per candidate card: the mean over searched deals and playouts of the seat's margin
     (its points times (n - 1) minus the others') and of its points; and the deals searched.
 
     Each deal searched is the likeliest-weighted pick of `resample` uniform deals (or, with
     `resample` 1, every uniform deal counted by its weight). Stops at `max_samples` deals or
-    when the next would end after `deadline` (a `time.perf_counter` value); searches at
+    when the next would end after `deadline` (a `clock` value); searches at
     least one deal. With `prune`, after `PRUNE_AFTER` deals and every `PRUNE_EVERY` after,
     a candidate whose mean margin is behind the best's by `PRUNE_MARGIN` points moved from
     the others to this seat or more is played out no more (it is not chosen).
+
+    With `shoot` (and the moon still open to the seat, `moon.moon_open`), every playout is
+    also played with the seat on the shooter's plan (`moon.shooter_policy`), on the same
+    seeds, and a candidate's margin is the better of its two plans' means (a plan is a
+    choice the seat makes later, with what it will know then; never the better per deal,
+    which would credit it with seeing the hidden cards). The moon plan stops being played
+    when, at a pruning round, its best candidate is `PRUNE_MARGIN` behind the greedy
+    plan's best. The points returned are the greedy plan's.
     """
-    started = time.perf_counter()
+    started = clock()
     rules = view.rules
     cfg = view.play_config()
     n, me, dealer = rules.players, view.seat, view.dealer
@@ -243,6 +268,8 @@ def search_plays(
     samples = 0
     weigh = model.weight
     alive = list(range(count))
+    moon = shooter_policy(me) if shoot and moon_open(view) else -1
+    moon_margins = [0.0] * count
     if not model.events and model.passer < 0:
         resample = 1  # nothing seen that a deal could explain better than another
     while samples < max_samples:
@@ -275,14 +302,30 @@ def search_plays(
                     mine = points[me]
                     margins[i] += w * (mine * (n - 1) - (sum(points) - mine))
                     points_sum[i] += w * mine
+                    if moon >= 0:
+                        push(card)
+                        points = playout(seed, moon)
+                        pop()
+                        mine = points[me]
+                        moon_margins[i] += w * (mine * (n - 1) - (sum(points) - mine))
             total_weight += w * playouts
-            if prune and samples >= PRUNE_AFTER and samples % PRUNE_EVERY == 0 and len(alive) > 1:
-                best = min(margins[i] for i in alive)
-                cut = best + PRUNE_MARGIN * n * total_weight  # 4 points moved to this seat
-                alive = [i for i in alive if margins[i] < cut]
-        now = time.perf_counter()
+            if samples >= PRUNE_AFTER and samples % PRUNE_EVERY == 0:
+                cut = PRUNE_MARGIN * n * total_weight  # 4 points moved to this seat
+                if (
+                    moon >= 0
+                    and min(moon_margins[i] for i in alive) > min(margins[i] for i in alive) + cut
+                ):
+                    moon = -1  # the moon plan is far behind: stop playing it
+                    moon_margins = margins
+                if prune and len(alive) > 1:
+                    plans = [min(margins[i], moon_margins[i]) for i in range(count)]
+                    best = min(plans[i] for i in alive)
+                    alive = [i for i in alive if plans[i] < best + cut]
+        now = clock()
         if now + (now - started) / samples > deadline:
             break
+    if moon >= 0:
+        margins = [min(m, s) for m, s in zip(margins, moon_margins, strict=True)]
     if total_weight > 0.0:
         margins = [m / total_weight for m in margins]
         points_sum = [p / total_weight for p in points_sum]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from arena.engine import CARDS, Card, SeatView
 from arena.engine.config import CoreConfig
@@ -63,12 +63,13 @@ def race_pass(
     deadline: float,
     max_samples: int,
     policy: int,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[list[Card], int]:
     """The pass with the best mean margin in a race among `wide_candidates`:
     every pass still running sees the same deals; a pass far behind the best stops
     (`RACE_MARGIN`). Stops at `max_samples` deals or when the next would end after
-    `deadline`; returns the pass and the deals sampled."""
-    started = time.perf_counter()
+    `deadline` (a `clock` value); returns the pass and the deals sampled."""
+    started = clock()
     table = PassDeals.of(view, count)
     candidates = wide_candidates(table.hand & ~table.forbidden, count, table.cfg)
     if len(candidates) == 1:
@@ -86,7 +87,7 @@ def race_pass(
             best = min(totals[i] for i in alive)
             cut = best + RACE_MARGIN * table.players * 2 * samples  # two playouts a deal
             alive = [i for i in alive if totals[i] < cut]
-        now = time.perf_counter()
+        now = clock()
         if now + (now - started) / samples > deadline:
             break
     best = min(alive, key=totals.__getitem__)

@@ -17,7 +17,7 @@ import functools
 import itertools
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from arena.engine import CARDS, Card, SeatView
@@ -234,13 +234,15 @@ def search_pass(
     deadline: float,
     max_samples: int,
     policy: int,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[list[Card], int]:
     """The candidate pass with the best mean playout outcome, and the deals sampled.
 
     Stops at `max_samples` deals or when the next would end after `deadline`
-    (a `time.perf_counter` value); always samples at least one deal.
+    (a `clock` value: the wall clock unless the bot budgets CPU time, `strong.CLOCKS`);
+    always samples at least one deal.
     """
-    started = time.perf_counter()
+    started = clock()
     deals = PassDeals.of(view, count)
     candidates = candidate_passes(deals.hand & ~deals.forbidden, count, deals.cfg)
     if len(candidates) == 1:
@@ -253,7 +255,7 @@ def search_pass(
         for i, candidate in enumerate(candidates):
             totals[i] += deals.points(hands, kitty, passes, candidate, (seed,), policy)[1]
         samples += 1
-        now = time.perf_counter()
+        now = clock()
         if now + (now - started) / samples > deadline:
             break
     best = min(range(len(candidates)), key=lambda i: totals[i])

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from arena.engine import CARDS, Card, CardSet, PassDirection, SeatView, Suit
 from arena.engine.backend import core
@@ -31,6 +31,12 @@ from .enfle_search import search_enfle
 from .heuristic import HeuristicBot
 from .passing import danger_order, search_pass
 from .reveal import steer_reveal
+
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
+"""What `time_per_move` counts: the wall clock (the runner's deadline), or the CPU time of
+the bot's own thread. Why CPU: on a shared machine the wall clock also counts the time
+the process waited for a core, so two bots "at equal time" get whatever CPU the load left
+them; `arena bench bots --clock cpu` gives both the same work instead."""
 
 POLICIES = {"random": 0, "greedy": 1, "mixed": 2}
 """Playout policies of the engine's `HandState.playout` (contract "Playouts")."""
@@ -56,6 +62,7 @@ class StrongBot:
         policy: str = "mixed",
         playouts: int = 4,
         pass_search: bool = True,
+        clock: str = "wall",
     ) -> None:
         """Configure the search.
 
@@ -63,9 +70,10 @@ class StrongBot:
         whichever runs out first; either may be None, not both. `policy` is the playout
         policy (`POLICIES`), `playouts` the playouts per candidate card and sampled deal,
         and `pass_search=False` passes like the heuristic bot instead of searching.
+        `clock` names what `time_per_move` counts (`CLOCKS`: "wall" or "cpu").
 
-        Raises ValueError for a missing or non-positive budget, an unknown policy, or
-        fewer than one playout.
+        Raises ValueError for a missing or non-positive budget, an unknown policy or clock,
+        or fewer than one playout.
         """
         if time_per_move is None and max_samples is None:
             raise ValueError("the strong bot needs a time_per_move, a max_samples, or both")
@@ -77,6 +85,9 @@ class StrongBot:
             raise ValueError(f"unknown playout policy {policy!r}; known: {', '.join(POLICIES)}")
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, got {playouts}")
+        if clock not in CLOCKS:
+            raise ValueError(f"unknown clock {clock!r}; known: {', '.join(CLOCKS)}")
+        self.clock = CLOCKS[clock]
         self.seed = seed
         self.time_per_move = time_per_move
         self.max_samples = max_samples
@@ -104,7 +115,7 @@ class StrongBot:
 
     def pass_cards(self, view: SeatView, count: int) -> list[Card]:
         """The pass whose sampled playouts go best (see `arena.bots.passing`)."""
-        started = time.perf_counter()
+        started = self.clock()
         self.last_samples = 0
         if (
             not self.pass_search
@@ -114,7 +125,13 @@ class StrongBot:
             return self._fallback.pass_cards(view, count)
         seconds, samples = self._budget()
         chosen, self.last_samples = search_pass(
-            view, count, self._rng(view), started + seconds, samples, POLICIES[self.policy]
+            view,
+            count,
+            self._rng(view),
+            started + seconds,
+            samples,
+            POLICIES[self.policy],
+            self.clock,
         )
         return chosen
 
@@ -168,7 +185,7 @@ class StrongBot:
         if view.rules.penny_play is not PennyPlay.NONE:
             # 003 'FOUR-PENNY HEARTS': the playouts model one trick at a time.
             return self._fallback.play_card(view)
-        started = time.perf_counter()
+        started = self.clock()
         self.last_samples = 0
         legal = view.legal
         # The heuristic's choice goes first, so it wins ties (e.g. a hand already decided).
@@ -178,19 +195,31 @@ class StrongBot:
         if view.rules.cancellation:  # two packs: its own search (`arena.bots.cancellation`)
             seconds, samples = self._budget()
             chosen, self.last_samples = search_play(
-                view, preferred, self._rng(view), started + seconds, samples
+                view, preferred, self._rng(view), started + seconds, samples, self.clock
             )
             return chosen
         if view.rules.enfle:  # 004 'Enfle': tricks taken up, the first out wins
             seconds, samples = self._budget()
             chosen, self.last_samples = search_enfle(
-                view, preferred, self._rng(view), started + seconds, samples, self.playouts
+                view,
+                preferred,
+                self._rng(view),
+                started + seconds,
+                samples,
+                self.playouts,
+                self.clock,
             )
             return chosen
         if view.rules.domino:  # 000 'Domino Hearts': a stock and short tricks
             seconds, samples = self._budget()
             chosen, self.last_samples = search_domino(
-                view, preferred, self._rng(view), started + seconds, samples, self.playouts
+                view,
+                preferred,
+                self._rng(view),
+                started + seconds,
+                samples,
+                self.playouts,
+                self.clock,
             )
             return chosen
         try:
@@ -239,7 +268,7 @@ class StrongBot:
                     totals[i] += mine * (n - 1) - (sum(points) - mine)
             samples += 1
             # Stop when the next sample, at the pace so far, would overrun the budget.
-            if (time.perf_counter() - started) * (samples + 1) > seconds * samples:
+            if (self.clock() - started) * (samples + 1) > seconds * samples:
                 break
         self.last_samples = samples
         return totals

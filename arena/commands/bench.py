@@ -496,6 +496,14 @@ def bench_expert_model(hands: int, samples: int, seed: int) -> None:
     help="Measure these house bots instead (e.g. expert:strong); every search bot in a "
     "pair gets the --strong-samples and --strong-time budget, so both play at equal time.",
 )
+@click.option(
+    "--clock",
+    type=click.Choice(["wall", "cpu"]),
+    default="wall",
+    show_default=True,
+    help="What --strong-time counts: the wall clock (the runner's), or each bot's own CPU "
+    "time (equal work per move whatever the machine's load).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def bench_bots(
     rules_name: str,
@@ -505,6 +513,7 @@ def bench_bots(
     workers: int,
     seed: int,
     pairs: tuple[str, ...],
+    clock: str,
     as_json: bool,
 ) -> None:
     """Duplicate hands: heuristic vs random, strong vs heuristic; points per hand, 95% CI."""
@@ -529,6 +538,7 @@ def bench_bots(
             workers=workers,
             progress=lambda pair, done, total: status.update(f"{pair}: {done:,}/{total:,} deals"),
             pairs=named,
+            clock=clock,
         )
     if as_json:
         click.echo(json.dumps([f.to_dict() for f in figures], indent=2))

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import time
 
+import pytest
 from click.testing import CliRunner
 
 from arena.benchmarks.bots import BotSpec, bench_pair, spec
@@ -39,3 +41,30 @@ def test_the_command_measures_a_named_pair_and_refuses_an_unknown_bot():
     assert (pair["bot"], pair["field"], pair["hands"]) == ("heuristic", "random", 8)
     refused = runner.invoke(main, ["bench", "bots", "--pair", "expert:nobody", "--deals", "2"])
     assert refused.exit_code != 0 and "known bots" in refused.output
+
+
+def test_the_cpu_clock_reaches_every_search_bot_of_a_pair():
+    # `--clock cpu`: both bots count their own thread's CPU time, so a loaded machine
+    # gives them the same work per move rather than the same wait.
+    for name in ("expert", "strong"):
+        built = spec(name, 0.02, None, "cpu").build(1)
+        assert isinstance(built, StrongBot) and built.clock is time.thread_time
+        wall = spec(name, 0.02, None).build(1)
+        assert isinstance(wall, StrongBot) and wall.clock is time.perf_counter
+    assert spec("heuristic", 0.02, None, "cpu") == BotSpec("heuristic")
+    with pytest.raises(ValueError, match="unknown clock 'sundial'"):
+        StrongBot(1, clock="sundial")
+
+
+def test_the_command_passes_its_clock_to_the_search_bots():
+    runner = CliRunner()
+    args = ["bench", "bots", "--pair", "expert:strong", "--deals", "2", "--workers", "1"]
+    result = runner.invoke(
+        main, [*args, "--strong-time", "0.005", "--strong-samples", "2", "--clock", "cpu", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    (pair,) = json.loads(result.output)
+    assert "clock=cpu" in pair["bot"] and "clock=cpu" in pair["field"]
+    assert pair["hands"] == 8
+    refused = runner.invoke(main, [*args, "--clock", "sundial"])
+    assert refused.exit_code != 0 and "sundial" in refused.output

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 from typing import Any
 
 import pytest
 
 from arena.bots import HOUSE_BOTS, ExpertBot, HouseBot, RandomBot
+from arena.bots.belief import Belief
 from arena.bots.descriptions import HOUSE_DESCRIPTIONS, describe_house_bot
-from arena.bots.expert import evaluate, evaluates, representatives
+from arena.bots.expert import evaluate, evaluates, representatives, search_plays
 from arena.bots.inference import DUMP, FOLLOW, LEAD, PlayModel
+from arena.bots.moon import moon_open
 from arena.bots.pass_evaluation import wide_candidates
+from arena.bots.strong import POLICIES
 from arena.engine import CARDS, PRESETS, Card, CardSet, Hand, preset
 from tests.bots.tables import play_hand
 
@@ -276,3 +280,55 @@ def test_the_model_calibration_counts_plays_of_each_kind():
     for kind in figures.values():
         assert 0.0 <= kind.agreement <= 1.0 and 0.0 <= kind.epsilon <= 1.0
     assert passes == 3 and 0 <= kept <= 3 * 6  # hands 0-2 pass left, right, across
+
+
+def _moon_search(hand: Hand, shoot: bool) -> list[float]:
+    view = hand.view(0)
+    candidates = [card.index for card in view.legal]
+    margins, _, _ = search_plays(
+        view,
+        Belief.from_view(view),
+        PlayModel.from_view(view),
+        candidates,
+        random.Random(5),
+        float("inf"),
+        24,
+        2,
+        POLICIES["mixed"],
+        1,
+        shoot=shoot,
+    )
+    return margins
+
+
+def _moon_hand() -> Hand:
+    """Seat 0 holds the top of four suits, the QS and the two lowest hearts."""
+    mine = CardSet(["AC", "KC", "AD", "KD", "AS", "KS", "QS", "AH", "KH", "QH", "JH", "3H", "2H"])
+    rest = [card for card in CARDS[:52] if card not in mine]
+    hands = [mine, *(CardSet(rest[s::3]) for s in range(3))]
+    return Hand.from_cards(preset("standard"), hands)
+
+
+def test_the_moon_plan_finds_the_moon_a_greedy_plan_never_tries():
+    # 004 'Shooting the moon': with this hand the seat can take every penalty card; its
+    # greedy playouts dodge points instead, so only the shooter's plan sees the moon.
+    hand = _moon_hand()
+    while (seat := hand.to_play) != 0:
+        assert seat is not None
+        hand.play(min(hand.view(seat).legal, key=lambda card: card.index))
+    plain, moon = _moon_search(hand, False), _moon_search(hand, True)
+    # the same seeds: the better plan is never worse than the greedy plan alone
+    assert all(m <= p for m, p in zip(moon, plain, strict=True))
+    # the moon gives each other seat 26: a margin near -78 beats anything dodging gives
+    assert min(moon) < -60 < min(plain)
+
+
+def test_the_moon_plan_is_not_played_once_another_seat_took_points():
+    rest = _moon_hand()
+    # every seat plays its lowest card until another seat than 0 has taken points
+    while not any(rest.view(0).points_taken[1:]) or rest.to_play != 0:
+        seat = rest.to_play
+        assert seat is not None
+        rest.play(min(rest.view(seat).legal, key=lambda card: card.index))
+    assert not moon_open(rest.view(0))
+    assert _moon_search(rest, True) == _moon_search(rest, False)
