@@ -88,6 +88,11 @@ PENNY_SHARE = 40
 """A penny-round's card (48 of them a hand in the four-penny game) takes `samples //
 PENNY_SHARE` worlds (at least `PENNY_MIN`), to keep a 13-hand match near a core-minute."""
 PENNY_MIN = 4
+FAMILY_SHARE = 4
+"""The plays of two packs, Enfle and Domino Hearts, judged by their families' searches
+(`families`), take `samples // FAMILY_SHARE` deals (at least `WORLD_MIN`), one playout
+each: their playouts are Python loops on the family's core, about a hundred times a C
+playout's cost, and an eight-seat two-pack hand has some 80 plays to judge."""
 TAGS = ("queen", "moon")
 """What a decision may also concern (the ♠Q at stake, the moon at stake)."""
 WORST_SHOWN = 5
@@ -340,7 +345,11 @@ def _judge(
             )
         elif kind is _PLAY and family_of(view) is not None:
             evaluation = evaluate_family_play(
-                view, rng, samples=settings.samples, playouts=settings.playouts, first=chosen
+                view,
+                rng,
+                samples=max(WORLD_MIN, settings.samples // FAMILY_SHARE),
+                playouts=1,
+                first=chosen,
             )
         elif kind is _PLAY and plays_evaluable(view):
             evaluation = _judge_play(view, chosen, rng, settings, playout)
