@@ -144,6 +144,18 @@ def final_view(final: Final) -> dict[str, Any]:
         }
         for s in order
     ]
+    shown = bracket(db, final, len(finalists))
+    if shown is not None:
+        # A knockout places by the round reached, then points at that round's table: one
+        # table a round gives no interval, so the page names the round instead.
+        reached = {
+            seat.entrant: played.name
+            for played in shown.rounds
+            for table in played.tables
+            for seat in table.seats
+        }
+        for line in lines:
+            line["reached"] = reached.get(int(line["entrant"]))
     return {
         "id": final.id,
         "name": final.name,
@@ -170,7 +182,7 @@ def final_view(final: Final) -> dict[str, Any]:
         "balance": seat_balance(db, final) if final.status is not FinalStatus.SCHEDULED else None,
         "error": (final.report or {}).get("error"),
         "bracket": bracket_view(
-            bracket(db, final, len(finalists)),
+            shown,
             lambda entrant: names.get(by_number[entrant].bot_id, "?"),
         ),
     }

@@ -169,6 +169,10 @@ def test_a_knockout_of_eight_shows_its_bracket_live_and_its_winner(
     assert final_table.locator("tr.winner").get_attribute("data-bot") == winner
     assert page.locator("#final-status").text_content() == "finished"
     assert page.locator("#final-standings tbody tr").count() == 8
+    # A knockout's standings name the round reached, not a one-table "interval".
+    reached = page.locator("#final-standings tbody td.reached").all_inner_texts()
+    assert sorted(reached) == ["Final"] * 4 + ["Semi-finals"] * 4
+    assert page.locator("#final-standings td.interval").count() == 0
     screenshot(page, "final-knockout")
 
 
