@@ -154,8 +154,8 @@ def final_view(final: Final) -> dict[str, Any]:
             for table in played.tables
             for seat in table.seats
         }
-        for line in lines:
-            line["reached"] = reached.get(int(line["entrant"]))
+        for line, standing in zip(lines, order, strict=True):
+            line["reached"] = reached.get(int(standing.entrant))  # type: ignore[call-overload]
     return {
         "id": final.id,
         "name": final.name,
