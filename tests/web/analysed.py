@@ -5,14 +5,15 @@ analysis tests of the site and the browser read."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 from sqlalchemy import update
 
-from arena.engine import preset
+from arena.engine import Rules, preset
 from arena.match import replay as replay_io
 from arena.store import write_transaction
 from arena.store.bots import ensure_house_bots
@@ -30,13 +31,31 @@ def record_built_match(app: Flask, world: World) -> tuple[int, int, str]:
     played and recorded, its replay then the built match's (the same rules and seed);
     its id, the blunder's trick and card."""
     replay, (trick, card) = built_match()
+
+    def seats(house: list[int]) -> list[int]:
+        chosen = [world.bob_version_id, house[0], house[1], house[3]]
+        chosen[BLUNDER_SEAT] = world.alice_version_id
+        return chosen
+
+    return record_replay(app, replay, BUILT_RULES, SEED, seats), trick, str(card)
+
+
+def record_replay(
+    app: Flask,
+    replay: dict[str, Any],
+    rules: Rules,
+    seed: int,
+    seats: Callable[[list[int]], list[int]],
+) -> int:
+    """An unrated match under `rules` and `seed` of the bot versions `seats` chooses (given
+    the house bots' versions), played and recorded, its replay then `replay` (a match played
+    elsewhere under the same rules and seed: a hand the test needs, such as a blunder or a
+    moon shot); its id."""
     with sessions(app)() as db:
         with write_transaction(db):
-            house = ensure_house_bots(db)
-            seats = [world.bob_version_id, house[0].id, house[1].id, house[3].id]
-            seats[BLUNDER_SEAT] = world.alice_version_id
+            house = [bot.id for bot in ensure_house_bots(db)]
             match_id = add_match(
-                db, season_id=None, version_ids=seats, rules=BUILT_RULES, seed=SEED
+                db, season_id=None, version_ids=seats(house), rules=rules, seed=seed
             )
         play_and_record(db, match_id)
         content = replay_io.dumps(replay)
@@ -50,7 +69,7 @@ def record_built_match(app: Flask, world: World) -> tuple[int, int, str]:
                     size=len(content),
                 )
             )
-    return match_id, trick, str(card)
+    return match_id
 
 
 @contextmanager

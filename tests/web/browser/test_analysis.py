@@ -282,12 +282,15 @@ penny-rounds' cards."""
 def test_every_judged_decision_of_every_kind_is_shown_at_its_step_in_the_viewer(
     site, page, app, database, tmp_path
 ):
-    """A real one-hand match of each preset, analysed by the real task: every judged
-    decision that is not a card to a trick, and the first cards, opened by its link
-    (`analysis_labels.jump`) shows in the viewer's box, under its kind's words."""
+    """A real one-hand match of each preset (and one whose shooter chooses), analysed by
+    the real task: every judged decision that is not a card to a trick, and the first
+    cards, opened by its link (`analysis_labels.jump`) shows in the viewer's box, under
+    its kind's words; the shooter's choice at the hand's last step only."""
+    from arena.benchmarks.analysis import play_match
     from arena.engine import preset
     from arena.store.bots import ensure_house_bots
     from arena.store.database import write_transaction
+    from tests.web.analysed import record_replay
     from web import analysis_labels as labels
     from web.bench import add_match, play_and_record
 
@@ -310,11 +313,20 @@ def test_every_judged_decision_of_every_kind_is_shown_at_its_step_in_the_viewer(
                     )
                 play_and_record(db, ids[name])
 
-    maker = threading.Thread(target=play)
-    maker.start()
-    maker.join(timeout=300)
+    def moon() -> None:
+        # A hand whose shooter may choose (omnibus_jack: seed 19, heuristic bots).
+        rules = preset("omnibus_jack").replace(max_hands=1)
+        replay = play_match(rules, 19, "heuristic")
+        ids["omnibus_jack"] = record_replay(
+            app, replay, rules, 19, lambda house: [world.alice_version_id, *house[:3]]
+        )
+
+    for job in (play, moon):
+        maker = threading.Thread(target=job)
+        maker.start()
+        maker.join(timeout=300)
     kinds_seen: set[str] = set()
-    for name in KIND_PRESETS:
+    for name in (*KIND_PRESETS, "omnibus_jack"):
         match_id = ids[name]
         result = _analysed(app, world, database, tmp_path, match_id)
         others = [d for d in result["decisions"] if d["kind"] not in ("play", "pass")]
@@ -334,11 +346,19 @@ def test_every_judged_decision_of_every_kind_is_shown_at_its_step_in_the_viewer(
                 raise AssertionError(f"{name}: {d} not shown at step {step}") from error
             verb = labels.kind_label(d["kind"], d["trick"]).verb
             assert f"{verb} {d['chosen']}" in shown.inner_text(), (name, d["kind"])
+            if d["kind"] == "moon_choice":  # at the hand's last step, and only there
+                assert page.locator("#viewer").get_attribute("data-hand-end") == "true"
+                page.keyboard.press("ArrowLeft")
+                page.wait_for_function(
+                    "() => document.querySelector('#viewer').dataset.handEnd === 'false'"
+                )
+                assert shown.count() == 0
             kinds_seen.add(d["kind"])
         if name == "rickety_kate":
             page.locator("#viewer").scroll_into_view_if_needed()
             screenshot(page, "analysis-06-rickety-kate")
     assert kinds_seen >= {
+        "moon_choice",
         "call",
         "reveal",
         "pledge",
