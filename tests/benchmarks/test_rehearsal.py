@@ -121,3 +121,23 @@ def test_a_python_entrants_upload_passes_the_sites_check(fault: str | None) -> N
     package = inspect_upload(f"{plan.name}.tar.gz", pack(files))
     assert (package.module, package.bot_kind) == ("bot.py", "python")
     assert set(package.files) == set(files)
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("--broker", "reddis"), ("--broker", "mysql://x/y"), ("--database", "mysql://x/y")],
+)
+def test_a_broker_or_database_it_cannot_run_on_is_refused_before_anything_starts(
+    option: str, value: str
+) -> None:
+    """A typo says which values there are (a usage error, exit 2), and nothing starts: no
+    kit build, no server."""
+    from click.testing import CliRunner
+
+    from arena.commands.rehearsal import rehearsal
+
+    result = CliRunner().invoke(rehearsal, [option, value])
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for {option}: '{value}'" in result.output
+    assert "sqlite, postgresql" in result.output or "embedded, sql, redis" in result.output
+    assert "building" not in result.output and result.exception is not None
