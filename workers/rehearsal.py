@@ -259,9 +259,9 @@ def run_rehearsal(
     sources was kept), beside the platform's start. With `metrics_port`, the workers'
     Prometheus metrics are summed and served on 127.0.0.1:`metrics_port` (0: a free one,
     said by `progress`) as `arena platform` serves its own, so a Prometheus can watch the
-    rehearsal (docs/operations.md,
-    Dashboards). Raises RehearsalError, KitBuildError when a kit cannot be built, or
-    ScratchServerError when a server of the run's own cannot start."""
+    rehearsal (docs/operations.md, Dashboards). Raises RehearsalError, KitBuildError when
+    a kit cannot be built, or ScratchServerError when a server of the run's own cannot
+    start."""
     from .config import prepare_sql_broker
     from .embedded_broker import EmbeddedBroker
     from .matches import enqueue_matches

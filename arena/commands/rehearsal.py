@@ -105,14 +105,15 @@ def rehearsal(
 ) -> None:
     """Run a season of starter-kit bots of known strength through the real platform."""
     from arena.benchmarks.rehearsal import plan_entrants
-    from workers.rehearsal import rehearse
+    from workers.config import REDIS_SCHEMES
+    from workers.rehearsal import RehearsalError, rehearse
+    from workers.rehearsal_entrants import KitBuildError
+    from workers.rehearsal_servers import ScratchServerError
 
     try:
         plans = plan_entrants(entrants, broken=broken, updaters=updaters)
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
-    from workers.config import REDIS_SCHEMES
-
     kind = broker if broker in ("embedded", "sql", "redis") else "url"
     if kind == "url" and not broker.startswith(REDIS_SCHEMES):
         raise click.BadParameter(
@@ -127,21 +128,24 @@ def rehearsal(
         f"arena bench rehearsal: {entrants} entrants, {rounds} rounds, {workers} worker(s); "
         f"load average {os.getloadavg()[0]:.1f}"
     )
-    figures = rehearse(
-        plans,
-        workers=workers,
-        rounds=rounds,
-        broker_url=broker if kind == "url" else None,
-        broker=kind,
-        database_url=database_url,
-        database=database if database_url is None else "url",
-        hands=hands,
-        keep=keep,
-        kit_cache=None if rebuild_kits else kit_cache,
-        finalists=finalists,
-        metrics_port=metrics_port,
-        progress=lambda line: console.print(f"  {line}", markup=False),
-    )
+    try:
+        figures = rehearse(
+            plans,
+            workers=workers,
+            rounds=rounds,
+            broker_url=broker if kind == "url" else None,
+            broker=kind,
+            database_url=database_url,
+            database=database if database_url is None else "url",
+            hands=hands,
+            keep=keep,
+            kit_cache=None if rebuild_kits else kit_cache,
+            finalists=finalists,
+            metrics_port=metrics_port,
+            progress=lambda line: console.print(f"  {line}", markup=False),
+        )
+    except (RehearsalError, KitBuildError, ScratchServerError) as error:
+        raise click.ClickException(str(error)) from None
     print_report(figures)
     console.print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     if not figures.nothing_lost:

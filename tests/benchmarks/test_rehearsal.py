@@ -141,3 +141,22 @@ def test_a_broker_or_database_it_cannot_run_on_is_refused_before_anything_starts
     assert f"Invalid value for {option}: '{value}'" in result.output
     assert "sqlite, postgresql" in result.output or "embedded, sql, redis" in result.output
     assert "building" not in result.output and result.exception is not None
+
+
+def test_a_server_it_cannot_start_is_said_plainly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No PostgreSQL installed (or a kit that does not build): one line saying so, exit 1,
+    no traceback."""
+    from click.testing import CliRunner
+
+    import workers.rehearsal
+    from arena.commands.rehearsal import rehearsal
+    from workers.rehearsal_servers import ScratchServerError
+
+    def missing(*args: object, **kwargs: object) -> None:
+        raise ScratchServerError("no PostgreSQL server to start: initdb is not installed")
+
+    monkeypatch.setattr(workers.rehearsal, "rehearse", missing)
+    result = CliRunner().invoke(rehearsal, ["--database", "postgresql"])
+    assert result.exit_code == 1, result.output
+    assert "Error: no PostgreSQL server to start: initdb is not installed" in result.output
+    assert "Traceback" not in result.output
