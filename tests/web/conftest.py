@@ -23,7 +23,7 @@ from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
 from arena.store import migrate
-from tests.store.databases import BACKENDS, postgres_migrated, truncate_all
+from tests.store.databases import BACKENDS, empty_all, postgres_migrated
 from tests.web.factories import World, build_world
 from web import create_app
 from web.database import dispose, sessions
@@ -64,7 +64,7 @@ def database(request: pytest.FixtureRequest, migrated: Path, tmp_path: Path) -> 
         shutil.copy(migrated, path)
         return f"sqlite:///{path}"
     url = request.getfixturevalue("postgres_migrated")
-    truncate_all(url)
+    empty_all(url)
     return str(url.render_as_string(hide_password=False))
 
 
