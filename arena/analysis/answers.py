@@ -11,8 +11,8 @@ candidates are said here: a bid (pass, the chosen bid and the `BID_SPAN` lowest 
 bids), a face-down card in Heartless (the chosen card and the highest card of each suit
 held: the card that pulls the scoring suit hardest), a replacement for a refused QS and
 a penny-round's card (the chosen answer and the heuristic house bot's most likely ones:
-`CANDIDATES` of them), the passes of the two-pack and penny games (the chosen pass and
-the combinations of the heuristic bot's most dangerous cards).
+`CANDIDATES` and `PENNY_CANDIDATES` of them), the passes of the two-pack and penny games
+(the chosen pass and the combinations of the heuristic bot's most dangerous cards).
 """
 
 from __future__ import annotations
@@ -29,7 +29,10 @@ from arena.engine.phases import room_of
 BID_SPAN = 4
 """Auction Hearts: the lowest legal bids judged beside a pass and the chosen bid."""
 CANDIDATES = 5
-"""A replacement card's or a penny-round card's candidates beside the chosen answer."""
+"""A replacement card's candidates beside the chosen answer."""
+PENNY_CANDIDATES = 3
+"""A penny-round card's candidates beside the chosen answer (there are 48 such decisions
+a hand in the four-penny game, each judged on whole hands played in Python)."""
 PASS_EXTRA = 2
 """A family's pass candidates: the combinations of its `count + PASS_EXTRA` most dangerous
 cards (ten passes of three)."""
@@ -123,7 +126,7 @@ def _others(decision: Decision, view: SeatView, chosen: Any) -> list[Any]:
 
 def _penny_candidates(view: SeatView, moves: Sequence[tuple[int, Card]]) -> list[Any]:
     """A penny-round's card: the heuristic bot's move, then per penny its lowest and highest
-    legal card, up to `CANDIDATES`."""
+    legal card, up to `PENNY_CANDIDATES`."""
     found = [_MODEL.play_penny(view)]
     for penny in sorted({p for p, _ in moves}):
         cards = [card for p, card in moves if p == penny]
@@ -131,7 +134,7 @@ def _penny_candidates(view: SeatView, moves: Sequence[tuple[int, Card]]) -> list
         high = max(cards, key=lambda c: (c.rank, int(c.suit or 0)))
         found.extend([(penny, low), (penny, high)])
     unique = list(dict.fromkeys(found))
-    return unique[:CANDIDATES]
+    return unique[:PENNY_CANDIDATES]
 
 
 def phase_of(decision: Decision, view: SeatView, chosen: Any) -> tuple[str, int | None]:

@@ -82,17 +82,19 @@ WORLD_SHARE = 8
 """The decisions judged on sampled worlds (`rollout`: the engine's decision loop, a
 whole hand per answer) take `samples // WORLD_SHARE` deals (at least `WORLD_MIN`): one
 deterministic playout per deal and answer, each costing a hand played in Python rather
-than a C playout (`arena bench analysis --preset` measures the budget)."""
+than a C playout (`arena bench analysis --rules PRESET` measures the budget)."""
 WORLD_MIN = 8
-PENNY_SHARE = 40
+PENNY_SHARE = 50
 """A penny-round's card (48 of them a hand in the four-penny game) takes `samples //
-PENNY_SHARE` worlds (at least `PENNY_MIN`), to keep a 13-hand match near a core-minute."""
+PENNY_SHARE` worlds (at least `PENNY_MIN`), to keep a 13-hand match near a core-minute
+(five worlds cost 70 core-seconds, four 56: docs/benchmarks.md)."""
 PENNY_MIN = 4
-FAMILY_SHARE = 4
+FAMILY_SHARES = {"cancellation": 4, "enfle": 4, "domino": 1}
 """The plays of two packs, Enfle and Domino Hearts, judged by their families' searches
-(`families`), take `samples // FAMILY_SHARE` deals (at least `WORLD_MIN`), one playout
-each: their playouts are Python loops on the family's core, about a hundred times a C
-playout's cost, and an eight-seat two-pack hand has some 80 plays to judge."""
+(`families`), take `samples // share` deals (at least `WORLD_MIN`), one playout each:
+their playouts are Python loops on the family's core, about a hundred times a C
+playout's cost, and an eight-seat two-pack hand has some 80 plays to judge; Domino's
+short hands afford the whole depth (`arena bench analysis --rules PRESET`)."""
 TAGS = ("queen", "moon")
 """What a decision may also concern (the ♠Q at stake, the moon at stake)."""
 WORST_SHOWN = 5
@@ -343,11 +345,11 @@ def _judge(
             evaluation = evaluate_moon_choice(
                 hand, seat, tuple(hand.game_totals), hand_number, chosen
             )
-        elif kind is _PLAY and family_of(view) is not None:
+        elif kind is _PLAY and (family := family_of(view)) is not None:
             evaluation = evaluate_family_play(
                 view,
                 rng,
-                samples=max(WORLD_MIN, settings.samples // FAMILY_SHARE),
+                samples=max(WORLD_MIN, settings.samples // FAMILY_SHARES[family]),
                 playouts=1,
                 first=chosen,
             )
