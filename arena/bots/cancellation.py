@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from arena.engine import CARDS, Card, SeatView
 from arena.engine.config import PHASE_OVER
@@ -140,7 +140,15 @@ class CancellationSearch:
     def score(
         self, hands: list[Counter[int]], widow: Counter[int], card: int, rng: random.Random
     ) -> int:
-        """This seat's points when it plays `card` now and everyone then plays at random."""
+        """This seat's points when it plays `card` now and everyone then plays as the
+        playout policy does (`outcome`)."""
+        return self.outcome(hands, widow, card, rng)[self.view.seat]
+
+    def outcome(
+        self, hands: list[Counter[int]], widow: Counter[int], card: int, rng: random.Random
+    ) -> tuple[int, ...]:
+        """Every seat's points when this seat plays `card` now and everyone then plays as
+        the heuristic bot would, one decision in `_RANDOM_ONE_IN` at random."""
         view = self.view
         if self.widow_known and view.kitty is not None:
             widow = Counter(c.index for c in view.kitty)
@@ -159,8 +167,32 @@ class CancellationSearch:
                 state.push(greedy_card(choices, state.current_trick(), players, values))
             else:
                 state.push(choices[rng.randrange(len(choices))])
-        points: int = state.points()[view.seat]
+        points: tuple[int, ...] = tuple(state.points())
         return points
+
+
+def play_out_candidates(
+    view: SeatView,
+    legal: Sequence[int],
+    rng: random.Random,
+    deadline: float,
+    max_samples: int,
+    tell: Callable[[int, tuple[int, ...]], None],
+    clock: Callable[[], float] = time.perf_counter,
+) -> int:
+    """Every card of `legal` (indices) played out on the same sampled deals, until
+    `max_samples` deals or the `clock` passes `deadline` (one deal at least); each
+    outcome (every seat's points) is told to `tell(candidate's place, points)`. The search
+    of `search_play` and the analysis of a two-pack play (arena.analysis.families) share
+    it. Returns the number of deals sampled."""
+    search = CancellationSearch(view)
+    samples = 0
+    while samples < max_samples and (samples == 0 or clock() < deadline):
+        hands, widow = search.sample(rng)
+        for k, card in enumerate(legal):
+            tell(k, search.outcome(hands, widow, card, rng))
+        samples += 1
+    return samples
 
 
 def search_play(
@@ -177,13 +209,12 @@ def search_play(
     legal = [preferred.index] + [c.index for c in view.legal if c is not preferred]
     if len(legal) == 1:
         return preferred, 0
-    search = CancellationSearch(view)
     totals = [0] * len(legal)
-    samples = 0
-    while samples < max_samples and (samples == 0 or clock() < deadline):
-        hands, widow = search.sample(rng)
-        for k, card in enumerate(legal):
-            totals[k] += search.score(hands, widow, card, rng)
-        samples += 1
+    me = view.seat
+
+    def tell(k: int, points: tuple[int, ...]) -> None:
+        totals[k] += points[me]
+
+    samples = play_out_candidates(view, legal, rng, deadline, max_samples, tell, clock)
     best = min(range(len(legal)), key=totals.__getitem__)
     return CARDS[legal[best]], samples

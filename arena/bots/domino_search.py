@@ -25,27 +25,31 @@ RANDOM_ODDS = 8
 policy does: pure greed makes every sample play out the same way."""
 
 
-def search_domino(
+class UnevenViewError(ValueError):
+    """A view whose card counts do not add up (our bug, never a bot's fault)."""
+
+
+def play_out_candidates(
     view: SeatView,
-    preferred: Card,
+    candidates: Sequence[int],
     rng: random.Random,
     deadline: float,
     max_samples: int,
     playouts: int,
+    tell: Callable[[int, tuple[int, ...]], None],
     clock: Callable[[], float] = time.perf_counter,
-) -> tuple[Card, int]:
-    """The legal card with the best mean outcome over sampled deals (`preferred` first,
-    so it wins ties), and the number of deals sampled."""
-    legal = list(view.legal)
-    candidates = [preferred.index] + [c.index for c in legal if c is not preferred]
-    if len(candidates) == 1:
-        return preferred, 0
+) -> int:
+    """Every card of `candidates` (indices) played out `playouts` times on the same sampled
+    deals, until `max_samples` deals or the `clock` passes `deadline` (one deal at least);
+    each outcome (every seat's points for the whole hand, the old moon applied: `final`)
+    is told to `tell(candidate's place, points)`. The search of `search_domino` and the
+    analysis of a Domino play (arena.analysis.families) share it. Returns the number of
+    deals sampled; raises UnevenViewError when the view's card counts do not add up."""
     unseen, sizes, voids = _unknowns(view)
     if sum(sizes) + (view.stock_size or 0) != len(unseen):
-        return preferred, 0  # the view does not add up: our bug; play the heuristic's card
+        raise UnevenViewError("the Domino view's card counts do not add up")
     values = [view.rules.card_values.get(card, 0) for card in CARDS[:52]]
     penalty = sum(value for value in values if value > 0)
-    totals = [0] * len(candidates)
     samples = 0
     while samples < max_samples and (samples == 0 or clock() < deadline):
         hands, stock = _sample(view, unseen, sizes, voids, rng)
@@ -62,7 +66,38 @@ def search_domino(
                 )
                 state.push(card)
                 _play_out(state, values, rng)
-                totals[i] += _outcome(view, state, penalty)
+                tell(i, final(view, state, penalty))
+    return samples
+
+
+def search_domino(
+    view: SeatView,
+    preferred: Card,
+    rng: random.Random,
+    deadline: float,
+    max_samples: int,
+    playouts: int,
+    clock: Callable[[], float] = time.perf_counter,
+) -> tuple[Card, int]:
+    """The legal card with the best mean outcome over sampled deals (`preferred` first,
+    so it wins ties), and the number of deals sampled."""
+    legal = list(view.legal)
+    candidates = [preferred.index] + [c.index for c in legal if c is not preferred]
+    if len(candidates) == 1:
+        return preferred, 0
+    n, me = view.rules.players, view.seat
+    totals = [0] * len(candidates)
+
+    def tell(i: int, points: tuple[int, ...]) -> None:
+        # This seat's final points times (n - 1) minus everyone else's: lower is better.
+        totals[i] += points[me] * (n - 1) - (sum(points) - points[me])
+
+    try:
+        samples = play_out_candidates(
+            view, candidates, rng, deadline, max_samples, playouts, tell, clock
+        )
+    except UnevenViewError:
+        return preferred, 0  # the view does not add up: our bug; play the heuristic's card
     best = min(range(len(candidates)), key=totals.__getitem__)
     return CARDS[candidates[best]], samples
 
@@ -144,14 +179,14 @@ def _play_out(state: Any, values: Sequence[int], rng: random.Random) -> None:
         state.push(card)
 
 
-def _outcome(view: SeatView, state: Any, penalty: int) -> int:
-    """This seat's final points times (n - 1) minus everyone else's: lower is better. The
-    points before the position are the view's; a moon is judged on the whole hand."""
+def final(view: SeatView, state: Any, penalty: int) -> tuple[int, ...]:
+    """Every seat's points for the whole hand: the view's before the position plus the
+    position's, the old moon judged on the whole hand (the shooter 0, the others the
+    `penalty`)."""
     n = view.rules.players
     future: tuple[int, ...] = state.points()
-    final: list[int] = [view.points_taken[s] + future[s] for s in range(n)]
-    if view.rules.moon.value == "old" and penalty and penalty in final:
-        shooter = final.index(penalty)
-        final = [0 if s == shooter else penalty for s in range(n)]
-    me = final[view.seat]
-    return me * (n - 1) - (sum(final) - me)
+    points = [view.points_taken[s] + future[s] for s in range(n)]
+    if view.rules.moon.value == "old" and penalty and penalty in points:
+        shooter = points.index(penalty)
+        points = [0 if s == shooter else penalty for s in range(n)]
+    return tuple(points)

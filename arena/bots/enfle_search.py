@@ -62,6 +62,47 @@ def _table(view: SeatView) -> tuple[list[int], int]:
     return won, table
 
 
+class UnevenViewError(ValueError):
+    """A view whose card counts do not add up (our bug, never a bot's fault)."""
+
+
+def play_out_candidates(
+    view: SeatView,
+    candidates: Sequence[int],
+    rng: random.Random,
+    deadline: float,
+    max_samples: int,
+    playouts: int,
+    tell: Callable[[int, tuple[int, ...]], None],
+    clock: Callable[[], float] = time.perf_counter,
+) -> int:
+    """Every card of `candidates` (indices) played out `playouts` times on the same sampled
+    deals, until `max_samples` deals or the `clock` passes `deadline` (one deal at least);
+    each outcome (every seat's points) is told to `tell(candidate's place, points)`. The
+    search of `search_enfle` and the analysis of an Enfle play (arena.analysis.families)
+    share it. Returns the number of deals sampled; raises UnevenViewError when the view's
+    card counts do not add up."""
+    n = view.rules.players
+    won, table = _table(view)
+    unseen = [c.index for c in view.rules.deck if not (table | view.hand.mask) & c.mask]
+    sizes = [0 if s == view.seat else view.points_taken[s] for s in range(n)]
+    if sum(sizes) != len(unseen) or len(view.hand) != view.points_taken[view.seat]:
+        raise UnevenViewError("the Enfle view's card counts do not add up")
+    leader = view.current_trick[0][0] if view.current_trick else view.seat
+    trick = [card.index for _, card in view.current_trick]
+    samples = 0
+    while samples < max_samples and (samples == 0 or clock() < deadline):
+        hands = _sample(view, unseen, sizes, rng)
+        samples += 1
+        for i, card in enumerate(candidates):
+            for _ in range(playouts):
+                state = search_position(view.rules, hands, won, leader=leader, trick=trick)
+                state.push(card)
+                _play_out(state, rng)
+                tell(i, tuple(state.points()))
+    return samples
+
+
 def search_enfle(
     view: SeatView,
     preferred: Card,
@@ -77,26 +118,18 @@ def search_enfle(
     candidates = [preferred.index] + [c.index for c in legal if c is not preferred]
     if len(candidates) == 1:
         return preferred, 0
-    n = view.rules.players
-    won, table = _table(view)
-    unseen = [c.index for c in view.rules.deck if not (table | view.hand.mask) & c.mask]
-    sizes = [0 if s == view.seat else view.points_taken[s] for s in range(n)]
-    if sum(sizes) != len(unseen) or len(view.hand) != view.points_taken[view.seat]:
-        return preferred, 0  # the view does not add up: our bug; play the habit's card
-    leader = view.current_trick[0][0] if view.current_trick else view.seat
-    trick = [card.index for _, card in view.current_trick]
+    n, me = view.rules.players, view.seat
     totals = [0.0] * len(candidates)
-    samples = 0
-    while samples < max_samples and (samples == 0 or clock() < deadline):
-        hands = _sample(view, unseen, sizes, rng)
-        samples += 1
-        for i, card in enumerate(candidates):
-            for _ in range(playouts):
-                state = search_position(view.rules, hands, won, leader=leader, trick=trick)
-                state.push(card)
-                _play_out(state, rng)
-                points = state.points()
-                totals[i] += points[view.seat] - sum(points) / n
+
+    def tell(i: int, points: tuple[int, ...]) -> None:
+        totals[i] += points[me] - sum(points) / n
+
+    try:
+        samples = play_out_candidates(
+            view, candidates, rng, deadline, max_samples, playouts, tell, clock
+        )
+    except UnevenViewError:
+        return preferred, 0  # the view does not add up: our bug; play the habit's card
     best = min(range(len(candidates)), key=totals.__getitem__)
     return CARDS[candidates[best]], samples
 
