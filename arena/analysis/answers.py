@@ -30,7 +30,7 @@ BID_SPAN = 4
 """Auction Hearts: the lowest legal bids judged beside a pass and the chosen bid."""
 CANDIDATES = 5
 """A replacement card's candidates beside the chosen answer."""
-PENNY_CANDIDATES = 3
+PENNY_CANDIDATES = 2
 """A penny-round card's candidates beside the chosen answer (there are 48 such decisions
 a hand in the four-penny game, each judged on whole hands played in Python)."""
 PASS_EXTRA = 2
