@@ -70,17 +70,18 @@ def pending_version_ids(
 ) -> list[int]:
     """Bot versions waiting for validation, oldest first (ends its read transaction).
 
-    A version deferred (`defer_version`) less than `WAIT_SECONDS` ago is left out.
+    A version deferred (`defer_version`) less than `WAIT_SECONDS` ago is left out. A new
+    upload has no reason at all (NULL): it is read as "" here, since in SQL `NOT (NULL
+    LIKE 'waiting%' AND recent)` is NULL, which left every fresh upload out for its first
+    `WAIT_SECONDS` as if it were waiting (a minute on each validation).
     """
     query = select(BotVersion.id).where(BotVersion.status == VersionStatus.PENDING)
     if created_after is not None:
         query = query.where(BotVersion.status_changed_at > created_after)
     waited = (now or utc_now()) - timedelta(seconds=WAIT_SECONDS)
+    reason = func.coalesce(BotVersion.status_reason, "")
     query = query.where(
-        ~(
-            BotVersion.status_reason.startswith(WAITING, autoescape=True)
-            & (BotVersion.status_changed_at > waited)
-        )
+        ~(reason.startswith(WAITING, autoescape=True) & (BotVersion.status_changed_at > waited))
     )
     ids = list(session.scalars(query.order_by(BotVersion.id).limit(limit)))
     session.rollback()

@@ -19,9 +19,13 @@ from arena.match.replay_v2 import ReplayV2, verify_v2
 from arena.match.verify import verify
 from arena.seasons import schedule_round
 from arena.store import heartbeats, start_match
-from arena.store.dispatch import REQUEUED, reap_stalled_matches
+from arena.store.accounts import create_user
+from arena.store.bots import add_version, create_bot
+from arena.store.database import write_transaction
+from arena.store.dispatch import REQUEUED, pending_version_ids, reap_stalled_matches
 from arena.store.models import Match, MatchStatus, RatingChange, Replay, Season
 from arena.store.types import utc_now
+from tests.workers import bots
 from workers import matches as match_tasks
 from workers import scheduling
 from workers.config import Settings
@@ -188,6 +192,29 @@ def test_dispatch_enqueues_new_challenges_and_tops_up_a_short_queue(
     with sessions() as session:
         rows = {row.name: row for row in heartbeats.heartbeats(session)}
     assert rows["dispatch"].info["queues"] == {"matches": 0, "validate": 0}
+
+
+def test_dispatch_enqueues_a_new_upload_at_once(
+    settings: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh upload has no status reason (NULL): it must not be read as one waiting for
+    the package index (in SQL, NOT (NULL AND true) is NULL), which held every upload back
+    for `WAIT_SECONDS` (the deployment test's validation took 65 s instead of 5)."""
+    with sessions() as session, write_transaction(session):
+        owner = create_user(session, "owner-of-a-new-upload", None)
+        version = add_version(
+            session, create_bot(session, owner, "new"), bots.zipped({"bot.py": bots.FIRST_LEGAL})
+        )
+        assert version.status_reason is None
+        version_id = version.id
+    enqueued: list[int] = []
+    monkeypatch.setattr(scheduling, "enqueue_validations", enqueued.extend)
+    monkeypatch.setattr(scheduling, "enqueue_matches", lambda ids: None)
+    # A long validate queue: only the fresh-upload query runs, not the top-up.
+    monkeypatch.setattr(scheduling, "queue_lengths", lambda app: {"matches": 0, "validate": 99})
+    assert scheduling.dispatch()["validations"] == [version_id] == enqueued
+    with sessions() as session:
+        assert pending_version_ids(session, limit=10) == [version_id]  # the top-up's query
 
 
 def test_a_season_finished_by_the_beat_gets_its_luck_measured(
