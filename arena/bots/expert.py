@@ -54,6 +54,11 @@ DEFAULT_MAX_SAMPLES = 200
 PRUNE_AFTER = 12
 PRUNE_EVERY = 6
 PRUNE_MARGIN = 4.0
+MOON_EDGE = 8.0
+"""The moon plan is taken only when its best card beats the greedy plan's best by 8 points
+moved from the others to this seat: its playouts' opponents dump points on a shooter
+until it has them all, so its figures flatter it (taken whenever it was better, it lost
+2.4 points a hand to the strong bot; docs/benchmarks.md)."""
 """Pruning (`search_plays`): after 12 deals and every 6 after, a candidate behind the best
 by the margin of 4 points moved from the others to this seat is played out no more."""
 _PLAIN_FIELDS = (
@@ -249,9 +254,10 @@ def search_plays(
 
     With `shoot` (and the moon still open to the seat, `moon.moon_open`), every playout is
     also played with the seat on the shooter's plan (`moon.shooter_policy`), on the same
-    seeds, and a candidate's margin is the better of its two plans' means (a plan is a
-    choice the seat makes later, with what it will know then; never the better per deal,
-    which would credit it with seeing the hidden cards). The moon plan stops being played
+    seeds, and the moon plan's means are the candidates' margins when its best beats the
+    greedy plan's best by `MOON_EDGE` (a plan is a choice the seat makes with what it knows;
+    never the better per deal, which would credit it with seeing the hidden cards). The
+    moon plan stops being played
     when, at a pruning round, its best candidate is `PRUNE_MARGIN` behind the greedy
     plan's best. The points returned are the greedy plan's.
     """
@@ -318,20 +324,30 @@ def search_plays(
                     moon = -1  # the moon plan is far behind: stop playing it
                     moon_margins = margins
                 if prune and len(alive) > 1:
-                    plans = [min(margins[i], moon_margins[i]) for i in range(count)]
+                    plans = _plans(margins, moon_margins, alive, MOON_EDGE * n * total_weight)
                     best = min(plans[i] for i in alive)
                     alive = [i for i in alive if plans[i] < best + cut]
         now = clock()
         if now + (now - started) / samples > deadline:
             break
     if moon >= 0:
-        margins = [min(m, s) for m, s in zip(margins, moon_margins, strict=True)]
+        margins = _plans(margins, moon_margins, alive, MOON_EDGE * n * total_weight)
     if total_weight > 0.0:
         margins = [m / total_weight for m in margins]
         points_sum = [p / total_weight for p in points_sum]
     for i in set(range(count)) - set(alive):
         margins[i] = float("inf")  # pruned: its partial figures are not comparable
     return margins, points_sum, samples
+
+
+def _plans(
+    greedy: list[float], moon: list[float], alive: Sequence[int], edge: float
+) -> list[float]:
+    """The margins of the plan the seat follows: the moon plan's when its best living card
+    beats the greedy plan's best by `edge` (in the margins' own units), else the greedy's."""
+    if min(moon[i] for i in alive) + edge < min(greedy[i] for i in alive):
+        return moon
+    return greedy
 
 
 def evaluate(

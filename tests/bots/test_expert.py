@@ -11,7 +11,7 @@ import pytest
 from arena.bots import HOUSE_BOTS, ExpertBot, HouseBot, RandomBot
 from arena.bots.belief import Belief
 from arena.bots.descriptions import HOUSE_DESCRIPTIONS, describe_house_bot
-from arena.bots.expert import evaluate, evaluates, representatives, search_plays
+from arena.bots.expert import _plans, evaluate, evaluates, representatives, search_plays
 from arena.bots.inference import DUMP, FOLLOW, LEAD, PlayModel
 from arena.bots.moon import moon_open
 from arena.bots.pass_evaluation import wide_candidates
@@ -317,10 +317,10 @@ def test_the_moon_plan_finds_the_moon_a_greedy_plan_never_tries():
         assert seat is not None
         hand.play(min(hand.view(seat).legal, key=lambda card: card.index))
     plain, moon = _moon_search(hand, False), _moon_search(hand, True)
-    # the same seeds: the better plan is never worse than the greedy plan alone
-    assert all(m <= p for m, p in zip(moon, plain, strict=True))
-    # the moon gives each other seat 26: a margin near -78 beats anything dodging gives
+    # the moon gives each other seat 26: a margin near -78, far beyond anything dodging
+    # gives, so the search follows the moon plan (MOON_EDGE) and its best card is better
     assert min(moon) < -60 < min(plain)
+    assert moon != plain
 
 
 def test_the_moon_plan_is_not_played_once_another_seat_took_points():
@@ -332,3 +332,10 @@ def test_the_moon_plan_is_not_played_once_another_seat_took_points():
         rest.play(min(rest.view(seat).legal, key=lambda card: card.index))
     assert not moon_open(rest.view(0))
     assert _moon_search(rest, True) == _moon_search(rest, False)
+
+
+def test_the_moon_plan_is_followed_only_when_clearly_better():
+    greedy = [-10.0, -4.0]
+    assert _plans(greedy, [-12.0, 5.0], [0, 1], 8.0) == greedy  # 2 better: within the edge
+    assert _plans(greedy, [-30.0, 5.0], [0, 1], 8.0) == [-30.0, 5.0]
+    assert _plans(greedy, [-30.0, 5.0], [1], 8.0) == greedy  # pruned cards do not count
