@@ -33,9 +33,10 @@ CANDIDATES = 5
 PENNY_CANDIDATES = 2
 """A penny-round card's candidates beside the chosen answer (there are 48 such decisions
 a hand in the four-penny game, each judged on whole hands played in Python)."""
-PASS_EXTRA = 2
+PASS_EXTRA = 1
 """A family's pass candidates: the combinations of its `count + PASS_EXTRA` most dangerous
-cards (ten passes of three)."""
+cards (four passes of three; each is judged on whole hands played in Python, and with ten
+the passes were half a penny match's cost)."""
 
 PHASE_OF_KIND = {
     DecisionKind.CALL: "call",

@@ -88,7 +88,8 @@ PENNY_SHARE = 50
 """A penny-round's card (48 of them a hand in the four-penny game) takes `samples //
 PENNY_SHARE` worlds (at least `PENNY_MIN`), to keep a 13-hand match near a core-minute
 (docs/benchmarks.md: five worlds of up to six answers cost a four-penny match 70
-core-seconds, four of up to four 58, and a five-penny match 75: hence three answers)."""
+core-seconds, four of up to four 58, and a five-penny match 75: hence three answers,
+and four pass candidates, `answers.PASS_EXTRA`)."""
 PENNY_MIN = 4
 FAMILY_SHARES = {"cancellation": 4, "enfle": 4, "domino": 1}
 """The plays of two packs, Enfle and Domino Hearts, judged by their families' searches
