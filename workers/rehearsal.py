@@ -4,7 +4,7 @@ platform, checked against a known truth (issue 36, item 3; docs/scaling.md).
 One run, in a scratch folder: the starter kits built once (`workers.rehearsal_entrants`),
 in the background while the platform starts and the Python entrants are uploaded and
 validated (they need no build); a fresh database (SQLite; a PostgreSQL server of the
-run's own, `workers.rehearsal_servers`; or the PostgreSQL URL given, which must be empty)
+run's own, `workers.scratch_servers`; or the PostgreSQL URL given, which must be empty)
 and broker (the embedded server, a scratch SQL broker, a Redis server of the run's own,
 or the Redis URL given, flushed first); the real site (`arena web`) and real worker
 processes (`arena worker`, the sandbox for every bot). The entrants
@@ -85,7 +85,7 @@ from .app import app, configure
 from .bench import _start_worker, _stop, _wait, cpu_per_match
 from .config import Settings
 from .rehearsal_entrants import BuiltKits, cached_kits, pack, python_kit, upload_files
-from .rehearsal_servers import scratch_postgres, scratch_redis
+from .scratch_servers import scratch_postgres, scratch_redis
 
 
 class RehearsalError(RuntimeError):

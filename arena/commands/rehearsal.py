@@ -108,7 +108,7 @@ def rehearsal(
     from workers.config import REDIS_SCHEMES
     from workers.rehearsal import RehearsalError, rehearse
     from workers.rehearsal_entrants import KitBuildError
-    from workers.rehearsal_servers import ScratchServerError
+    from workers.scratch_servers import ScratchServerError
 
     try:
         plans = plan_entrants(entrants, broken=broken, updaters=updaters)

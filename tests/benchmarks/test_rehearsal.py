@@ -150,7 +150,7 @@ def test_a_server_it_cannot_start_is_said_plainly(monkeypatch: pytest.MonkeyPatc
 
     import workers.rehearsal
     from arena.commands.rehearsal import rehearsal
-    from workers.rehearsal_servers import ScratchServerError
+    from workers.scratch_servers import ScratchServerError
 
     def missing(*args: object, **kwargs: object) -> None:
         raise ScratchServerError("no PostgreSQL server to start: initdb is not installed")

@@ -36,9 +36,10 @@ from tests.deploy.dashboards import (
 from tests.web.conftest import make_app
 from tests.web.factories import WORLD_RULES, World, build_world
 from tests.web.live import LiveServer
-from tests.workers.processes import free_port, wait_until
+from tests.workers.processes import wait_until
 from web.bench import add_match
 from web.database import dispose, sessions
+from workers.scratch_servers import free_port
 
 pytestmark = pytest.mark.timeout(180)
 

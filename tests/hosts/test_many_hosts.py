@@ -43,7 +43,7 @@ from arena.store import make_engine, make_sessionmaker, migrate
 from arena.store.models import Match, MatchStatus, Replay
 from arena.store.types import utc_now
 from tests.hosts.network import Network, namespaces_or_skip, network_of
-from tests.store.private_postgres import PrivatePostgres, _binaries
+from tests.store.private_postgres import PrivatePostgres, require_postgres
 from tests.workers.processes import (
     PrivateRedis,
     Process,
@@ -288,19 +288,11 @@ class Cluster:
         return rated
 
 
-def _postgres_binaries() -> Path:
-    bin_dir = _binaries()
-    if bin_dir is None:
-        pytest.skip("the PostgreSQL server binaries are not installed (Debian: postgresql)")
-    assert bin_dir is not None
-    return bin_dir
-
-
 @pytest.fixture
 def cluster(tmp_path: Path) -> Iterator[Cluster]:
     """The hosts and their servers, migrated and running; all of it gone afterwards."""
     namespaces_or_skip()
-    bin_dir = _postgres_binaries()
+    bin_dir = require_postgres()
     redis_binary = require_redis_server()
     # The server runs as `postgres`, who cannot enter pytest's (root-only) folders.
     pg_root = Path(tempfile.mkdtemp(prefix="arena-hosts-pg-"))

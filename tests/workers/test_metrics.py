@@ -33,7 +33,7 @@ from arena.store.models import Match
 from arena.store.types import utc_now
 from tests.workers import bots
 from tests.workers.conftest import link_runtime
-from tests.workers.processes import free_port, platform_env, processes_for, wait_until
+from tests.workers.processes import platform_env, processes_for, wait_until
 from workers import matches as match_tasks
 from workers import scheduling, validation
 from workers.accounting import PARTS
@@ -41,6 +41,7 @@ from workers.app import app, configure
 from workers.config import Settings, prepare_sql_broker
 from workers.metrics import ENV, folder_name, multiprocess_registry, record_match, worker_metrics
 from workers.sandbox import SandboxUnavailableError
+from workers.scratch_servers import free_port
 from workers.seed import ensure_demo_season
 
 pytestmark = pytest.mark.timeout(180)

@@ -23,7 +23,7 @@ from workers.embedded_broker import EmbeddedBrokerError, server_binary
 from workers.metrics import multiprocess_registry
 from workers.rehearsal import run_rehearsal
 from workers.rehearsal_entrants import BuiltKits, KitBuildError, cached_kits, check_tools
-from workers.rehearsal_servers import ScratchServerError, postgres_binaries, redis_binary
+from workers.scratch_servers import ScratchServerError, postgres_binaries, redis_binary
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
 
