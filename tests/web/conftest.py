@@ -20,11 +20,19 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from arena.store import migrate
-from tests.store.databases import BACKENDS, empty_all, postgres_migrated
-from tests.web.factories import World, build_world
+from tests.store.databases import (
+    BACKENDS,
+    create_postgres_database,
+    drop_postgres_database,
+    empty_all,
+    postgres_migrated,
+)
+from tests.web.factories import World
+from tests.web.world_snapshot import WorldSnapshot, restore_snapshot, take_snapshot
 from web import create_app
 from web.database import dispose, sessions
 
@@ -137,8 +145,47 @@ def auth(client: FlaskClient) -> AuthActions:
     return AuthActions(client)
 
 
+@pytest.fixture(scope="session")
+def world_snapshots() -> dict[str, WorldSnapshot]:
+    """The world as built once per backend this session (tests/web/world_snapshot.py)."""
+    return {}
+
+
 @pytest.fixture
-def world(app: Flask, db: Session) -> World:
+def world(
+    request: pytest.FixtureRequest,
+    app: Flask,
+    db: Session,
+    database: str,
+    world_snapshots: dict[str, WorldSnapshot],
+) -> World:
     """Users alice (with a ready bot in a running season), bob and an admin, and one
-    recorded match of that season with a replay (one seat faulting, with logs)."""
-    return build_world(db, app)
+    recorded match of that season with a replay (one seat faulting, with logs): built by
+    `build_world` once per backend and session, copied into this test's database."""
+    backend = make_url(database).get_backend_name()
+    if backend not in world_snapshots:
+        world_snapshots[backend] = built_world(request, backend)
+    return restore_snapshot(world_snapshots[backend], db)
+
+
+def built_world(request: pytest.FixtureRequest, backend: str) -> WorldSnapshot:
+    """The world built on `backend`, in a migrated database of its own."""
+    if backend == "postgresql":
+        url = create_postgres_database("arena_world")
+        try:
+            migrate.upgrade(url)
+            return snapshot_of(url.render_as_string(hide_password=False))
+        finally:
+            drop_postgres_database(url)
+    folder = request.getfixturevalue("tmp_path_factory").mktemp("web-world")
+    shutil.copy(request.getfixturevalue("migrated"), folder / "arena.db")
+    return snapshot_of(f"sqlite:///{folder / 'arena.db'}")
+
+
+def snapshot_of(database: str) -> WorldSnapshot:
+    """The world built and read back in `database` by a site of its own."""
+    builder = make_app(database)
+    try:
+        return take_snapshot(builder)
+    finally:
+        dispose(builder)

@@ -16,9 +16,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from tests.web.factories import World, build_world
+from tests.web.factories import World
 from tests.web.live import LiveServer
-from web.database import sessions
 
 CHROMIUM = os.environ.get("ARENA_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -69,11 +68,8 @@ def database(migrated: Path, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def site(app: Flask) -> Iterator[tuple[LiveServer, World]]:
+def site(app: Flask, world: World) -> Iterator[tuple[LiveServer, World]]:
     """The site on 127.0.0.1 with the test world in its database."""
-
-    with sessions(app)() as db:
-        world = build_world(db, app)
     with LiveServer(app) as server:
         yield server, world
 
