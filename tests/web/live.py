@@ -16,7 +16,11 @@ class LiveServer:
     def __init__(self, app: Flask) -> None:
         self.server: BaseWSGIServer = make_server("127.0.0.1", 0, app, threaded=True)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # A stop waits for the serving loop to look at its flag: every 0.05 s, not the
+        # default 0.5 s (half a second off every test that starts a site).
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     def start(self) -> LiveServer:
         self.thread.start()
