@@ -14,7 +14,7 @@ from .common import console
 
 if TYPE_CHECKING:
     from arena.benchmarks.rehearsal import Agreement
-    from workers.rehearsal import FinalRow, RehearsalFigures
+    from workers.rehearsal_figures import FinalRow, RehearsalFigures
 
 
 @click.command("rehearsal")
@@ -106,8 +106,9 @@ def rehearsal(
     """Run a season of starter-kit bots of known strength through the real platform."""
     from arena.benchmarks.rehearsal import plan_entrants
     from workers.config import REDIS_SCHEMES
-    from workers.rehearsal import RehearsalError, rehearse
+    from workers.rehearsal import rehearse
     from workers.rehearsal_entrants import KitBuildError
+    from workers.rehearsal_errors import RehearsalError
     from workers.scratch_servers import ScratchServerError
 
     try:
