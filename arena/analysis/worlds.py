@@ -102,7 +102,7 @@ class Deal:
     kitty: tuple[Card, ...]
 
 
-def deal_mode(kind: DecisionKind, view: SeatView) -> bool:
+def deal_mode(kind: DecisionKind) -> bool:
     """Whether a decision comes before the pass is exchanged (its world is dealt from the
     start of the hand), rather than after it (dealt from the cards held now)."""
     return kind in EXCHANGE_KINDS
@@ -124,7 +124,7 @@ class Worlds:
         self.table = table
         self.kind = kind
         self.model = model
-        self.dealt = deal_mode(kind, view)
+        self.dealt = deal_mode(kind)
         self.record = tuple(a for a in record if self.dealt or a.kind not in EXCHANGE_KINDS)
         if not self.dealt and view.rules.penny_play is PennyPlay.NONE:
             self.belief: Belief | None = Belief.from_view(view)
