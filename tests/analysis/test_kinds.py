@@ -322,3 +322,34 @@ def test_a_penny_round_taken_that_could_be_ducked_is_flagged():
         samples=12,
     )
     assert evaluation.of("take").score - evaluation.of("duck").score >= 4, evaluation
+
+
+def test_a_world_dealt_before_the_pass_never_reads_a_hidden_card():
+    """The dealer's call, judged before any card moves: two deals that differ only in the
+    other seats' hands get the same evaluation."""
+    rules = preset("dealer_calls")
+    deal = _cards(
+        "AH KH QH JH TH 9H AS KS AD KD AC KC QC",
+        "2C 3C 4C 5C 6C 2D 3D 4D 5D 6D 2S 3S 4S",
+        "7C 8C 9C TC JC 7D 8D 9D TD JD 5S 6S 7S",
+        "QD 8S 9S TS JS QS 2H 3H 4H 5H 6H 7H 8H",
+    )
+    swapped = [list(cards) for cards in deal]
+    swapped[2][-1], swapped[3][0] = swapped[3][0], swapped[2][-1]  # 7S and QD change seats
+    judged = []
+    for cards in (deal, swapped):
+        hand = Hand.from_cards(rules, cards, pass_direction="dealer_calls", dealer=0)
+        decision = _drive(hand, DecisionKind.CALL, seat=0)
+        view = hand.view(0)
+        judged.append(
+            evaluate_on_worlds(
+                view,
+                _table(hand, 0),
+                seen_record(hand.history, view),
+                decision.kind,
+                candidates(decision, view, decision.legal[0]),
+                random.Random(6),
+                samples=8,
+            )
+        )
+    assert judged[0] == judged[1] and len(judged[0].answers) == len(decision.legal)
