@@ -71,6 +71,25 @@ def create_postgres_database(prefix: str = "arena_test") -> URL:
     return database_url(POSTGRES_URL).set(database=name)
 
 
+def commit_without_flushing(url: URL) -> None:
+    """Every later connection to the database made by `create_postgres_database` commits
+    without waiting for its write-ahead log to reach the disk (synchronous_commit off).
+
+    What a commit shows to other connections, and when, is unchanged; only a crash of the
+    server could lose the last commits of a database the test session drops anyway (the
+    outage tests crash a server of their own, tests/store/private_postgres.py). A commit
+    took 9.5 ms on this machine at a load of 9, 0.25 ms without the wait.
+    """
+    admin = postgres_admin()
+    try:
+        with admin.connect() as connection:
+            connection.execute(
+                text(f'ALTER DATABASE "{url.database}" SET synchronous_commit = off')
+            )
+    finally:
+        admin.dispose()
+
+
 def drop_postgres_database(url: URL) -> None:
     """Drop a database made by `create_postgres_database`."""
     admin = postgres_admin()
@@ -83,9 +102,10 @@ def drop_postgres_database(url: URL) -> None:
 
 @pytest.fixture(scope="session")
 def postgres_migrated() -> Iterator[URL]:
-    """The session's migrated PostgreSQL database."""
+    """The session's migrated PostgreSQL database, whose commits do not wait for the disk."""
     url = create_postgres_database()
     try:
+        commit_without_flushing(url)
         migrate.upgrade(url)
         yield url
     finally:

@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from arena.store import migrate
 from tests.store.databases import (
     BACKENDS,
+    commit_without_flushing,
     create_postgres_database,
     drop_postgres_database,
     empty_all,
@@ -173,6 +174,7 @@ def built_world(request: pytest.FixtureRequest, backend: str) -> WorldSnapshot:
     if backend == "postgresql":
         url = create_postgres_database("arena_world")
         try:
+            commit_without_flushing(url)
             migrate.upgrade(url)
             return snapshot_of(url.render_as_string(hide_password=False))
         finally:
