@@ -18,6 +18,7 @@ from flask import Blueprint, abort, flash, jsonify, redirect, url_for
 from werkzeug.wrappers import Response
 
 from arena.analysis import Settings
+from arena.analysis.review import ANALYSIS_VERSION
 from arena.engine import Rules
 from arena.store import analyses
 from arena.store.models import AnalysisStatus, Match, MatchAnalysis, MatchStatus, User
@@ -88,6 +89,8 @@ def describe(match: Match, row: MatchAnalysis | None, user: User | None) -> dict
                 "playouts": row.playouts,
                 "seed": row.seed,
                 "with_hindsight": row.hindsight,
+                "version": (result or {}).get("version"),
+                "outdated": analyses.is_outdated(row, ANALYSIS_VERSION),
                 "asked_at": row.created_at.isoformat(),
                 "finished_at": row.finished_at.isoformat() if row.finished_at else None,
                 "error": row.error,
@@ -138,7 +141,11 @@ def ask(match: Match, user: User) -> tuple[MatchAnalysis, bool]:
             existing = analyses.find(
                 db, match.id, DEFAULT.samples, DEFAULT.playouts, DEFAULT.seed, DEFAULT.hindsight
             )
-            if existing is None or existing.status is AnalysisStatus.FAILED:
+            if (
+                existing is None
+                or existing.status is AnalysisStatus.FAILED
+                or analyses.is_outdated(existing, ANALYSIS_VERSION)
+            ):
                 quotas.check_analysis(db, user)
             row, asked = analyses.request(
                 db,
@@ -148,6 +155,7 @@ def ask(match: Match, user: User) -> tuple[MatchAnalysis, bool]:
                 playouts=DEFAULT.playouts,
                 seed=DEFAULT.seed,
                 hindsight=DEFAULT.hindsight,
+                version=ANALYSIS_VERSION,
             )
     assert row is not None
     return row, asked

@@ -43,7 +43,8 @@ from .rollout import evaluate_on_worlds
 from .worlds import Table, seen_record
 
 ANALYSIS_VERSION = 2
-"""The layout of `MatchAnalysis.to_dict` (a stored analysis of another version is redone).
+"""The layout of `MatchAnalysis.to_dict`. The site serves a stored analysis of another
+version as outdated and queues it again when asked (`arena.store.analyses.is_outdated`).
 2: every decision kind and family judged, with the phases beyond the play and the pass."""
 
 INACCURACY = 1.5

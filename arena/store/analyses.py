@@ -71,11 +71,17 @@ def request(
     playouts: int,
     seed: int = 0,
     hindsight: bool = False,
+    version: int | None = None,
 ) -> tuple[MatchAnalysis, bool]:
     """The analysis of `match_id` at that depth, and whether this call asked for it (a new
-    row, or a failed one queued again); the caller commits."""
+    row, a failed one queued again, or, given the analysis's current layout `version`, a
+    done one of another version queued again: it judged less); the caller commits."""
     row = find(session, match_id, samples, playouts, seed, hindsight)
-    if row is not None and row.status is not AnalysisStatus.FAILED:
+    if (
+        row is not None
+        and row.status is not AnalysisStatus.FAILED
+        and not (version is not None and is_outdated(row, version))
+    ):
         return row, False
     if row is None:
         row = MatchAnalysis(
@@ -94,6 +100,15 @@ def request(
     row.created_at = utc_now()
     session.flush()
     return row, True
+
+
+def is_outdated(row: MatchAnalysis, version: int) -> bool:
+    """Whether `row` is a finished analysis whose result has another layout version than
+    `version` (`arena.analysis.review.ANALYSIS_VERSION`): made by an analysis that judged
+    less (version 1 judged only the plays and passes of the one-pack games)."""
+    if row.status is not AnalysisStatus.DONE or not isinstance(row.result, dict):
+        return False
+    return row.result.get("version") != version
 
 
 def asked_since(session: Session, user_id: int, since: datetime) -> int:

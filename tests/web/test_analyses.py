@@ -279,6 +279,67 @@ def test_an_analysis_made_without_hindsight_is_never_served_as_one_with_it(
     assert db.get(MatchAnalysis, asked["id"]).hindsight is True  # type: ignore[union-attr]
 
 
+def test_an_analysis_of_an_earlier_version_is_served_as_outdated_and_asked_again(
+    app: Flask,
+    client: FlaskClient,
+    auth: AuthActions,
+    world: World,
+    db: Session,
+    database: str,
+    tmp_path: Path,
+) -> None:
+    from arena.analysis.review import ANALYSIS_VERSION
+    from arena.store import analyses
+    from arena.store.models import MatchAnalysis
+    from web.analyses import DEFAULT
+
+    match_id, _, _ = record_built_match(app, world)
+    with write_transaction(db):
+        old_id = analyses.request(
+            db, match_id, None, samples=8, playouts=1, hindsight=DEFAULT.hindsight
+        )[0].id
+    with analysis_worker(database, tmp_path / "data"):
+        assert run_analysis(old_id) == "done"
+    served = db.get(MatchAnalysis, old_id)
+    assert served is not None and served.result is not None
+    result = dict(served.result)
+    assert result["version"] == ANALYSIS_VERSION
+    db.rollback()
+    # As if stored by the version before: at the site's depth, its result's layout older.
+    with write_transaction(db):
+        db.execute(
+            update(MatchAnalysis)
+            .where(MatchAnalysis.id == old_id)
+            .values(
+                samples=DEFAULT.samples,
+                playouts=DEFAULT.playouts,
+                seed=DEFAULT.seed,
+                result={**result, "version": ANALYSIS_VERSION - 1},
+            )
+        )
+    current = body(client.get(f"/api/v1/matches/{match_id}/analysis"))
+    assert (current["status"], current["id"]) == ("done", old_id)
+    assert current["outdated"] is True and current["version"] == ANALYSIS_VERSION - 1
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'id="analysis-outdated"' in page and 'id="ask-again"' not in page  # signed out
+    auth.login("alice")
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'id="ask-again"' in page and 'id="ask-hindsight"' not in page
+    assert _ask(client, match_id).status_code == 302
+    asked = body(client.get(f"/matches/{match_id}/analysis.json"))
+    assert (asked["status"], asked["id"]) == ("queued", old_id)  # the same row, queued again
+    db.rollback()
+    with analysis_worker(database, tmp_path / "data"):
+        assert run_analysis(old_id) == "done"
+    again = body(client.get(f"/api/v1/matches/{match_id}/analysis"))
+    assert again["outdated"] is False and again["version"] == ANALYSIS_VERSION
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'id="analysis-outdated"' not in page
+    # A current analysis asked again is the same row, not queued again.
+    assert _ask(client, match_id).status_code == 302
+    assert body(client.get(f"/matches/{match_id}/analysis.json"))["status"] == "done"
+
+
 def test_no_hindsight_for_a_match_not_finished(
     app: Flask, client: FlaskClient, world: World, db: Session, database: str, tmp_path: Path
 ) -> None:
