@@ -233,6 +233,7 @@ def _brief(d: DecisionAnalysis) -> dict[str, Any]:
         "hand": d.hand,
         "action": d.action,
         "seat": d.seat,
+        "kind": d.kind,
         "trick": d.trick,
         "position": d.position,
         "phase": d.phase,

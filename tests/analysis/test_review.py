@@ -51,6 +51,7 @@ def test_taking_the_queen_that_could_be_ducked_is_the_worst_decision_of_its_hand
     assert max(same_hand, key=lambda d: d.loss) is blunder
     worst = analysis.summary()[BLUNDER_SEAT]["worst"][0]
     assert (worst["trick"], worst["chosen"], worst["mark"]) == (trick, str(card), "blunder")
+    assert worst["kind"] == "play"  # the site places a worst decision by its kind
 
 
 def test_the_blunder_is_flagged_whatever_the_seed_and_a_seed_repeats_exactly(built):
