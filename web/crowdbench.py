@@ -29,7 +29,6 @@ import json
 import multiprocessing
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -43,6 +42,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.engine import URL
 
 from arena.engine import preset
+from arena.ports import free_port
 from arena.store import make_engine, make_sessionmaker, migrate, write_transaction
 from arena.store.live import append_events
 from arena.store.models import BotVersion, Match, MatchStatus, Replay
@@ -50,14 +50,6 @@ from arena.store.models import BotVersion, Match, MatchStatus, Replay
 SPAWN = multiprocessing.get_context("spawn")
 LADDER: Final = "/seasons/{season}/ladder"
 SECRET: Final = "arena bench live: a scratch key"
-
-
-def free_port() -> int:
-    """A TCP port of 127.0.0.1 that nothing listens on (now)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class LiveStack:

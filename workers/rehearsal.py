@@ -52,6 +52,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from arena.benchmarks.rehearsal import EntrantPlan
+from arena.ports import free_port
 from arena.seasons import finish_season, schedule_round
 from arena.seasons import start_season as start
 from arena.store import migrate
@@ -68,7 +69,7 @@ from .rehearsal_errors import RehearsalError
 from .rehearsal_figures import RehearsalFigures
 from .rehearsal_season import accounts, all_terminal, default_season, play_final
 from .rehearsal_site import site_up, start_site, upload
-from .scratch_servers import free_port, scratch_postgres, scratch_redis
+from .scratch_servers import scratch_postgres, scratch_redis
 
 
 def run_rehearsal(

@@ -27,7 +27,6 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -37,20 +36,14 @@ from pathlib import Path
 import redis
 from sqlalchemy.engine import URL
 
+from arena.ports import free_port
+
 START_SECONDS = 30.0
 """How long a Redis server may take to answer its first PING (a loaded machine's)."""
 
 
 class ScratchServerError(RuntimeError):
     """A throwaway server cannot run here; the message says what is missing or failed."""
-
-
-def free_port() -> int:
-    """A TCP port of 127.0.0.1 that nothing listens on (now)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def redis_binary() -> str:

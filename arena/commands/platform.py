@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from arena.ports import free_port
+
 from .live import live as live_server
 
 if TYPE_CHECKING:
@@ -529,7 +531,7 @@ def run_platform(
     children.append(Child("analysis", ["nice", "-n", "10", *analysis], env))
     children.append(Child("beat", process_command("beat"), env))
     if not no_web:
-        site_host, site_port = (host, port) if not live else ("127.0.0.1", _free_port())
+        site_host, site_port = (host, port) if not live else ("127.0.0.1", free_port())
         site_env = env
         if live and not env.get("ARENA_SITE_URL"):
             # Behind the live server the site listens on a private port: the account
@@ -568,15 +570,6 @@ def run_platform(
         return Supervisor(children, services=[service], echo=click.echo).run()
     finally:
         heartbeat.stop()
-
-
-def _free_port() -> int:
-    """A TCP port of 127.0.0.1 that nothing listens on now (the site behind the live
-    server)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 COMMANDS = (platform, setup, web, worker, beat)

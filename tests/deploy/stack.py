@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from workers.scratch_servers import free_port
+from arena.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = ("docker-compose.yml", "deploy/compose.offline.yml", "deploy/compose.test.yml")

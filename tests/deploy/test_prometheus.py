@@ -25,6 +25,7 @@ import pytest
 import yaml
 from flask import Flask
 
+from arena.ports import free_port
 from arena.store import migrate, write_transaction
 from arena.store.models import Match
 from tests.deploy.dashboards import (
@@ -39,7 +40,6 @@ from tests.web.live import LiveServer
 from tests.workers.processes import wait_until
 from web.bench import add_match
 from web.database import dispose, sessions
-from workers.scratch_servers import free_port
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -24,6 +24,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from arena.ports import free_port
 from arena.seasons import schedule_round, start_season
 from arena.store import heartbeats, start_match, write_transaction
 from arena.store.accounts import create_user
@@ -41,7 +42,6 @@ from workers.app import app, configure
 from workers.config import Settings, prepare_sql_broker
 from workers.metrics import ENV, folder_name, multiprocess_registry, record_match, worker_metrics
 from workers.sandbox import SandboxUnavailableError
-from workers.scratch_servers import free_port
 from workers.seed import ensure_demo_season
 
 pytestmark = pytest.mark.timeout(180)

@@ -6,7 +6,6 @@ was down)."""
 from __future__ import annotations
 
 import http.server
-import socket
 import threading
 from collections.abc import Iterator
 from datetime import timedelta
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
+from arena.ports import free_port
 from arena.store.accounts import create_user
 from arena.store.bots import add_version, create_bot
 from arena.store.database import write_transaction
@@ -31,13 +31,6 @@ pytestmark = pytest.mark.timeout(240)
 REQUIRES = b"hearts-arena-no-such-package-anywhere==1.0\n"
 
 
-def closed_port() -> int:
-    """A port on 127.0.0.1 that nothing listens on (bound, then released)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture
 def quick_pip(monkeypatch: pytest.MonkeyPatch) -> None:
     """pip's own retries and timeouts short (the worker passes PIP_* variables on)."""
@@ -47,7 +40,7 @@ def quick_pip(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def index_down(monkeypatch: pytest.MonkeyPatch, quick_pip: None) -> None:
-    monkeypatch.setenv("PIP_INDEX_URL", f"http://127.0.0.1:{closed_port()}/simple/")
+    monkeypatch.setenv("PIP_INDEX_URL", f"http://127.0.0.1:{free_port()}/simple/")
 
 
 @pytest.fixture

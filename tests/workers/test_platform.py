@@ -10,7 +10,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,16 +23,11 @@ from click.testing import CliRunner
 from sqlalchemy import create_engine, text
 
 from arena.commands.platform import web
+from arena.ports import free_port
 from tests.workers.processes import wait_until
 from workers.supervisor import EXIT_UNAVAILABLE
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def query(db: Path, sql: str) -> list[tuple[object, ...]]:

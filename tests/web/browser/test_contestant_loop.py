@@ -23,10 +23,11 @@ from typing import Any
 
 import pytest
 
+from arena.ports import free_port
 from tests.web.browser.conftest import screenshot
 from tests.web.factories import PASSWORD
 from tests.workers.processes import wait_until
-from tests.workers.test_platform import ctrl_c, free_port, start_platform
+from tests.workers.test_platform import ctrl_c, start_platform
 
 BIN = Path(sys.executable).parent
 

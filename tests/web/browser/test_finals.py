@@ -181,9 +181,10 @@ def platform(tmp_path: Path) -> Iterator[tuple[str, str]]:
     """`arena platform` (the site behind the live server, two Celery workers with the
     sandbox, beat) in a folder of its own, with no demo round after its first; its URL
     and its database's."""
+    from arena.ports import free_port
     from tests.web.browser.test_contestant_loop import _answers
     from tests.workers.processes import wait_until
-    from tests.workers.test_platform import ctrl_c, free_port, start_platform
+    from tests.workers.test_platform import ctrl_c, start_platform
 
     if shutil.which("bwrap") is None or os.geteuid() != 0:
         pytest.skip("the sandbox needs root and bubblewrap (apt-get install bubblewrap)")
