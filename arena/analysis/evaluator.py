@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from arena.bots.belief import Belief, InconsistentBeliefError, bits
@@ -257,37 +257,46 @@ HINDSIGHT_PLAYOUTS = 64
 """Playouts per answer of the hindsight view (one deal: the real one)."""
 
 
+def real_state(view: SeatView, holdings: Sequence[int], kitty: int) -> Any:
+    """The engine's hand at `view`'s play on the real deal: every seat's cards now
+    (`holdings`, masks) with what each played, the real `kitty` (its whole mask as dealt:
+    a kitty goes to a seat's taken cards, never its hand), and the plays so far pushed."""
+    rules = view.rules
+    n, dealer = rules.players, view.dealer
+    if view.declarer is not None:
+        dealer = (view.declarer - 1) % n
+    belief = Belief.from_view(view)  # what was played, by whom, in order
+    hands = tuple(holdings[s] | belief.played[s] for s in range(n))
+    state = core.HandState(view.play_config(), hands, kitty, dealer, 0, 0)
+    for card in belief.history:
+        state.push(card)
+    return state
+
+
 def evaluate_hindsight(
     view: SeatView,
     holdings: Sequence[int],
     rng: random.Random,
     *,
+    kitty: int = 0,
     playouts: int = HINDSIGHT_PLAYOUTS,
     playout: Playout = ENGINE_PLAYOUTS,
     first: str | None = None,
 ) -> Evaluation:
     """The "all hands known" hindsight: every legal card of `view` played out on the real
-    deal (`holdings`: every seat's cards now, as masks), `playouts` times each. What no
-    seat could know: never mixed with the fair evaluation (docs/analysis.md). Raises
-    ValueError for a view without a play, rules not evaluated, or a kitty (whose hidden
-    part the hindsight does not rebuild)."""
-    if not view.legal or not plays_evaluable(view) or view.rules.kitty_size:
+    deal (`holdings`: every seat's cards now, as masks; `kitty`: the kitty as dealt),
+    `playouts` times each. What no seat could know: never mixed with the fair evaluation
+    (docs/analysis.md). Raises ValueError for a view without a play, or rules whose plays
+    are not evaluated (`plays_evaluable`)."""
+    if not view.legal or not plays_evaluable(view):
         raise ValueError("no hindsight for this view")
-    rules = view.rules
-    n, me, dealer = rules.players, view.seat, view.dealer
-    if view.declarer is not None:
-        dealer = (view.declarer - 1) % n
     names = [str(c) for c in view.legal]
     if first in names:
         names.remove(first)
         names.insert(0, first)
     candidates = [Card.from_str(name).index for name in names]
-    belief = Belief.from_view(view)  # what was played, by whom, in order
-    hands = tuple(holdings[s] | belief.played[s] for s in range(n))
-    state = core.HandState(view.play_config(), hands, 0, dealer, 0, 0)
-    for card in belief.history:
-        state.push(card)
-    tally = Tally(len(candidates), me, n, moon_total(view))
+    state = real_state(view, holdings, kitty)
+    tally = Tally(len(candidates), view.seat, view.rules.players, moon_total(view))
     for _ in range(playouts):
         seed = rng.getrandbits(64)
         for i, card in enumerate(candidates):
@@ -296,6 +305,37 @@ def evaluate_hindsight(
             state.pop()
         tally.count += 1
     return tally.evaluation(names, 1)
+
+
+def evaluate_pass_hindsight(
+    view: SeatView,
+    count: int,
+    names: Sequence[str],
+    deal: Sequence[int],
+    kitty: int,
+    passes: Mapping[int, tuple[int, ...]],
+    rng: random.Random,
+    *,
+    playouts: int = HINDSIGHT_PLAYOUTS,
+    playout: Playout = ENGINE_PLAYOUTS,
+) -> Evaluation:
+    """The hindsight of a pass: each of the passes `names` (the fair evaluation's, the
+    first winning ties) exchanged on the real deal (`deal`: every seat's cards as dealt,
+    masks; `kitty` as dealt) with the other seats' real `passes` (card indices by seat),
+    a QS refused or accepted as the house bots would (Rickety Kate), and played out
+    `playouts` times. Raises ValueError when the rules' passes are not evaluated."""
+    if not passes_evaluable(view):
+        raise ValueError("no evaluable pass in this view")
+    deals = PassDeals.of(view, count)
+    candidates = [tuple(Card.from_str(c).index for c in name.split()) for name in names]
+    tally = Tally(len(candidates), view.seat, view.rules.players, moon_total(view))
+    hands = tuple(deal)
+    for _ in range(playouts):
+        seed = rng.getrandbits(64)
+        for i, candidate in enumerate(candidates):
+            tally.add(i, playout(deals.exchanged(hands, kitty, passes, candidate, seed), seed))
+        tally.count += 1
+    return tally.evaluation(list(names), 1)
 
 
 __all__ = [
@@ -310,12 +350,14 @@ __all__ = [
     "Tally",
     "evaluate_hindsight",
     "evaluate_pass",
+    "evaluate_pass_hindsight",
     "evaluate_play",
     "expert_evaluation",
     "moon_total",
     "pass_candidates",
     "passes_evaluable",
     "plays_evaluable",
+    "real_state",
 ]
 
 

@@ -13,7 +13,8 @@ result minus the mean of the others'), so the bot and the analysis judge a card 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 
 from arena.bots import cancellation, domino_search, enfle_search
 from arena.bots.belief import InconsistentBeliefError
@@ -65,3 +66,33 @@ def evaluate_family_play(
     except (enfle_search.UnevenViewError, domino_search.UnevenViewError) as error:
         raise InconsistentBeliefError(str(error)) from None
     return tally.evaluation(names, taken)
+
+
+def evaluate_family_hindsight(
+    view: SeatView,
+    holdings: Sequence[Iterable[Card]],
+    widow: Iterable[Card],
+    rng: random.Random,
+    *,
+    playouts: int,
+    first: str,
+) -> Evaluation:
+    """The hindsight of a two-pack play: every legal card played out `playouts` times by
+    the family's own search (`cancellation.CancellationSearch.outcome`, the one the fair
+    view samples) on the real deal (`holdings`: every seat's cards now, a card twice when
+    held twice; `widow`: the widow as dealt). Raises ValueError for another family: the
+    Enfle and Domino searches draw their deals inside `play_out_candidates` and take no
+    known one (docs/analysis.md)."""
+    if family_of(view) != "cancellation":
+        raise ValueError("no family hindsight for this view")
+    names = [first] + [str(c) for c in dict.fromkeys(view.legal) if str(c) != first]
+    cards = [Card.from_str(name).index for name in names]
+    search = cancellation.CancellationSearch(view)
+    hands = [Counter(card.index for card in cards_now) for cards_now in holdings]
+    kept = Counter(card.index for card in widow)
+    tally = Tally(len(cards), view.seat, view.rules.players, None)
+    for _ in range(playouts):
+        for i, card in enumerate(cards):
+            tally.add(i, search.outcome(hands, kept, card, rng), False)
+        tally.count += 1
+    return tally.evaluation(names, 1)

@@ -29,7 +29,6 @@ from .evaluator import (
     Evaluation,
     InconsistentBeliefError,
     Playout,
-    evaluate_hindsight,
     evaluate_pass,
     evaluate_play,
     expert_evaluation,
@@ -38,14 +37,18 @@ from .evaluator import (
     plays_evaluable,
 )
 from .families import evaluate_family_play, family_of
+from .hindsight import Asked, Real, judge_hindsight
 from .moon import evaluate_moon_choice
 from .rollout import evaluate_on_worlds
-from .worlds import Table, seen_record
+from .worlds import RealDeal, Table, seen_record
 
-ANALYSIS_VERSION = 2
+ANALYSIS_VERSION = 3
 """The layout of `MatchAnalysis.to_dict`. The site serves a stored analysis of another
 version as outdated and queues it again when asked (`arena.store.analyses.is_outdated`).
-2: every decision kind and family judged, with the phases beyond the play and the pass."""
+2: every decision kind and family judged, with the phases beyond the play and the pass.
+3: the hindsight of every kind that has one (passes, the kinds judged on worlds, the
+two-pack plays, kitty games; each with its `playouts`), and a penny-round card's `order`
+in its round."""
 
 INACCURACY = 1.5
 """Loss (points of the hand, counted against the table) from which a decision is an
@@ -156,9 +159,13 @@ class DecisionAnalysis:
     samples: int
     fault: str | None = None
     hindsight: dict[str, Any] | None = None
-    """With `Settings.hindsight`, for a play: the best answer, the chosen answer's loss and
-    every answer's value on the real deal ("all hands known", which the seat could not
-    know; `evaluator.evaluate_hindsight`). Never part of `loss` or `mark`."""
+    """With `Settings.hindsight`, for every kind that has one (`hindsight.judge_hindsight`):
+    the best answer, the chosen answer's loss, every answer's value on the real deal ("all
+    hands known", which the seat could not know) and the `playouts` per answer. Never part
+    of `loss` or `mark`."""
+    order: int | None = None
+    """A penny-round's card: its place in the round's order of play (0: the round's first
+    card; `position` is its place in its penny's pile); None otherwise."""
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -288,8 +295,11 @@ def analyse(
     decisions: list[DecisionAnalysis] = []
     skipped: dict[str, int] = {}
     done = 0
+    dealt: tuple[int, int, RealDeal] | None = None
     try:
         for g, hand_record, index, hand, decision in replay_view.walk(document):
+            if settings.hindsight and (dealt is None or dealt[:2] != (g, hand_record.number)):
+                dealt = (g, hand_record.number, RealDeal.of(hand))  # the hand's first ask
             if decision.seat not in chosen_seats:
                 continue
             action = hand_record.actions[index]
@@ -309,6 +319,7 @@ def analyse(
                 action,
                 settings,
                 playout,
+                None if dealt is None else Real(dealt[2], hand_record.actions),
             )
             if isinstance(judged, str):
                 skipped[judged] = skipped.get(judged, 0) + 1
@@ -332,8 +343,10 @@ def _judge(
     action: Any,
     settings: Settings,
     playout: Playout,
+    real: Real | None = None,
 ) -> DecisionAnalysis | str:
-    """The decision judged, or the reason it was not ("forced", "no deal fits the view")."""
+    """The decision judged, or the reason it was not ("forced", "no deal fits the view");
+    with `real` (the hand's real deal and record), its hindsight apart."""
     kind = decision.kind
     seat = decision.seat
     view = hand.view(seat)
@@ -343,7 +356,7 @@ def _judge(
         return "forced"
     rng = random.Random(f"analysis/{settings.seed}/{game}/{hand_number}/{index}")
     depth = {"samples": settings.samples, "playouts": settings.playouts, "playout": playout}
-    hindsight = None
+    answers: list[tuple[str, Any]] = []
     try:
         if kind is DecisionKind.MOON_CHOICE:
             evaluation = evaluate_moon_choice(
@@ -359,9 +372,6 @@ def _judge(
             )
         elif kind is _PLAY and plays_evaluable(view):
             evaluation = _judge_play(view, chosen, rng, settings, playout)
-            if settings.hindsight and not view.rules.kitty_size:
-                holdings = [hand.hand_of(s).mask for s in range(view.rules.players)]
-                hindsight = _hindsight(view, holdings, chosen, rng, playout)
         elif kind is _PASS and passes_evaluable(view):
             cards = [str(c) for c in value]
             if settings.evaluator == "expert":
@@ -371,12 +381,13 @@ def _judge(
             else:
                 evaluation = evaluate_pass(view, decision.size, cards, rng, **depth)  # type: ignore[arg-type]
         else:
+            answers = candidates(decision, view, value)
             evaluation = evaluate_on_worlds(
                 view,
                 _table(hand, hand_number),
                 seen_record(hand.history, view),
                 kind,
-                candidates(decision, view, value),
+                answers,
                 rng,
                 samples=_world_samples(kind, view, settings),
             )
@@ -385,7 +396,11 @@ def _judge(
     judged = _decision(
         seating, game, hand_number, index, view, decision, action, value, chosen, evaluation
     )
-    return judged if hindsight is None else dataclasses.replace(judged, hindsight=hindsight)
+    if real is None:
+        return judged
+    asked = Asked(hand, _table(hand, hand_number), view, decision, chosen)
+    known = judge_hindsight(asked, real, evaluation, answers, rng, playout)
+    return judged if known is None else dataclasses.replace(judged, hindsight=known)
 
 
 def _judge_play(
@@ -403,19 +418,6 @@ def _judge_play(
         playout=playout,
         first=chosen,
     )
-
-
-def _hindsight(
-    view: Any, holdings: list[int], chosen: str, rng: random.Random, playout: Playout
-) -> dict[str, Any]:
-    """The "all hands known" view of a play, kept apart (`DecisionAnalysis.hindsight`)."""
-    known = evaluate_hindsight(view, holdings, rng, playout=playout, first=chosen)
-    mine = known.of(chosen).score - known.answers[0].score
-    return {
-        "best": known.answers[0].answer,
-        "loss": round(max(mine, 0.0), 3),
-        "answers": [dataclasses.asdict(a) for a in known.answers],
-    }
 
 
 def _table(hand: Any, number: int) -> Table:
@@ -477,4 +479,13 @@ def _decision(
         answers=tuple(dataclasses.asdict(a) for a in evaluation.answers),
         samples=evaluation.samples,
         fault=action.fault,
+        order=_order(decision, view),
     )
+
+
+def _order(decision: Any, view: Any) -> int | None:
+    """A penny-round card's place in its round's order of play (the cards its pennies
+    hold so far); None for any other decision."""
+    if decision.kind is not DecisionKind.PENNY_PLAY:
+        return None
+    return sum(len(plays) for plays in view.pennies)

@@ -29,7 +29,7 @@ from arena.match.house import answer
 from arena.match.seats import DecisionContext, InProcessSeat
 
 from .evaluator import Evaluation, Tally, moon_total
-from .worlds import Table, Worlds
+from .worlds import RealDeal, Table, Worlds
 
 REJECTED_PER_SAMPLE = 8
 """Worlds drawn per world kept, at most, before the decision is left unjudged (a record
@@ -104,4 +104,39 @@ def evaluate_on_worlds(
     return tally.evaluation([text for text, _ in answers], taken)
 
 
-__all__ = ["HouseModel", "evaluate_on_worlds"]
+def evaluate_on_real(
+    view: SeatView,
+    table: Table,
+    deal: RealDeal,
+    record: Sequence[Action],
+    kind: DecisionKind,
+    answers: Sequence[tuple[str, Any]],
+    *,
+    then: Sequence[Action] = (),
+) -> Evaluation:
+    """The hindsight of a decision judged on worlds: each of `answers` ((text, value), the
+    first winning ties) applied on the one real world (`deal` with the real `record`
+    before the decision, every hand known) and played out by the same model, once (it is
+    deterministic). `then`: the other seats' real answers made at once with this one (the
+    rest of a pass), applied after it while the hand asks for them. Raises ValueError when
+    the real record does not re-play (our bug)."""
+    model = HouseModel(table)
+    tally = Tally(len(answers), view.seat, view.rules.players, moon_total(view))
+    for i, (_, value) in enumerate(answers):
+        hand = deal.build(table, record)
+        decision = hand.pending()
+        if decision is None or decision.kind is not kind or decision.seat != view.seat:
+            raise ValueError(f"the real record does not come back to this {kind.value}")
+        hand.apply(Action(kind, view.seat, value))
+        for action in then:
+            asked = hand.pending()
+            if asked is None or asked.kind is not action.kind or asked.seat != action.seat:
+                break
+            hand.apply(action)
+        points, moon = model.finish(hand)
+        tally.add(i, points, moon)
+    tally.count = 1
+    return tally.evaluation([text for text, _ in answers], 1)
+
+
+__all__ = ["HouseModel", "evaluate_on_real", "evaluate_on_worlds"]

@@ -102,6 +102,45 @@ class Deal:
     kitty: tuple[Card, ...]
 
 
+@dataclasses.dataclass(frozen=True)
+class RealDeal:
+    """A hand's real deal, read at its start (for the hindsight, `rollout.evaluate_on_real`):
+    each seat's cards, the kitty, and Domino Hearts' stock, top first."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    kitty: tuple[Card, ...]
+    stock: tuple[Card, ...] = ()
+    maker: Any = Hand
+    """The hand's class (Domino's `from_cards` takes the stock)."""
+
+    @classmethod
+    def of(cls, hand: Hand) -> RealDeal:
+        """`hand`'s deal, before any of its actions."""
+        stock = tuple(getattr(hand, "stock", ()))
+        cards = tuple(tuple(hand.hand_of(s)) for s in range(hand.players))
+        return cls(cards, tuple(hand.kitty), stock, type(hand) if stock else Hand)
+
+    def build(self, table: Table, record: Sequence[Action]) -> Hand:
+        """The real hand with `record` (real answers, the engine's own actions left out:
+        the hand makes them again) applied. Raises ValueError when the record does not
+        re-play (our bug: it is the replay's)."""
+        extra: dict[str, Any] = {"stock": list(self.stock)} if self.stock else {}
+        hand: Hand = self.maker.from_cards(
+            table.rules,
+            [list(cards) for cards in self.hands],
+            pass_direction=table.pass_direction,
+            dealer=table.dealer,
+            kitty=list(self.kitty),
+            declarer=table.declarer,
+            **extra,
+        )
+        hand.game_totals = table.totals
+        for action in record:
+            if action.kind not in ENGINE_KINDS:
+                hand.apply(action)
+        return hand
+
+
 def deal_mode(kind: DecisionKind) -> bool:
     """Whether a decision comes before the pass is exchanged (its world is dealt from the
     start of the hand), rather than after it (dealt from the cards held now)."""

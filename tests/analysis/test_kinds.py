@@ -13,8 +13,8 @@ from arena.analysis.answers import candidates
 from arena.analysis.families import evaluate_family_play
 from arena.analysis.moon import evaluate_moon_choice
 from arena.analysis.review import PHASES, _table
-from arena.analysis.rollout import evaluate_on_worlds
-from arena.analysis.worlds import HIDDEN, seen_record
+from arena.analysis.rollout import evaluate_on_real, evaluate_on_worlds
+from arena.analysis.worlds import HIDDEN, RealDeal, seen_record
 from arena.bots import HeuristicBot
 from arena.bots.base import trick_size
 from arena.engine import Card, Hand, Rules, preset
@@ -231,12 +231,21 @@ def test_every_decision_of_a_short_match_of_every_preset_is_judged(name):
     rules = _short(name)
     entrants = [Entrant(f"h{i}", InProcessSeat(HeuristicBot(i))) for i in range(rules.players)]
     replay = MatchRunner(rules, entrants, seed=3).run().v1
-    analysis = analyse(replay, settings=Settings(8, 1))
+    analysis = analyse(replay, settings=Settings(8, 1, hindsight=True))
     assert set(analysis.skipped) <= {"forced"}, analysis.skipped
     assert analysis.decisions
     for d in analysis.decisions:
         assert d.phase in PHASES and d.loss >= 0 and d.best == d.answers[0]["answer"]
         assert d.chosen in {a["answer"] for a in d.answers}
+        # The hindsight of every kind that has one (arena/analysis/hindsight.py), over the
+        # fair view's answers.
+        if d.kind == "moon_choice" or rules.enfle or rules.domino:
+            assert d.hindsight is None, d
+            continue
+        assert d.hindsight is not None, d
+        assert {a["answer"] for a in d.hindsight["answers"]} == {a["answer"] for a in d.answers}
+        assert d.hindsight["best"] == d.hindsight["answers"][0]["answer"]
+        assert d.hindsight["loss"] >= 0 and d.hindsight["playouts"] >= 1
 
 
 def _last_to_a_costly_trick(name: str, kind: DecisionKind, least: int) -> tuple[Hand, Decision]:
@@ -353,3 +362,93 @@ def test_a_world_dealt_before_the_pass_never_reads_a_hidden_card():
             )
         )
     assert judged[0] == judged[1] and len(judged[0].answers) == len(decision.legal)
+
+
+def _real(hand: Hand, decision: Decision, answers: list[tuple[str, object]], deal: RealDeal):
+    """The hindsight of `decision`: `answers` on the one real world."""
+    return evaluate_on_real(
+        hand.view(decision.seat), _table(hand, 0), deal, hand.history, decision.kind, answers
+    )
+
+
+def test_the_hindsight_of_a_pledge_on_the_real_deal_sees_the_broken_pledge():
+    rules = preset("pledge")
+    deal = _cards(
+        "AH KH QH JH TH 9H AS KS AD KD AC KC QC",
+        "2C 3C 4C 5C 6C 2D 3D 4D 5D 6D 2S 3S 4S",
+        "7C 8C 9C TC JC 7D 8D 9D TD JD 5S 6S 7S",
+        "QD 8S 9S TS JS QS 2H 3H 4H 5H 6H 7H 8H",
+    )
+    hand = Hand.from_cards(rules, deal, pass_direction="hold", dealer=3)
+    real = RealDeal.of(hand)
+    decision = _drive(hand, DecisionKind.PLEDGE, seat=0)
+    known = _real(hand, decision, [("true", True), ("false", False)], real)
+    assert known.samples == 1 and known.answers[0].answer == "false"
+    assert known.of("true").score - known.of("false").score >= 8, known
+
+
+def test_the_hindsight_of_a_penny_round_taken_that_could_be_ducked():
+    hand, decision = _last_to_a_costly_trick("four_penny", DecisionKind.PENNY_PLAY, 5)
+    found = _duck_or_take(hand, decision, 5)
+    assert found is not None
+    duck, take = found
+    # The real deal as dealt: rebuilt from the same seed, as the analysis reads it.
+    for seed in range(400):
+        again = Hand.deal(preset("four_penny"), seed)
+        real = RealDeal.of(again)
+        try:
+            rebuilt = real.build(_table(hand, 0), hand.history)
+        except ValueError:
+            continue
+        if rebuilt.pending() == decision:
+            break
+    else:
+        raise AssertionError("the hand's deal was not found again")
+    known = _real(hand, decision, [("take", take), ("duck", duck)], real)
+    assert known.of("take").score - known.of("duck").score >= 4, known
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_real_deal_rebuilds_every_presets_hand(name):
+    """The hindsight's one real world: the deal read at the hand's start and its record
+    re-applied make the same hand (Domino's stock in its order)."""
+    rules = preset(name)
+    hand = Hand.deal(rules, 11)
+    real = RealDeal.of(hand)
+    _drive_to_end(hand)
+    rebuilt = real.build(_table(hand, 0), hand.history)
+    assert rebuilt.is_over and rebuilt.points() == hand.points()
+
+
+def _drive_to_end(hand: Hand) -> None:
+    seats = [InProcessSeat(HeuristicBot(s)) for s in range(hand.players)]
+    context = DecisionContext(0, tuple(hand.game_totals), 0.0, 0.0, 0)
+    while (decision := hand.pending()) is not None:
+        hand.apply(
+            Action(
+                decision.kind, decision.seat, answer(seats[decision.seat], decision, hand, context)
+            )
+        )
+
+
+@pytest.mark.parametrize("name", ["four_penny", "five_penny_advanced"])
+def test_a_penny_round_cards_order_is_its_place_in_the_rounds_play(name):
+    """Each judged penny-round card says its place in its multi-round's order of play
+    (`order`), the index of its play in the replay's multi-round: the viewer's step."""
+    rules = _short(name)
+    entrants = [Entrant(f"h{i}", InProcessSeat(HeuristicBot(i))) for i in range(rules.players)]
+    replay = MatchRunner(rules, entrants, seed=3).run().v1
+    analysis = analyse(replay, settings=Settings(8, 1))
+    hand = replay["games"][0]["hands"][0]
+    where = {
+        play["card"]: (r, i)
+        for r, round_ in enumerate(hand["multi_rounds"])
+        for i, play in enumerate(round_["plays"])
+    }
+    pennies = [d for d in analysis.decisions if d.kind == "penny_play"]
+    assert pennies and {d.order for d in pennies} >= {0, 1, rules.players}
+    for d in pennies:
+        r, i = where[d.chosen.split()[1]]
+        assert d.order == i, (d.chosen, d.order, i)
+        assert (d.trick - rules.penny_openings) // rules.players == r
+    assert all(d.order is None for d in analysis.decisions if d.kind != "penny_play")

@@ -14,15 +14,16 @@ from pathlib import Path
 import pytest
 
 from arena.analysis import BLUNDER, Settings, analyse
-from arena.analysis.evaluator import evaluate_play
+from arena.analysis.evaluator import evaluate_pass_hindsight, evaluate_play, real_state
 from arena.bots import HeuristicBot
 from arena.engine import Card, CardSet, Game, Hand, Rules, preset
 from arena.engine.decisions import Action
 from arena.match import replay as replay_io
+from arena.match.house import answer
 from arena.match.replay_v2 import from_json
 from arena.match.replay_view import document
 from arena.match.runner import Entrant, MatchRunner
-from arena.match.seats import InProcessSeat
+from arena.match.seats import DecisionContext, InProcessSeat
 
 from .built import BLUNDER_SEAT, built_match
 
@@ -194,3 +195,58 @@ def test_the_hindsight_view_is_kept_apart_and_changes_nothing_of_the_fair_one(bu
     assert {a["answer"] for a in blunder.hindsight["answers"]} == {
         a["answer"] for a in blunder.answers
     }
+
+
+def test_the_hindsight_of_a_pass_plays_it_out_on_the_real_deal():
+    """With every hand known, seat 0's AS KS QS as its only spades are a ♠Q it will take:
+    passing them beats passing three low clubs by a blunder's loss and more, on the real
+    deal with the other seats' real passes."""
+    rules = preset("standard")
+    deal = [
+        "QS KS AS 2C 3C 4C 5C 6C 7C 2D 3D 4D 5D",
+        "8C 9C TC JC 6D 7D 8D 9D 2S 3S 4S 2H 3H",
+        "QC KC AC TD JD QD KD AD 5S 6S 7S 4H 5H",
+        "8S 9S TS JS 6H 7H 8H 9H TH JH QH KH AH",
+    ]
+    hand = Hand.from_cards(rules, deal, pass_direction="left", dealer=3)
+    passes = {1: "2S 3S 4S", 2: "AD KD QD", 3: "AH KH QH"}
+    known = evaluate_pass_hindsight(
+        hand.view(0),
+        3,
+        ["2C 3C 4C", "QS KS AS"],
+        [CardSet(cards).mask for cards in deal],
+        0,
+        {s: tuple(Card.from_str(c).index for c in p.split()) for s, p in passes.items()},
+        random.Random(1),
+    )
+    assert known.answers[0].answer == "QS KS AS"
+    assert known.of("2C 3C 4C").score - known.of("QS KS AS").score >= BLUNDER, known
+
+
+@pytest.mark.parametrize(
+    "name", ["first_heart_kitty", "rickety_kate", "kitty_each_trick", "two_player", "omnibus"]
+)
+def test_a_plays_hindsight_starts_from_the_real_deal_kitty_and_all(name):
+    """The hindsight's engine state at a play (every hand now, the kitty as dealt, the
+    plays so far), given the hand's real remaining plays, ends with every seat's takings
+    as the hand's (the kitty to the same seat)."""
+    rules = preset(name)
+    hand = Hand.deal(rules, 17)
+    kitty = hand.kitty.mask
+    seats = [InProcessSeat(HeuristicBot(s)) for s in range(rules.players)]
+    context = DecisionContext(0, (0,) * rules.players, 0.0, 0.0, 0)
+    at = None
+    while (decision := hand.pending()) is not None:
+        if at is None and decision.kind.value == "play" and hand.trick_number == 4:
+            view = hand.view(decision.seat)
+            at = (view, [hand.hand_of(s).mask for s in range(rules.players)], len(hand.history))
+        value = answer(seats[decision.seat], decision, hand, context)
+        hand.apply(Action(decision.kind, decision.seat, value))
+    assert at is not None
+    view, holdings, index = at
+    state = real_state(view, holdings, kitty)
+    for action in hand.history[index:]:
+        state.push(Card.from_str(str(action.value)).index)
+    for seat in range(rules.players):  # the same cards taken, the kitty's among them
+        assert state.taken(seat) == hand.taken(seat).mask, (name, seat)
+    assert kitty == 0 or any(state.taken(s) & kitty for s in range(rules.players))
