@@ -35,7 +35,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -45,7 +45,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from werkzeug.wrappers import Response
 
 from arena.store.live import WATCH_BEAT_SECONDS, events_after, watch
-from arena.store.models import IN_FLIGHT_MATCH_STATUSES, Match
+from arena.store.models import IN_FLIGHT_MATCH_STATUSES, Match, MatchStatus
 from arena.store.people import human_table
 
 from . import database
@@ -311,6 +311,106 @@ def _seatings(session: Session, match_id: int, upto: int) -> dict[int, list[int]
     return found
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What one read of a stream found: the match's status, the SSE text of what is new
+    (taken after the read's session is closed; a lazy iterator may move the stream's
+    position on as it goes), and whether a read stopped at its limit (more are waiting)."""
+
+    status: MatchStatus | None
+    messages: Iterable[str]
+    full: bool = False
+
+
+def match_status(session: Session, match_id: int) -> MatchStatus | None:
+    """The match's status, None for no such match (ends the read transaction)."""
+    status = session.scalar(select(Match.status).where(Match.id == match_id))
+    session.rollback()
+    return status
+
+
+def paced(
+    sessions: sessionmaker[Session],
+    match_id: int,
+    read: Callable[[Session], Reading],
+    *,
+    poll: float,
+    duration: float,
+    keepalive: float,
+) -> Iterator[str]:
+    """The loop of a stream the site serves itself (a match's, `stream_events`, and a
+    person's table's, web/table_live.py): `read` what is new every `poll` seconds and send
+    it; say the match is watched while it is in flight (`watch`, every
+    `WATCH_BEAT_SECONDS`); send every message before `end` (a full read reads again at
+    once), `end` once the match is no longer in flight, a keep-alive comment after
+    `keepalive` silent seconds, and stop after `duration` seconds (the browser
+    reconnects). Pacing, keep-alives and stopping live here once."""
+    yield "retry: 1000\n\n"
+    started = last_sent = time.monotonic()
+    beat_at: float | None = None
+    while True:
+        with sessions() as session:
+            found = read(session)
+            now = time.monotonic()
+            in_flight = found.status is not None and found.status in IN_FLIGHT_MATCH_STATUSES
+            if in_flight and (beat_at is None or now - beat_at >= WATCH_BEAT_SECONDS):
+                watch(session, match_id)  # the worker writes the events while we watch
+                beat_at = now
+        for text in found.messages:
+            yield text
+            last_sent = time.monotonic()
+        if found.full:
+            continue  # more are waiting: send them before any end, at once
+        if not in_flight:
+            status = found.status
+            yield message({"status": "missing" if status is None else status.value}, event="end")
+            return
+        now = time.monotonic()
+        if now - started >= duration:
+            return
+        if now - last_sent >= keepalive:
+            yield ": keep-alive\n\n"
+            last_sent = now
+        time.sleep(poll)
+
+
+Batch = tuple[int, list[dict[str, Any]]]
+"""A batch of live events as read: (its id, its events)."""
+
+
+@dataclass
+class MatchReads:
+    """A match stream's reads (`paced`): its position (`after`, the last batch sent) and
+    its watcher's cut, made at the first read (the seatings of the batches the watcher
+    has already). A person's table reads the same and its moments (web/table_live.py)."""
+
+    watcher: Watcher
+    after: int
+    cut: Cut | None = None
+
+    def batches(self, session: Session) -> tuple[Cut, list[Batch]]:
+        """The watcher's cut and the batches after the last one sent."""
+        if self.cut is None:
+            self.cut = Cut.resumed(session, self.watcher)
+        return self.cut, events_after(session, self.watcher.match_id, self.after, READ_LIMIT)
+
+    def read(self, session: Session) -> Reading:
+        """The batches after the last one sent, and the match's status."""
+        cut, batches = self.batches(session)
+        status = match_status(session, self.watcher.match_id)
+        return Reading(status, self.sent(cut, batches), len(batches) >= READ_LIMIT)
+
+    def sent(self, cut: Cut, batches: list[Batch]) -> Iterator[str]:
+        """Each batch's message, cut for the watcher, the position moved on as it goes."""
+        for batch_id, events in batches:
+            self.after = batch_id
+            yield self.batch_message(cut, events)
+
+    def batch_message(self, cut: Cut, events: list[dict[str, Any]]) -> str:
+        """The message of the batch `self.after`: its id is the batch's."""
+        return message(cut.batch(events), event_id=self.after)
+
+
 def stream_events(
     sessions: sessionmaker[Session],
     match_id: int,
@@ -325,38 +425,10 @@ def stream_events(
     """The SSE text of match `match_id`'s events after batch `after`, then `end` once the
     match is over; it stops after `duration` seconds (the browser reconnects).
     `shows_hands`: a human table showing each hand's cards once it is over (`Cut`)."""
-    yield "retry: 1000\n\n"
-    started = last_sent = time.monotonic()
-    beat_at: float | None = None
-    with sessions() as session:
-        watcher = Watcher(match_id, frozenset(readable), after, shows_hands)
-        cut = Cut.resumed(session, watcher)
-    while True:
-        with sessions() as session:
-            batches = events_after(session, match_id, after, limit=READ_LIMIT)
-            status = session.scalar(select(Match.status).where(Match.id == match_id))
-            session.rollback()
-            now = time.monotonic()
-            in_flight = status is not None and status in IN_FLIGHT_MATCH_STATUSES
-            if in_flight and (beat_at is None or now - beat_at >= WATCH_BEAT_SECONDS):
-                watch(session, match_id)  # the worker writes the events while we watch
-                beat_at = now
-        for batch_id, events in batches:
-            yield message(cut.batch(events), event_id=batch_id)
-            after = batch_id
-            last_sent = time.monotonic()
-        if len(batches) >= READ_LIMIT:
-            continue  # more are waiting: send them before any end, at once
-        if status is None or status not in IN_FLIGHT_MATCH_STATUSES:
-            yield message({"status": "missing" if status is None else status.value}, event="end")
-            return
-        now = time.monotonic()
-        if now - started >= duration:
-            return
-        if now - last_sent >= keepalive:
-            yield ": keep-alive\n\n"
-            last_sent = now
-        time.sleep(poll)
+    reads = MatchReads(Watcher(match_id, frozenset(readable), after, shows_hands), after)
+    yield from paced(
+        sessions, match_id, reads.read, poll=poll, duration=duration, keepalive=keepalive
+    )
 
 
 class StreamSlot:

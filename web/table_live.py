@@ -28,7 +28,6 @@ refused.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -38,11 +37,23 @@ from flask import abort, request
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from arena.store.live import WATCH_BEAT_SECONDS, events_after, watch
-from arena.store.models import IN_FLIGHT_MATCH_STATUSES, Match, MatchStatus
+from arena.store.models import MatchStatus
 from arena.store.people import HumanTable, TableMoment
 
-from .live import KEEPALIVE_SECONDS, POLL_SECONDS, READ_LIMIT, STREAM_SECONDS, Cut, Watcher, message
+from .live import (
+    KEEPALIVE_SECONDS,
+    POLL_SECONDS,
+    READ_LIMIT,
+    STREAM_SECONDS,
+    Batch,
+    Cut,
+    MatchReads,
+    Reading,
+    Watcher,
+    match_status,
+    message,
+    paced,
+)
 
 MOMENT_LIMIT: Final = 50
 """Moments read at most at once (a reconnection after a long gap reads on)."""
@@ -163,6 +174,41 @@ def batch_message(cut: Cut, events: list[dict[str, Any]], batch: int, moment: in
     return message(cut.batch(events), event_id=position(batch, moment))
 
 
+@dataclass
+class TableReads(MatchReads):
+    """A table stream's reads: the match's batches (`MatchReads`, cut for the person's
+    seat) and the table's moments after the last one sent (`moment`)."""
+
+    moment: int = 0
+
+    def read(self, session: Session) -> Reading:
+        """The batches and moments after the last ones sent, and the match's status."""
+        cut, batches = self.batches(session)
+        match_id = self.watcher.match_id
+        status = match_status(session, match_id)
+        seat, moments = read_moments(session, match_id, self.moment)
+        full = len(batches) >= READ_LIMIT or len(moments) >= MOMENT_LIMIT
+        return Reading(status, self._messages(cut, batches, status, seat, moments), full)
+
+    def batch_message(self, cut: Cut, events: list[dict[str, Any]]) -> str:
+        """The batch's message, its id the position after it (`position`)."""
+        return batch_message(cut, events, self.after, self.moment)
+
+    def _messages(
+        self,
+        cut: Cut,
+        batches: list[Batch],
+        status: MatchStatus | None,
+        seat: int | None,
+        moments: list[TableMoment],
+    ) -> Iterator[str]:
+        yield from self.sent(cut, batches)
+        now = datetime.now(UTC)
+        for number, text in moment_messages(status, seat, moments, self.after, now):
+            self.moment = number
+            yield text
+
+
 def stream_table(
     sessions: sessionmaker[Session],
     watcher: TableWatcher,
@@ -173,42 +219,9 @@ def stream_table(
 ) -> Iterator[str]:
     """The SSE text of the person's table after `watcher`'s position, then `end` once the
     match is over; it stops after `duration` seconds (the browser reconnects). The site's
-    own stream, when no live server stands in front (web/crowd.py serves the same)."""
-    yield "retry: 1000\n\n"
-    match_id = watcher.match_id
-    batch, moment = watcher.after, watcher.moments
-    started = last_sent = time.monotonic()
-    beat_at: float | None = None
-    with sessions() as session:
-        cut = Cut.resumed(session, watcher)
-    while True:
-        with sessions() as session:
-            batches = events_after(session, match_id, batch, limit=READ_LIMIT)
-            status = session.scalar(select(Match.status).where(Match.id == match_id))
-            session.rollback()
-            seat, moments = read_moments(session, match_id, moment)
-            now = time.monotonic()
-            in_flight = status is not None and status in IN_FLIGHT_MATCH_STATUSES
-            if in_flight and (beat_at is None or now - beat_at >= WATCH_BEAT_SECONDS):
-                watch(session, match_id)  # the worker writes the events while we watch
-                beat_at = now
-        for batch_id, events in batches:
-            batch = batch_id
-            yield batch_message(cut, events, batch, moment)
-            last_sent = time.monotonic()
-        for number, text in moment_messages(status, seat, moments, batch, datetime.now(UTC)):
-            moment = number
-            yield text
-            last_sent = time.monotonic()
-        if len(batches) >= READ_LIMIT or len(moments) >= MOMENT_LIMIT:
-            continue  # more are waiting: send them before any end, at once
-        if status is None or status not in IN_FLIGHT_MATCH_STATUSES:
-            yield message({"status": "missing" if status is None else status.value}, event="end")
-            return
-        now = time.monotonic()
-        if now - started >= duration:
-            return
-        if now - last_sent >= keepalive:
-            yield ": keep-alive\n\n"
-            last_sent = now
-        time.sleep(poll)
+    own stream, when no live server stands in front (web/crowd.py serves the same); its
+    loop is web/live.py's `paced`, as a match's stream."""
+    reads = TableReads(watcher, watcher.after, moment=watcher.moments)
+    yield from paced(
+        sessions, watcher.match_id, reads.read, poll=poll, duration=duration, keepalive=keepalive
+    )
