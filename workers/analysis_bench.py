@@ -54,6 +54,9 @@ class BesideFigures:
     season: SeasonFigures
     analyses_queued: int
     analyses_done: int
+    analyses_asked: int = 0
+    """The analyses the season's database holds (asked by the hook, whatever their state):
+    `analyses_queued` when the hook wrote where the worker reads."""
 
     @property
     def per_minute(self) -> float:
@@ -150,16 +153,14 @@ def queue_analyses(count: int, hands: int) -> Callable[[dict[str, str], Path], C
     return start
 
 
-def _done_analyses() -> int:
+def _analyses_counts() -> tuple[int, int]:
+    """The season database's analyses: (asked, done)."""
     with context.sessions()() as session:
-        return int(
-            session.scalar(
-                select(func.count(MatchAnalysis.id)).where(
-                    MatchAnalysis.status == AnalysisStatus.DONE
-                )
-            )
-            or 0
+        asked = session.scalar(select(func.count(MatchAnalysis.id)))
+        done = session.scalar(
+            select(func.count(MatchAnalysis.id)).where(MatchAnalysis.status == AnalysisStatus.DONE)
         )
+        return int(asked or 0), int(done or 0)
 
 
 def bench_beside(
@@ -186,7 +187,8 @@ def bench_beside(
                 season = run_season(
                     1, matches, root=root, runtime=runtime, hands=hands, beside=hook
                 )
-                result = BesideFigures(season, count, _done_analyses() if count else 0)
+                asked, done = _analyses_counts()
+                result = BesideFigures(season, count, done, asked)
                 report(result)
                 figures.append(result)
     configure(app, Settings.from_environ())

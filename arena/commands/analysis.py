@@ -22,11 +22,12 @@ from arena.analysis import (
     analyse,
 )
 from arena.analysis.review import MARKS, PHASES, TAGS
+from arena.engine.presets import PRESETS
 from arena.engine.rules import RulesError
 from arena.match import replay as replay_io
 from arena.match import replay_view
 
-from .common import console, err_console, rules_from_option, rules_option
+from .common import console, err_console, rules_from_option
 
 _COLOURS = {"blunder": "red", "mistake": "yellow", "inaccuracy": "cyan"}
 _PHASE_NAMES = {"queen": "the ♠Q", "moon": "the moon"}
@@ -220,8 +221,34 @@ def _entrant(analysis: MatchAnalysis, entrant: int) -> str:
     return names[entrant] if entrant < len(names) else f"entrant {entrant}"
 
 
+def _preset_names(context: click.Context, parameter: click.Parameter, value: str) -> list[str]:
+    """`--rules a,b,c`: the presets named, each checked, in the order given."""
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    unknown = [name for name in names if name not in PRESETS]
+    if unknown or not names:
+        raise click.BadParameter(
+            f"no such preset: {', '.join(unknown) or repr(value)} "
+            f"(choose from {', '.join(sorted(PRESETS))})",
+            context,
+            parameter,
+        )
+    return list(dict.fromkeys(names))
+
+
 @click.command("analysis")
-@rules_option
+@click.option(
+    "--rules",
+    "rules_names",
+    default="standard",
+    show_default=True,
+    callback=_preset_names,
+    help="Rules preset, or several separated by commas (measured one after the other).",
+)
+@click.option(
+    "--all-presets",
+    is_flag=True,
+    help="Every preset, one after the other, in name order (instead of --rules).",
+)
 @click.option("--hands", type=click.IntRange(1, 100), default=13, show_default=True)
 @click.option("--matches", type=click.IntRange(1, 100), default=3, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True, help="The first match's seed.")
@@ -247,7 +274,8 @@ def _entrant(analysis: MatchAnalysis, entrant: int) -> str:
     default=None,
     help="Instead: a season of this many matches (sandboxed trivial bots, one match "
     "worker) alone and with --matches analyses of --hands-hand matches queued beside it "
-    "on their own worker, alternated twice; matches per minute (needs the platform).",
+    "on their own worker, alternated --repeats times; matches per minute (needs the "
+    "platform).",
 )
 @click.option(
     "--season-hands",
@@ -256,8 +284,16 @@ def _entrant(analysis: MatchAnalysis, entrant: int) -> str:
     show_default=True,
     help="Hands per match of the --season.",
 )
+@click.option(
+    "--repeats",
+    type=click.IntRange(1, 20),
+    default=2,
+    show_default=True,
+    help="With --season: how many times the runs alone and with analyses alternate.",
+)
 def bench_analysis(
-    rules_name: str,
+    rules_names: list[str],
+    all_presets: bool,
     hands: int,
     matches: int,
     seed: int,
@@ -269,33 +305,55 @@ def bench_analysis(
     as_json: bool,
     season_matches: int | None,
     season_hands: int,
+    repeats: int,
 ) -> None:
     """Core-seconds per analysed match (every seat judged) at a depth, and the agreement of
     two analyses of the same match with different seeds: the decisions flagged (mistake or
-    worse), the decisions marked, the worst decision of each seat's hand. With --season:
-    a season's matches per minute with analyses queued beside it, and without."""
+    worse), the decisions marked, the worst decision of each seat's hand. Several presets
+    (--rules a,b,c or --all-presets) are measured one after the other, each printed as it
+    ends. With --season: a season's matches per minute with analyses queued beside it, and
+    without."""
     if season_matches is not None:
-        _bench_beside(season_matches, matches, season_hands, hands, as_json)
+        _bench_beside(season_matches, matches, season_hands, hands, repeats, as_json)
         return
     from arena.benchmarks.analysis import measure
 
-    dealt = rules_from_option(rules_name, None)
-    try:
-        rules = dealt.replace(target_score=None, max_hands=hands)
-    except RulesError:  # a game in chips ends at its stake: kept (it may end sooner)
-        rules = dealt.replace(max_hands=hands)
+    names = sorted(PRESETS) if all_presets else rules_names
     settings = Settings(
         samples=samples, playouts=playouts, seed=1, evaluator=evaluator, hindsight=hindsight
     )
-    figures = []
-    with console.status("analysing …") as status:
-        for m in range(matches):
-            figures.append(
-                measure(rules, seed + m, settings, other_seed=2, bots=bots, progress=status.update)
-            )
+    measured: list[dict[str, Any]] = []
+    for name in names:
+        dealt = rules_from_option(name, None)
+        try:
+            rules = dealt.replace(target_score=None, max_hands=hands)
+        except RulesError:  # a game in chips ends at its stake: kept (it may end sooner)
+            rules = dealt.replace(max_hands=hands)
+        figures = []
+        with console.status(f"{name}: analysing …") as status:
+            for m in range(matches):
+                figures.append(
+                    measure(
+                        rules, seed + m, settings, other_seed=2, bots=bots, progress=status.update
+                    )
+                )
+        measured.extend({"rules": name, **f.to_dict()} for f in figures)
+        if not as_json:
+            _print_bench(name, figures, hands, bots, evaluator, samples, playouts, hindsight)
     if as_json:
-        click.echo(json.dumps([f.to_dict() for f in figures], indent=2))
-        return
+        click.echo(json.dumps(measured, indent=2))
+
+
+def _print_bench(
+    rules_name: str,
+    figures: list[Any],
+    hands: int,
+    bots: str,
+    evaluator: str,
+    samples: int,
+    playouts: int,
+    hindsight: bool,
+) -> None:
     table = Table(
         title=f"arena bench analysis — {rules_name}, {hands} hand(s), house:{bots} in every "
         f"seat, {evaluator} evaluator, {samples} deals × {playouts} playouts"
@@ -324,7 +382,7 @@ def bench_analysis(
     console.print(table)
     seconds = [s for f in figures for s in f.core_seconds]
     console.print(
-        f"core-seconds per analysed match: {min(seconds):.1f}-{max(seconds):.1f} "
+        f"{rules_name}: core-seconds per analysed match: {min(seconds):.1f}-{max(seconds):.1f} "
         f"(median {statistics.median(seconds):.1f}); flagged agreement "
         f"{min(f.flagged_agreement for f in figures):.0%}-"
         f"{max(f.flagged_agreement for f in figures):.0%}"
@@ -332,7 +390,7 @@ def bench_analysis(
 
 
 def _bench_beside(
-    matches: int, analyses: int, hands: int, analysis_hands: int, as_json: bool
+    matches: int, analyses: int, hands: int, analysis_hands: int, repeats: int, as_json: bool
 ) -> None:
     """`arena bench analysis --season`: `workers.analysis_bench.bench_beside`."""
     from workers.analysis_bench import BesideFigures, bench_beside
@@ -347,7 +405,12 @@ def _bench_beside(
             )
 
     results = bench_beside(
-        matches, analyses, hands=hands, analysis_hands=analysis_hands, report=report
+        matches,
+        analyses,
+        hands=hands,
+        analysis_hands=analysis_hands,
+        repeats=repeats,
+        report=report,
     )
     if as_json:
         click.echo(
@@ -356,6 +419,7 @@ def _bench_beside(
                     {
                         "analyses_queued": r.analyses_queued,
                         "analyses_done": r.analyses_done,
+                        "analyses_asked": r.analyses_asked,
                         "matches": r.season.matches,
                         "done": r.season.done,
                         "seconds": round(r.season.seconds, 2),

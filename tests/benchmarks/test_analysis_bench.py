@@ -4,13 +4,19 @@ analysis, and the agreement it reports is the overlap of what the two analyses f
 from __future__ import annotations
 
 import json
+from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from arena.analysis import Settings
 from arena.benchmarks.analysis import measure
 from arena.cli import main
-from arena.engine.presets import preset
+from arena.engine import Rules
+from arena.engine.presets import PRESETS, preset
+from tests.workers.conftest import sandbox_or_skip
+
+FAST = Settings(samples=8, playouts=1, seed=1)
 
 
 def test_the_command_prints_core_seconds_and_agreement_for_each_match() -> None:
@@ -40,3 +46,80 @@ def test_two_analyses_with_one_seed_agree_exactly_and_other_seeds_are_measured()
     other = measure(rules, 5, settings, other_seed=4)
     assert other.decisions == same.decisions  # the same match, judged decision by decision
     assert other.flagged[0] == same.flagged[0]  # the first analysis repeats exactly
+
+
+def test_several_presets_in_one_call_each_named_in_order() -> None:
+    result = CliRunner().invoke(
+        main,
+        [
+            *("bench", "analysis", "--rules", "two_player,pledge", "--hands", "1"),
+            *("--matches", "1", "--samples", "8", "--playouts", "1", "--json"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output[result.output.index("[") :])
+    assert [f["rules"] for f in figures] == ["two_player", "pledge"]
+    assert all(f["hands"] == 1 and f["decisions"] > 0 for f in figures)
+    # two players and four judge different decisions: each preset was dealt its own rules
+    assert figures[0]["decisions"] != figures[1]["decisions"]
+    text = CliRunner().invoke(
+        main,
+        [
+            *("bench", "analysis", "--rules", "two_player,pledge", "--hands", "1"),
+            *("--matches", "1", "--samples", "8", "--playouts", "1"),
+        ],
+    )
+    assert text.exit_code == 0, text.output
+    assert text.output.index("two_player: core-seconds") < text.output.index("pledge: core-seconds")
+
+
+def test_an_unknown_preset_in_the_list_is_refused_before_any_analysis() -> None:
+    result = CliRunner().invoke(main, ["bench", "analysis", "--rules", "standard,nosuch"])
+    assert result.exit_code == 2
+    assert "no such preset: nosuch" in result.output
+
+
+def test_all_presets_lists_every_preset(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--all-presets measures every preset in name order (the measurement replaced by a
+    record of the rules it was given: fifty real analyses would take half an hour)."""
+    import arena.benchmarks.analysis as bench
+
+    seen: list[int] = []
+
+    def measure_rules(rules: Rules, match_seed: int, *args: object, **kwargs: object) -> Any:
+        seen.append(rules.players)
+        return measure(preset("two_player").replace(target_score=None, max_hands=1), 1, FAST, 2)
+
+    monkeypatch.setattr(bench, "measure", measure_rules)
+    result = CliRunner().invoke(
+        main, ["bench", "analysis", "--all-presets", "--matches", "1", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output[result.output.index("[") :])
+    assert [f["rules"] for f in figures] == sorted(PRESETS)
+    assert seen == [preset(name).players for name in sorted(PRESETS)]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_the_season_beside_analyses_counts_its_matches_and_analyses() -> None:
+    """`--season` on the real path, small: a season of two one-hand matches alone, then with
+    one analysis of a one-hand match queued beside it on its own worker."""
+    sandbox_or_skip()
+    result = CliRunner().invoke(
+        main,
+        [
+            *("bench", "analysis", "--season", "2", "--season-hands", "1", "--matches", "1"),
+            *("--hands", "1", "--repeats", "1", "--json"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    runs = json.loads(result.output[result.output.index("[") :])
+    assert [r["analyses_queued"] for r in runs] == [0, 1]
+    # the analysis was asked in the season's own database, where its worker reads
+    assert [r["analyses_asked"] for r in runs] == [0, 1]
+    for run in runs:
+        assert run["matches"] == run["done"] == 2
+        assert run["seconds"] > 0
+        assert run["per_minute"] == pytest.approx(run["done"] / run["seconds"] * 60, rel=0.01)
+        assert 0 <= run["analyses_done"] <= run["analyses_asked"]
