@@ -36,7 +36,7 @@ hindsight of every play (always: it adds a few per cent to an analysis's cost,
 docs/benchmarks.md), shown apart from the fair view and only for a finished match."""
 
 HINDSIGHT_ABOUT = (
-    "Hindsight: each card played out on the real deal, with every hand known, which no "
+    "Hindsight: each answer played out on the real deal, with every hand known, which no "
     "seat could know. It is not a judgement of the decision: a large loss here with a "
     "small fair one is bad luck, not a mistake."
 )
@@ -115,12 +115,26 @@ def hindsight_of(
     match: Match, row: MatchAnalysis, result: dict[str, Any] | None
 ) -> dict[str, Any] | None:
     """The "all hands known" view of a finished match's analysis made with it: `about`
-    (what it is, in one line) and, per play that has one, where it was, the card chosen,
-    the best card in hindsight, the chosen card's loss and every card's value on the real
-    deal. None for a match not finished (it shows every hand), or an analysis without it."""
+    (what it is, in one line) and, per decision that has one (a play, a pass, every kind
+    judged on worlds: arena/analysis/hindsight.py), where it was, the answer chosen, the
+    best answer in hindsight, the chosen answer's loss, every answer's value on the real
+    deal and the playouts per answer. None for a match not finished (it shows every
+    hand), or an analysis without it."""
     if match.status is not MatchStatus.DONE or not row.hindsight or result is None:
         return None
-    place = ("game", "hand", "action", "seat", "entrant", "kind", "trick", "position", "chosen")
+    place = (
+        "game",
+        "hand",
+        "action",
+        "seat",
+        "entrant",
+        "kind",
+        "trick",
+        "position",
+        "order",
+        "phase",
+        "chosen",
+    )
     decisions = [
         {**{k: d.get(k) for k in place}, **d["hindsight"]}
         for d in result.get("decisions", [])

@@ -31,12 +31,13 @@ class KindLabel:
     """The heading of the column of its answers."""
     when: str
     """Where the replay viewer shows it: "trick" (the card's own step), "round" (a
-    four-penny multi-round, any of its steps: the analysis numbers a penny-round card's
-    trick as the opening tricks plus the pennies finished, and gives its place in its
-    penny's pile, not in the round's order of play), "deal" (the deal, where the
-    dealer's call is shown), "before" (the step before the first trick: the pass, the
-    auction, the reveals and the decisions made before play) or "end" (the hand's last
-    step: the shooter's choice)."""
+    four-penny multi-round: the analysis numbers a penny-round card's trick as the opening
+    tricks plus the pennies finished, gives its place in its penny's pile as `position`
+    and, from ANALYSIS_VERSION 3, its place in the round's order of play as `order`: the
+    card's own step; an older analysis without it, any step of the round), "deal" (the
+    deal, where the dealer's call is shown), "before" (the step before the first trick:
+    the pass, the auction, the reveals and the decisions made before play) or "end" (the
+    hand's last step: the shooter's choice)."""
 
 
 KINDS: dict[str, KindLabel] = {
@@ -125,14 +126,23 @@ def _round(trick: int, rules: Rules | None) -> int:
     return openings + (trick - openings) // rules.players + 1
 
 
+def _order(decision: Mapping[str, Any]) -> int | None:
+    """A penny-round card's place in its round's order of play, where the analysis says
+    it (`order`, ANALYSIS_VERSION 3)."""
+    order = decision.get("order")
+    return order if isinstance(order, int) and not isinstance(order, bool) else None
+
+
 def step(decision: Mapping[str, Any], rules: Rules | None = None) -> tuple[int, int] | None:
     """The viewer's step of a decision (trick from 1, card from 1; trick 0 is the deal
     (card 0) and what comes before the first trick (card 1)); None for the hand's end. A
-    multi-round's card: the round's first step (found with the match's `rules`)."""
+    multi-round's card (its round found with the match's `rules`): its own step, the
+    round's card `order` + 1; the round's first step when the analysis does not say."""
     trick = decision.get("trick")
     when = kind_label(_kind_of(decision), trick).when
     if trick is not None and when == "round":
-        return _round(trick, rules), 1
+        order = _order(decision)
+        return _round(trick, rules), 1 if order is None else order + 1
     if trick is not None and when == "trick":
         return trick + 1, (decision.get("position") or 0) + 1
     if when == "end":
@@ -155,12 +165,13 @@ def jump(decision: Mapping[str, Any], rules: Rules | None = None) -> str:
 def key(decision: Mapping[str, Any], rules: Rules | None = None) -> str:
     """The viewer's `data-step` at which the decision is shown ("1-2-5-3"); "1-2-end" for
     the hand's last step (the viewer marks it `data-hand-end`), "1-2-3-*" for any step of
-    a multi-round."""
+    a multi-round (a penny-round card of an analysis that does not give its `order`)."""
     at = step(decision, rules)
     g, h = decision["game"] + 1, decision["hand"] + 1
     if at is None:
         return f"{g}-{h}-end"
-    if kind_label(_kind_of(decision), decision.get("trick")).when == "round":
+    when = kind_label(_kind_of(decision), decision.get("trick")).when
+    if when == "round" and _order(decision) is None:
         return f"{g}-{h}-{at[0]}-*"
     return f"{g}-{h}-{at[0]}-{at[1]}"
 
@@ -171,7 +182,9 @@ def place(decision: Mapping[str, Any], rules: Rules | None = None) -> str:
     trick = decision.get("trick")
     when = kind_label(kind, trick).when
     if trick is not None and when == "round" and rules is not None:
-        return f"multi-round {_round(trick, rules) - rules.penny_openings}"
+        order = _order(decision)
+        card = "" if order is None else f", card {order + 1}"
+        return f"multi-round {_round(trick, rules) - rules.penny_openings}{card}"
     if trick is not None and when in ("trick", "round"):
         return f"trick {trick + 1}"
     if when == "deal":

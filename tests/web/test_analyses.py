@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 import yaml
 from flask import Flask
 from flask.testing import FlaskClient
@@ -215,8 +216,20 @@ def test_the_api_serves_the_hindsight_under_its_own_key_and_the_fair_view_unchan
     assert served["analysis"]["summary"] == fair_only["summary"]
     known = served["hindsight"]
     assert "no seat could know" in known["about"] and "not a judgement" in known["about"]
-    plays = [d for d in served["analysis"]["decisions"] if d["kind"] == "play"]
-    assert len(known["decisions"]) == len(plays) > 0
+    # Every judged decision of the one-pack match has its hindsight: the plays and, from
+    # ANALYSIS_VERSION 3, the passes (each judged pass exchanged on the real deal).
+    judged = [(d["game"], d["hand"], d["action"]) for d in served["analysis"]["decisions"]]
+    assert [(d["game"], d["hand"], d["action"]) for d in known["decisions"]] == judged
+    passes = [d for d in known["decisions"] if d["kind"] == "pass"]
+    assert passes and all(d["playouts"] == 64 and d["phase"] == "pass" for d in passes)
+    for d in passes:
+        fair = next(
+            f
+            for f in served["analysis"]["decisions"]
+            if f["action"] == d["action"]
+            and (f["game"], f["hand"], f["seat"]) == (d["game"], d["hand"], d["seat"])
+        )
+        assert {a["answer"] for a in d["answers"]} == {a["answer"] for a in fair["answers"]}
     blunder = next(
         d for d in known["decisions"] if d["seat"] == BLUNDER_SEAT and d["trick"] == trick
     )
@@ -374,3 +387,41 @@ def test_no_hindsight_for_a_match_not_finished(
         db.execute(update(Match).where(Match.id == match_id).values(status=MatchStatus.RUNNING))
     served = body(client.get(f"/api/v1/matches/{match_id}/analysis"))
     assert served["analysis"] is not None and served["hindsight"] is None
+
+
+@pytest.mark.parametrize("name", ["four_penny", "five_penny_advanced"])
+def test_a_penny_round_card_is_shown_at_its_own_step_of_the_round(name: str) -> None:
+    """The viewer's steps (web/static/js/replay.js): a hand's multi-round r is trick
+    `tricks + r + 1`, its i-th card played is card `i + 1`. Every judged penny-round card
+    is keyed to its own step there (by the analysis' `order`), and an analysis older than
+    `order` still finds it at every step of its round."""
+    from arena.analysis import Settings, analyse
+    from arena.bots import HeuristicBot
+    from arena.engine import preset
+    from arena.match.runner import Entrant, MatchRunner
+    from arena.match.seats import InProcessSeat
+    from web import analysis_labels as labels
+
+    rules = preset(name).replace(target_score=None, max_hands=1)
+    entrants = [Entrant(f"h{i}", InProcessSeat(HeuristicBot(i))) for i in range(rules.players)]
+    replay = MatchRunner(rules, entrants, seed=3).run().v1
+    hand = replay["games"][0]["hands"][0]
+    steps = {
+        play["card"]: (len(hand["tricks"]) + r + 1, i + 1)
+        for r, round_ in enumerate(hand["multi_rounds"])
+        for i, play in enumerate(round_["plays"])
+    }
+    pennies = [
+        d.to_dict()
+        for d in analyse(replay, settings=Settings(8, 1)).decisions
+        if d.kind == "penny_play"
+    ]
+    assert len({labels.key(d, rules) for d in pennies}) == len(pennies) > rules.players
+    for d in pennies:
+        trick, card = steps[d["chosen"].split()[1]]
+        assert labels.step(d, rules) == (trick, card)
+        assert labels.key(d, rules) == f"1-1-{trick}-{card}"
+        assert labels.jump(d, rules) == f"#g=1&h=1&t={trick}&c={card}"
+        assert labels.place(d, rules).endswith(f", card {card}")
+        older = {k: v for k, v in d.items() if k != "order"}  # ANALYSIS_VERSION 2
+        assert labels.key(older, rules) == f"1-1-{trick}-*"

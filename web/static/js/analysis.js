@@ -79,9 +79,10 @@
   const name = (d) => labels.get(d.entrant) || result.entrants[d.entrant] || `seat ${d.seat}`;
   const fixed = (x, digits) => Number(x).toFixed(digits);
 
-  // What is shown at the viewer's step: its own decisions, those of its whole trick when
-  // they are placed by trick only (a penny-round's, "g-h-t-*"), and at a hand's last step
-  // the decisions made at the hand's end ("g-h-end").
+  // What is shown at the viewer's step: its own decisions (a penny-round's card at its own
+  // step of the round, by its `order`), those of its whole round when they are placed by
+  // round only (an analysis older than `order`, "g-h-t-*"), and at a hand's last step the
+  // decisions made at the hand's end ("g-h-end").
   function at(map) {
     const step = viewer.dataset.step || "";
     const [g, h, t] = step.split("-");
@@ -127,9 +128,10 @@
   function drawHindsight(d) {
     const head = el("p", { class: "analysis-head" },
       el("strong", { text: `${name(d)} ${d.label.verb} ${d.chosen}` }), " — with all hands known, ");
-    head.append(d.loss > 0 ? `best ${d.best}, ${fixed(d.loss, 2)} points better` : "the best card too");
+    head.append(d.loss > 0 ? `best ${d.best}, ${fixed(d.loss, 2)} points better` : "the best answer too");
     return el("div", { class: "analysis-one hindsight-one", "data-decision": `${d.game}-${d.hand}-${d.action}` },
-      head, answersTable(d, "On the real deal vs table"));
+      head, answersTable(d, "On the real deal vs table"),
+      el("p", { class: "hint", text: d.playouts > 1 ? `${d.playouts} playouts per answer on the real deal.` : "One playout per answer on the real deal (the house bots' play is deterministic)." }));
   }
 
   function show() {
@@ -139,10 +141,10 @@
       content.append(el("p", { class: "analysis-about", id: "analysis-hindsight-about", text: known.about }));
       const found = at(hindsight);
       if (!found.length) {
-        content.append(el("p", { class: "hint", text: "Hindsight: no play at this step (the hindsight is for plays only)." }));
+        content.append(el("p", { class: "hint", text: "Hindsight: no judged decision with a hindsight at this step (step to a card played, the pass, or another decision)." }));
         return;
       }
-      content.append(el("h3", { text: "This play in hindsight" }));
+      content.append(el("h3", { text: "This decision in hindsight" }));
       for (const d of found) content.append(drawHindsight(d));
       return;
     }
