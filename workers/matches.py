@@ -219,6 +219,23 @@ def build_seats(run: MatchRun, settings: Settings, archive: Callable[[str], byte
     return seats
 
 
+def live_writer(sessions: sessionmaker[Session], run: MatchRun) -> LiveWriter:
+    """The writer of the match's live events (arena/store/live.py).
+
+    Bots alone: batched (a write every `DEFAULT_INTERVAL` at most, and at a hand's end) and
+    only while someone watches, which protects the database from a fast match's ~950
+    events a game. A person's table: every event written as it is told, whoever watches,
+    so a person never waits on the batching. A batch is written only when an event comes:
+    a bot's card kept for it waited for the next event, and while the person is asked
+    none comes, so the card reached them only after they answered. Written at once, every
+    event the match told is stored before the person is asked (the desk's `ask` comes
+    after them); and a table is small and slow (at most `MAX_HANDS` hands at a person's
+    pace, arena/store/people.py), so its writes are few."""
+    if any(plan.person for plan in run.seats):
+        return LiveWriter(sessions, run.match_id, interval=0.0)
+    return LiveWriter(sessions, run.match_id, on_demand=True)
+
+
 def play(run: MatchRun, seats: Sequence[Seat], on_event: EventSink | None = None) -> MatchOutcome:
     """Play the match (the runner never raises for a bot's behaviour); `on_event` hears
     its progress (the live events people watch it by)."""
@@ -304,7 +321,7 @@ def execute_match(match_id: int, *, environment_tries: int | None = None) -> Run
         setting_up = False
         log.info("match %s started", match_id, extra={**extra, "seats": len(seats)})
         account.seats, mark = self_cpu_seconds() - mark, self_cpu_seconds()
-        outcome = play(run, seats, LiveWriter(sessions, match_id, on_demand=True))
+        outcome = play(run, seats, live_writer(sessions, run))
         account.runner, mark = self_cpu_seconds() - mark, self_cpu_seconds()
     except Exception as error:
         if run is not None:

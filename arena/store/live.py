@@ -7,20 +7,25 @@ hand), so a fast match does not hammer SQLite; the site reads the rows after the
 one it sent (`events_after`). The rows are deleted once the match is stored
 (`clear_events`): the replay says everything they said.
 
+**A person's table is not batched** (`LiveWriter(..., interval=0.0)`, what the worker
+uses there: workers/matches.py `live_writer`): every event is written as it is told,
+watched or not, so all the match told is stored before the person is asked a decision
+and a person never waits on the batching; a table is a few hands at a person's pace.
+
 The rows hold the runner's full records, every hand included: what a watcher may see is
 cut by the site (web/live.py), per watcher, as it streams them.
 
 **Written only while someone watches** (`LiveWriter(..., on_demand=True)`, what the worker
-uses): most matches are watched by no one, and copying a game's ~950 events and writing
-them cost more CPU than the rest of an in-process match. The site says it streams a
-match by a row in `live_watchers` (`watch`, refreshed every `WATCH_BEAT_SECONDS` by
-each open stream); the writer looks at it at most every `WATCH_POLL_SECONDS` (one
-primary-key read) and, while no stream refreshed it within `WATCH_FRESH_SECONDS`,
-writes nothing: it keeps the match's events in memory as they were told (by reference:
-the runner writes no more into an event once told, except the hand's record of a
-"hand" event, which is copied; `tests/store/test_live.py` checks it against eager
-copies on every kind of hand), and writes them all as one batch when a watcher
-appears, so a late watcher sees the whole match so far.
+uses for bots alone): most matches are watched by no one, and copying a game's ~950
+events and writing them cost more CPU than the rest of an in-process match. The site
+says it streams a match by a row in `live_watchers` (`watch`, refreshed every
+`WATCH_BEAT_SECONDS` by each open stream); the writer looks at it at most every
+`WATCH_POLL_SECONDS` (one primary-key read) and, while no stream refreshed it within
+`WATCH_FRESH_SECONDS`, writes nothing: it keeps the match's events in memory as they
+were told (by reference: the runner writes no more into an event once told, except the
+hand's record of a "hand" event, which is copied; `tests/store/test_live.py` checks it
+against eager copies on every kind of hand), and writes them all as one batch when a
+watcher appears, so a late watcher sees the whole match so far.
 """
 
 from __future__ import annotations

@@ -7,8 +7,10 @@ run out is faulted with a timeout and the default is played, as a bot would be."
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 import time
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -23,8 +25,15 @@ from arena.match.replay_v2 import ReplayV2, verify_v2
 from arena.store.accounts import create_user
 from arena.store.bots import add_version, create_bot, ensure_house_bots
 from arena.store.database import write_transaction
+from arena.store.live import LiveWriter, events_after
 from arena.store.models import BotVersion, Match, MatchStatus, Replay
-from arena.store.people import TableError, answer_moment, create_table, latest_moment
+from arena.store.people import (
+    TableDesk,
+    TableError,
+    answer_moment,
+    create_table,
+    latest_moment,
+)
 from arena.store.types import utc_now
 from tests.workers import bots
 from tests.workers.conftest import sandbox_or_skip
@@ -95,6 +104,24 @@ def answer_as_the_person(
         time.sleep(0.02)
 
 
+def played_with_the_person(
+    sessions: sessionmaker[Session], match_id: int
+) -> tuple[match_tasks.RunSummary, list[str]]:
+    """The match task's run of the table while the person answers (`answer_as_the_person`,
+    from a thread): its summary and the kinds of decision the person answered."""
+    stop, kinds = threading.Event(), list[str]()
+    person = threading.Thread(
+        target=answer_as_the_person, args=(sessions, match_id, stop, kinds), daemon=True
+    )
+    person.start()
+    try:
+        summary = match_tasks.execute_match(match_id)
+    finally:
+        stop.set()
+        person.join(timeout=10)
+    return summary, kinds
+
+
 def stored(sessions: sessionmaker[Session], match_id: int) -> tuple[Match, dict[str, Any]]:
     with sessions() as session:
         match = session.get(Match, match_id)
@@ -112,16 +139,7 @@ def test_a_person_plays_against_a_sandboxed_upload_and_the_match_is_recorded_unr
     sandbox_or_skip()
     upload_id = uploaded_ready_bot(sessions)
     match_id = make_table(sessions, upload_id, seconds=30)
-    stop, kinds = threading.Event(), list[str]()
-    person = threading.Thread(
-        target=answer_as_the_person, args=(sessions, match_id, stop, kinds), daemon=True
-    )
-    person.start()
-    try:
-        summary = match_tasks.execute_match(match_id)
-    finally:
-        stop.set()
-        person.join(timeout=10)
+    summary, kinds = played_with_the_person(sessions, match_id)
     assert (summary.action, summary.status) == ("recorded", "done"), summary
     match, replay = stored(sessions, match_id)
     assert match.status is MatchStatus.DONE and match.rating_seq is None  # unrated
@@ -152,3 +170,47 @@ def test_a_person_who_lets_the_clock_run_out_is_faulted_and_the_default_played(
     with sessions() as session:  # the person is told they are out, after the last ask
         moment = latest_moment(session, match_id)
         assert moment is not None and moment.kind == "out"
+
+
+def test_every_live_event_is_stored_before_the_person_is_asked(
+    settings: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No batching where a person plays (workers.matches.live_writer): at each decision
+    the person is asked, every event the match told so far is in the live events already,
+    a bot's card just played included, though no one streams the table (its page may open
+    at any moment). Bot-only matches keep the batching (tests/workers/test_live_events.py)."""
+    told: list[dict[str, Any]] = []
+    at_asks: list[tuple[int, list[dict[str, Any]]]] = []  # (events told, events stored)
+
+    class Told(LiveWriter):
+        def __call__(self, event: dict[str, Any]) -> None:
+            told.append(json.loads(json.dumps(event)))  # as it was told
+            super().__call__(event)
+
+    class Asked(TableDesk):
+        def ask(self, payload: dict[str, Any], deadline: datetime) -> int:
+            with self.sessions() as session:
+                batches = events_after(session, self.match_id, 0, limit=100_000)
+                session.rollback()
+            at_asks.append((len(told), [event for _, events in batches for event in events]))
+            return super().ask(payload, deadline)
+
+    monkeypatch.setattr(match_tasks, "LiveWriter", Told)
+    monkeypatch.setattr(match_tasks, "TableDesk", Asked)
+    match_id = make_table(sessions, None, seconds=30)
+    summary, kinds = played_with_the_person(sessions, match_id)
+    assert (summary.action, summary.status) == ("recorded", "done"), summary
+    assert len(at_asks) == len(kinds) == 14  # the pass and the thirteen plays
+
+    def key(event: dict[str, Any]) -> tuple[str, str]:
+        # a hand's record grows until the hand ends: the rest of an event is as told
+        return event["kind"], "" if event["kind"] == "hand" else json.dumps(event, sort_keys=True)
+
+    for count, stored in at_asks:
+        assert [key(e) for e in stored] == [key(e) for e in told[:count]]
+    bots_card_last = [
+        stored[-1]["play"]["seat"]
+        for _, stored in at_asks
+        if stored and stored[-1]["kind"] == "play"
+    ]
+    assert bots_card_last and 1 not in bots_card_last  # the person sits at seat 1
