@@ -450,5 +450,5 @@ def test_a_penny_round_cards_order_is_its_place_in_the_rounds_play(name):
     for d in pennies:
         r, i = where[d.chosen.split()[1]]
         assert d.order == i, (d.chosen, d.order, i)
-        assert (d.trick - rules.penny_openings) // rules.players == r
+        assert d.trick is not None and (d.trick - rules.penny_openings) // rules.players == r
     assert all(d.order is None for d in analysis.decisions if d.kind != "penny_play")
