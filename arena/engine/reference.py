@@ -1174,6 +1174,82 @@ class HandState:
             self.pop()
         return scores
 
+    def solve(self, limit: int) -> tuple[int, ...] | None:
+        """The exact endgame (contract "Playouts", solve): every legal card played at every
+        decision to the hand's end with every hand known, each seat choosing the card that
+        minimises its margin (players times its score minus the sum of all scores, as
+        `points` with zero totals and target 0 scores them), the lowest card among equals;
+        the scores of that line, or None when more than `limit` decisions would be searched.
+        Where rank and value alone decide (`_solve_groups`), a legal card with no live card
+        (in a hand or the current trick) between it and the legal card below it of its
+        suit, of the same value and moon_extra membership, is not searched: it gives the
+        same line. The state is left as it was. Why: once few cards remain, a search's
+        sampled deals are solved exactly instead of played out by a policy.
+
+        Raises ValueError for a hand that is still passing.
+        """
+        limit = operator.index(limit)
+        if self._phase == PHASE_PASSING:
+            raise ValueError("solve: the hand is still in the passing phase")
+        budget = [limit]
+        return self._solve_node(self._solve_groups(), budget)
+
+    def _solve_groups(self) -> bool:
+        """Whether equal neighbouring cards may be searched once (`solve`): never with the
+        jokers, Royal Hearts, Booster Nines, a doubler, the QS at the first chance, exposed
+        cards, the trick and reversal scores, or cards beyond the one pack."""
+        cfg = self._cfg
+        return not (
+            cfg.joker_kind
+            or cfg.royal_queens
+            or cfg.booster_nines
+            or cfg.doubler >= 0
+            or cfg.queen_at_first_chance
+            or cfg.first_trick_points
+            or cfg.last_trick_points
+            or cfg.exposed
+            or cfg.doubler_exposed
+            or cfg.all_hearts_reversed
+            or cfg.every_penalty_extra
+            or cfg.doubler_alone_points
+            or cfg.deck >> 52
+        )
+
+    def _solve_node(self, groups: bool, budget: list[int]) -> tuple[int, ...] | None:
+        if self._phase != PHASE_PLAYING:
+            return self.points((0,) * self._n, 0)
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        cfg, n, seat = self._cfg, self._n, self._to_play
+        live = mask_of(self._trick)
+        for hand in self._hands:
+            live |= hand
+        best: tuple[int, ...] | None = None
+        best_key = 0
+        prev = -1
+        for card in cards_of(self.legal_mask()):
+            same = (
+                groups
+                and prev >= 0
+                and prev // 13 == card // 13
+                and cfg.values[prev] == cfg.values[card]
+                and (cfg.moon_extra >> prev & 1) == (cfg.moon_extra >> card & 1)
+                and not live & ((1 << card) - (1 << (prev + 1)))
+            )
+            prev = card
+            if same:
+                continue
+            self.push(card)
+            scores = self._solve_node(groups, budget)
+            self.pop()
+            if scores is None:
+                return None
+            key = n * scores[seat] - sum(scores)
+            if best is None or key < best_key:
+                best, best_key = scores, key
+        return best
+
     def _still_shooting(self, seat: int) -> bool:
         """Whether `seat` may still take every penalty card (no other seat took one), in a
         deck without jokers (their order is the greedy policy's alone)."""

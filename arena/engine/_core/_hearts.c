@@ -689,6 +689,22 @@ static PyObject *HandState_playout(PyObject *self, PyObject *const *args, Py_ssi
     return i64_tuple(out, (int)h->cfg->players);
 }
 
+static PyObject *HandState_solve(PyObject *self, PyObject *arg)
+{
+    hc_hand *h = &HS(self)->hand;
+    int64_t limit, out[HC_MAX_PLAYERS];
+    if (get_i64(arg, "limit", -1, &limit) < 0)
+        return NULL;
+    int code = hc_solve(h, limit, out);
+    if (code == -1) {
+        PyErr_SetString(PyExc_ValueError, "solve: the hand is still in the passing phase");
+        return NULL;
+    }
+    if (code == -3)
+        Py_RETURN_NONE;
+    return i64_tuple(out, (int)h->cfg->players);
+}
+
 static PyMethodDef HandState_methods[] = {
     {"current_trick", HandState_current_trick, METH_NOARGS,
      PyDoc_STR("current_trick() -> tuple of the cards played to the current trick")},
@@ -721,6 +737,10 @@ static PyMethodDef HandState_methods[] = {
     {"playout", (PyCFunction)(void (*)(void))HandState_playout, METH_FASTCALL,
      PyDoc_STR("playout(seed, policy) -> the scores after playing the hand out with a policy "
                "(0 random, 1 greedy, 2 mixed); the state is left unchanged")},
+    {"solve", HandState_solve, METH_O,
+     PyDoc_STR("solve(limit) -> the scores of the exact endgame (every hand known, each seat "
+               "minimising its margin), or None past `limit` decisions searched; the state "
+               "is left unchanged")},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1384,6 +1384,78 @@ int hc_playout(hc_hand *h, uint64_t seed, int64_t policy, int64_t out[])
     return 0;
 }
 
+/* The exact endgame (contract "Playouts", solve) ------------------------------ */
+
+/* Whether two cards of one suit with nothing live between them (no card of a hand
+ * or of the current trick) win and lose the same tricks and score the same, so
+ * that a search may play one for both: never in games where a card's place counts
+ * beyond its rank and value (the jokers, Royal Hearts, Booster Nines, the doubler,
+ * the QS at the first chance, exposed cards, the trick and reversal scores). */
+static int solve_groups(const hc_config *c)
+{
+    return !(c->joker_kind || c->royal_queens || c->booster_nines || c->doubler >= 0 ||
+             c->queen_at_first_chance || c->first_trick_points || c->last_trick_points ||
+             c->exposed || c->doubler_exposed || c->all_hearts_reversed ||
+             c->every_penalty_extra || c->doubler_alone_points || c->deck >> HC_CARDS);
+}
+
+static int solve_node(hc_hand *h, int groups, int64_t *budget, int64_t out[])
+{
+    const hc_config *c = h->cfg;
+    if (h->d.phase != HC_PHASE_PLAYING) {
+        score_hand(c, h->d.taken, h->d.tricks_won, h->trick_winner[0],
+                   h->trick_winner[c->hand_size - 1], zero_totals, 0, HC_MOON_CHOICE_ENGINE,
+                   out);
+        return 0;
+    }
+    if (--*budget < 0)
+        return -1;
+    int n = (int)c->players, p = h->d.to_play, code, prev = -1;
+    uint64_t legal = legal_for(h, -1, &code), live = h->d.trick;
+    for (int s = 0; s < n; s++)
+        live |= h->d.hand[s];
+    int64_t best_key = INT64_MAX;
+    while (legal) {
+        int card = lowest(legal);
+        legal &= legal - 1;
+        int same = groups && prev >= 0 && prev / 13 == card / 13 &&
+                   c->values[prev] == c->values[card] &&
+                   !(((c->moon_extra >> prev) ^ (c->moon_extra >> card)) & 1) &&
+                   !(live & (BIT(card) - BIT(prev + 1)));
+        prev = card;
+        if (same)
+            continue; /* the same as the legal card below it, already searched */
+        int64_t sc[HC_MAX_PLAYERS], sum = 0;
+        do_play(h, card);
+        int r = solve_node(h, groups, budget, sc);
+        h->d = h->undo[--h->undo_len];
+        if (r < 0)
+            return r;
+        for (int s = 0; s < n; s++)
+            sum += sc[s];
+        int64_t key = n * sc[p] - sum;
+        if (key < best_key) {
+            best_key = key;
+            for (int s = 0; s < n; s++)
+                out[s] = sc[s];
+        }
+    }
+    return 0;
+}
+
+int hc_solve(hc_hand *h, int64_t limit, int64_t out[])
+{
+    if (h->d.phase == HC_PHASE_PASSING)
+        return -1;
+    const hc_dyn saved = h->d;
+    const int saved_len = h->undo_len;
+    int64_t budget = limit;
+    int r = solve_node(h, solve_groups(h->cfg), &budget, out);
+    h->d = saved;
+    h->undo_len = saved_len;
+    return r < 0 ? -3 : 0;
+}
+
 /* Raw scores by table: the sum of the values in each byte of a taken mask,
  * for the bytes that hold point cards (built once per batch call). */
 typedef struct {

@@ -345,6 +345,21 @@ int hc_shooter(const hc_hand *h, int64_t *worth);
 #define HC_MIXED_ODDS 8
 int hc_playout(hc_hand *h, uint64_t seed, int64_t policy, int64_t out[]);
 
+/* The exact endgame for search (contract "Playouts", solve): plays every legal
+ * card at every decision to the hand's end (perfect information: every hand
+ * known), each seat choosing the card that minimises its margin, players times its
+ * own score minus the sum of all scores (hc_points with zero totals and target 0,
+ * the engine's moon choice), the lowest card among equals; writes the scores of
+ * that line to out[] and restores the position exactly.  Where rank and value
+ * alone decide (no jokers, Royal Hearts, Booster Nines, doubler, QS at the first
+ * chance, exposed cards, trick or reversal scores), a legal card with no live card
+ * (in a hand or the current trick) between it and the legal card below it of its
+ * suit, of the same value and moon_extra membership, is not searched: it would
+ * give the same line.  At most `limit` decisions are searched.
+ * Returns 0; -1 while passing (nothing done); -3 when the limit was reached
+ * (out[] unspecified, the position restored). */
+int hc_solve(hc_hand *h, int64_t limit, int64_t out[]);
+
 /* Random batch (contract "Random batch"), resumable: plays hands
  * start..start+count-1 of the batch seeded with `seed` (each seat passes
  * random cards among those outside cfg->pass_forbidden), folds every decision
