@@ -77,7 +77,7 @@ def _depth_options(function: Any) -> Any:
 @click.option(
     "--hindsight",
     is_flag=True,
-    help="Also each play judged with all hands known (what no seat could know), shown "
+    help="Also each decision judged with all hands known (what no seat could know), shown "
     "apart and never in the marks.",
 )
 def analyse_command(
@@ -195,7 +195,7 @@ def _print_analysis(path: Path, analysis: MatchAnalysis, every: bool) -> None:
 
 
 def _print_hindsight(analysis: MatchAnalysis) -> None:
-    """The plays that cost points with all hands known, apart from the fair judgement."""
+    """The decisions that cost points with all hands known, apart from the fair judgement."""
     known = [d for d in analysis.decisions if d.hindsight and d.hindsight["loss"] >= MISTAKE]
     if not any(d.hindsight for d in analysis.decisions):
         return
@@ -263,7 +263,7 @@ def _preset_names(context: click.Context, parameter: click.Parameter, value: str
 @click.option(
     "--hindsight",
     is_flag=True,
-    help="Also each play judged with all hands known (as the site analyses): its cost is "
+    help="Also each decision judged with all hands known (as the site analyses): its cost is "
     "in the core-seconds.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
