@@ -3,10 +3,15 @@ the open data's export memory, and the baseline control per core-second."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from .common import console
+from .common import console, err_console
+
+if TYPE_CHECKING:
+    from arena.data.bench import ExportFigures
 
 URL_HELP = (
     "A PostgreSQL server URL: a fresh database is created on it and dropped afterwards "
@@ -14,14 +19,15 @@ URL_HELP = (
 )
 
 
-def _bar(what: str) -> Progress:
+def _bar(what: str, *, json_out: bool = False) -> Progress:
+    """The bar of matches played: on stderr when stdout carries JSON (`--json`)."""
     return Progress(
         TextColumn(f"[bold]{what}[/bold]"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("matches"),
         TimeElapsedColumn(),
-        console=console,
+        console=err_console if json_out else console,
     )
 
 
@@ -35,10 +41,25 @@ def _bar(what: str) -> Progress:
     default=None,
     help="Measure the export of this finished season of the database at --url instead.",
 )
-def bench_export(url: str | None, matches: int, entrants: int, season: int | None) -> None:
+@click.option(
+    "--processes",
+    type=click.IntRange(1),
+    default=2,
+    show_default=True,
+    help="Child processes that play each round's tables while this one records them.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
+def bench_export(
+    url: str | None,
+    matches: int,
+    entrants: int,
+    season: int | None,
+    processes: int,
+    as_json: bool,
+) -> None:
     """Play and store a season, export it as open data in a child process: its peak memory."""
     from arena.data.bench import bench_export as run
-    from arena.data.bench import describe_export, measure_export
+    from arena.data.bench import measure_export
 
     if season is not None:
         import tempfile
@@ -48,17 +69,30 @@ def bench_export(url: str | None, matches: int, entrants: int, season: int | Non
 
         with tempfile.TemporaryDirectory() as folder:
             figures = measure_export(database_url(url), season, Path(folder))
-        for line in describe_export(figures):
-            console.print(line, markup=False)
+        _print_export(figures, as_json)
         return
-    with _bar("playing and storing") as bar:
+    with _bar("playing and storing", json_out=as_json) as bar:
         task = bar.add_task("play", total=matches)
         figures = run(
             url,
             matches=matches,
             entrants=entrants,
             progress=lambda done, total: bar.update(task, completed=done),
+            processes=processes,
         )
+    _print_export(figures, as_json)
+
+
+def _print_export(figures: ExportFigures, as_json: bool) -> None:
+    """The export bench's lines, or its figures as one JSON object (`--json`)."""
+    from arena.data.bench import describe_export
+
+    if as_json:
+        import dataclasses
+        import json
+
+        click.echo(json.dumps(dataclasses.asdict(figures)))
+        return
     for line in describe_export(figures):
         console.print(line, markup=False)
 

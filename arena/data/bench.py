@@ -76,8 +76,11 @@ def bench_export(
     matches: int = 10_000,
     entrants: int = 40,
     progress: Callable[[int, int], None] | None = None,
+    processes: int = 1,
 ) -> ExportFigures:
-    """Play and store `matches` matches, export them in a child process; its peak memory."""
+    """Play and store `matches` matches (each round's tables played by `processes` child
+    processes when above 1: `play_season`), export them in a child process; its peak
+    memory."""
     with scratch_database(url) as database, tempfile.TemporaryDirectory() as folder:
         migrate.upgrade(database)
         engine = make_engine(database)
@@ -90,6 +93,7 @@ def bench_export(
                     strengths=_spread(entrants),
                     matches=matches,
                     progress=progress,
+                    processes=processes,
                 )
             fill = time.perf_counter() - start
         finally:

@@ -13,11 +13,14 @@ rated in order. The season is finished with `finish_season` when asked.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+import multiprocessing
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timedelta
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -38,7 +41,7 @@ from arena.store import record_match_result, write_transaction
 from arena.store.accounts import create_user
 from arena.store.bots import add_version, create_bot, set_version_status
 from arena.store.models import Match, MatchFormat, MatchSeat, VersionStatus
-from arena.store.results import outcome_result
+from arena.store.results import MatchResult, outcome_result
 from arena.store.types import utc_now
 
 
@@ -65,40 +68,85 @@ def _run(runner: MatchRunner) -> MatchOutcome:
         return pool.submit(runner.run).result()
 
 
-def play_match(
-    session: Session, match_id: int, strengths: dict[int, float], *, when: datetime | None = None
-) -> tuple[int, float]:
-    """Play queued match `match_id` in-process and record it (commits); returns the hands
-    played and the runner's CPU seconds."""
+@dataclasses.dataclass(frozen=True)
+class _Table:
+    """What playing one queued match needs, read from the store, in plain values (its
+    rules as `Rules.to_dict`) so that a child process can be sent it."""
+
+    match_id: int
+    rules: dict[str, Any]
+    seed: int
+    duplicate: bool
+    version_ids: tuple[int, ...]
+    strengths: tuple[float, ...]
+
+
+def _read_table(session: Session, match_id: int, strengths: dict[int, float]) -> _Table:
+    """Queued match `match_id`'s rules, seed, format and seats (ends the read
+    transaction). Raises ValueError for no such match."""
     match = session.get(Match, match_id)
     if match is None:
         raise ValueError(f"no match {match_id}")
-    rules, seed = match.ruleset.rules, match.seed
-    duplicate = match.format is MatchFormat.DUPLICATE
-    version_ids = list(
+    version_ids = tuple(
         session.scalars(
             select(MatchSeat.bot_version_id)
             .where(MatchSeat.match_id == match_id)
             .order_by(MatchSeat.seat)
         )
     )
+    table = _Table(
+        match_id,
+        match.ruleset.rules.to_dict(),
+        match.seed,
+        match.format is MatchFormat.DUPLICATE,
+        version_ids,
+        tuple(strengths[v] for v in version_ids),
+    )
     session.commit()
+    return table
+
+
+def _play_table(table: _Table) -> tuple[MatchResult, float]:
+    """Play `table` in this process (each seat `HandicappedBot(strength)`, seeded by the
+    match's seed and its version): its result as the store records it (the replay
+    compressed; its times are the recorder's to set) and the runner's CPU seconds."""
     entrants = [
         Entrant(
             f"v{v}",
-            InProcessSeat(HandicappedBot(strengths[v], (seed ^ (v << 20)) & 0xFFFFFFFF)),
+            InProcessSeat(HandicappedBot(strength, (table.seed ^ (v << 20)) & 0xFFFFFFFF)),
             version=str(v),
         )
-        for v in version_ids
+        for v, strength in zip(table.version_ids, table.strengths, strict=True)
     ]
-    started = when or utc_now()
+    rules = Rules.from_dict(table.rules)
     cpu = time.process_time()
-    outcome = _run(MatchRunner(rules, entrants, seed, duplicate=duplicate, match_id=str(match_id)))
+    runner = MatchRunner(
+        rules, entrants, table.seed, duplicate=table.duplicate, match_id=str(table.match_id)
+    )
+    outcome = _run(runner)
     cpu = time.process_time() - cpu
-    result = outcome_result(outcome, version_ids, started, started + timedelta(seconds=1))
-    record_match_result(session, match_id, result)
-    hands = result.hands_played
-    return hands, cpu
+    unset = datetime.min.replace(tzinfo=UTC)
+    return outcome_result(outcome, table.version_ids, unset, unset), cpu
+
+
+def _record(session: Session, table: _Table, result: MatchResult, started: datetime) -> int:
+    """Record `result` as `table`'s, started at `started` and a second long (commits); the
+    hands played."""
+    finished = started + timedelta(seconds=1)
+    timed = dataclasses.replace(result, started_at=started, finished_at=finished)
+    record_match_result(session, table.match_id, timed)
+    return result.hands_played
+
+
+def play_match(
+    session: Session, match_id: int, strengths: dict[int, float], *, when: datetime | None = None
+) -> tuple[int, float]:
+    """Play queued match `match_id` in-process and record it (commits); returns the hands
+    played and the runner's CPU seconds."""
+    table = _read_table(session, match_id, strengths)
+    started = when or utc_now()
+    result, cpu = _play_table(table)
+    return _record(session, table, result, started), cpu
 
 
 def play_season(
@@ -112,10 +160,16 @@ def play_season(
     finish: bool = True,
     now: Callable[[], datetime] = utc_now,
     progress: Callable[[int, int], None] | None = None,
+    processes: int = 1,
 ) -> PlayedSeason:
     """Create a season of one entrant per strength, play rounds until at least `matches`
     matches are recorded, and finish it (unless `finish` is false). `now` stamps the
     rounds and the matches (a test spreads them over months with it).
+
+    With `processes` above 1, each round's tables are played by that many child
+    processes while this one records them, in the round's order (a match is determined
+    by its table: the same season either way). `play_seconds` is then the children's
+    runner CPU, as it is this process's with one.
 
     Raises SeasonError for a taken name; ValueError for fewer strengths than seats.
     """
@@ -145,17 +199,23 @@ def play_season(
             enter_season(session, season, version)
             played.strengths[version.id] = strength
     start_season(session, played.season_id, now=start - timedelta(minutes=30))
-    while played.matches < matches:
-        report = schedule_round(session, played.season_id, lambda ids: None, now=now())
-        if not report.match_ids:
-            raise ValueError(f"season {name!r}: a round made no tables")
-        for match_id in report.match_ids:
-            hands, cpu = play_match(session, match_id, played.strengths, when=now())
-            played.matches += 1
-            played.hands += hands
-            played.play_seconds += cpu
-        if progress is not None:
-            progress(played.matches, matches)
+    with contextlib.ExitStack() as stack:
+        pool = None
+        if processes > 1:
+            context = multiprocessing.get_context("spawn")  # no fork of threads or engines
+            pool = stack.enter_context(ProcessPoolExecutor(processes, mp_context=context))
+        while played.matches < matches:
+            report = schedule_round(session, played.season_id, lambda ids: None, now=now())
+            if not report.match_ids:
+                raise ValueError(f"season {name!r}: a round made no tables")
+            tables = [_read_table(session, i, played.strengths) for i in report.match_ids]
+            outcomes = map(_play_table, tables) if pool is None else pool.map(_play_table, tables)
+            for table, (result, cpu) in zip(tables, outcomes, strict=True):
+                played.hands += _record(session, table, result, now())
+                played.matches += 1
+                played.play_seconds += cpu
+            if progress is not None:
+                progress(played.matches, matches)
     if finish:
         finish_season(session, played.season_id, now=now())
     return played
