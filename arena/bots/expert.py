@@ -54,6 +54,12 @@ DEFAULT_MAX_SAMPLES = 200
 PRUNE_AFTER = 12
 PRUNE_EVERY = 6
 PRUNE_MARGIN = 4.0
+DEFAULT_ENDGAME = 3
+"""Cards in the seat's hand at or below which each deal searched is solved exactly
+(`core.HandState.solve`: every hand known, each seat minimising its own margin) instead
+of played out by the playout policy."""
+ENDGAME_LIMIT = 200_000
+"""Decisions one exact solve may search; past it that deal is played out instead."""
 MOON_EDGE = 8.0
 """The moon plan is taken only when its best card beats the greedy plan's best by 8 points
 moved from the others to this seat: its playouts' opponents dump points on a shooter
@@ -103,6 +109,7 @@ class ExpertBot(StrongBot):
         prune: bool = True,
         race: bool = True,
         moon: bool = False,
+        endgame: int = DEFAULT_ENDGAME,
         clock: str = "wall",
     ) -> None:
         """The strong bot's options (`StrongBot`), and the model's: `resample` uniform
@@ -113,10 +120,11 @@ class ExpertBot(StrongBot):
         the cards already far behind the best (`search_plays`); `race` searches the pass
         by `race_pass` (False: as the strong bot); `moon` also plays every candidate out
         with this seat trying to shoot the moon and keeps the better plan
-        (`arena.bots.moon`).
+        (`arena.bots.moon`). Once the seat holds `endgame` cards or fewer, each deal
+        searched is solved exactly instead of played out (`search_plays`; 0: never).
 
-        Raises ValueError as `StrongBot` does, and for `resample` below 1 or an ε or δ
-        outside (0, 1].
+        Raises ValueError as `StrongBot` does, and for `resample` below 1, an ε or δ
+        outside (0, 1], or a negative `endgame`.
         """
         super().__init__(
             seed,
@@ -133,6 +141,9 @@ class ExpertBot(StrongBot):
             raise ValueError(
                 f"epsilon and pass_delta must be in (0, 1], got {epsilon}, {pass_delta}"
             )
+        if endgame < 0:
+            raise ValueError(f"endgame must be 0 or more, got {endgame}")
+        self.endgame = endgame
         self.resample = resample
         self.epsilon = epsilon
         self.pass_delta = pass_delta
@@ -193,6 +204,7 @@ class ExpertBot(StrongBot):
             self.prune,
             self.clock,
             self.moon,
+            self.endgame,
         )
         best = min(range(len(candidates)), key=margins.__getitem__)
         return CARDS[candidates[best]]
@@ -241,6 +253,7 @@ def search_plays(
     prune: bool = False,
     clock: Callable[[], float] = time.perf_counter,
     shoot: bool = False,
+    endgame: int = 0,
 ) -> tuple[list[float], list[float], int]:
     """Per candidate card: the mean over searched deals and playouts of the seat's margin
     (its points times (n - 1) minus the others') and of its points; and the deals searched.
@@ -260,6 +273,12 @@ def search_plays(
     moon plan stops being played
     when, at a pruning round, its best candidate is `PRUNE_MARGIN` behind the greedy
     plan's best. The points returned are the greedy plan's.
+
+    With the seat holding `endgame` cards or fewer (its candidate still in hand), each
+    deal is solved exactly for each candidate instead of played out (`core.HandState.solve`,
+    at most `ENDGAME_LIMIT` decisions; a deal past it is played out as usual): one
+    perfect-information line per deal, each seat minimising its own margin; the moon
+    plan is not played (the solve finds a moon wherever one can be made).
     """
     started = clock()
     rules = view.rules
@@ -278,6 +297,9 @@ def search_plays(
     moon_margins = [0.0] * count
     if not model.events and model.passer < 0:
         resample = 1  # nothing seen that a deal could explain better than another
+    exact = 0 < len(view.hand) <= endgame
+    if exact:
+        moon = -1
     while samples < max_samples:
         try:
             if resample == 1:
@@ -298,7 +320,12 @@ def search_plays(
             push, pop, playout = state.push, state.pop, state.playout
             for card in belief.history:
                 push(card)
-            for _ in range(playouts):
+            if exact and _solve_deal(state, candidates, alive, me, n, w, margins, points_sum):
+                total_weight += w
+                solved = True
+            else:
+                solved = False
+            for _ in range(0 if solved else playouts):
                 seed = rng.getrandbits(64)  # the same for every candidate: a fair comparison
                 for i in alive:
                     card = candidates[i]
@@ -314,7 +341,8 @@ def search_plays(
                         pop()
                         mine = points[me]
                         moon_margins[i] += w * (mine * (n - 1) - (sum(points) - mine))
-            total_weight += w * playouts
+            if not solved:
+                total_weight += w * playouts
             if samples >= PRUNE_AFTER and samples % PRUNE_EVERY == 0:
                 cut = PRUNE_MARGIN * n * total_weight  # 4 points moved to this seat
                 if (
@@ -324,7 +352,11 @@ def search_plays(
                     moon = -1  # the moon plan is far behind: stop playing it
                     moon_margins = margins
                 if prune and len(alive) > 1:
-                    plans = _plans(margins, moon_margins, alive, MOON_EDGE * n * total_weight)
+                    plans = (
+                        _plans(margins, moon_margins, alive, MOON_EDGE * n * total_weight)
+                        if moon >= 0
+                        else margins  # no moon plan: its zero sums are no plan to follow
+                    )
                     best = min(plans[i] for i in alive)
                     alive = [i for i in alive if plans[i] < best + cut]
         now = clock()
@@ -338,6 +370,35 @@ def search_plays(
     for i in set(range(count)) - set(alive):
         margins[i] = float("inf")  # pruned: its partial figures are not comparable
     return margins, points_sum, samples
+
+
+def _solve_deal(
+    state: object,
+    candidates: Sequence[int],
+    alive: Sequence[int],
+    me: int,
+    n: int,
+    w: float,
+    margins: list[float],
+    points_sum: list[float],
+) -> bool:
+    """Solve one deal exactly for every living candidate (`core.HandState.solve`) and add
+    each one's margin and points, weighted by `w`; False (nothing added) when a solve
+    passes `ENDGAME_LIMIT`."""
+    push, pop, solve = state.push, state.pop, state.solve  # type: ignore[attr-defined]
+    found: list[tuple[int, tuple[int, ...]]] = []
+    for i in alive:
+        push(candidates[i])
+        points = solve(ENDGAME_LIMIT)
+        pop()
+        if points is None:
+            return False
+        found.append((i, points))
+    for i, points in found:
+        mine = points[me]
+        margins[i] += w * (mine * (n - 1) - (sum(points) - mine))
+        points_sum[i] += w * mine
+    return True
 
 
 def _plans(
