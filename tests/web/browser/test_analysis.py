@@ -145,7 +145,7 @@ def test_the_hindsight_is_a_labelled_view_apart_and_the_fair_marks_stay_as_they_
 ):
     server, world = site
     match_id, trick, card = _built(app, world)
-    _analysed(app, world, database, tmp_path, match_id)
+    result = _analysed(app, world, database, tmp_path, match_id)
     page.goto(f"{server.url}/matches/{match_id}")
     page.wait_for_selector('#viewer[data-ready="true"]')
     marks = page.locator("#analysis-marks").inner_html()
@@ -182,10 +182,29 @@ def test_the_hindsight_is_a_labelled_view_apart_and_the_fair_marks_stay_as_they_
         path=str(screenshot(page, "analysis-04-hindsight").with_name("analysis-hindsight.png"))
     )
 
-    # The view stays chosen as the viewer moves: the pass has no hindsight.
+    # The view stays chosen as the viewer moves: the pass's hindsight (each judged pass
+    # exchanged on the real deal with the other seats' real passes), no mark either.
     page.goto(f"{server.url}/matches/{match_id}#g=1&h=1&t=0&c=1")
     page.wait_for_function("() => document.querySelector('#viewer').dataset.step === '1-1-0-1'")
-    assert "no play at this step" in box.inner_text()
+    passed = box.locator(".analysis-one.hindsight-one")
+    passed.first.wait_for()
+    assert box.get_attribute("data-mode") == "hindsight"
+    passes = [d for d in result["decisions"] if d["kind"] == "pass"]
+    assert passed.count() == len(passes) > 0
+    text = passed.first.inner_text()
+    assert "passed" in text and "with all hands known" in text
+    assert "64 playouts per answer on the real deal" in text
+    assert passed.first.locator("tr.chosen").count() == 1
+    assert passed.first.locator("tr.best").count() == 1
+    assert passed.first.locator("tbody tr").count() == len(passes[0]["answers"])
+    assert box.locator(".badge.mark").count() == 0
+    assert "no judged decision" not in box.inner_text()
+    page.locator("#viewer").scroll_into_view_if_needed()
+    passed.first.screenshot(  # one seat's pass: the four make a long box
+        path=str(
+            screenshot(page, "analysis-04b-hindsight-pass").with_name("analysis-hindsight-pass.png")
+        )
+    )
     fair_button.click()
     page.wait_for_selector('#analysis-decision[data-mode="fair"]')
     assert box.locator('.analysis-one[data-kind="pass"]').count() >= 1
@@ -353,7 +372,15 @@ def test_every_judged_decision_of_every_kind_is_shown_at_its_step_in_the_viewer(
                     "() => document.querySelector('#viewer').dataset.handEnd === 'false'"
                 )
                 assert shown.count() == 0
+            if d["kind"] == "penny_play":  # its own step of the round, alone there
+                t, c = jump.split("&t=")[1].split("&c=")
+                step = page.locator("#viewer").get_attribute("data-step")
+                assert step == f"1-1-{t}-{c}", (d, step)
+                pennies = page.locator('#analysis-decision .analysis-one[data-kind="penny_play"]')
+                assert pennies.count() == 1
             kinds_seen.add(d["kind"])
+        if name == "four_penny":
+            _a_penny_cards_mark_at_its_own_step(page, result, preset(name).replace(max_hands=1))
         if name == "rickety_kate":
             page.locator("#viewer").scroll_into_view_if_needed()
             screenshot(page, "analysis-06-rickety-kate")
@@ -368,3 +395,36 @@ def test_every_judged_decision_of_every_kind_is_shown_at_its_step_in_the_viewer(
         "penny_play",
         "play",
     }
+
+
+def _a_penny_cards_mark_at_its_own_step(page, result: dict[str, Any], rules: Any) -> None:
+    """A marked penny-round card (else the costliest) of a four-penny match: its mark at
+    its own step of the multi-round, and gone one card later in the same round."""
+    from web import analysis_labels as labels
+
+    pennies = [d for d in result["decisions"] if d["kind"] == "penny_play"]
+    in_rounds = [d for d in pennies if d.get("order") is not None]
+    assert in_rounds, "no penny-round card with its order"
+    ordered = sorted(in_rounds, key=lambda d: (d["mark"] is None, -d["loss"]))
+    d = next((d for d in ordered if d["order"] < rules.players - 1), ordered[0])
+    page.evaluate("(hash) => { window.location.hash = hash; }", labels.jump(d, rules))
+    where = f"{d['game']}-{d['hand']}-{d['action']}"
+    shown = page.locator(f'#analysis-decision .analysis-one[data-decision="{where}"]')
+    shown.wait_for(timeout=10_000)
+    step = page.locator("#viewer").get_attribute("data-step")
+    assert step == labels.key(d, rules)
+    if d["mark"]:
+        assert f"mark-{d['mark']}" in shown.get_attribute("class")
+        assert shown.locator(f".badge.mark.{d['mark']}").count() == 1
+    assert "multi-round" in page.locator("#viewer").inner_text().lower()
+    page.locator("#viewer").scroll_into_view_if_needed()
+    screenshot(page, "analysis-07-penny-card")
+    page.locator("#analysis-decision").screenshot(
+        path=str(screenshot(page, "analysis-07-penny-card").with_name("analysis-penny.png"))
+    )
+    # One card on, in the same round: the next card's decision (or none), not this one.
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        "(was) => document.querySelector('#viewer').dataset.step !== was", arg=step
+    )
+    assert shown.count() == 0
