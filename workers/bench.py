@@ -38,6 +38,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session, sessionmaker
 
 from arena.engine import preset
 from arena.seasons import MatchmakingSettings, create_season, enter_season, schedule_round
@@ -97,6 +98,21 @@ class SeasonFigures:
     def per_minute(self) -> float:
         """Matches recorded per minute."""
         return 60.0 * self.done / self.seconds if self.seconds > 0 else 0.0
+
+
+def all_terminal(sessions: sessionmaker[Session], ids: list[int]) -> Callable[[], bool]:
+    """A check that every match of `ids` has ended (done, failed or void)."""
+
+    def check() -> bool:
+        with sessions() as session:
+            left = session.scalar(
+                select(func.count())
+                .select_from(Match)
+                .where(Match.id.in_(ids), Match.status.not_in(TERMINAL_MATCH_STATUSES))
+            )
+        return left == 0
+
+    return check
 
 
 def _wait(predicate: Callable[[], bool], timeout: float, what: str, interval: float = 0.25) -> None:
@@ -242,18 +258,6 @@ def run_season(
                 .values(status=MatchStatus.VOID, status_reason="not part of the benchmark")
             )
 
-        def finished(these: list[int]) -> Callable[[], bool]:
-            def check() -> bool:
-                with sessions() as session:
-                    left = session.scalar(
-                        select(func.count())
-                        .select_from(Match)
-                        .where(Match.id.in_(these), Match.status.not_in(TERMINAL_MATCH_STATUSES))
-                    )
-                return left == 0
-
-            return check
-
         stop_beside = beside(env, root) if beside is not None else None
         if stop_beside is not None:
             stack_stop.append(stop_beside)
@@ -265,7 +269,7 @@ def run_season(
                 these = ids[first : first + round_size]
                 enqueued = utc_now()
                 enqueue_matches(these)
-                _wait(finished(these), timeout, "a round", interval=0.05)
+                _wait(all_terminal(sessions, these), timeout, "a round", interval=0.05)
                 with sessions() as session:
                     times = session.execute(
                         select(Match.started_at, Match.finished_at).where(Match.id.in_(these))
@@ -276,7 +280,7 @@ def run_season(
                     rounds.append((max(ends) - enqueued).total_seconds())
         else:
             enqueue_matches(ids)
-            _wait(finished(ids), timeout, "the season")
+            _wait(all_terminal(sessions, ids), timeout, "the season")
         seconds = time.perf_counter() - started
         with sessions() as session:
             done = session.scalar(

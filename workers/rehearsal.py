@@ -62,7 +62,7 @@ from arena.store.types import utc_now
 
 from . import context
 from .app import app, configure
-from .bench import _start_worker, _stop, _wait, cpu_per_match
+from .bench import _start_worker, _stop, _wait, all_terminal, cpu_per_match
 from .config import Settings, prepare_sql_broker
 from .embedded_broker import EmbeddedBroker
 from .matches import enqueue_matches
@@ -70,7 +70,7 @@ from .rehearsal_checks import collect
 from .rehearsal_entrants import BuiltKits, cached_kits, pack, python_kit, upload_files
 from .rehearsal_errors import RehearsalError
 from .rehearsal_figures import RehearsalFigures
-from .rehearsal_season import accounts, all_terminal, default_season, play_final
+from .rehearsal_season import accounts, default_season, play_final
 from .rehearsal_site import site_up, start_site, upload
 from .scratch_servers import scratch_postgres, scratch_redis
 from .validation import enqueue_validations

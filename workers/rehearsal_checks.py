@@ -151,13 +151,9 @@ def collect(
             by_entrant[seat_names[match_id].get(int(fault.get("entrant", -1)), "?")] += 1
     final = []
     for entry, name, number in entries:
-        plan = by_name[name]
         final.append(
-            FinalRow(
-                name=name,
-                kind=plan.kind,
-                handicap=plan.handicap,
-                fault=plan.fault,
+            FinalRow.of(
+                by_name[name],
                 version=number,
                 rank=entry.final_rank,
                 points=entry.final_points,
@@ -240,14 +236,9 @@ def final_standings(
     numbers = dict(session.execute(select(BotVersion.id, BotVersion.number)).all())
     rows = []
     for standing in final.report["standings"]:
-        name = names[standing["bot_id"]]
-        plan = by_name[name]
         rows.append(
-            FinalRow(
-                name=name,
-                kind=plan.kind,
-                handicap=plan.handicap,
-                fault=plan.fault,
+            FinalRow.of(
+                by_name[names[standing["bot_id"]]],
                 version=numbers[standing["bot_version_id"]],
                 rank=standing["place"],
                 points=standing["points"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from arena.benchmarks.rehearsal import Agreement
+from arena.benchmarks.rehearsal import Agreement, EntrantPlan
 
 
 @dataclasses.dataclass(frozen=True)
@@ -22,6 +22,23 @@ class FinalRow:
     low: float | None
     high: float | None
     games: int
+
+    @classmethod
+    def of(
+        cls,
+        plan: EntrantPlan,
+        *,
+        version: int,
+        rank: int | None,
+        points: float | None,
+        low: float | None,
+        high: float | None,
+        games: int,
+    ) -> FinalRow:
+        """The row of `plan`'s entrant (its name, kind, handicap and fault are the plan's)."""
+        return cls(
+            plan.name, plan.kind, plan.handicap, plan.fault, version, rank, points, low, high, games
+        )
 
 
 @dataclasses.dataclass

@@ -1,15 +1,14 @@
 """The rehearsal's season and final, set up and driven as beat would: an account and
-token per entrant, the default season they join, a round's matches waited for, and the
-final of the season's top entrants advanced until it finishes."""
+token per entrant, the default season they join, and the final of the season's top
+entrants advanced until it finishes."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.benchmarks.rehearsal import EntrantPlan
@@ -17,7 +16,7 @@ from arena.engine import preset
 from arena.seasons import MatchmakingSettings, create_season
 from arena.store.accounts import create_user, issue_token
 from arena.store.database import write_transaction
-from arena.store.models import Match, Season
+from arena.store.models import Season
 from arena.store.types import utc_now
 
 from .rehearsal_errors import RehearsalError
@@ -62,22 +61,6 @@ def play_final(
         if time.monotonic() > deadline:
             raise RehearsalError(f"the final did not finish in {timeout:g} s (see {log})")
         time.sleep(0.25)
-
-
-def all_terminal(sessions: sessionmaker[Session], ids: list[int]) -> Callable[[], bool]:
-    """A check that every match of `ids` has ended (done, failed or void)."""
-    from arena.store.models import TERMINAL_MATCH_STATUSES
-
-    def check() -> bool:
-        with sessions() as session:
-            left = session.scalar(
-                select(func.count())
-                .select_from(Match)
-                .where(Match.id.in_(ids), Match.status.not_in(TERMINAL_MATCH_STATUSES))
-            )
-        return left == 0
-
-    return check
 
 
 def accounts(sessions: sessionmaker[Session], plans: Sequence[EntrantPlan]) -> dict[str, str]:
