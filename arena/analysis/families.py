@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from arena.bots import cancellation, domino_search, enfle_search
 from arena.bots.belief import InconsistentBeliefError
-from arena.engine import Card, SeatView
+from arena.engine import Card, CardSet, SeatView
 
 from .evaluator import Evaluation, Tally
 
@@ -71,28 +71,43 @@ def evaluate_family_play(
 def evaluate_family_hindsight(
     view: SeatView,
     holdings: Sequence[Iterable[Card]],
-    widow: Iterable[Card],
+    rest: Iterable[Card],
     rng: random.Random,
     *,
     playouts: int,
     first: str,
 ) -> Evaluation:
-    """The hindsight of a two-pack play: every legal card played out `playouts` times by
-    the family's own search (`cancellation.CancellationSearch.outcome`, the one the fair
-    view samples) on the real deal (`holdings`: every seat's cards now, a card twice when
-    held twice; `widow`: the widow as dealt). Raises ValueError for another family: the
-    Enfle and Domino searches draw their deals inside `play_out_candidates` and take no
-    known one (docs/analysis.md)."""
-    if family_of(view) != "cancellation":
-        raise ValueError("no family hindsight for this view")
+    """The hindsight of a family's play: every legal card played out `playouts` times by
+    the family's own search on the real deal (`holdings`: every seat's cards now, a card
+    twice when held twice; `rest`: the two-pack widow as dealt, or Domino's stock now, top
+    first): the playouts the fair view runs on sampled deals (`cancellation.
+    CancellationSearch.outcome`, `enfle_search.play_out_deal`, `domino_search.
+    play_out_deal`). Raises ValueError for a view with no family search."""
+    family = family_of(view)
+    if family is None:
+        raise ValueError("no family search for this view")
     names = [first] + [str(c) for c in dict.fromkeys(view.legal) if str(c) != first]
     cards = [Card.from_str(name).index for name in names]
-    search = cancellation.CancellationSearch(view)
-    hands = [Counter(card.index for card in cards_now) for cards_now in holdings]
-    kept = Counter(card.index for card in widow)
     tally = Tally(len(cards), view.seat, view.rules.players, None)
-    for _ in range(playouts):
-        for i, card in enumerate(cards):
-            tally.add(i, search.outcome(hands, kept, card, rng), False)
-        tally.count += 1
+
+    def tell(i: int, points: tuple[int, ...]) -> None:
+        tally.add(i, points, False)
+        if i == len(cards) - 1:
+            tally.count += 1
+
+    if family == "cancellation":
+        search = cancellation.CancellationSearch(view)
+        hands = [Counter(card.index for card in cards_now) for cards_now in holdings]
+        widow = Counter(card.index for card in rest)
+        for _ in range(playouts):
+            for i, card in enumerate(cards):
+                tell(i, search.outcome(hands, widow, card, rng))
+        return tally.evaluation(names, 1)
+    masks = [CardSet(cards_now).mask for cards_now in holdings]
+    if family == "enfle":
+        enfle_search.play_out_deal(view, masks, cards, rng, playouts, tell)
+    else:
+        stock = [card.index for card in rest]
+        domino_search.play_out_deal(view, masks, stock, cards, rng, playouts, tell)
+    tally.count = playouts
     return tally.evaluation(names, 1)

@@ -6,18 +6,16 @@ fair view (never in its loss, its marks or its summary).
   hands and the kitty as dealt (`evaluator.evaluate_hindsight`);
 - a one-pack pass: each judged pass exchanged on the real deal with the other seats' real
   passes, then played out as often (`evaluator.evaluate_pass_hindsight`);
-- a two-pack play: the family's own search's playouts on the real deal
-  (`families.evaluate_family_hindsight`, `FAMILY_HINDSIGHT_PLAYOUTS`);
+- a play of two packs, Enfle or Domino Hearts: the family's own search's playouts on the
+  real deal (`families.evaluate_family_hindsight`, `FAMILY_HINDSIGHT_PLAYOUTS`; Domino's
+  stock in its real order);
 - every kind judged on worlds (the dealer's call, bids, the suit named, a face-down card,
   a pledge, exposures, Rickety Kate's refusal and replacement, the penny games' and
   two-pack passes, a penny-round's card): the same rollout on the one real world
   (`rollout.evaluate_on_real`), once (the model is deterministic).
 
-None for the shooter's choice (judged with every card known already: its fair view is its
-hindsight) and the Enfle and Domino plays (their searches draw their deals inside
-`play_out_candidates` and take no known deal; a house rollout would judge them by another
-model than the fair view's).
-"""
+None for the shooter's choice alone: it is judged with every card known already (its fair
+view is its hindsight)."""
 
 from __future__ import annotations
 
@@ -45,8 +43,9 @@ from .rollout import evaluate_on_real
 from .worlds import RealDeal, Table
 
 FAMILY_HINDSIGHT_PLAYOUTS = 8
-"""A two-pack play's hindsight: playouts per card of the family's search on the real deal
-(its playouts are Python loops; the fair view takes `samples // 4` deals of one)."""
+"""A family's play's hindsight: playouts per card of the family's search on the real deal
+(its playouts are Python loops; the fair view takes `samples // 4` deals of one, Domino
+`samples`)."""
 
 _PLAY = DecisionKind.PLAY
 _PASS = DecisionKind.PASS
@@ -93,20 +92,19 @@ def judge_hindsight(
 ) -> dict[str, Any] | None:
     """The "all hands known" view of a decision, kept apart (`DecisionAnalysis.hindsight`):
     the fair view's answers judged again on the real deal, by the same model, or None
-    where a kind has none (docs/analysis.md: the shooter's choice is judged with every
-    card known already; the Enfle and Domino searches take no known deal)."""
+    for the shooter's choice (docs/analysis.md: it is judged with every card known
+    already)."""
     view, kind, chosen, hand = asked.view, asked.decision.kind, asked.chosen, asked.hand
     n = view.rules.players
     playouts = HINDSIGHT_PLAYOUTS
     if kind is DecisionKind.MOON_CHOICE:
         return None
     if kind is _PLAY and family_of(view) is not None:
-        if family_of(view) != "cancellation":
-            return None
         playouts = FAMILY_HINDSIGHT_PLAYOUTS
         holdings = [hand.hand_of(s) for s in range(n)]
+        rest = tuple(getattr(hand, "stock", ())) if view.rules.domino else real.deal.kitty
         known = evaluate_family_hindsight(
-            view, holdings, real.deal.kitty, rng, playouts=playouts, first=chosen
+            view, holdings, rest, rng, playouts=playouts, first=chosen
         )
     elif kind is _PLAY and plays_evaluable(view):
         holdings = [hand.hand_of(s).mask for s in range(n)]

@@ -47,7 +47,7 @@ ANALYSIS_VERSION = 3
 version as outdated and queues it again when asked (`arena.store.analyses.is_outdated`).
 2: every decision kind and family judged, with the phases beyond the play and the pass.
 3: the hindsight of every kind that has one (passes, the kinds judged on worlds, the
-two-pack plays, kitty games; each with its `playouts`), and a penny-round card's `order`
+families' plays, kitty games; each with its `playouts`), and a penny-round card's `order`
 in its round."""
 
 INACCURACY = 1.5

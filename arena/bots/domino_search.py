@@ -48,26 +48,42 @@ def play_out_candidates(
     unseen, sizes, voids = _unknowns(view)
     if sum(sizes) + (view.stock_size or 0) != len(unseen):
         raise UnevenViewError("the Domino view's card counts do not add up")
-    values = [view.rules.card_values.get(card, 0) for card in CARDS[:52]]
-    penalty = sum(value for value in values if value > 0)
     samples = 0
     while samples < max_samples and (samples == 0 or clock() < deadline):
         hands, stock = _sample(view, unseen, sizes, voids, rng)
         samples += 1
-        for i, card in enumerate(candidates):
-            for _ in range(playouts):
-                state = search_position(
-                    view.rules,
-                    hands,
-                    stock,
-                    leader=view.current_trick[0][0] if view.current_trick else view.seat,
-                    broken=view.hearts_broken,
-                    trick=[(seat, c.index) for seat, c in view.current_trick],
-                )
-                state.push(card)
-                _play_out(state, values, rng)
-                tell(i, final(view, state, penalty))
+        play_out_deal(view, hands, stock, candidates, rng, playouts, tell)
     return samples
+
+
+def play_out_deal(
+    view: SeatView,
+    hands: Sequence[int],
+    stock: Sequence[int],
+    candidates: Sequence[int],
+    rng: random.Random,
+    playouts: int,
+    tell: Callable[[int, tuple[int, ...]], None],
+) -> None:
+    """Every card of `candidates` played out `playouts` times on one known deal (`hands`:
+    every seat's cards now, as masks; `stock`: its card indices, top first), each outcome
+    told as `play_out_candidates` tells it: a sampled deal, or the real one (the analysis'
+    hindsight, arena.analysis.families)."""
+    values = [view.rules.card_values.get(card, 0) for card in CARDS[:52]]
+    penalty = sum(value for value in values if value > 0)
+    for i, card in enumerate(candidates):
+        for _ in range(playouts):
+            state = search_position(
+                view.rules,
+                hands,
+                stock,
+                leader=view.current_trick[0][0] if view.current_trick else view.seat,
+                broken=view.hearts_broken,
+                trick=[(seat, c.index) for seat, c in view.current_trick],
+            )
+            state.push(card)
+            _play_out(state, values, rng)
+            tell(i, final(view, state, penalty))
 
 
 def search_domino(

@@ -88,19 +88,47 @@ def play_out_candidates(
     sizes = [0 if s == view.seat else view.points_taken[s] for s in range(n)]
     if sum(sizes) != len(unseen) or len(view.hand) != view.points_taken[view.seat]:
         raise UnevenViewError("the Enfle view's card counts do not add up")
-    leader = view.current_trick[0][0] if view.current_trick else view.seat
-    trick = [card.index for _, card in view.current_trick]
     samples = 0
     while samples < max_samples and (samples == 0 or clock() < deadline):
         hands = _sample(view, unseen, sizes, rng)
         samples += 1
-        for i, card in enumerate(candidates):
-            for _ in range(playouts):
-                state = search_position(view.rules, hands, won, leader=leader, trick=trick)
-                state.push(card)
-                _play_out(state, rng)
-                tell(i, tuple(state.points()))
+        _play_out_deal(view, hands, won, candidates, rng, playouts, tell)
     return samples
+
+
+def play_out_deal(
+    view: SeatView,
+    hands: Sequence[int],
+    candidates: Sequence[int],
+    rng: random.Random,
+    playouts: int,
+    tell: Callable[[int, tuple[int, ...]], None],
+) -> None:
+    """Every card of `candidates` played out `playouts` times on one known deal (`hands`:
+    every seat's cards now, as masks), each outcome told as `play_out_candidates` tells
+    it: the same playouts on the real deal (the analysis' hindsight,
+    arena.analysis.families)."""
+    won, _ = _table(view)
+    _play_out_deal(view, hands, won, candidates, rng, playouts, tell)
+
+
+def _play_out_deal(
+    view: SeatView,
+    hands: Sequence[int],
+    won: Sequence[int],
+    candidates: Sequence[int],
+    rng: random.Random,
+    playouts: int,
+    tell: Callable[[int, tuple[int, ...]], None],
+) -> None:
+    leader = view.current_trick[0][0] if view.current_trick else view.seat
+    trick = [card.index for _, card in view.current_trick]
+    for i, card in enumerate(candidates):
+        for _ in range(playouts):
+            state = search_position(view.rules, hands, won, leader=leader, trick=trick)
+            state.push(card)
+            _play_out(state, rng)
+            tell(i, tuple(state.points()))
 
 
 def search_enfle(
