@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.store import live as match_tasks_live
-from arena.store.live import LiveEventBatch, LiveWriter, watch
+from arena.store.live import DEFAULT_INTERVAL, LiveEventBatch, LiveWriter, watch
 from tests.workers.test_tasks import new_round
 from workers import matches as match_tasks
 from workers.config import Settings
@@ -76,4 +76,5 @@ def test_a_match_no_one_watches_writes_no_live_events(
     assert summary.action == "recorded"
     [writer] = writers
     assert writer.on_demand and writer.looks >= 1
+    assert writer.interval == DEFAULT_INTERVAL  # bots alone: batched (a person's table is not)
     assert appended == []  # not one batch written
