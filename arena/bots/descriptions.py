@@ -15,8 +15,9 @@ HOUSE_DESCRIPTIONS: Final[dict[str, str]] = {
     "expert": (
         "The strong bot's search, with the hidden hands weighed by how likely the other "
         "seats' own plays and pass make them (their ducks, dumps and leads read as a "
-        "player's habits), and a wider pass search; measured so far level with the strong "
-        "bot, not yet better (docs/benchmarks.md)."
+        "player's habits), a wider pass search, and the last three tricks of each imagined "
+        "deal solved exactly; measured so far level with the strong bot, not yet better "
+        "(docs/benchmarks.md)."
     ),
 }
 """A house bot's kind (its name in `arena.bots.HOUSE_BOTS`) to what it is."""
