@@ -32,3 +32,22 @@ def test_the_baseline_bench_measures_four_estimators() -> None:
     assert bench.efficiency(single) == 1.0
     assert len(bench.halves) == 2
     assert "per core-s" in "\n".join(describe_baseline(bench))
+
+
+def test_arena_bench_export_prints_its_figures_as_json() -> None:
+    """`arena bench export --json`: stdout is one JSON object (the bar goes to stderr),
+    with the season played by two child processes."""
+    import json
+
+    from click.testing import CliRunner
+
+    from arena.commands.data_bench import bench_export as command
+
+    result = CliRunner().invoke(
+        command, ["--matches", "6", "--entrants", "4", "--processes", "2", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert figures["matches"] >= 6 and figures["hands"] > figures["matches"]
+    assert figures["peak_rss_kib"] >= figures["rss_after_imports_kib"] > 0
+    assert figures["files"]["hands.parquet"] > 0
