@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import signal
+from types import FrameType
+
 import click
 from rich.console import Console
 
@@ -27,3 +30,14 @@ rules_option = click.option(
     type=click.Choice(sorted(PRESETS)),
     help="Rules preset.",
 )
+
+
+def exit_on_sigterm() -> None:
+    """Make SIGTERM a clean exit: SystemExit unwinds like Ctrl-C, so `with` blocks close
+    what they started (the platform's processes, a bench's pool of players) instead of
+    leaving them running when a service manager or `kill` stops the command."""
+
+    def handler(_signum: int, _frame: FrameType | None) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, handler)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from .common import console, err_console
+from .common import console, err_console, exit_on_sigterm
 
 if TYPE_CHECKING:
     from arena.data.bench import ExportFigures
@@ -71,6 +71,7 @@ def bench_export(
             figures = measure_export(database_url(url), season, Path(folder))
         _print_export(figures, as_json)
         return
+    exit_on_sigterm()  # a stopped bench stops its players (the pool's `with`) too
     with _bar("playing and storing", json_out=as_json) as bar:
         task = bar.add_task("play", total=matches)
         figures = run(

@@ -19,20 +19,19 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-import signal
 import socket
 import sys
 import warnings
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from arena.ports import free_port
 
+from .common import exit_on_sigterm
 from .live import live as live_server
 
 if TYPE_CHECKING:
@@ -44,15 +43,6 @@ BROKERS = ("embedded", "sql", "redis")
 """`arena platform --broker`: its own embedded server (the default), the SQL transport,
 or the machine's Redis on 127.0.0.1:6379."""
 MACHINE_REDIS_URL = "redis://127.0.0.1:6379/0"
-
-
-def _exit_on_sigterm() -> None:
-    """Make SIGTERM a clean exit (SystemExit unwinds like Ctrl-C)."""
-
-    def handler(_signum: int, _frame: FrameType | None) -> None:
-        raise SystemExit(0)
-
-    signal.signal(signal.SIGTERM, handler)
 
 
 # -- the parts ---------------------------------------------------------------------------------
@@ -79,7 +69,7 @@ def web(host: str, port: int, threads: int) -> None:
     import waitress
 
     application = create_app()
-    _exit_on_sigterm()
+    exit_on_sigterm()
     click.echo(f"web site on http://{host}:{port}/")
     with contextlib.suppress(KeyboardInterrupt):
         waitress.serve(

@@ -203,7 +203,10 @@ def play_season(
         pool = None
         if processes > 1:
             context = multiprocessing.get_context("spawn")  # no fork of threads or engines
-            pool = stack.enter_context(ProcessPoolExecutor(processes, mp_context=context))
+            pool = ProcessPoolExecutor(processes, mp_context=context)
+            # Stopped (Ctrl-C, or SIGTERM made SystemExit): the round's unplayed tables are
+            # dropped, not played out first, and the players end with the bench.
+            stack.callback(pool.shutdown, wait=True, cancel_futures=True)
         while played.matches < matches:
             report = schedule_round(session, played.season_id, lambda ids: None, now=now())
             if not report.match_ids:

@@ -4,6 +4,8 @@ a season read back as recorded."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from arena.data.bench import bench_baseline, bench_export, describe_baseline, describe_export
 
 
@@ -51,3 +53,56 @@ def test_arena_bench_export_prints_its_figures_as_json() -> None:
     assert figures["matches"] >= 6 and figures["hands"] > figures["matches"]
     assert figures["peak_rss_kib"] >= figures["rss_after_imports_kib"] > 0
     assert figures["files"]["hands.parquet"] > 0
+
+
+def test_a_stopped_export_bench_leaves_no_player_running(tmp_path) -> None:
+    """SIGTERM (a service manager's or `kill`'s stop) ends `arena bench export` and the
+    child processes playing its season with it; before, the players kept running."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    command = [sys.executable, "-m", "arena.cli", "bench", "export", "--matches", "5000"]
+    bench = subprocess.Popen(
+        [*command, "--processes", "2", "--json"],
+        stdout=subprocess.DEVNULL,
+        stderr=(tmp_path / "stderr").open("wb"),
+        start_new_session=True,  # its own session: what is left of it can be found
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while len(_in_session(bench.pid)) < 3:  # the bench and its children started
+            assert bench.poll() is None, (tmp_path / "stderr").read_text()
+            assert time.monotonic() < deadline, "the players never started"
+            time.sleep(0.1)
+        bench.send_signal(signal.SIGTERM)
+        assert bench.wait(timeout=120) == 0, (tmp_path / "stderr").read_text()
+        deadline = time.monotonic() + 60
+        while _in_session(bench.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _in_session(bench.pid) == [], "processes of the bench left running"
+    finally:
+        if bench.poll() is None or _in_session(bench.pid):
+            os.killpg(bench.pid, signal.SIGKILL)
+            bench.wait()
+
+
+def _in_session(session: int) -> list[int]:
+    """The live processes of `session` (zombies of a reaped parent included until the
+    system reaps them: they are gone as far as work goes, so they are left out)."""
+    import os
+
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            state = stat.rsplit(")", 1)[1].split()[0]
+            if os.getsid(int(entry)) == session and state != "Z":
+                found.append(int(entry))
+        except (FileNotFoundError, ProcessLookupError, PermissionError, IndexError):
+            continue
+    return found
