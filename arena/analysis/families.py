@@ -41,13 +41,15 @@ def family_of(view: SeatView) -> str | None:
     return None
 
 
-def evaluate_family_play(
-    view: SeatView, rng: random.Random, *, samples: int, playouts: int, first: str
-) -> Evaluation:
-    """Every legal card of `view` judged by its family's search on `samples` sampled deals
-    (`playouts` each where the search plays several), `first` listed first (it wins ties).
-    Raises ValueError for a view with no family search, InconsistentBeliefError when the view
-    does not add up."""
+Tell = Callable[[int, tuple[int, ...]], None]
+"""What a search tells of each play-out: the candidate's position and every seat's points."""
+
+
+def _candidates(view: SeatView, first: str) -> tuple[str, list[str], list[int], Tally, Tell]:
+    """The view's family, its legal cards' names (`first` first: it wins ties) and indices,
+    the tally of their outcomes, and the `tell` a search reports each play-out to (a deal
+    is counted once its last candidate is told). Raises ValueError for a view with no
+    family search."""
     family = family_of(view)
     if family is None:
         raise ValueError("no family search for this view")
@@ -59,6 +61,18 @@ def evaluate_family_play(
         tally.add(i, points, False)
         if i == len(cards) - 1:
             tally.count += 1
+
+    return family, names, cards, tally, tell
+
+
+def evaluate_family_play(
+    view: SeatView, rng: random.Random, *, samples: int, playouts: int, first: str
+) -> Evaluation:
+    """Every legal card of `view` judged by its family's search on `samples` sampled deals
+    (`playouts` each where the search plays several), `first` listed first (it wins ties).
+    Raises ValueError for a view with no family search, InconsistentBeliefError when the view
+    does not add up."""
+    family, names, cards, tally, tell = _candidates(view, first)
 
     depth = () if family == "cancellation" else (playouts,)
     try:
@@ -83,17 +97,7 @@ def evaluate_family_hindsight(
     first): the playouts the fair view runs on sampled deals (`cancellation.
     CancellationSearch.outcome`, `enfle_search.play_out_deal`, `domino_search.
     play_out_deal`). Raises ValueError for a view with no family search."""
-    family = family_of(view)
-    if family is None:
-        raise ValueError("no family search for this view")
-    names = [first] + [str(c) for c in dict.fromkeys(view.legal) if str(c) != first]
-    cards = [Card.from_str(name).index for name in names]
-    tally = Tally(len(cards), view.seat, view.rules.players, None)
-
-    def tell(i: int, points: tuple[int, ...]) -> None:
-        tally.add(i, points, False)
-        if i == len(cards) - 1:
-            tally.count += 1
+    family, names, cards, tally, tell = _candidates(view, first)
 
     if family == "cancellation":
         search = cancellation.CancellationSearch(view)
