@@ -60,14 +60,20 @@ def _cards(*texts: str) -> list[list[str]]:
     return [text.split() for text in texts]
 
 
-def test_a_pledge_of_no_hearts_on_a_hand_full_of_high_hearts_is_a_blunder():
-    rules = preset("pledge")
-    deal = _cards(
+def _pledge_on_top_hearts() -> list[list[str]]:
+    """Seat 0 holds the six top hearts and the top cards of the other suits: a pledge on
+    this hand is a known blunder, the built situation of the pledge tests."""
+    return _cards(
         "AH KH QH JH TH 9H AS KS AD KD AC KC QC",
         "2C 3C 4C 5C 6C 2D 3D 4D 5D 6D 2S 3S 4S",
         "7C 8C 9C TC JC 7D 8D 9D TD JD 5S 6S 7S",
         "QD 8S 9S TS JS QS 2H 3H 4H 5H 6H 7H 8H",
     )
+
+
+def test_a_pledge_of_no_hearts_on_a_hand_full_of_high_hearts_is_a_blunder():
+    rules = preset("pledge")
+    deal = _pledge_on_top_hearts()
     hand = Hand.from_cards(rules, deal, pass_direction="hold", dealer=3)
     decision = _drive(hand, DecisionKind.PLEDGE, seat=0)
     scores = _judge(hand, decision, True)
@@ -191,12 +197,7 @@ def test_the_worlds_never_read_a_hidden_card():
     """Two deals a seat cannot tell apart (two other seats swap a card) get the same
     evaluation of its pledge; the record hides the others' passes."""
     rules = preset("pledge")
-    deal = _cards(
-        "AH KH QH JH TH 9H AS KS AD KD AC KC QC",
-        "2C 3C 4C 5C 6C 2D 3D 4D 5D 6D 2S 3S 4S",
-        "7C 8C 9C TC JC 7D 8D 9D TD JD 5S 6S 7S",
-        "QD 8S 9S TS JS QS 2H 3H 4H 5H 6H 7H 8H",
-    )
+    deal = _pledge_on_top_hearts()
     swapped = [list(cards) for cards in deal]
     swapped[1][0], swapped[2][0] = swapped[2][0], swapped[1][0]  # 2C and 7C change seats
     judged = []
@@ -374,12 +375,7 @@ def _real(hand: Hand, decision: Decision, answers: list[tuple[str, object]], dea
 
 def test_the_hindsight_of_a_pledge_on_the_real_deal_sees_the_broken_pledge():
     rules = preset("pledge")
-    deal = _cards(
-        "AH KH QH JH TH 9H AS KS AD KD AC KC QC",
-        "2C 3C 4C 5C 6C 2D 3D 4D 5D 6D 2S 3S 4S",
-        "7C 8C 9C TC JC 7D 8D 9D TD JD 5S 6S 7S",
-        "QD 8S 9S TS JS QS 2H 3H 4H 5H 6H 7H 8H",
-    )
+    deal = _pledge_on_top_hearts()
     hand = Hand.from_cards(rules, deal, pass_direction="hold", dealer=3)
     real = RealDeal.of(hand)
     decision = _drive(hand, DecisionKind.PLEDGE, seat=0)
