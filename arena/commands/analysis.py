@@ -27,7 +27,7 @@ from arena.engine.rules import RulesError
 from arena.match import replay as replay_io
 from arena.match import replay_view
 
-from .common import console, err_console, rules_from_option
+from .common import console, err_console, exit_on_sigterm, rules_from_option
 
 _COLOURS = {"blunder": "red", "mistake": "yellow", "inaccuracy": "cyan"}
 _PHASE_NAMES = {"queen": "the ♠Q", "moon": "the moon"}
@@ -314,6 +314,7 @@ def bench_analysis(
     ends. With --season: a season's matches per minute with analyses queued beside it, and
     without."""
     if season_matches is not None:
+        exit_on_sigterm()  # the analysis worker (its own session) is stopped by `finally`
         _bench_beside(season_matches, matches, season_hands, hands, repeats, as_json)
         return
     from arena.benchmarks.analysis import measure
