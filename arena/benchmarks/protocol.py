@@ -52,6 +52,7 @@ _EOF: Any = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the grpc 
 ECHO_SERVICE = "bench.Echo"
 READY_TIMEOUT_SECONDS = 20.0
 CALL_TIMEOUT_SECONDS = 600.0
+CLOSE_GRACE_SECONDS = 10.0  # for a bot to read what is left and end the stream
 TRIVIAL_PAYLOAD_BYTES = 200
 
 
@@ -262,10 +263,18 @@ class BotStream(RoundTrip):
         self.wants_notifications = answer.match_start.wants_notifications
 
     async def close(self) -> None:
+        """Half-close, then wait (boundedly) for the bot to end the stream: cancelling at
+        once could drop the last notifications before the bot has read them."""
         with contextlib.suppress(grpc.aio.AioRpcError):
             await self.stream.done_writing()
+        with contextlib.suppress(grpc.aio.AioRpcError, asyncio.TimeoutError):
+            await asyncio.wait_for(self._drain(), CLOSE_GRACE_SECONDS)
         self.stream.cancel()
         await self.channel.close(None)
+
+    async def _drain(self) -> None:
+        while await self.stream.read() is not _EOF:
+            pass
 
 
 async def time_calls(send: Callable[[], Awaitable[Any]], calls: int, warmup: int = 200) -> float:

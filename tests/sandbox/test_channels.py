@@ -184,7 +184,12 @@ def test_inotify_channel_is_open_without_the_sandbox_and_closed_with_it(
 def test_page_cache_channel_is_open_without_the_sandbox_and_closed_with_it(
     sandbox: Sandbox, make_env: MakeEnv, scratch: Path
 ) -> None:
-    plain = run_plain("pagecache", scratch)
+    """The page cache is the machine's: another process reading the same library files
+    (a build, a scan) warms a 0 bit, so the positive control gets up to three runs."""
+    for _ in range(3):
+        plain = run_plain("pagecache", scratch)
+        if plain["recv"][-1] == BITS:
+            break
     assert plain["send"][-1] == "evicted,warmed"
     assert plain["recv"][-1] == BITS
 
