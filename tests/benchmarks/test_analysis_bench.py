@@ -3,7 +3,14 @@ analysis, and the agreement it reports is the overlap of what the two analyses f
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +22,7 @@ from arena.cli import main
 from arena.engine import Rules
 from arena.engine.presets import PRESETS, preset
 from tests.workers.conftest import sandbox_or_skip
+from tests.workers.processes import in_session, wait_until
 
 FAST = Settings(samples=8, playouts=1, seed=1)
 
@@ -123,3 +131,68 @@ def test_the_season_beside_analyses_counts_its_matches_and_analyses() -> None:
         assert run["seconds"] > 0
         assert run["per_minute"] == pytest.approx(run["done"] / run["seconds"] * 60, rel=0.01)
         assert 0 <= run["analyses_done"] <= run["analyses_asked"]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_a_stopped_season_bench_leaves_no_analysis_worker_running(tmp_path: Path) -> None:
+    """SIGTERM ends `arena bench analysis --season` and the analysis worker it started in
+    a session of its own; before, SIGTERM killed the bench before its `finally` stopped
+    the worker, which kept running (one was found two hours later)."""
+    sandbox_or_skip()
+    stderr = tmp_path / "stderr"
+    bench = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "arena.cli", "bench", "analysis", "--season", "2"),
+            *("--season-hands", "1", "--matches", "20", "--hands", "13", "--repeats", "1"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=stderr.open("wb"),
+        start_new_session=True,  # its own session: what is left of it can be found
+    )
+    sessions = [bench.pid]
+
+    def analysis_worker() -> int:
+        """The analysis worker's pid once the bench has started it (0 before)."""
+        assert bench.poll() is None, stderr.read_text()
+        return next((pid for pid in children_of(bench.pid) if "analysis@" in cmdline(pid)), 0)
+
+    try:
+        sessions.append(wait_until(analysis_worker, 600, "the analysis worker to start"))
+        bench.send_signal(signal.SIGTERM)
+        assert bench.wait(timeout=120) == 0, stderr.read_text()
+        for session in sessions:
+            wait_until(session_ended(session), 60, f"session {session} to end")
+    finally:
+        for session in sessions:
+            for pid in in_session(session):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+        if bench.poll() is None:
+            bench.kill()
+        bench.wait()
+
+
+def session_ended(session: int) -> Callable[[], bool]:
+    return lambda: not in_session(session)
+
+
+def children_of(parent: int) -> list[int]:
+    """The live children of `parent`, whatever their session."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError, IndexError):
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == parent and fields[0] != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def cmdline(pid: int) -> str:
+    """`pid`'s command line, its arguments joined by spaces ("" once it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except (FileNotFoundError, ProcessLookupError):
+        return ""

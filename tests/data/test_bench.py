@@ -4,9 +4,8 @@ a season read back as recorded."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from arena.data.bench import bench_baseline, bench_export, describe_baseline, describe_export
+from tests.workers.processes import in_session
 
 
 def test_the_export_bench_measures_a_child_process() -> None:
@@ -73,36 +72,17 @@ def test_a_stopped_export_bench_leaves_no_player_running(tmp_path) -> None:
     )
     try:
         deadline = time.monotonic() + 120
-        while len(_in_session(bench.pid)) < 3:  # the bench and its children started
+        while len(in_session(bench.pid)) < 3:  # the bench and its children started
             assert bench.poll() is None, (tmp_path / "stderr").read_text()
             assert time.monotonic() < deadline, "the players never started"
             time.sleep(0.1)
         bench.send_signal(signal.SIGTERM)
         assert bench.wait(timeout=120) == 0, (tmp_path / "stderr").read_text()
         deadline = time.monotonic() + 60
-        while _in_session(bench.pid) and time.monotonic() < deadline:
+        while in_session(bench.pid) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert _in_session(bench.pid) == [], "processes of the bench left running"
+        assert in_session(bench.pid) == [], "processes of the bench left running"
     finally:
-        if bench.poll() is None or _in_session(bench.pid):
+        if bench.poll() is None or in_session(bench.pid):
             os.killpg(bench.pid, signal.SIGKILL)
             bench.wait()
-
-
-def _in_session(session: int) -> list[int]:
-    """The live processes of `session` (zombies of a reaped parent included until the
-    system reaps them: they are gone as far as work goes, so they are left out)."""
-    import os
-
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-            state = stat.rsplit(")", 1)[1].split()[0]
-            if os.getsid(int(entry)) == session and state != "Z":
-                found.append(int(entry))
-        except (FileNotFoundError, ProcessLookupError, PermissionError, IndexError):
-            continue
-    return found

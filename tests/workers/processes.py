@@ -71,6 +71,23 @@ def wait_until(predicate: Callable[[], _T], timeout: float, what: str, interval:
         time.sleep(interval)
 
 
+def in_session(session: int) -> list[int]:
+    """The live processes of `session` (zombies of a reaped parent included until the
+    system reaps them: they are gone as far as work goes, so they are left out)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            state = stat.rsplit(")", 1)[1].split()[0]
+            if os.getsid(int(entry)) == session and state != "Z":
+                found.append(int(entry))
+        except (FileNotFoundError, ProcessLookupError, PermissionError, IndexError):
+            continue
+    return found
+
+
 def platform_env(
     *, data_dir: Path, database_url: str, broker_url: str, **overrides: str
 ) -> dict[str, str]:
