@@ -136,9 +136,10 @@ def test_the_season_beside_analyses_counts_its_matches_and_analyses() -> None:
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_a_stopped_season_bench_leaves_no_analysis_worker_running(tmp_path: Path) -> None:
-    """SIGTERM ends `arena bench analysis --season` and the analysis worker it started in
-    a session of its own; before, SIGTERM killed the bench before its `finally` stopped
-    the worker, which kept running (one was found two hours later)."""
+    """SIGTERM ends `arena bench analysis --season` and every process it started, each in
+    a session of its own (the season's match worker, the analysis worker); before,
+    SIGTERM killed the bench before its `finally` stopped them, and they kept running
+    (one was found two hours later)."""
     sandbox_or_skip()
     stderr = tmp_path / "stderr"
     bench = subprocess.Popen(
@@ -150,18 +151,21 @@ def test_a_stopped_season_bench_leaves_no_analysis_worker_running(tmp_path: Path
         stderr=stderr.open("wb"),
         start_new_session=True,  # its own session: what is left of it can be found
     )
-    sessions = [bench.pid]
+    sessions = {bench.pid}
 
     def analysis_worker() -> int:
         """The analysis worker's pid once the bench has started it (0 before)."""
         assert bench.poll() is None, stderr.read_text()
-        return next((pid for pid in children_of(bench.pid) if "analysis@" in cmdline(pid)), 0)
+        return next((p for p in descendants_of(bench.pid) if "analysis@" in cmdline(p)), 0)
 
     try:
-        sessions.append(wait_until(analysis_worker, 600, "the analysis worker to start"))
+        wait_until(analysis_worker, 600, "the analysis worker to start")
+        # every process the bench started, the season's match worker too, in whatever
+        # session it was started
+        sessions |= {session_of(pid) for pid in descendants_of(bench.pid)} - {0}
         bench.send_signal(signal.SIGTERM)
         assert bench.wait(timeout=120) == 0, stderr.read_text()
-        for session in sessions:
+        for session in sorted(sessions):
             wait_until(session_ended(session), 60, f"session {session} to end")
     finally:
         for session in sessions:
@@ -173,20 +177,35 @@ def test_a_stopped_season_bench_leaves_no_analysis_worker_running(tmp_path: Path
         bench.wait()
 
 
+def session_of(pid: int) -> int:
+    """`pid`'s session (0 once it is gone)."""
+    try:
+        return os.getsid(pid)
+    except ProcessLookupError:
+        return 0
+
+
 def session_ended(session: int) -> Callable[[], bool]:
     return lambda: not in_session(session)
 
 
-def children_of(parent: int) -> list[int]:
-    """The live children of `parent`, whatever their session."""
-    found = []
+def descendants_of(ancestor: int) -> list[int]:
+    """The live descendants of `ancestor`, whatever their session."""
+    parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         with contextlib.suppress(FileNotFoundError, ProcessLookupError, IndexError):
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            if int(fields[1]) == parent and fields[0] != "Z":
-                found.append(int(entry.name))
+            if fields[0] != "Z":
+                parents[int(entry.name)] = int(fields[1])
+    found: list[int] = []
+    frontier = [ancestor]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, ppid in parents.items() if ppid == parent]
+        found += children
+        frontier += children
     return found
 
 
