@@ -7,8 +7,6 @@ card that hurts most (the QS, then high hearts, then high cards); lead low.
 
 from __future__ import annotations
 
-import dataclasses
-
 from arena.engine import Card, CardSet, PassDirection, Rules, SeatView, Suit
 
 from .auction import auction_bid, safest_suit
@@ -201,9 +199,7 @@ class HeuristicBot:
         choices = []
         for penny, cards in by_penny.items():
             plays = view.pennies[penny]
-            alone = dataclasses.replace(
-                view, current_trick=plays, legal=CardSet(cards), legal_moves=()
-            )
+            alone = view.replace(current_trick=plays, legal=CardSet(cards), legal_moves=())
             card = self.play_card(alone)
             choices.append((_penny_rank(plays, card, view), penny, card))
         _, penny, card = min(choices, key=lambda choice: (choice[0], choice[1]))

@@ -328,3 +328,21 @@ def test_star_pass_for_five_players():
         assert set(hand.received(seat)) <= set(hand.hand_of(seat))
         assert len(hand.hand_of(seat)) == 10
     assert hand.view(0).received == hand.received(0)
+
+
+def test_a_views_replace_is_dataclasses_replace_for_every_field():
+    """`SeatView.replace` is the penny games' fast copy: it must change what it is told
+    and keep every other field, as `dataclasses.replace` does, whatever the fields."""
+    import dataclasses
+
+    from arena.engine.hand import SeatView
+
+    view = Hand.deal(preset("four_penny"), seed=5).view(1)
+    for field in dataclasses.fields(SeatView):
+        changed = object()  # a value no field holds
+        fast = view.replace(**{field.name: changed})
+        assert fast == dataclasses.replace(view, **{field.name: changed})
+        assert getattr(fast, field.name) is changed
+    assert view.replace() == view
+    with pytest.raises(TypeError, match="no field 'colour'"):
+        view.replace(colour="red")

@@ -35,7 +35,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -426,8 +425,7 @@ class PennyHand(Hand):
         base = super().view(seat)
         if self._penny is None:
             return base
-        return dataclasses.replace(
-            base,
+        return base.replace(
             pennies=self.pennies,
             legal_moves=self.legal_moves() if self.to_play == seat else (),
             multi_round=self.multi_round,
