@@ -26,6 +26,8 @@ from arena.match.house import answer
 from arena.match.runner import Entrant, MatchRunner
 from arena.match.seats import DecisionContext, InProcessSeat
 
+pytestmark = pytest.mark.long  # started first (tests/conftest.py)
+
 WORLDS = 24
 
 

@@ -37,11 +37,14 @@ from tests.engine.backends import (
     random_split,
 )
 
-pytestmark = pytest.mark.skipif(
-    C_BACKEND is None,
-    reason="the C backend arena.engine._hearts is not built "
-    "(.venv/bin/python setup.py build_ext --inplace)",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        C_BACKEND is None,
+        reason="the C backend arena.engine._hearts is not built "
+        "(.venv/bin/python setup.py build_ext --inplace)",
+    ),
+    pytest.mark.long,  # started first (tests/conftest.py)
+]
 
 QUICK_HANDS = 2_000
 FULL_HANDS = int(os.environ.get("ARENA_DIFF_HANDS", "100000"))

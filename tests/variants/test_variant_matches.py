@@ -22,6 +22,8 @@ from arena.match.runner import Entrant, MatchOutcome, MatchRunner
 from arena.match.seats import DecisionContext, InProcessSeat
 from arena.match.verify import verify
 
+pytestmark = pytest.mark.long  # started first (tests/conftest.py)
+
 SDK = Path(__file__).resolve().parents[2] / "sdk"
 STARTERS = [
     SDK / "src" / "hearts_bot" / "starters" / "heuristic_bot.py",

@@ -33,7 +33,7 @@ from arena.store.models import User
 from tests.web.factories import row
 from tests.web.live import LiveServer
 
-pytestmark = pytest.mark.timeout(600)
+pytestmark = [pytest.mark.timeout(600), pytest.mark.long]
 
 SCHEMA = schemathesis.openapi.from_path(Path(__file__).parents[2] / "docs" / "openapi.yaml")
 EXAMPLES = int(os.environ.get("ARENA_FUZZ_EXAMPLES", "60"))

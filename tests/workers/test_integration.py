@@ -53,6 +53,8 @@ from workers.app import app, configure
 from workers.config import Settings
 from workers.seed import ensure_demo_season
 
+pytestmark = pytest.mark.long  # started first (tests/conftest.py)
+
 QUICK_PLAYERS = (("heuristic", 4), ("random", 4))
 
 

@@ -27,6 +27,8 @@ from arena.ports import free_port
 from tests.workers.processes import wait_until
 from workers.supervisor import EXIT_UNAVAILABLE
 
+pytestmark = pytest.mark.long  # started first (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

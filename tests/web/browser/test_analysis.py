@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from arena.store.models import MatchAnalysis
@@ -16,6 +17,8 @@ from tests.web.analysed import analysis_worker, record_built_match, run_analysis
 from tests.web.browser.conftest import screenshot
 from tests.web.factories import PASSWORD
 from web.database import sessions
+
+pytestmark = pytest.mark.long  # started first (tests/conftest.py)
 
 
 def _sign_in(page, url: str, username: str) -> None:
