@@ -1,6 +1,7 @@
 """The public `Hand` API: errors that say why, views that hide, undo, and determinism."""
 
 import random
+from typing import Any
 
 import pytest
 
@@ -339,7 +340,7 @@ def test_a_views_replace_is_dataclasses_replace_for_every_field():
 
     view = Hand.deal(preset("four_penny"), seed=5).view(1)
     for field in dataclasses.fields(SeatView):
-        changed = object()  # a value no field holds
+        changed: Any = object()  # a value no field holds
         fast = view.replace(**{field.name: changed})
         assert fast == dataclasses.replace(view, **{field.name: changed})
         assert getattr(fast, field.name) is changed
