@@ -273,8 +273,9 @@ class BotStream(RoundTrip):
         await self.channel.close(None)
 
     async def _drain(self) -> None:
+        """Read until the bot ends the stream; what it still sends is not wanted."""
         while await self.stream.read() is not _EOF:
-            pass
+            continue
 
 
 async def time_calls(send: Callable[[], Awaitable[Any]], calls: int, warmup: int = 200) -> float:

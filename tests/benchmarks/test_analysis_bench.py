@@ -22,7 +22,13 @@ from arena.cli import main
 from arena.engine import Rules
 from arena.engine.presets import PRESETS, preset
 from tests.workers.conftest import sandbox_or_skip
-from tests.workers.processes import in_session, wait_until
+from tests.workers.processes import (
+    cmdline,
+    descendants_of,
+    in_session,
+    session_of,
+    wait_until,
+)
 
 FAST = Settings(samples=8, playouts=1, seed=1)
 
@@ -177,41 +183,5 @@ def test_a_stopped_season_bench_leaves_no_analysis_worker_running(tmp_path: Path
         bench.wait()
 
 
-def session_of(pid: int) -> int:
-    """`pid`'s session (0 once it is gone)."""
-    try:
-        return os.getsid(pid)
-    except ProcessLookupError:
-        return 0
-
-
 def session_ended(session: int) -> Callable[[], bool]:
     return lambda: not in_session(session)
-
-
-def descendants_of(ancestor: int) -> list[int]:
-    """The live descendants of `ancestor`, whatever their session."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        with contextlib.suppress(FileNotFoundError, ProcessLookupError, IndexError):
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            if fields[0] != "Z":
-                parents[int(entry.name)] = int(fields[1])
-    found: list[int] = []
-    frontier = [ancestor]
-    while frontier:
-        parent = frontier.pop()
-        children = [pid for pid, ppid in parents.items() if ppid == parent]
-        found += children
-        frontier += children
-    return found
-
-
-def cmdline(pid: int) -> str:
-    """`pid`'s command line, its arguments joined by spaces ("" once it is gone)."""
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except (FileNotFoundError, ProcessLookupError):
-        return ""

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import sysconfig
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +109,24 @@ def run_plain(channel: str, folder: Path) -> dict[str, list[str]]:
     return results
 
 
+def run_plain_until(
+    channel: str, folder: Path, read: Callable[[str], bool], attempts: int = 3
+) -> dict[str, list[str]]:
+    """`run_plain` of a channel through something the whole (shared) machine also moves (a
+    counter, the page cache): up to `attempts` runs, until the receiver's last line
+    `read`s the pattern."""
+    for _ in range(attempts):
+        plain = run_plain(channel, folder)
+        if read(plain["recv"][-1]):
+            break
+    return plain
+
+
+def read_every_way(line: str) -> bool:
+    """Whether every reader of a counter channel's last line got the pattern."""
+    return all(reading.endswith(f"={BITS}") for reading in line.split())
+
+
 def covert_lines(bot: BotProcess) -> list[str]:
     return [line for line in bot.stderr.text().splitlines() if line.startswith("COVERT ")]
 
@@ -186,10 +205,7 @@ def test_page_cache_channel_is_open_without_the_sandbox_and_closed_with_it(
 ) -> None:
     """The page cache is the machine's: another process reading the same library files
     (a build, a scan) warms a 0 bit, so the positive control gets up to three runs."""
-    for _ in range(3):
-        plain = run_plain("pagecache", scratch)
-        if plain["recv"][-1] == BITS:
-            break
+    plain = run_plain_until("pagecache", scratch, lambda line: line == BITS)
     assert plain["send"][-1] == "evicted,warmed"
     assert plain["recv"][-1] == BITS
 
@@ -241,24 +257,13 @@ def test_the_filter_closes_every_way_to_a_pidfd_and_to_socket_cookies() -> None:
     assert answer("pidfd_send_signal", 3, 9) == seccomp.RET_ALLOW  # a /proc/<pid> fd works
 
 
-def run_plain_counter(channel: str, folder: Path, attempts: int = 3) -> dict[str, list[str]]:
-    """`run_plain` of a channel through a machine-wide counter that every process on this
-    (shared) machine also moves: up to `attempts` runs, until one reads the pattern in
-    every way."""
-    for _ in range(attempts):
-        plain = run_plain(channel, folder)
-        if all(reading.endswith(f"={BITS}") for reading in plain["recv"][-1].split()):
-            break
-    return plain
-
-
 def test_pidfs_channel_is_open_without_the_sandbox_and_closed_with_it(
     sandbox: Sandbox, make_env: MakeEnv, scratch: Path
 ) -> None:
     """The count of processes and threads made on the machine, read as a pidfd's inode
     number: the sender makes 32 processes for a 1, the receiver reads the count before and
     after, through pidfd_open, clone(CLONE_PIDFD), SO_PEERPIDFD and SCM_PIDFD."""
-    plain = run_plain_counter("pidfs", scratch)
+    plain = run_plain_until("pidfs", scratch, read_every_way)
     readers = ("pidfd_open", "clone_pidfd", "peer_pidfd", "scm_pidfd")
     assert plain["recv"][-1] == " ".join(f"{reader}={BITS}" for reader in readers)
 
@@ -278,7 +283,7 @@ def test_socket_cookie_channel_is_open_without_the_sandbox_and_closed_with_it(
 ) -> None:
     """The socket cookies (SO_COOKIE), numbered machine-wide in the order sockets are asked
     for theirs: the sender asks 32 new sockets for a 1, the receiver one before and after."""
-    plain = run_plain_counter("cookie", scratch)
+    plain = run_plain_until("cookie", scratch, read_every_way)
     assert plain["recv"][-1] == f"cookie={BITS}"
 
     boxed = run_sandboxed("cookie", sandbox, make_env)
@@ -300,7 +305,7 @@ def test_inode_number_counters_are_a_channel_the_sandbox_leaves_open(
     moving and reading. Pinned to one CPU, a sandboxed pair reads the whole pattern, each
     frozen while the other runs. Should this fail because the pattern no longer comes
     through, the channel was closed: say so in docs/sandbox.md."""
-    plain = run_plain_counter("inodes", scratch)
+    plain = run_plain_until("inodes", scratch, read_every_way)
     assert plain["recv"][-1] == f"pipe={BITS} memfd={BITS}"
 
     for _ in range(3):  # others on the machine move the counters too

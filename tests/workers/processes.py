@@ -71,21 +71,52 @@ def wait_until(predicate: Callable[[], _T], timeout: float, what: str, interval:
         time.sleep(interval)
 
 
+def _live_parents() -> dict[int, int]:
+    """Every live process's parent, read from /proc (zombies of a reaped parent are left
+    out until the system reaps them: they are gone as far as work goes)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError, IndexError):
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if fields[0] != "Z":
+                parents[int(entry.name)] = int(fields[1])
+    return parents
+
+
+def session_of(pid: int) -> int:
+    """`pid`'s session (0 once it is gone)."""
+    try:
+        return os.getsid(pid)
+    except (ProcessLookupError, PermissionError):
+        return 0
+
+
 def in_session(session: int) -> list[int]:
-    """The live processes of `session` (zombies of a reaped parent included until the
-    system reaps them: they are gone as far as work goes, so they are left out)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-            state = stat.rsplit(")", 1)[1].split()[0]
-            if os.getsid(int(entry)) == session and state != "Z":
-                found.append(int(entry))
-        except (FileNotFoundError, ProcessLookupError, PermissionError, IndexError):
-            continue
+    """The live processes of `session`."""
+    return [pid for pid in _live_parents() if session_of(pid) == session]
+
+
+def descendants_of(ancestor: int) -> list[int]:
+    """The live descendants of `ancestor`, whatever their session."""
+    parents = _live_parents()
+    found: list[int] = []
+    frontier = [ancestor]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, ppid in parents.items() if ppid == parent]
+        found += children
+        frontier += children
     return found
+
+
+def cmdline(pid: int) -> str:
+    """`pid`'s command line, its arguments joined by spaces ("" once it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except (FileNotFoundError, ProcessLookupError):
+        return ""
 
 
 def platform_env(
